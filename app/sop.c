@@ -1,0 +1,792 @@
+/* sop.c - padlock-sop: SOP subcommands for password encryption
+ *
+ * Data goes through stdin and stdout, diagnostics to stderr.  Passwords
+ * and session keys are never taken from the command line itself: an
+ * argument names a file, @ENV:NAME or @FD:N, as SOP requires.
+ */
+#include "sop.h"
+
+#include "padlock-config.h"
+#include "algo.h"
+#include "armor.h"
+#include "errors.h"
+#include "io.h"
+#include "job.h"
+#include "skesk.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <gcrypt.h>
+
+#define MAX_PASSWORDS 8
+/* Passwords and session keys are short; anything longer is a mistake. */
+#define MAX_SECRET_LEN 4096
+
+static void
+usage (FILE *f)
+{
+  fputs ("Usage: padlock-sop SUBCOMMAND [OPTIONS]\n"
+         "\n"
+         "Subcommands:\n"
+         "  version [--backend|--extended]\n"
+         "  list-profiles encrypt\n"
+         "  encrypt [--as=binary|text] [--no-armor] [--profile=NAME]\n"
+         "          --with-password=PASSWORD\n"
+         "  decrypt --with-password=PASSWORD... [--session-key-out=FILE]\n"
+         "          [--with-session-key=SESSIONKEY...]\n"
+         "  armor [--label=auto|message|key|sig]\n"
+         "  dearmor\n"
+         "\n"
+         "PASSWORD and SESSIONKEY name a file, @ENV:NAME or @FD:N.\n"
+         "Data is read from standard input and written to standard output.\n",
+         f);
+}
+
+/* The one table from engine errors to SOP exit codes. */
+static int
+exit_code_for (gpg_error_t err)
+{
+  switch (pl_error_outcome (err))
+    {
+    case PL_OUTCOME_OK: return SOP_OK;
+    case PL_OUTCOME_BAD_PASSPHRASE:
+    case PL_OUTCOME_INTEGRITY:
+    case PL_OUTCOME_UNPROTECTED:
+    case PL_OUTCOME_PUBLIC_KEY:
+    case PL_OUTCOME_TOO_COSTLY:
+    case PL_OUTCOME_UNSUPPORTED:
+      return SOP_CANNOT_DECRYPT;
+    case PL_OUTCOME_MALFORMED: return SOP_BAD_DATA;
+    case PL_OUTCOME_OUTPUT_EXISTS: return SOP_OUTPUT_EXISTS;
+    default: return 1;
+    }
+}
+
+static int
+fail (int code, const char *what, gpg_error_t err)
+{
+  if (err)
+    fprintf (stderr, "padlock-sop: %s: %s\n", what, pl_error_message (err));
+  else
+    fprintf (stderr, "padlock-sop: %s\n", what);
+  return code;
+}
+
+/* Reads an indirect input into secure memory (NUL-terminated).  Returns a
+ * SOP exit code. */
+static int
+read_indirect (const char *spec, char **out, size_t *outlen)
+{
+  int fd = -1, close_fd = 0;
+  char *buf;
+  size_t len = 0;
+  int code = SOP_OK;
+
+  *out = NULL;
+  if (!strncmp (spec, "@ENV:", 5))
+    {
+      const char *v = getenv (spec + 5);
+      size_t n;
+      if (!v)
+        {
+          fprintf (stderr, "padlock-sop: environment variable %s is not "
+                   "set\n", spec + 5);
+          return SOP_MISSING_INPUT;
+        }
+      n = strlen (v);
+      buf = gcry_malloc_secure (n + 1);
+      if (!buf)
+        return 1;
+      memcpy (buf, v, n + 1);
+      *out = buf;
+      *outlen = n;
+      return SOP_OK;
+    }
+  if (!strncmp (spec, "@FD:", 4))
+    {
+      char *end;
+      long v = strtol (spec + 4, &end, 10);
+      if (!spec[4] || *end || v < 0 || v > 1 << 20)
+        {
+          fprintf (stderr, "padlock-sop: bad descriptor in %s\n", spec);
+          return SOP_UNSUPPORTED_SPECIAL_PREFIX;
+        }
+      fd = (int) v;
+    }
+  else if (spec[0] == '@')
+    {
+      fprintf (stderr, "padlock-sop: unsupported special prefix in %s\n",
+               spec);
+      return SOP_UNSUPPORTED_SPECIAL_PREFIX;
+    }
+  else
+    {
+      fd = open (spec, O_RDONLY | O_CLOEXEC);
+      if (fd < 0)
+        {
+          fprintf (stderr, "padlock-sop: %s: %s\n", spec, strerror (errno));
+          return SOP_MISSING_INPUT;
+        }
+      close_fd = 1;
+    }
+
+  buf = gcry_malloc_secure (MAX_SECRET_LEN + 1);
+  if (!buf)
+    code = 1;
+  while (!code)
+    {
+      ssize_t n = read (fd, buf + len, MAX_SECRET_LEN - len);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        {
+          fprintf (stderr, "padlock-sop: %s: %s\n", spec, strerror (errno));
+          code = SOP_MISSING_INPUT;
+          break;
+        }
+      if (!n)
+        break;
+      len += (size_t) n;
+      if (len == MAX_SECRET_LEN)
+        {
+          fprintf (stderr, "padlock-sop: %s: too long\n", spec);
+          code = SOP_BAD_DATA;
+        }
+    }
+  if (close_fd)
+    close (fd);
+  if (code)
+    {
+      if (buf)
+        {
+          pl_wipe (buf, MAX_SECRET_LEN);
+          gcry_free (buf);
+        }
+      return code;
+    }
+  buf[len] = 0;
+  if (strlen (buf) != len)
+    {
+      pl_wipe (buf, len);
+      gcry_free (buf);
+      fprintf (stderr, "padlock-sop: %s holds a NUL octet\n", spec);
+      return SOP_PASSWORD_NOT_HUMAN_READABLE;
+    }
+  *out = buf;
+  *outlen = len;
+  return SOP_OK;
+}
+
+static void
+free_secret (char *s)
+{
+  if (s)
+    {
+      pl_wipe (s, strlen (s));
+      gcry_free (s);
+    }
+}
+
+static int
+valid_utf8 (const unsigned char *s, size_t n)
+{
+  size_t i = 0;
+
+  while (i < n)
+    {
+      unsigned char c = s[i];
+      size_t k;
+      unsigned long cp;
+
+      if (c < 0x80)
+        {
+          i++;
+          continue;
+        }
+      if ((c & 0xE0) == 0xC0)
+        k = 1, cp = c & 0x1F;
+      else if ((c & 0xF0) == 0xE0)
+        k = 2, cp = c & 0x0F;
+      else if ((c & 0xF8) == 0xF0)
+        k = 3, cp = c & 0x07;
+      else
+        return 0;
+      if (i + k >= n + 0 && i + k > n - 1 + 1)
+        return 0;
+      for (size_t j = 1; j <= k; j++)
+        {
+          if (i + j >= n || (s[i + j] & 0xC0) != 0x80)
+            return 0;
+          cp = (cp << 6) | (s[i + j] & 0x3F);
+        }
+      if ((k == 1 && cp < 0x80) || (k == 2 && cp < 0x800)
+          || (k == 3 && (cp < 0x10000 || cp > 0x10FFFF))
+          || (cp >= 0xD800 && cp <= 0xDFFF))
+        return 0;
+      i += k + 1;
+    }
+  return 1;
+}
+
+/* "--name=value" or "--name value"; returns the value or NULL. */
+static const char *
+option_value (const char *name, int argc, char **argv, int *i)
+{
+  size_t n = strlen (name);
+
+  if (strncmp (argv[*i], name, n))
+    return NULL;
+  if (argv[*i][n] == '=')
+    return argv[*i] + n + 1;
+  if (!argv[*i][n] && *i + 1 < argc)
+    return argv[++*i];
+  return NULL;
+}
+
+static int
+cmd_version (int argc, char **argv)
+{
+  int backend = 0, extended = 0;
+
+  for (int i = 0; i < argc; i++)
+    {
+      if (!strcmp (argv[i], "--backend"))
+        backend = 1;
+      else if (!strcmp (argv[i], "--extended"))
+        extended = 1;
+      else
+        return fail (SOP_UNSUPPORTED_OPTION, argv[i], 0);
+    }
+  if (backend && extended)
+    return fail (SOP_INCOMPATIBLE_OPTIONS,
+                 "--backend and --extended exclude each other", 0);
+  if (backend)
+    printf ("libgcrypt %s\n", gcry_check_version (NULL));
+  else if (extended)
+    {
+      printf ("padlock-sop %s\n", PADLOCK_VERSION);
+      printf ("libgcrypt %s\n", gcry_check_version (NULL));
+      printf ("libgpg-error %s\n", gpg_error_check_version (NULL));
+      printf ("Password-based encryption only (SKESK v4/v5/v6, SEIPD v1/v2, "
+              "OCB packet).\n");
+      printf ("Profiles: rfc4880 (default), librepgp, rfc9580.\n");
+    }
+  else
+    printf ("padlock-sop %s\n", PADLOCK_VERSION);
+  return SOP_OK;
+}
+
+static int
+cmd_list_profiles (int argc, char **argv)
+{
+  const pl_profile_info *p;
+  size_t n;
+
+  if (argc < 1)
+    return fail (SOP_MISSING_ARG, "list-profiles needs a subcommand", 0);
+  if (strcmp (argv[0], "encrypt"))
+    return fail (SOP_UNSUPPORTED_PROFILE, "only encrypt has profiles", 0);
+  p = pl_profiles (&n);
+  for (size_t i = 0; i < n; i++)
+    printf ("%s: %s%s\n", p[i].name, i == 0 ? "(default) " : "",
+            p[i].description);
+  return SOP_OK;
+}
+
+static int
+cmd_encrypt (int argc, char **argv)
+{
+  pl_encrypt_options o;
+  const char *passwords[MAX_PASSWORDS];
+  size_t n_passwords = 0;
+  char *pw = NULL;
+  size_t pwlen = 0;
+  pl_source *src = NULL;
+  pl_sink *sink = NULL;
+  int code = SOP_OK, as_text = 0;
+  gpg_error_t err;
+
+  pl_encrypt_options_init (&o);
+  o.armor = 1;
+  for (int i = 0; i < argc; i++)
+    {
+      const char *v;
+      if (!strcmp (argv[i], "--no-armor"))
+        o.armor = 0;
+      else if ((v = option_value ("--as", argc, argv, &i)))
+        {
+          if (!strcmp (v, "binary"))
+            as_text = 0;
+          else if (!strcmp (v, "text"))
+            as_text = 1;
+          else
+            return fail (SOP_UNSUPPORTED_OPTION, "--as takes binary or text",
+                         0);
+        }
+      else if ((v = option_value ("--profile", argc, argv, &i)))
+        {
+          int p = pl_profile_from_name (v);
+          if (p < 0)
+            {
+              fprintf (stderr, "padlock-sop: unknown profile %s\n", v);
+              return SOP_UNSUPPORTED_PROFILE;
+            }
+          o.profile = (pl_profile) p;
+        }
+      else if ((v = option_value ("--with-password", argc, argv, &i)))
+        {
+          if (n_passwords == MAX_PASSWORDS)
+            return fail (SOP_UNSUPPORTED_OPTION, "too many passwords", 0);
+          passwords[n_passwords++] = v;
+        }
+      else if (!strncmp (argv[i], "--sign-with", 11)
+               || !strncmp (argv[i], "--with-key-password", 19))
+        return fail (SOP_UNSUPPORTED_OPTION,
+                     "signing is not supported: padlock-sop encrypts with "
+                     "passwords only", 0);
+      else if (argv[i][0] == '-' && argv[i][1] == '-')
+        return fail (SOP_UNSUPPORTED_OPTION, argv[i], 0);
+      else
+        return fail (SOP_UNSUPPORTED_OPTION,
+                     "certificates are not supported: padlock-sop encrypts "
+                     "with passwords only", 0);
+    }
+  if (!n_passwords)
+    return fail (SOP_MISSING_ARG, "encrypt needs --with-password", 0);
+  if (n_passwords > 1)
+    return fail (SOP_UNSUPPORTED_OPTION,
+                 "encrypt takes a single --with-password", 0);
+
+  code = read_indirect (passwords[0], &pw, &pwlen);
+  if (code)
+    return code;
+  if (!valid_utf8 ((const unsigned char *) pw, pwlen))
+    {
+      code = fail (SOP_PASSWORD_NOT_HUMAN_READABLE,
+                   "the password is not UTF-8", 0);
+      goto leave;
+    }
+  /* SOP: trailing whitespace is not part of a password on encryption. */
+  while (pwlen && strchr (" \t\r\n", pw[pwlen - 1]))
+    pw[--pwlen] = 0;
+  if (as_text)
+    o.literal_format = 'u';
+
+  src = pl_source_new_fd (0, 0);
+  err = pl_sink_new_fd (1, 0, &sink);
+  if (!src || err)
+    {
+      code = fail (1, "cannot set up input and output", err);
+      goto leave;
+    }
+  err = pl_encrypt (src, sink, &o, pw, pwlen, NULL);
+  if (err)
+    code = fail (pl_error_outcome (err) == PL_OUTCOME_IO ? 1
+                 : exit_code_for (err), "encryption failed", err);
+
+ leave:
+  pl_sink_free (sink);
+  pl_source_free (src);
+  free_secret (pw);
+  return code;
+}
+
+static int
+hex_value (int c)
+{
+  if (c >= '0' && c <= '9')
+    return c - '0';
+  if (c >= 'a' && c <= 'f')
+    return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F')
+    return c - 'A' + 10;
+  return -1;
+}
+
+/* "ALGO:HEX" into KEY (secure memory). */
+static int
+parse_session_key (const char *s, uint8_t *key, size_t *keylen, int *algo)
+{
+  char *end;
+  long a = strtol (s, &end, 10);
+  size_t n = 0;
+
+  if (end == s || *end != ':' || a <= 0 || a > 255)
+    return 0;
+  for (const char *p = end + 1; *p && !strchr (" \t\r\n", *p); p += 2)
+    {
+      int hi = hex_value (p[0]), lo = hi < 0 ? -1 : hex_value (p[1]);
+      if (hi < 0 || lo < 0 || n == PL_SESSION_KEY_MAX)
+        return 0;
+      key[n++] = (uint8_t) (hi << 4 | lo);
+    }
+  *keylen = n;
+  *algo = (int) a;
+  return n > 0;
+}
+
+static int
+cmd_decrypt (int argc, char **argv)
+{
+  const char *password_specs[MAX_PASSWORDS];
+  char *passwords[MAX_PASSWORDS];
+  size_t n_passwords = 0;
+  const char *session_key_spec = NULL, *session_key_out = NULL;
+  pl_decrypt_options o;
+  pl_decrypt_result result;
+  uint8_t *key = NULL, *key_out = NULL;
+  pl_source *src = NULL;
+  pl_sink *sink = NULL;
+  int code = SOP_OK;
+  gpg_error_t err;
+
+  memset (&o, 0, sizeof o);
+  memset (&result, 0, sizeof result);
+  memset (passwords, 0, sizeof passwords);
+  for (int i = 0; i < argc; i++)
+    {
+      const char *v;
+      if ((v = option_value ("--with-password", argc, argv, &i)))
+        {
+          if (n_passwords == MAX_PASSWORDS)
+            return fail (SOP_UNSUPPORTED_OPTION, "too many passwords", 0);
+          password_specs[n_passwords++] = v;
+        }
+      else if ((v = option_value ("--with-session-key", argc, argv, &i)))
+        session_key_spec = v;
+      else if ((v = option_value ("--session-key-out", argc, argv, &i)))
+        session_key_out = v;
+      else if (!strncmp (argv[i], "--verify", 8)
+               || !strncmp (argv[i], "--with-key-password", 19))
+        return fail (SOP_UNSUPPORTED_OPTION,
+                     "signature verification is not supported", 0);
+      else if (argv[i][0] == '-' && argv[i][1] == '-')
+        return fail (SOP_UNSUPPORTED_OPTION, argv[i], 0);
+      else
+        return fail (SOP_UNSUPPORTED_OPTION,
+                     "secret keys are not supported: padlock-sop decrypts "
+                     "with passwords only", 0);
+    }
+  if (!n_passwords && !session_key_spec)
+    return fail (SOP_MISSING_ARG,
+                 "decrypt needs --with-password or --with-session-key", 0);
+  if (session_key_out)
+    {
+      struct stat st;
+      if (!lstat (session_key_out, &st))
+        return fail (SOP_OUTPUT_EXISTS, session_key_out, 0);
+    }
+
+  for (size_t i = 0; i < n_passwords; i++)
+    {
+      size_t len;
+      code = read_indirect (password_specs[i], &passwords[i], &len);
+      if (code)
+        goto leave;
+    }
+  o.passphrases = (const char *const *) passwords;
+  o.n_passphrases = n_passwords;
+
+  if (session_key_spec)
+    {
+      char *text = NULL;
+      size_t len;
+      key = gcry_malloc_secure (PL_SESSION_KEY_MAX);
+      if (!key)
+        {
+          code = 1;
+          goto leave;
+        }
+      code = read_indirect (session_key_spec, &text, &len);
+      if (code)
+        goto leave;
+      if (!parse_session_key (text, key, &o.session_key_len,
+                              &o.session_key_algo))
+        {
+          free_secret (text);
+          code = fail (SOP_BAD_DATA, "the session key is not ALGO:HEX", 0);
+          goto leave;
+        }
+      free_secret (text);
+      o.session_key = key;
+    }
+  if (session_key_out)
+    {
+      key_out = gcry_malloc_secure (PL_SESSION_KEY_MAX);
+      if (!key_out)
+        {
+          code = 1;
+          goto leave;
+        }
+      result.session_key_out = key_out;
+    }
+
+  src = pl_source_new_fd (0, 0);
+  /* Spool: a pipe's reader must not see plaintext before it is
+   * authenticated. */
+  err = pl_sink_new_fd (1, 1, &sink);
+  if (!src || err)
+    {
+      code = fail (1, "cannot set up input and output", err);
+      goto leave;
+    }
+  err = pl_decrypt (src, sink, &o, &result, NULL);
+  if (err)
+    {
+      code = fail (exit_code_for (err), "decryption failed", err);
+      goto leave;
+    }
+  if (result.signed_inside)
+    fprintf (stderr, "padlock-sop: the message is signed; the signature "
+             "was not verified\n");
+  if (session_key_out)
+    {
+      int fd = open (session_key_out, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+                     0600);
+      FILE *f = fd >= 0 ? fdopen (fd, "w") : NULL;
+      if (!f)
+        {
+          if (fd >= 0)
+            close (fd);
+          code = fail (errno == EEXIST ? SOP_OUTPUT_EXISTS : 1,
+                       session_key_out, 0);
+          goto leave;
+        }
+      fprintf (f, "%d:", result.cipher_algo);
+      for (size_t i = 0; i < result.session_key_len; i++)
+        fprintf (f, "%02X", key_out[i]);
+      fputc ('\n', f);
+      if (fclose (f))
+        code = fail (1, session_key_out, 0);
+    }
+
+ leave:
+  pl_sink_free (sink);
+  pl_source_free (src);
+  for (size_t i = 0; i < n_passwords; i++)
+    free_secret (passwords[i]);
+  if (key)
+    {
+      pl_wipe (key, PL_SESSION_KEY_MAX);
+      gcry_free (key);
+    }
+  if (key_out)
+    {
+      pl_wipe (key_out, PL_SESSION_KEY_MAX);
+      gcry_free (key_out);
+    }
+  return code;
+}
+
+static gpg_error_t
+write_stdout (const void *buf, size_t len)
+{
+  const uint8_t *p = buf;
+  while (len)
+    {
+      ssize_t n = write (1, p, len);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        return pl_error_from_errno (errno);
+      p += n;
+      len -= (size_t) n;
+    }
+  return 0;
+}
+
+static int
+cmd_armor (int argc, char **argv)
+{
+  const char *label = "auto";
+  pl_armor_encoder enc;
+  pl_armor_label kind = PL_ARMOR_MESSAGE;
+  uint8_t *in = malloc (PL_BLOCK_SIZE);
+  char *out = malloc (pl_armor_encoder_bound (PL_BLOCK_SIZE));
+  size_t n;
+  int first = 1, code = SOP_OK;
+  gpg_error_t err = 0;
+
+  for (int i = 0; i < argc; i++)
+    {
+      const char *v = option_value ("--label", argc, argv, &i);
+      if (!v)
+        {
+          free (in);
+          free (out);
+          return fail (SOP_UNSUPPORTED_OPTION, argv[i], 0);
+        }
+      label = v;
+    }
+  if (!in || !out)
+    {
+      free (in);
+      free (out);
+      return 1;
+    }
+  if (!strcmp (label, "key"))
+    kind = PL_ARMOR_PUBLIC_KEY;
+  else if (!strcmp (label, "sig"))
+    kind = PL_ARMOR_SIGNATURE;
+  else if (strcmp (label, "auto") && strcmp (label, "message"))
+    {
+      free (in);
+      free (out);
+      return fail (SOP_UNSUPPORTED_OPTION, "unknown --label", 0);
+    }
+  for (;;)
+    {
+      ssize_t r = read (0, in, PL_BLOCK_SIZE);
+      if (r < 0 && errno == EINTR)
+        continue;
+      if (r < 0)
+        {
+          err = pl_error_from_errno (errno);
+          break;
+        }
+      n = (size_t) r;
+      if (first)
+        {
+          first = 0;
+          if (n && pl_armor_detect (in, n))
+            {
+              /* Already armored: SOP says to pass it through. */
+              do
+                {
+                  err = write_stdout (in, n);
+                  r = err ? 0 : read (0, in, PL_BLOCK_SIZE);
+                  n = r > 0 ? (size_t) r : 0;
+                }
+              while (!err && n);
+              goto leave;
+            }
+          if (!strcmp (label, "auto") && n)
+            {
+              int tag = in[0] & 0x40 ? in[0] & 0x3f : (in[0] >> 2) & 0xf;
+              if (tag == 6)
+                kind = PL_ARMOR_PUBLIC_KEY;
+              else if (tag == 5)
+                kind = PL_ARMOR_PRIVATE_KEY;
+              else if (tag == 2)
+                kind = PL_ARMOR_SIGNATURE;
+            }
+          pl_armor_encoder_init (&enc, kind, 1);
+        }
+      if (!n)
+        break;
+      err = write_stdout (out, pl_armor_encoder_push (&enc, in, n, out));
+      if (err)
+        break;
+    }
+  if (!err)
+    err = write_stdout (out, pl_armor_encoder_finish (&enc, out));
+
+ leave:
+  if (err)
+    code = fail (1, "armor failed", err);
+  free (in);
+  free (out);
+  return code;
+}
+
+static int
+cmd_dearmor (int argc, char **argv)
+{
+  pl_armor_decoder dec;
+  uint8_t *in = malloc (PL_BLOCK_SIZE), *out = malloc (PL_BLOCK_SIZE);
+  int first = 1, binary = 0, code = SOP_OK;
+  gpg_error_t err = 0;
+
+  if (argc)
+    {
+      free (in);
+      free (out);
+      return fail (SOP_UNSUPPORTED_OPTION, argv[0], 0);
+    }
+  if (!in || !out)
+    {
+      free (in);
+      free (out);
+      return 1;
+    }
+  pl_armor_decoder_init (&dec);
+  for (;;)
+    {
+      size_t outlen = 0;
+      ssize_t r = read (0, in, PL_BLOCK_SIZE);
+      if (r < 0 && errno == EINTR)
+        continue;
+      if (r < 0)
+        {
+          err = pl_error_from_errno (errno);
+          break;
+        }
+      if (!r)
+        break;
+      if (first)
+        {
+          first = 0;
+          /* Binary input passes through unchanged. */
+          binary = (in[0] & 0x80) && !pl_armor_detect (in, (size_t) r);
+        }
+      if (binary)
+        err = write_stdout (in, (size_t) r);
+      else
+        {
+          err = pl_armor_decoder_push (&dec, in, (size_t) r, out, &outlen);
+          if (!err)
+            err = write_stdout (out, outlen);
+        }
+      if (err)
+        break;
+    }
+  if (!err && !binary)
+    err = pl_armor_decoder_finish (&dec);
+  if (err)
+    code = fail (pl_error_outcome (err) == PL_OUTCOME_IO ? 1 : SOP_BAD_DATA,
+                 "dearmor failed", err);
+  free (in);
+  free (out);
+  return code;
+}
+
+int
+pl_sop_main (int argc, char **argv)
+{
+  const char *cmd;
+  gpg_error_t err;
+
+  if (argc < 2)
+    {
+      usage (stderr);
+      return SOP_MISSING_ARG;
+    }
+  cmd = argv[1];
+  if (!strcmp (cmd, "--help") || !strcmp (cmd, "help"))
+    {
+      usage (stdout);
+      return SOP_OK;
+    }
+  err = pl_init ();
+  if (err)
+    return fail (1, "libgcrypt is too old", err);
+  if (!strcmp (cmd, "version"))
+    return cmd_version (argc - 2, argv + 2);
+  if (!strcmp (cmd, "list-profiles"))
+    return cmd_list_profiles (argc - 2, argv + 2);
+  if (!strcmp (cmd, "encrypt"))
+    return cmd_encrypt (argc - 2, argv + 2);
+  if (!strcmp (cmd, "decrypt"))
+    return cmd_decrypt (argc - 2, argv + 2);
+  if (!strcmp (cmd, "armor"))
+    return cmd_armor (argc - 2, argv + 2);
+  if (!strcmp (cmd, "dearmor"))
+    return cmd_dearmor (argc - 2, argv + 2);
+  fprintf (stderr, "padlock-sop: unsupported subcommand %s\n", cmd);
+  return SOP_UNSUPPORTED_SUBCOMMAND;
+}

@@ -1,0 +1,75 @@
+/* aead.h - chunked AEAD encryption: SEIPD v2 (RFC 9580 §5.13.2) and the
+ * LibrePGP OCB Encrypted Data packet (tag 20, LibrePGP §5.16)
+ *
+ * Push-style stages that stop at events, BearSSL-fashion: a push consumes
+ * ciphertext (or plaintext) until a whole chunk is ready, then hands the
+ * caller a pointer to that chunk's output inside the stage.  A decrypted
+ * chunk is handed out only after its tag verified.
+ */
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+#include <gcrypt.h>
+#include <gpg-error.h>
+
+typedef enum
+{
+  PL_AEAD_FORMAT_SEIPD2 = 0,    /* packet tag 18, version 2 */
+  PL_AEAD_FORMAT_OCB_PACKET     /* packet tag 20, version 1 */
+} pl_aead_format;
+
+/* We read chunk octets 0..16; we write 16 (4 MiB chunks) by default. */
+#define PL_AEAD_CHUNK_OCTET_MAX 16
+#define PL_AEAD_CHUNK_OCTET_DEFAULT 16
+
+typedef struct
+{
+  pl_aead_format format;
+  int cipher_algo;              /* OpenPGP cipher id */
+  int aead_algo;                /* PL_AEAD_EAX, _OCB, _GCM */
+  int chunk_octet;              /* chunk size = 2^(chunk_octet + 6) */
+  uint8_t salt[32];             /* SEIPD2 */
+  uint8_t iv[16];               /* tag 20: the starting IV (nonce length) */
+} pl_aead_header;
+
+/* Parses the header at the start of the packet body (for SEIPD2 the
+ * version octet 2 onward; for tag 20 the version octet 1 onward).  *USED
+ * receives the header length.  Versions, algorithms and chunk octets we do
+ * not read fail with GPG_ERR_UNKNOWN_VERSION / GPG_ERR_UNSUPPORTED_ALGORITHM
+ * / GPG_ERR_INV_PACKET. */
+gpg_error_t pl_aead_header_parse (pl_aead_header *h, pl_aead_format format,
+                                  const uint8_t *p, size_t len, size_t *used);
+
+/* Writes the header into OUT (at most 64 octets); returns its length. */
+size_t pl_aead_header_write (const pl_aead_header *h, uint8_t *out);
+
+typedef struct pl_aead_stream pl_aead_stream;
+
+/* Sets up decryption (ENCRYPT = 0) or encryption (1) of one message.  For
+ * SEIPD2 the message key and nonce come from HKDF over SESSION_KEY and the
+ * header's salt; for tag 20 SESSION_KEY is the key and the header's IV the
+ * nonce.  The stage allocates its chunk buffer once, here. */
+gpg_error_t pl_aead_stream_new (pl_aead_stream **out, const pl_aead_header *h,
+                                const uint8_t *session_key, size_t keylen,
+                                int encrypt);
+
+/* Decryption: consumes ciphertext until a chunk and its tag are complete
+ * and one more octet shows it was not the last, verifies the chunk and sets
+ * *OUT / *OUTLEN to its plaintext (valid until the next call).  When no
+ * chunk is ready *OUTLEN is 0 and all input was consumed.  A tag that fails
+ * is GPG_ERR_CHECKSUM.
+ * Encryption: consumes plaintext until a chunk is full and hands out its
+ * ciphertext and tag. */
+gpg_error_t pl_aead_stream_push (pl_aead_stream *s, const uint8_t *in,
+                                 size_t len, size_t *consumed,
+                                 const uint8_t **out, size_t *outlen);
+
+/* End of input.  Decryption: verifies the last chunk and the final tag
+ * (GPG_ERR_CHECKSUM when wrong, GPG_ERR_TRUNCATED when missing) and hands
+ * out the last chunk's plaintext.  Encryption: hands out the last chunk and
+ * the final tag. */
+gpg_error_t pl_aead_stream_finish (pl_aead_stream *s, const uint8_t **out,
+                                   size_t *outlen);
+
+void pl_aead_stream_free (pl_aead_stream *s);

@@ -1,0 +1,54 @@
+/* compress.h - Compressed Data packets (RFC 9580 §5.6): ZIP, ZLIB, BZip2
+ *
+ * Push-style stages in zlib's manner: each push consumes what it can of
+ * the input and produces at most OUTCAP octets, so a decompression bomb
+ * never grows memory; the caller loops until the input is consumed.  At
+ * the end of input the stage may still hold output (bzip2 keeps up to a
+ * 900k block): keep pushing an empty input until a push produces nothing,
+ * then call finish.
+ */
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+#include <gpg-error.h>
+
+typedef struct
+{
+  int algo;               /* PL_COMPRESS_* */
+  int ended;              /* the compressed stream said it is complete */
+  void *stream;           /* z_stream or bz_stream, owned */
+} pl_inflate;
+
+/* ALGO is an OpenPGP compression id (1, 2 or 3); anything else fails with
+ * GPG_ERR_COMPR_ALGO. */
+gpg_error_t pl_inflate_init (pl_inflate *z, int algo);
+
+/* Decompresses from IN/LEN into OUT/OUTCAP.  *CONSUMED and *PRODUCED receive
+ * the octets used and written.  Damaged data fails with GPG_ERR_BAD_DATA.
+ * Input after the end of the compressed stream is consumed and ignored. */
+gpg_error_t pl_inflate_push (pl_inflate *z, const uint8_t *in, size_t len,
+                             size_t *consumed, uint8_t *out, size_t outcap,
+                             size_t *produced);
+
+/* Called at the end of input: GPG_ERR_TRUNCATED unless the stream ended.
+ * (A ZIP stream from old PGP versions may lack its end marker; that is
+ * accepted, as GnuPG accepts it.) */
+gpg_error_t pl_inflate_finish (pl_inflate *z);
+void pl_inflate_clear (pl_inflate *z);
+
+typedef struct
+{
+  int algo;
+  void *stream;
+} pl_deflate;
+
+/* LEVEL 1..9, as zlib and bzip2 use them. */
+gpg_error_t pl_deflate_init (pl_deflate *z, int algo, int level);
+gpg_error_t pl_deflate_push (pl_deflate *z, const uint8_t *in, size_t len,
+                             size_t *consumed, uint8_t *out, size_t outcap,
+                             size_t *produced);
+/* Flushes the end of the stream; call until *DONE is 1. */
+gpg_error_t pl_deflate_finish (pl_deflate *z, uint8_t *out, size_t outcap,
+                               size_t *produced, int *done);
+void pl_deflate_clear (pl_deflate *z);

@@ -1,0 +1,923 @@
+/* decrypt.c - the decrypt job
+ *
+ * The data walks through a chain of readers, each owning one buffer and
+ * handing out blocks:
+ *
+ *   source ─► [armor] ─► packets ─► SKESKs ─► session key
+ *                            └─► SEIPD v1 │ SEIPD v2 │ tag 20 ─► packets
+ *                                      ─► [inflate ─► packets] ─► literal ─► sink
+ *
+ * The push stages (armor.c, seipd.c, aead.c, compress.c) do the work;
+ * this file only drives them.  Every byte reaches the sink before it is
+ * authenticated only because the sink is transactional: it is committed
+ * after the MDC or final AEAD tag verified and the input ended cleanly.
+ */
+#include "job.h"
+#include "algo.h"
+#include "armor.h"
+#include "aead.h"
+#include "compress.h"
+#include "errors.h"
+#include "packet.h"
+#include "seipd.h"
+#include "skesk.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <gcrypt.h>
+
+#define MAX_SKESK 16
+/* GnuPG refuses compressed packets nested deeper than this, as we do: a
+ * quine-like nesting is a denial of service. */
+#define MAX_COMPRESS_DEPTH 2
+
+typedef struct
+{
+  pl_source *src;
+  pl_sink *sink;
+  const pl_decrypt_options *opts;
+  pl_decrypt_result *result;
+  const pl_job_control *ctl;
+  uint64_t done;
+  int have_literal;
+} job;
+
+static gpg_error_t
+check_cancel (job *j)
+{
+  if (j->ctl && j->ctl->cancel && atomic_load (j->ctl->cancel))
+    return gpg_error (GPG_ERR_CANCELED);
+  return 0;
+}
+
+/* The source, by the block, with progress. */
+typedef struct
+{
+  pl_reader base;
+  job *j;
+  uint8_t *buf;
+} source_reader;
+
+static gpg_error_t
+source_next (pl_reader *self, uint8_t **data, size_t *len)
+{
+  source_reader *r = (source_reader *) self;
+  gpg_error_t err = check_cancel (r->j);
+
+  if (err)
+    return err;
+  err = r->j->src->read (r->j->src, r->buf, PL_BLOCK_SIZE, len);
+  if (err)
+    return err;
+  *data = r->buf;
+  r->j->done += *len;
+  if (r->j->ctl && r->j->ctl->progress)
+    r->j->ctl->progress (r->j->ctl->user_data, r->j->done, r->j->src->size);
+  return 0;
+}
+
+/* ASCII armor, undone. */
+typedef struct
+{
+  pl_reader base;
+  pl_cursor *in;
+  pl_armor_decoder dec;
+  uint8_t *buf;
+  int ended;
+} armor_reader;
+
+static gpg_error_t
+armor_next (pl_reader *self, uint8_t **data, size_t *len)
+{
+  armor_reader *r = (armor_reader *) self;
+  gpg_error_t err;
+
+  *len = 0;
+  while (!r->ended)
+    {
+      uint8_t *p;
+      size_t n, out = 0;
+
+      if (pl_armor_decoder_done (&r->dec))
+        n = 0;
+      else
+        {
+          err = pl_cursor_take (r->in, PL_BLOCK_SIZE, &p, &n);
+          if (err)
+            return err;
+        }
+      if (!n)
+        {
+          r->ended = 1;
+          return pl_armor_decoder_finish (&r->dec);
+        }
+      err = pl_armor_decoder_push (&r->dec, p, n, r->buf, &out);
+      if (err)
+        return err;
+      if (out)
+        {
+          *data = r->buf;
+          *len = out;
+          return 0;
+        }
+    }
+  return 0;
+}
+
+/* SEIPD v1 body, decrypted; the end verifies the MDC. */
+typedef struct
+{
+  pl_reader base;
+  pl_cursor *in;                /* over the packet body */
+  pl_seipd1 st;
+  uint8_t *buf;                 /* PL_SEIPD1_HEADROOM + PL_BLOCK_SIZE */
+  int ended;
+} seipd1_reader;
+
+static gpg_error_t
+seipd1_next (pl_reader *self, uint8_t **data, size_t *len)
+{
+  seipd1_reader *r = (seipd1_reader *) self;
+  gpg_error_t err;
+
+  *len = 0;
+  while (!r->ended)
+    {
+      uint8_t *p;
+      size_t n;
+
+      err = pl_cursor_take (r->in, PL_BLOCK_SIZE, &p, &n);
+      if (err)
+        return err;
+      if (!n)
+        {
+          r->ended = 1;
+          return pl_seipd1_decrypt_finish (&r->st);
+        }
+      err = pl_seipd1_decrypt_push (&r->st, p, n, r->buf, data, len);
+      if (err)
+        return err;
+      if (*len)
+        return 0;
+    }
+  return 0;
+}
+
+/* AEAD body (SEIPD v2 or tag 20), chunk by verified chunk. */
+typedef struct
+{
+  pl_reader base;
+  pl_cursor *in;
+  pl_aead_stream *s;
+  int ended;
+} aead_reader;
+
+static gpg_error_t
+aead_next (pl_reader *self, uint8_t **data, size_t *len)
+{
+  aead_reader *r = (aead_reader *) self;
+  const uint8_t *out;
+  gpg_error_t err;
+
+  *len = 0;
+  while (!r->ended)
+    {
+      uint8_t *p;
+      size_t n, used = 0, outlen = 0;
+
+      err = pl_cursor_peek (r->in, &p, &n);
+      if (err)
+        return err;
+      if (!n)
+        {
+          r->ended = 1;
+          err = pl_aead_stream_finish (r->s, &out, &outlen);
+          if (err)
+            return err;
+        }
+      else
+        {
+          err = pl_aead_stream_push (r->s, p, n, &used, &out, &outlen);
+          if (err)
+            return err;
+          r->in->p += used;
+          r->in->n -= used;
+        }
+      if (outlen)
+        {
+          /* The stage's chunk buffer is ours until the next call. */
+          *data = (uint8_t *) out;
+          *len = outlen;
+          return 0;
+        }
+    }
+  return 0;
+}
+
+/* A Compressed Data body, inflated. */
+typedef struct
+{
+  pl_reader base;
+  pl_cursor *in;
+  pl_inflate z;
+  uint8_t *buf;
+  int ended;
+  job *j;
+} inflate_reader;
+
+static gpg_error_t
+inflate_next (pl_reader *self, uint8_t **data, size_t *len)
+{
+  inflate_reader *r = (inflate_reader *) self;
+  gpg_error_t err;
+
+  *len = 0;
+  while (!r->ended)
+    {
+      uint8_t *p;
+      size_t n, used = 0, produced = 0;
+
+      /* A bomb produces much from little: stop it by the block. */
+      err = check_cancel (r->j);
+      if (err)
+        return err;
+      err = pl_cursor_peek (r->in, &p, &n);
+      if (err)
+        return err;
+      /* At the end of input the decompressor may still hold output
+       * (bzip2 keeps up to a 900k block): drain it before finishing. */
+      err = pl_inflate_push (&r->z, n ? p : NULL, n, &used, r->buf,
+                             PL_BLOCK_SIZE, &produced);
+      if (err)
+        return err;
+      r->in->p += used;
+      r->in->n -= used;
+      if (produced)
+        {
+          *data = r->buf;
+          *len = produced;
+          return 0;
+        }
+      if (!n)
+        {
+          r->ended = 1;
+          return pl_inflate_finish (&r->z);
+        }
+      if (!used)
+        return gpg_error (GPG_ERR_BAD_DATA);
+    }
+  return 0;
+}
+
+static gpg_error_t parse_plaintext (job *j, pl_cursor *in, int depth);
+
+/* Turns CRLF into LF in place and returns the new length.  A CR that
+ * ends the block is dropped and flagged in *CR_PENDING: whether it was
+ * part of a CRLF shows only in the next block. */
+static size_t
+crlf_to_lf (uint8_t *p, size_t n, int *cr_pending)
+{
+  size_t o = 0, i = 0;
+  uint8_t *cr;
+
+  while ((cr = memchr (p + i, '\r', n - i)))
+    {
+      size_t k = (size_t) (cr - (p + i));
+      memmove (p + o, p + i, k);
+      o += k;
+      i += k;
+      if (i + 1 == n)
+        {
+          *cr_pending = 1;
+          return o;
+        }
+      if (p[i + 1] != '\n')
+        p[o++] = '\r';
+      i++;
+    }
+  memmove (p + o, p + i, n - i);
+  return o + n - i;
+}
+
+static gpg_error_t
+read_literal (job *j, pl_packet_body *body)
+{
+  pl_cursor c;
+  uint8_t head[PL_LITERAL_HEADER_MAX];
+  size_t used;
+  int text, cr_pending = 0;
+  gpg_error_t err;
+
+  if (j->have_literal)
+    return gpg_error (GPG_ERR_BAD_DATA);
+  j->have_literal = 1;
+  pl_cursor_init (&c, &body->base);
+  err = pl_cursor_read (&c, head, 2);
+  if (!err)
+    err = pl_cursor_read (&c, head + 2, head[1] + 4u);
+  if (err)
+    return gpg_err_code (err) == GPG_ERR_EOF ? gpg_error (GPG_ERR_TRUNCATED)
+                                             : err;
+  err = pl_literal_parse (&j->result->literal, head, head[1] + 6u, &used);
+  if (err)
+    return err;
+  /* Text is stored with CRLF line ends; like GnuPG we give it back with
+   * the local LF. */
+  text = j->result->literal.format == 't' || j->result->literal.format == 'u';
+  for (;;)
+    {
+      uint8_t *p;
+      size_t n;
+
+      err = pl_cursor_take (&c, SIZE_MAX, &p, &n);
+      if (err)
+        return err;
+      if (!n)
+        break;
+      if (text)
+        {
+          if (cr_pending && p[0] != '\n')
+            err = j->sink->write (j->sink, "\r", 1);
+          cr_pending = 0;
+          if (err)
+            return err;
+          n = crlf_to_lf (p, n, &cr_pending);
+        }
+      if (n)
+        err = j->sink->write (j->sink, p, n);
+      if (err)
+        return err;
+    }
+  if (cr_pending)
+    return j->sink->write (j->sink, "\r", 1);
+  return 0;
+}
+
+static gpg_error_t
+read_compressed (job *j, pl_packet_body *body, int depth)
+{
+  inflate_reader r;
+  pl_cursor c, inner;
+  uint8_t algo;
+  gpg_error_t err;
+
+  if (depth >= MAX_COMPRESS_DEPTH)
+    return gpg_error (GPG_ERR_BAD_DATA);
+  memset (&r, 0, sizeof r);
+  pl_cursor_init (&c, &body->base);
+  err = pl_cursor_read (&c, &algo, 1);
+  if (err)
+    return gpg_error (GPG_ERR_TRUNCATED);
+  if (!j->result->compress_algo)
+    j->result->compress_algo = algo;
+  err = pl_inflate_init (&r.z, algo);
+  if (err)
+    return err;
+  r.buf = malloc (PL_BLOCK_SIZE);
+  if (!r.buf)
+    {
+      err = gpg_error (GPG_ERR_ENOMEM);
+      goto leave;
+    }
+  r.base.next = inflate_next;
+  r.in = &c;
+  r.j = j;
+  pl_cursor_init (&inner, &r.base);
+  err = parse_plaintext (j, &inner, depth + 1);
+  if (err)
+    goto leave;
+  /* Whatever follows the compressed stream inside the packet is
+   * ignored, as zlib ignores it; but it must be read. */
+  err = pl_packet_skip (body);
+
+ leave:
+  pl_inflate_clear (&r.z);
+  free (r.buf);
+  return err;
+}
+
+/* Packets inside the encryption (or a compression) layer. */
+static gpg_error_t
+parse_plaintext (job *j, pl_cursor *in, int depth)
+{
+  gpg_error_t err;
+
+  for (;;)
+    {
+      pl_packet_body body;
+
+      err = pl_packet_begin (in, &body);
+      if (gpg_err_code (err) == GPG_ERR_EOF)
+        break;
+      if (err)
+        return err;
+      switch (body.tag)
+        {
+        case PL_PKT_LITERAL:
+          err = read_literal (j, &body);
+          break;
+        case PL_PKT_COMPRESSED:
+          err = read_compressed (j, &body, depth);
+          break;
+        case PL_PKT_ONEPASS_SIG:
+        case PL_PKT_SIGNATURE:
+          j->result->signed_inside = 1;
+          err = pl_packet_skip (&body);
+          break;
+        case PL_PKT_MARKER:
+        case PL_PKT_PADDING:
+          err = pl_packet_skip (&body);
+          break;
+        default:
+          err = gpg_error (GPG_ERR_BAD_DATA);
+          break;
+        }
+      if (err)
+        return err;
+    }
+  if (!depth && !j->have_literal)
+    return gpg_error (GPG_ERR_NO_DATA);
+  return 0;
+}
+
+/* Trailing whitespace (space, tab, CR, LF) is trimmed as SOP asks. */
+static size_t
+trimmed_length (const char *s)
+{
+  size_t n = strlen (s);
+  while (n && strchr (" \t\r\n", s[n - 1]))
+    n--;
+  return n;
+}
+
+typedef struct
+{
+  pl_skesk skesk[MAX_SKESK];
+  size_t n_skesk;
+  int n_pkesk;
+  size_t next_skesk;            /* the candidate iterator's position */
+  size_t next_pw;
+  int next_trim;
+} candidates;
+
+/* Produces the next session key candidate: one per SKESK, passphrase and
+ * trimming.  GPG_ERR_EOF when there are no more; GPG_ERR_BAD_PASSPHRASE
+ * results from a single SKESK are skipped, other errors kept in *LAST. */
+static gpg_error_t
+next_candidate (job *j, candidates *c, uint8_t *key, size_t *keylen,
+                int *cipher_algo, gpg_error_t *last)
+{
+  const pl_decrypt_options *o = j->opts;
+
+  while (c->next_skesk < c->n_skesk)
+    {
+      while (c->next_pw < o->n_passphrases)
+        {
+          const char *pw = o->passphrases[c->next_pw];
+          size_t full = strlen (pw), len = full;
+          gpg_error_t err;
+
+          if (c->next_trim)
+            {
+              len = trimmed_length (pw);
+              c->next_trim = 0;
+              c->next_pw++;
+              if (len == full)
+                continue;
+            }
+          else
+            c->next_trim = 1;
+          err = pl_skesk_decrypt (&c->skesk[c->next_skesk], pw, len,
+                                  o->argon2_cap_kib, key, keylen,
+                                  cipher_algo);
+          if (!err)
+            return 0;
+          if (gpg_err_code (err) != GPG_ERR_BAD_PASSPHRASE || !*last)
+            *last = err;
+        }
+      c->next_pw = 0;
+      c->next_skesk++;
+    }
+  return gpg_error (GPG_ERR_EOF);
+}
+
+static gpg_error_t
+no_key_error (candidates *c, gpg_error_t last)
+{
+  if (last && gpg_err_code (last) != GPG_ERR_BAD_PASSPHRASE)
+    return last;
+  if (!c->n_skesk && c->n_pkesk)
+    return gpg_error (GPG_ERR_NO_SECKEY);
+  if (!c->n_skesk)
+    return gpg_error (GPG_ERR_NO_DATA);
+  return gpg_error (GPG_ERR_BAD_PASSPHRASE);
+}
+
+static void
+keep_session_key (job *j, const uint8_t *key, size_t keylen)
+{
+  if (j->result->session_key_out)
+    {
+      memcpy (j->result->session_key_out, key, keylen);
+      j->result->session_key_len = keylen;
+    }
+}
+
+static gpg_error_t
+decrypt_seipd1 (job *j, candidates *c, pl_cursor *bc, uint8_t *key)
+{
+  seipd1_reader r;
+  pl_cursor inner;
+  uint8_t version, prefix[PL_SEIPD1_PREFIX_MAX];
+  size_t prefix_len = 0, keylen = 0;
+  int algo = 0, inited = 0;
+  gpg_error_t err, last = 0;
+
+  memset (&r, 0, sizeof r);
+  err = pl_cursor_read (bc, &version, 1);
+  if (err)
+    return gpg_error (GPG_ERR_TRUNCATED);
+  if (version != 1)
+    return gpg_error (GPG_ERR_UNKNOWN_VERSION);
+  j->result->data_kind = PL_DATA_SEIPD1;
+
+  /* The prefix's length depends on the cipher, which may only be known
+   * from a candidate key; read the largest one lazily. */
+  for (;;)
+    {
+      size_t bl;
+
+      if (j->opts->session_key && !inited)
+        {
+          inited = 1;
+          algo = j->opts->session_key_algo;
+          keylen = j->opts->session_key_len;
+          if (keylen > PL_SESSION_KEY_MAX)
+            return gpg_error (GPG_ERR_BAD_KEY);
+          memcpy (key, j->opts->session_key, keylen);
+        }
+      else
+        {
+          err = next_candidate (j, c, key, &keylen, &algo, &last);
+          if (gpg_err_code (err) == GPG_ERR_EOF)
+            return no_key_error (c, last);
+          if (err)
+            return err;
+        }
+      bl = pl_cipher_block_length (algo);
+      if (!bl || !pl_cipher_gcry_algo (algo))
+        {
+          last = gpg_error (GPG_ERR_CIPHER_ALGO);
+          if (j->opts->session_key)
+            return last;
+          continue;
+        }
+      if (prefix_len < bl + 2)
+        {
+          err = pl_cursor_read (bc, prefix + prefix_len,
+                                bl + 2 - prefix_len);
+          if (err)
+            return gpg_error (GPG_ERR_TRUNCATED);
+          prefix_len = bl + 2;
+        }
+      else if (prefix_len > bl + 2)
+        {
+          /* A candidate with a smaller block than one tried before: the
+           * prefix octets read past it are ciphertext we cannot put back.
+           * Only a mix of 64- and 128-bit ciphers across SKESKs gets here. */
+          last = gpg_error (GPG_ERR_NOT_SUPPORTED);
+          continue;
+        }
+      err = pl_seipd1_decrypt_init (&r.st, algo, key, keylen, prefix,
+                                    prefix_len);
+      if (!err)
+        break;
+      if (gpg_err_code (err) != GPG_ERR_BAD_PASSPHRASE || j->opts->session_key)
+        return err;
+      last = err;
+    }
+  j->result->cipher_algo = algo;
+  keep_session_key (j, key, keylen);
+
+  r.buf = malloc (PL_SEIPD1_HEADROOM + PL_BLOCK_SIZE);
+  if (!r.buf)
+    {
+      err = gpg_error (GPG_ERR_ENOMEM);
+      goto leave;
+    }
+  r.base.next = seipd1_next;
+  r.in = bc;
+  pl_cursor_init (&inner, &r.base);
+  err = parse_plaintext (j, &inner, 0);
+  if (!err && !r.ended)
+    {
+      /* The literal ended before the body did: read to the MDC. */
+      uint8_t *p;
+      size_t n;
+      do
+        err = pl_cursor_take (&inner, SIZE_MAX, &p, &n);
+      while (!err && n);
+      if (!err)
+        err = gpg_error (GPG_ERR_BAD_DATA);
+    }
+
+ leave:
+  pl_seipd1_clear (&r.st);
+  free (r.buf);
+  return err;
+}
+
+static gpg_error_t
+decrypt_aead (job *j, candidates *c, pl_cursor *bc, uint8_t *key,
+              pl_aead_format format)
+{
+  aead_reader r;
+  pl_aead_header h;
+  pl_cursor inner;
+  uint8_t head[64];
+  size_t head_len, used, keylen = 0;
+  int algo = 0;
+  gpg_error_t err, last = 0;
+
+  memset (&r, 0, sizeof r);
+  /* Both headers are fixed-size once the AEAD mode is known: version,
+   * cipher, mode, chunk octet, then a 32-octet salt (v2) or a nonce. */
+  err = pl_cursor_read (bc, head, 4);
+  if (err)
+    return gpg_error (GPG_ERR_TRUNCATED);
+  if (format == PL_AEAD_FORMAT_SEIPD2)
+    head_len = 4 + 32;
+  else
+    head_len = 4 + pl_aead_nonce_length (head[2]);
+  if (head_len == 4)
+    return gpg_error (GPG_ERR_UNSUPPORTED_ALGORITHM);
+  if ((format == PL_AEAD_FORMAT_SEIPD2 && head[0] != 2)
+      || (format == PL_AEAD_FORMAT_OCB_PACKET && head[0] != 1))
+    return gpg_error (GPG_ERR_UNKNOWN_VERSION);
+  err = pl_cursor_read (bc, head + 4, head_len - 4);
+  if (err)
+    return gpg_error (GPG_ERR_TRUNCATED);
+  err = pl_aead_header_parse (&h, format, head, head_len, &used);
+  if (err)
+    return err;
+  j->result->data_kind = format == PL_AEAD_FORMAT_SEIPD2 ? PL_DATA_SEIPD2
+                                                         : PL_DATA_OCB;
+  j->result->cipher_algo = h.cipher_algo;
+  j->result->aead_algo = h.aead_algo;
+
+  if (j->opts->session_key)
+    {
+      keylen = j->opts->session_key_len;
+      if (keylen > PL_SESSION_KEY_MAX)
+        return gpg_error (GPG_ERR_BAD_KEY);
+      memcpy (key, j->opts->session_key, keylen);
+    }
+  else
+    {
+      /* v5 and v6 SKESKs authenticate the key they carry, so the first
+       * one that opens is the key. */
+      err = next_candidate (j, c, key, &keylen, &algo, &last);
+      if (gpg_err_code (err) == GPG_ERR_EOF)
+        return no_key_error (c, last);
+      if (err)
+        return err;
+    }
+  if (keylen != pl_cipher_key_length (h.cipher_algo))
+    return gpg_error (j->opts->session_key ? GPG_ERR_BAD_KEY
+                                           : GPG_ERR_BAD_PASSPHRASE);
+  keep_session_key (j, key, keylen);
+  err = pl_aead_stream_new (&r.s, &h, key, keylen, 0);
+  if (err)
+    return err;
+  r.base.next = aead_next;
+  r.in = bc;
+  pl_cursor_init (&inner, &r.base);
+  err = parse_plaintext (j, &inner, 0);
+  if (!err && !r.ended)
+    {
+      uint8_t *p;
+      size_t n;
+      do
+        err = pl_cursor_take (&inner, SIZE_MAX, &p, &n);
+      while (!err && n);
+      if (!err)
+        err = gpg_error (GPG_ERR_BAD_DATA);
+    }
+  pl_aead_stream_free (r.s);
+  return err;
+}
+
+static gpg_error_t
+run (job *j, pl_cursor *top)
+{
+  candidates *c;
+  uint8_t *key = NULL;
+  uint8_t skesk_body[PL_SKESK_BODY_MAX * 4];
+  int have_data = 0;
+  gpg_error_t err = 0;
+
+  c = calloc (1, sizeof *c);
+  key = gcry_malloc_secure (PL_SESSION_KEY_MAX);
+  if (!c || !key)
+    {
+      err = gpg_error (GPG_ERR_ENOMEM);
+      goto leave;
+    }
+  for (;;)
+    {
+      pl_packet_body body;
+      size_t len;
+
+      err = pl_packet_begin (top, &body);
+      if (gpg_err_code (err) == GPG_ERR_EOF)
+        {
+          err = have_data ? 0 : gpg_error (GPG_ERR_NO_DATA);
+          break;
+        }
+      if (err)
+        break;
+      if (have_data)
+        {
+          /* Only padding may follow the encrypted data. */
+          if (body.tag != PL_PKT_MARKER && body.tag != PL_PKT_PADDING)
+            {
+              err = gpg_error (GPG_ERR_BAD_DATA);
+              break;
+            }
+          err = pl_packet_skip (&body);
+          if (err)
+            break;
+          continue;
+        }
+      switch (body.tag)
+        {
+        case PL_PKT_SKESK:
+          err = pl_packet_read_all (&body, skesk_body, sizeof skesk_body,
+                                    &len);
+          if (err)
+            break;
+          if (c->n_skesk == MAX_SKESK)
+            break;
+          err = pl_skesk_parse (&c->skesk[c->n_skesk], skesk_body, len);
+          if (!err)
+            c->n_skesk++;
+          else if (gpg_err_code (err) == GPG_ERR_UNKNOWN_VERSION
+                   || gpg_err_code (err) == GPG_ERR_UNSUPPORTED_ALGORITHM
+                   || gpg_err_code (err) == GPG_ERR_DIGEST_ALGO
+                   || gpg_err_code (err) == GPG_ERR_CIPHER_ALGO)
+            err = 0;  /* another SKESK may still open it */
+          break;
+        case PL_PKT_PKESK:
+          c->n_pkesk++;
+          err = pl_packet_skip (&body);
+          break;
+        case PL_PKT_MARKER:
+        case PL_PKT_PADDING:
+          err = pl_packet_skip (&body);
+          break;
+        case PL_PKT_SED:
+          err = gpg_error (PL_ERR_UNPROTECTED);
+          break;
+        case PL_PKT_SEIPD:
+        case PL_PKT_OCB:
+          {
+            pl_cursor bc;
+            uint8_t *p;
+            size_t n;
+
+            have_data = 1;
+            pl_cursor_init (&bc, &body.base);
+            /* The version octet decides between SEIPD v1 and v2. */
+            err = pl_cursor_peek (&bc, &p, &n);
+            if (!err && !n)
+              err = gpg_error (GPG_ERR_TRUNCATED);
+            if (err)
+              break;
+            if (body.tag == PL_PKT_OCB)
+              err = decrypt_aead (j, c, &bc, key, PL_AEAD_FORMAT_OCB_PACKET);
+            else if (p[0] == 1)
+              err = decrypt_seipd1 (j, c, &bc, key);
+            else if (p[0] == 2)
+              err = decrypt_aead (j, c, &bc, key, PL_AEAD_FORMAT_SEIPD2);
+            else
+              err = gpg_error (GPG_ERR_UNKNOWN_VERSION);
+          }
+          break;
+        case PL_PKT_LITERAL:
+        case PL_PKT_COMPRESSED:
+        case PL_PKT_ONEPASS_SIG:
+        case PL_PKT_SIGNATURE:
+          err = gpg_error (GPG_ERR_NOT_ENCRYPTED);
+          break;
+        default:
+          err = gpg_error (GPG_ERR_INV_PACKET);
+          break;
+        }
+      if (err)
+        break;
+    }
+
+ leave:
+  if (key)
+    {
+      pl_wipe (key, PL_SESSION_KEY_MAX);
+      gcry_free (key);
+    }
+  if (c)
+    {
+      pl_wipe (c, sizeof *c);
+      free (c);
+    }
+  return err;
+}
+
+gpg_error_t
+pl_decrypt (pl_source *src, pl_sink *sink, const pl_decrypt_options *opts,
+            pl_decrypt_result *result, const pl_job_control *ctl)
+{
+  job j;
+  source_reader sr;
+  armor_reader ar;
+  pl_cursor c0, c1, *top = &c0;
+  pl_decrypt_result dummy;
+  uint8_t *p;
+  size_t n;
+  gpg_error_t err;
+
+  memset (&j, 0, sizeof j);
+  memset (&sr, 0, sizeof sr);
+  memset (&ar, 0, sizeof ar);
+  if (!result)
+    {
+      memset (&dummy, 0, sizeof dummy);
+      result = &dummy;
+    }
+  else
+    {
+      uint8_t *keep = result->session_key_out;
+      memset (result, 0, sizeof *result);
+      result->session_key_out = keep;
+    }
+  j.src = src;
+  j.sink = sink;
+  j.opts = opts;
+  j.result = result;
+  j.ctl = ctl;
+
+  sr.base.next = source_next;
+  sr.j = &j;
+  sr.buf = malloc (PL_BLOCK_SIZE);
+  if (!sr.buf)
+    {
+      err = gpg_error (GPG_ERR_ENOMEM);
+      goto leave;
+    }
+  pl_cursor_init (&c0, &sr.base);
+  err = pl_cursor_peek (&c0, &p, &n);
+  if (err)
+    goto leave;
+  if (!n)
+    {
+      err = gpg_error (GPG_ERR_NO_DATA);
+      goto leave;
+    }
+  if (pl_armor_detect (p, n))
+    {
+      result->armored = 1;
+      ar.base.next = armor_next;
+      ar.in = &c0;
+      pl_armor_decoder_init (&ar.dec);
+      ar.buf = malloc (PL_BLOCK_SIZE);
+      if (!ar.buf)
+        {
+          err = gpg_error (GPG_ERR_ENOMEM);
+          goto leave;
+        }
+      pl_cursor_init (&c1, &ar.base);
+      top = &c1;
+    }
+  else if (!(p[0] & 0x80))
+    {
+      err = gpg_error (GPG_ERR_BAD_DATA);
+      goto leave;
+    }
+  err = run (&j, top);
+  if (!err && result->armored && !ar.ended)
+    {
+      /* Read to the END line so that the CRC is checked. */
+      do
+        err = pl_cursor_take (top, SIZE_MAX, &p, &n);
+      while (!err && n);
+    }
+  if (!err)
+    err = check_cancel (&j);
+  if (!err)
+    err = sink->commit (sink);
+
+ leave:
+  if (err)
+    sink->abort (sink);
+  free (sr.buf);
+  free (ar.buf);
+  return err;
+}

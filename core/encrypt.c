@@ -1,0 +1,712 @@
+/* encrypt.c - the encrypt job
+ *
+ *   source ─► literal framing ─► [deflate ─► compressed framing]
+ *          ─► SEIPD v1 (CFB + MDC) │ SEIPD v2 │ tag 20 ─► packet framing
+ *          ─► [armor] ─► sink
+ *
+ * The stages are a short chain of writers, local to this file, around
+ * the push stages of seipd.c, aead.c, compress.c and armor.c.  When the
+ * input's size is known and nothing is compressed, every length is
+ * definite and the data goes from the source buffer through the cipher
+ * into the output buffer with no other copy.  From a pipe, packets get
+ * partial body lengths, as GnuPG writes them.
+ */
+#include "job.h"
+#include "algo.h"
+#include "armor.h"
+#include "aead.h"
+#include "compress.h"
+#include "packet.h"
+#include "seipd.h"
+#include "skesk.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <gcrypt.h>
+
+/* Partial body chunks of 2^20 octets: large, and a power of two. */
+#define PARTIAL_EXP 20
+#define PARTIAL_LEN (1u << PARTIAL_EXP)
+/* A 5-octet length counts to 2^32 - 1; larger bodies go partial. */
+#define DEFINITE_MAX 0xFFFFFFFFull
+
+static const pl_profile_info profiles[] = {
+  { "rfc4880", "SEIPD v1 with AES-256: read by every OpenPGP program "
+               "(GnuPG, RNP, Sequoia, OpenPGP.js, Kleopatra)" },
+  { "librepgp", "AEAD OCB packet (LibrePGP): read by GnuPG 2.2.21 and "
+                "later, RNP and OpenPGP.js" },
+  { "rfc9580", "SEIPD v2 OCB with Argon2 (RFC 9580): read by Sequoia, "
+               "OpenPGP.js 6 and GopenPGP; not by GnuPG" },
+};
+
+const pl_profile_info *
+pl_profiles (size_t *count)
+{
+  *count = sizeof profiles / sizeof profiles[0];
+  return profiles;
+}
+
+int
+pl_profile_from_name (const char *name)
+{
+  if (!strcmp (name, "default"))
+    return PL_PROFILE_RFC4880;
+  for (size_t i = 0; i < sizeof profiles / sizeof profiles[0]; i++)
+    if (!strcmp (name, profiles[i].name))
+      return (int) i;
+  return -1;
+}
+
+void
+pl_encrypt_options_init (pl_encrypt_options *opts)
+{
+  memset (opts, 0, sizeof *opts);
+  opts->cipher_algo = PL_CIPHER_AES256;
+  opts->literal_format = 'b';
+  opts->chunk_octet = -1;
+}
+
+gpg_error_t
+pl_init (void)
+{
+  static int done;
+
+  if (done)
+    return 0;
+  if (!gcry_check_version ("1.10.0"))
+    return gpg_error (GPG_ERR_NOT_SUPPORTED);
+  /* Secure memory for passphrases, S2K outputs, session keys and cipher
+   * contexts; libgcrypt falls back to ordinary memory, with a warning
+   * we silence, where mlock is not allowed. */
+  gcry_control (GCRYCTL_SUSPEND_SECMEM_WARN);
+  gcry_control (GCRYCTL_INIT_SECMEM, 1024 * 1024, 0);
+  gcry_control (GCRYCTL_RESUME_SECMEM_WARN);
+  gcry_control (GCRYCTL_INITIALIZATION_FINISHED, 0);
+  done = 1;
+  return 0;
+}
+
+/* A writer: the glue between push stages. */
+typedef struct writer writer;
+struct writer
+{
+  gpg_error_t (*write) (writer *self, const uint8_t *p, size_t n);
+  gpg_error_t (*finish) (writer *self);
+  writer *next;
+};
+
+/* The end of the chain: armor (or not) and the sink. */
+typedef struct
+{
+  writer base;
+  pl_sink *sink;
+  int armor;
+  pl_armor_encoder enc;
+  char *abuf;
+} out_writer;
+
+static gpg_error_t
+out_write (writer *self, const uint8_t *p, size_t n)
+{
+  out_writer *w = (out_writer *) self;
+
+  if (!w->armor)
+    return w->sink->write (w->sink, p, n);
+  while (n)
+    {
+      size_t k = n < PL_BLOCK_SIZE ? n : PL_BLOCK_SIZE;
+      size_t len = pl_armor_encoder_push (&w->enc, p, k, w->abuf);
+      gpg_error_t err = w->sink->write (w->sink, w->abuf, len);
+      if (err)
+        return err;
+      p += k;
+      n -= k;
+    }
+  return 0;
+}
+
+static gpg_error_t
+out_finish (writer *self)
+{
+  out_writer *w = (out_writer *) self;
+  size_t len;
+
+  if (!w->armor)
+    return 0;
+  len = pl_armor_encoder_finish (&w->enc, w->abuf);
+  return w->sink->write (w->sink, w->abuf, len);
+}
+
+/* Packet framing: a definite length up front, or partial chunks. */
+typedef struct
+{
+  writer base;
+  int tag;
+  int partial;
+  int started;
+  uint8_t *buf;                 /* partial: PARTIAL_LEN + 8 */
+  size_t len;
+} frame_writer;
+
+static gpg_error_t
+frame_write (writer *self, const uint8_t *p, size_t n)
+{
+  frame_writer *w = (frame_writer *) self;
+  gpg_error_t err;
+
+  if (!w->partial)
+    return w->base.next->write (w->base.next, p, n);
+  while (n)
+    {
+      size_t k;
+
+      /* A chunk goes out only once a later octet proves it is not the
+       * last, which must carry a definite length. */
+      if (w->len == PARTIAL_LEN)
+        {
+          uint8_t hdr[2];
+          size_t hl;
+          if (!w->started)
+            hl = pl_packet_write_partial_header (hdr, w->tag, PARTIAL_EXP);
+          else
+            {
+              hdr[0] = pl_packet_partial_octet (PARTIAL_EXP);
+              hl = 1;
+            }
+          w->started = 1;
+          err = w->base.next->write (w->base.next, hdr, hl);
+          if (!err)
+            err = w->base.next->write (w->base.next, w->buf, w->len);
+          if (err)
+            return err;
+          w->len = 0;
+        }
+      k = PARTIAL_LEN - w->len < n ? PARTIAL_LEN - w->len : n;
+      memcpy (w->buf + w->len, p, k);
+      w->len += k;
+      p += k;
+      n -= k;
+    }
+  return 0;
+}
+
+static gpg_error_t
+frame_finish (writer *self)
+{
+  frame_writer *w = (frame_writer *) self;
+  uint8_t hdr[6];
+  size_t hl;
+  gpg_error_t err;
+
+  if (w->partial)
+    {
+      if (!w->started)
+        hl = pl_packet_write_header (hdr, w->tag, w->len);
+      else
+        hl = pl_packet_write_length (hdr, w->len);
+      err = w->base.next->write (w->base.next, hdr, hl);
+      if (!err)
+        err = w->base.next->write (w->base.next, w->buf, w->len);
+      if (err)
+        return err;
+    }
+  return w->base.next->finish (w->base.next);
+}
+
+/* Starts a packet: with a known body length, writes the header now. */
+static gpg_error_t
+frame_start (frame_writer *w, writer *next, int tag, int64_t body_len)
+{
+  memset (w, 0, sizeof *w);
+  w->base.write = frame_write;
+  w->base.finish = frame_finish;
+  w->base.next = next;
+  w->tag = tag;
+  if (body_len >= 0 && (uint64_t) body_len <= DEFINITE_MAX)
+    {
+      uint8_t hdr[6];
+      size_t hl = pl_packet_write_header (hdr, tag, (uint64_t) body_len);
+      return next->write (next, hdr, hl);
+    }
+  w->partial = 1;
+  w->buf = malloc (PARTIAL_LEN);
+  return w->buf ? 0 : gpg_error (GPG_ERR_ENOMEM);
+}
+
+/* SEIPD v1: MDC hash and CFB. */
+typedef struct
+{
+  writer base;
+  pl_seipd1 st;
+  uint8_t *buf;
+} seipd1_writer;
+
+static gpg_error_t
+seipd1_write (writer *self, const uint8_t *p, size_t n)
+{
+  seipd1_writer *w = (seipd1_writer *) self;
+
+  while (n)
+    {
+      size_t k = n < PL_BLOCK_SIZE ? n : PL_BLOCK_SIZE;
+      gpg_error_t err = pl_seipd1_encrypt_push (&w->st, p, w->buf, k);
+      if (!err)
+        err = w->base.next->write (w->base.next, w->buf, k);
+      if (err)
+        return err;
+      p += k;
+      n -= k;
+    }
+  return 0;
+}
+
+static gpg_error_t
+seipd1_finish (writer *self)
+{
+  seipd1_writer *w = (seipd1_writer *) self;
+  uint8_t mdc[PL_MDC_PACKET_LEN];
+  gpg_error_t err = pl_seipd1_encrypt_finish (&w->st, mdc);
+
+  if (!err)
+    err = w->base.next->write (w->base.next, mdc, sizeof mdc);
+  if (!err)
+    err = w->base.next->finish (w->base.next);
+  return err;
+}
+
+/* AEAD chunks. */
+typedef struct
+{
+  writer base;
+  pl_aead_stream *s;
+} aead_writer;
+
+static gpg_error_t
+aead_write (writer *self, const uint8_t *p, size_t n)
+{
+  aead_writer *w = (aead_writer *) self;
+
+  while (n)
+    {
+      const uint8_t *out;
+      size_t used = 0, outlen = 0;
+      gpg_error_t err = pl_aead_stream_push (w->s, p, n, &used, &out,
+                                             &outlen);
+      if (!err && outlen)
+        err = w->base.next->write (w->base.next, out, outlen);
+      if (err)
+        return err;
+      p += used;
+      n -= used;
+    }
+  return 0;
+}
+
+static gpg_error_t
+aead_finish (writer *self)
+{
+  aead_writer *w = (aead_writer *) self;
+  const uint8_t *out;
+  size_t outlen = 0;
+  gpg_error_t err = pl_aead_stream_finish (w->s, &out, &outlen);
+
+  if (!err && outlen)
+    err = w->base.next->write (w->base.next, out, outlen);
+  if (!err)
+    err = w->base.next->finish (w->base.next);
+  return err;
+}
+
+/* Deflate. */
+typedef struct
+{
+  writer base;
+  pl_deflate z;
+  uint8_t *buf;
+} deflate_writer;
+
+static gpg_error_t
+deflate_write (writer *self, const uint8_t *p, size_t n)
+{
+  deflate_writer *w = (deflate_writer *) self;
+
+  while (n)
+    {
+      size_t used = 0, produced = 0;
+      gpg_error_t err = pl_deflate_push (&w->z, p, n, &used, w->buf,
+                                         PL_BLOCK_SIZE, &produced);
+      if (!err && produced)
+        err = w->base.next->write (w->base.next, w->buf, produced);
+      if (err)
+        return err;
+      p += used;
+      n -= used;
+    }
+  return 0;
+}
+
+static gpg_error_t
+deflate_finish (writer *self)
+{
+  deflate_writer *w = (deflate_writer *) self;
+  int done = 0;
+
+  while (!done)
+    {
+      size_t produced = 0;
+      gpg_error_t err = pl_deflate_finish (&w->z, w->buf, PL_BLOCK_SIZE,
+                                           &produced, &done);
+      if (!err && produced)
+        err = w->base.next->write (w->base.next, w->buf, produced);
+      if (err)
+        return err;
+    }
+  return w->base.next->finish (w->base.next);
+}
+
+typedef struct
+{
+  out_writer out;
+  frame_writer data_frame;
+  seipd1_writer seipd1;
+  aead_writer aead;
+  frame_writer compressed_frame;
+  deflate_writer deflate;
+  frame_writer literal_frame;
+} chain;
+
+static void
+chain_clear (chain *ch)
+{
+  free (ch->out.abuf);
+  free (ch->data_frame.buf);
+  pl_seipd1_clear (&ch->seipd1.st);
+  free (ch->seipd1.buf);
+  pl_aead_stream_free (ch->aead.s);
+  free (ch->compressed_frame.buf);
+  pl_deflate_clear (&ch->deflate.z);
+  free (ch->deflate.buf);
+  free (ch->literal_frame.buf);
+}
+
+/* Makes the session key and writes the SKESK packet for the profile. */
+static gpg_error_t
+write_skesk (const pl_encrypt_options *o, const char *pw, size_t pwlen,
+             uint8_t *key, size_t keylen, writer *out)
+{
+  pl_skesk sk;
+  uint8_t body[PL_SKESK_BODY_MAX], hdr[6];
+  size_t len, hl;
+  gpg_error_t err;
+
+  memset (&sk, 0, sizeof sk);
+  sk.cipher_algo = o->cipher_algo;
+  if (o->profile == PL_PROFILE_RFC9580)
+    {
+      sk.version = 6;
+      sk.aead_algo = PL_AEAD_OCB;
+      pl_s2k_new_argon2 (&sk.s2k, o->argon2_passes ? o->argon2_passes : 3,
+                         o->argon2_parallelism ? o->argon2_parallelism : 4,
+                         o->argon2_memory_exp ? o->argon2_memory_exp : 16);
+    }
+  else
+    {
+      sk.version = o->profile == PL_PROFILE_LIBREPGP ? 5 : 4;
+      sk.aead_algo = sk.version == 5 ? PL_AEAD_OCB : 0;
+      err = pl_s2k_new_iterated (&sk.s2k, PL_HASH_SHA256,
+                                 o->s2k_ms ? o->s2k_ms : 100);
+      if (err)
+        return err;
+    }
+  if (sk.version == 4)
+    {
+      /* As gpg -c: the S2K output is the session key, no ESK. */
+      err = pl_s2k_derive (&sk.s2k, pw, pwlen, key, keylen, 0);
+      if (!err)
+        err = pl_skesk_encrypt (&sk, pw, pwlen, NULL, 0);
+    }
+  else
+    {
+      gcry_randomize (key, keylen, GCRY_STRONG_RANDOM);
+      err = pl_skesk_encrypt (&sk, pw, pwlen, key, keylen);
+    }
+  if (err)
+    goto leave;
+  len = pl_skesk_write (&sk, body);
+  hl = pl_packet_write_header (hdr, PL_PKT_SKESK, len);
+  err = out->write (out, hdr, hl);
+  if (!err)
+    err = out->write (out, body, len);
+
+ leave:
+  pl_wipe (&sk, sizeof sk);
+  return err;
+}
+
+gpg_error_t
+pl_encrypt (pl_source *src, pl_sink *sink, const pl_encrypt_options *opts,
+            const char *passphrase, size_t passphrase_len,
+            const pl_job_control *ctl)
+{
+  pl_encrypt_options o;
+  chain ch;
+  writer *head;
+  pl_literal_header lit;
+  uint8_t lit_head[PL_LITERAL_HEADER_MAX];
+  uint8_t *key = NULL, *buf = NULL;
+  size_t keylen, lit_head_len, head_len = 0;
+  int64_t size = src->size, lit_body = -1, data_body = -1;
+  uint64_t done = 0;
+  uint8_t data_head[64];
+  uint8_t *text_buf = NULL;
+  int text, last_cr = 0;
+  gpg_error_t err;
+
+  memset (&ch, 0, sizeof ch);
+  if (opts)
+    o = *opts;
+  else
+    pl_encrypt_options_init (&o);
+  if (!o.cipher_algo)
+    o.cipher_algo = PL_CIPHER_AES256;
+  if (o.chunk_octet < 0)
+    o.chunk_octet = PL_AEAD_CHUNK_OCTET_DEFAULT;
+  keylen = pl_cipher_key_length (o.cipher_algo);
+  if (!pl_cipher_gcry_algo (o.cipher_algo) || !keylen)
+    {
+      err = gpg_error (GPG_ERR_CIPHER_ALGO);
+      goto leave;
+    }
+  if (o.profile != PL_PROFILE_RFC4880
+      && pl_cipher_block_length (o.cipher_algo) != 16)
+    {
+      err = gpg_error (GPG_ERR_CIPHER_ALGO);
+      goto leave;
+    }
+  if (!passphrase)
+    {
+      err = gpg_error (GPG_ERR_NO_PASSPHRASE);
+      goto leave;
+    }
+
+  key = gcry_malloc_secure (PL_SESSION_KEY_MAX);
+  buf = malloc (PL_BLOCK_SIZE);
+  ch.out.abuf = o.armor ? malloc (pl_armor_encoder_bound (PL_BLOCK_SIZE))
+                        : NULL;
+  if (!key || !buf || (o.armor && !ch.out.abuf))
+    {
+      err = gpg_error (GPG_ERR_ENOMEM);
+      goto leave;
+    }
+  ch.out.base.write = out_write;
+  ch.out.base.finish = out_finish;
+  ch.out.sink = sink;
+  ch.out.armor = o.armor;
+  /* RFC 9580 §6.1: no CRC24 around a v2 message. */
+  pl_armor_encoder_init (&ch.out.enc, PL_ARMOR_MESSAGE,
+                         o.profile != PL_PROFILE_RFC9580);
+
+  err = write_skesk (&o, passphrase, passphrase_len, key, keylen,
+                     &ch.out.base);
+  if (err)
+    goto leave;
+
+  memset (&lit, 0, sizeof lit);
+  lit.format = o.literal_format ? o.literal_format : 'b';
+  pl_literal_set_name (&lit, o.file_name);
+  lit.date = o.file_date;
+  lit_head_len = pl_literal_write (&lit, lit_head);
+
+  /* The encrypted data packet's header, and from it the body's length
+   * when every length inside is known. */
+  if (o.profile == PL_PROFILE_RFC4880)
+    {
+      data_head[0] = 1;
+      head_len = 1;
+    }
+  else
+    {
+      pl_aead_header h;
+      memset (&h, 0, sizeof h);
+      h.format = o.profile == PL_PROFILE_RFC9580 ? PL_AEAD_FORMAT_SEIPD2
+                                                 : PL_AEAD_FORMAT_OCB_PACKET;
+      h.cipher_algo = o.cipher_algo;
+      h.aead_algo = PL_AEAD_OCB;
+      h.chunk_octet = o.chunk_octet;
+      if (h.format == PL_AEAD_FORMAT_SEIPD2)
+        gcry_randomize (h.salt, sizeof h.salt, GCRY_STRONG_RANDOM);
+      else
+        gcry_create_nonce (h.iv, pl_aead_nonce_length (PL_AEAD_OCB));
+      head_len = pl_aead_header_write (&h, data_head);
+      err = pl_aead_stream_new (&ch.aead.s, &h, key, keylen, 1);
+      if (err)
+        goto leave;
+    }
+
+  text = lit.format == 't' || lit.format == 'u';
+  if (size >= 0 && !o.compress_algo && !text)
+    {
+      uint8_t tmp[6];
+      lit_body = (int64_t) lit_head_len + size;
+      if ((uint64_t) lit_body <= DEFINITE_MAX)
+        {
+          int64_t plain = lit_body + (int64_t) pl_packet_write_header
+                                                  (tmp, PL_PKT_LITERAL,
+                                                   (uint64_t) lit_body);
+          if (o.profile == PL_PROFILE_RFC4880)
+            data_body = (int64_t) head_len
+                        + (int64_t) pl_cipher_block_length (o.cipher_algo) + 2
+                        + plain + PL_MDC_PACKET_LEN;
+          else
+            {
+              int64_t chunk = (int64_t) 1 << (o.chunk_octet + 6);
+              int64_t chunks = (plain + chunk - 1) / chunk;
+              /* One tag per chunk, and the final tag. */
+              data_body = (int64_t) head_len + plain + 16 * (chunks + 1);
+            }
+        }
+    }
+
+  err = frame_start (&ch.data_frame, &ch.out.base,
+                     o.profile == PL_PROFILE_LIBREPGP ? PL_PKT_OCB
+                                                      : PL_PKT_SEIPD,
+                     data_body);
+  if (!err)
+    err = ch.data_frame.base.write (&ch.data_frame.base, data_head, head_len);
+  if (err)
+    goto leave;
+
+  if (o.profile == PL_PROFILE_RFC4880)
+    {
+      uint8_t prefix[PL_SEIPD1_PREFIX_MAX];
+      size_t prefix_len;
+
+      ch.seipd1.base.write = seipd1_write;
+      ch.seipd1.base.finish = seipd1_finish;
+      ch.seipd1.base.next = &ch.data_frame.base;
+      ch.seipd1.buf = malloc (PL_BLOCK_SIZE);
+      if (!ch.seipd1.buf)
+        {
+          err = gpg_error (GPG_ERR_ENOMEM);
+          goto leave;
+        }
+      err = pl_seipd1_encrypt_init (&ch.seipd1.st, o.cipher_algo, key,
+                                    keylen, prefix, &prefix_len);
+      if (!err)
+        err = ch.data_frame.base.write (&ch.data_frame.base, prefix,
+                                        prefix_len);
+      if (err)
+        goto leave;
+      head = &ch.seipd1.base;
+    }
+  else
+    {
+      ch.aead.base.write = aead_write;
+      ch.aead.base.finish = aead_finish;
+      ch.aead.base.next = &ch.data_frame.base;
+      head = &ch.aead.base;
+    }
+
+  if (o.compress_algo)
+    {
+      uint8_t algo = (uint8_t) o.compress_algo;
+
+      err = frame_start (&ch.compressed_frame, head, PL_PKT_COMPRESSED, -1);
+      if (!err)
+        err = ch.compressed_frame.base.write (&ch.compressed_frame.base,
+                                              &algo, 1);
+      if (!err)
+        err = pl_deflate_init (&ch.deflate.z, o.compress_algo,
+                               o.compress_level ? o.compress_level : 6);
+      if (err)
+        goto leave;
+      ch.deflate.buf = malloc (PL_BLOCK_SIZE);
+      if (!ch.deflate.buf)
+        {
+          err = gpg_error (GPG_ERR_ENOMEM);
+          goto leave;
+        }
+      ch.deflate.base.write = deflate_write;
+      ch.deflate.base.finish = deflate_finish;
+      ch.deflate.base.next = &ch.compressed_frame.base;
+      head = &ch.deflate.base;
+    }
+
+  err = frame_start (&ch.literal_frame, head, PL_PKT_LITERAL, lit_body);
+  if (!err)
+    err = ch.literal_frame.base.write (&ch.literal_frame.base, lit_head,
+                                       lit_head_len);
+  if (err)
+    goto leave;
+
+  for (;;)
+    {
+      size_t n = 0;
+
+      if (ctl && ctl->cancel && atomic_load (ctl->cancel))
+        {
+          err = gpg_error (GPG_ERR_CANCELED);
+          goto leave;
+        }
+      err = pl_source_read_full (src, buf, PL_BLOCK_SIZE, &n);
+      if (err)
+        goto leave;
+      if (!n)
+        break;
+      done += n;
+      if (size >= 0 && done > (uint64_t) size)
+        {
+          /* The file grew while we read it: the lengths written are
+           * wrong now. */
+          err = gpg_error (GPG_ERR_EIO);
+          goto leave;
+        }
+      if (text)
+        {
+          /* Text goes in canonical form, CRLF line ends (RFC 9580
+           * §5.9); a bare LF becomes CRLF, an existing CRLF stays. */
+          size_t t = 0;
+          if (!text_buf && !(text_buf = malloc (2 * PL_BLOCK_SIZE)))
+            {
+              err = gpg_error (GPG_ERR_ENOMEM);
+              goto leave;
+            }
+          for (size_t i = 0; i < n; i++)
+            {
+              if (buf[i] == '\n' && !last_cr)
+                text_buf[t++] = '\r';
+              last_cr = buf[i] == '\r';
+              text_buf[t++] = buf[i];
+            }
+          err = ch.literal_frame.base.write (&ch.literal_frame.base,
+                                             text_buf, t);
+        }
+      else
+        err = ch.literal_frame.base.write (&ch.literal_frame.base, buf, n);
+      if (err)
+        goto leave;
+      if (ctl && ctl->progress)
+        ctl->progress (ctl->user_data, done, size);
+    }
+  if (size >= 0 && done != (uint64_t) size)
+    {
+      err = gpg_error (GPG_ERR_EIO);
+      goto leave;
+    }
+  err = ch.literal_frame.base.finish (&ch.literal_frame.base);
+  if (!err)
+    err = sink->commit (sink);
+
+ leave:
+  if (err)
+    sink->abort (sink);
+  chain_clear (&ch);
+  if (key)
+    {
+      pl_wipe (key, PL_SESSION_KEY_MAX);
+      gcry_free (key);
+    }
+  free (buf);
+  free (text_buf);
+  return err;
+}

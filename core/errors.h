@@ -1,0 +1,29 @@
+/* errors.h - sorting gpg_error_t into what a user must tell apart */
+#pragma once
+
+#include <gpg-error.h>
+
+typedef enum
+{
+  PL_OUTCOME_OK = 0,
+  PL_OUTCOME_BAD_PASSPHRASE,    /* no passphrase opened it */
+  PL_OUTCOME_INTEGRITY,         /* damaged or tampered with */
+  PL_OUTCOME_MALFORMED,         /* not OpenPGP, or truncated */
+  PL_OUTCOME_UNSUPPORTED,       /* an algorithm or version we do not read */
+  PL_OUTCOME_UNPROTECTED,       /* no integrity protection: refused */
+  PL_OUTCOME_PUBLIC_KEY,        /* encrypted to a public key only */
+  PL_OUTCOME_TOO_COSTLY,        /* Argon2 memory above the cap */
+  PL_OUTCOME_CANCELLED,
+  PL_OUTCOME_IO,
+  PL_OUTCOME_OUTPUT_EXISTS,
+  PL_OUTCOME_OTHER
+} pl_outcome;
+
+/* Codes the engine gives that gpg-error has no better name for. */
+#define PL_ERR_UNPROTECTED GPG_ERR_FORBIDDEN
+#define PL_ERR_INTEGRITY GPG_ERR_CHECKSUM
+
+pl_outcome pl_error_outcome (gpg_error_t err);
+
+/* One sentence in plain words for a user. */
+const char *pl_error_message (gpg_error_t err);

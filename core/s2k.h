@@ -1,0 +1,62 @@
+/* s2k.h - String-to-key specifiers (RFC 9580 §3.7)
+ *
+ * Simple (0), salted (1), iterated and salted (3) and Argon2 (4).
+ * Derived keys are secret: callers pass buffers from gcry_malloc_secure.
+ */
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+#include <gpg-error.h>
+
+enum
+{
+  PL_S2K_SIMPLE = 0,
+  PL_S2K_SALTED = 1,
+  PL_S2K_ITERATED = 3,
+  PL_S2K_ARGON2 = 4
+};
+
+/* The default ceiling on Argon2 memory, in KiB: 2 GiB, enough for the
+ * RFC 9580 Appendix A.12 vectors (m = 2^21 KiB). */
+#define PL_S2K_ARGON2_DEFAULT_CAP_KIB (2u * 1024 * 1024)
+
+typedef struct
+{
+  int type;
+  int hash_algo;          /* OpenPGP hash id; types 0, 1, 3 */
+  uint8_t salt[16];       /* 8 octets for types 1 and 3, 16 for Argon2 */
+  uint8_t coded_count;    /* type 3 */
+  uint8_t passes;         /* Argon2 t */
+  uint8_t parallelism;    /* Argon2 p */
+  uint8_t memory_exp;     /* Argon2 m = 2^memory_exp KiB */
+} pl_s2k;
+
+/* Parses an S2K specifier from P.  *USED receives its length.  Unknown or
+ * GnuPG-private types (101) fail with GPG_ERR_UNSUPPORTED_ALGORITHM. */
+gpg_error_t pl_s2k_parse (pl_s2k *s2k, const uint8_t *p, size_t len,
+                          size_t *used);
+
+/* Writes the specifier to OUT (at most 20 octets) and returns its length. */
+size_t pl_s2k_write (const pl_s2k *s2k, uint8_t *out);
+
+/* Iteration count decoded from the coded octet (RFC 9580 §3.7.1.3). */
+unsigned long pl_s2k_decode_count (uint8_t coded);
+/* The smallest coded octet whose count is >= COUNT. */
+uint8_t pl_s2k_encode_count (unsigned long count);
+
+/* Derives KEYLEN octets of key from the passphrase.  Argon2 memory above
+ * ARGON2_CAP_KIB (0 = default cap) fails with GPG_ERR_TOO_LARGE. */
+gpg_error_t pl_s2k_derive (const pl_s2k *s2k, const char *passphrase,
+                           size_t passphrase_len, uint8_t *key, size_t keylen,
+                           uint32_t argon2_cap_kib);
+
+/* A fresh iterated+salted specifier for HASH_ALGO, its count calibrated so
+ * that one derivation takes about TARGET_MS on this machine, as gpg-agent
+ * calibrates (never below 65536 iterations). */
+gpg_error_t pl_s2k_new_iterated (pl_s2k *s2k, int hash_algo,
+                                 unsigned int target_ms);
+
+/* A fresh Argon2id specifier with a random salt. */
+void pl_s2k_new_argon2 (pl_s2k *s2k, uint8_t passes, uint8_t parallelism,
+                        uint8_t memory_exp);

@@ -1,0 +1,62 @@
+/* seipd.h - Symmetrically Encrypted Integrity Protected Data, version 1
+ * (RFC 9580 §5.13.1): CFB with a random prefix and the MDC
+ *
+ * The MDC is SHA-1 over the prefix, the plaintext and the octets D3 14; it
+ * travels encrypted as the last 22 octets.  On decryption those 22 octets
+ * are held back: what the stage releases is known not to be MDC, but it is
+ * not yet authenticated; the caller must not make it final before
+ * pl_seipd1_decrypt_finish succeeds.
+ */
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+#include <gcrypt.h>
+#include <gpg-error.h>
+
+/* The MDC packet: D3 14 and a SHA-1. */
+#define PL_MDC_PACKET_LEN 22
+/* Room a decrypt push needs before its buffer. */
+#define PL_SEIPD1_HEADROOM PL_MDC_PACKET_LEN
+#define PL_SEIPD1_PREFIX_MAX 18
+
+typedef struct
+{
+  gcry_cipher_hd_t cipher;
+  gcry_md_hd_t mdc;
+  size_t block_len;
+  uint8_t held[PL_MDC_PACKET_LEN];
+  size_t held_len;
+} pl_seipd1;
+
+/* Encryption: writes the encrypted prefix (block length + 2 octets) to
+ * PREFIX and returns its length in *PREFIX_LEN. */
+gpg_error_t pl_seipd1_encrypt_init (pl_seipd1 *st, int cipher_algo,
+                                    const uint8_t *key, size_t keylen,
+                                    uint8_t *prefix, size_t *prefix_len);
+/* Hashes LEN plaintext octets and encrypts them into OUT (may equal IN). */
+gpg_error_t pl_seipd1_encrypt_push (pl_seipd1 *st, const uint8_t *in,
+                                    uint8_t *out, size_t len);
+/* Writes the encrypted MDC packet (22 octets). */
+gpg_error_t pl_seipd1_encrypt_finish (pl_seipd1 *st, uint8_t *out);
+
+/* Decryption: PREFIX is the first block length + 2 octets of the body.  A
+ * failed quick check is GPG_ERR_BAD_PASSPHRASE (the key is wrong, or, one
+ * time in 65536, the data is damaged). */
+gpg_error_t pl_seipd1_decrypt_init (pl_seipd1 *st, int cipher_algo,
+                                    const uint8_t *key, size_t keylen,
+                                    const uint8_t *prefix, size_t prefix_len);
+
+/* Decrypts LEN octets of ciphertext from IN into OUT + PL_SEIPD1_HEADROOM
+ * (OUT has room for LEN + PL_SEIPD1_HEADROOM octets; IN may equal
+ * OUT + PL_SEIPD1_HEADROOM).  Sets *REL to the start of the plaintext now
+ * released (inside OUT) and *RELLEN to its length. */
+gpg_error_t pl_seipd1_decrypt_push (pl_seipd1 *st, const uint8_t *in,
+                                    size_t len, uint8_t *out, uint8_t **rel,
+                                    size_t *rellen);
+
+/* At the end of the body: checks the held-back MDC packet.  Wrong:
+ * GPG_ERR_CHECKSUM; too short to hold one: GPG_ERR_TRUNCATED. */
+gpg_error_t pl_seipd1_decrypt_finish (pl_seipd1 *st);
+
+void pl_seipd1_clear (pl_seipd1 *st);

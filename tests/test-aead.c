@@ -1,0 +1,866 @@
+/* test-aead.c - chunked AEAD streams: SEIPD v2 and the tag 20 packet
+ *
+ * Known answers from RFC 9580 Appendix A.9-A.11 and LibrePGP A.3, every
+ * intermediate value recomputed with libgcrypt directly (not through
+ * aead.c), round trips over all formats, modes and chunk sizes with input
+ * in random slices, and tampering and truncation of every octet.
+ */
+#include <string.h>
+#include <glib.h>
+#include <gcrypt.h>
+
+#include "algo.h"
+#include "hkdf.h"
+#include "aead.h"
+
+#define TAG_LEN 16
+
+/* memcmp that allows NULL for zero octets (an empty GByteArray).  */
+static gboolean
+same (const void *a, const void *b, size_t len)
+{
+  return !len || memcmp (a, b, len) == 0;
+}
+
+static GByteArray *
+unhex (const char *s)
+{
+  GByteArray *a = g_byte_array_new ();
+
+  for (; *s; s++)
+    {
+      guint8 b;
+
+      if (*s == ' ')
+        continue;
+      g_assert_true (g_ascii_isxdigit (s[0]) && g_ascii_isxdigit (s[1]));
+      b = (guint8) ((g_ascii_xdigit_value (s[0]) << 4)
+                    | g_ascii_xdigit_value (s[1]));
+      g_byte_array_append (a, &b, 1);
+      s++;
+    }
+  return a;
+}
+
+#define assert_hex(got, got_len, hex)                           \
+  do {                                                          \
+    GByteArray *want_ = unhex (hex);                            \
+    g_assert_cmpmem ((got), (got_len), want_->data, want_->len); \
+    g_byte_array_unref (want_);                                 \
+  } while (0)
+
+/* Seals PT under KEY/NONCE/AD with plain libgcrypt, independently of
+ * aead.c, and returns ciphertext || tag.  */
+static GByteArray *
+raw_seal (int cipher_algo, int aead_algo, const guint8 *key, size_t keylen,
+          const guint8 *nonce, size_t noncelen, const guint8 *ad,
+          size_t adlen, const guint8 *pt, size_t len)
+{
+  gcry_cipher_hd_t hd;
+  GByteArray *out = g_byte_array_sized_new (len + TAG_LEN);
+
+  g_byte_array_set_size (out, len + TAG_LEN);
+  g_assert_cmpint (gcry_cipher_open (&hd, pl_cipher_gcry_algo (cipher_algo),
+                                     pl_aead_gcry_mode (aead_algo), 0),
+                   ==, 0);
+  g_assert_cmpint (gcry_cipher_setkey (hd, key, keylen), ==, 0);
+  g_assert_cmpint (gcry_cipher_setiv (hd, nonce, noncelen), ==, 0);
+  g_assert_cmpint (gcry_cipher_authenticate (hd, ad, adlen), ==, 0);
+  gcry_cipher_final (hd);
+  g_assert_cmpint (gcry_cipher_encrypt (hd, out->data, len, pt, len), ==, 0);
+  g_assert_cmpint (gcry_cipher_gettag (hd, out->data + len, TAG_LEN), ==, 0);
+  gcry_cipher_close (hd);
+  return out;
+}
+
+/* Feeds IN to S in slices (random ones when RNG is set, else all at
+ * once), appends everything handed out to OUT and returns the first
+ * error.  */
+static gpg_error_t
+run_stream (pl_aead_stream *s, const guint8 *in, size_t len, GRand *rng,
+            size_t chunk, GByteArray *out)
+{
+  gpg_error_t err;
+  const uint8_t *o;
+  size_t olen, off = 0;
+
+  while (off < len)
+    {
+      size_t slice = len - off;
+
+      if (rng)
+        {
+          switch (g_rand_int_range (rng, 0, 4))
+            {
+            case 0: slice = g_rand_int_range (rng, 1, 18); break;
+            case 1: slice = g_rand_int_range (rng, 1, chunk + 2); break;
+            case 2: slice = g_rand_int_range (rng, 1, 3 * chunk + 64); break;
+            default: break;
+            }
+          if (slice > len - off)
+            slice = len - off;
+        }
+      while (slice)
+        {
+          size_t used;
+
+          err = pl_aead_stream_push (s, in + off, slice, &used, &o, &olen);
+          /* Whatever is handed out counts, even along with an error.  */
+          if (olen)
+            g_byte_array_append (out, o, olen);
+          if (err)
+            return err;
+          /* Every call makes progress: it takes input or hands out.  */
+          g_assert_true (used || olen);
+          g_assert_cmpuint (used, <=, slice);
+          off += used;
+          slice -= used;
+        }
+    }
+  err = pl_aead_stream_finish (s, &o, &olen);
+  if (olen)
+    g_byte_array_append (out, o, olen);
+  return err;
+}
+
+/* Decrypts the packet BODY (header onward) with KEY; returns the error,
+ * appending any plaintext handed out to OUT.  */
+static gpg_error_t
+decrypt_body (pl_aead_format format, const guint8 *body, size_t len,
+              const guint8 *key, size_t keylen, GRand *rng, GByteArray *out)
+{
+  gpg_error_t err;
+  pl_aead_header h;
+  pl_aead_stream *s;
+  size_t used;
+
+  err = pl_aead_header_parse (&h, format, body, len, &used);
+  if (err)
+    return err;
+  err = pl_aead_stream_new (&s, &h, key, keylen, 0);
+  if (err)
+    return err;
+  err = run_stream (s, body + used, len - used, rng,
+                    (size_t) 1 << (h.chunk_octet + 6), out);
+  pl_aead_stream_free (s);
+  return err;
+}
+
+/* Encrypts PT into a packet body (header onward).  */
+static GByteArray *
+encrypt_body (const pl_aead_header *h, const guint8 *key, size_t keylen,
+              const guint8 *pt, size_t len, GRand *rng)
+{
+  GByteArray *out = g_byte_array_new ();
+  pl_aead_stream *s;
+  guint8 hdr[64];
+  size_t n = pl_aead_header_write (h, hdr);
+
+  g_byte_array_append (out, hdr, n);
+  g_assert_cmpint (pl_aead_stream_new (&s, h, key, keylen, 1), ==, 0);
+  g_assert_cmpint (run_stream (s, pt, len, rng,
+                               (size_t) 1 << (h->chunk_octet + 6), out),
+                   ==, 0);
+  pl_aead_stream_free (s);
+  return out;
+}
+
+static guint8 *
+secure_copy (const GByteArray *a)
+{
+  guint8 *p = gcry_malloc_secure (a->len);
+
+  g_assert_nonnull (p);
+  memcpy (p, a->data, a->len);
+  return p;
+}
+
+
+/* RFC 9580 Appendix A.9.3-4, A.10.3-4 and A.11.3-4: the v2 SEIPD packets
+ * (packet header d2 69, then the body), their session keys from
+ * A.x.2 and each listed intermediate value.  */
+typedef struct
+{
+  int aead_algo;
+  const char *session_key;
+  const char *packet;
+  const char *hkdf_out;
+  const char *message_key;
+  const char *iv;
+  const char *nonce0;
+  const char *final_nonce;
+  const char *plaintext;        /* Literal Data packet || Padding packet */
+} seipd2_vector;
+
+static const seipd2_vector seipd2_vectors[] = {
+  { /* A.9: AES-128, EAX.  */
+    PL_AEAD_EAX,
+    "3881bafe985412459b86c36f98cb9a5e",
+    "d269020701069ff90e3b321964f3a42913c8dcc6619325015227efb7eaeaa49f04c2"
+    "e674175d4a3d226ed6afcb9ca9ac122c1470e11c63d4c0ab241c6a938ad48bf99a5a"
+    "99b90bba8325de61047540258ab7959a95ad051dda96eb15431dfef5f5e2255ca782"
+    "61546e339a",
+    "b50422ac1c26be9ddd831d5bbb36b64f78b833f2e94a60c0",
+    "b50422ac1c26be9ddd831d5bbb36b64f",
+    "78b833f2e94a60c0",
+    "78b833f2e94a60c00000000000000000",
+    "78b833f2e94a60c00000000000000001",
+    "cb1362000000000048656c6c6f2c20776f726c6421"
+    "d50eae5bf0cd67055003 55816cb0c8ff"
+  },
+  { /* A.10: AES-128, OCB.  */
+    PL_AEAD_OCB,
+    "28e79ab82397d3c63de24ac217d7b791",
+    "d2690207020620a661f731fc9a3032b5623326027e3a5d8db5748ebeff0b0c5910d0"
+    "9ecdd641ff9fd38562758035bc49754ce1bf3fffa7dad0a3b8104f5133cf42a4100a"
+    "83eef4ca1b4801a8846bf42bcda7c8ce9d65e212f301cbcd98fdcade694a877ad424"
+    "7323f6e857",
+    "71662a11ee5b4e08144e6de883a00999ebde12bb570dcf",
+    "71662a11ee5b4e08144e6de883a00999",
+    "ebde12bb570dcf",
+    "ebde12bb570dcf0000000000000000",
+    "ebde12bb570dcf0000000000000001",
+    "cb1362000000000048656c6c6f2c20776f726c6421"
+    "d50eae6aa1649b56aa835b2613902bd2"
+  },
+  { /* A.11: AES-128, GCM.  */
+    PL_AEAD_GCM,
+    "1936fc8568980274bb900d8319360c77",
+    "d26902070306fcb94490bcb98bbdc9d106c6090266940f72e89edc21b5596b1576b1"
+    "01ed0f9ffc6fc6d65bbfd24dcd0790966e6d1e85a30053784cb1d8b6a0699ef12155"
+    "a7b2ad6258531b57651fd7777912fa95e35d9b40216f69a4c248db28ff4331f16329"
+    "07399e6ff9",
+    "ea1438803cb8a47740ce9b54c338778d4d2bdc2b",
+    "ea1438803cb8a47740ce9b54c338778d",
+    "4d2bdc2b",
+    "4d2bdc2b0000000000000000",
+    "4d2bdc2b0000000000000001",
+    "cb1362000000000048656c6c6f2c20776f726c6421"
+    "d50e1ce2269a9eddef81032172b7ed7c"
+  },
+};
+
+static void
+test_rfc9580_seipd2 (gconstpointer data)
+{
+  const seipd2_vector *v = data;
+  GByteArray *packet = unhex (v->packet);
+  GByteArray *sk = unhex (v->session_key);
+  GByteArray *pt = unhex (v->plaintext);
+  GByteArray *want_key = unhex (v->message_key);
+  GByteArray *want_iv = unhex (v->iv);
+  GByteArray *nonce0 = unhex (v->nonce0);
+  GByteArray *final_nonce = unhex (v->final_nonce);
+  GByteArray *out, *sealed, *again;
+  const guint8 *body = packet->data + 2;
+  size_t body_len = packet->len - 2;
+  guint8 *okm, *key = secure_copy (sk);
+  guint8 ad[13];
+  pl_aead_header h;
+  size_t used, nlen = pl_aead_nonce_length (v->aead_algo);
+
+  /* Packet header: new format, tag 18, one-octet length.  */
+  g_assert_cmphex (packet->data[0], ==, 0xd2);
+  g_assert_cmpuint (packet->data[1], ==, body_len);
+
+  g_assert_cmpint (pl_aead_header_parse (&h, PL_AEAD_FORMAT_SEIPD2, body,
+                                         body_len, &used), ==, 0);
+  g_assert_cmpuint (used, ==, 36);
+  g_assert_cmpint (h.cipher_algo, ==, PL_CIPHER_AES128);
+  g_assert_cmpint (h.aead_algo, ==, v->aead_algo);
+  g_assert_cmpint (h.chunk_octet, ==, 6);
+  g_assert_cmpmem (h.salt, 32, body + 4, 32);
+
+  /* HKDF info, output, message key and IV.  */
+  memcpy (ad, "\xd2\x02\x07", 3);
+  ad[3] = (guint8) v->aead_algo;
+  ad[4] = 6;
+  okm = gcry_malloc_secure (16 + nlen - 8);
+  g_assert_cmpint (pl_hkdf_sha256 (h.salt, 32, key, sk->len, ad, 5,
+                                   okm, 16 + nlen - 8), ==, 0);
+  assert_hex (okm, 16 + nlen - 8, v->hkdf_out);
+  g_assert_cmpmem (okm, 16, want_key->data, want_key->len);
+  g_assert_cmpmem (okm + 16, nlen - 8, want_iv->data, want_iv->len);
+  /* Chunk #0 nonce = IV || be64 (0), final nonce = IV || be64 (1).  */
+  g_assert_cmpuint (nonce0->len, ==, nlen);
+  g_assert_cmpmem (nonce0->data, nlen - 8, okm + 16, nlen - 8);
+  g_assert_cmpmem (nonce0->data + nlen - 8, 8,
+                   "\0\0\0\0\0\0\0\0", 8);
+  g_assert_cmpmem (final_nonce->data + nlen - 8, 8,
+                   "\0\0\0\0\0\0\0\1", 8);
+
+  /* Chunk #0: AD d2 02 07 xx 06, ciphertext and tag as in the packet.  */
+  sealed = raw_seal (PL_CIPHER_AES128, v->aead_algo, okm, 16, nonce0->data,
+                     nlen, ad, 5, pt->data, pt->len);
+  g_assert_cmpuint (pt->len, ==, 0x25);
+  g_assert_cmpmem (sealed->data, sealed->len, body + 36, pt->len + TAG_LEN);
+  g_byte_array_unref (sealed);
+
+  /* Final tag: AD || be64 (37), empty plaintext.  */
+  memcpy (ad + 5, "\0\0\0\0\0\0\0\x25", 8);
+  sealed = raw_seal (PL_CIPHER_AES128, v->aead_algo, okm, 16,
+                     final_nonce->data, nlen, ad, 13, NULL, 0);
+  g_assert_cmpmem (sealed->data, TAG_LEN, body + body_len - TAG_LEN,
+                   TAG_LEN);
+  g_byte_array_unref (sealed);
+
+  /* Through the stream, in one go and octet by octet.  */
+  out = g_byte_array_new ();
+  g_assert_cmpint (decrypt_body (PL_AEAD_FORMAT_SEIPD2, body, body_len,
+                                 key, sk->len, NULL, out), ==, 0);
+  g_assert_cmpmem (out->data, out->len, pt->data, pt->len);
+  /* The Literal Data packet: tag 11, length 0x13, binary, no name, no
+   * date, "Hello, world!".  */
+  g_assert_cmpmem (out->data + 8, 13, "Hello, world!", 13);
+  g_byte_array_set_size (out, 0);
+  {
+    GRand *rng = g_rand_new_with_seed (v->aead_algo);
+    g_assert_cmpint (decrypt_body (PL_AEAD_FORMAT_SEIPD2, body, body_len,
+                                   key, sk->len, rng, out), ==, 0);
+    g_assert_cmpmem (out->data, out->len, pt->data, pt->len);
+    g_rand_free (rng);
+  }
+
+  /* Encryption is deterministic given salt and key: same packet.  */
+  again = encrypt_body (&h, key, sk->len, pt->data, pt->len, NULL);
+  g_assert_cmpmem (again->data, again->len, body, body_len);
+
+  g_byte_array_unref (again);
+  g_byte_array_unref (out);
+  pl_wipe (okm, 16 + nlen - 8);
+  gcry_free (okm);
+  gcry_free (key);
+  g_byte_array_unref (packet);
+  g_byte_array_unref (sk);
+  g_byte_array_unref (pt);
+  g_byte_array_unref (want_key);
+  g_byte_array_unref (want_iv);
+  g_byte_array_unref (nonce0);
+  g_byte_array_unref (final_nonce);
+}
+
+
+/* LibrePGP (draft-koch-librepgp-02) Appendix A.3.4-A.3.6: the OCB
+ * Encrypted Data packet (d4 49, then the body) and its CEK from A.3.3.
+ * GnuPG's tests/openpgp/samplemsgs/enc-sym-ocb-1.asc holds the same
+ * message.  */
+static void
+test_librepgp_ocb_packet (void)
+{
+  GByteArray *packet = unhex (
+    "d449010702 0e5ed2bc1e470abe8f1d644c7a6c8a567b0f7701196611a154ba9c"
+    "2574cd056284a8ef68035c623d93cc708a43211bb6eaf2b27f7c18d571bcd83b"
+    "20add3a08b73af15b9a098");
+  GByteArray *cek = unhex ("d1f01ba30e130aa7d2582c16e050ae44");
+  GByteArray *pt = unhex ("cb1462000000000048656c6c6f2c20776f726c64210a");
+  GByteArray *out, *sealed, *again;
+  const guint8 *body = packet->data + 2;
+  size_t body_len = packet->len - 2;
+  guint8 *key = secure_copy (cek);
+  guint8 nonce[15];
+  guint8 ad[21];
+  pl_aead_header h;
+  size_t used;
+
+  g_assert_cmpuint (packet->data[1], ==, body_len);
+  g_assert_cmpint (pl_aead_header_parse (&h, PL_AEAD_FORMAT_OCB_PACKET,
+                                         body, body_len, &used), ==, 0);
+  g_assert_cmpuint (used, ==, 4 + 15);
+  g_assert_cmpint (h.cipher_algo, ==, PL_CIPHER_AES128);
+  g_assert_cmpint (h.aead_algo, ==, PL_AEAD_OCB);
+  g_assert_cmpint (h.chunk_octet, ==, 14);
+  assert_hex (h.iv, 15, "5ed2bc1e470abe8f1d644c7a6c8a56");
+
+  /* Chunk #0: nonce = IV, AD d4 01 07 02 0e || be64 (0).  */
+  memcpy (nonce, h.iv, 15);
+  assert_hex (nonce, 15, "5ed2bc1e470abe8f1d644c7a6c8a56");
+  memcpy (ad, "\xd4\x01\x07\x02\x0e\0\0\0\0\0\0\0\0", 13);
+  assert_hex (ad, 13, "d401 0702 0e00 0000 0000 0000 00");
+  sealed = raw_seal (PL_CIPHER_AES128, PL_AEAD_OCB, key, 16, nonce, 15,
+                     ad, 13, pt->data, pt->len);
+  assert_hex (sealed->data, pt->len,
+              "7b0f7701196611a154ba9c2574cd056284a8ef68035c");
+  assert_hex (sealed->data + pt->len, TAG_LEN,
+              "623d93cc708a43211bb6eaf2b27f7c18");
+  g_byte_array_unref (sealed);
+
+  /* Final tag: nonce = IV ^ 1, AD || be64 (1) || be64 (22).  */
+  nonce[14] ^= 1;
+  assert_hex (nonce, 15, "5ed2bc1e470abe8f1d644c7a6c8a57");
+  memcpy (ad + 5, "\0\0\0\0\0\0\0\1\0\0\0\0\0\0\0\x16", 16);
+  assert_hex (ad, 21,
+              "d401 0702 0e00 0000 0000 0000 0100 0000 0000 0000 16");
+  sealed = raw_seal (PL_CIPHER_AES128, PL_AEAD_OCB, key, 16, nonce, 15,
+                     ad, 21, NULL, 0);
+  assert_hex (sealed->data, TAG_LEN, "d571bcd83b20add3a08b73af15b9a098");
+  g_byte_array_unref (sealed);
+
+  out = g_byte_array_new ();
+  g_assert_cmpint (decrypt_body (PL_AEAD_FORMAT_OCB_PACKET, body, body_len,
+                                 key, 16, NULL, out), ==, 0);
+  g_assert_cmpmem (out->data, out->len, pt->data, pt->len);
+  g_assert_cmpmem (out->data + 8, 14, "Hello, world!\n", 14);
+
+  again = encrypt_body (&h, key, 16, pt->data, pt->len, NULL);
+  g_assert_cmpmem (again->data, again->len, body, body_len);
+
+  g_byte_array_unref (again);
+  g_byte_array_unref (out);
+  gcry_free (key);
+  g_byte_array_unref (packet);
+  g_byte_array_unref (cek);
+  g_byte_array_unref (pt);
+}
+
+
+static void
+random_header (pl_aead_header *h, pl_aead_format format, int cipher_algo,
+               int aead_algo, int chunk_octet)
+{
+  memset (h, 0, sizeof *h);
+  h->format = format;
+  h->cipher_algo = cipher_algo;
+  h->aead_algo = aead_algo;
+  h->chunk_octet = chunk_octet;
+  gcry_randomize (h->salt, sizeof h->salt, GCRY_WEAK_RANDOM);
+  gcry_randomize (h->iv, sizeof h->iv, GCRY_WEAK_RANDOM);
+}
+
+static guint8 *
+random_key (int cipher_algo, size_t *keylen)
+{
+  guint8 *key;
+
+  *keylen = pl_cipher_key_length (cipher_algo);
+  key = gcry_malloc_secure (*keylen);
+  g_assert_nonnull (key);
+  gcry_randomize (key, *keylen, GCRY_WEAK_RANDOM);
+  return key;
+}
+
+
+typedef struct
+{
+  pl_aead_format format;
+  int aead_algo;
+} mode_case;
+
+static const mode_case mode_cases[] = {
+  { PL_AEAD_FORMAT_SEIPD2, PL_AEAD_EAX },
+  { PL_AEAD_FORMAT_SEIPD2, PL_AEAD_OCB },
+  { PL_AEAD_FORMAT_SEIPD2, PL_AEAD_GCM },
+  { PL_AEAD_FORMAT_OCB_PACKET, PL_AEAD_EAX },
+  { PL_AEAD_FORMAT_OCB_PACKET, PL_AEAD_OCB },
+  { PL_AEAD_FORMAT_OCB_PACKET, PL_AEAD_GCM },
+};
+
+static void
+test_round_trip (gconstpointer data)
+{
+  const mode_case *mc = data;
+  static const int chunk_octets[] = { 0, 1, 6, 16 };
+  static const int ciphers[] = { PL_CIPHER_AES128, PL_CIPHER_AES256,
+                                 PL_CIPHER_CAMELLIA192 };
+  GRand *rng = g_rand_new_with_seed (0x5eed + mc->format * 7
+                                     + mc->aead_algo);
+  size_t max = 3 * ((size_t) 1 << 22) + 5;
+  guint8 *pt = g_malloc (max);
+
+  for (size_t i = 0; i < max; i += 4)
+    {
+      guint32 r = g_rand_int (rng);
+      memcpy (pt + i, &r, max - i < 4 ? max - i : 4);
+    }
+
+  for (size_t ci = 0; ci < G_N_ELEMENTS (chunk_octets); ci++)
+    {
+      size_t c = (size_t) 1 << (chunk_octets[ci] + 6);
+      size_t sizes[] = { 0, 1, c - 1, c, c + 1, 3 * c + 5 };
+
+      for (size_t si = 0; si < G_N_ELEMENTS (sizes); si++)
+        {
+          int cipher_algo = ciphers[(ci + si) % G_N_ELEMENTS (ciphers)];
+          size_t len = sizes[si], keylen, nchunks, hdrlen;
+          pl_aead_header h;
+          guint8 *key = random_key (cipher_algo, &keylen);
+          GByteArray *ct, *out = g_byte_array_new ();
+
+          random_header (&h, mc->format, cipher_algo, mc->aead_algo,
+                         chunk_octets[ci]);
+          ct = encrypt_body (&h, key, keylen, pt, len, rng);
+
+          /* One chunk per C octets begun; an empty message still has
+           * chunk #0.  Then the final tag.  */
+          nchunks = len ? (len + c - 1) / c : 1;
+          hdrlen = (mc->format == PL_AEAD_FORMAT_SEIPD2
+                    ? 36 : 4 + pl_aead_nonce_length (mc->aead_algo));
+          g_assert_cmpuint (ct->len, ==,
+                            hdrlen + len + nchunks * TAG_LEN + TAG_LEN);
+
+          g_assert_cmpint (decrypt_body (mc->format, ct->data, ct->len, key,
+                                         keylen, rng, out), ==, 0);
+          g_assert_cmpuint (out->len, ==, len);
+          g_assert_true (same (out->data, pt, len));
+
+          /* Once more in one piece, which takes the no-copy paths.  */
+          g_byte_array_set_size (out, 0);
+          g_assert_cmpint (decrypt_body (mc->format, ct->data, ct->len, key,
+                                         keylen, NULL, out), ==, 0);
+          g_assert_cmpuint (out->len, ==, len);
+          g_assert_true (same (out->data, pt, len));
+
+          g_byte_array_unref (out);
+          g_byte_array_unref (ct);
+          gcry_free (key);
+        }
+    }
+  g_free (pt);
+  g_rand_free (rng);
+}
+
+
+/* An empty plaintext written as a lone final tag (index 0, total 0), as
+ * Sequoia writes it, is accepted too.  */
+static void
+test_empty_zero_chunks (gconstpointer data)
+{
+  const mode_case *mc = data;
+  pl_aead_header h;
+  size_t keylen, hdrlen, nlen = pl_aead_nonce_length (mc->aead_algo);
+  guint8 *key = random_key (PL_CIPHER_AES128, &keylen);
+  guint8 hdr[64], nonce[16], ad[21];
+  guint8 *okm = gcry_malloc_secure (32 + 16);
+  const guint8 *msgkey;
+  size_t adlen;
+  GByteArray *body = g_byte_array_new (), *tag, *out = g_byte_array_new ();
+
+  random_header (&h, mc->format, PL_CIPHER_AES128, mc->aead_algo, 0);
+  hdrlen = pl_aead_header_write (&h, hdr);
+  g_byte_array_append (body, hdr, hdrlen);
+  ad[0] = mc->format == PL_AEAD_FORMAT_SEIPD2 ? 0xd2 : 0xd4;
+  ad[1] = mc->format == PL_AEAD_FORMAT_SEIPD2 ? 2 : 1;
+  ad[2] = PL_CIPHER_AES128;
+  ad[3] = (guint8) mc->aead_algo;
+  ad[4] = 0;
+  if (mc->format == PL_AEAD_FORMAT_SEIPD2)
+    {
+      g_assert_cmpint (pl_hkdf_sha256 (h.salt, 32, key, keylen, ad, 5, okm,
+                                       keylen + nlen - 8), ==, 0);
+      msgkey = okm;
+      memcpy (nonce, okm + keylen, nlen - 8);
+      memset (nonce + nlen - 8, 0, 8);
+      memset (ad + 5, 0, 8);
+      adlen = 13;
+    }
+  else
+    {
+      msgkey = key;
+      memcpy (nonce, h.iv, nlen);
+      memset (ad + 5, 0, 16);
+      adlen = 21;
+    }
+  tag = raw_seal (PL_CIPHER_AES128, mc->aead_algo, msgkey, keylen, nonce,
+                  nlen, ad, adlen, NULL, 0);
+  g_byte_array_append (body, tag->data, TAG_LEN);
+
+  g_assert_cmpint (decrypt_body (mc->format, body->data, body->len, key,
+                                 keylen, NULL, out), ==, 0);
+  g_assert_cmpuint (out->len, ==, 0);
+
+  /* The same tag offered as an empty chunk #0's is not a final tag.  */
+  g_byte_array_append (body, tag->data, TAG_LEN);
+  g_assert_cmpint (gpg_err_code (decrypt_body (mc->format, body->data,
+                                               body->len, key, keylen, NULL,
+                                               out)), ==, GPG_ERR_CHECKSUM);
+
+  g_byte_array_unref (tag);
+  g_byte_array_unref (body);
+  g_byte_array_unref (out);
+  gcry_free (okm);
+  gcry_free (key);
+}
+
+
+/* Every octet flipped, every truncation, a few extensions: each must
+ * fail, and nothing from the damaged chunk or after may come out.  */
+static void
+check_damage (const mode_case *mc, size_t len, GRand *rng)
+{
+  const size_t c = 64;
+  pl_aead_header h;
+  size_t keylen, hdrlen;
+  guint8 *key = random_key (PL_CIPHER_AES128, &keylen);
+  guint8 *pt = g_malloc (len + 1);
+  GByteArray *ct, *bad, *out = g_byte_array_new ();
+  gpg_error_t err;
+
+  gcry_randomize (pt, len, GCRY_WEAK_RANDOM);
+  random_header (&h, mc->format, PL_CIPHER_AES128, mc->aead_algo, 0);
+  ct = encrypt_body (&h, key, keylen, pt, len, NULL);
+  hdrlen = ct->len - len - ((len ? (len + c - 1) / c : 1) + 1) * TAG_LEN;
+
+  bad = g_byte_array_sized_new (ct->len + 64);
+  for (size_t pos = 0; pos < ct->len; pos++)
+    for (int flip = 0; flip < 2; flip++)
+      {
+        size_t allowed;
+
+        g_byte_array_set_size (bad, 0);
+        g_byte_array_append (bad, ct->data, ct->len);
+        bad->data[pos] ^= flip ? 0xff : 0x01;
+        g_byte_array_set_size (out, 0);
+        err = decrypt_body (mc->format, bad->data, bad->len, key, keylen,
+                            flip ? rng : NULL, out);
+        g_assert_cmpint (err, !=, 0);
+        if (pos < hdrlen)
+          {
+            /* A damaged header may already fail to parse or name
+             * another cipher; if not, the stream must fail.  */
+            allowed = 0;
+          }
+        else
+          {
+            g_assert_true (gpg_err_code (err) == GPG_ERR_CHECKSUM
+                           || gpg_err_code (err) == GPG_ERR_TRUNCATED);
+            /* Chunks before the damaged one may have come out; a short
+             * last chunk only once the final tag vouched for it.  */
+            allowed = MIN ((pos - hdrlen) / (c + TAG_LEN), len / c) * c;
+          }
+        g_assert_cmpuint (out->len, <=, allowed);
+        g_assert_true (same (out->data, pt, out->len));
+      }
+
+  for (size_t cut = 0; cut < ct->len; cut++)
+    {
+      g_byte_array_set_size (out, 0);
+      err = decrypt_body (mc->format, ct->data, cut, key, keylen,
+                          cut & 1 ? rng : NULL, out);
+      g_assert_cmpint (err, !=, 0);
+      if (cut >= hdrlen)
+        g_assert_true (gpg_err_code (err) == GPG_ERR_CHECKSUM
+                       || gpg_err_code (err) == GPG_ERR_TRUNCATED);
+      g_assert_cmpuint (out->len, <, len ? len : 1);
+      g_assert_true (same (out->data, pt, out->len));
+    }
+
+  for (size_t extra = 1; extra <= 40; extra++)
+    {
+      guint8 junk[40];
+
+      gcry_randomize (junk, extra, GCRY_WEAK_RANDOM);
+      g_byte_array_set_size (bad, 0);
+      g_byte_array_append (bad, ct->data, ct->len);
+      g_byte_array_append (bad, junk, extra);
+      g_byte_array_set_size (out, 0);
+      err = decrypt_body (mc->format, bad->data, bad->len, key, keylen,
+                          NULL, out);
+      g_assert_true (gpg_err_code (err) == GPG_ERR_CHECKSUM
+                     || gpg_err_code (err) == GPG_ERR_TRUNCATED);
+      g_assert_true (same (out->data, pt, out->len));
+    }
+
+  /* The original still decrypts.  */
+  g_byte_array_set_size (out, 0);
+  g_assert_cmpint (decrypt_body (mc->format, ct->data, ct->len, key, keylen,
+                                 rng, out), ==, 0);
+  g_assert_cmpmem (out->data, out->len, pt, len);
+
+  g_byte_array_unref (bad);
+  g_byte_array_unref (ct);
+  g_byte_array_unref (out);
+  g_free (pt);
+  gcry_free (key);
+}
+
+static void
+test_tamper (gconstpointer data)
+{
+  const mode_case *mc = data;
+  GRand *rng = g_rand_new_with_seed (42 + mc->aead_algo);
+
+  check_damage (mc, 3 * 64 - 22, rng);  /* Last chunk short.  */
+  check_damage (mc, 3 * 64, rng);       /* Last chunk full.  */
+  check_damage (mc, 0, rng);            /* Only the empty chunk #0.  */
+  g_rand_free (rng);
+}
+
+
+/* After a failure, the stream stays failed.  */
+static void
+test_sticky_error (void)
+{
+  pl_aead_header h;
+  size_t keylen, used, olen;
+  guint8 *key = random_key (PL_CIPHER_AES128, &keylen);
+  guint8 pt[200] = { 0 };
+  GByteArray *ct;
+  pl_aead_stream *s;
+  const uint8_t *o;
+  size_t hdr;
+
+  random_header (&h, PL_AEAD_FORMAT_SEIPD2, PL_CIPHER_AES128, PL_AEAD_OCB,
+                 0);
+  ct = encrypt_body (&h, key, keylen, pt, sizeof pt, NULL);
+  hdr = 36;
+  ct->data[hdr + 3] ^= 4;       /* In chunk #0.  */
+  g_assert_cmpint (pl_aead_stream_new (&s, &h, key, keylen, 0), ==, 0);
+  g_assert_cmpint (gpg_err_code (pl_aead_stream_push (s, ct->data + hdr,
+                                                      ct->len - hdr, &used,
+                                                      &o, &olen)),
+                   ==, GPG_ERR_CHECKSUM);
+  g_assert_cmpuint (olen, ==, 0);
+  g_assert_cmpint (gpg_err_code (pl_aead_stream_push (s, ct->data + hdr + 80,
+                                                      ct->len - hdr - 80,
+                                                      &used, &o, &olen)),
+                   ==, GPG_ERR_CHECKSUM);
+  g_assert_cmpuint (olen, ==, 0);
+  g_assert_cmpint (gpg_err_code (pl_aead_stream_finish (s, &o, &olen)),
+                   ==, GPG_ERR_CHECKSUM);
+  g_assert_cmpuint (olen, ==, 0);
+  pl_aead_stream_free (s);
+
+  /* The wrong key fails on the first chunk.  */
+  key[0] ^= 1;
+  ct->data[hdr + 3] ^= 4;
+  {
+    GByteArray *out = g_byte_array_new ();
+    g_assert_cmpint (gpg_err_code (decrypt_body (PL_AEAD_FORMAT_SEIPD2,
+                                                 ct->data, ct->len, key,
+                                                 keylen, NULL, out)),
+                     ==, GPG_ERR_CHECKSUM);
+    g_assert_cmpuint (out->len, ==, 0);
+    g_byte_array_unref (out);
+  }
+  g_byte_array_unref (ct);
+  gcry_free (key);
+}
+
+
+static void
+test_header_parse (void)
+{
+  pl_aead_header h, h2;
+  guint8 buf[64];
+  size_t used, n;
+
+  /* Round trip through write and parse.  */
+  random_header (&h, PL_AEAD_FORMAT_SEIPD2, PL_CIPHER_AES256, PL_AEAD_GCM,
+                 16);
+  n = pl_aead_header_write (&h, buf);
+  g_assert_cmpuint (n, ==, 36);
+  g_assert_cmpint (pl_aead_header_parse (&h2, PL_AEAD_FORMAT_SEIPD2, buf, n,
+                                         &used), ==, 0);
+  g_assert_cmpuint (used, ==, 36);
+  g_assert_cmpmem (h2.salt, 32, h.salt, 32);
+  g_assert_cmpint (h2.chunk_octet, ==, 16);
+
+  random_header (&h, PL_AEAD_FORMAT_OCB_PACKET, PL_CIPHER_AES128,
+                 PL_AEAD_EAX, 3);
+  n = pl_aead_header_write (&h, buf);
+  g_assert_cmpuint (n, ==, 20);
+  g_assert_cmpint (pl_aead_header_parse (&h2, PL_AEAD_FORMAT_OCB_PACKET, buf,
+                                         n + 5, &used), ==, 0);
+  g_assert_cmpuint (used, ==, 20);
+  g_assert_cmpmem (h2.iv, 16, h.iv, 16);
+
+  /* Version, algorithms, chunk octet, length.  */
+  memcpy (buf, "\x02\x09\x02\x10", 4);
+  g_assert_cmpint (pl_aead_header_parse (&h2, PL_AEAD_FORMAT_SEIPD2, buf, 36,
+                                         &used), ==, 0);
+  buf[0] = 1;
+  g_assert_cmpint (gpg_err_code (pl_aead_header_parse
+                                 (&h2, PL_AEAD_FORMAT_SEIPD2, buf, 36,
+                                  &used)), ==, GPG_ERR_UNKNOWN_VERSION);
+  g_assert_cmpint (gpg_err_code (pl_aead_header_parse
+                                 (&h2, PL_AEAD_FORMAT_OCB_PACKET, buf, 36,
+                                  &used)), ==, 0);
+  buf[0] = 2;
+  g_assert_cmpint (gpg_err_code (pl_aead_header_parse
+                                 (&h2, PL_AEAD_FORMAT_OCB_PACKET, buf, 36,
+                                  &used)), ==, GPG_ERR_UNKNOWN_VERSION);
+  buf[1] = PL_CIPHER_CAST5;     /* 8-octet blocks: no AEAD.  */
+  g_assert_cmpint (gpg_err_code (pl_aead_header_parse
+                                 (&h2, PL_AEAD_FORMAT_SEIPD2, buf, 36,
+                                  &used)), ==, GPG_ERR_UNSUPPORTED_ALGORITHM);
+  buf[1] = 99;
+  g_assert_cmpint (gpg_err_code (pl_aead_header_parse
+                                 (&h2, PL_AEAD_FORMAT_SEIPD2, buf, 36,
+                                  &used)), ==, GPG_ERR_UNSUPPORTED_ALGORITHM);
+  buf[1] = PL_CIPHER_AES128;
+  buf[2] = 4;
+  g_assert_cmpint (gpg_err_code (pl_aead_header_parse
+                                 (&h2, PL_AEAD_FORMAT_SEIPD2, buf, 36,
+                                  &used)), ==, GPG_ERR_UNSUPPORTED_ALGORITHM);
+  buf[2] = PL_AEAD_OCB;
+  buf[3] = 17;
+  g_assert_cmpint (gpg_err_code (pl_aead_header_parse
+                                 (&h2, PL_AEAD_FORMAT_SEIPD2, buf, 36,
+                                  &used)), ==, GPG_ERR_INV_PACKET);
+  buf[3] = 0;
+  g_assert_cmpint (gpg_err_code (pl_aead_header_parse
+                                 (&h2, PL_AEAD_FORMAT_SEIPD2, buf, 35,
+                                  &used)), ==, GPG_ERR_TRUNCATED);
+  g_assert_cmpint (gpg_err_code (pl_aead_header_parse
+                                 (&h2, PL_AEAD_FORMAT_SEIPD2, buf, 0,
+                                  &used)), !=, 0);
+  buf[0] = 1;
+  g_assert_cmpint (gpg_err_code (pl_aead_header_parse
+                                 (&h2, PL_AEAD_FORMAT_OCB_PACKET, buf, 18,
+                                  &used)), ==, GPG_ERR_TRUNCATED);
+  g_assert_cmpint (gpg_err_code (pl_aead_header_parse
+                                 (&h2, PL_AEAD_FORMAT_OCB_PACKET, buf, 19,
+                                  &used)), ==, 0);
+  g_assert_cmpuint (used, ==, 19);
+
+  /* A session key of the wrong length.  */
+  {
+    pl_aead_stream *s = NULL;
+    guint8 key[32] = { 0 };
+
+    random_header (&h, PL_AEAD_FORMAT_SEIPD2, PL_CIPHER_AES256, PL_AEAD_OCB,
+                   0);
+    g_assert_cmpint (gpg_err_code (pl_aead_stream_new (&s, &h, key, 16, 0)),
+                     ==, GPG_ERR_INV_KEYLEN);
+    g_assert_null (s);
+  }
+}
+
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  if (!gcry_check_version (NULL))
+    g_error ("libgcrypt init failed");
+  gcry_control (GCRYCTL_INIT_SECMEM, 16384 * 4, 0);
+  gcry_control (GCRYCTL_INITIALIZATION_FINISHED, 0);
+
+  g_test_add_data_func ("/aead/rfc9580/a9-eax", &seipd2_vectors[0],
+                        test_rfc9580_seipd2);
+  g_test_add_data_func ("/aead/rfc9580/a10-ocb", &seipd2_vectors[1],
+                        test_rfc9580_seipd2);
+  g_test_add_data_func ("/aead/rfc9580/a11-gcm", &seipd2_vectors[2],
+                        test_rfc9580_seipd2);
+  g_test_add_func ("/aead/librepgp/a3-ocb-packet", test_librepgp_ocb_packet);
+  g_test_add_func ("/aead/header", test_header_parse);
+  g_test_add_func ("/aead/sticky-error", test_sticky_error);
+  for (size_t i = 0; i < G_N_ELEMENTS (mode_cases); i++)
+    {
+      const mode_case *mc = &mode_cases[i];
+      const char *fmt = (mc->format == PL_AEAD_FORMAT_SEIPD2
+                         ? "seipd2" : "tag20");
+      const char *mode = pl_aead_name (mc->aead_algo);
+      char *path;
+
+      path = g_strdup_printf ("/aead/round-trip/%s-%s", fmt, mode);
+      g_test_add_data_func (path, mc, test_round_trip);
+      g_free (path);
+      path = g_strdup_printf ("/aead/tamper/%s-%s", fmt, mode);
+      g_test_add_data_func (path, mc, test_tamper);
+      g_free (path);
+      path = g_strdup_printf ("/aead/empty-zero-chunks/%s-%s", fmt, mode);
+      g_test_add_data_func (path, mc, test_empty_zero_chunks);
+      g_free (path);
+    }
+  return g_test_run ();
+}

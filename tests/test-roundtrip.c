@@ -1,0 +1,357 @@
+/* test-roundtrip.c - encrypt then decrypt through the engine, every
+ * profile, size and framing */
+#include "testutil.h"
+#include "algo.h"
+
+#include <pthread.h>
+#include <string.h>
+#include <unistd.h>
+#include <fcntl.h>
+#include <glib/gstdio.h>
+
+static const gsize sizes[] = { 0, 1, 4095, (1u << 20) + 1, 7u << 20 };
+
+typedef struct
+{
+  pl_profile profile;
+  int armor;
+  int compress;
+  int cipher;
+  gboolean pipe;
+} rt_case;
+
+static void
+fast_options (pl_encrypt_options *o, const rt_case *c)
+{
+  pl_encrypt_options_init (o);
+  o->profile = c->profile;
+  o->armor = c->armor;
+  o->compress_algo = c->compress;
+  if (c->cipher)
+    o->cipher_algo = c->cipher;
+  /* Keep the KDFs cheap: the tests are about the data path. */
+  o->s2k_ms = 1;
+  o->argon2_passes = 1;
+  o->argon2_parallelism = 1;
+  o->argon2_memory_exp = 10;
+  o->file_name = "/some/dir/report.pdf";
+  o->file_date = 1700000000;
+}
+
+typedef struct
+{
+  int fd;
+  const guint8 *data;
+  gsize len;
+} feeder;
+
+static void *
+feed (void *arg)
+{
+  feeder *f = arg;
+  gsize off = 0;
+  while (off < f->len)
+    {
+      /* Odd write sizes, so that reads see odd block edges. */
+      gsize k = MIN (f->len - off, 65537);
+      ssize_t n = write (f->fd, f->data + off, k);
+      if (n <= 0)
+        break;
+      off += (gsize) n;
+    }
+  close (f->fd);
+  return NULL;
+}
+
+/* Encrypts DATA through a file or a pipe source into a file sink. */
+static GBytes *
+encrypt_via (const rt_case *c, GBytes *data)
+{
+  pl_encrypt_options o;
+  pl_source *src;
+  pl_sink *sink;
+  gsize len;
+  const guint8 *d = g_bytes_get_data (data, &len);
+  char *in_path = NULL, *out_path;
+  pthread_t thread;
+  feeder f;
+  gpg_error_t err;
+  char *contents;
+  gsize clen;
+  static int counter;
+
+  fast_options (&o, c);
+  out_path = g_strdup_printf ("%s/out-%d.pgp", tu_tmpdir (), counter++);
+  if (c->pipe)
+    {
+      int fds[2];
+      g_assert_cmpint (pipe (fds), ==, 0);
+      f.fd = fds[1];
+      f.data = d;
+      f.len = len;
+      pthread_create (&thread, NULL, feed, &f);
+      src = pl_source_new_fd (fds[0], 1);
+      g_assert_cmpint (src->size, ==, -1);
+    }
+  else
+    {
+      in_path = tu_write_temp ("plain.bin", d, len);
+      g_assert_cmpuint (pl_source_new_file (in_path, &src), ==, 0);
+      g_assert_cmpint (src->size, ==, (gint64) len);
+    }
+  g_assert_cmpuint (pl_sink_new_file (out_path, &sink), ==, 0);
+  err = pl_encrypt (src, sink, &o, "correct horse", 13, NULL);
+  g_assert_cmpstr (gpg_strerror (err), ==, gpg_strerror (0));
+  pl_sink_free (sink);
+  pl_source_free (src);
+  if (c->pipe)
+    pthread_join (thread, NULL);
+  g_assert_true (g_file_get_contents (out_path, &contents, &clen, NULL));
+  g_unlink (out_path);
+  g_free (out_path);
+  g_free (in_path);
+  return g_bytes_new_take (contents, clen);
+}
+
+static void
+check_case (gconstpointer p)
+{
+  const rt_case *c = p;
+
+  for (gsize i = 0; i < G_N_ELEMENTS (sizes); i++)
+    {
+      GBytes *plain = tu_random_bytes (sizes[i]);
+      GBytes *cipher = encrypt_via (c, plain);
+      GBytes *back = NULL;
+      pl_decrypt_result r = { 0 };
+      gsize clen;
+      const guint8 *cd = g_bytes_get_data (cipher, &clen);
+      gpg_error_t err;
+
+      g_test_message ("size %" G_GSIZE_FORMAT ": %" G_GSIZE_FORMAT
+                      " octets of ciphertext", sizes[i], clen);
+      if (c->armor)
+        g_assert_true (g_str_has_prefix ((const char *) cd,
+                                         "-----BEGIN PGP MESSAGE-----"));
+      else
+        g_assert_true (cd[0] & 0x80);
+      err = tu_decrypt ("correct horse", cd, clen, &back, &r);
+      g_assert_cmpstr (gpg_strerror (err), ==, gpg_strerror (0));
+      g_assert_true (g_bytes_equal (plain, back));
+      g_assert_cmpstr (r.literal.name, ==, "report.pdf");
+      g_assert_cmpuint (r.literal.date, ==, 1700000000);
+      g_assert_cmpint (r.literal.format, ==, 'b');
+      g_assert_cmpint (r.armored, ==, c->armor);
+      g_assert_cmpint (r.compress_algo, ==, c->compress);
+      g_assert_cmpint (r.data_kind, ==,
+                       c->profile == PL_PROFILE_RFC4880 ? PL_DATA_SEIPD1
+                       : c->profile == PL_PROFILE_LIBREPGP ? PL_DATA_OCB
+                       : PL_DATA_SEIPD2);
+      g_bytes_unref (back);
+
+      /* The wrong passphrase opens nothing and writes nothing. */
+      err = tu_decrypt ("wrong horse", cd, clen, &back, NULL);
+      g_assert_cmpint (gpg_err_code (err), ==, GPG_ERR_BAD_PASSPHRASE);
+      g_assert_cmpuint (g_bytes_get_size (back), ==, 0);
+      g_bytes_unref (back);
+      g_bytes_unref (cipher);
+      g_bytes_unref (plain);
+    }
+}
+
+/* From a file, lengths are definite: the message says how big it is. */
+static void
+test_definite_lengths (void)
+{
+  rt_case c = { PL_PROFILE_RFC4880, 0, 0, 0, FALSE };
+  GBytes *plain = tu_random_bytes (100000);
+  GBytes *cipher = encrypt_via (&c, plain);
+  gsize len;
+  const guint8 *d = g_bytes_get_data (cipher, &len);
+  gsize skesk_len = d[1] + 2u;
+  const guint8 *seipd = d + skesk_len;
+
+  /* SKESK, then SEIPD (tag 18) with a 5-octet definite length. */
+  g_assert_cmpuint (d[0], ==, 0xC3);
+  g_assert_cmpuint (seipd[0], ==, 0xD2);
+  g_assert_cmpuint (seipd[1], ==, 0xFF);
+  g_assert_cmpuint (((gsize) seipd[2] << 24 | seipd[3] << 16 | seipd[4] << 8
+                     | seipd[5]), ==, len - skesk_len - 6);
+  g_bytes_unref (cipher);
+
+  /* From a pipe, partial lengths of 2^20. */
+  c.pipe = TRUE;
+  cipher = encrypt_via (&c, plain);
+  d = g_bytes_get_data (cipher, &len);
+  seipd = d + d[1] + 2;
+  g_assert_cmpuint (seipd[0], ==, 0xD2);
+  /* Under a megabyte: one definite chunk; still a valid message. */
+  g_bytes_unref (cipher);
+  g_bytes_unref (plain);
+  plain = tu_random_bytes (3u << 20);
+  cipher = encrypt_via (&c, plain);
+  d = g_bytes_get_data (cipher, &len);
+  seipd = d + d[1] + 2;
+  g_assert_cmpuint (seipd[1], ==, 0xE0 | 20);
+  g_bytes_unref (cipher);
+  g_bytes_unref (plain);
+}
+
+/* Text is stored with CRLF line ends and given back with LF, as GnuPG
+ * does; a CR on its own survives. */
+static void
+test_text_mode (void)
+{
+  static const char *texts[][2] = {
+    { "line one\nline two\n", "line one\nline two\n" },
+    { "dos\r\nline\r\n", "dos\nline\n" },
+    { "a lone \r stays\n\r", "a lone \r stays\n\r" },
+  };
+  pl_encrypt_options o;
+  rt_case c = { PL_PROFILE_RFC4880, 1, 0, 0, FALSE };
+
+  fast_options (&o, &c);
+  o.literal_format = 'u';
+  for (gsize i = 0; i < G_N_ELEMENTS (texts); i++)
+    {
+      GBytes *cipher, *back;
+      pl_decrypt_result r = { 0 };
+      gsize len;
+      const guint8 *d;
+
+      g_assert_cmpuint (tu_encrypt (&o, "pw", texts[i][0],
+                                    strlen (texts[i][0]), &cipher), ==, 0);
+      d = g_bytes_get_data (cipher, &len);
+      g_assert_cmpuint (tu_decrypt ("pw", d, len, &back, &r), ==, 0);
+      g_assert_cmpint (r.literal.format, ==, 'u');
+      g_assert_cmpmem (g_bytes_get_data (back, NULL), g_bytes_get_size (back),
+                       texts[i][1], strlen (texts[i][1]));
+      g_bytes_unref (back);
+      g_bytes_unref (cipher);
+    }
+}
+
+/* Trailing whitespace on a passphrase is tried trimmed too (SOP). */
+static void
+test_trimmed_passphrase (void)
+{
+  pl_encrypt_options o;
+  rt_case c = { PL_PROFILE_RFC4880, 0, 0, 0, FALSE };
+  GBytes *cipher, *back;
+  gsize len;
+  const guint8 *d;
+
+  fast_options (&o, &c);
+  g_assert_cmpuint (tu_encrypt (&o, "secret", "x", 1, &cipher), ==, 0);
+  d = g_bytes_get_data (cipher, &len);
+  g_assert_cmpuint (tu_decrypt ("secret \n", d, len, &back, NULL), ==, 0);
+  g_assert_cmpuint (g_bytes_get_size (back), ==, 1);
+  g_bytes_unref (back);
+  g_bytes_unref (cipher);
+}
+
+static void
+test_cancel (void)
+{
+  pl_encrypt_options o;
+  rt_case c = { PL_PROFILE_RFC4880, 0, 0, 0, FALSE };
+  GBytes *plain = tu_random_bytes (4u << 20);
+  atomic_int cancel = 1;
+  pl_job_control ctl = { NULL, NULL, &cancel, 0 };
+  char *out_path = g_build_filename (tu_tmpdir (), "cancelled.pgp", NULL);
+  pl_source *src = pl_source_new_memory (g_bytes_get_data (plain, NULL),
+                                         g_bytes_get_size (plain));
+  pl_sink *sink;
+
+  fast_options (&o, &c);
+  g_assert_cmpuint (pl_sink_new_file (out_path, &sink), ==, 0);
+  g_assert_cmpint (gpg_err_code (pl_encrypt (src, sink, &o, "pw", 2, &ctl)),
+                   ==, GPG_ERR_CANCELED);
+  pl_sink_free (sink);
+  pl_source_free (src);
+  g_assert_false (g_file_test (out_path, G_FILE_TEST_EXISTS));
+  g_free (out_path);
+  g_bytes_unref (plain);
+}
+
+static void
+progress_cb (void *user, uint64_t done, int64_t total)
+{
+  uint64_t *last = user;
+  g_assert_cmpuint (done, >=, *last);
+  *last = done;
+}
+
+static void
+test_progress_and_no_overwrite (void)
+{
+  pl_encrypt_options o;
+  rt_case c = { PL_PROFILE_RFC4880, 0, 0, 0, FALSE };
+  GBytes *plain = tu_random_bytes (3u << 20);
+  uint64_t last = 0;
+  pl_job_control ctl = { progress_cb, &last, NULL, 0 };
+  char *path = tu_write_temp ("exists.pgp", "keep me", 7);
+  pl_source *src = pl_source_new_memory (g_bytes_get_data (plain, NULL),
+                                         g_bytes_get_size (plain));
+  pl_sink *sink = NULL;
+  char *contents;
+
+  fast_options (&o, &c);
+  /* An existing file is never replaced. */
+  g_assert_cmpint (gpg_err_code (pl_sink_new_file (path, &sink)), ==,
+                   GPG_ERR_EEXIST);
+  g_unlink (path);
+  g_assert_cmpuint (pl_sink_new_file (path, &sink), ==, 0);
+  /* Someone else takes the name while we work: commit refuses. */
+  g_file_set_contents (path, "raced", 5, NULL);
+  g_assert_cmpint (gpg_err_code (pl_encrypt (src, sink, &o, "pw", 2, &ctl)),
+                   ==, GPG_ERR_EEXIST);
+  g_assert_cmpuint (last, ==, 3u << 20);
+  g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
+  g_assert_cmpstr (contents, ==, "raced");
+  g_free (contents);
+  pl_sink_free (sink);
+  pl_source_free (src);
+  g_free (path);
+  g_bytes_unref (plain);
+}
+
+int
+main (int argc, char **argv)
+{
+  static const struct { const char *name; rt_case c; } cases[] = {
+    { "rfc4880/file", { PL_PROFILE_RFC4880, 0, 0, 0, FALSE } },
+    { "rfc4880/pipe", { PL_PROFILE_RFC4880, 0, 0, 0, TRUE } },
+    { "rfc4880/armor/file", { PL_PROFILE_RFC4880, 1, 0, 0, FALSE } },
+    { "rfc4880/armor/pipe", { PL_PROFILE_RFC4880, 1, 0, 0, TRUE } },
+    { "rfc4880/zip", { PL_PROFILE_RFC4880, 0, PL_COMPRESS_ZIP, 0, FALSE } },
+    { "rfc4880/zlib/pipe", { PL_PROFILE_RFC4880, 0, PL_COMPRESS_ZLIB, 0, TRUE } },
+    { "rfc4880/bzip2", { PL_PROFILE_RFC4880, 1, PL_COMPRESS_BZIP2, 0, FALSE } },
+    { "rfc4880/aes128", { PL_PROFILE_RFC4880, 0, 0, PL_CIPHER_AES128, FALSE } },
+    { "rfc4880/aes192", { PL_PROFILE_RFC4880, 0, 0, PL_CIPHER_AES192, TRUE } },
+    { "rfc4880/camellia256", { PL_PROFILE_RFC4880, 0, 0, PL_CIPHER_CAMELLIA256, FALSE } },
+    { "rfc4880/twofish", { PL_PROFILE_RFC4880, 1, 0, PL_CIPHER_TWOFISH, TRUE } },
+    { "librepgp/file", { PL_PROFILE_LIBREPGP, 0, 0, 0, FALSE } },
+    { "librepgp/pipe", { PL_PROFILE_LIBREPGP, 0, 0, 0, TRUE } },
+    { "librepgp/armor", { PL_PROFILE_LIBREPGP, 1, 0, 0, FALSE } },
+    { "rfc9580/file", { PL_PROFILE_RFC9580, 0, 0, 0, FALSE } },
+    { "rfc9580/pipe", { PL_PROFILE_RFC9580, 0, 0, 0, TRUE } },
+    { "rfc9580/armor/pipe", { PL_PROFILE_RFC9580, 1, 0, 0, TRUE } },
+    { "rfc9580/zlib", { PL_PROFILE_RFC9580, 0, PL_COMPRESS_ZLIB, 0, FALSE } },
+  };
+
+  tu_init (&argc, &argv);
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      char *path = g_strdup_printf ("/roundtrip/%s", cases[i].name);
+      g_test_add_data_func (path, &cases[i].c, check_case);
+      g_free (path);
+    }
+  g_test_add_func ("/roundtrip/definite-lengths", test_definite_lengths);
+  g_test_add_func ("/roundtrip/text-mode", test_text_mode);
+  g_test_add_func ("/roundtrip/trimmed-passphrase", test_trimmed_passphrase);
+  g_test_add_func ("/roundtrip/cancel", test_cancel);
+  g_test_add_func ("/roundtrip/progress-no-overwrite",
+                   test_progress_and_no_overwrite);
+  return g_test_run ();
+}

@@ -1,0 +1,326 @@
+/* test-sop.c - padlock-sop as scripts and interop suites drive it */
+#include "testutil.h"
+
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+#include <glib/gstdio.h>
+
+static int
+sop (const char *const *args, GBytes *in, GBytes **out, char **err_text)
+{
+  GPtrArray *argv = g_ptr_array_new ();
+  int status;
+
+  g_ptr_array_add (argv, (char *) tu_sop_path ());
+  for (const char *const *a = args; *a; a++)
+    g_ptr_array_add (argv, (char *) *a);
+  g_ptr_array_add (argv, NULL);
+  g_assert_true (tu_run ((const char *const *) argv->pdata, in, out,
+                         err_text, &status));
+  g_ptr_array_free (argv, TRUE);
+  return status;
+}
+
+static GBytes *
+text_bytes (const char *s)
+{
+  return g_bytes_new (s, strlen (s));
+}
+
+static void
+test_version (void)
+{
+  const char *a1[] = { "version", NULL };
+  const char *a2[] = { "version", "--backend", NULL };
+  const char *a3[] = { "version", "--extended", NULL };
+  GBytes *out;
+  char *e;
+
+  g_assert_cmpint (sop (a1, NULL, &out, &e), ==, 0);
+  g_assert_true (g_str_has_prefix (g_bytes_get_data (out, NULL),
+                                   "padlock-sop "));
+  g_bytes_unref (out);
+  g_free (e);
+  g_assert_cmpint (sop (a2, NULL, &out, &e), ==, 0);
+  g_assert_true (g_str_has_prefix (g_bytes_get_data (out, NULL),
+                                   "libgcrypt 1."));
+  g_bytes_unref (out);
+  g_free (e);
+  g_assert_cmpint (sop (a3, NULL, &out, &e), ==, 0);
+  g_assert_nonnull (strstr (g_bytes_get_data (out, NULL), "libgcrypt"));
+  g_bytes_unref (out);
+  g_free (e);
+}
+
+static void
+test_profiles (void)
+{
+  const char *a1[] = { "list-profiles", "encrypt", NULL };
+  const char *a2[] = { "list-profiles", "decrypt", NULL };
+  const char *a3[] = { "frobnicate", NULL };
+  GBytes *out;
+  char *e, *text;
+  char **lines;
+
+  g_assert_cmpint (sop (a1, NULL, &out, &e), ==, 0);
+  text = g_strndup (g_bytes_get_data (out, NULL), g_bytes_get_size (out));
+  lines = g_strsplit (text, "\n", -1);
+  g_assert_true (g_str_has_prefix (lines[0], "rfc4880: "));
+  g_assert_true (g_str_has_prefix (lines[1], "librepgp: "));
+  g_assert_true (g_str_has_prefix (lines[2], "rfc9580: "));
+  g_strfreev (lines);
+  g_free (text);
+  g_bytes_unref (out);
+  g_free (e);
+  g_assert_cmpint (sop (a2, NULL, NULL, &e), ==, 89);
+  g_free (e);
+  g_assert_cmpint (sop (a3, NULL, NULL, &e), ==, 69);
+  g_free (e);
+}
+
+static void
+test_errors (void)
+{
+  char *pwfile = tu_write_temp ("sop-pw", "hunter2", 7);
+  char *pwarg = g_strdup_printf ("--with-password=%s", pwfile);
+  const char *no_pw[] = { "encrypt", NULL };
+  const char *bad_prefix[] = { "encrypt", "--with-password=@BOGUS:x", NULL };
+  const char *missing[] = { "decrypt", "--with-password=/nonexistent/pw",
+                            NULL };
+  const char *bad_profile[] = { "encrypt", "--profile=rfc1991", pwarg, NULL };
+  const char *cert[] = { "encrypt", pwarg, "alice.cert", NULL };
+  const char *garbage[] = { "decrypt", pwarg, NULL };
+  GBytes *in = text_bytes ("hello"), *out;
+  char *e;
+
+  g_assert_cmpint (sop (no_pw, in, NULL, &e), ==, 19);
+  g_free (e);
+  g_assert_cmpint (sop (bad_prefix, in, NULL, &e), ==, 71);
+  g_free (e);
+  g_assert_cmpint (sop (missing, in, NULL, &e), ==, 61);
+  g_free (e);
+  g_assert_cmpint (sop (bad_profile, in, NULL, &e), ==, 89);
+  g_free (e);
+  g_assert_cmpint (sop (cert, in, NULL, &e), ==, 37);
+  g_free (e);
+  g_assert_cmpint (sop (garbage, in, &out, &e), ==, 41);
+  g_assert_cmpuint (g_bytes_get_size (out), ==, 0);
+  /* The passphrase never shows in a message. */
+  g_assert_null (strstr (e, "hunter2"));
+  g_bytes_unref (out);
+  g_free (e);
+  g_bytes_unref (in);
+  g_free (pwarg);
+  g_free (pwfile);
+}
+
+/* Every way of giving a password, and each profile. */
+static void
+test_roundtrip (void)
+{
+  static const char *profiles[] = { "rfc4880", "librepgp", "rfc9580" };
+  /* sqop trims on encrypt: a file ending in a newline still opens. */
+  char *pwfile = tu_write_temp ("sop-pw-nl", "s3cret pass\n", 12);
+  char *pwarg = g_strdup_printf ("--with-password=%s", pwfile);
+  GBytes *plain = tu_random_bytes (300000);
+
+  g_setenv ("SOP_TEST_PW", "s3cret pass", TRUE);
+  for (gsize i = 0; i < G_N_ELEMENTS (profiles); i++)
+    for (int armor = 0; armor < 2; armor++)
+      {
+        char *profile = g_strdup_printf ("--profile=%s", profiles[i]);
+        const char *enc[] = { "encrypt", profile, pwarg,
+                              armor ? NULL : "--no-armor", NULL };
+        const char *dec[] = { "decrypt", "--with-password=@ENV:SOP_TEST_PW",
+                              NULL };
+        GBytes *cipher, *back;
+        char *e;
+
+        g_assert_cmpint (sop (enc, plain, &cipher, &e), ==, 0);
+        g_free (e);
+        g_assert_cmpint (g_str_has_prefix (g_bytes_get_data (cipher, NULL),
+                                           "-----BEGIN PGP MESSAGE-----"),
+                         ==, armor);
+        g_assert_cmpint (sop (dec, cipher, &back, &e), ==, 0);
+        g_free (e);
+        g_assert_true (g_bytes_equal (plain, back));
+        g_bytes_unref (back);
+        g_bytes_unref (cipher);
+        g_free (profile);
+      }
+  g_bytes_unref (plain);
+  g_free (pwarg);
+  g_free (pwfile);
+}
+
+/* @FD:N passes the password through an inherited descriptor. */
+static void
+test_fd_password (void)
+{
+  char *pwfile = tu_write_temp ("sop-pw-fd", "fd pass", 7);
+  char *plain_path = tu_write_temp ("sop-fd-plain", "via fd", 6);
+  char *cmd = g_strdup_printf ("'%s' encrypt --with-password=@FD:3 3<'%s' "
+                               "<'%s' | '%s' decrypt --with-password=@FD:4 "
+                               "4<'%s'", tu_sop_path (), pwfile, plain_path,
+                               tu_sop_path (), pwfile);
+  const char *argv[] = { "/bin/sh", "-c", cmd, NULL };
+  GBytes *out;
+  char *e;
+  int status;
+
+  g_assert_true (tu_run (argv, NULL, &out, &e, &status));
+  g_assert_cmpint (status, ==, 0);
+  g_assert_cmpmem (g_bytes_get_data (out, NULL), g_bytes_get_size (out),
+                   "via fd", 6);
+  g_bytes_unref (out);
+  g_free (e);
+  g_free (cmd);
+  g_free (plain_path);
+  g_free (pwfile);
+}
+
+static void
+test_session_keys (void)
+{
+  char *pwfile = tu_write_temp ("sop-pw-sk", "pw", 2);
+  char *pwarg = g_strdup_printf ("--with-password=%s", pwfile);
+  char *skfile = g_build_filename (tu_tmpdir (), "session.key", NULL);
+  char *skout = g_strdup_printf ("--session-key-out=%s", skfile);
+  char *skin = g_strdup_printf ("--with-session-key=%s", skfile);
+  const char *enc[] = { "encrypt", pwarg, NULL };
+  const char *dec[] = { "decrypt", pwarg, skout, NULL };
+  const char *dec_sk[] = { "decrypt", skin, NULL };
+  GBytes *plain = text_bytes ("session key test"), *cipher, *back;
+  char *e, *sk;
+
+  g_unlink (skfile);
+  g_assert_cmpint (sop (enc, plain, &cipher, &e), ==, 0);
+  g_free (e);
+  g_assert_cmpint (sop (dec, cipher, &back, &e), ==, 0);
+  g_free (e);
+  g_assert_true (g_bytes_equal (plain, back));
+  g_bytes_unref (back);
+  g_assert_true (g_file_get_contents (skfile, &sk, NULL, NULL));
+  /* AES-256 by default: "9:" and 64 hex digits. */
+  g_assert_true (g_str_has_prefix (sk, "9:"));
+  g_assert_cmpuint (strlen (g_strchomp (sk)), ==, 2 + 64);
+  g_free (sk);
+  /* The file exists now: SOP says 59. */
+  g_assert_cmpint (sop (dec, cipher, NULL, &e), ==, 59);
+  g_free (e);
+  g_assert_cmpint (sop (dec_sk, cipher, &back, &e), ==, 0);
+  g_free (e);
+  g_assert_true (g_bytes_equal (plain, back));
+  g_bytes_unref (back);
+  g_bytes_unref (cipher);
+  g_bytes_unref (plain);
+  g_free (skin);
+  g_free (skout);
+  g_free (skfile);
+  g_free (pwarg);
+  g_free (pwfile);
+}
+
+static void
+test_armor_dearmor (void)
+{
+  const char *armor[] = { "armor", NULL };
+  const char *dearmor[] = { "dearmor", NULL };
+  GBytes *bin = tu_random_bytes (100000), *arm, *back, *again;
+  guint8 *d;
+  gsize n;
+  char *e;
+
+  /* Make it look like a packet stream for label auto. */
+  d = g_bytes_unref_to_data (bin, &n);
+  d[0] = 0xC3;
+  bin = g_bytes_new_take (d, n);
+  g_assert_cmpint (sop (armor, bin, &arm, &e), ==, 0);
+  g_free (e);
+  g_assert_true (g_str_has_prefix (g_bytes_get_data (arm, NULL),
+                                   "-----BEGIN PGP MESSAGE-----\n"));
+  g_assert_cmpint (sop (dearmor, arm, &back, &e), ==, 0);
+  g_free (e);
+  g_assert_true (g_bytes_equal (bin, back));
+  /* Armoring armor changes nothing; dearmoring binary neither. */
+  g_assert_cmpint (sop (armor, arm, &again, &e), ==, 0);
+  g_free (e);
+  g_assert_true (g_bytes_equal (arm, again));
+  g_bytes_unref (again);
+  g_assert_cmpint (sop (dearmor, bin, &again, &e), ==, 0);
+  g_free (e);
+  g_assert_true (g_bytes_equal (bin, again));
+  g_bytes_unref (again);
+  g_bytes_unref (back);
+  g_bytes_unref (arm);
+  g_bytes_unref (bin);
+}
+
+/* A damaged message leaves nothing behind, whether stdout is a pipe or a
+ * regular file. */
+static void
+test_no_plaintext_on_failure (void)
+{
+  char *pwfile = tu_write_temp ("sop-pw-dmg", "pw", 2);
+  char *pwarg = g_strdup_printf ("--with-password=%s", pwfile);
+  const char *enc[] = { "encrypt", "--no-armor", pwarg, NULL };
+  const char *dec[] = { "decrypt", pwarg, NULL };
+  GBytes *plain = tu_random_bytes (3u << 20), *cipher, *bad, *out;
+  char *e, *bad_path, *out_path, *cmd, *contents;
+  guint8 *d;
+  gsize n, clen;
+  int status;
+  const char *argv[4] = { "/bin/sh", "-c", NULL, NULL };
+
+  g_assert_cmpint (sop (enc, plain, &cipher, &e), ==, 0);
+  g_free (e);
+  d = g_memdup2 (g_bytes_get_data (cipher, NULL), g_bytes_get_size (cipher));
+  n = g_bytes_get_size (cipher);
+  d[n - 30] ^= 0x40;             /* inside the MDC */
+  bad = g_bytes_new_take (d, n);
+
+  /* Through a pipe: nothing comes out at all. */
+  g_assert_cmpint (sop (dec, bad, &out, &e), ==, 29);
+  g_assert_cmpuint (g_bytes_get_size (out), ==, 0);
+  g_bytes_unref (out);
+  g_free (e);
+
+  /* Into a regular file: it is truncated again. */
+  bad_path = tu_write_temp ("damaged.pgp", d, n);
+  out_path = g_build_filename (tu_tmpdir (), "damaged.out", NULL);
+  cmd = g_strdup_printf ("'%s' decrypt '%s' < '%s' > '%s'", tu_sop_path (),
+                         pwarg, bad_path, out_path);
+  argv[2] = cmd;
+  g_assert_true (tu_run (argv, NULL, NULL, &e, &status));
+  g_assert_cmpint (status, ==, 29);
+  g_assert_true (g_file_get_contents (out_path, &contents, &clen, NULL));
+  g_assert_cmpuint (clen, ==, 0);
+  g_free (contents);
+  g_free (e);
+  g_free (cmd);
+  g_free (out_path);
+  g_free (bad_path);
+  g_bytes_unref (bad);
+  g_bytes_unref (cipher);
+  g_bytes_unref (plain);
+  g_free (pwarg);
+  g_free (pwfile);
+}
+
+int
+main (int argc, char **argv)
+{
+  tu_init (&argc, &argv);
+  g_test_add_func ("/sop/version", test_version);
+  g_test_add_func ("/sop/profiles", test_profiles);
+  g_test_add_func ("/sop/errors", test_errors);
+  g_test_add_func ("/sop/roundtrip", test_roundtrip);
+  g_test_add_func ("/sop/fd-password", test_fd_password);
+  g_test_add_func ("/sop/session-keys", test_session_keys);
+  g_test_add_func ("/sop/armor-dearmor", test_armor_dearmor);
+  g_test_add_func ("/sop/no-plaintext-on-failure",
+                   test_no_plaintext_on_failure);
+  return g_test_run ();
+}

@@ -1,0 +1,256 @@
+/* testutil.c - helpers shared by the tests */
+#include "testutil.h"
+
+#include <gio/gio.h>
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+#include <gcrypt.h>
+#include <glib/gstdio.h>
+
+static char *tmpdir;
+
+static void
+remove_tree (const char *path)
+{
+  GDir *d = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  if (d)
+    {
+      while ((name = g_dir_read_name (d)))
+        {
+          char *p = g_build_filename (path, name, NULL);
+          if (g_file_test (p, G_FILE_TEST_IS_DIR)
+              && !g_file_test (p, G_FILE_TEST_IS_SYMLINK))
+            remove_tree (p);
+          else
+            g_unlink (p);
+          g_free (p);
+        }
+      g_dir_close (d);
+    }
+  g_rmdir (path);
+}
+
+static void
+cleanup (void)
+{
+  if (tmpdir)
+    {
+      /* gpg-agent may hold a socket in our GnuPG home. */
+      char *home = g_build_filename (tmpdir, "gnupg", NULL);
+      if (g_file_test (home, G_FILE_TEST_IS_DIR))
+        {
+          char *cmd = g_strdup_printf ("gpgconf --homedir '%s' --kill all "
+                                       ">/dev/null 2>&1", home);
+          if (system (cmd)) { /* best effort */ }
+          g_free (cmd);
+        }
+      g_free (home);
+      remove_tree (tmpdir);
+    }
+}
+
+void
+tu_init (int *argc, char ***argv)
+{
+  g_test_init (argc, argv, NULL);
+  /* A child that stops reading early must not kill the test. */
+  signal (SIGPIPE, SIG_IGN);
+  g_assert_no_error (NULL);
+  g_assert_cmpuint (pl_init (), ==, 0);
+}
+
+GBytes *
+tu_random_bytes (gsize len)
+{
+  guint8 *p = g_malloc (len ? len : 1);
+  for (gsize i = 0; i < len; i += 4)
+    {
+      guint32 r = g_test_rand_int ();
+      memcpy (p + i, &r, len - i < 4 ? len - i : 4);
+    }
+  return g_bytes_new_take (p, len);
+}
+
+char *
+tu_sha256_hex (const void *data, gsize len)
+{
+  return g_compute_checksum_for_data (G_CHECKSUM_SHA256, data, len);
+}
+
+gpg_error_t
+tu_encrypt (const pl_encrypt_options *o, const char *pw, const void *in,
+            gsize len, GBytes **out)
+{
+  pl_source *src = pl_source_new_memory (in, len);
+  pl_sink *sink = pl_sink_new_memory ();
+  gpg_error_t err = pl_encrypt (src, sink, o, pw, strlen (pw), NULL);
+  size_t n;
+  const uint8_t *d = pl_sink_memory_data (sink, &n);
+
+  *out = err ? NULL : g_bytes_new (d, n);
+  pl_sink_free (sink);
+  pl_source_free (src);
+  return err;
+}
+
+gpg_error_t
+tu_decrypt (const char *pw, const void *in, gsize len, GBytes **out,
+            pl_decrypt_result *result)
+{
+  pl_source *src = pl_source_new_memory (in, len);
+  pl_sink *sink = pl_sink_new_memory ();
+  const char *pws[1] = { pw };
+  pl_decrypt_options o = { 0 };
+  gpg_error_t err;
+  size_t n;
+  const uint8_t *d;
+
+  o.passphrases = pws;
+  o.n_passphrases = 1;
+  err = pl_decrypt (src, sink, &o, result, NULL);
+  d = pl_sink_memory_data (sink, &n);
+  /* An aborted memory sink is empty: what a failed job leaves. */
+  *out = g_bytes_new (d, n);
+  pl_sink_free (sink);
+  pl_source_free (src);
+  return err;
+}
+
+const char *
+tu_tmpdir (void)
+{
+  if (!tmpdir)
+    {
+      GError *error = NULL;
+      tmpdir = g_dir_make_tmp ("padlock-test-XXXXXX", &error);
+      g_assert_no_error (error);
+      atexit (cleanup);
+    }
+  return tmpdir;
+}
+
+char *
+tu_write_temp (const char *name, const void *data, gsize len)
+{
+  char *path = g_build_filename (tu_tmpdir (), name, NULL);
+  GError *error = NULL;
+  g_unlink (path);
+  g_file_set_contents (path, data, (gssize) len, &error);
+  g_assert_no_error (error);
+  return path;
+}
+
+gboolean
+tu_run (const char *const *argv, GBytes *in, GBytes **out, char **err_text,
+        int *status)
+{
+  GSubprocessLauncher *launcher;
+  GSubprocess *proc;
+  GError *error = NULL;
+  GBytes *stdout_buf = NULL, *stderr_buf = NULL;
+  char *in_path = NULL;
+  gboolean ok;
+  static int counter;
+
+  /* Standard input comes from a file: a child that stops reading early
+   * (it refused the data) must not make the write fail. */
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE
+                                        | G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  if (in)
+    {
+      char *name = g_strdup_printf ("stdin-%d", counter++);
+      in_path = tu_write_temp (name, g_bytes_get_data (in, NULL),
+                               g_bytes_get_size (in));
+      g_free (name);
+      g_subprocess_launcher_set_stdin_file_path (launcher, in_path);
+    }
+  else
+    g_subprocess_launcher_set_stdin_file_path (launcher, "/dev/null");
+  proc = g_subprocess_launcher_spawnv (launcher, argv, &error);
+  g_object_unref (launcher);
+  if (!proc)
+    {
+      g_test_message ("cannot run %s: %s", argv[0], error->message);
+      g_error_free (error);
+      g_free (in_path);
+      return FALSE;
+    }
+  ok = g_subprocess_communicate (proc, NULL, NULL, &stdout_buf, &stderr_buf,
+                                 &error);
+  g_assert_no_error (error);
+  g_assert_true (ok);
+  *status = g_subprocess_get_if_exited (proc)
+            ? g_subprocess_get_exit_status (proc) : -1;
+  if (out)
+    *out = stdout_buf;
+  else
+    g_bytes_unref (stdout_buf);
+  if (err_text)
+    {
+      gsize n;
+      const char *d = g_bytes_get_data (stderr_buf, &n);
+      *err_text = g_strndup (d ? d : "", n);
+    }
+  g_bytes_unref (stderr_buf);
+  g_object_unref (proc);
+  if (in_path)
+    g_unlink (in_path);
+  g_free (in_path);
+  return TRUE;
+}
+
+char *
+tu_find_program (const char *name)
+{
+  return g_find_program_in_path (name);
+}
+
+const char *
+tu_sop_path (void)
+{
+  const char *p = g_getenv ("PADLOCK_SOP");
+  g_assert_nonnull (p);
+  return p;
+}
+
+const char *
+tu_vectors_dir (void)
+{
+  static char *dir;
+  const char *shared = g_getenv ("PADLOCK_SHARED_DIR");
+
+  if (!dir && shared)
+    {
+      char *d = g_build_filename (shared, "vectors", NULL);
+      char *m = g_build_filename (d, "MANIFEST.tsv", NULL);
+      if (g_file_test (m, G_FILE_TEST_EXISTS))
+        dir = d;
+      else
+        g_free (d);
+      g_free (m);
+    }
+  return dir;
+}
+
+const char *
+tu_gnupg_home (void)
+{
+  static char *home;
+  if (!home)
+    {
+      home = g_build_filename (tu_tmpdir (), "gnupg", NULL);
+      g_mkdir (home, 0700);
+      char *conf = g_build_filename (home, "gpg-agent.conf", NULL);
+      /* Loopback pinentry: passphrases come from files, never a dialog. */
+      g_file_set_contents (conf, "allow-loopback-pinentry\n", -1, NULL);
+      g_free (conf);
+    }
+  return home;
+}

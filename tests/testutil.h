@@ -1,0 +1,46 @@
+/* testutil.h - helpers shared by the tests */
+#pragma once
+
+#include <glib.h>
+#include <stdint.h>
+#include <gpg-error.h>
+
+#include "job.h"
+
+/* pl_init, g_test_init and a fixed random seed message. */
+void tu_init (int *argc, char ***argv);
+
+/* Random octets (non-cryptographic, for test data). */
+GBytes *tu_random_bytes (gsize len);
+
+/* Lower-case hex SHA-256. */
+char *tu_sha256_hex (const void *data, gsize len);
+
+/* Encrypt or decrypt memory to memory through the engine. */
+gpg_error_t tu_encrypt (const pl_encrypt_options *o, const char *pw,
+                        const void *in, gsize len, GBytes **out);
+gpg_error_t tu_decrypt (const char *pw, const void *in, gsize len,
+                        GBytes **out, pl_decrypt_result *result);
+
+/* A fresh temporary directory, removed (with its files) at exit. */
+const char *tu_tmpdir (void);
+
+/* Runs ARGV (NULL-terminated) with IN on stdin; collects stdout and the
+ * exit status.  Returns FALSE if it could not be run. */
+gboolean tu_run (const char *const *argv, GBytes *in, GBytes **out,
+                 char **err_text, int *status);
+
+/* Path of a program on PATH, or NULL. */
+char *tu_find_program (const char *name);
+
+/* The project's padlock-sop executable. */
+const char *tu_sop_path (void);
+
+/* ../shared/vectors, or NULL when absent. */
+const char *tu_vectors_dir (void);
+
+/* A GnuPG home of our own, so that tests never touch the user's. */
+const char *tu_gnupg_home (void);
+
+/* Writes DATA to a new file in tu_tmpdir; returns its path. */
+char *tu_write_temp (const char *name, const void *data, gsize len);
