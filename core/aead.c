@@ -160,7 +160,9 @@ crypt_chunk (const pl_aead_stream *s, gcry_cipher_hd_t hd, uint64_t index,
       err = gcry_cipher_decrypt (hd, out, len, in, in ? len : 0);
       if (!err)
         err = gcry_cipher_checktag (hd, tag_in, TAG_LEN);
-      if (err && gpg_err_code (err) == GPG_ERR_CHECKSUM)
+      /* A bad tag is the message's fault, not libgcrypt's: report it
+       * with our error source.  */
+      if (gpg_err_code (err) == GPG_ERR_CHECKSUM)
         err = gpg_error (GPG_ERR_CHECKSUM);
     }
   return err;
@@ -200,11 +202,13 @@ pl_aead_header_parse (pl_aead_header *h, pl_aead_format format,
     return gpg_error (GPG_ERR_INV_ARG);
   /* A body too short for its header is cut off; GPG_ERR_TRUNCATED also
    * tells a streaming caller that more octets would help.  */
-  if (len < 4)
-    return gpg_error (len ? GPG_ERR_TRUNCATED : GPG_ERR_INV_PACKET);
+  if (!len)
+    return gpg_error (GPG_ERR_TRUNCATED);
   if (p[0] != (format == PL_AEAD_FORMAT_SEIPD2
                ? SEIPD2_VERSION : OCB_PACKET_VERSION))
     return gpg_error (GPG_ERR_UNKNOWN_VERSION);
+  if (len < 4)
+    return gpg_error (GPG_ERR_TRUNCATED);
 
   h->format = format;
   h->cipher_algo = p[1];

@@ -27,9 +27,10 @@
 #include <gcrypt.h>
 
 #define MAX_SKESK 16
-/* GnuPG refuses compressed packets nested deeper than this, as we do: a
- * quine-like nesting is a denial of service. */
-#define MAX_COMPRESS_DEPTH 2
+/* Compressed packets nest at most this deep.  GnuPG caps all packet
+ * nesting (32 levels); no writer ever nests compression, and each level
+ * multiplies a decompression bomb, so we allow one. */
+#define MAX_COMPRESS_DEPTH 1
 
 typedef struct
 {

@@ -131,6 +131,41 @@ derive_argon2 (const pl_s2k *s2k, const char *passphrase, size_t len,
   return err;
 }
 
+/* libgcrypt's S2K refuses an empty passphrase, which OpenPGP allows (and
+ * the RFC 9580 §3.7.1 algorithm defines): do it by hand for that case. */
+static gpg_error_t
+derive_empty (int algo, const pl_s2k *s2k, unsigned long count,
+              uint8_t *key, size_t keylen)
+{
+  size_t salt_len = s2k->type == PL_S2K_SIMPLE ? 0 : 8;
+  size_t dlen = gcry_md_get_algo_dlen (algo);
+  static const uint8_t zero[64];
+  gpg_error_t err;
+
+  if (count < salt_len)
+    count = salt_len;
+  for (size_t done = 0, ctx = 0; done < keylen; ctx++)
+    {
+      gcry_md_hd_t md;
+      size_t n = keylen - done < dlen ? keylen - done : dlen;
+
+      err = gcry_md_open (&md, algo, GCRY_MD_FLAG_SECURE);
+      if (err)
+        return err;
+      gcry_md_write (md, zero, ctx);
+      for (unsigned long left = count; left && salt_len;)
+        {
+          size_t k = left < salt_len ? left : salt_len;
+          gcry_md_write (md, s2k->salt, k);
+          left -= k;
+        }
+      memcpy (key + done, gcry_md_read (md, algo), n);
+      gcry_md_close (md);
+      done += n;
+    }
+  return 0;
+}
+
 gpg_error_t
 pl_s2k_derive (const pl_s2k *s2k, const char *passphrase,
                size_t passphrase_len, uint8_t *key, size_t keylen,
@@ -146,6 +181,10 @@ pl_s2k_derive (const pl_s2k *s2k, const char *passphrase,
   algo = pl_hash_gcry_algo (s2k->hash_algo);
   if (!algo)
     return gpg_error (GPG_ERR_DIGEST_ALGO);
+  if (!passphrase_len && s2k->type <= PL_S2K_ITERATED)
+    return derive_empty (algo, s2k, s2k->type == PL_S2K_ITERATED
+                         ? pl_s2k_decode_count (s2k->coded_count) : 0,
+                         key, keylen);
   switch (s2k->type)
     {
     case PL_S2K_SIMPLE:

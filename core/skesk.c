@@ -118,13 +118,20 @@ pl_skesk_parse (pl_skesk *skesk, const uint8_t *body, size_t len)
       if (esk_len == 1 || esk_len > 1 + PL_SESSION_KEY_MAX)
         return gpg_error (GPG_ERR_INV_PACKET);
     }
-  else if (esk_len <= TAG_LEN || esk_len > PL_SESSION_KEY_MAX + TAG_LEN)
-    return gpg_error (GPG_ERR_INV_PACKET);
-  else if (skesk->version == 5
-           && esk_len - TAG_LEN != pl_cipher_key_length (skesk->cipher_algo))
+  else if (skesk->version == 5)
     {
       /* v5 wraps a key for its own cipher, which the OCB packet uses.  */
-      return gpg_error (GPG_ERR_INV_PACKET);
+      if (esk_len != pl_cipher_key_length (skesk->cipher_algo) + TAG_LEN)
+        return gpg_error (GPG_ERR_INV_PACKET);
+    }
+  else
+    {
+      /* v6 wraps a key for the cipher the SEIPD v2 header names; every
+       * cipher with 16-octet blocks takes 16, 24 or 32 octets.  */
+      esk_len -= TAG_LEN;
+      if (esk_len != 16 && esk_len != 24 && esk_len != 32)
+        return gpg_error (GPG_ERR_INV_PACKET);
+      esk_len += TAG_LEN;
     }
   memcpy (skesk->esk, body + off, esk_len);
   skesk->esk_len = esk_len;
@@ -343,8 +350,10 @@ pl_skesk_encrypt (pl_skesk *skesk, const char *passphrase,
       if (!aead_cipher_ok (skesk->cipher_algo)
           || !pl_aead_gcry_mode (skesk->aead_algo))
         return gpg_error (GPG_ERR_UNSUPPORTED_ALGORITHM);
-      if (!session_key || !keylen || keylen > PL_SESSION_KEY_MAX
-          || (skesk->version == 5 && keylen != keklen))
+      /* The lengths pl_skesk_parse accepts.  */
+      if (!session_key
+          || (skesk->version == 5 && keylen != keklen)
+          || (keylen != 16 && keylen != 24 && keylen != 32))
         return gpg_error (GPG_ERR_INV_KEYLEN);
       break;
     default:

@@ -1,0 +1,213 @@
+// openpgpjs-helper.mjs - drives OpenPGP.js for test-interop-openpgpjs
+//
+//   node openpgpjs-helper.mjs decrypt PWFILE             < msg > plain
+//   node openpgpjs-helper.mjs encrypt PWFILE AEAD CHUNKOCTET S2K ARMOR
+//                                                       < plain > msg
+//   node openpgpjs-helper.mjs v1 PWFILE S2K ARMOR        < plain > msg
+//
+// AEAD is ocb, eax or gcm; CHUNKOCTET the chunk size octet (chunks of
+// 2^(c+6) octets); S2K is iterated, argon2 (cheap parameters, t=1 p=1
+// m=2^10 KiB) or argon2-default (OpenPGP.js's own, t=3 p=4 m=2^16 KiB);
+// ARMOR is 0 or 1.  "encrypt" writes SEIPD v2 + SKESK v6, "v1" writes
+// SEIPD v1 + SKESK v4.  The openpgp module is found through OPENPGPJS_DIR
+// (its node_modules/openpgp folder).  Failures exit 1 with the error on
+// standard error and nothing more on standard output.
+
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pathToFileURL } from 'node:url';
+
+function die (msg)
+{
+  process.stderr.write(`openpgpjs-helper: ${msg}\n`);
+  process.exit(1);
+}
+
+const dir = process.env.OPENPGPJS_DIR;
+if (!dir)
+  die('OPENPGPJS_DIR is not set');
+const openpgp = await import(pathToFileURL(join(dir, 'dist', 'node',
+                                                'openpgp.mjs')).href);
+
+// Standard input as a web stream of plain Uint8Arrays (not Buffers).
+function stdinStream ()
+{
+  return Readable.toWeb(process.stdin).pipeThrough(new TransformStream({
+    transform (chunk, controller) {
+      controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset,
+                                        chunk.byteLength));
+    }
+  }));
+}
+
+// Peeks at the first octets to tell armor from binary, then gives back a
+// stream that still starts at the beginning.
+async function peekStream (stream, want)
+{
+  const reader = stream.getReader();
+  const head = [];
+  let have = 0, done = false;
+  while (have < want && !done)
+    {
+      const r = await reader.read();
+      if (r.done)
+        done = true;
+      else if (r.value.length)
+        {
+          head.push(r.value);
+          have += r.value.length;
+        }
+    }
+  const prefix = new Uint8Array(have);
+  let off = 0;
+  for (const h of head)
+    {
+      prefix.set(h, off);
+      off += h.length;
+    }
+  const rest = new ReadableStream({
+    start (controller) {
+      if (prefix.length)
+        controller.enqueue(prefix);
+      if (done)
+        controller.close();
+    },
+    async pull (controller) {
+      const r = await reader.read();
+      if (r.done)
+        controller.close();
+      else
+        controller.enqueue(r.value);
+    },
+    cancel (reason) { return reader.cancel(reason); }
+  }, { highWaterMark: 0 });
+  return { prefix, stream: rest };
+}
+
+function write (data)
+{
+  return new Promise((resolve, reject) => {
+    const onError = (e) => reject(e);
+    process.stdout.once('error', onError);
+    if (process.stdout.write(data))
+      {
+        process.stdout.off('error', onError);
+        resolve();
+      }
+    else
+      process.stdout.once('drain', () => {
+        process.stdout.off('error', onError);
+        resolve();
+      });
+  });
+}
+
+// Collects a result (string, Uint8Array or web stream) before writing:
+// nothing reaches standard output unless the whole job succeeded.
+async function collect (data)
+{
+  if (typeof data === 'string')
+    return new TextEncoder().encode(data);
+  if (data instanceof Uint8Array)
+    return data;
+  const parts = [];
+  let total = 0;
+  const reader = data.getReader();
+  for (;;)
+    {
+      const r = await reader.read();
+      if (r.done)
+        break;
+      const v = typeof r.value === 'string'
+        ? new TextEncoder().encode(r.value) : r.value;
+      parts.push(v);
+      total += v.length;
+    }
+  const out = new Uint8Array(total);
+  let off = 0;
+  for (const p of parts)
+    {
+      out.set(p, off);
+      off += p.length;
+    }
+  return out;
+}
+
+async function output (data)
+{
+  const bytes = await collect(data);
+  for (let off = 0; off < bytes.length; off += 1 << 20)
+    await write(bytes.subarray(off, Math.min(bytes.length, off + (1 << 20))));
+}
+
+function s2kConfig (s2k, config)
+{
+  if (s2k === 'iterated')
+    config.s2kType = openpgp.enums.s2k.iterated;
+  else if (s2k === 'argon2' || s2k === 'argon2-default')
+    {
+      config.s2kType = openpgp.enums.s2k.argon2;
+      if (s2k === 'argon2')
+        config.s2kArgon2Params = { passes: 1, parallelism: 1,
+                                   memoryExponent: 10 };
+    }
+  else
+    die(`unknown S2K ${s2k}`);
+}
+
+async function decrypt (pwfile)
+{
+  const password = readFileSync(pwfile, 'utf8');
+  const { prefix, stream } = await peekStream(stdinStream(), 64);
+  const text = new TextDecoder('latin1').decode(prefix);
+  let message;
+  if (/^\s*-----BEGIN PGP/.test(text))
+    message = await openpgp.readMessage({
+      armoredMessage: stream.pipeThrough(new TextDecoderStream())
+    });
+  else
+    message = await openpgp.readMessage({ binaryMessage: stream });
+  const { data } = await openpgp.decrypt({
+    message, passwords: [password], format: 'binary'
+  });
+  await output(data);
+}
+
+async function encrypt (pwfile, aead, chunk, s2k, armor, v1)
+{
+  const password = readFileSync(pwfile, 'utf8');
+  const config = { aeadProtect: !v1 };
+  if (!v1)
+    {
+      if (!(aead in openpgp.enums.aead))
+        die(`unknown AEAD ${aead}`);
+      config.preferredAEADAlgorithm = openpgp.enums.aead[aead];
+      config.aeadChunkSizeByte = Number.parseInt(chunk, 10);
+    }
+  s2kConfig(s2k, config);
+  const message = await openpgp.createMessage({ binary: stdinStream() });
+  const data = await openpgp.encrypt({
+    message, passwords: [password], config,
+    format: armor === '1' ? 'armored' : 'binary'
+  });
+  await output(data);
+}
+
+const [cmd, ...args] = process.argv.slice(2);
+try
+  {
+    if (cmd === 'decrypt' && args.length === 1)
+      await decrypt(args[0]);
+    else if (cmd === 'encrypt' && args.length === 5)
+      await encrypt(args[0], args[1], args[2], args[3], args[4], false);
+    else if (cmd === 'v1' && args.length === 3)
+      await encrypt(args[0], null, null, args[1], args[2], true);
+    else
+      die('usage: decrypt PWFILE | encrypt PWFILE AEAD CHUNKOCTET S2K ARMOR'
+          + ' | v1 PWFILE S2K ARMOR');
+  }
+catch (e)
+  {
+    die(e && e.stack ? e.stack : String(e));
+  }

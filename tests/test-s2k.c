@@ -1,0 +1,160 @@
+/* test-s2k.c - S2K specifiers against an independent implementation */
+#include "testutil.h"
+#include "algo.h"
+#include "s2k.h"
+
+#include <string.h>
+
+/* RFC 9580 §3.7.1: hash contexts preloaded with 0, 1, 2... zero octets,
+ * each fed SALT||PW repeated to COUNT octets, concatenated. */
+static void
+reference_s2k (GChecksumType type, gsize digest_len, const guint8 *salt,
+               gsize salt_len, const char *pw, gsize count, guint8 *out,
+               gsize outlen)
+{
+  gsize unit = salt_len + strlen (pw);
+  gsize done = 0;
+
+  if (count < unit)
+    count = unit;
+  for (gsize ctx = 0; done < outlen; ctx++)
+    {
+      GChecksum *c = g_checksum_new (type);
+      guint8 digest[64];
+      gsize dlen = sizeof digest, left = count;
+      static const guint8 zero[64];
+
+      g_checksum_update (c, zero, ctx);
+      while (left)
+        {
+          gsize k;
+          k = MIN (left, salt_len);
+          g_checksum_update (c, salt, k);
+          left -= k;
+          k = MIN (left, strlen (pw));
+          g_checksum_update (c, (const guint8 *) pw, k);
+          left -= k;
+        }
+      g_checksum_get_digest (c, digest, &dlen);
+      g_assert_cmpuint (dlen, ==, digest_len);
+      memcpy (out + done, digest, MIN (dlen, outlen - done));
+      done += MIN (dlen, outlen - done);
+      g_checksum_free (c);
+    }
+}
+
+static void
+test_count_coding (void)
+{
+  g_assert_cmpuint (pl_s2k_decode_count (0), ==, 1024);
+  g_assert_cmpuint (pl_s2k_decode_count (96), ==, 65536);
+  g_assert_cmpuint (pl_s2k_decode_count (255), ==, 65011712);
+  for (unsigned c = 0; c < 256; c++)
+    g_assert_cmpuint (pl_s2k_encode_count (pl_s2k_decode_count (c)), ==, c);
+  g_assert_cmpuint (pl_s2k_encode_count (65537), ==, 97);
+}
+
+static void
+test_known_answers (void)
+{
+  static const struct { int algo; GChecksumType type; gsize dlen; } hashes[] = {
+    { PL_HASH_SHA1, G_CHECKSUM_SHA1, 20 },
+    { PL_HASH_SHA256, G_CHECKSUM_SHA256, 32 },
+    { PL_HASH_SHA512, G_CHECKSUM_SHA512, 64 },
+    { PL_HASH_SHA384, G_CHECKSUM_SHA384, 48 },
+  };
+  static const char *pws[] = { "", "a", "password", "correct horse battery" };
+  static const int types[] = { PL_S2K_SIMPLE, PL_S2K_SALTED, PL_S2K_ITERATED };
+
+  for (gsize h = 0; h < G_N_ELEMENTS (hashes); h++)
+    for (gsize p = 0; p < G_N_ELEMENTS (pws); p++)
+      for (gsize t = 0; t < G_N_ELEMENTS (types); t++)
+        for (gsize keylen = 16; keylen <= 32; keylen += 8)
+          {
+            pl_s2k s2k;
+            guint8 got[32], want[32];
+            gsize count = 0;
+
+            memset (&s2k, 0, sizeof s2k);
+            s2k.type = types[t];
+            s2k.hash_algo = hashes[h].algo;
+            for (int i = 0; i < 8; i++)
+              s2k.salt[i] = (guint8) g_test_rand_int ();
+            s2k.coded_count = (guint8) g_test_rand_int_range (0, 40);
+            if (s2k.type == PL_S2K_ITERATED)
+              count = pl_s2k_decode_count (s2k.coded_count);
+            g_assert_cmpuint (pl_s2k_derive (&s2k, pws[p], strlen (pws[p]),
+                                             got, keylen, 0), ==, 0);
+            reference_s2k (hashes[h].type, hashes[h].dlen, s2k.salt,
+                           s2k.type == PL_S2K_SIMPLE ? 0 : 8, pws[p], count,
+                           want, keylen);
+            g_assert_cmpmem (got, keylen, want, keylen);
+          }
+}
+
+static void
+test_parse_write (void)
+{
+  pl_s2k a, b;
+  guint8 buf[32];
+  gsize len, used;
+
+  g_assert_cmpuint (pl_s2k_new_iterated (&a, PL_HASH_SHA256, 5), ==, 0);
+  g_assert_cmpuint (pl_s2k_decode_count (a.coded_count), >=, 65536);
+  len = pl_s2k_write (&a, buf);
+  g_assert_cmpuint (len, ==, 11);
+  g_assert_cmpuint (pl_s2k_parse (&b, buf, len, &used), ==, 0);
+  g_assert_cmpuint (used, ==, len);
+  g_assert_cmpmem (&a, sizeof a, &b, sizeof b);
+
+  pl_s2k_new_argon2 (&a, 3, 4, 16);
+  len = pl_s2k_write (&a, buf);
+  g_assert_cmpuint (len, ==, 20);
+  g_assert_cmpuint (pl_s2k_parse (&b, buf, len, &used), ==, 0);
+  g_assert_cmpmem (&a, sizeof a, &b, sizeof b);
+
+  /* Each truncation fails. */
+  for (gsize i = 0; i < len; i++)
+    g_assert_cmpint (gpg_err_code (pl_s2k_parse (&b, buf, i, &used)), ==,
+                     GPG_ERR_INV_PACKET);
+  /* GnuPG's private 101 and unknown hashes are refused in words. */
+  buf[0] = 101;
+  g_assert_cmpint (gpg_err_code (pl_s2k_parse (&b, buf, len, &used)), ==,
+                   GPG_ERR_UNSUPPORTED_ALGORITHM);
+  buf[0] = 3;
+  buf[1] = 99;
+  g_assert_cmpint (gpg_err_code (pl_s2k_parse (&b, buf, 11, &used)), ==,
+                   GPG_ERR_DIGEST_ALGO);
+  /* Argon2 with m < 8p is malformed. */
+  pl_s2k_new_argon2 (&a, 1, 4, 4);
+  len = pl_s2k_write (&a, buf);
+  g_assert_cmpint (gpg_err_code (pl_s2k_parse (&b, buf, len, &used)), ==,
+                   GPG_ERR_INV_PACKET);
+}
+
+/* Memory above the cap is refused before anything is allocated. */
+static void
+test_argon2_cap (void)
+{
+  pl_s2k s2k;
+  guint8 key[32];
+
+  pl_s2k_new_argon2 (&s2k, 1, 1, 31);
+  g_assert_cmpint (gpg_err_code (pl_s2k_derive (&s2k, "pw", 2, key, 32, 0)),
+                   ==, GPG_ERR_TOO_LARGE);
+  pl_s2k_new_argon2 (&s2k, 1, 1, 12);
+  g_assert_cmpint (gpg_err_code (pl_s2k_derive (&s2k, "pw", 2, key, 32,
+                                                2048)), ==, GPG_ERR_TOO_LARGE);
+  g_assert_cmpuint (pl_s2k_derive (&s2k, "pw", 2, key, 32, 4096), ==, 0);
+}
+
+int
+main (int argc, char **argv)
+{
+  tu_init (&argc, &argv);
+  g_test_add_func ("/s2k/count-coding", test_count_coding);
+  g_test_add_func ("/s2k/known-answers", test_known_answers);
+  g_test_add_func ("/s2k/parse-write", test_parse_write);
+  g_test_add_func ("/s2k/argon2-cap", test_argon2_cap);
+  return g_test_run ();
+}
