@@ -43,6 +43,14 @@ typedef struct
   int have_literal;
 } job;
 
+static int
+job_threads (job *j)
+{
+  if (j->ctl && j->ctl->threads > 0)
+    return j->ctl->threads;
+  return pl_default_threads ();
+}
+
 static gpg_error_t
 check_cancel (job *j)
 {
@@ -131,7 +139,11 @@ typedef struct
   pl_reader base;
   pl_cursor *in;                /* over the packet body */
   pl_seipd1 st;
-  uint8_t *buf;                 /* PL_SEIPD1_HEADROOM + PL_BLOCK_SIZE */
+  /* Two buffers of PL_SEIPD1_HEADROOM + PL_BLOCK_SIZE, used in turn: the
+   * MDC thread hashes one while the next block is decrypted into the
+   * other. */
+  uint8_t *buf[2];
+  int turn;
   int ended;
 } seipd1_reader;
 
@@ -155,7 +167,9 @@ seipd1_next (pl_reader *self, uint8_t **data, size_t *len)
           r->ended = 1;
           return pl_seipd1_decrypt_finish (&r->st);
         }
-      err = pl_seipd1_decrypt_push (&r->st, p, n, r->buf, data, len);
+      err = pl_seipd1_decrypt_push (&r->st, p, n, r->buf[r->turn], data,
+                                    len);
+      r->turn ^= 1;
       if (err)
         return err;
       if (*len)
@@ -600,8 +614,10 @@ decrypt_seipd1 (job *j, candidates *c, pl_cursor *bc, uint8_t *key)
   j->result->cipher_algo = algo;
   keep_session_key (j, key, keylen);
 
-  r.buf = malloc (PL_SEIPD1_HEADROOM + PL_BLOCK_SIZE);
-  if (!r.buf)
+  pl_seipd1_set_threads (&r.st, job_threads (j));
+  r.buf[0] = malloc (PL_SEIPD1_HEADROOM + PL_BLOCK_SIZE);
+  r.buf[1] = malloc (PL_SEIPD1_HEADROOM + PL_BLOCK_SIZE);
+  if (!r.buf[0] || !r.buf[1])
     {
       err = gpg_error (GPG_ERR_ENOMEM);
       goto leave;
@@ -624,7 +640,8 @@ decrypt_seipd1 (job *j, candidates *c, pl_cursor *bc, uint8_t *key)
 
  leave:
   pl_seipd1_clear (&r.st);
-  free (r.buf);
+  free (r.buf[0]);
+  free (r.buf[1]);
   return err;
 }
 

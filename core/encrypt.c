@@ -22,6 +22,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <gcrypt.h>
 
 /* Partial body chunks of 2^20 octets: large, and a power of two. */
@@ -64,6 +65,13 @@ pl_encrypt_options_init (pl_encrypt_options *opts)
   opts->cipher_algo = PL_CIPHER_AES256;
   opts->literal_format = 'b';
   opts->chunk_octet = -1;
+}
+
+int
+pl_default_threads (void)
+{
+  long n = sysconf (_SC_NPROCESSORS_ONLN);
+  return n > 0 ? (int) n : 1;
 }
 
 gpg_error_t
@@ -592,6 +600,9 @@ pl_encrypt (pl_source *src, pl_sink *sink, const pl_encrypt_options *opts,
         }
       err = pl_seipd1_encrypt_init (&ch.seipd1.st, o.cipher_algo, key,
                                     keylen, prefix, &prefix_len);
+      pl_seipd1_set_threads (&ch.seipd1.st,
+                             ctl && ctl->threads > 0 ? ctl->threads
+                                                     : pl_default_threads ());
       if (!err)
         err = ch.data_frame.base.write (&ch.data_frame.base, prefix,
                                         prefix_len);

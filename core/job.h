@@ -97,6 +97,9 @@ typedef struct
   size_t session_key_len;
 } pl_decrypt_result;
 
+/* The number of cores online: the default thread budget. */
+int pl_default_threads (void);
+
 /* Sets up libgcrypt (version check, secure memory).  Call once, early. */
 gpg_error_t pl_init (void);
 

@@ -20,6 +20,13 @@
 #define PL_SEIPD1_HEADROOM PL_MDC_PACKET_LEN
 #define PL_SEIPD1_PREFIX_MAX 18
 
+/* SHA-1 runs at about the speed of CFB encryption, so on more than one
+ * core the MDC is computed on a thread of its own, overlapping the
+ * cipher.  Pushes smaller than this are hashed inline. */
+#define PL_SEIPD1_THREAD_MIN (64 * 1024)
+
+typedef struct pl_hasher pl_hasher;
+
 typedef struct
 {
   gcry_cipher_hd_t cipher;
@@ -27,7 +34,13 @@ typedef struct
   size_t block_len;
   uint8_t held[PL_MDC_PACKET_LEN];
   size_t held_len;
+  int threads;                  /* thread budget: > 1 allows the hasher */
+  pl_hasher *hasher;            /* started on the first large push */
 } pl_seipd1;
+
+/* Sets the thread budget (default 1: everything on the caller's thread).
+ * Call after init. */
+void pl_seipd1_set_threads (pl_seipd1 *st, int threads);
 
 /* Encryption: writes the encrypted prefix (block length + 2 octets) to
  * PREFIX and returns its length in *PREFIX_LEN. */
@@ -50,7 +63,12 @@ gpg_error_t pl_seipd1_decrypt_init (pl_seipd1 *st, int cipher_algo,
 /* Decrypts LEN octets of ciphertext from IN into OUT + PL_SEIPD1_HEADROOM
  * (OUT has room for LEN + PL_SEIPD1_HEADROOM octets; IN may equal
  * OUT + PL_SEIPD1_HEADROOM).  Sets *REL to the start of the plaintext now
- * released (inside OUT) and *RELLEN to its length. */
+ * released (inside OUT) and *RELLEN to its length.
+ *
+ * With the hasher thread, the released octets are hashed while the caller
+ * writes them out: OUT must stay untouched until the next push or finish,
+ * and the caller should alternate two OUT buffers so that decryption of
+ * one overlaps hashing of the other. */
 gpg_error_t pl_seipd1_decrypt_push (pl_seipd1 *st, const uint8_t *in,
                                     size_t len, uint8_t *out, uint8_t **rel,
                                     size_t *rellen);
