@@ -13,6 +13,7 @@
 #include "io.h"
 #include "job.h"
 #include "skesk.h"
+#include "speed.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -41,6 +42,7 @@ usage (FILE *f)
          "          [--with-session-key=SESSIONKEY...]\n"
          "  armor [--label=auto|message|key|sig]\n"
          "  dearmor\n"
+         "  speed [--seconds=S]    (extension: cipher speeds in memory)\n"
          "\n"
          "PASSWORD and SESSIONKEY name a file, @ENV:NAME or @FD:N.\n"
          "Data is read from standard input and written to standard output.\n",
@@ -583,6 +585,44 @@ cmd_decrypt (int argc, char **argv)
   return code;
 }
 
+static void
+print_speed (void *user_data, const pl_speed_result *r, size_t index,
+             size_t count)
+{
+  if (r->mb_per_s > 0)
+    printf ("%-26s %10.0f MB/s\n", r->name, r->mb_per_s);
+  else
+    printf ("%-26s %10s\n", r->name, "n/a");
+  fflush (stdout);
+}
+
+/* An extension subcommand, as gocryptfs -speed: the CPU's limits. */
+static int
+cmd_speed (int argc, char **argv)
+{
+  pl_speed_result *results;
+  size_t n;
+  double seconds = 0.2;
+  gpg_error_t err;
+
+  for (int i = 0; i < argc; i++)
+    {
+      const char *v = option_value ("--seconds", argc, argv, &i);
+      if (!v || (seconds = strtod (v, NULL)) <= 0 || seconds > 10)
+        return fail (SOP_UNSUPPORTED_OPTION, argv[i], 0);
+    }
+  pl_speed_list (&n);
+  results = calloc (n, sizeof *results);
+  if (!results)
+    return 1;
+  printf ("# one thread, in memory, MB = 10^6 octets\n");
+  err = pl_speed_run (seconds, results, print_speed, NULL);
+  free (results);
+  if (err)
+    return fail (1, "speed test failed", err);
+  return SOP_OK;
+}
+
 static gpg_error_t
 write_stdout (const void *buf, size_t len)
 {
@@ -787,6 +827,8 @@ pl_sop_main (int argc, char **argv)
     return cmd_armor (argc - 2, argv + 2);
   if (!strcmp (cmd, "dearmor"))
     return cmd_dearmor (argc - 2, argv + 2);
+  if (!strcmp (cmd, "speed"))
+    return cmd_speed (argc - 2, argv + 2);
   fprintf (stderr, "padlock-sop: unsupported subcommand %s\n", cmd);
   return SOP_UNSUPPORTED_SUBCOMMAND;
 }

@@ -309,10 +309,42 @@ test_no_plaintext_on_failure (void)
   g_free (pwfile);
 }
 
+static void
+test_speed (void)
+{
+  const char *args[] = { "speed", "--seconds=0.01", NULL };
+  GBytes *out;
+  char *e, *text;
+  char **lines;
+  int measured = 0;
+
+  g_assert_cmpint (sop (args, NULL, &out, &e), ==, 0);
+  text = g_strndup (g_bytes_get_data (out, NULL), g_bytes_get_size (out));
+  lines = g_strsplit (text, "\n", -1);
+  for (char **l = lines; *l; l++)
+    if (strstr (*l, " MB/s"))
+      {
+        /* The last number before "MB/s" is the rate. */
+        char *mb = strstr (*l, " MB/s");
+        while (mb > *l && mb[-1] != ' ')
+          mb--;
+        g_assert_cmpfloat (g_ascii_strtod (mb, NULL), >, 1.0);
+        measured++;
+      }
+  g_assert_nonnull (strstr (text, "AES-256-OCB encrypt"));
+  g_assert_nonnull (strstr (text, "SHA-1"));
+  g_assert_cmpint (measured, >=, 10);
+  g_strfreev (lines);
+  g_free (text);
+  g_free (e);
+  g_bytes_unref (out);
+}
+
 int
 main (int argc, char **argv)
 {
   tu_init (&argc, &argv);
+  g_test_add_func ("/sop/speed", test_speed);
   g_test_add_func ("/sop/version", test_version);
   g_test_add_func ("/sop/profiles", test_profiles);
   g_test_add_func ("/sop/errors", test_errors);
