@@ -21,6 +21,7 @@
 #include "packet.h"
 #include "seipd.h"
 #include "skesk.h"
+#include "worker.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -41,7 +42,44 @@ typedef struct
   const pl_job_control *ctl;
   uint64_t done;
   int have_literal;
+  /* Sink writes on a thread of their own, overlapping the next block's
+   * decryption, when the layer that produces plaintext keeps each block
+   * until it calls wait_for_writer on that buffer (SEIPD v1 and inflate
+   * alternate two buffers and do). */
+  int async_write;
+  pl_worker writer;
 } job;
+
+static gpg_error_t
+sink_task (void *arg, const uint8_t *p, size_t n)
+{
+  pl_sink *sink = arg;
+  return sink->write (sink, p, n);
+}
+
+/* Before a reader reuses BUF: the writer must be done with it. */
+static void
+wait_for_writer (job *j, const void *buf, size_t len)
+{
+  pl_worker_wait_range (&j->writer, buf, len);
+}
+
+static gpg_error_t
+write_plaintext (job *j, const uint8_t *p, size_t n)
+{
+  if (j->async_write && n >= 64 * 1024)
+    {
+      if (!pl_worker_running (&j->writer)
+          && pl_worker_start (&j->writer, sink_task, j->sink))
+        j->async_write = 0;
+      else
+        return pl_worker_submit (&j->writer, p, n);
+    }
+  {
+    gpg_error_t err = pl_worker_wait (&j->writer);
+    return err ? err : j->sink->write (j->sink, p, n);
+  }
+}
 
 static int
 job_threads (job *j)
@@ -138,6 +176,7 @@ typedef struct
 {
   pl_reader base;
   pl_cursor *in;                /* over the packet body */
+  job *j;
   pl_seipd1 st;
   /* Two buffers of PL_SEIPD1_HEADROOM + PL_BLOCK_SIZE, used in turn: the
    * MDC thread hashes one while the next block is decrypted into the
@@ -167,6 +206,8 @@ seipd1_next (pl_reader *self, uint8_t **data, size_t *len)
           r->ended = 1;
           return pl_seipd1_decrypt_finish (&r->st);
         }
+      wait_for_writer (r->j, r->buf[r->turn],
+                       PL_SEIPD1_HEADROOM + PL_BLOCK_SIZE);
       err = pl_seipd1_decrypt_push (&r->st, p, n, r->buf[r->turn], data,
                                     len);
       r->turn ^= 1;
@@ -235,7 +276,8 @@ typedef struct
   pl_reader base;
   pl_cursor *in;
   pl_inflate z;
-  uint8_t *buf;
+  uint8_t *buf[2];              /* used in turn, as in seipd1_reader */
+  int turn;
   int ended;
   job *j;
 } inflate_reader;
@@ -261,7 +303,8 @@ inflate_next (pl_reader *self, uint8_t **data, size_t *len)
         return err;
       /* At the end of input the decompressor may still hold output
        * (bzip2 keeps up to a 900k block): drain it before finishing. */
-      err = pl_inflate_push (&r->z, n ? p : NULL, n, &used, r->buf,
+      wait_for_writer (r->j, r->buf[r->turn], PL_BLOCK_SIZE);
+      err = pl_inflate_push (&r->z, n ? p : NULL, n, &used, r->buf[r->turn],
                              PL_BLOCK_SIZE, &produced);
       if (err)
         return err;
@@ -269,8 +312,9 @@ inflate_next (pl_reader *self, uint8_t **data, size_t *len)
       r->in->n -= used;
       if (produced)
         {
-          *data = r->buf;
+          *data = r->buf[r->turn];
           *len = produced;
+          r->turn ^= 1;
           return 0;
         }
       if (!n)
@@ -352,20 +396,22 @@ read_literal (job *j, pl_packet_body *body)
       if (text)
         {
           if (cr_pending && p[0] != '\n')
-            err = j->sink->write (j->sink, "\r", 1);
+            err = write_plaintext (j, (const uint8_t *) "\r", 1);
           cr_pending = 0;
           if (err)
             return err;
           n = crlf_to_lf (p, n, &cr_pending);
         }
       if (n)
-        err = j->sink->write (j->sink, p, n);
+        err = write_plaintext (j, p, n);
       if (err)
         return err;
     }
   if (cr_pending)
-    return j->sink->write (j->sink, "\r", 1);
-  return 0;
+    err = write_plaintext (j, (const uint8_t *) "\r", 1);
+  if (!err)
+    err = pl_worker_wait (&j->writer);
+  return err;
 }
 
 static gpg_error_t
@@ -388,8 +434,9 @@ read_compressed (job *j, pl_packet_body *body, int depth)
   err = pl_inflate_init (&r.z, algo);
   if (err)
     return err;
-  r.buf = malloc (PL_BLOCK_SIZE);
-  if (!r.buf)
+  r.buf[0] = malloc (PL_BLOCK_SIZE);
+  r.buf[1] = malloc (PL_BLOCK_SIZE);
+  if (!r.buf[0] || !r.buf[1])
     {
       err = gpg_error (GPG_ERR_ENOMEM);
       goto leave;
@@ -406,8 +453,14 @@ read_compressed (job *j, pl_packet_body *body, int depth)
   err = pl_packet_skip (body);
 
  leave:
+  /* The writer may still read our buffers. */
+  if (!err)
+    err = pl_worker_wait (&j->writer);
+  else
+    pl_worker_wait (&j->writer);
   pl_inflate_clear (&r.z);
-  free (r.buf);
+  free (r.buf[0]);
+  free (r.buf[1]);
   return err;
 }
 
@@ -624,6 +677,8 @@ decrypt_seipd1 (job *j, candidates *c, pl_cursor *bc, uint8_t *key)
     }
   r.base.next = seipd1_next;
   r.in = bc;
+  r.j = j;
+  j->async_write = job_threads (j) > 1;
   pl_cursor_init (&inner, &r.base);
   err = parse_plaintext (j, &inner, 0);
   if (!err && !r.ended)
@@ -639,6 +694,7 @@ decrypt_seipd1 (job *j, candidates *c, pl_cursor *bc, uint8_t *key)
     }
 
  leave:
+  pl_worker_wait (&j->writer);
   pl_seipd1_clear (&r.st);
   free (r.buf[0]);
   free (r.buf[1]);
@@ -709,6 +765,8 @@ decrypt_aead (job *j, candidates *c, pl_cursor *bc, uint8_t *key,
     return err;
   r.base.next = aead_next;
   r.in = bc;
+  /* The AEAD stage reuses one chunk buffer: write synchronously. */
+  j->async_write = 0;
   pl_cursor_init (&inner, &r.base);
   err = parse_plaintext (j, &inner, 0);
   if (!err && !r.ended)
@@ -920,6 +978,11 @@ pl_decrypt (pl_source *src, pl_sink *sink, const pl_decrypt_options *opts,
       goto leave;
     }
   err = run (&j, top);
+  {
+    gpg_error_t werr = pl_worker_wait (&j.writer);
+    if (!err)
+      err = werr;
+  }
   if (!err && result->armored && !ar.ended)
     {
       /* Read to the END line so that the CRC is checked. */
@@ -933,6 +996,7 @@ pl_decrypt (pl_source *src, pl_sink *sink, const pl_decrypt_options *opts,
     err = sink->commit (sink);
 
  leave:
+  pl_worker_stop (&j.writer);
   if (err)
     sink->abort (sink);
   free (sr.buf);

@@ -2,114 +2,30 @@
 #include "seipd.h"
 #include "algo.h"
 
-#include <pthread.h>
-#include <stdlib.h>
 #include <string.h>
 
-/* One job at a time: the next submit waits for the last. */
-struct pl_hasher
+static gpg_error_t
+hash_task (void *arg, const uint8_t *p, size_t n)
 {
-  pthread_t thread;
-  pthread_mutex_t lock;
-  pthread_cond_t cond;
-  gcry_md_hd_t md;
-  const uint8_t *p;
-  size_t n;
-  int busy;
-  int quit;
-};
-
-static void *
-hasher_main (void *arg)
-{
-  pl_hasher *h = arg;
-
-  pthread_mutex_lock (&h->lock);
-  for (;;)
-    {
-      while (!h->busy && !h->quit)
-        pthread_cond_wait (&h->cond, &h->lock);
-      if (h->quit)
-        break;
-      pthread_mutex_unlock (&h->lock);
-      gcry_md_write (h->md, h->p, h->n);
-      pthread_mutex_lock (&h->lock);
-      h->busy = 0;
-      pthread_cond_broadcast (&h->cond);
-    }
-  pthread_mutex_unlock (&h->lock);
-  return NULL;
-}
-
-static void
-hasher_wait (pl_hasher *h)
-{
-  pthread_mutex_lock (&h->lock);
-  while (h->busy)
-    pthread_cond_wait (&h->cond, &h->lock);
-  pthread_mutex_unlock (&h->lock);
-}
-
-static void
-hasher_submit (pl_hasher *h, const uint8_t *p, size_t n)
-{
-  pthread_mutex_lock (&h->lock);
-  while (h->busy)
-    pthread_cond_wait (&h->cond, &h->lock);
-  h->p = p;
-  h->n = n;
-  h->busy = 1;
-  pthread_cond_broadcast (&h->cond);
-  pthread_mutex_unlock (&h->lock);
-}
-
-static pl_hasher *
-hasher_start (gcry_md_hd_t md)
-{
-  pl_hasher *h = calloc (1, sizeof *h);
-
-  if (!h)
-    return NULL;
-  h->md = md;
-  pthread_mutex_init (&h->lock, NULL);
-  pthread_cond_init (&h->cond, NULL);
-  if (pthread_create (&h->thread, NULL, hasher_main, h))
-    {
-      pthread_cond_destroy (&h->cond);
-      pthread_mutex_destroy (&h->lock);
-      free (h);
-      return NULL;
-    }
-  return h;
-}
-
-static void
-hasher_stop (pl_hasher *h)
-{
-  pthread_mutex_lock (&h->lock);
-  h->quit = 1;
-  pthread_cond_broadcast (&h->cond);
-  pthread_mutex_unlock (&h->lock);
-  pthread_join (h->thread, NULL);
-  pthread_cond_destroy (&h->cond);
-  pthread_mutex_destroy (&h->lock);
-  free (h);
+  gcry_md_write ((gcry_md_hd_t) arg, p, n);
+  return 0;
 }
 
 /* The hasher, when the budget allows it and the push is worth it; NULL
  * means hash inline (also when the thread could not start). */
-static pl_hasher *
+static pl_worker *
 use_hasher (pl_seipd1 *st, size_t len)
 {
   if (st->threads < 2 || len < PL_SEIPD1_THREAD_MIN)
     {
-      if (st->hasher)
-        hasher_wait (st->hasher);
+      pl_worker_wait (&st->hasher);
       return NULL;
     }
-  if (!st->hasher)
-    st->hasher = hasher_start (st->mdc);
-  return st->hasher;
+  /* A thread that cannot start leaves the hashing inline. */
+  if (!pl_worker_running (&st->hasher)
+      && pl_worker_start (&st->hasher, hash_task, st->mdc))
+    return NULL;
+  return &st->hasher;
 }
 
 void
@@ -165,7 +81,7 @@ gpg_error_t
 pl_seipd1_encrypt_push (pl_seipd1 *st, const uint8_t *in, uint8_t *out,
                         size_t len)
 {
-  pl_hasher *h = in == out ? NULL : use_hasher (st, len);
+  pl_worker *h = in == out ? NULL : use_hasher (st, len);
   gpg_error_t err;
 
   if (!h)
@@ -177,17 +93,16 @@ pl_seipd1_encrypt_push (pl_seipd1 *st, const uint8_t *in, uint8_t *out,
     }
   /* The hasher reads IN while we encrypt it into OUT; IN is the caller's
    * again when we return, so wait. */
-  hasher_submit (h, in, len);
+  pl_worker_submit (h, in, len);
   err = gcry_cipher_encrypt (st->cipher, out, len, in, len);
-  hasher_wait (h);
+  pl_worker_wait (h);
   return err;
 }
 
 gpg_error_t
 pl_seipd1_encrypt_finish (pl_seipd1 *st, uint8_t *out)
 {
-  if (st->hasher)
-    hasher_wait (st->hasher);
+  pl_worker_wait (&st->hasher);
   out[0] = 0xD3;
   out[1] = 0x14;
   gcry_md_write (st->mdc, out, 2);
@@ -239,7 +154,7 @@ pl_seipd1_decrypt_push (pl_seipd1 *st, const uint8_t *in, size_t len,
   uint8_t *start = data - st->held_len;
   size_t total = st->held_len + len;
   size_t release;
-  pl_hasher *h = use_hasher (st, len);
+  pl_worker *h = use_hasher (st, len);
   gpg_error_t err;
 
   if (in == data)
@@ -255,7 +170,7 @@ pl_seipd1_decrypt_push (pl_seipd1 *st, const uint8_t *in, size_t len,
   st->held_len = total - release;
   memcpy (st->held, start + release, st->held_len);
   if (h)
-    hasher_submit (h, start, release);
+    pl_worker_submit (h, start, release);
   else
     gcry_md_write (st->mdc, start, release);
   *rel = start;
@@ -268,8 +183,7 @@ pl_seipd1_decrypt_finish (pl_seipd1 *st)
 {
   const uint8_t *digest;
 
-  if (st->hasher)
-    hasher_wait (st->hasher);
+  pl_worker_wait (&st->hasher);
   if (st->held_len != PL_MDC_PACKET_LEN)
     return gpg_error (GPG_ERR_TRUNCATED);
   if (st->held[0] != 0xD3 || st->held[1] != 0x14)
@@ -284,8 +198,7 @@ pl_seipd1_decrypt_finish (pl_seipd1 *st)
 void
 pl_seipd1_clear (pl_seipd1 *st)
 {
-  if (st->hasher)
-    hasher_stop (st->hasher);
+  pl_worker_stop (&st->hasher);
   if (st->cipher)
     gcry_cipher_close (st->cipher);
   if (st->mdc)

@@ -14,6 +14,8 @@
 #include <gcrypt.h>
 #include <gpg-error.h>
 
+#include "worker.h"
+
 /* The MDC packet: D3 14 and a SHA-1. */
 #define PL_MDC_PACKET_LEN 22
 /* Room a decrypt push needs before its buffer. */
@@ -25,8 +27,6 @@
  * cipher.  Pushes smaller than this are hashed inline. */
 #define PL_SEIPD1_THREAD_MIN (64 * 1024)
 
-typedef struct pl_hasher pl_hasher;
-
 typedef struct
 {
   gcry_cipher_hd_t cipher;
@@ -35,7 +35,7 @@ typedef struct
   uint8_t held[PL_MDC_PACKET_LEN];
   size_t held_len;
   int threads;                  /* thread budget: > 1 allows the hasher */
-  pl_hasher *hasher;            /* started on the first large push */
+  pl_worker hasher;             /* started on the first large push */
 } pl_seipd1;
 
 /* Sets the thread budget (default 1: everything on the caller's thread).
