@@ -19,6 +19,7 @@
 #include "packet.h"
 #include "seipd.h"
 #include "skesk.h"
+#include "worker.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -103,15 +104,52 @@ struct writer
   writer *next;
 };
 
-/* The end of the chain: armor (or not) and the sink. */
+/* The end of the chain: armor (or not) and the sink.  Large writes go
+ * to a thread of their own, so that the sink's copy into the page cache
+ * overlaps the cipher.  Every stage that hands a buffer here calls
+ * out_guard before it writes into that buffer again. */
 typedef struct
 {
   writer base;
   pl_sink *sink;
   int armor;
+  int async;                    /* thread budget allows the writer */
   pl_armor_encoder enc;
-  char *abuf;
+  char *abuf[2];                /* armored text, used in turn */
+  int turn;
+  pl_worker worker;
 } out_writer;
+
+#define ASYNC_MIN (64 * 1024)
+
+static gpg_error_t
+sink_task (void *arg, const uint8_t *p, size_t n)
+{
+  pl_sink *sink = arg;
+  return sink->write (sink, p, n);
+}
+
+static void
+out_guard (out_writer *w, const void *buf, size_t len)
+{
+  pl_worker_wait_range (&w->worker, buf, len);
+}
+
+static gpg_error_t
+out_emit (out_writer *w, const uint8_t *p, size_t n)
+{
+  gpg_error_t err;
+
+  if (w->async && n >= ASYNC_MIN)
+    {
+      if (pl_worker_running (&w->worker)
+          || !pl_worker_start (&w->worker, sink_task, w->sink))
+        return pl_worker_submit (&w->worker, p, n);
+      w->async = 0;
+    }
+  err = pl_worker_wait (&w->worker);
+  return err ? err : w->sink->write (w->sink, p, n);
+}
 
 static gpg_error_t
 out_write (writer *self, const uint8_t *p, size_t n)
@@ -119,14 +157,20 @@ out_write (writer *self, const uint8_t *p, size_t n)
   out_writer *w = (out_writer *) self;
 
   if (!w->armor)
-    return w->sink->write (w->sink, p, n);
+    return out_emit (w, p, n);
   while (n)
     {
       size_t k = n < PL_BLOCK_SIZE ? n : PL_BLOCK_SIZE;
-      size_t len = pl_armor_encoder_push (&w->enc, p, k, w->abuf);
-      gpg_error_t err = w->sink->write (w->sink, w->abuf, len);
+      char *a = w->abuf[w->turn];
+      size_t len;
+      gpg_error_t err;
+
+      out_guard (w, a, pl_armor_encoder_bound (PL_BLOCK_SIZE));
+      len = pl_armor_encoder_push (&w->enc, p, k, a);
+      err = out_emit (w, (const uint8_t *) a, len);
       if (err)
         return err;
+      w->turn ^= 1;
       p += k;
       n -= k;
     }
@@ -137,22 +181,29 @@ static gpg_error_t
 out_finish (writer *self)
 {
   out_writer *w = (out_writer *) self;
-  size_t len;
+  gpg_error_t err = 0;
 
-  if (!w->armor)
-    return 0;
-  len = pl_armor_encoder_finish (&w->enc, w->abuf);
-  return w->sink->write (w->sink, w->abuf, len);
+  if (w->armor)
+    {
+      char *a = w->abuf[w->turn];
+      out_guard (w, a, pl_armor_encoder_bound (0));
+      err = out_emit (w, (const uint8_t *) a,
+                      pl_armor_encoder_finish (&w->enc, a));
+    }
+  if (!err)
+    err = pl_worker_wait (&w->worker);
+  return err;
 }
 
 /* Packet framing: a definite length up front, or partial chunks. */
 typedef struct
 {
   writer base;
+  out_writer *out;
   int tag;
   int partial;
   int started;
-  uint8_t *buf;                 /* partial: PARTIAL_LEN + 8 */
+  uint8_t *buf;                 /* partial: PARTIAL_LEN */
   size_t len;
 } frame_writer;
 
@@ -190,6 +241,8 @@ frame_write (writer *self, const uint8_t *p, size_t n)
           w->len = 0;
         }
       k = PARTIAL_LEN - w->len < n ? PARTIAL_LEN - w->len : n;
+      if (!w->len)
+        out_guard (w->out, w->buf, PARTIAL_LEN);
       memcpy (w->buf + w->len, p, k);
       w->len += k;
       p += k;
@@ -223,9 +276,11 @@ frame_finish (writer *self)
 
 /* Starts a packet: with a known body length, writes the header now. */
 static gpg_error_t
-frame_start (frame_writer *w, writer *next, int tag, int64_t body_len)
+frame_start (frame_writer *w, writer *next, out_writer *out, int tag,
+             int64_t body_len)
 {
   memset (w, 0, sizeof *w);
+  w->out = out;
   w->base.write = frame_write;
   w->base.finish = frame_finish;
   w->base.next = next;
@@ -241,12 +296,14 @@ frame_start (frame_writer *w, writer *next, int tag, int64_t body_len)
   return w->buf ? 0 : gpg_error (GPG_ERR_ENOMEM);
 }
 
-/* SEIPD v1: MDC hash and CFB. */
+/* SEIPD v1: MDC hash and CFB, into two buffers used in turn. */
 typedef struct
 {
   writer base;
+  out_writer *out;
   pl_seipd1 st;
-  uint8_t *buf;
+  uint8_t *buf[2];
+  int turn;
 } seipd1_writer;
 
 static gpg_error_t
@@ -257,11 +314,16 @@ seipd1_write (writer *self, const uint8_t *p, size_t n)
   while (n)
     {
       size_t k = n < PL_BLOCK_SIZE ? n : PL_BLOCK_SIZE;
-      gpg_error_t err = pl_seipd1_encrypt_push (&w->st, p, w->buf, k);
+      uint8_t *b = w->buf[w->turn];
+      gpg_error_t err;
+
+      out_guard (w->out, b, PL_BLOCK_SIZE);
+      err = pl_seipd1_encrypt_push (&w->st, p, b, k);
       if (!err)
-        err = w->base.next->write (w->base.next, w->buf, k);
+        err = w->base.next->write (w->base.next, b, k);
       if (err)
         return err;
+      w->turn ^= 1;
       p += k;
       n -= k;
     }
@@ -286,6 +348,7 @@ seipd1_finish (writer *self)
 typedef struct
 {
   writer base;
+  out_writer *out;
   pl_aead_stream *s;
 } aead_writer;
 
@@ -298,8 +361,12 @@ aead_write (writer *self, const uint8_t *p, size_t n)
     {
       const uint8_t *out;
       size_t used = 0, outlen = 0;
-      gpg_error_t err = pl_aead_stream_push (w->s, p, n, &used, &out,
-                                             &outlen);
+      gpg_error_t err;
+
+      /* The stage seals into one buffer: the last chunk must be out. */
+      err = pl_worker_wait (&w->out->worker);
+      if (!err)
+        err = pl_aead_stream_push (w->s, p, n, &used, &out, &outlen);
       if (!err && outlen)
         err = w->base.next->write (w->base.next, out, outlen);
       if (err)
@@ -316,7 +383,10 @@ aead_finish (writer *self)
   aead_writer *w = (aead_writer *) self;
   const uint8_t *out;
   size_t outlen = 0;
-  gpg_error_t err = pl_aead_stream_finish (w->s, &out, &outlen);
+  gpg_error_t err = pl_worker_wait (&w->out->worker);
+
+  if (!err)
+    err = pl_aead_stream_finish (w->s, &out, &outlen);
 
   if (!err && outlen)
     err = w->base.next->write (w->base.next, out, outlen);
@@ -386,10 +456,14 @@ typedef struct
 static void
 chain_clear (chain *ch)
 {
-  free (ch->out.abuf);
+  /* First the writer thread, which may still read any buffer below. */
+  pl_worker_stop (&ch->out.worker);
+  free (ch->out.abuf[0]);
+  free (ch->out.abuf[1]);
   free (ch->data_frame.buf);
   pl_seipd1_clear (&ch->seipd1.st);
-  free (ch->seipd1.buf);
+  free (ch->seipd1.buf[0]);
+  free (ch->seipd1.buf[1]);
   pl_aead_stream_free (ch->aead.s);
   free (ch->compressed_frame.buf);
   pl_deflate_clear (&ch->deflate.z);
@@ -499,9 +573,12 @@ pl_encrypt (pl_source *src, pl_sink *sink, const pl_encrypt_options *opts,
 
   key = gcry_malloc_secure (PL_SESSION_KEY_MAX);
   buf = malloc (PL_BLOCK_SIZE);
-  ch.out.abuf = o.armor ? malloc (pl_armor_encoder_bound (PL_BLOCK_SIZE))
-                        : NULL;
-  if (!key || !buf || (o.armor && !ch.out.abuf))
+  if (o.armor)
+    {
+      ch.out.abuf[0] = malloc (pl_armor_encoder_bound (PL_BLOCK_SIZE));
+      ch.out.abuf[1] = malloc (pl_armor_encoder_bound (PL_BLOCK_SIZE));
+    }
+  if (!key || !buf || (o.armor && (!ch.out.abuf[0] || !ch.out.abuf[1])))
     {
       err = gpg_error (GPG_ERR_ENOMEM);
       goto leave;
@@ -510,6 +587,8 @@ pl_encrypt (pl_source *src, pl_sink *sink, const pl_encrypt_options *opts,
   ch.out.base.finish = out_finish;
   ch.out.sink = sink;
   ch.out.armor = o.armor;
+  ch.out.async = (ctl && ctl->threads > 0 ? ctl->threads
+                                          : pl_default_threads ()) > 1;
   /* RFC 9580 §6.1: no CRC24 around a v2 message. */
   pl_armor_encoder_init (&ch.out.enc, PL_ARMOR_MESSAGE,
                          o.profile != PL_PROFILE_RFC9580);
@@ -575,7 +654,7 @@ pl_encrypt (pl_source *src, pl_sink *sink, const pl_encrypt_options *opts,
         }
     }
 
-  err = frame_start (&ch.data_frame, &ch.out.base,
+  err = frame_start (&ch.data_frame, &ch.out.base, &ch.out,
                      o.profile == PL_PROFILE_LIBREPGP ? PL_PKT_OCB
                                                       : PL_PKT_SEIPD,
                      data_body);
@@ -592,8 +671,10 @@ pl_encrypt (pl_source *src, pl_sink *sink, const pl_encrypt_options *opts,
       ch.seipd1.base.write = seipd1_write;
       ch.seipd1.base.finish = seipd1_finish;
       ch.seipd1.base.next = &ch.data_frame.base;
-      ch.seipd1.buf = malloc (PL_BLOCK_SIZE);
-      if (!ch.seipd1.buf)
+      ch.seipd1.out = &ch.out;
+      ch.seipd1.buf[0] = malloc (PL_BLOCK_SIZE);
+      ch.seipd1.buf[1] = malloc (PL_BLOCK_SIZE);
+      if (!ch.seipd1.buf[0] || !ch.seipd1.buf[1])
         {
           err = gpg_error (GPG_ERR_ENOMEM);
           goto leave;
@@ -615,6 +696,7 @@ pl_encrypt (pl_source *src, pl_sink *sink, const pl_encrypt_options *opts,
       ch.aead.base.write = aead_write;
       ch.aead.base.finish = aead_finish;
       ch.aead.base.next = &ch.data_frame.base;
+      ch.aead.out = &ch.out;
       head = &ch.aead.base;
     }
 
@@ -622,7 +704,8 @@ pl_encrypt (pl_source *src, pl_sink *sink, const pl_encrypt_options *opts,
     {
       uint8_t algo = (uint8_t) o.compress_algo;
 
-      err = frame_start (&ch.compressed_frame, head, PL_PKT_COMPRESSED, -1);
+      err = frame_start (&ch.compressed_frame, head, &ch.out,
+                         PL_PKT_COMPRESSED, -1);
       if (!err)
         err = ch.compressed_frame.base.write (&ch.compressed_frame.base,
                                               &algo, 1);
@@ -643,7 +726,8 @@ pl_encrypt (pl_source *src, pl_sink *sink, const pl_encrypt_options *opts,
       head = &ch.deflate.base;
     }
 
-  err = frame_start (&ch.literal_frame, head, PL_PKT_LITERAL, lit_body);
+  err = frame_start (&ch.literal_frame, head, &ch.out, PL_PKT_LITERAL,
+                     lit_body);
   if (!err)
     err = ch.literal_frame.base.write (&ch.literal_frame.base, lit_head,
                                        lit_head_len);
