@@ -128,10 +128,9 @@ pl_skesk_parse (pl_skesk *skesk, const uint8_t *body, size_t len)
     {
       /* v6 wraps a key for the cipher the SEIPD v2 header names; every
        * cipher with 16-octet blocks takes 16, 24 or 32 octets.  */
-      esk_len -= TAG_LEN;
-      if (esk_len != 16 && esk_len != 24 && esk_len != 32)
+      if (esk_len != 16 + TAG_LEN && esk_len != 24 + TAG_LEN
+          && esk_len != 32 + TAG_LEN)
         return gpg_error (GPG_ERR_INV_PACKET);
-      esk_len += TAG_LEN;
     }
   memcpy (skesk->esk, body + off, esk_len);
   skesk->esk_len = esk_len;
@@ -229,14 +228,22 @@ pl_skesk_decrypt (const pl_skesk *skesk, const char *passphrase,
   *cipher_algo = 0;
   if (!keklen || !pl_cipher_gcry_algo (skesk->cipher_algo))
     return gpg_error (GPG_ERR_UNSUPPORTED_ALGORITHM);
-  /* The caller may have filled SKESK by hand; keep the lengths sane.  */
-  if (skesk->version == 4
-      ? skesk->esk_len == 1 || skesk->esk_len > 1 + PL_SESSION_KEY_MAX
-      : (skesk->version != 5 && skesk->version != 6)
-        || skesk->esk_len <= TAG_LEN
-        || skesk->esk_len > PL_SESSION_KEY_MAX + TAG_LEN
-        || !skesk->iv_len || skesk->iv_len > sizeof skesk->iv)
-    return gpg_error (GPG_ERR_INV_PACKET);
+  /* The caller may have filled SKESK by hand: keep within bounds.  */
+  if (skesk->version == 4)
+    {
+      if (skesk->esk_len == 1 || skesk->esk_len > 1 + PL_SESSION_KEY_MAX)
+        return gpg_error (GPG_ERR_INV_PACKET);
+    }
+  else if (skesk->version == 5 || skesk->version == 6)
+    {
+      if (skesk->esk_len <= TAG_LEN
+          || skesk->esk_len > PL_SESSION_KEY_MAX + TAG_LEN
+          || !skesk->iv_len
+          || skesk->iv_len != pl_aead_nonce_length (skesk->aead_algo))
+        return gpg_error (GPG_ERR_INV_PACKET);
+    }
+  else
+    return gpg_error (GPG_ERR_UNKNOWN_VERSION);
 
   kek = gcry_malloc_secure (keklen + 1 + PL_SESSION_KEY_MAX);
   if (!kek)
