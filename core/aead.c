@@ -72,7 +72,12 @@ struct pl_aead_stream
    * to chunk + tag + final tag.  The plaintext of a verified chunk is
    * handed out from its start.  Encryption: plaintext of the current
    * chunk, sealed in place, then its tag and the final tag.  */
-  uint8_t *buf;
+  uint8_t *buf;                 /* BUFS[CUR] */
+  uint8_t *bufs[2];             /* Used in turn: what was handed out stays
+                                 * valid while the next chunk is worked
+                                 * on, so a writer thread can overlap.  */
+  int cur;
+  int handed;                   /* A chunk was handed out from BUF.  */
   size_t bufsize;
   size_t fill;
   size_t skip;                  /* Octets handed out, to drop next call.  */
@@ -292,8 +297,10 @@ pl_aead_stream_new (pl_aead_stream **out, const pl_aead_header *h,
    * writer emits at once (a short last chunk, its tag, the final tag).
    * Allocated once for the whole message.  */
   s->bufsize = s->chunk_size + 2 * TAG_LEN;
-  s->buf = malloc (s->bufsize);
-  if (!s->buf)
+  s->bufs[0] = malloc (s->bufsize);
+  s->bufs[1] = malloc (s->bufsize);
+  s->buf = s->bufs[0];
+  if (!s->bufs[0] || !s->bufs[1])
     {
       err = gpg_error_from_syserror ();
       goto leave;
@@ -354,23 +361,32 @@ static gpg_error_t
 fail (pl_aead_stream *s, gpg_error_t err)
 {
   s->err = err;
-  pl_wipe (s->buf, s->dirty);
+  pl_wipe (s->bufs[0], s->dirty);
+  pl_wipe (s->bufs[1], s->dirty);
   s->fill = 0;
   s->skip = 0;
   return err;
 }
 
 
-/* Drops the chunk handed out by the previous call; what followed it (at
- * most a tag's worth) moves to the front.  */
+/* Drops the chunk handed out by the previous call and turns to the other
+ * buffer; what followed the chunk (at most a tag's worth) moves to its
+ * front.  The chunk itself stays where it was until the call after
+ * next.  */
 static void
 drop_handed_out (pl_aead_stream *s)
 {
-  if (!s->skip)
+  uint8_t *next;
+
+  if (!s->handed)
     return;
-  memmove (s->buf, s->buf + s->skip, s->fill - s->skip);
+  next = s->bufs[s->cur ^ 1];
+  memcpy (next, s->buf + s->skip, s->fill - s->skip);
   s->fill -= s->skip;
   s->skip = 0;
+  s->cur ^= 1;
+  s->buf = next;
+  s->handed = 0;
 }
 
 
@@ -424,6 +440,7 @@ push_decrypt (pl_aead_stream *s, const uint8_t *in, size_t len,
 
   s->index++;
   s->total += c;
+  s->handed = 1;
   *out = s->buf;
   *outlen = c;
   return 0;
@@ -467,6 +484,7 @@ push_encrypt (pl_aead_stream *s, const uint8_t *in, size_t len,
 
   s->index++;
   s->total += c;
+  s->handed = 1;
   *out = s->buf;
   *outlen = c + TAG_LEN;
   return 0;
@@ -596,12 +614,13 @@ pl_aead_stream_free (pl_aead_stream *s)
   if (!s)
     return;
   gcry_cipher_close (s->hd);
-  if (s->buf)
-    {
-      /* The buffer held plaintext.  */
-      pl_wipe (s->buf, s->dirty);
-      free (s->buf);
-    }
+  for (int i = 0; i < 2; i++)
+    if (s->bufs[i])
+      {
+        /* The buffers held plaintext.  */
+        pl_wipe (s->bufs[i], s->dirty);
+        free (s->bufs[i]);
+      }
   pl_wipe (s, sizeof *s);
   free (s);
 }

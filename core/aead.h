@@ -55,8 +55,9 @@ gpg_error_t pl_aead_stream_new (pl_aead_stream **out, const pl_aead_header *h,
                                 int encrypt);
 
 /* Decryption: consumes ciphertext until a chunk and its tag are complete
- * and one more octet shows it was not the last, verifies the chunk and sets
- * *OUT / *OUTLEN to its plaintext (valid until the next call).  When no
+ * and a final tag's worth more shows it was not the last, verifies the
+ * chunk and sets *OUT / *OUTLEN to its plaintext.  The stage alternates two
+ * buffers: what it hands out stays valid until the call after next.  When no
  * chunk is ready *OUTLEN is 0 and all input was consumed.  A tag that fails
  * is GPG_ERR_CHECKSUM.
  * Encryption: consumes plaintext until a chunk is full and hands out its

@@ -224,7 +224,10 @@ typedef struct
 {
   pl_reader base;
   pl_cursor *in;
+  job *j;
   pl_aead_stream *s;
+  size_t chunk_size;
+  const uint8_t *handed[2];     /* the last two chunks handed out */
   int ended;
 } aead_reader;
 
@@ -244,6 +247,10 @@ aead_next (pl_reader *self, uint8_t **data, size_t *len)
       err = pl_cursor_peek (r->in, &p, &n);
       if (err)
         return err;
+      /* The stage is about to reuse the buffer of the chunk before
+       * last: the writer must be done with it. */
+      if (r->handed[1])
+        wait_for_writer (r->j, r->handed[1], r->chunk_size);
       if (!n)
         {
           r->ended = 1;
@@ -261,7 +268,9 @@ aead_next (pl_reader *self, uint8_t **data, size_t *len)
         }
       if (outlen)
         {
-          /* The stage's chunk buffer is ours until the next call. */
+          /* The stage's chunk buffer is ours until the call after next. */
+          r->handed[1] = r->handed[0];
+          r->handed[0] = out;
           *data = (uint8_t *) out;
           *len = outlen;
           return 0;
@@ -765,8 +774,9 @@ decrypt_aead (job *j, candidates *c, pl_cursor *bc, uint8_t *key,
     return err;
   r.base.next = aead_next;
   r.in = bc;
-  /* The AEAD stage reuses one chunk buffer: write synchronously. */
-  j->async_write = 0;
+  r.j = j;
+  r.chunk_size = (size_t) 1 << (h.chunk_octet + 6);
+  j->async_write = job_threads (j) > 1;
   pl_cursor_init (&inner, &r.base);
   err = parse_plaintext (j, &inner, 0);
   if (!err && !r.ended)
@@ -779,6 +789,7 @@ decrypt_aead (job *j, candidates *c, pl_cursor *bc, uint8_t *key,
       if (!err)
         err = gpg_error (GPG_ERR_BAD_DATA);
     }
+  pl_worker_wait (&j->writer);
   pl_aead_stream_free (r.s);
   return err;
 }

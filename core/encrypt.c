@@ -350,6 +350,8 @@ typedef struct
   writer base;
   out_writer *out;
   pl_aead_stream *s;
+  size_t chunk_len;             /* chunk + tag */
+  const uint8_t *handed[2];     /* the last two chunks handed out */
 } aead_writer;
 
 static gpg_error_t
@@ -363,10 +365,16 @@ aead_write (writer *self, const uint8_t *p, size_t n)
       size_t used = 0, outlen = 0;
       gpg_error_t err;
 
-      /* The stage seals into one buffer: the last chunk must be out. */
-      err = pl_worker_wait (&w->out->worker);
-      if (!err)
-        err = pl_aead_stream_push (w->s, p, n, &used, &out, &outlen);
+      /* The stage alternates two buffers: the chunk before last must be
+       * out before its buffer is sealed into again. */
+      if (w->handed[1])
+        out_guard (w->out, w->handed[1], w->chunk_len);
+      err = pl_aead_stream_push (w->s, p, n, &used, &out, &outlen);
+      if (!err && outlen)
+        {
+          w->handed[1] = w->handed[0];
+          w->handed[0] = out;
+        }
       if (!err && outlen)
         err = w->base.next->write (w->base.next, out, outlen);
       if (err)
@@ -383,10 +391,11 @@ aead_finish (writer *self)
   aead_writer *w = (aead_writer *) self;
   const uint8_t *out;
   size_t outlen = 0;
-  gpg_error_t err = pl_worker_wait (&w->out->worker);
+  gpg_error_t err;
 
-  if (!err)
-    err = pl_aead_stream_finish (w->s, &out, &outlen);
+  if (w->handed[1])
+    out_guard (w->out, w->handed[1], w->chunk_len);
+  err = pl_aead_stream_finish (w->s, &out, &outlen);
 
   if (!err && outlen)
     err = w->base.next->write (w->base.next, out, outlen);
@@ -697,6 +706,7 @@ pl_encrypt (pl_source *src, pl_sink *sink, const pl_encrypt_options *opts,
       ch.aead.base.finish = aead_finish;
       ch.aead.base.next = &ch.data_frame.base;
       ch.aead.out = &ch.out;
+      ch.aead.chunk_len = ((size_t) 1 << (o.chunk_octet + 6)) + 16;
       head = &ch.aead.base;
     }
 
