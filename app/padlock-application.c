@@ -1,0 +1,227 @@
+/* padlock-application.c - one instance; files from the command line and
+ * the file manager go to its window */
+#include "padlock-config.h"
+#include "padlock-application.h"
+
+#include <gcrypt.h>
+#include <glib/gi18n.h>
+
+#include "job.h"
+#include "padlock-preferences-window.h"
+#include "padlock-speed-window.h"
+
+struct _PadlockApplication
+{
+  AdwApplication parent_instance;
+};
+
+G_DEFINE_FINAL_TYPE (PadlockApplication, padlock_application, ADW_TYPE_APPLICATION)
+
+static const GOptionEntry options[] = {
+  { "encrypt", 'e', 0, G_OPTION_ARG_NONE, NULL,
+    N_("Encrypt the files, whatever they hold"), NULL },
+  { "decrypt", 'd', 0, G_OPTION_ARG_NONE, NULL,
+    N_("Decrypt the files"), NULL },
+  { "version", 0, 0, G_OPTION_ARG_NONE, NULL,
+    N_("Print the version and exit"), NULL },
+  { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, NULL, NULL,
+    N_("[FILE…]") },
+  { NULL }
+};
+
+PadlockWindow *
+padlock_application_get_window (PadlockApplication *self)
+{
+  GtkWindow *window;
+
+  g_return_val_if_fail (PADLOCK_IS_APPLICATION (self), NULL);
+
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (self)); l; l = l->next)
+    if (PADLOCK_IS_WINDOW (l->data))
+      return l->data;
+  window = GTK_WINDOW (padlock_window_new (GTK_APPLICATION (self)));
+  return PADLOCK_WINDOW (window);
+}
+
+static void
+padlock_application_activate (GApplication *app)
+{
+  gtk_window_present (GTK_WINDOW (padlock_application_get_window (PADLOCK_APPLICATION (app))));
+}
+
+static void
+padlock_application_open (GApplication  *app,
+                          GFile        **files,
+                          int            n_files,
+                          const char    *hint)
+{
+  PadlockWindow *window = padlock_application_get_window (PADLOCK_APPLICATION (app));
+
+  gtk_window_present (GTK_WINDOW (window));
+  padlock_window_add_files (window, files, (guint) n_files, PADLOCK_OPEN_AUTO);
+}
+
+static int
+padlock_application_handle_local_options (GApplication *app,
+                                          GVariantDict *dict)
+{
+  if (g_variant_dict_contains (dict, "version"))
+    {
+      g_print ("padlock %s\n", PADLOCK_VERSION);
+      return 0;
+    }
+  if (g_variant_dict_contains (dict, "encrypt")
+      && g_variant_dict_contains (dict, "decrypt"))
+    {
+      g_printerr ("%s\n", _("Choose --encrypt or --decrypt, not both."));
+      return 1;
+    }
+  return -1;
+}
+
+/* Runs in the primary instance, for its own command line and for those of
+ * later `padlock` runs, with the options that force a direction. */
+static int
+padlock_application_command_line (GApplication            *app,
+                                  GApplicationCommandLine *command_line)
+{
+  GVariantDict *dict = g_application_command_line_get_options_dict (command_line);
+  PadlockOpenMode mode = PADLOCK_OPEN_AUTO;
+  g_autofree const char **args = NULL;
+  g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_object_unref);
+  PadlockWindow *window;
+
+  if (g_variant_dict_contains (dict, "encrypt"))
+    mode = PADLOCK_OPEN_ENCRYPT;
+  else if (g_variant_dict_contains (dict, "decrypt"))
+    mode = PADLOCK_OPEN_DECRYPT;
+  g_variant_dict_lookup (dict, G_OPTION_REMAINING, "^a&ay", &args);
+  for (guint i = 0; args && args[i]; i++)
+    g_ptr_array_add (files, g_application_command_line_create_file_for_arg (command_line,
+                                                                            args[i]));
+
+  window = padlock_application_get_window (PADLOCK_APPLICATION (app));
+  gtk_window_present (GTK_WINDOW (window));
+  if (files->len)
+    padlock_window_add_files (window, (GFile **) files->pdata, files->len, mode);
+  return 0;
+}
+
+static void
+quit_action (GSimpleAction *action,
+             GVariant      *parameter,
+             gpointer       user_data)
+{
+  g_application_quit (G_APPLICATION (user_data));
+}
+
+static void
+preferences_action (GSimpleAction *action,
+                    GVariant      *parameter,
+                    gpointer       user_data)
+{
+  PadlockWindow *window = padlock_application_get_window (user_data);
+  GtkWindow *prefs = padlock_preferences_window_new (GTK_WINDOW (window));
+
+  gtk_window_present (prefs);
+}
+
+static void
+speed_test_action (GSimpleAction *action,
+                   GVariant      *parameter,
+                   gpointer       user_data)
+{
+  PadlockWindow *window = padlock_application_get_window (user_data);
+  GtkWindow *speed = padlock_speed_window_new (GTK_WINDOW (window));
+
+  gtk_window_present (speed);
+}
+
+static void
+about_action (GSimpleAction *action,
+              GVariant      *parameter,
+              gpointer       user_data)
+{
+  PadlockWindow *window = padlock_application_get_window (user_data);
+  g_autofree char *debug = NULL;
+  GtkWidget *about;
+
+  debug = g_strdup_printf ("Padlock %s\nlibgcrypt %s\nGTK %u.%u.%u\nlibadwaita %u.%u.%u\n"
+                           "GLib %u.%u.%u\nThreads: %d\n",
+                           PADLOCK_VERSION, gcry_check_version (NULL),
+                           gtk_get_major_version (), gtk_get_minor_version (),
+                           gtk_get_micro_version (),
+                           adw_get_major_version (), adw_get_minor_version (),
+                           adw_get_micro_version (),
+                           glib_major_version, glib_minor_version, glib_micro_version,
+                           pl_default_threads ());
+  about = g_object_new (ADW_TYPE_ABOUT_WINDOW,
+                        "transient-for", window,
+                        "modal", TRUE,
+                        "application-name", _("Padlock"),
+                        "application-icon", PADLOCK_APP_ID,
+                        "developer-name", _("The Padlock developers"),
+                        "version", PADLOCK_VERSION,
+                        "comments", _("Encrypt and decrypt files with a passphrase, "
+                                      "in the OpenPGP format."),
+                        "license-type", GTK_LICENSE_GPL_3_0,
+                        "debug-info", debug,
+                        "debug-info-filename", "padlock-debug-info.txt",
+                        NULL);
+  gtk_window_present (GTK_WINDOW (about));
+}
+
+static const GActionEntry app_actions[] = {
+  { "quit", quit_action },
+  { "preferences", preferences_action },
+  { "speed-test", speed_test_action },
+  { "about", about_action },
+};
+
+static void
+padlock_application_startup (GApplication *app)
+{
+  static const char *quit_accels[] = { "<Control>q", NULL };
+  static const char *preferences_accels[] = { "<Control>comma", NULL };
+  static const char *open_accels[] = { "<Control>o", NULL };
+
+  G_APPLICATION_CLASS (padlock_application_parent_class)->startup (app);
+
+  g_action_map_add_action_entries (G_ACTION_MAP (app), app_actions,
+                                   G_N_ELEMENTS (app_actions), app);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.quit", quit_accels);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.preferences",
+                                         preferences_accels);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "win.open", open_accels);
+}
+
+static void
+padlock_application_class_init (PadlockApplicationClass *klass)
+{
+  GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
+
+  app_class->startup = padlock_application_startup;
+  app_class->activate = padlock_application_activate;
+  app_class->open = padlock_application_open;
+  app_class->command_line = padlock_application_command_line;
+  app_class->handle_local_options = padlock_application_handle_local_options;
+}
+
+static void
+padlock_application_init (PadlockApplication *self)
+{
+  pl_init ();
+  g_application_add_main_option_entries (G_APPLICATION (self), options);
+  g_application_set_option_context_parameter_string (G_APPLICATION (self), _("[FILE…]"));
+}
+
+PadlockApplication *
+padlock_application_new (void)
+{
+  return g_object_new (PADLOCK_TYPE_APPLICATION,
+                       "application-id", PADLOCK_APP_ID,
+                       "flags", G_APPLICATION_HANDLES_OPEN
+                                | G_APPLICATION_HANDLES_COMMAND_LINE,
+                       "resource-base-path", "/io/github/padlock/Padlock",
+                       NULL);
+}

@@ -1,0 +1,23 @@
+/* padlock-error.c - the one boundary where gpg_error_t becomes GError */
+#include "padlock-error.h"
+
+#include "errors.h"
+
+G_DEFINE_QUARK (padlock-error-quark, padlock_error)
+
+G_STATIC_ASSERT ((int) PADLOCK_ERROR_BAD_PASSPHRASE == PL_OUTCOME_BAD_PASSPHRASE);
+G_STATIC_ASSERT ((int) PADLOCK_ERROR_OTHER == PL_OUTCOME_OTHER);
+
+GError *
+padlock_error_from_gpg (gpg_error_t err)
+{
+  pl_outcome outcome;
+
+  if (!err)
+    return NULL;
+  outcome = pl_error_outcome (err);
+  if (outcome == PL_OUTCOME_OK)
+    outcome = PL_OUTCOME_OTHER;
+  return g_error_new_literal (PADLOCK_ERROR, (int) outcome,
+                              pl_error_message (err));
+}

@@ -1,0 +1,270 @@
+/* padlock-job-row.c - one job in the list: what, how far, how fast */
+#include "padlock-job-row.h"
+
+#include <glib/gi18n.h>
+
+#include "padlock-desktop.h"
+#include "padlock-error.h"
+#include "padlock-format.h"
+
+struct _PadlockJobRow
+{
+  GtkListBoxRow parent_instance;
+
+  /* Template widgets */
+  GtkImage *icon;
+  GtkLabel *title_label;
+  GtkLabel *subtitle_label;
+  GtkProgressBar *progress_bar;
+  GtkLabel *status_label;
+  GtkLabel *error_label;
+  GtkButton *show_button;
+  GtkButton *open_button;
+  GtkButton *cancel_button;
+
+  /* Owned */
+  PadlockJob *job;
+};
+
+G_DEFINE_FINAL_TYPE (PadlockJobRow, padlock_job_row, GTK_TYPE_LIST_BOX_ROW)
+
+enum {
+  PROP_0,
+  PROP_JOB,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static char *
+status_text (PadlockJob *job)
+{
+  gint64 total = padlock_job_get_bytes_total (job);
+  g_autofree char *size = total >= 0 ? g_format_size (total) : NULL;
+  g_autofree char *rate = NULL;
+  g_autofree char *left = NULL;
+  gboolean encrypt = padlock_job_get_direction (job) == PADLOCK_DIRECTION_ENCRYPT;
+
+  switch (padlock_job_get_state (job))
+    {
+    case PADLOCK_JOB_QUEUED:
+      return size ? g_strdup_printf (_("Waiting · %s"), size)
+                  : g_strdup (_("Waiting"));
+    case PADLOCK_JOB_RUNNING:
+    case PADLOCK_JOB_VERIFYING:
+      rate = padlock_format_rate (padlock_job_get_throughput (job));
+      left = padlock_format_time_left (padlock_job_get_time_left (job));
+      if (padlock_job_get_state (job) == PADLOCK_JOB_VERIFYING)
+        return g_strdup_printf (_("Verifying · %s"), rate);
+      if (padlock_job_get_throughput (job) <= 0)
+        return g_strdup (encrypt ? _("Encrypting…") : _("Decrypting…"));
+      return left ? g_strdup_printf ("%s · %s", rate, left) : g_strdup (rate);
+    case PADLOCK_JOB_DONE:
+      rate = padlock_format_rate (padlock_job_get_throughput (job));
+      if (padlock_job_get_original_deleted (job))
+        return g_strdup_printf (_("Encrypted %s at %s · original deleted"),
+                                size ? size : "", rate);
+      return g_strdup_printf (encrypt ? _("Encrypted %s at %s")
+                                      : _("Decrypted %s at %s"),
+                              size ? size : "", rate);
+    case PADLOCK_JOB_CANCELLED:
+      return g_strdup (_("Cancelled · nothing was written"));
+    case PADLOCK_JOB_FAILED:
+      return g_strdup (encrypt ? _("Not encrypted") : _("Not decrypted"));
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+static void
+padlock_job_row_sync (PadlockJobRow *self)
+{
+  PadlockJob *job = self->job;
+  PadlockJobState state = padlock_job_get_state (job);
+  gboolean encrypt = padlock_job_get_direction (job) == PADLOCK_DIRECTION_ENCRYPT;
+  g_autofree char *input_name = g_file_get_basename (padlock_job_get_input (job));
+  g_autofree char *subtitle = NULL;
+  g_autofree char *status = status_text (job);
+  g_autofree char *cancel_label = NULL;
+  const GError *error = padlock_job_get_error (job);
+  gboolean running = state == PADLOCK_JOB_RUNNING || state == PADLOCK_JOB_VERIFYING;
+
+  gtk_image_set_from_icon_name (self->icon, encrypt ? "channel-secure-symbolic"
+                                                    : "channel-insecure-symbolic");
+  gtk_label_set_text (self->title_label, input_name);
+  subtitle = g_strdup_printf ("→ %s", padlock_job_get_output_name (job));
+  gtk_label_set_text (self->subtitle_label, subtitle);
+  gtk_progress_bar_set_fraction (self->progress_bar, padlock_job_get_progress (job));
+  gtk_widget_set_visible (GTK_WIDGET (self->progress_bar),
+                          state != PADLOCK_JOB_FAILED && state != PADLOCK_JOB_CANCELLED);
+  gtk_label_set_text (self->status_label, status);
+
+  gtk_widget_set_visible (GTK_WIDGET (self->error_label),
+                          state == PADLOCK_JOB_FAILED && error);
+  if (state == PADLOCK_JOB_FAILED && error)
+    {
+      if (g_error_matches (error, PADLOCK_ERROR, PADLOCK_ERROR_BAD_PASSPHRASE))
+        {
+          g_autofree char *text =
+            g_strdup_printf (_("Wrong passphrase for %s"), input_name);
+          gtk_label_set_text (self->error_label, text);
+        }
+      else
+        gtk_label_set_text (self->error_label, error->message);
+    }
+
+  gtk_widget_set_visible (GTK_WIDGET (self->cancel_button),
+                          running || state == PADLOCK_JOB_QUEUED);
+  gtk_widget_set_visible (GTK_WIDGET (self->show_button), state == PADLOCK_JOB_DONE);
+  gtk_widget_set_visible (GTK_WIDGET (self->open_button),
+                          state == PADLOCK_JOB_DONE && !encrypt);
+
+  cancel_label = g_strdup_printf (encrypt ? _("Cancel encrypting %s")
+                                          : _("Cancel decrypting %s"), input_name);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->cancel_button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, cancel_label, -1);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->progress_bar),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, input_name, -1);
+}
+
+static void
+on_job_notify (PadlockJobRow *self)
+{
+  padlock_job_row_sync (self);
+}
+
+static void
+on_cancel_clicked (PadlockJobRow *self)
+{
+  padlock_job_cancel (self->job);
+}
+
+static void
+on_show_clicked (PadlockJobRow *self)
+{
+  GFile *output = padlock_job_get_output (self->job);
+
+  if (output)
+    padlock_show_in_files (GTK_WIDGET (self), output);
+}
+
+static void
+on_open_clicked (PadlockJobRow *self)
+{
+  GFile *output = padlock_job_get_output (self->job);
+
+  if (output)
+    padlock_open_file (GTK_WIDGET (self), output);
+}
+
+static void
+padlock_job_row_constructed (GObject *object)
+{
+  PadlockJobRow *self = PADLOCK_JOB_ROW (object);
+
+  G_OBJECT_CLASS (padlock_job_row_parent_class)->constructed (object);
+
+  g_signal_connect_object (self->job, "notify", G_CALLBACK (on_job_notify),
+                           self, G_CONNECT_SWAPPED);
+  padlock_job_row_sync (self);
+}
+
+static void
+padlock_job_row_dispose (GObject *object)
+{
+  PadlockJobRow *self = PADLOCK_JOB_ROW (object);
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), PADLOCK_TYPE_JOB_ROW);
+  g_clear_object (&self->job);
+
+  G_OBJECT_CLASS (padlock_job_row_parent_class)->dispose (object);
+}
+
+static void
+padlock_job_row_get_property (GObject    *object,
+                              guint       prop_id,
+                              GValue     *value,
+                              GParamSpec *pspec)
+{
+  PadlockJobRow *self = PADLOCK_JOB_ROW (object);
+
+  switch (prop_id)
+    {
+    case PROP_JOB:
+      g_value_set_object (value, self->job);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+padlock_job_row_set_property (GObject      *object,
+                              guint         prop_id,
+                              const GValue *value,
+                              GParamSpec   *pspec)
+{
+  PadlockJobRow *self = PADLOCK_JOB_ROW (object);
+
+  switch (prop_id)
+    {
+    case PROP_JOB:
+      self->job = g_value_dup_object (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+padlock_job_row_class_init (PadlockJobRowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->constructed = padlock_job_row_constructed;
+  object_class->dispose = padlock_job_row_dispose;
+  object_class->get_property = padlock_job_row_get_property;
+  object_class->set_property = padlock_job_row_set_property;
+
+  properties[PROP_JOB] =
+    g_param_spec_object ("job", NULL, NULL, PADLOCK_TYPE_JOB,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY
+                         | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+      "/io/github/padlock/Padlock/padlock-job-row.ui");
+  gtk_widget_class_bind_template_child (widget_class, PadlockJobRow, icon);
+  gtk_widget_class_bind_template_child (widget_class, PadlockJobRow, title_label);
+  gtk_widget_class_bind_template_child (widget_class, PadlockJobRow, subtitle_label);
+  gtk_widget_class_bind_template_child (widget_class, PadlockJobRow, progress_bar);
+  gtk_widget_class_bind_template_child (widget_class, PadlockJobRow, status_label);
+  gtk_widget_class_bind_template_child (widget_class, PadlockJobRow, error_label);
+  gtk_widget_class_bind_template_child (widget_class, PadlockJobRow, show_button);
+  gtk_widget_class_bind_template_child (widget_class, PadlockJobRow, open_button);
+  gtk_widget_class_bind_template_child (widget_class, PadlockJobRow, cancel_button);
+  gtk_widget_class_bind_template_callback (widget_class, on_cancel_clicked);
+  gtk_widget_class_bind_template_callback (widget_class, on_show_clicked);
+  gtk_widget_class_bind_template_callback (widget_class, on_open_clicked);
+}
+
+static void
+padlock_job_row_init (PadlockJobRow *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+}
+
+GtkWidget *
+padlock_job_row_new (PadlockJob *job)
+{
+  g_return_val_if_fail (PADLOCK_IS_JOB (job), NULL);
+  return g_object_new (PADLOCK_TYPE_JOB_ROW, "job", job, NULL);
+}
+
+PadlockJob *
+padlock_job_row_get_job (PadlockJobRow *self)
+{
+  g_return_val_if_fail (PADLOCK_IS_JOB_ROW (self), NULL);
+  return self->job;
+}

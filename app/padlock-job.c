@@ -1,0 +1,819 @@
+/* padlock-job.c - one file to encrypt or decrypt, run on a worker thread */
+#include "padlock-job.h"
+
+#include <stdatomic.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+
+#include "job.h"
+#include "algo.h"
+#include "padlock-digest.h"
+#include "padlock-error.h"
+#include "padlock-output.h"
+
+#define TICK_MS 100             /* at most ten notifications a second */
+#define N_SAMPLES 20            /* throughput over the last two seconds */
+
+struct _PadlockJob
+{
+  GObject parent_instance;
+
+  /* Owned */
+  GFile *input;
+  GFile *output;
+  char *output_name;
+  PadlockJobConfig config;
+  PadlockSecret *secret;
+  GError *error;
+
+  PadlockDirection direction;
+  PadlockJobState state;
+  guint64 bytes_done;
+  gint64 bytes_total;
+  double throughput;
+  double time_left;
+  gboolean original_deleted;
+  guint batch;
+
+  guint tick_id;
+  gint64 start_time;
+  gint64 sample_time[N_SAMPLES];
+  guint64 sample_bytes[N_SAMPLES];
+  guint n_samples;
+  guint next_sample;
+
+  /* Shared with the worker */
+  atomic_int cancel;
+  atomic_int phase;             /* 1 while verifying */
+  atomic_uint_fast64_t atomic_done;
+  atomic_int_fast64_t atomic_total;
+};
+
+G_DEFINE_TYPE (PadlockJob, padlock_job, G_TYPE_OBJECT)
+
+G_DEFINE_ENUM_TYPE (PadlockDirection, padlock_direction,
+  G_DEFINE_ENUM_VALUE (PADLOCK_DIRECTION_ENCRYPT, "encrypt"),
+  G_DEFINE_ENUM_VALUE (PADLOCK_DIRECTION_DECRYPT, "decrypt"))
+
+G_DEFINE_ENUM_TYPE (PadlockJobState, padlock_job_state,
+  G_DEFINE_ENUM_VALUE (PADLOCK_JOB_QUEUED, "queued"),
+  G_DEFINE_ENUM_VALUE (PADLOCK_JOB_RUNNING, "running"),
+  G_DEFINE_ENUM_VALUE (PADLOCK_JOB_VERIFYING, "verifying"),
+  G_DEFINE_ENUM_VALUE (PADLOCK_JOB_DONE, "done"),
+  G_DEFINE_ENUM_VALUE (PADLOCK_JOB_FAILED, "failed"),
+  G_DEFINE_ENUM_VALUE (PADLOCK_JOB_CANCELLED, "cancelled"))
+
+enum {
+  PROP_0,
+  PROP_INPUT,
+  PROP_OUTPUT,
+  PROP_OUTPUT_NAME,
+  PROP_DIRECTION,
+  PROP_STATE,
+  PROP_BYTES_DONE,
+  PROP_BYTES_TOTAL,
+  PROP_PROGRESS,
+  PROP_THROUGHPUT,
+  PROP_TIME_LEFT,
+  PROP_ERROR,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+/* What the worker needs, copied so that it never reads the job's fields. */
+typedef struct
+{
+  PadlockDirection direction;
+  int profile;
+  int cipher_algo;
+  int compress_algo;
+  gboolean armor;
+  gboolean delete_original;
+  int threads;
+  char *input_path;
+  char *input_name;
+  char *dir;
+  char *name;                   /* plain name of the output */
+  char *suffix;                 /* ".gpg", ".asc" or "" */
+  gboolean name_from_input;     /* decryption: a suffix was stripped */
+  PadlockSecret *secret;
+  pl_decrypt_result result;
+  /* Results */
+  char *output_path;
+  gboolean original_deleted;
+} JobRun;
+
+static void
+job_run_free (gpointer data)
+{
+  JobRun *run = data;
+
+  g_free (run->input_path);
+  g_free (run->input_name);
+  g_free (run->dir);
+  g_free (run->name);
+  g_free (run->suffix);
+  g_free (run->output_path);
+  g_clear_pointer (&run->secret, padlock_secret_unref);
+  g_free (run);
+}
+
+void
+padlock_job_config_clear (PadlockJobConfig *config)
+{
+  g_clear_pointer (&config->output_dir, g_free);
+}
+
+static void
+padlock_job_set_state (PadlockJob      *self,
+                       PadlockJobState  state)
+{
+  if (self->state == state)
+    return;
+  self->state = state;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE]);
+}
+
+static void
+set_double (PadlockJob *self,
+            double     *field,
+            double      value,
+            int         prop)
+{
+  if (*field == value)
+    return;
+  *field = value;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[prop]);
+}
+
+static void
+set_bytes (PadlockJob *self,
+           guint64     done,
+           gint64      total)
+{
+  gboolean changed = FALSE;
+
+  if (self->bytes_done != done)
+    {
+      self->bytes_done = done;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BYTES_DONE]);
+      changed = TRUE;
+    }
+  if (self->bytes_total != total)
+    {
+      self->bytes_total = total;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BYTES_TOTAL]);
+      changed = TRUE;
+    }
+  if (changed)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROGRESS]);
+}
+
+static void
+reset_samples (PadlockJob *self)
+{
+  self->n_samples = 0;
+  self->next_sample = 0;
+}
+
+/* Main context: brings the properties up to what the worker stored. */
+static void
+padlock_job_update (PadlockJob *self)
+{
+  guint64 done = atomic_load (&self->atomic_done);
+  gint64 total = atomic_load (&self->atomic_total);
+  gint64 now = g_get_monotonic_time ();
+  guint oldest;
+
+  g_object_freeze_notify (G_OBJECT (self));
+
+  if (atomic_load (&self->phase) == 1 && self->state == PADLOCK_JOB_RUNNING)
+    {
+      padlock_job_set_state (self, PADLOCK_JOB_VERIFYING);
+      reset_samples (self);
+    }
+  if (total < 0)
+    total = self->bytes_total;
+  set_bytes (self, done, total);
+
+  self->sample_time[self->next_sample] = now;
+  self->sample_bytes[self->next_sample] = done;
+  self->next_sample = (self->next_sample + 1) % N_SAMPLES;
+  if (self->n_samples < N_SAMPLES)
+    self->n_samples++;
+  oldest = (self->next_sample + N_SAMPLES - self->n_samples) % N_SAMPLES;
+
+  if (now - self->sample_time[oldest] >= G_USEC_PER_SEC / 4
+      && done >= self->sample_bytes[oldest])
+    {
+      double seconds = (now - self->sample_time[oldest]) / (double) G_USEC_PER_SEC;
+      double rate = (done - self->sample_bytes[oldest]) / seconds;
+
+      set_double (self, &self->throughput, rate, PROP_THROUGHPUT);
+      if (rate > 0 && total >= 0 && (guint64) total >= done)
+        set_double (self, &self->time_left, (total - done) / rate,
+                    PROP_TIME_LEFT);
+      else
+        set_double (self, &self->time_left, -1, PROP_TIME_LEFT);
+    }
+
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+static gboolean
+padlock_job_tick (gpointer user_data)
+{
+  padlock_job_update (PADLOCK_JOB (user_data));
+  return G_SOURCE_CONTINUE;
+}
+
+/* The job's thread: stores, never notifies. */
+static void
+on_core_progress (void     *user_data,
+                  uint64_t  done,
+                  int64_t   total)
+{
+  PadlockJob *self = user_data;
+
+  atomic_store (&self->atomic_done, done);
+  atomic_store (&self->atomic_total, total);
+}
+
+/* At commit: a decrypted file takes the name stored in the message when
+ * the input's own name said nothing (no .gpg, .pgp or .asc to strip). */
+static char *
+decrypted_name (gpointer user_data)
+{
+  JobRun *run = user_data;
+  const pl_literal_header *literal = &run->result.literal;
+
+  if (run->name_from_input)
+    return NULL;
+  if (literal->name_len == 8 && !memcmp (literal->name, "_CONSOLE", 8))
+    return NULL;
+  if (!padlock_output_name_is_safe (literal->name, literal->name_len))
+    return NULL;
+  return g_strndup (literal->name, literal->name_len);
+}
+
+/* Decrypts what was just written and compares it with what was read. */
+static gpg_error_t
+verify_output (PadlockJob           *self,
+               JobRun               *run,
+               const PadlockDigest  *expected,
+               const pl_job_control *ctl,
+               gboolean             *verified)
+{
+  PadlockDigest digest;
+  pl_source *src = NULL;
+  pl_sink *sink = NULL;
+  pl_decrypt_options opts = { 0 };
+  pl_decrypt_result result = { 0 };
+  const char *passphrases[1];
+  gpg_error_t err;
+
+  *verified = FALSE;
+  padlock_digest_init (&digest);
+  passphrases[0] = padlock_secret_get_data (run->secret, NULL);
+  opts.passphrases = passphrases;
+  opts.n_passphrases = 1;
+
+  atomic_store (&self->phase, 1);
+  atomic_store (&self->atomic_done, 0);
+  err = pl_source_new_file (run->output_path, &src);
+  if (err)
+    goto leave;
+  sink = padlock_digest_sink_new (&digest);
+  err = pl_decrypt (src, sink, &opts, &result, ctl);
+  if (!err)
+    *verified = padlock_digest_equal (expected, &digest);
+
+ leave:
+  pl_sink_free (sink);
+  pl_source_free (src);
+  padlock_digest_clear (&digest);
+  return err;
+}
+
+static void
+padlock_job_thread (GTask        *task,
+                    gpointer      source_object,
+                    gpointer      task_data,
+                    GCancellable *cancellable)
+{
+  PadlockJob *self = source_object;
+  JobRun *run = task_data;
+  pl_job_control ctl = {
+    .progress = on_core_progress,
+    .user_data = self,
+    .cancel = &self->cancel,
+    .threads = run->threads,
+  };
+  PadlockDigest digest = { 0 };
+  pl_source *src = NULL;
+  pl_sink *sink = NULL;
+  gsize pw_len;
+  const char *pw = padlock_secret_get_data (run->secret, &pw_len);
+  GError *error = NULL;
+  gpg_error_t err;
+
+  err = pl_source_new_file (run->input_path, &src);
+  if (err)
+    goto leave;
+  if (src->size >= 0)
+    atomic_store (&self->atomic_total, src->size);
+  err = padlock_output_sink_new (run->dir, run->name, run->suffix,
+                                 run->direction == PADLOCK_DIRECTION_DECRYPT
+                                 ? decrypted_name : NULL,
+                                 run, &sink);
+  if (err)
+    goto leave;
+
+  if (run->direction == PADLOCK_DIRECTION_ENCRYPT)
+    {
+      pl_encrypt_options opts;
+      struct stat st;
+
+      pl_encrypt_options_init (&opts);
+      opts.profile = (pl_profile) run->profile;
+      if (run->cipher_algo)
+        opts.cipher_algo = run->cipher_algo;
+      opts.compress_algo = run->compress_algo;
+      opts.armor = run->armor;
+      opts.file_name = run->input_name;
+      if (!g_stat (run->input_path, &st))
+        opts.file_date = (uint32_t) st.st_mtime;
+      if (run->delete_original)
+        {
+          padlock_digest_init (&digest);
+          src = padlock_digest_source_new (src, &digest);
+        }
+      err = pl_encrypt (src, sink, &opts, pw, pw_len, &ctl);
+    }
+  else
+    {
+      pl_decrypt_options opts = { 0 };
+      const char *passphrases[1] = { pw };
+
+      opts.passphrases = passphrases;
+      opts.n_passphrases = 1;
+      err = pl_decrypt (src, sink, &opts, &run->result, &ctl);
+    }
+  if (err)
+    goto leave;
+  run->output_path = g_strdup (padlock_output_sink_get_path (sink));
+
+  if (run->direction == PADLOCK_DIRECTION_ENCRYPT && run->delete_original)
+    {
+      gboolean verified = FALSE;
+
+      /* Cancelled while verifying: the output stays, so does the input. */
+      if (verify_output (self, run, &digest, &ctl, &verified)
+          && atomic_load (&self->cancel))
+        goto leave;
+      if (!verified)
+        {
+          g_unlink (run->output_path);
+          error = g_error_new (PADLOCK_ERROR, PADLOCK_ERROR_NOT_VERIFIED,
+                               _("The encrypted file did not decrypt to the "
+                                 "original, so it was removed and %s was "
+                                 "kept."), run->input_name);
+          goto leave;
+        }
+      if (g_unlink (run->input_path) == 0)
+        run->original_deleted = TRUE;
+    }
+
+ leave:
+  pl_sink_free (sink);
+  pl_source_free (src);
+  if (digest.checksum)
+    padlock_digest_clear (&digest);
+  if (err && !error)
+    error = padlock_error_from_gpg (err);
+  if (error)
+    g_task_return_error (task, error);
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+static void
+padlock_job_finished (GObject      *object,
+                      GAsyncResult *result,
+                      gpointer      user_data)
+{
+  PadlockJob *self = PADLOCK_JOB (object);
+  JobRun *run = g_task_get_task_data (G_TASK (result));
+  g_autoptr(GError) error = NULL;
+  double seconds;
+
+  g_clear_handle_id (&self->tick_id, g_source_remove);
+  g_clear_pointer (&self->secret, padlock_secret_unref);
+
+  g_object_freeze_notify (G_OBJECT (self));
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
+    {
+      g_clear_error (&self->error);
+      self->error = g_steal_pointer (&error);
+      g_object_notify_by_pspec (object, properties[PROP_ERROR]);
+      set_double (self, &self->throughput, 0, PROP_THROUGHPUT);
+      set_double (self, &self->time_left, -1, PROP_TIME_LEFT);
+      padlock_job_set_state (self,
+                             g_error_matches (self->error, PADLOCK_ERROR,
+                                              PADLOCK_ERROR_CANCELLED)
+                             ? PADLOCK_JOB_CANCELLED : PADLOCK_JOB_FAILED);
+    }
+  else
+    {
+      if (run->output_path)
+        {
+          g_clear_object (&self->output);
+          self->output = g_file_new_for_path (run->output_path);
+          g_free (self->output_name);
+          self->output_name = g_path_get_basename (run->output_path);
+          g_object_notify_by_pspec (object, properties[PROP_OUTPUT]);
+          g_object_notify_by_pspec (object, properties[PROP_OUTPUT_NAME]);
+        }
+      self->original_deleted = run->original_deleted;
+      if (self->bytes_total >= 0)
+        set_bytes (self, (guint64) self->bytes_total, self->bytes_total);
+      /* When done, the throughput is the average over the whole job. */
+      seconds = (g_get_monotonic_time () - self->start_time)
+                / (double) G_USEC_PER_SEC;
+      if (seconds > 0 && self->bytes_total > 0)
+        set_double (self, &self->throughput, self->bytes_total / seconds,
+                    PROP_THROUGHPUT);
+      set_double (self, &self->time_left, 0, PROP_TIME_LEFT);
+      padlock_job_set_state (self, PADLOCK_JOB_DONE);
+    }
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+void
+padlock_job_start (PadlockJob *self,
+                   int         threads)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(GFile) dir = NULL;
+  JobRun *run;
+
+  g_return_if_fail (PADLOCK_IS_JOB (self));
+  g_return_if_fail (self->state == PADLOCK_JOB_QUEUED);
+  g_return_if_fail (self->secret != NULL);
+
+  run = g_new0 (JobRun, 1);
+  run->direction = self->direction;
+  run->profile = self->config.profile;
+  run->cipher_algo = self->config.cipher_algo;
+  run->compress_algo = self->config.compress_algo;
+  run->armor = self->config.armor;
+  run->delete_original = self->config.delete_original;
+  run->threads = MAX (threads, 1);
+  run->input_path = g_file_get_path (self->input);
+  run->input_name = g_file_get_basename (self->input);
+  run->secret = padlock_secret_ref (self->secret);
+  if (self->config.output_dir && *self->config.output_dir)
+    run->dir = g_strdup (self->config.output_dir);
+  else
+    {
+      dir = g_file_get_parent (self->input);
+      run->dir = g_file_get_path (dir);
+    }
+  if (self->direction == PADLOCK_DIRECTION_ENCRYPT)
+    {
+      run->name = g_strdup (run->input_name);
+      run->suffix = g_strdup (self->config.armor ? ".asc" : ".gpg");
+    }
+  else
+    {
+      run->name = padlock_output_stripped_name (run->input_name);
+      run->name_from_input = run->name != NULL;
+      if (!run->name)
+        run->name = g_strdup (run->input_name);
+      run->suffix = g_strdup ("");
+    }
+
+  atomic_store (&self->cancel, 0);
+  atomic_store (&self->phase, 0);
+  atomic_store (&self->atomic_done, 0);
+  atomic_store (&self->atomic_total, self->bytes_total);
+  reset_samples (self);
+  self->start_time = g_get_monotonic_time ();
+  g_clear_error (&self->error);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ERROR]);
+  padlock_job_set_state (self, PADLOCK_JOB_RUNNING);
+  self->tick_id = g_timeout_add (TICK_MS, padlock_job_tick, self);
+
+  task = g_task_new (self, NULL, padlock_job_finished, NULL);
+  g_task_set_source_tag (task, padlock_job_start);
+  g_task_set_task_data (task, run, job_run_free);
+  g_task_run_in_thread (task, padlock_job_thread);
+}
+
+void
+padlock_job_cancel (PadlockJob *self)
+{
+  g_return_if_fail (PADLOCK_IS_JOB (self));
+
+  if (self->state == PADLOCK_JOB_QUEUED)
+    {
+      g_clear_pointer (&self->secret, padlock_secret_unref);
+      g_clear_error (&self->error);
+      self->error = padlock_error_from_gpg (gpg_error (GPG_ERR_CANCELED));
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ERROR]);
+      padlock_job_set_state (self, PADLOCK_JOB_CANCELLED);
+    }
+  else if (self->state == PADLOCK_JOB_RUNNING
+           || self->state == PADLOCK_JOB_VERIFYING)
+    atomic_store (&self->cancel, 1);
+}
+
+void
+padlock_job_retry (PadlockJob    *self,
+                   PadlockSecret *secret)
+{
+  g_return_if_fail (PADLOCK_IS_JOB (self));
+  g_return_if_fail (secret != NULL);
+  g_return_if_fail (padlock_job_is_finished (self));
+
+  padlock_job_set_secret (self, secret);
+  g_clear_error (&self->error);
+  g_object_freeze_notify (G_OBJECT (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ERROR]);
+  set_bytes (self, 0, self->bytes_total);
+  set_double (self, &self->throughput, 0, PROP_THROUGHPUT);
+  set_double (self, &self->time_left, -1, PROP_TIME_LEFT);
+  padlock_job_set_state (self, PADLOCK_JOB_QUEUED);
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+void
+padlock_job_set_secret (PadlockJob    *self,
+                        PadlockSecret *secret)
+{
+  g_return_if_fail (PADLOCK_IS_JOB (self));
+
+  if (secret)
+    padlock_secret_ref (secret);
+  g_clear_pointer (&self->secret, padlock_secret_unref);
+  self->secret = secret;
+}
+
+PadlockJob *
+padlock_job_new (GFile                  *input,
+                 PadlockDirection        direction,
+                 const PadlockJobConfig *config)
+{
+  PadlockJob *self;
+  g_autoptr(GFileInfo) info = NULL;
+  g_autofree char *name = NULL;
+
+  g_return_val_if_fail (G_IS_FILE (input), NULL);
+  g_return_val_if_fail (config != NULL, NULL);
+
+  self = g_object_new (PADLOCK_TYPE_JOB, NULL);
+  self->input = g_object_ref (input);
+  self->direction = direction;
+  self->config = *config;
+  self->config.output_dir = g_strdup (config->output_dir);
+
+  info = g_file_query_info (input, G_FILE_ATTRIBUTE_STANDARD_SIZE,
+                            G_FILE_QUERY_INFO_NONE, NULL, NULL);
+  self->bytes_total = info ? g_file_info_get_size (info) : -1;
+
+  /* What the output will likely be called; fixed at commit. */
+  name = g_file_get_basename (input);
+  if (direction == PADLOCK_DIRECTION_ENCRYPT)
+    self->output_name = padlock_output_encrypted_name (name, config->armor);
+  else
+    {
+      self->output_name = padlock_output_stripped_name (name);
+      if (!self->output_name)
+        self->output_name = g_strdup (name);
+    }
+  return self;
+}
+
+static void
+padlock_job_finalize (GObject *object)
+{
+  PadlockJob *self = (PadlockJob *) object;
+
+  g_clear_handle_id (&self->tick_id, g_source_remove);
+  g_clear_object (&self->input);
+  g_clear_object (&self->output);
+  g_clear_pointer (&self->output_name, g_free);
+  g_clear_pointer (&self->secret, padlock_secret_unref);
+  g_clear_error (&self->error);
+  padlock_job_config_clear (&self->config);
+
+  G_OBJECT_CLASS (padlock_job_parent_class)->finalize (object);
+}
+
+static void
+padlock_job_get_property (GObject    *object,
+                          guint       prop_id,
+                          GValue     *value,
+                          GParamSpec *pspec)
+{
+  PadlockJob *self = PADLOCK_JOB (object);
+
+  switch (prop_id)
+    {
+    case PROP_INPUT:
+      g_value_set_object (value, self->input);
+      break;
+    case PROP_OUTPUT:
+      g_value_set_object (value, self->output);
+      break;
+    case PROP_OUTPUT_NAME:
+      g_value_set_string (value, self->output_name);
+      break;
+    case PROP_DIRECTION:
+      g_value_set_enum (value, self->direction);
+      break;
+    case PROP_STATE:
+      g_value_set_enum (value, self->state);
+      break;
+    case PROP_BYTES_DONE:
+      g_value_set_uint64 (value, self->bytes_done);
+      break;
+    case PROP_BYTES_TOTAL:
+      g_value_set_int64 (value, self->bytes_total);
+      break;
+    case PROP_PROGRESS:
+      g_value_set_double (value, padlock_job_get_progress (self));
+      break;
+    case PROP_THROUGHPUT:
+      g_value_set_double (value, self->throughput);
+      break;
+    case PROP_TIME_LEFT:
+      g_value_set_double (value, self->time_left);
+      break;
+    case PROP_ERROR:
+      g_value_set_boxed (value, self->error);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+padlock_job_class_init (PadlockJobClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GParamFlags flags = G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY
+                      | G_PARAM_STATIC_STRINGS;
+
+  object_class->finalize = padlock_job_finalize;
+  object_class->get_property = padlock_job_get_property;
+
+  properties[PROP_INPUT] =
+    g_param_spec_object ("input", NULL, NULL, G_TYPE_FILE, flags);
+  properties[PROP_OUTPUT] =
+    g_param_spec_object ("output", NULL, NULL, G_TYPE_FILE, flags);
+  properties[PROP_OUTPUT_NAME] =
+    g_param_spec_string ("output-name", NULL, NULL, NULL, flags);
+  properties[PROP_DIRECTION] =
+    g_param_spec_enum ("direction", NULL, NULL, PADLOCK_TYPE_DIRECTION,
+                       PADLOCK_DIRECTION_ENCRYPT, flags);
+  properties[PROP_STATE] =
+    g_param_spec_enum ("state", NULL, NULL, PADLOCK_TYPE_JOB_STATE,
+                       PADLOCK_JOB_QUEUED, flags);
+  properties[PROP_BYTES_DONE] =
+    g_param_spec_uint64 ("bytes-done", NULL, NULL, 0, G_MAXUINT64, 0, flags);
+  properties[PROP_BYTES_TOTAL] =
+    g_param_spec_int64 ("bytes-total", NULL, NULL, -1, G_MAXINT64, -1, flags);
+  properties[PROP_PROGRESS] =
+    g_param_spec_double ("progress", NULL, NULL, 0, 1, 0, flags);
+  properties[PROP_THROUGHPUT] =
+    g_param_spec_double ("throughput", NULL, NULL, 0, G_MAXDOUBLE, 0, flags);
+  properties[PROP_TIME_LEFT] =
+    g_param_spec_double ("time-left", NULL, NULL, -1, G_MAXDOUBLE, -1, flags);
+  properties[PROP_ERROR] =
+    g_param_spec_boxed ("error", NULL, NULL, G_TYPE_ERROR, flags);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+padlock_job_init (PadlockJob *self)
+{
+  self->bytes_total = -1;
+  self->time_left = -1;
+}
+
+GFile *
+padlock_job_get_input (PadlockJob *self)
+{
+  g_return_val_if_fail (PADLOCK_IS_JOB (self), NULL);
+  return self->input;
+}
+
+GFile *
+padlock_job_get_output (PadlockJob *self)
+{
+  g_return_val_if_fail (PADLOCK_IS_JOB (self), NULL);
+  return self->output;
+}
+
+const char *
+padlock_job_get_output_name (PadlockJob *self)
+{
+  g_return_val_if_fail (PADLOCK_IS_JOB (self), NULL);
+  return self->output_name;
+}
+
+PadlockDirection
+padlock_job_get_direction (PadlockJob *self)
+{
+  g_return_val_if_fail (PADLOCK_IS_JOB (self), 0);
+  return self->direction;
+}
+
+PadlockJobState
+padlock_job_get_state (PadlockJob *self)
+{
+  g_return_val_if_fail (PADLOCK_IS_JOB (self), 0);
+  return self->state;
+}
+
+gboolean
+padlock_job_is_finished (PadlockJob *self)
+{
+  g_return_val_if_fail (PADLOCK_IS_JOB (self), FALSE);
+  return self->state == PADLOCK_JOB_DONE
+         || self->state == PADLOCK_JOB_FAILED
+         || self->state == PADLOCK_JOB_CANCELLED;
+}
+
+guint64
+padlock_job_get_bytes_done (PadlockJob *self)
+{
+  g_return_val_if_fail (PADLOCK_IS_JOB (self), 0);
+  return self->bytes_done;
+}
+
+gint64
+padlock_job_get_bytes_total (PadlockJob *self)
+{
+  g_return_val_if_fail (PADLOCK_IS_JOB (self), -1);
+  return self->bytes_total;
+}
+
+double
+padlock_job_get_progress (PadlockJob *self)
+{
+  g_return_val_if_fail (PADLOCK_IS_JOB (self), 0);
+  if (self->state == PADLOCK_JOB_DONE)
+    return 1;
+  if (self->bytes_total <= 0)
+    return 0;
+  return CLAMP ((double) self->bytes_done / self->bytes_total, 0, 1);
+}
+
+double
+padlock_job_get_throughput (PadlockJob *self)
+{
+  g_return_val_if_fail (PADLOCK_IS_JOB (self), 0);
+  return self->throughput;
+}
+
+double
+padlock_job_get_time_left (PadlockJob *self)
+{
+  g_return_val_if_fail (PADLOCK_IS_JOB (self), -1);
+  return self->time_left;
+}
+
+const GError *
+padlock_job_get_error (PadlockJob *self)
+{
+  g_return_val_if_fail (PADLOCK_IS_JOB (self), NULL);
+  return self->error;
+}
+
+gboolean
+padlock_job_get_original_deleted (PadlockJob *self)
+{
+  g_return_val_if_fail (PADLOCK_IS_JOB (self), FALSE);
+  return self->original_deleted;
+}
+
+guint
+padlock_job_get_batch (PadlockJob *self)
+{
+  g_return_val_if_fail (PADLOCK_IS_JOB (self), 0);
+  return self->batch;
+}
+
+void
+padlock_job_set_batch (PadlockJob *self,
+                       guint       batch)
+{
+  g_return_if_fail (PADLOCK_IS_JOB (self));
+  self->batch = batch;
+}

@@ -1,0 +1,87 @@
+/* padlock-job.h - one file to encrypt or decrypt, run on a worker thread
+ *
+ * The job's properties (state, bytes, throughput, time left, error) change
+ * on the main context only, at most ten times a second; the worker stores
+ * its progress in atomics that a main-loop timeout reads.
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "padlock-secret.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  PADLOCK_DIRECTION_ENCRYPT,
+  PADLOCK_DIRECTION_DECRYPT,
+} PadlockDirection;
+
+typedef enum
+{
+  PADLOCK_JOB_QUEUED,
+  PADLOCK_JOB_RUNNING,
+  PADLOCK_JOB_VERIFYING,        /* decrypting the output again */
+  PADLOCK_JOB_DONE,
+  PADLOCK_JOB_FAILED,
+  PADLOCK_JOB_CANCELLED,
+} PadlockJobState;
+
+#define PADLOCK_TYPE_DIRECTION (padlock_direction_get_type ())
+#define PADLOCK_TYPE_JOB_STATE (padlock_job_state_get_type ())
+GType padlock_direction_get_type (void) G_GNUC_CONST;
+GType padlock_job_state_get_type (void) G_GNUC_CONST;
+
+/* How to encrypt and where to write: read from the settings when the job
+ * is made, then fixed. */
+typedef struct
+{
+  int profile;                  /* pl_profile */
+  int cipher_algo;              /* OpenPGP id; 0: AES-256 */
+  int compress_algo;            /* OpenPGP id; 0: none */
+  gboolean armor;
+  gboolean delete_original;     /* after the output verified */
+  char *output_dir;             /* NULL: next to the input */
+} PadlockJobConfig;
+
+void padlock_job_config_clear (PadlockJobConfig *config);
+
+#define PADLOCK_TYPE_JOB (padlock_job_get_type ())
+G_DECLARE_FINAL_TYPE (PadlockJob, padlock_job, PADLOCK, JOB, GObject)
+
+PadlockJob       *padlock_job_new               (GFile                  *input,
+                                                 PadlockDirection        direction,
+                                                 const PadlockJobConfig *config);
+GFile            *padlock_job_get_input         (PadlockJob       *self);
+GFile            *padlock_job_get_output        (PadlockJob       *self);
+const char       *padlock_job_get_output_name   (PadlockJob       *self);
+PadlockDirection  padlock_job_get_direction     (PadlockJob       *self);
+PadlockJobState   padlock_job_get_state         (PadlockJob       *self);
+gboolean          padlock_job_is_finished       (PadlockJob       *self);
+guint64           padlock_job_get_bytes_done    (PadlockJob       *self);
+gint64            padlock_job_get_bytes_total   (PadlockJob       *self);
+double            padlock_job_get_progress      (PadlockJob       *self);
+double            padlock_job_get_throughput    (PadlockJob       *self);
+double            padlock_job_get_time_left     (PadlockJob       *self);
+const GError     *padlock_job_get_error         (PadlockJob       *self);
+gboolean          padlock_job_get_original_deleted (PadlockJob    *self);
+guint             padlock_job_get_batch         (PadlockJob       *self);
+void              padlock_job_set_batch         (PadlockJob       *self,
+                                                 guint             batch);
+
+/* Takes a reference; the job lets go of it when it finishes. */
+void              padlock_job_set_secret        (PadlockJob       *self,
+                                                 PadlockSecret    *secret);
+/* A failed job goes back to the queue, with a new passphrase. */
+void              padlock_job_retry             (PadlockJob       *self,
+                                                 PadlockSecret    *secret);
+/* Stops a running job (its partial output goes) or drops a queued one. */
+void              padlock_job_cancel            (PadlockJob       *self);
+
+/* For the queue: starts a queued job with a budget of THREADS threads.
+ * Watch the state to learn when it ends. */
+void              padlock_job_start             (PadlockJob       *self,
+                                                 int               threads);
+
+G_END_DECLS

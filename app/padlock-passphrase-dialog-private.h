@@ -1,0 +1,35 @@
+/* padlock-passphrase-dialog-private.h - the template, for the tests */
+#pragma once
+
+#include <pwquality.h>
+
+#include "padlock-passphrase-dialog.h"
+
+G_BEGIN_DECLS
+
+struct _PadlockPassphraseDialog
+{
+  AdwWindow parent_instance;
+
+  /* Template widgets */
+  GtkLabel *heading_label;
+  GtkLabel *error_label;
+  GtkPasswordEntry *entry;
+  GtkPasswordEntry *confirm_entry;
+  GtkLabel *confirm_label;
+  GtkWidget *strength_box;
+  GtkLevelBar *strength_bar;
+  GtkLabel *strength_label;
+  GtkLabel *match_label;
+  GtkButton *generate_button;
+  GtkButton *ok_button;
+  GtkButton *cancel_button;
+
+  /* Owned */
+  pwquality_settings_t *pwquality;
+
+  PadlockPassphraseMode mode;
+  gboolean finished;
+};
+
+G_END_DECLS

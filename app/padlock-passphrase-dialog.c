@@ -1,0 +1,236 @@
+/* padlock-passphrase-dialog.c - asks for the passphrase of one batch */
+#include "padlock-passphrase-dialog-private.h"
+
+#include <string.h>
+#include <glib/gi18n.h>
+
+G_DEFINE_FINAL_TYPE (PadlockPassphraseDialog, padlock_passphrase_dialog, ADW_TYPE_WINDOW)
+
+enum {
+  FINISHED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+#define GENERATED_ENTROPY_BITS 80
+
+static const char *
+strength_words (int score)
+{
+  if (score < 40)
+    return _("Weak: easy to guess");
+  if (score < 70)
+    return _("Fair");
+  if (score < 90)
+    return _("Good");
+  return _("Strong");
+}
+
+static void
+padlock_passphrase_dialog_update (PadlockPassphraseDialog *self)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->entry));
+  const char *confirm = gtk_editable_get_text (GTK_EDITABLE (self->confirm_entry));
+  gboolean ok;
+
+  if (self->mode == PADLOCK_PASSPHRASE_DECRYPT)
+    {
+      gtk_widget_set_sensitive (GTK_WIDGET (self->ok_button), *text != '\0');
+      return;
+    }
+
+  if (!*text)
+    {
+      gtk_level_bar_set_value (self->strength_bar, 0);
+      gtk_label_set_text (self->strength_label,
+                          _("Use a long passphrase, or let Padlock generate one."));
+    }
+  else
+    {
+      void *aux = NULL;
+      int score = pwquality_check (self->pwquality, text, NULL, NULL, &aux);
+
+      if (score < 0)
+        {
+          char buf[PWQ_MAX_ERROR_MESSAGE_LEN];
+          const char *why = pwquality_strerror (buf, sizeof buf, score, aux);
+          g_autofree char *words = g_strdup_printf (_("Weak: %s"), why);
+
+          gtk_level_bar_set_value (self->strength_bar, 5);
+          gtk_label_set_text (self->strength_label, words);
+        }
+      else
+        {
+          gtk_level_bar_set_value (self->strength_bar, MAX (score, 10));
+          gtk_label_set_text (self->strength_label, strength_words (score));
+        }
+    }
+
+  ok = *text != '\0' && strcmp (text, confirm) == 0;
+  if (!*confirm)
+    gtk_label_set_text (self->match_label, "");
+  else
+    gtk_label_set_text (self->match_label, ok ? _("The passphrases match.")
+                                              : _("The passphrases do not match."));
+  if (ok)
+    {
+      gtk_widget_remove_css_class (GTK_WIDGET (self->match_label), "error");
+      gtk_widget_add_css_class (GTK_WIDGET (self->match_label), "success");
+    }
+  else
+    {
+      gtk_widget_remove_css_class (GTK_WIDGET (self->match_label), "success");
+      gtk_widget_add_css_class (GTK_WIDGET (self->match_label), "error");
+    }
+  gtk_widget_set_sensitive (GTK_WIDGET (self->ok_button), ok);
+}
+
+static void
+on_entry_changed (PadlockPassphraseDialog *self)
+{
+  padlock_passphrase_dialog_update (self);
+}
+
+static void
+on_generate_clicked (PadlockPassphraseDialog *self)
+{
+  char *generated = NULL;
+
+  if (pwquality_generate (self->pwquality, GENERATED_ENTROPY_BITS, &generated) < 0
+      || !generated)
+    return;
+  gtk_editable_set_text (GTK_EDITABLE (self->entry), generated);
+  gtk_editable_set_text (GTK_EDITABLE (self->confirm_entry), generated);
+  explicit_bzero (generated, strlen (generated));
+  free (generated);
+  gtk_label_set_text (self->match_label,
+                      _("Generated. Reveal it with the eye icon and keep it "
+                        "somewhere safe: without it the files cannot be "
+                        "decrypted."));
+}
+
+static void
+on_ok_clicked (PadlockPassphraseDialog *self)
+{
+  g_autoptr(PadlockSecret) secret = NULL;
+
+  if (!gtk_widget_get_sensitive (GTK_WIDGET (self->ok_button)) || self->finished)
+    return;
+  /* Out of the entry into secure memory, and the entries emptied. */
+  secret = padlock_secret_new (gtk_editable_get_text (GTK_EDITABLE (self->entry)));
+  gtk_editable_set_text (GTK_EDITABLE (self->entry), "");
+  gtk_editable_set_text (GTK_EDITABLE (self->confirm_entry), "");
+  self->finished = TRUE;
+  g_signal_emit (self, signals[FINISHED], 0, secret);
+  gtk_window_close (GTK_WINDOW (self));
+}
+
+static gboolean
+padlock_passphrase_dialog_close_request (GtkWindow *window)
+{
+  PadlockPassphraseDialog *self = PADLOCK_PASSPHRASE_DIALOG (window);
+
+  if (!self->finished)
+    {
+      self->finished = TRUE;
+      gtk_editable_set_text (GTK_EDITABLE (self->entry), "");
+      gtk_editable_set_text (GTK_EDITABLE (self->confirm_entry), "");
+      g_signal_emit (self, signals[FINISHED], 0, NULL);
+    }
+  return GTK_WINDOW_CLASS (padlock_passphrase_dialog_parent_class)->close_request (window);
+}
+
+static void
+padlock_passphrase_dialog_finalize (GObject *object)
+{
+  PadlockPassphraseDialog *self = (PadlockPassphraseDialog *) object;
+
+  g_clear_pointer (&self->pwquality, pwquality_free_settings);
+
+  G_OBJECT_CLASS (padlock_passphrase_dialog_parent_class)->finalize (object);
+}
+
+static void
+padlock_passphrase_dialog_class_init (PadlockPassphraseDialogClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  GtkWindowClass *window_class = GTK_WINDOW_CLASS (klass);
+
+  object_class->finalize = padlock_passphrase_dialog_finalize;
+  window_class->close_request = padlock_passphrase_dialog_close_request;
+
+  signals[FINISHED] =
+    g_signal_new ("finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, PADLOCK_TYPE_SECRET);
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+      "/io/github/padlock/Padlock/padlock-passphrase-dialog.ui");
+  gtk_widget_class_bind_template_child (widget_class, PadlockPassphraseDialog, heading_label);
+  gtk_widget_class_bind_template_child (widget_class, PadlockPassphraseDialog, error_label);
+  gtk_widget_class_bind_template_child (widget_class, PadlockPassphraseDialog, entry);
+  gtk_widget_class_bind_template_child (widget_class, PadlockPassphraseDialog, confirm_entry);
+  gtk_widget_class_bind_template_child (widget_class, PadlockPassphraseDialog, confirm_label);
+  gtk_widget_class_bind_template_child (widget_class, PadlockPassphraseDialog, strength_box);
+  gtk_widget_class_bind_template_child (widget_class, PadlockPassphraseDialog, strength_bar);
+  gtk_widget_class_bind_template_child (widget_class, PadlockPassphraseDialog, strength_label);
+  gtk_widget_class_bind_template_child (widget_class, PadlockPassphraseDialog, match_label);
+  gtk_widget_class_bind_template_child (widget_class, PadlockPassphraseDialog, generate_button);
+  gtk_widget_class_bind_template_child (widget_class, PadlockPassphraseDialog, ok_button);
+  gtk_widget_class_bind_template_child (widget_class, PadlockPassphraseDialog, cancel_button);
+  gtk_widget_class_bind_template_callback (widget_class, on_entry_changed);
+  gtk_widget_class_bind_template_callback (widget_class, on_generate_clicked);
+  gtk_widget_class_bind_template_callback (widget_class, on_ok_clicked);
+
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0,
+                                       "window.close", NULL);
+}
+
+static void
+padlock_passphrase_dialog_init (PadlockPassphraseDialog *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->pwquality = pwquality_default_settings ();
+  /* The system's policy when there is one; the defaults otherwise. */
+  pwquality_read_config (self->pwquality, NULL, NULL);
+
+  gtk_level_bar_add_offset_value (self->strength_bar, GTK_LEVEL_BAR_OFFSET_LOW, 40);
+  gtk_level_bar_add_offset_value (self->strength_bar, GTK_LEVEL_BAR_OFFSET_HIGH, 70);
+  gtk_level_bar_add_offset_value (self->strength_bar, GTK_LEVEL_BAR_OFFSET_FULL, 100);
+}
+
+PadlockPassphraseDialog *
+padlock_passphrase_dialog_new (GtkWindow             *parent,
+                               PadlockPassphraseMode  mode,
+                               const char            *heading,
+                               const char            *error)
+{
+  PadlockPassphraseDialog *self;
+  gboolean encrypt = mode == PADLOCK_PASSPHRASE_ENCRYPT;
+
+  self = g_object_new (PADLOCK_TYPE_PASSPHRASE_DIALOG,
+                       "transient-for", parent,
+                       "title", encrypt ? _("Encrypt") : _("Decrypt"),
+                       NULL);
+  self->mode = mode;
+  gtk_label_set_text (self->heading_label, heading);
+  gtk_button_set_label (self->ok_button, encrypt ? _("_Encrypt") : _("_Decrypt"));
+  gtk_label_set_text (self->error_label, error ? error : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->error_label), error != NULL);
+  gtk_widget_set_visible (self->strength_box, encrypt);
+  gtk_widget_set_visible (GTK_WIDGET (self->strength_label), encrypt);
+  gtk_widget_set_visible (GTK_WIDGET (self->confirm_label), encrypt);
+  gtk_widget_set_visible (GTK_WIDGET (self->confirm_entry), encrypt);
+  gtk_widget_set_visible (GTK_WIDGET (self->match_label), encrypt);
+  padlock_passphrase_dialog_update (self);
+  return self;
+}
+
+PadlockPassphraseMode
+padlock_passphrase_dialog_get_mode (PadlockPassphraseDialog *self)
+{
+  g_return_val_if_fail (PADLOCK_IS_PASSPHRASE_DIALOG (self), 0);
+  return self->mode;
+}

@@ -1,0 +1,33 @@
+/* padlock-passphrase-dialog.h - asks for the passphrase of one batch
+ *
+ * Encryption asks twice, with a strength meter and a generator
+ * (libpwquality); decryption asks once, and says why when it asks again.
+ * The passphrase leaves the entries for secure memory, once.
+ */
+#pragma once
+
+#include <adwaita.h>
+
+#include "padlock-secret.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  PADLOCK_PASSPHRASE_ENCRYPT,
+  PADLOCK_PASSPHRASE_DECRYPT,
+} PadlockPassphraseMode;
+
+#define PADLOCK_TYPE_PASSPHRASE_DIALOG (padlock_passphrase_dialog_get_type ())
+G_DECLARE_FINAL_TYPE (PadlockPassphraseDialog, padlock_passphrase_dialog,
+                      PADLOCK, PASSPHRASE_DIALOG, AdwWindow)
+
+/* HEADING says what it is for; ERROR (may be NULL) why it asks again.
+ * Emits "finished" once, with the secret or NULL when cancelled. */
+PadlockPassphraseDialog *padlock_passphrase_dialog_new (GtkWindow             *parent,
+                                                        PadlockPassphraseMode  mode,
+                                                        const char            *heading,
+                                                        const char            *error);
+PadlockPassphraseMode    padlock_passphrase_dialog_get_mode (PadlockPassphraseDialog *self);
+
+G_END_DECLS

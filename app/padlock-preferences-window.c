@@ -1,0 +1,233 @@
+/* padlock-preferences-window.c - the settings, in plain words */
+#include "padlock-preferences-window.h"
+
+#include <glib/gi18n.h>
+
+#include "job.h"
+#include "padlock-settings.h"
+
+struct _PadlockPreferencesWindow
+{
+  AdwPreferencesWindow parent_instance;
+
+  /* Template widgets */
+  AdwComboRow *profile_row;
+  GtkStringList *profile_list;
+  AdwComboRow *cipher_row;
+  AdwComboRow *compression_row;
+  GtkSwitch *armor_switch;
+  AdwActionRow *folder_row;
+  GtkWidget *folder_reset_button;
+  GtkSwitch *delete_switch;
+  GtkSpinButton *concurrency_spin;
+
+  /* Owned */
+  GSettings *settings;
+  GtkFileChooserNative *chooser;
+};
+
+G_DEFINE_FINAL_TYPE (PadlockPreferencesWindow, padlock_preferences_window,
+                     ADW_TYPE_PREFERENCES_WINDOW)
+
+/* In the order of the rows' models. */
+static const char *const cipher_names[] = {
+  "aes256", "aes192", "aes128", "twofish", "camellia256", NULL
+};
+static const char *const compression_names[] = {
+  "none", "zip", "zlib", "bzip2", NULL
+};
+static const char *profile_names[8];
+
+static gboolean
+name_to_index (GValue   *value,
+               GVariant *variant,
+               gpointer  user_data)
+{
+  const char *const *names = user_data;
+  const char *name = g_variant_get_string (variant, NULL);
+
+  for (guint i = 0; names[i]; i++)
+    if (!g_strcmp0 (names[i], name))
+      {
+        g_value_set_uint (value, i);
+        return TRUE;
+      }
+  g_value_set_uint (value, 0);
+  return TRUE;
+}
+
+static GVariant *
+index_to_name (const GValue       *value,
+               const GVariantType *type,
+               gpointer            user_data)
+{
+  const char *const *names = user_data;
+  guint index = g_value_get_uint (value);
+
+  for (guint i = 0; names[i]; i++)
+    if (i == index)
+      return g_variant_new_string (names[i]);
+  return NULL;
+}
+
+static void
+bind_choice (PadlockPreferencesWindow *self,
+             const char               *key,
+             AdwComboRow              *row,
+             const char *const        *names)
+{
+  g_settings_bind_with_mapping (self->settings, key, row, "selected",
+                                G_SETTINGS_BIND_DEFAULT,
+                                name_to_index, index_to_name,
+                                (gpointer) names, NULL);
+}
+
+static void
+update_profile_subtitle (PadlockPreferencesWindow *self)
+{
+  size_t n;
+  const pl_profile_info *profiles = pl_profiles (&n);
+  guint selected = adw_combo_row_get_selected (self->profile_row);
+
+  if (selected < n)
+    adw_action_row_set_subtitle (ADW_ACTION_ROW (self->profile_row),
+                                 profiles[selected].description);
+}
+
+static void
+update_folder (PadlockPreferencesWindow *self)
+{
+  g_autofree char *folder = g_settings_get_string (self->settings, "output-folder");
+
+  if (*folder)
+    {
+      g_autoptr(GFile) file = g_file_new_for_path (folder);
+      g_autofree char *name = g_file_get_parse_name (file);
+      adw_action_row_set_subtitle (ADW_ACTION_ROW (self->folder_row), name);
+    }
+  else
+    adw_action_row_set_subtitle (ADW_ACTION_ROW (self->folder_row),
+                                 _("Next to each file"));
+  gtk_widget_set_visible (self->folder_reset_button, *folder != '\0');
+}
+
+static void
+on_chooser_response (GtkNativeDialog          *chooser,
+                     int                       response,
+                     PadlockPreferencesWindow *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) folder = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+      g_autofree char *path = folder ? g_file_get_path (folder) : NULL;
+
+      if (path)
+        g_settings_set_string (self->settings, "output-folder", path);
+    }
+  g_clear_object (&self->chooser);
+}
+
+static void
+on_folder_clicked (PadlockPreferencesWindow *self)
+{
+  if (self->chooser)
+    return;
+  self->chooser = gtk_file_chooser_native_new (_("Choose the Output Folder"),
+                                               GTK_WINDOW (self),
+                                               GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
+                                               _("_Select"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
+  g_signal_connect_object (self->chooser, "response",
+                           G_CALLBACK (on_chooser_response), self, 0);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+}
+
+static void
+on_folder_reset_clicked (PadlockPreferencesWindow *self)
+{
+  g_settings_set_string (self->settings, "output-folder", "");
+}
+
+static void
+padlock_preferences_window_dispose (GObject *object)
+{
+  PadlockPreferencesWindow *self = (PadlockPreferencesWindow *) object;
+
+  if (self->chooser)
+    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
+  g_clear_object (&self->chooser);
+  g_clear_object (&self->settings);
+  gtk_widget_dispose_template (GTK_WIDGET (self), PADLOCK_TYPE_PREFERENCES_WINDOW);
+
+  G_OBJECT_CLASS (padlock_preferences_window_parent_class)->dispose (object);
+}
+
+static void
+padlock_preferences_window_class_init (PadlockPreferencesWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = padlock_preferences_window_dispose;
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+      "/io/github/padlock/Padlock/padlock-preferences-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, PadlockPreferencesWindow, profile_row);
+  gtk_widget_class_bind_template_child (widget_class, PadlockPreferencesWindow, profile_list);
+  gtk_widget_class_bind_template_child (widget_class, PadlockPreferencesWindow, cipher_row);
+  gtk_widget_class_bind_template_child (widget_class, PadlockPreferencesWindow, compression_row);
+  gtk_widget_class_bind_template_child (widget_class, PadlockPreferencesWindow, armor_switch);
+  gtk_widget_class_bind_template_child (widget_class, PadlockPreferencesWindow, folder_row);
+  gtk_widget_class_bind_template_child (widget_class, PadlockPreferencesWindow, folder_reset_button);
+  gtk_widget_class_bind_template_child (widget_class, PadlockPreferencesWindow, delete_switch);
+  gtk_widget_class_bind_template_child (widget_class, PadlockPreferencesWindow, concurrency_spin);
+  gtk_widget_class_bind_template_callback (widget_class, on_folder_clicked);
+  gtk_widget_class_bind_template_callback (widget_class, on_folder_reset_clicked);
+
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0,
+                                       "window.close", NULL);
+}
+
+static void
+padlock_preferences_window_init (PadlockPreferencesWindow *self)
+{
+  size_t n;
+  const pl_profile_info *profiles = pl_profiles (&n);
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+  self->settings = padlock_settings_new ();
+
+  n = MIN (n, G_N_ELEMENTS (profile_names) - 1);
+  for (size_t i = 0; i < n; i++)
+    {
+      profile_names[i] = profiles[i].name;
+      gtk_string_list_append (self->profile_list, profiles[i].name);
+    }
+
+  bind_choice (self, "profile", self->profile_row, profile_names);
+  bind_choice (self, "cipher", self->cipher_row, cipher_names);
+  bind_choice (self, "compression", self->compression_row, compression_names);
+  g_settings_bind (self->settings, "armor", self->armor_switch, "active",
+                   G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "delete-original", self->delete_switch, "active",
+                   G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "concurrency",
+                   gtk_spin_button_get_adjustment (self->concurrency_spin), "value",
+                   G_SETTINGS_BIND_DEFAULT);
+
+  g_signal_connect_object (self->profile_row, "notify::selected",
+                           G_CALLBACK (update_profile_subtitle), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->settings, "changed::output-folder",
+                           G_CALLBACK (update_folder), self, G_CONNECT_SWAPPED);
+  update_profile_subtitle (self);
+  update_folder (self);
+}
+
+GtkWindow *
+padlock_preferences_window_new (GtkWindow *parent)
+{
+  return g_object_new (PADLOCK_TYPE_PREFERENCES_WINDOW,
+                       "transient-for", parent,
+                       NULL);
+}

@@ -1,0 +1,315 @@
+/* padlock-queue.c - the jobs, as a GListModel, started a few at a time */
+#include "padlock-queue.h"
+
+#include "job.h"
+
+struct _PadlockQueue
+{
+  GObject parent_instance;
+
+  /* Owned */
+  GPtrArray *jobs;
+
+  guint max_running;
+  guint n_running;
+  guint n_finished;
+  gboolean busy;
+};
+
+static void list_model_iface_init (GListModelInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (PadlockQueue, padlock_queue, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL,
+                                                      list_model_iface_init))
+
+enum {
+  PROP_0,
+  PROP_BUSY,
+  PROP_N_FINISHED,
+  PROP_MAX_RUNNING,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static GType
+padlock_queue_get_item_type (GListModel *model)
+{
+  return PADLOCK_TYPE_JOB;
+}
+
+static guint
+padlock_queue_get_n_items (GListModel *model)
+{
+  return PADLOCK_QUEUE (model)->jobs->len;
+}
+
+static gpointer
+padlock_queue_get_item (GListModel *model,
+                        guint       position)
+{
+  PadlockQueue *self = PADLOCK_QUEUE (model);
+
+  if (position >= self->jobs->len)
+    return NULL;
+  return g_object_ref (g_ptr_array_index (self->jobs, position));
+}
+
+static void
+list_model_iface_init (GListModelInterface *iface)
+{
+  iface->get_item_type = padlock_queue_get_item_type;
+  iface->get_n_items = padlock_queue_get_n_items;
+  iface->get_item = padlock_queue_get_item;
+}
+
+static guint
+effective_max (PadlockQueue *self)
+{
+  return self->max_running ? self->max_running
+                           : (guint) pl_default_threads ();
+}
+
+/* Counts, starts what may start, and tells when the numbers change. */
+static void
+padlock_queue_schedule (PadlockQueue *self)
+{
+  guint running = 0, queued = 0, finished = 0;
+  gboolean busy;
+  int cores = pl_default_threads ();
+
+  for (guint i = 0; i < self->jobs->len; i++)
+    {
+      PadlockJob *job = g_ptr_array_index (self->jobs, i);
+      PadlockJobState state = padlock_job_get_state (job);
+
+      if (state == PADLOCK_JOB_QUEUED)
+        queued++;
+      else if (state == PADLOCK_JOB_RUNNING || state == PADLOCK_JOB_VERIFYING)
+        running++;
+      else
+        finished++;
+    }
+
+  /* One big job gets every core; several share them. */
+  for (guint i = 0; i < self->jobs->len && queued && running < effective_max (self); i++)
+    {
+      PadlockJob *job = g_ptr_array_index (self->jobs, i);
+      guint will_run = MIN (running + queued, effective_max (self));
+
+      if (padlock_job_get_state (job) != PADLOCK_JOB_QUEUED)
+        continue;
+      running++;
+      queued--;
+      /* Starting notifies the state, which reschedules: count first. */
+      self->n_running = running;
+      padlock_job_start (job, MAX (1, cores / (int) MAX (will_run, 1)));
+      return;
+    }
+
+  self->n_running = running;
+  if (self->n_finished != finished)
+    {
+      self->n_finished = finished;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_FINISHED]);
+    }
+  busy = running + queued > 0;
+  if (self->busy != busy)
+    {
+      self->busy = busy;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
+    }
+}
+
+static void
+on_job_state (PadlockJob   *job,
+              GParamSpec   *pspec,
+              PadlockQueue *self)
+{
+  padlock_queue_schedule (self);
+}
+
+PadlockQueue *
+padlock_queue_new (void)
+{
+  return g_object_new (PADLOCK_TYPE_QUEUE, NULL);
+}
+
+void
+padlock_queue_add (PadlockQueue *self,
+                   PadlockJob   *job)
+{
+  g_return_if_fail (PADLOCK_IS_QUEUE (self));
+  g_return_if_fail (PADLOCK_IS_JOB (job));
+
+  g_ptr_array_add (self->jobs, g_object_ref (job));
+  g_signal_connect_object (job, "notify::state", G_CALLBACK (on_job_state),
+                           self, 0);
+  g_list_model_items_changed (G_LIST_MODEL (self), self->jobs->len - 1, 0, 1);
+  padlock_queue_schedule (self);
+}
+
+void
+padlock_queue_clear_finished (PadlockQueue *self)
+{
+  g_return_if_fail (PADLOCK_IS_QUEUE (self));
+
+  for (guint i = self->jobs->len; i > 0; i--)
+    {
+      PadlockJob *job = g_ptr_array_index (self->jobs, i - 1);
+
+      if (!padlock_job_is_finished (job))
+        continue;
+      g_signal_handlers_disconnect_by_func (job, on_job_state, self);
+      g_ptr_array_remove_index (self->jobs, i - 1);
+      g_list_model_items_changed (G_LIST_MODEL (self), i - 1, 1, 0);
+    }
+  padlock_queue_schedule (self);
+}
+
+void
+padlock_queue_cancel_all (PadlockQueue *self)
+{
+  g_return_if_fail (PADLOCK_IS_QUEUE (self));
+
+  for (guint i = 0; i < self->jobs->len; i++)
+    padlock_job_cancel (g_ptr_array_index (self->jobs, i));
+}
+
+void
+padlock_queue_set_max_running (PadlockQueue *self,
+                               guint         max_running)
+{
+  g_return_if_fail (PADLOCK_IS_QUEUE (self));
+
+  if (self->max_running == max_running)
+    return;
+  self->max_running = max_running;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MAX_RUNNING]);
+  padlock_queue_schedule (self);
+}
+
+guint
+padlock_queue_get_max_running (PadlockQueue *self)
+{
+  g_return_val_if_fail (PADLOCK_IS_QUEUE (self), 0);
+  return self->max_running;
+}
+
+gboolean
+padlock_queue_get_busy (PadlockQueue *self)
+{
+  g_return_val_if_fail (PADLOCK_IS_QUEUE (self), FALSE);
+  return self->busy;
+}
+
+guint
+padlock_queue_get_n_finished (PadlockQueue *self)
+{
+  g_return_val_if_fail (PADLOCK_IS_QUEUE (self), 0);
+  return self->n_finished;
+}
+
+double
+padlock_queue_get_throughput (PadlockQueue *self)
+{
+  double total = 0;
+
+  g_return_val_if_fail (PADLOCK_IS_QUEUE (self), 0);
+  for (guint i = 0; i < self->jobs->len; i++)
+    {
+      PadlockJob *job = g_ptr_array_index (self->jobs, i);
+      PadlockJobState state = padlock_job_get_state (job);
+
+      if (state == PADLOCK_JOB_RUNNING || state == PADLOCK_JOB_VERIFYING)
+        total += padlock_job_get_throughput (job);
+    }
+  return total;
+}
+
+static void
+padlock_queue_dispose (GObject *object)
+{
+  PadlockQueue *self = (PadlockQueue *) object;
+
+  if (self->jobs)
+    for (guint i = 0; i < self->jobs->len; i++)
+      g_signal_handlers_disconnect_by_func (g_ptr_array_index (self->jobs, i),
+                                            on_job_state, self);
+  g_clear_pointer (&self->jobs, g_ptr_array_unref);
+
+  G_OBJECT_CLASS (padlock_queue_parent_class)->dispose (object);
+}
+
+static void
+padlock_queue_get_property (GObject    *object,
+                            guint       prop_id,
+                            GValue     *value,
+                            GParamSpec *pspec)
+{
+  PadlockQueue *self = PADLOCK_QUEUE (object);
+
+  switch (prop_id)
+    {
+    case PROP_BUSY:
+      g_value_set_boolean (value, self->busy);
+      break;
+    case PROP_N_FINISHED:
+      g_value_set_uint (value, self->n_finished);
+      break;
+    case PROP_MAX_RUNNING:
+      g_value_set_uint (value, self->max_running);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+padlock_queue_set_property (GObject      *object,
+                            guint         prop_id,
+                            const GValue *value,
+                            GParamSpec   *pspec)
+{
+  PadlockQueue *self = PADLOCK_QUEUE (object);
+
+  switch (prop_id)
+    {
+    case PROP_MAX_RUNNING:
+      padlock_queue_set_max_running (self, g_value_get_uint (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+padlock_queue_class_init (PadlockQueueClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = padlock_queue_dispose;
+  object_class->get_property = padlock_queue_get_property;
+  object_class->set_property = padlock_queue_set_property;
+
+  properties[PROP_BUSY] =
+    g_param_spec_boolean ("busy", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY
+                          | G_PARAM_STATIC_STRINGS);
+  properties[PROP_N_FINISHED] =
+    g_param_spec_uint ("n-finished", NULL, NULL, 0, G_MAXUINT, 0,
+                       G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY
+                       | G_PARAM_STATIC_STRINGS);
+  properties[PROP_MAX_RUNNING] =
+    g_param_spec_uint ("max-running", NULL, NULL, 0, 1024, 0,
+                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY
+                       | G_PARAM_STATIC_STRINGS);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+padlock_queue_init (PadlockQueue *self)
+{
+  self->jobs = g_ptr_array_new_with_free_func (g_object_unref);
+}

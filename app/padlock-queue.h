@@ -1,0 +1,28 @@
+/* padlock-queue.h - the jobs, as a GListModel, started a few at a time */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "padlock-job.h"
+
+G_BEGIN_DECLS
+
+#define PADLOCK_TYPE_QUEUE (padlock_queue_get_type ())
+G_DECLARE_FINAL_TYPE (PadlockQueue, padlock_queue, PADLOCK, QUEUE, GObject)
+
+PadlockQueue *padlock_queue_new                (void);
+void          padlock_queue_add                (PadlockQueue *self,
+                                                PadlockJob   *job);
+/* Removes the jobs that have finished. */
+void          padlock_queue_clear_finished     (PadlockQueue *self);
+void          padlock_queue_cancel_all         (PadlockQueue *self);
+/* 0: one per core. */
+void          padlock_queue_set_max_running    (PadlockQueue *self,
+                                                guint         max_running);
+guint         padlock_queue_get_max_running    (PadlockQueue *self);
+gboolean      padlock_queue_get_busy           (PadlockQueue *self);
+guint         padlock_queue_get_n_finished     (PadlockQueue *self);
+/* Bytes a second, all running jobs together. */
+double        padlock_queue_get_throughput     (PadlockQueue *self);
+
+G_END_DECLS

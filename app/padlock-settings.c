@@ -1,0 +1,85 @@
+/* padlock-settings.c - the app's GSettings, and what jobs take from them */
+#include "padlock-config.h"
+#include "padlock-settings.h"
+
+#include "algo.h"
+#include "job.h"
+
+GSettings *
+padlock_settings_new (void)
+{
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr(GSettingsSchemaSource) build_source = NULL;
+  g_autoptr(GSettingsSchema) schema = NULL;
+
+  if (source)
+    schema = g_settings_schema_source_lookup (source, PADLOCK_APP_ID, TRUE);
+#ifdef PADLOCK_BUILD_SCHEMA_DIR
+  if (!schema)
+    {
+      build_source = g_settings_schema_source_new_from_directory (
+          PADLOCK_BUILD_SCHEMA_DIR, source, FALSE, NULL);
+      if (build_source)
+        schema = g_settings_schema_source_lookup (build_source,
+                                                  PADLOCK_APP_ID, TRUE);
+    }
+#endif
+  if (!schema)
+    g_error ("The settings schema %s is not installed", PADLOCK_APP_ID);
+  return g_settings_new_full (schema, NULL, NULL);
+}
+
+int
+padlock_settings_cipher_algo (const char *name)
+{
+  static const struct { const char *name; int algo; } ciphers[] = {
+    { "aes256", PL_CIPHER_AES256 },
+    { "aes192", PL_CIPHER_AES192 },
+    { "aes128", PL_CIPHER_AES128 },
+    { "twofish", PL_CIPHER_TWOFISH },
+    { "camellia256", PL_CIPHER_CAMELLIA256 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (ciphers); i++)
+    if (!g_strcmp0 (name, ciphers[i].name))
+      return ciphers[i].algo;
+  return PL_CIPHER_AES256;
+}
+
+int
+padlock_settings_compress_algo (const char *name)
+{
+  if (!g_strcmp0 (name, "zip"))
+    return PL_COMPRESS_ZIP;
+  if (!g_strcmp0 (name, "zlib"))
+    return PL_COMPRESS_ZLIB;
+  if (!g_strcmp0 (name, "bzip2"))
+    return PL_COMPRESS_BZIP2;
+  return PL_COMPRESS_NONE;
+}
+
+void
+padlock_job_config_from_settings (GSettings        *settings,
+                                  PadlockJobConfig *config)
+{
+  g_autofree char *profile = NULL;
+  g_autofree char *cipher = NULL;
+  g_autofree char *compression = NULL;
+  int p;
+
+  g_return_if_fail (G_IS_SETTINGS (settings));
+  g_return_if_fail (config != NULL);
+
+  profile = g_settings_get_string (settings, "profile");
+  cipher = g_settings_get_string (settings, "cipher");
+  compression = g_settings_get_string (settings, "compression");
+  p = pl_profile_from_name (profile);
+  config->profile = p < 0 ? PL_PROFILE_RFC4880 : p;
+  config->cipher_algo = padlock_settings_cipher_algo (cipher);
+  config->compress_algo = padlock_settings_compress_algo (compression);
+  config->armor = g_settings_get_boolean (settings, "armor");
+  config->delete_original = g_settings_get_boolean (settings, "delete-original");
+  config->output_dir = g_settings_get_string (settings, "output-folder");
+  if (!*config->output_dir)
+    g_clear_pointer (&config->output_dir, g_free);
+}

@@ -1,0 +1,26 @@
+/* padlock-sniff.h - is a file an OpenPGP message?  By content, not name. */
+#pragma once
+
+#include <gio/gio.h>
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  PADLOCK_SNIFF_PLAIN = 0,      /* anything else: encrypt it */
+  PADLOCK_SNIFF_BINARY,         /* a binary OpenPGP message */
+  PADLOCK_SNIFF_ARMORED,        /* an ASCII-armored OpenPGP message */
+} PadlockSniff;
+
+/* How many octets padlock_sniff_buffer wants to see. */
+#define PADLOCK_SNIFF_SIZE 8192
+
+PadlockSniff padlock_sniff_buffer (const guint8 *buf,
+                                   gsize         len);
+/* Reads the first PADLOCK_SNIFF_SIZE octets of FILE.  A folder fails with
+ * PADLOCK_ERROR_FOLDER. */
+gboolean     padlock_sniff_file   (GFile        *file,
+                                   PadlockSniff *kind,
+                                   GError      **error);
+
+G_END_DECLS

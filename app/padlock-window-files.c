@@ -1,0 +1,329 @@
+/* padlock-window-files.c - files in: drops, sorting, passphrases, retries */
+#include "padlock-window-private.h"
+
+#include <glib/gi18n.h>
+
+#include "padlock-error.h"
+#include "padlock-settings.h"
+#include "padlock-sniff.h"
+
+#define MAX_NAMES 3
+
+static void show_next_request (PadlockWindow *self);
+
+static void
+padlock_request_free (PadlockRequest *request)
+{
+  g_clear_pointer (&request->files, g_ptr_array_unref);
+  g_clear_pointer (&request->jobs, g_ptr_array_unref);
+  g_free (request->heading);
+  g_free (request->error);
+  g_free (request);
+}
+
+/* "a.gpg", "a.gpg and b.gpg", "a.gpg, b.gpg, c.gpg and 2 more" */
+static char *
+join_names (GPtrArray *files)
+{
+  g_autoptr(GString) names = g_string_new (NULL);
+  guint shown = MIN (files->len, MAX_NAMES);
+
+  for (guint i = 0; i < shown; i++)
+    {
+      g_autofree char *name = g_file_get_basename (g_ptr_array_index (files, i));
+
+      if (i > 0)
+        g_string_append (names, i + 1 == shown && shown == files->len
+                                ? _(" and ") : ", ");
+      g_string_append (names, name);
+    }
+  if (files->len > shown)
+    g_string_append_printf (names, _(" and %u more"), files->len - shown);
+  return g_string_free (g_steal_pointer (&names), FALSE);
+}
+
+static char *
+request_heading (PadlockPassphraseMode  mode,
+                 GPtrArray             *files)
+{
+  g_autofree char *names = join_names (files);
+
+  if (mode == PADLOCK_PASSPHRASE_ENCRYPT)
+    return files->len == 1
+           ? g_strdup_printf (_("Choose a passphrase to encrypt %s"), names)
+           : g_strdup_printf (_("Choose a passphrase to encrypt %u files"),
+                              files->len);
+  return files->len == 1
+         ? g_strdup_printf (_("Enter the passphrase for %s"), names)
+         : g_strdup_printf (_("Enter the passphrase for %u files"), files->len);
+}
+
+static void
+push_request (PadlockWindow  *self,
+              PadlockRequest *request)
+{
+  g_queue_push_tail (&self->requests, request);
+  show_next_request (self);
+}
+
+void
+padlock_window_notice (PadlockWindow *self,
+                       const char    *message)
+{
+  AdwToast *toast = adw_toast_new (message);
+
+  adw_toast_set_timeout (toast, 8);
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+  g_free (self->last_notice);
+  self->last_notice = g_strdup (message);
+}
+
+static void
+start_jobs (PadlockWindow  *self,
+            PadlockRequest *request,
+            PadlockSecret  *secret)
+{
+  PadlockJobConfig config = { 0 };
+  PadlockDirection direction = request->mode == PADLOCK_PASSPHRASE_ENCRYPT
+                               ? PADLOCK_DIRECTION_ENCRYPT
+                               : PADLOCK_DIRECTION_DECRYPT;
+  guint batch = ++self->next_batch;
+
+  padlock_job_config_from_settings (self->settings, &config);
+  for (guint i = 0; i < request->files->len; i++)
+    {
+      g_autoptr(PadlockJob) job =
+        padlock_job_new (g_ptr_array_index (request->files, i), direction, &config);
+
+      padlock_job_set_batch (job, batch);
+      padlock_job_set_secret (job, secret);
+      padlock_queue_add (self->queue, job);
+    }
+  padlock_job_config_clear (&config);
+}
+
+static void
+on_dialog_finished (PadlockPassphraseDialog *dialog,
+                    PadlockSecret           *secret,
+                    PadlockWindow           *self)
+{
+  PadlockRequest *request = g_steal_pointer (&self->request);
+
+  self->dialog = NULL;
+  if (secret && request->files)
+    start_jobs (self, request, secret);
+  else if (secret && request->jobs)
+    for (guint i = 0; i < request->jobs->len; i++)
+      padlock_job_retry (g_ptr_array_index (request->jobs, i), secret);
+  padlock_request_free (request);
+  show_next_request (self);
+}
+
+static void
+show_next_request (PadlockWindow *self)
+{
+  if (self->dialog || g_queue_is_empty (&self->requests))
+    return;
+
+  self->request = g_queue_pop_head (&self->requests);
+  self->dialog = padlock_passphrase_dialog_new (GTK_WINDOW (self),
+                                                self->request->mode,
+                                                self->request->heading,
+                                                self->request->error);
+  g_signal_connect_object (self->dialog, "finished",
+                           G_CALLBACK (on_dialog_finished), self, 0);
+  gtk_window_present (GTK_WINDOW (self->dialog));
+}
+
+/* When the last job of a decryption batch ends, the files its passphrase
+ * did not open are asked for again, and only those. */
+static void
+check_batch (PadlockWindow *self,
+             guint          batch)
+{
+  GListModel *model = G_LIST_MODEL (self->queue);
+  g_autoptr(GPtrArray) jobs = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autofree char *names = NULL;
+  PadlockRequest *request;
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(PadlockJob) job = g_list_model_get_item (model, i);
+      const GError *error;
+
+      if (padlock_job_get_batch (job) != batch)
+        continue;
+      if (!padlock_job_is_finished (job))
+        return;
+      error = padlock_job_get_error (job);
+      if (padlock_job_get_state (job) == PADLOCK_JOB_FAILED
+          && g_error_matches (error, PADLOCK_ERROR, PADLOCK_ERROR_BAD_PASSPHRASE))
+        {
+          g_ptr_array_add (jobs, g_object_ref (job));
+          g_ptr_array_add (files, g_object_ref (padlock_job_get_input (job)));
+        }
+    }
+  if (jobs->len == 0)
+    return;
+
+  names = join_names (files);
+  request = g_new0 (PadlockRequest, 1);
+  request->mode = PADLOCK_PASSPHRASE_DECRYPT;
+  request->jobs = g_steal_pointer (&jobs);
+  request->heading = request_heading (request->mode, files);
+  request->error = g_strdup_printf (_("Wrong passphrase for %s"), names);
+  push_request (self, request);
+}
+
+static void
+on_job_state (PadlockJob    *job,
+              GParamSpec    *pspec,
+              PadlockWindow *self)
+{
+  if (padlock_job_is_finished (job)
+      && padlock_job_get_direction (job) == PADLOCK_DIRECTION_DECRYPT)
+    check_batch (self, padlock_job_get_batch (job));
+}
+
+static void
+on_queue_items_changed (GListModel    *model,
+                        guint          position,
+                        guint          removed,
+                        guint          added,
+                        PadlockWindow *self)
+{
+  for (guint i = position; i < position + added; i++)
+    {
+      g_autoptr(PadlockJob) job = g_list_model_get_item (model, i);
+
+      g_signal_connect_object (job, "notify::state", G_CALLBACK (on_job_state),
+                               self, 0);
+    }
+}
+
+void
+padlock_window_add_files (PadlockWindow    *self,
+                          GFile           **files,
+                          guint             n_files,
+                          PadlockOpenMode   mode)
+{
+  g_autoptr(GPtrArray) encrypt = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GPtrArray) decrypt = g_ptr_array_new_with_free_func (g_object_unref);
+  GPtrArray *lists[2] = { encrypt, decrypt };
+
+  g_return_if_fail (PADLOCK_IS_WINDOW (self));
+
+  for (guint i = 0; i < n_files; i++)
+    {
+      g_autoptr(GError) error = NULL;
+      PadlockSniff kind = PADLOCK_SNIFF_PLAIN;
+
+      if (!g_file_is_native (files[i]))
+        {
+          g_autofree char *name = g_file_get_parse_name (files[i]);
+          g_autofree char *text =
+            g_strdup_printf (_("Only local files are supported: %s"), name);
+          padlock_window_notice (self, text);
+          continue;
+        }
+      if (!padlock_sniff_file (files[i], &kind, &error))
+        {
+          if (g_error_matches (error, PADLOCK_ERROR, PADLOCK_ERROR_FOLDER))
+            padlock_window_notice (self, error->message);
+          else
+            {
+              g_autofree char *name = g_file_get_basename (files[i]);
+              g_autofree char *text =
+                g_strdup_printf (_("Cannot read %s: %s"), name, error->message);
+              padlock_window_notice (self, text);
+            }
+          continue;
+        }
+      if (mode == PADLOCK_OPEN_ENCRYPT
+          || (mode == PADLOCK_OPEN_AUTO && kind == PADLOCK_SNIFF_PLAIN))
+        g_ptr_array_add (encrypt, g_object_ref (files[i]));
+      else
+        g_ptr_array_add (decrypt, g_object_ref (files[i]));
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (lists); i++)
+    {
+      PadlockRequest *request;
+
+      if (lists[i]->len == 0)
+        continue;
+      request = g_new0 (PadlockRequest, 1);
+      request->mode = i == 0 ? PADLOCK_PASSPHRASE_ENCRYPT : PADLOCK_PASSPHRASE_DECRYPT;
+      request->files = g_ptr_array_ref (lists[i]);
+      request->heading = request_heading (request->mode, lists[i]);
+      push_request (self, request);
+    }
+}
+
+static gboolean
+on_drop (GtkDropTarget *target,
+         const GValue  *value,
+         double         x,
+         double         y,
+         PadlockWindow *self)
+{
+  GdkFileList *list = g_value_get_boxed (value);
+  GSList *files;
+  g_autoptr(GPtrArray) array = g_ptr_array_new ();
+
+  gtk_widget_set_visible (self->drop_hint, FALSE);
+  if (!list)
+    return FALSE;
+  files = gdk_file_list_get_files (list);
+  for (GSList *l = files; l; l = l->next)
+    g_ptr_array_add (array, l->data);
+  padlock_window_add_files (self, (GFile **) array->pdata, array->len,
+                            PADLOCK_OPEN_AUTO);
+  g_slist_free (files);
+  return TRUE;
+}
+
+static GdkDragAction
+on_drop_enter (GtkDropTarget *target,
+               double         x,
+               double         y,
+               PadlockWindow *self)
+{
+  gtk_widget_set_visible (self->drop_hint, TRUE);
+  return GDK_ACTION_COPY;
+}
+
+static void
+on_drop_leave (GtkDropTarget *target,
+               PadlockWindow *self)
+{
+  gtk_widget_set_visible (self->drop_hint, FALSE);
+}
+
+void
+padlock_window_init_files (PadlockWindow *self)
+{
+  g_queue_init (&self->requests);
+
+  self->drop_target = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
+  g_object_ref (self->drop_target);
+  g_signal_connect_object (self->drop_target, "drop", G_CALLBACK (on_drop), self, 0);
+  g_signal_connect_object (self->drop_target, "enter", G_CALLBACK (on_drop_enter), self, 0);
+  g_signal_connect_object (self->drop_target, "leave", G_CALLBACK (on_drop_leave), self, 0);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (self->drop_target));
+
+  g_signal_connect_object (self->queue, "items-changed",
+                           G_CALLBACK (on_queue_items_changed), self, 0);
+}
+
+void
+padlock_window_dispose_files (PadlockWindow *self)
+{
+  PadlockRequest *request;
+
+  while ((request = g_queue_pop_head (&self->requests)))
+    padlock_request_free (request);
+  g_clear_pointer (&self->request, padlock_request_free);
+  g_clear_object (&self->drop_target);
+}

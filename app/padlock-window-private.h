@@ -1,0 +1,57 @@
+/* padlock-window-private.h - what the window's aspect files share */
+#pragma once
+
+#include "padlock-graph.h"
+#include "padlock-passphrase-dialog.h"
+#include "padlock-window.h"
+
+G_BEGIN_DECLS
+
+/* Files waiting for a passphrase: new ones, or jobs to try again. */
+typedef struct
+{
+  PadlockPassphraseMode mode;
+  GPtrArray *files;             /* GFile: jobs to make */
+  GPtrArray *jobs;              /* PadlockJob: jobs to retry */
+  char *heading;
+  char *error;
+} PadlockRequest;
+
+struct _PadlockWindow
+{
+  AdwApplicationWindow parent_instance;
+
+  /* Template widgets */
+  AdwToastOverlay *toast_overlay;
+  GtkStack *stack;
+  AdwStatusPage *status_page;
+  GtkButton *choose_button;
+  GtkWidget *drop_hint;
+  GtkListBox *job_list;
+  PadlockGraph *graph;
+  GtkLabel *throughput_label;
+  GtkLabel *files_label;
+
+  /* Owned */
+  GSettings *settings;
+  PadlockQueue *queue;
+  GtkDropTarget *drop_target;
+  GQueue requests;              /* PadlockRequest */
+  PadlockRequest *request;      /* the one being asked */
+  GtkFileChooserNative *chooser;
+  char *last_notice;
+
+  /* Borrowed */
+  PadlockPassphraseDialog *dialog;
+
+  guint next_batch;
+  guint graph_id;
+  guint idle_ticks;
+};
+
+void padlock_window_init_files (PadlockWindow *self);
+void padlock_window_dispose_files (PadlockWindow *self);
+void padlock_window_notice     (PadlockWindow *self,
+                                const char    *message);
+
+G_END_DECLS

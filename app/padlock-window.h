@@ -1,0 +1,28 @@
+/* padlock-window.h - the main window: drop files, watch them go */
+#pragma once
+
+#include <adwaita.h>
+
+#include "padlock-queue.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  PADLOCK_OPEN_AUTO,            /* by content: messages are decrypted */
+  PADLOCK_OPEN_ENCRYPT,
+  PADLOCK_OPEN_DECRYPT,
+} PadlockOpenMode;
+
+#define PADLOCK_TYPE_WINDOW (padlock_window_get_type ())
+G_DECLARE_FINAL_TYPE (PadlockWindow, padlock_window, PADLOCK, WINDOW, AdwApplicationWindow)
+
+PadlockWindow *padlock_window_new       (GtkApplication   *application);
+/* Sorts FILES into encrypt and decrypt jobs and asks for passphrases. */
+void           padlock_window_add_files (PadlockWindow    *self,
+                                         GFile           **files,
+                                         guint             n_files,
+                                         PadlockOpenMode   mode);
+PadlockQueue  *padlock_window_get_queue (PadlockWindow    *self);
+
+G_END_DECLS

@@ -1,0 +1,425 @@
+/* test-app-job.c - the application's engine room: jobs, queue, names,
+ * sniffing, errors, without a window */
+#include <string.h>
+#include <glib/gstdio.h>
+
+#include "app-testutil.h"
+#include "padlock-error.h"
+#include "padlock-job.h"
+#include "padlock-output.h"
+#include "padlock-queue.h"
+#include "padlock-sniff.h"
+#include "padlock-speed.h"
+
+#define PASSPHRASE "correct horse battery staple"
+#define TIMEOUT_MS (120 * 1000)
+
+static void
+test_error_mapping (void)
+{
+  g_autoptr(GError) bad = padlock_error_from_gpg (gpg_error (GPG_ERR_BAD_PASSPHRASE));
+  g_autoptr(GError) exists = padlock_error_from_gpg (gpg_error (GPG_ERR_EEXIST));
+  g_autoptr(GError) damaged = padlock_error_from_gpg (gpg_error (GPG_ERR_CHECKSUM));
+  g_autoptr(GError) cancelled = padlock_error_from_gpg (gpg_error (GPG_ERR_CANCELED));
+
+  g_assert_null (padlock_error_from_gpg (0));
+  g_assert_error (bad, PADLOCK_ERROR, PADLOCK_ERROR_BAD_PASSPHRASE);
+  g_assert_error (exists, PADLOCK_ERROR, PADLOCK_ERROR_OUTPUT_EXISTS);
+  g_assert_error (damaged, PADLOCK_ERROR, PADLOCK_ERROR_INTEGRITY);
+  g_assert_error (cancelled, PADLOCK_ERROR, PADLOCK_ERROR_CANCELLED);
+  g_assert_cmpstr (bad->message, ==, "The passphrase is wrong.");
+}
+
+static void
+test_sniff (void)
+{
+  static const char armored[] =
+    "-----BEGIN PGP MESSAGE-----\n\njA0ECQMC\n-----END PGP MESSAGE-----\n";
+  static const char key[] =
+    "-----BEGIN PGP PUBLIC KEY BLOCK-----\n\nmQ\n-----END PGP PUBLIC KEY BLOCK-----\n";
+  static const guint8 skesk_old[] = { 0x8c, 0x0d, 0x04, 0x09, 0x03 };
+  static const guint8 skesk_new[] = { 0xc3, 0x0d, 0x04, 0x09, 0x03 };
+  static const guint8 seipd_new[] = { 0xd2, 0xe0, 0x01 };
+  static const guint8 marker[] = { 0xa8, 0x03, 'P', 'G', 'P' };
+  static const guint8 random_tag[] = { 0x8c, 0x0d, 0x99, 0x12 };
+  static const guint8 png[] = { 0x89, 'P', 'N', 'G', '\r', '\n' };
+  g_autofree char *dir = at_new_dir ("sniff");
+  g_autoptr(GFile) folder = g_file_new_for_path (dir);
+  g_autoptr(GError) error = NULL;
+  PadlockSniff kind;
+
+  g_assert_cmpint (padlock_sniff_buffer ((const guint8 *) "hello\n", 6), ==, PADLOCK_SNIFF_PLAIN);
+  g_assert_cmpint (padlock_sniff_buffer ((const guint8 *) armored, strlen (armored)), ==,
+                   PADLOCK_SNIFF_ARMORED);
+  g_assert_cmpint (padlock_sniff_buffer ((const guint8 *) key, strlen (key)), ==,
+                   PADLOCK_SNIFF_PLAIN);
+  g_assert_cmpint (padlock_sniff_buffer (skesk_old, sizeof skesk_old), ==, PADLOCK_SNIFF_BINARY);
+  g_assert_cmpint (padlock_sniff_buffer (skesk_new, sizeof skesk_new), ==, PADLOCK_SNIFF_BINARY);
+  g_assert_cmpint (padlock_sniff_buffer (seipd_new, sizeof seipd_new), ==, PADLOCK_SNIFF_BINARY);
+  g_assert_cmpint (padlock_sniff_buffer (marker, sizeof marker), ==, PADLOCK_SNIFF_BINARY);
+  g_assert_cmpint (padlock_sniff_buffer (random_tag, sizeof random_tag), ==, PADLOCK_SNIFF_PLAIN);
+  g_assert_cmpint (padlock_sniff_buffer (png, sizeof png), ==, PADLOCK_SNIFF_PLAIN);
+  g_assert_cmpint (padlock_sniff_buffer (NULL, 0), ==, PADLOCK_SNIFF_PLAIN);
+
+  g_assert_false (padlock_sniff_file (folder, &kind, &error));
+  g_assert_error (error, PADLOCK_ERROR, PADLOCK_ERROR_FOLDER);
+  g_assert_nonnull (strstr (error->message, "Folders are not supported yet"));
+}
+
+static void
+test_output_names (void)
+{
+  g_autofree char *a = padlock_output_encrypted_name ("report.pdf", FALSE);
+  g_autofree char *b = padlock_output_encrypted_name ("report.pdf", TRUE);
+  g_autofree char *c = padlock_output_stripped_name ("report.pdf.gpg");
+  g_autofree char *d = padlock_output_stripped_name ("notes.PGP");
+  g_autofree char *e = padlock_output_numbered_name ("report.pdf", ".gpg", 1);
+  g_autofree char *f = padlock_output_numbered_name ("report.pdf", "", 2);
+  g_autofree char *g = padlock_output_numbered_name ("README", "", 3);
+  g_autofree char *h = padlock_output_numbered_name ("report.pdf", "", 0);
+
+  g_assert_cmpstr (a, ==, "report.pdf.gpg");
+  g_assert_cmpstr (b, ==, "report.pdf.asc");
+  g_assert_cmpstr (c, ==, "report.pdf");
+  g_assert_cmpstr (d, ==, "notes");
+  g_assert_null (padlock_output_stripped_name ("photo.jpg"));
+  g_assert_null (padlock_output_stripped_name (".gpg"));
+  g_assert_cmpstr (e, ==, "report (1).pdf.gpg");
+  g_assert_cmpstr (f, ==, "report (2).pdf");
+  g_assert_cmpstr (g, ==, "README (3)");
+  g_assert_cmpstr (h, ==, "report.pdf");
+
+  g_assert_true (padlock_output_name_is_safe ("report.pdf", 10));
+  g_assert_false (padlock_output_name_is_safe ("../x", 4));
+  g_assert_false (padlock_output_name_is_safe ("a/b", 3));
+  g_assert_false (padlock_output_name_is_safe (".", 1));
+  g_assert_false (padlock_output_name_is_safe ("..", 2));
+  g_assert_false (padlock_output_name_is_safe (".bashrc", 7));
+  g_assert_false (padlock_output_name_is_safe ("a\nb", 3));
+  g_assert_false (padlock_output_name_is_safe ("a\0b", 3));
+  g_assert_false (padlock_output_name_is_safe ("", 0));
+}
+
+static PadlockJob *
+run_job (PadlockQueue     *queue,
+         const char       *path,
+         PadlockDirection  direction,
+         PadlockJobConfig *config,
+         const char       *passphrase)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(PadlockSecret) secret = padlock_secret_new (passphrase);
+  PadlockJobConfig plain = { 0 };
+  PadlockJob *job = padlock_job_new (file, direction, config ? config : &plain);
+
+  padlock_job_set_secret (job, secret);
+  padlock_queue_add (queue, job);
+  return job;
+}
+
+static void
+test_roundtrip (void)
+{
+  g_autofree char *dir = at_new_dir ("roundtrip");
+  g_autofree char *out_dir = at_new_dir ("roundtrip-out");
+  g_autofree char *input = at_write_random (dir, "data.bin", 3 * 1024 * 1024 + 17);
+  g_autofree char *encrypted = g_build_filename (dir, "data.bin.gpg", NULL);
+  g_autofree char *decrypted = g_build_filename (out_dir, "data.bin", NULL);
+  g_autoptr(PadlockQueue) queue = padlock_queue_new ();
+  g_autoptr(PadlockJob) enc = NULL;
+  g_autoptr(PadlockJob) dec = NULL;
+  g_autoptr(GBytes) plain = NULL;
+  g_autoptr(GBytes) original = NULL;
+  PadlockJobConfig config = { .output_dir = out_dir };
+  char *data;
+  gsize len;
+
+  enc = run_job (queue, input, PADLOCK_DIRECTION_ENCRYPT, NULL, PASSPHRASE);
+  g_assert_true (at_wait_queue_idle (queue, TIMEOUT_MS));
+  g_assert_no_error (padlock_job_get_error (enc));
+  g_assert_cmpint (padlock_job_get_state (enc), ==, PADLOCK_JOB_DONE);
+  g_assert_cmpstr (padlock_job_get_output_name (enc), ==, "data.bin.gpg");
+  g_assert_cmpfloat (padlock_job_get_progress (enc), ==, 1.0);
+  g_assert_cmpfloat (padlock_job_get_throughput (enc), >, 0);
+  g_assert_true (g_file_test (encrypted, G_FILE_TEST_EXISTS));
+
+  g_assert_true (g_file_get_contents (input, &data, &len, NULL));
+  original = g_bytes_new_take (data, len);
+  plain = at_gpg_decrypt (encrypted, PASSPHRASE);
+  g_assert_true (plain && g_bytes_equal (plain, original));
+
+  dec = run_job (queue, encrypted, PADLOCK_DIRECTION_DECRYPT, &config, PASSPHRASE);
+  g_assert_true (at_wait_queue_idle (queue, TIMEOUT_MS));
+  g_assert_no_error (padlock_job_get_error (dec));
+  g_assert_cmpint (padlock_job_get_state (dec), ==, PADLOCK_JOB_DONE);
+  g_assert_true (at_same_content (decrypted, original));
+
+  padlock_queue_clear_finished (queue);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (queue)), ==, 0);
+}
+
+static void
+test_wrong_passphrase (void)
+{
+  g_autofree char *dir = at_new_dir ("wrong");
+  g_autofree char *input = at_write_random (dir, "secret.txt", 4096);
+  g_autofree char *encrypted = g_build_filename (dir, "secret.txt.gpg", NULL);
+  g_autofree char *before = NULL;
+  g_autofree char *after = NULL;
+  g_autoptr(PadlockQueue) queue = padlock_queue_new ();
+  g_autoptr(PadlockJob) job = NULL;
+
+  at_gpg_encrypt (input, encrypted, PASSPHRASE, NULL);
+  g_unlink (input);
+  before = at_list_dir (dir);
+  job = run_job (queue, encrypted, PADLOCK_DIRECTION_DECRYPT, NULL, "not it");
+  g_assert_true (at_wait_queue_idle (queue, TIMEOUT_MS));
+  g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_FAILED);
+  g_assert_error ((GError *) padlock_job_get_error (job), PADLOCK_ERROR,
+                  PADLOCK_ERROR_BAD_PASSPHRASE);
+  after = at_list_dir (dir);
+  g_assert_cmpstr (before, ==, after);
+  g_assert_null (padlock_job_get_output (job));
+
+  /* Retried with the right one, it opens. */
+  {
+    g_autoptr(PadlockSecret) secret = padlock_secret_new (PASSPHRASE);
+    padlock_job_retry (job, secret);
+  }
+  g_assert_true (at_wait_queue_idle (queue, TIMEOUT_MS));
+  g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_DONE);
+  g_assert_cmpstr (padlock_job_get_output_name (job), ==, "secret.txt");
+}
+
+static void
+test_no_overwrite (void)
+{
+  g_autofree char *a = at_new_dir ("same-a");
+  g_autofree char *b = at_new_dir ("same-b");
+  g_autofree char *out = at_new_dir ("same-out");
+  g_autofree char *in_a = at_write_random (a, "x.txt", 1000);
+  g_autofree char *in_b = at_write_random (b, "x.txt", 2000);
+  g_autofree char *existing = g_build_filename (out, "x.txt.gpg", NULL);
+  g_autofree char *listing = NULL;
+  g_autofree char *kept = NULL;
+  g_autoptr(PadlockQueue) queue = padlock_queue_new ();
+  g_autoptr(PadlockJob) job_a = NULL;
+  g_autoptr(PadlockJob) job_b = NULL;
+  PadlockJobConfig config = { .output_dir = out };
+
+  g_assert_true (g_file_set_contents (existing, "keep me", -1, NULL));
+  job_a = run_job (queue, in_a, PADLOCK_DIRECTION_ENCRYPT, &config, PASSPHRASE);
+  job_b = run_job (queue, in_b, PADLOCK_DIRECTION_ENCRYPT, &config, PASSPHRASE);
+  g_assert_true (at_wait_queue_idle (queue, TIMEOUT_MS));
+  g_assert_cmpint (padlock_job_get_state (job_a), ==, PADLOCK_JOB_DONE);
+  g_assert_cmpint (padlock_job_get_state (job_b), ==, PADLOCK_JOB_DONE);
+  g_assert_cmpstr (padlock_job_get_output_name (job_a), !=,
+                   padlock_job_get_output_name (job_b));
+
+  listing = at_list_dir (out);
+  g_assert_cmpstr (listing, ==, "x (1).txt.gpg|x (2).txt.gpg|x.txt.gpg");
+  g_assert_true (g_file_get_contents (existing, &kept, NULL, NULL));
+  g_assert_cmpstr (kept, ==, "keep me");
+}
+
+static gboolean
+job_is_midway (gpointer data)
+{
+  PadlockJob *job = data;
+
+  return padlock_job_get_bytes_done (job) > 0 || padlock_job_is_finished (job);
+}
+
+static gboolean
+job_is_finished (gpointer data)
+{
+  return padlock_job_is_finished (data);
+}
+
+static void
+test_cancel (void)
+{
+  g_autofree char *dir = at_new_dir ("cancel");
+  g_autofree char *input = at_write_random (dir, "big.bin", 200 * 1024 * 1024);
+  g_autofree char *listing = NULL;
+  g_autoptr(PadlockQueue) queue = padlock_queue_new ();
+  g_autoptr(PadlockJob) job = NULL;
+
+  job = run_job (queue, input, PADLOCK_DIRECTION_ENCRYPT, NULL, PASSPHRASE);
+  g_assert_true (at_wait_until (job_is_midway, job, TIMEOUT_MS));
+  g_assert_false (padlock_job_is_finished (job));
+  g_assert_cmpuint (padlock_job_get_bytes_done (job), <, 200 * 1024 * 1024);
+  padlock_job_cancel (job);
+  g_assert_true (at_wait_until (job_is_finished, job, TIMEOUT_MS));
+  g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_CANCELLED);
+  g_assert_null (padlock_job_get_output (job));
+  listing = at_list_dir (dir);
+  g_assert_cmpstr (listing, ==, "big.bin");
+}
+
+static void
+test_delete_original (void)
+{
+  g_autofree char *dir = at_new_dir ("delete");
+  g_autofree char *input = at_write_random (dir, "photo.raw", 1024 * 1024 + 5);
+  g_autofree char *encrypted = g_build_filename (dir, "photo.raw.gpg", NULL);
+  g_autoptr(PadlockQueue) queue = padlock_queue_new ();
+  g_autoptr(PadlockJob) job = NULL;
+  g_autoptr(GBytes) original = NULL;
+  g_autoptr(GBytes) plain = NULL;
+  PadlockJobConfig config = { .delete_original = TRUE };
+  char *data;
+  gsize len;
+
+  g_assert_true (g_file_get_contents (input, &data, &len, NULL));
+  original = g_bytes_new_take (data, len);
+  job = run_job (queue, input, PADLOCK_DIRECTION_ENCRYPT, &config, PASSPHRASE);
+  g_assert_true (at_wait_queue_idle (queue, TIMEOUT_MS));
+  g_assert_no_error (padlock_job_get_error (job));
+  g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_DONE);
+  g_assert_true (padlock_job_get_original_deleted (job));
+  g_assert_false (g_file_test (input, G_FILE_TEST_EXISTS));
+  plain = at_gpg_decrypt (encrypted, PASSPHRASE);
+  g_assert_true (plain && g_bytes_equal (plain, original));
+}
+
+static void
+test_literal_name (void)
+{
+  g_autofree char *dir = at_new_dir ("literal");
+  g_autofree char *src = at_write_random (dir, "source", 500);
+  g_autofree char *blob = g_build_filename (dir, "blob", NULL);
+  g_autofree char *evil = g_build_filename (dir, "evil", NULL);
+  g_autofree char *profile = g_build_filename (dir, ".profile", NULL);
+  g_autoptr(PadlockQueue) queue = padlock_queue_new ();
+  g_autoptr(PadlockJob) good = NULL;
+  g_autoptr(PadlockJob) bad = NULL;
+
+  at_gpg_encrypt (src, blob, PASSPHRASE, "report.txt");
+  at_gpg_encrypt (src, evil, PASSPHRASE, ".profile");
+  good = run_job (queue, blob, PADLOCK_DIRECTION_DECRYPT, NULL, PASSPHRASE);
+  bad = run_job (queue, evil, PADLOCK_DIRECTION_DECRYPT, NULL, PASSPHRASE);
+  g_assert_true (at_wait_queue_idle (queue, TIMEOUT_MS));
+  g_assert_cmpint (padlock_job_get_state (good), ==, PADLOCK_JOB_DONE);
+  g_assert_cmpint (padlock_job_get_state (bad), ==, PADLOCK_JOB_DONE);
+  /* The name in the message when it is a plain one; else the input's,
+   * numbered, since the input itself has it. */
+  g_assert_cmpstr (padlock_job_get_output_name (good), ==, "report.txt");
+  g_assert_cmpstr (padlock_job_get_output_name (bad), ==, "evil (1)");
+  g_assert_false (g_file_test (profile, G_FILE_TEST_EXISTS));
+}
+
+static void
+on_state_count (PadlockJob *job,
+                GParamSpec *pspec,
+                guint      *max_seen)
+{
+  PadlockQueue *queue = g_object_get_data (G_OBJECT (job), "queue");
+  guint running = 0;
+
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (queue)); i++)
+    {
+      g_autoptr(PadlockJob) other = g_list_model_get_item (G_LIST_MODEL (queue), i);
+      PadlockJobState s = padlock_job_get_state (other);
+      running += s == PADLOCK_JOB_RUNNING || s == PADLOCK_JOB_VERIFYING;
+    }
+  *max_seen = MAX (*max_seen, running);
+}
+
+static void
+test_concurrency (void)
+{
+  g_autofree char *dir = at_new_dir ("concurrency");
+  g_autoptr(PadlockQueue) queue = padlock_queue_new ();
+  g_autoptr(GPtrArray) jobs = g_ptr_array_new_with_free_func (g_object_unref);
+  guint max_seen = 0;
+
+  padlock_queue_set_max_running (queue, 1);
+  for (guint i = 0; i < 4; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("f%u", i);
+      g_autofree char *path = at_write_random (dir, name, 256 * 1024);
+      g_autoptr(GFile) file = g_file_new_for_path (path);
+      g_autoptr(PadlockSecret) secret = padlock_secret_new (PASSPHRASE);
+      PadlockJobConfig config = { 0 };
+      PadlockJob *job = padlock_job_new (file, PADLOCK_DIRECTION_ENCRYPT, &config);
+
+      padlock_job_set_secret (job, secret);
+      g_object_set_data (G_OBJECT (job), "queue", queue);
+      g_signal_connect (job, "notify::state", G_CALLBACK (on_state_count), &max_seen);
+      padlock_queue_add (queue, job);
+      g_ptr_array_add (jobs, job);
+    }
+  g_assert_true (at_wait_queue_idle (queue, TIMEOUT_MS));
+  g_assert_cmpuint (max_seen, ==, 1);
+  g_assert_cmpuint (padlock_queue_get_n_finished (queue), ==, 4);
+  for (guint i = 0; i < jobs->len; i++)
+    g_signal_handlers_disconnect_by_func (g_ptr_array_index (jobs, i),
+                                          on_state_count, &max_seen);
+}
+
+static void
+on_speed (PadlockSpeedTest test,
+          double           rate,
+          gpointer         user_data)
+{
+  double *rates = g_object_get_data (user_data, "rates");
+  rates[test] = rate;
+}
+
+static void
+on_speed_done (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (padlock_speed_run_finish (result, &error));
+  g_assert_no_error (error);
+  *(gboolean *) user_data = TRUE;
+}
+
+static gboolean
+flag_set (gpointer data)
+{
+  return *(gboolean *) data;
+}
+
+static void
+test_speed (void)
+{
+  g_autoptr(GObject) owner = g_object_new (G_TYPE_OBJECT, NULL);
+  double rates[PADLOCK_SPEED_N_TESTS] = { 0 };
+  gboolean done = FALSE;
+
+  g_object_set_data (owner, "rates", rates);
+  padlock_speed_run_async (0.01, on_speed, owner, NULL, on_speed_done, &done);
+  g_assert_true (at_wait_until (flag_set, &done, TIMEOUT_MS));
+  /* Reports queued before the task returned still come. */
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  for (int i = 0; i < PADLOCK_SPEED_N_TESTS; i++)
+    {
+      g_test_message ("%s: %.0f MB/s", padlock_speed_test_name (i), rates[i] / 1e6);
+      g_assert_cmpfloat (rates[i], >, 0);
+    }
+}
+
+int
+main (int argc, char **argv)
+{
+  tu_init (&argc, &argv);
+
+  g_test_add_func ("/app/error/mapping", test_error_mapping);
+  g_test_add_func ("/app/sniff", test_sniff);
+  g_test_add_func ("/app/output/names", test_output_names);
+  g_test_add_func ("/app/job/roundtrip", test_roundtrip);
+  g_test_add_func ("/app/job/wrong-passphrase", test_wrong_passphrase);
+  g_test_add_func ("/app/job/no-overwrite", test_no_overwrite);
+  g_test_add_func ("/app/job/cancel", test_cancel);
+  g_test_add_func ("/app/job/delete-original", test_delete_original);
+  g_test_add_func ("/app/job/literal-name", test_literal_name);
+  g_test_add_func ("/app/queue/concurrency", test_concurrency);
+  g_test_add_func ("/app/speed", test_speed);
+  return g_test_run ();
+}
