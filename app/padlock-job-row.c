@@ -115,6 +115,10 @@ padlock_job_row_sync (PadlockJobRow *self)
 
   gtk_widget_set_visible (GTK_WIDGET (self->cancel_button),
                           running || state == PADLOCK_JOB_QUEUED);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "row.cancel",
+                                 running || state == PADLOCK_JOB_QUEUED);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "row.show", state == PADLOCK_JOB_DONE);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "row.open", state == PADLOCK_JOB_DONE);
   gtk_widget_set_visible (GTK_WIDGET (self->show_button), state == PADLOCK_JOB_DONE);
   gtk_widget_set_visible (GTK_WIDGET (self->open_button),
                           state == PADLOCK_JOB_DONE && !encrypt);
@@ -134,27 +138,33 @@ on_job_notify (PadlockJobRow *self)
 }
 
 static void
-on_cancel_clicked (PadlockJobRow *self)
+cancel_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
 {
-  padlock_job_cancel (self->job);
+  padlock_job_cancel (PADLOCK_JOB_ROW (widget)->job);
 }
 
 static void
-on_show_clicked (PadlockJobRow *self)
+show_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
 {
-  GFile *output = padlock_job_get_output (self->job);
+  GFile *output = padlock_job_get_output (PADLOCK_JOB_ROW (widget)->job);
 
   if (output)
-    padlock_show_in_files (GTK_WIDGET (self), output);
+    padlock_show_in_files (widget, output);
 }
 
 static void
-on_open_clicked (PadlockJobRow *self)
+open_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
 {
-  GFile *output = padlock_job_get_output (self->job);
+  GFile *output = padlock_job_get_output (PADLOCK_JOB_ROW (widget)->job);
 
   if (output)
-    padlock_open_file (GTK_WIDGET (self), output);
+    padlock_open_file (widget, output);
 }
 
 static void
@@ -244,9 +254,10 @@ padlock_job_row_class_init (PadlockJobRowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PadlockJobRow, show_button);
   gtk_widget_class_bind_template_child (widget_class, PadlockJobRow, open_button);
   gtk_widget_class_bind_template_child (widget_class, PadlockJobRow, cancel_button);
-  gtk_widget_class_bind_template_callback (widget_class, on_cancel_clicked);
-  gtk_widget_class_bind_template_callback (widget_class, on_show_clicked);
-  gtk_widget_class_bind_template_callback (widget_class, on_open_clicked);
+
+  gtk_widget_class_install_action (widget_class, "row.cancel", NULL, cancel_action);
+  gtk_widget_class_install_action (widget_class, "row.show", NULL, show_action);
+  gtk_widget_class_install_action (widget_class, "row.open", NULL, open_action);
 }
 
 static void

@@ -190,11 +190,19 @@ padlock_passphrase_dialog_class_init (PadlockPassphraseDialogClass *klass)
 static void
 padlock_passphrase_dialog_init (PadlockPassphraseDialog *self)
 {
+  char buf[PWQ_MAX_ERROR_MESSAGE_LEN];
+  void *aux = NULL;
+
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->pwquality = pwquality_default_settings ();
   /* The system's policy when there is one; the defaults otherwise. */
   pwquality_read_config (self->pwquality, NULL, NULL);
+  /* Without cracklib's dictionary every check fails; judge without it. */
+  if (pwquality_check (self->pwquality, "Tq8#vLm2!pWz7&Rk", NULL, NULL, &aux)
+      == PWQ_ERROR_CRACKLIB_CHECK)
+    pwquality_set_int_value (self->pwquality, PWQ_SETTING_DICT_CHECK, 0);
+  pwquality_strerror (buf, sizeof buf, 0, aux);
 
   gtk_level_bar_add_offset_value (self->strength_bar, GTK_LEVEL_BAR_OFFSET_LOW, 40);
   gtk_level_bar_add_offset_value (self->strength_bar, GTK_LEVEL_BAR_OFFSET_HIGH, 70);

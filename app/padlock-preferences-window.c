@@ -1,30 +1,11 @@
 /* padlock-preferences-window.c - the settings, in plain words */
-#include "padlock-preferences-window.h"
+#include "padlock-preferences-window-private.h"
 
 #include <glib/gi18n.h>
 
 #include "job.h"
 #include "padlock-settings.h"
 
-struct _PadlockPreferencesWindow
-{
-  AdwPreferencesWindow parent_instance;
-
-  /* Template widgets */
-  AdwComboRow *profile_row;
-  GtkStringList *profile_list;
-  AdwComboRow *cipher_row;
-  AdwComboRow *compression_row;
-  GtkSwitch *armor_switch;
-  AdwActionRow *folder_row;
-  GtkWidget *folder_reset_button;
-  GtkSwitch *delete_switch;
-  GtkSpinButton *concurrency_spin;
-
-  /* Owned */
-  GSettings *settings;
-  GtkFileChooserNative *chooser;
-};
 
 G_DEFINE_FINAL_TYPE (PadlockPreferencesWindow, padlock_preferences_window,
                      ADW_TYPE_PREFERENCES_WINDOW)

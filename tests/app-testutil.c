@@ -168,3 +168,217 @@ at_same_content (const char *a,
   return len == g_bytes_get_size (b)
          && memcmp (data, g_bytes_get_data (b, NULL), len) == 0;
 }
+
+static const char notifications_xml[] =
+  "<node><interface name='org.freedesktop.Notifications'>"
+  " <method name='Notify'>"
+  "  <arg type='s' direction='in'/><arg type='u' direction='in'/>"
+  "  <arg type='s' direction='in'/><arg type='s' direction='in'/>"
+  "  <arg type='s' direction='in'/><arg type='as' direction='in'/>"
+  "  <arg type='a{sv}' direction='in'/><arg type='i' direction='in'/>"
+  "  <arg type='u' direction='out'/>"
+  " </method>"
+  " <method name='CloseNotification'><arg type='u' direction='in'/></method>"
+  " <method name='GetCapabilities'><arg type='as' direction='out'/></method>"
+  " <method name='GetServerInformation'>"
+  "  <arg type='s' direction='out'/><arg type='s' direction='out'/>"
+  "  <arg type='s' direction='out'/><arg type='s' direction='out'/>"
+  " </method>"
+  "</interface></node>";
+
+static GPtrArray *notifications;
+
+static void
+on_notifications_call (GDBusConnection       *connection,
+                       const char            *sender,
+                       const char            *path,
+                       const char            *interface,
+                       const char            *method,
+                       GVariant              *parameters,
+                       GDBusMethodInvocation *invocation,
+                       gpointer               user_data)
+{
+  if (!g_strcmp0 (method, "Notify"))
+    {
+      const char *summary = NULL;
+
+      g_variant_get_child (parameters, 3, "&s", &summary);
+      g_ptr_array_add (notifications, g_strdup (summary));
+      g_dbus_method_invocation_return_value (invocation,
+                                             g_variant_new ("(u)", notifications->len));
+    }
+  else if (!g_strcmp0 (method, "GetCapabilities"))
+    g_dbus_method_invocation_return_value (invocation,
+                                           g_variant_new_parsed ("(@as [],)"));
+  else if (!g_strcmp0 (method, "GetServerInformation"))
+    g_dbus_method_invocation_return_value (invocation,
+                                           g_variant_new ("(ssss)", "test", "padlock",
+                                                          "1", "1.2"));
+  else
+    g_dbus_method_invocation_return_value (invocation, NULL);
+}
+
+static void
+serve_notifications (void)
+{
+  static const GDBusInterfaceVTable vtable = { on_notifications_call };
+  /* Kept for the whole run: the name goes with the connection. */
+  static GDBusConnection *bus;
+  g_autoptr(GDBusNodeInfo) info = g_dbus_node_info_new_for_xml (notifications_xml, NULL);
+  g_autoptr(GVariant) reply = NULL;
+  g_autoptr(GError) error = NULL;
+
+  notifications = g_ptr_array_new_with_free_func (g_free);
+  bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, NULL);
+  if (!bus)
+    return;
+  g_dbus_connection_register_object (bus, "/org/freedesktop/Notifications",
+                                     info->interfaces[0], &vtable, NULL, NULL, NULL);
+  reply = g_dbus_connection_call_sync (bus, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                                       "org.freedesktop.DBus", "RequestName",
+                                       g_variant_new ("(su)", "org.freedesktop.Notifications", 4),
+                                       NULL, G_DBUS_CALL_FLAGS_NONE, -1, NULL, &error);
+  g_assert_no_error (error);
+  g_test_message ("notification stand-in: %s", g_variant_print (reply, FALSE));
+}
+
+GPtrArray *
+at_notifications (void)
+{
+  return notifications;
+}
+
+PadlockApplication *
+at_application (void)
+{
+  static PadlockApplication *app;
+  g_autoptr(GError) error = NULL;
+
+  if (!app)
+    {
+      serve_notifications ();
+      gtk_init ();
+      app = padlock_application_new ();
+      g_application_register (G_APPLICATION (app), NULL, &error);
+      g_assert_no_error (error);
+    }
+  return app;
+}
+
+PadlockWindow *
+at_new_window (void)
+{
+  PadlockApplication *app = at_application ();
+  PadlockWindow *window = padlock_window_new (GTK_APPLICATION (app));
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 640, 560);
+  gtk_window_present (GTK_WINDOW (window));
+  at_settle (200);
+  return window;
+}
+
+void
+at_drop (PadlockWindow     *window,
+         const char *const *paths)
+{
+  GSList *files = NULL;
+  GValue value = G_VALUE_INIT;
+  gboolean handled = FALSE;
+
+  for (guint i = 0; paths[i]; i++)
+    files = g_slist_append (files, g_file_new_for_path (paths[i]));
+  g_value_init (&value, GDK_TYPE_FILE_LIST);
+  g_value_take_boxed (&value, gdk_file_list_new_from_list (files));
+  g_signal_emit_by_name (window->drop_target, "drop", &value, 10.0, 10.0, &handled);
+  g_assert_true (handled);
+  g_value_unset (&value);
+  g_slist_free_full (files, g_object_unref);
+}
+
+static gboolean
+has_dialog (gpointer data)
+{
+  PadlockWindow *window = data;
+
+  return window->dialog != NULL
+         && gtk_widget_get_mapped (GTK_WIDGET (window->dialog));
+}
+
+PadlockPassphraseDialog *
+at_wait_dialog (PadlockWindow *window)
+{
+  g_assert_true (at_wait_until (has_dialog, window, 10000));
+  return window->dialog;
+}
+
+static gboolean
+dialog_finished (gpointer data)
+{
+  return PADLOCK_PASSPHRASE_DIALOG (data)->finished;
+}
+
+void
+at_answer (PadlockPassphraseDialog *dialog,
+           const char              *passphrase)
+{
+  gtk_editable_set_text (GTK_EDITABLE (dialog->entry), passphrase);
+  if (dialog->mode == PADLOCK_PASSPHRASE_ENCRYPT)
+    gtk_editable_set_text (GTK_EDITABLE (dialog->confirm_entry), passphrase);
+  g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (dialog->ok_button)));
+  g_object_ref (dialog);
+  g_assert_true (gtk_widget_activate (GTK_WIDGET (dialog->ok_button)));
+  /* A button's activation clicks it after a short visual delay. */
+  g_assert_true (at_wait_until (dialog_finished, dialog, 10000));
+  g_object_unref (dialog);
+}
+
+static gboolean
+time_is_up (gpointer data)
+{
+  return g_get_monotonic_time () >= *(gint64 *) data;
+}
+
+void
+at_settle (guint ms)
+{
+  gint64 end = g_get_monotonic_time () + ms * (gint64) 1000;
+
+  at_wait_until (time_is_up, &end, ms + 1000);
+}
+
+void
+at_screenshot (GtkWidget  *widget,
+               const char *name)
+{
+  const char *dir = g_getenv ("PADLOCK_SCREENSHOT_DIR");
+  g_autofree char *file = g_strconcat (name, ".png", NULL);
+  g_autofree char *path = NULL;
+  g_autoptr(GdkPaintable) paintable = NULL;
+  g_autoptr(GtkSnapshot) snapshot = NULL;
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  GskRenderer *renderer;
+  int width, height;
+
+  if (!dir)
+    dir = "screenshots";
+  g_mkdir_with_parents (dir, 0755);
+  path = g_build_filename (dir, file, NULL);
+
+  at_settle (300);
+  width = gtk_widget_get_width (widget);
+  height = gtk_widget_get_height (widget);
+  g_assert_cmpint (width, >, 0);
+  g_assert_cmpint (height, >, 0);
+
+  paintable = gtk_widget_paintable_new (widget);
+  snapshot = gtk_snapshot_new ();
+  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
+  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+  g_assert_nonnull (node);
+  renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
+  texture = gsk_renderer_render_texture (renderer, node,
+                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+  g_test_message ("screenshot: %s", path);
+}

@@ -3,7 +3,12 @@
 
 #include <gio/gio.h>
 
+#include <gtk/gtk.h>
+
+#include "padlock-application.h"
+#include "padlock-passphrase-dialog-private.h"
 #include "padlock-queue.h"
+#include "padlock-window-private.h"
 #include "testutil.h"
 
 /* A fresh, empty folder under tu_tmpdir (). */
@@ -34,3 +39,25 @@ char     *at_list_dir          (const char *dir);
 /* Whether two files hold the same octets. */
 gboolean  at_same_content      (const char *a,
                                 GBytes     *b);
+
+/* For the tests with a display. */
+
+/* gtk_init, the application registered (once) and its window shown. */
+PadlockApplication      *at_application   (void);
+PadlockWindow           *at_new_window    (void);
+/* Emits the window's drop target's "drop" with these files. */
+void                     at_drop          (PadlockWindow      *window,
+                                           const char *const  *paths);
+/* Summaries of the desktop notifications sent so far (a stand-in for
+ * org.freedesktop.Notifications on the test's session bus). */
+GPtrArray               *at_notifications (void);
+/* Waits for the passphrase dialog, or fails. */
+PadlockPassphraseDialog *at_wait_dialog   (PadlockWindow      *window);
+/* Types PASSPHRASE (twice when encrypting) and activates the button. */
+void                     at_answer        (PadlockPassphraseDialog *dialog,
+                                           const char              *passphrase);
+/* Lets the main loop run for MS milliseconds. */
+void                     at_settle        (guint               ms);
+/* Renders WIDGET to $PADLOCK_SCREENSHOT_DIR/NAME.png. */
+void                     at_screenshot    (GtkWidget          *widget,
+                                           const char         *name);

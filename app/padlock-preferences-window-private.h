@@ -1,0 +1,28 @@
+/* padlock-preferences-window-private.h - the template, for the tests */
+#pragma once
+
+#include "padlock-preferences-window.h"
+
+G_BEGIN_DECLS
+
+struct _PadlockPreferencesWindow
+{
+  AdwPreferencesWindow parent_instance;
+
+  /* Template widgets */
+  AdwComboRow *profile_row;
+  GtkStringList *profile_list;
+  AdwComboRow *cipher_row;
+  AdwComboRow *compression_row;
+  GtkSwitch *armor_switch;
+  AdwActionRow *folder_row;
+  GtkWidget *folder_reset_button;
+  GtkSwitch *delete_switch;
+  GtkSpinButton *concurrency_spin;
+
+  /* Owned */
+  GSettings *settings;
+  GtkFileChooserNative *chooser;
+};
+
+G_END_DECLS
