@@ -21,6 +21,7 @@ struct _PadlockJobRow
   GtkButton *show_button;
   GtkButton *open_button;
   GtkButton *cancel_button;
+  GtkButton *retry_button;
 
   /* Owned */
   PadlockJob *job;
@@ -89,8 +90,8 @@ padlock_job_row_sync (PadlockJobRow *self)
   const GError *error = padlock_job_get_error (job);
   gboolean running = state == PADLOCK_JOB_RUNNING || state == PADLOCK_JOB_VERIFYING;
 
-  gtk_image_set_from_icon_name (self->icon, encrypt ? "channel-secure-symbolic"
-                                                    : "channel-insecure-symbolic");
+  gtk_image_set_from_icon_name (self->icon, encrypt ? "changes-prevent-symbolic"
+                                                    : "changes-allow-symbolic");
   gtk_label_set_text (self->title_label, input_name);
   subtitle = g_strdup_printf ("→ %s", padlock_job_get_output_name (job));
   gtk_label_set_text (self->subtitle_label, subtitle);
@@ -122,6 +123,10 @@ padlock_job_row_sync (PadlockJobRow *self)
   gtk_widget_set_visible (GTK_WIDGET (self->show_button), state == PADLOCK_JOB_DONE);
   gtk_widget_set_visible (GTK_WIDGET (self->open_button),
                           state == PADLOCK_JOB_DONE && !encrypt);
+  gtk_widget_set_visible (GTK_WIDGET (self->retry_button),
+                          state == PADLOCK_JOB_FAILED
+                          && g_error_matches (error, PADLOCK_ERROR,
+                                              PADLOCK_ERROR_BAD_PASSPHRASE));
 
   cancel_label = g_strdup_printf (encrypt ? _("Cancel encrypting %s")
                                           : _("Cancel decrypting %s"), input_name);
@@ -254,6 +259,7 @@ padlock_job_row_class_init (PadlockJobRowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PadlockJobRow, show_button);
   gtk_widget_class_bind_template_child (widget_class, PadlockJobRow, open_button);
   gtk_widget_class_bind_template_child (widget_class, PadlockJobRow, cancel_button);
+  gtk_widget_class_bind_template_child (widget_class, PadlockJobRow, retry_button);
 
   gtk_widget_class_install_action (widget_class, "row.cancel", NULL, cancel_action);
   gtk_widget_class_install_action (widget_class, "row.show", NULL, show_action);

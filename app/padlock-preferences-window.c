@@ -19,6 +19,19 @@ static const char *const compression_names[] = {
 };
 static const char *profile_names[8];
 
+/* The profile's name as people know the standard. */
+static const char *
+profile_title (const char *name)
+{
+  if (!g_strcmp0 (name, "rfc4880"))
+    return _("OpenPGP (RFC 4880)");
+  if (!g_strcmp0 (name, "librepgp"))
+    return _("LibrePGP");
+  if (!g_strcmp0 (name, "rfc9580"))
+    return _("OpenPGP v6 (RFC 9580)");
+  return name;
+}
+
 static gboolean
 name_to_index (GValue   *value,
                GVariant *variant,
@@ -182,7 +195,7 @@ padlock_preferences_window_init (PadlockPreferencesWindow *self)
   for (size_t i = 0; i < n; i++)
     {
       profile_names[i] = profiles[i].name;
-      gtk_string_list_append (self->profile_list, profiles[i].name);
+      gtk_string_list_append (self->profile_list, profile_title (profiles[i].name));
     }
 
   bind_choice (self, "profile", self->profile_row, profile_names);

@@ -135,6 +135,34 @@ show_next_request (PadlockWindow *self)
   gtk_window_present (GTK_WINDOW (self->dialog));
 }
 
+static gboolean
+wrong_passphrase (PadlockJob *job)
+{
+  return padlock_job_get_state (job) == PADLOCK_JOB_FAILED
+         && g_error_matches (padlock_job_get_error (job), PADLOCK_ERROR,
+                             PADLOCK_ERROR_BAD_PASSPHRASE);
+}
+
+/* Asks again for JOBS, saying why. */
+static void
+ask_again (PadlockWindow *self,
+           GPtrArray     *jobs)
+{
+  g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autofree char *names = NULL;
+  PadlockRequest *request;
+
+  for (guint i = 0; i < jobs->len; i++)
+    g_ptr_array_add (files, g_object_ref (padlock_job_get_input (g_ptr_array_index (jobs, i))));
+  names = join_names (files);
+  request = g_new0 (PadlockRequest, 1);
+  request->mode = PADLOCK_PASSPHRASE_DECRYPT;
+  request->jobs = g_ptr_array_ref (jobs);
+  request->heading = request_heading (request->mode, files);
+  request->error = g_strdup_printf (_("Wrong passphrase for %s"), names);
+  push_request (self, request);
+}
+
 /* When the last job of a decryption batch ends, the files its passphrase
  * did not open are asked for again, and only those. */
 static void
@@ -143,37 +171,47 @@ check_batch (PadlockWindow *self,
 {
   GListModel *model = G_LIST_MODEL (self->queue);
   g_autoptr(GPtrArray) jobs = g_ptr_array_new_with_free_func (g_object_unref);
-  g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_object_unref);
-  g_autofree char *names = NULL;
-  PadlockRequest *request;
 
   for (guint i = 0; i < g_list_model_get_n_items (model); i++)
     {
       g_autoptr(PadlockJob) job = g_list_model_get_item (model, i);
-      const GError *error;
 
       if (padlock_job_get_batch (job) != batch)
         continue;
       if (!padlock_job_is_finished (job))
         return;
-      error = padlock_job_get_error (job);
-      if (padlock_job_get_state (job) == PADLOCK_JOB_FAILED
-          && g_error_matches (error, PADLOCK_ERROR, PADLOCK_ERROR_BAD_PASSPHRASE))
-        {
-          g_ptr_array_add (jobs, g_object_ref (job));
-          g_ptr_array_add (files, g_object_ref (padlock_job_get_input (job)));
-        }
+      if (wrong_passphrase (job))
+        g_ptr_array_add (jobs, g_object_ref (job));
     }
-  if (jobs->len == 0)
-    return;
+  if (jobs->len)
+    ask_again (self, jobs);
+}
 
-  names = join_names (files);
-  request = g_new0 (PadlockRequest, 1);
-  request->mode = PADLOCK_PASSPHRASE_DECRYPT;
-  request->jobs = g_steal_pointer (&jobs);
-  request->heading = request_heading (request->mode, files);
-  request->error = g_strdup_printf (_("Wrong passphrase for %s"), names);
-  push_request (self, request);
+static gboolean
+request_has_job (PadlockRequest *request,
+                 PadlockJob     *job)
+{
+  return request && request->jobs && g_ptr_array_find (request->jobs, job, NULL);
+}
+
+void
+padlock_window_retry_failed (PadlockWindow *self)
+{
+  GListModel *model = G_LIST_MODEL (self->queue);
+  g_autoptr(GPtrArray) jobs = g_ptr_array_new_with_free_func (g_object_unref);
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(PadlockJob) job = g_list_model_get_item (model, i);
+      gboolean asking = request_has_job (self->request, job);
+
+      for (GList *l = self->requests.head; l && !asking; l = l->next)
+        asking = request_has_job (l->data, job);
+      if (wrong_passphrase (job) && !asking)
+        g_ptr_array_add (jobs, g_object_ref (job));
+    }
+  if (jobs->len)
+    ask_again (self, jobs);
 }
 
 static void

@@ -53,5 +53,7 @@ void padlock_window_init_files (PadlockWindow *self);
 void padlock_window_dispose_files (PadlockWindow *self);
 void padlock_window_notice     (PadlockWindow *self,
                                 const char    *message);
+/* Asks again for every file that failed on a wrong passphrase. */
+void padlock_window_retry_failed (PadlockWindow *self);
 
 G_END_DECLS

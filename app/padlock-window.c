@@ -164,6 +164,14 @@ cancel_all_action (GtkWidget  *widget,
 }
 
 static void
+retry_action (GtkWidget  *widget,
+              const char *action_name,
+              GVariant   *parameter)
+{
+  padlock_window_retry_failed (PADLOCK_WINDOW (widget));
+}
+
+static void
 padlock_window_dispose (GObject *object)
 {
   PadlockWindow *self = (PadlockWindow *) object;
@@ -209,6 +217,7 @@ padlock_window_class_init (PadlockWindowClass *klass)
                                    clear_finished_action);
   gtk_widget_class_install_action (widget_class, "win.cancel-all", NULL,
                                    cancel_all_action);
+  gtk_widget_class_install_action (widget_class, "win.retry", NULL, retry_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK,
                                        "win.open", NULL);
 }

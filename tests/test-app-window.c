@@ -174,6 +174,39 @@ test_dialog_escape (void)
   close_window (window);
 }
 
+/* Closing the dialog that asks again leaves the file failed; "Try Again"
+ * asks once more. */
+static void
+test_try_again (void)
+{
+  g_autofree char *dir = at_new_dir ("again");
+  g_autofree char *a = at_write_random (dir, "diary.txt", 999);
+  g_autofree char *a_gpg = g_build_filename (dir, "diary.txt.gpg", NULL);
+  g_autoptr(GBytes) bytes = read_bytes (a);
+  PadlockWindow *window = at_new_window ();
+  PadlockPassphraseDialog *dialog;
+  const char *paths[] = { a_gpg, NULL };
+
+  at_gpg_encrypt (a, a_gpg, PASSPHRASE, NULL);
+  g_unlink (a);
+  at_drop (window, paths);
+  at_answer (at_wait_dialog (window), "nope");
+  g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
+  dialog = at_wait_dialog (window);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (dialog), "window.close", NULL));
+  at_settle (100);
+  g_assert_null (window->dialog);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.retry", NULL));
+  dialog = at_wait_dialog (window);
+  g_assert_cmpstr (gtk_label_get_text (dialog->error_label), ==,
+                   "Wrong passphrase for diary.txt.gpg");
+  at_answer (dialog, PASSPHRASE);
+  g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
+  g_assert_true (at_same_content (a, bytes));
+  close_window (window);
+}
+
 static gboolean
 job_has_progress (gpointer data)
 {
@@ -434,6 +467,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/mixed-drop", test_mixed_drop);
   g_test_add_func ("/ui/wrong-passphrase", test_wrong_passphrase);
   g_test_add_func ("/ui/dialog-escape", test_dialog_escape);
+  g_test_add_func ("/ui/try-again", test_try_again);
   g_test_add_func ("/ui/cancel", test_cancel);
   g_test_add_func ("/ui/same-output-name", test_same_output_name);
   g_test_add_func ("/ui/folder-and-forced", test_folder_and_forced);

@@ -1,0 +1,101 @@
+/* test-app-screenshots.c - PNGs of each screen, into build/screenshots/,
+ * for people to look at */
+#include <glib/gstdio.h>
+
+#include "app-testutil.h"
+#include "padlock-job-row.h"
+#include "padlock-preferences-window.h"
+#include "padlock-speed-window.h"
+
+#define PASSPHRASE "tulip-orbit-canyon-42"
+#define TIMEOUT_MS (180 * 1000)
+
+static gboolean
+job_is_midway (gpointer data)
+{
+  PadlockJob *job = data;
+  gint64 total = padlock_job_get_bytes_total (job);
+
+  return padlock_job_is_finished (job)
+         || (padlock_job_get_throughput (job) > 0
+             && padlock_job_get_bytes_done (job) > (guint64) total / 5);
+}
+
+static gboolean
+speed_done (gpointer data)
+{
+  return !padlock_speed_window_is_running (data);
+}
+
+static void
+test_screenshots (void)
+{
+  g_autofree char *dir = at_new_dir ("shots");
+  g_autofree char *big = at_write_random (dir, "Holiday video.mkv", 600 * 1024 * 1024);
+  g_autofree char *report = at_write_random (dir, "Quarterly report.pdf", 3 * 1024 * 1024);
+  g_autofree char *notes = at_write_random (dir, "notes.txt", 40 * 1024);
+  g_autofree char *tax = at_write_random (dir, "tax-2024.ods", 900 * 1024);
+  g_autofree char *tax_gpg = g_build_filename (dir, "tax-2024.ods.gpg", NULL);
+  PadlockWindow *window = at_new_window ();
+  PadlockPassphraseDialog *dialog;
+  GtkWindow *prefs, *speed;
+  PadlockJob *big_job;
+  const char *first[] = { report, notes, big, NULL };
+  const char *second[] = { tax_gpg, NULL };
+
+  at_gpg_encrypt (tax, tax_gpg, "another passphrase", NULL);
+  g_unlink (tax);
+
+  at_screenshot (GTK_WIDGET (window), "01-empty-window");
+
+  gtk_widget_set_visible (window->drop_hint, TRUE);
+  at_screenshot (GTK_WIDGET (window), "02-drop-highlight");
+  gtk_widget_set_visible (window->drop_hint, FALSE);
+
+  at_drop (window, first);
+  dialog = at_wait_dialog (window);
+  gtk_editable_set_text (GTK_EDITABLE (dialog->entry), "tulip-orbit");
+  gtk_editable_set_text (GTK_EDITABLE (dialog->confirm_entry), "tulip-orb");
+  at_screenshot (GTK_WIDGET (dialog), "03-passphrase-dialog");
+  at_answer (dialog, PASSPHRASE);
+
+  big_job = padlock_job_row_get_job (PADLOCK_JOB_ROW (
+              gtk_list_box_get_row_at_index (window->job_list, 2)));
+  g_assert_true (at_wait_until (job_is_midway, big_job, TIMEOUT_MS));
+  at_settle (600);
+  at_screenshot (GTK_WIDGET (window), "04-jobs-running");
+  g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
+  at_screenshot (GTK_WIDGET (window), "05-jobs-finished");
+
+  at_drop (window, second);
+  dialog = at_wait_dialog (window);
+  at_answer (dialog, "not the passphrase");
+  g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
+  dialog = at_wait_dialog (window);
+  at_screenshot (GTK_WIDGET (dialog), "06-passphrase-again");
+  gtk_window_close (GTK_WINDOW (dialog));
+  at_settle (200);
+  at_screenshot (GTK_WIDGET (window), "07-failed-job");
+
+  prefs = padlock_preferences_window_new (GTK_WINDOW (window));
+  gtk_window_present (prefs);
+  at_screenshot (GTK_WIDGET (prefs), "08-preferences");
+  gtk_window_destroy (prefs);
+
+  speed = padlock_speed_window_new (GTK_WINDOW (window));
+  gtk_window_present (speed);
+  g_assert_true (at_wait_until (speed_done, speed, TIMEOUT_MS));
+  at_screenshot (GTK_WIDGET (speed), "09-speed-test");
+  gtk_window_destroy (speed);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+int
+main (int argc, char **argv)
+{
+  tu_init (&argc, &argv);
+  at_application ();
+  g_test_add_func ("/screenshots", test_screenshots);
+  return g_test_run ();
+}
