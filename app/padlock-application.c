@@ -100,6 +100,8 @@ padlock_application_command_line (GApplication            *app,
     g_ptr_array_add (files, g_application_command_line_create_file_for_arg (command_line,
                                                                             args[i]));
 
+  g_debug ("command line: %u files, mode %d, %s", files->len, mode,
+           g_application_command_line_get_is_remote (command_line) ? "remote" : "local");
   window = padlock_application_get_window (PADLOCK_APPLICATION (app));
   gtk_window_present (GTK_WINDOW (window));
   if (files->len)

@@ -133,6 +133,7 @@ padlock_passphrase_dialog_close_request (GtkWindow *window)
 
   if (!self->finished)
     {
+      g_debug ("passphrase dialog closed without an answer");
       self->finished = TRUE;
       gtk_editable_set_text (GTK_EDITABLE (self->entry), "");
       gtk_editable_set_text (GTK_EDITABLE (self->confirm_entry), "");
@@ -233,6 +234,8 @@ padlock_passphrase_dialog_new (GtkWindow             *parent,
   gtk_widget_set_visible (GTK_WIDGET (self->confirm_entry), encrypt);
   gtk_widget_set_visible (GTK_WIDGET (self->match_label), encrypt);
   padlock_passphrase_dialog_update (self);
+  /* Typing starts in the entry, not on the header bar's Cancel. */
+  gtk_window_set_focus (GTK_WINDOW (self), GTK_WIDGET (self->entry));
   return self;
 }
 

@@ -7,55 +7,101 @@
 #include "armor.h"
 #include "padlock-error.h"
 
-/* The packets a message may start with, and a plausible first body octet
- * for each (-1: anything), so that a random file whose first octet happens
- * to look like a tag is not taken for a message. */
+/* Reads a packet header: the tag, the header's length, and the body's
+ * length (-1: partial or indeterminate, which only data packets use). */
 static gboolean
-plausible_packet (const guint8 *buf,
-                  gsize         len)
+parse_header (const guint8 *buf,
+              gsize         len,
+              int          *tag,
+              gsize        *hdr,
+              gint64       *body_len)
 {
   guint8 b = buf[0];
-  gsize hdr;
-  int tag, body;
 
   if (!(b & 0x80))
     return FALSE;
   if (b & 0x40)
     {
-      tag = b & 0x3f;
+      *tag = b & 0x3f;
       if (len < 2)
         return FALSE;
-      if (buf[1] < 192 || (buf[1] >= 224 && buf[1] < 255))
-        hdr = 2;
+      if (buf[1] < 192)
+        *hdr = 2, *body_len = buf[1];
       else if (buf[1] < 224)
-        hdr = 3;
+        {
+          if (len < 3)
+            return FALSE;
+          *hdr = 3, *body_len = ((buf[1] - 192) << 8) + buf[2] + 192;
+        }
+      else if (buf[1] < 255)
+        *hdr = 2, *body_len = -1;
       else
-        hdr = 6;
+        {
+          if (len < 6)
+            return FALSE;
+          *hdr = 6;
+          *body_len = ((gint64) buf[2] << 24) | (buf[3] << 16) | (buf[4] << 8) | buf[5];
+        }
     }
   else
     {
       static const gsize length_octets[4] = { 1, 2, 4, 0 };
-      tag = (b >> 2) & 0x0f;
-      hdr = 1 + length_octets[b & 3];
+      gsize n = length_octets[b & 3];
+
+      *tag = (b >> 2) & 0x0f;
+      if (len < 1 + n)
+        return FALSE;
+      *hdr = 1 + n;
+      *body_len = n ? 0 : -1;
+      for (gsize i = 0; i < n; i++)
+        *body_len = (*body_len << 8) | buf[1 + i];
     }
-  body = hdr < len ? buf[hdr] : -1;
+  return TRUE;
+}
+
+/* Whether the first packet could start a message, judged strictly enough
+ * that an ordinary file whose first octet happens to look like a tag is
+ * not taken for one.  TOTAL is the file's size, or -1. */
+static gboolean
+plausible_packet (const guint8 *buf,
+                  gsize         len,
+                  gint64        total)
+{
+  gsize hdr = 0;
+  gint64 body_len = 0;
+  int tag = 0, version;
+  /* A data packet at the top level is the message's last: with a definite
+   * length, it fills the file. */
+  gboolean fills;
+
+  if (!parse_header (buf, len, &tag, &hdr, &body_len))
+    return FALSE;
+  version = hdr < len ? buf[hdr] : -1;
+  fills = body_len < 0 || total < 0 || (gint64) hdr + body_len == total;
 
   switch (tag)
     {
-    case 3:                     /* SKESK v4, v5, v6 */
-      return body == 4 || body == 5 || body == 6;
+    case 3:                     /* SKESK v4, v5, v6: short, and more follows */
+      return (version == 4 || version == 5 || version == 6)
+             && body_len >= 4 && body_len <= 512
+             && (total < 0 || (gint64) hdr + body_len < total);
     case 1:                     /* PKESK v3, v6 */
-      return body == 3 || body == 6;
+      return (version == 3 || version == 6)
+             && body_len >= 10 && body_len <= 8192
+             && (total < 0 || (gint64) hdr + body_len < total);
     case 18:                    /* SEIPD v1, v2 */
-      return body == 1 || body == 2;
+      return (version == 1 || version == 2) && fills;
     case 20:                    /* OCB Encrypted Data (LibrePGP) */
-      return body == 1;
+      return version == 1 && fills;
     case 8:                     /* compressed: the algorithm */
-      return body >= 0 && body <= 3;
+      return version >= 0 && version <= 3 && fills;
     case 10:                    /* marker: "PGP" */
-      return hdr + 3 <= len && !memcmp (buf + hdr, "PGP", 3);
-    case 9:                     /* SED: no version octet to check */
-      return TRUE;
+      return body_len == 3 && hdr + 3 <= len && !memcmp (buf + hdr, "PGP", 3);
+    case 9:
+      /* SED has no version octet to check: only an exact fit, or a partial
+       * length, counts (an old-style indeterminate length is one octet,
+       * 0xa7, that too many ordinary files start with). */
+      return body_len < 0 ? (buf[0] & 0x40) != 0 : fills;
     default:
       return FALSE;
     }
@@ -63,7 +109,8 @@ plausible_packet (const guint8 *buf,
 
 PadlockSniff
 padlock_sniff_buffer (const guint8 *buf,
-                      gsize         len)
+                      gsize         len,
+                      gint64        total)
 {
   static const char begin[] = "-----BEGIN PGP MESSAGE-----";
 
@@ -72,7 +119,7 @@ padlock_sniff_buffer (const guint8 *buf,
   if (pl_armor_detect (buf, len) == 1)
     return memmem (buf, len, begin, sizeof begin - 1) ? PADLOCK_SNIFF_ARMORED
                                                       : PADLOCK_SNIFF_PLAIN;
-  return plausible_packet (buf, len) ? PADLOCK_SNIFF_BINARY
+  return plausible_packet (buf, len, total) ? PADLOCK_SNIFF_BINARY
                                      : PADLOCK_SNIFF_PLAIN;
 }
 
@@ -82,6 +129,7 @@ padlock_sniff_file (GFile        *file,
                     GError      **error)
 {
   g_autoptr(GFileInputStream) in = NULL;
+  g_autoptr(GFileInfo) info = NULL;
   g_autofree guint8 *buf = NULL;
   gsize n = 0;
 
@@ -103,6 +151,7 @@ padlock_sniff_file (GFile        *file,
   if (!g_input_stream_read_all (G_INPUT_STREAM (in), buf, PADLOCK_SNIFF_SIZE,
                                 &n, NULL, error))
     return FALSE;
-  *kind = padlock_sniff_buffer (buf, n);
+  info = g_file_input_stream_query_info (in, G_FILE_ATTRIBUTE_STANDARD_SIZE, NULL, NULL);
+  *kind = padlock_sniff_buffer (buf, n, info ? g_file_info_get_size (info) : -1);
   return TRUE;
 }

@@ -15,8 +15,10 @@ typedef enum
 /* How many octets padlock_sniff_buffer wants to see. */
 #define PADLOCK_SNIFF_SIZE 8192
 
+/* TOTAL: the whole file's size, or -1 when unknown. */
 PadlockSniff padlock_sniff_buffer (const guint8 *buf,
-                                   gsize         len);
+                                   gsize         len,
+                                   gint64        total);
 /* Reads the first PADLOCK_SNIFF_SIZE octets of FILE.  A folder fails with
  * PADLOCK_ERROR_FOLDER. */
 gboolean     padlock_sniff_file   (GFile        *file,

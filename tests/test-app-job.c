@@ -40,6 +40,9 @@ test_sniff (void)
   static const guint8 skesk_old[] = { 0x8c, 0x0d, 0x04, 0x09, 0x03 };
   static const guint8 skesk_new[] = { 0xc3, 0x0d, 0x04, 0x09, 0x03 };
   static const guint8 seipd_new[] = { 0xd2, 0xe0, 0x01 };
+  static const guint8 seipd_exact[] = { 0xd2, 0x03, 0x01, 0xaa, 0xbb };
+  static const guint8 sed_old[] = { 0xa7, 0x12, 0x34 };
+  static const guint8 sed_exact[] = { 0xa4, 0x02, 0x12, 0x34 };
   static const guint8 marker[] = { 0xa8, 0x03, 'P', 'G', 'P' };
   static const guint8 random_tag[] = { 0x8c, 0x0d, 0x99, 0x12 };
   static const guint8 png[] = { 0x89, 'P', 'N', 'G', '\r', '\n' };
@@ -48,18 +51,25 @@ test_sniff (void)
   g_autoptr(GError) error = NULL;
   PadlockSniff kind;
 
-  g_assert_cmpint (padlock_sniff_buffer ((const guint8 *) "hello\n", 6), ==, PADLOCK_SNIFF_PLAIN);
-  g_assert_cmpint (padlock_sniff_buffer ((const guint8 *) armored, strlen (armored)), ==,
+  g_assert_cmpint (padlock_sniff_buffer ((const guint8 *) "hello\n", 6, -1), ==, PADLOCK_SNIFF_PLAIN);
+  g_assert_cmpint (padlock_sniff_buffer ((const guint8 *) armored, strlen (armored), -1), ==,
                    PADLOCK_SNIFF_ARMORED);
-  g_assert_cmpint (padlock_sniff_buffer ((const guint8 *) key, strlen (key)), ==,
+  g_assert_cmpint (padlock_sniff_buffer ((const guint8 *) key, strlen (key), -1), ==,
                    PADLOCK_SNIFF_PLAIN);
-  g_assert_cmpint (padlock_sniff_buffer (skesk_old, sizeof skesk_old), ==, PADLOCK_SNIFF_BINARY);
-  g_assert_cmpint (padlock_sniff_buffer (skesk_new, sizeof skesk_new), ==, PADLOCK_SNIFF_BINARY);
-  g_assert_cmpint (padlock_sniff_buffer (seipd_new, sizeof seipd_new), ==, PADLOCK_SNIFF_BINARY);
-  g_assert_cmpint (padlock_sniff_buffer (marker, sizeof marker), ==, PADLOCK_SNIFF_BINARY);
-  g_assert_cmpint (padlock_sniff_buffer (random_tag, sizeof random_tag), ==, PADLOCK_SNIFF_PLAIN);
-  g_assert_cmpint (padlock_sniff_buffer (png, sizeof png), ==, PADLOCK_SNIFF_PLAIN);
-  g_assert_cmpint (padlock_sniff_buffer (NULL, 0), ==, PADLOCK_SNIFF_PLAIN);
+  g_assert_cmpint (padlock_sniff_buffer (skesk_old, sizeof skesk_old, -1), ==, PADLOCK_SNIFF_BINARY);
+  g_assert_cmpint (padlock_sniff_buffer (skesk_new, sizeof skesk_new, -1), ==, PADLOCK_SNIFF_BINARY);
+  g_assert_cmpint (padlock_sniff_buffer (seipd_new, sizeof seipd_new, -1), ==, PADLOCK_SNIFF_BINARY);
+  g_assert_cmpint (padlock_sniff_buffer (marker, sizeof marker, -1), ==, PADLOCK_SNIFF_BINARY);
+  g_assert_cmpint (padlock_sniff_buffer (random_tag, sizeof random_tag, -1), ==, PADLOCK_SNIFF_PLAIN);
+  g_assert_cmpint (padlock_sniff_buffer (png, sizeof png, -1), ==, PADLOCK_SNIFF_PLAIN);
+  g_assert_cmpint (padlock_sniff_buffer (NULL, 0, -1), ==, PADLOCK_SNIFF_PLAIN);
+  /* A data packet fills the file; SKESK is followed by more. */
+  g_assert_cmpint (padlock_sniff_buffer (seipd_exact, 5, 5), ==, PADLOCK_SNIFF_BINARY);
+  g_assert_cmpint (padlock_sniff_buffer (seipd_exact, 5, 900), ==, PADLOCK_SNIFF_PLAIN);
+  g_assert_cmpint (padlock_sniff_buffer (skesk_old, sizeof skesk_old, 15), ==, PADLOCK_SNIFF_PLAIN);
+  g_assert_cmpint (padlock_sniff_buffer (skesk_old, sizeof skesk_old, 100), ==, PADLOCK_SNIFF_BINARY);
+  g_assert_cmpint (padlock_sniff_buffer (sed_old, sizeof sed_old, 1000), ==, PADLOCK_SNIFF_PLAIN);
+  g_assert_cmpint (padlock_sniff_buffer (sed_exact, sizeof sed_exact, 4), ==, PADLOCK_SNIFF_BINARY);
 
   g_assert_false (padlock_sniff_file (folder, &kind, &error));
   g_assert_error (error, PADLOCK_ERROR, PADLOCK_ERROR_FOLDER);

@@ -58,6 +58,8 @@ test_screenshots (void)
   gtk_editable_set_text (GTK_EDITABLE (dialog->confirm_entry), "tulip-orb");
   at_screenshot (GTK_WIDGET (dialog), "03-passphrase-dialog");
   at_answer (dialog, PASSPHRASE);
+  g_test_message ("jobs: %u, dialog %p", g_list_model_get_n_items (G_LIST_MODEL (window->queue)),
+                  (void *) window->dialog);
 
   big_job = padlock_job_row_get_job (PADLOCK_JOB_ROW (
               gtk_list_box_get_row_at_index (window->job_list, 2)));
@@ -87,6 +89,19 @@ test_screenshots (void)
   g_assert_true (at_wait_until (speed_done, speed, TIMEOUT_MS));
   at_screenshot (GTK_WIDGET (speed), "09-speed-test");
   gtk_window_destroy (speed);
+
+  g_action_group_activate_action (G_ACTION_GROUP (at_application ()), "about", NULL);
+  at_settle (300);
+  for (GList *l = gtk_window_list_toplevels (); l; l = g_list_delete_link (l, l))
+    if (ADW_IS_ABOUT_WINDOW (l->data))
+      {
+        at_screenshot (l->data, "10-about");
+        gtk_window_destroy (l->data);
+      }
+
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.show-help-overlay", NULL);
+  at_screenshot (GTK_WIDGET (gtk_application_window_get_help_overlay (
+                   GTK_APPLICATION_WINDOW (window))), "11-shortcuts");
 
   gtk_window_destroy (GTK_WINDOW (window));
 }

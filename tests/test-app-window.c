@@ -54,6 +54,8 @@ test_mixed_drop (void)
   at_drop (window, paths);
   dialog = at_wait_dialog (window);
   g_assert_cmpint (dialog->mode, ==, PADLOCK_PASSPHRASE_ENCRYPT);
+  g_assert_true (gtk_widget_is_ancestor (gtk_window_get_focus (GTK_WINDOW (dialog)),
+                                         GTK_WIDGET (dialog->entry)));
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (dialog->confirm_entry)));
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (dialog->strength_bar)));
   /* Mismatched entries keep the button off. */
