@@ -27,6 +27,7 @@ struct _PadlockJob
   PadlockJobConfig config;
   PadlockSecret *secret;
   GError *error;
+  GApplication *app;            /* held while running */
 
   PadlockDirection direction;
   PadlockJobState state;
@@ -412,6 +413,11 @@ padlock_job_finished (GObject      *object,
 
   g_clear_handle_id (&self->tick_id, g_source_remove);
   g_clear_pointer (&self->secret, padlock_secret_unref);
+  if (self->app)
+    {
+      g_application_release (self->app);
+      g_clear_object (&self->app);
+    }
 
   g_object_freeze_notify (G_OBJECT (self));
   if (!g_task_propagate_boolean (G_TASK (result), &error))
@@ -506,6 +512,14 @@ padlock_job_start (PadlockJob *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ERROR]);
   padlock_job_set_state (self, PADLOCK_JOB_RUNNING);
   self->tick_id = g_timeout_add (TICK_MS, padlock_job_tick, self);
+
+  /* The application outlives its window while a job runs, so that a
+   * cancelled job's partial output is always cleaned up. */
+  if (g_application_get_default ())
+    {
+      self->app = g_object_ref (g_application_get_default ());
+      g_application_hold (self->app);
+    }
 
   task = g_task_new (self, NULL, padlock_job_finished, NULL);
   g_task_set_source_tag (task, padlock_job_start);
