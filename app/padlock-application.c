@@ -146,6 +146,7 @@ about_action (GSimpleAction *action,
 {
   PadlockWindow *window = padlock_application_get_window (user_data);
   g_autofree char *debug = NULL;
+  GtkEventController *escape;
   GtkWidget *about;
 
   debug = g_strdup_printf ("Padlock %s\nlibgcrypt %s\nGTK %u.%u.%u\nlibadwaita %u.%u.%u\n"
@@ -170,6 +171,12 @@ about_action (GSimpleAction *action,
                         "debug-info", debug,
                         "debug-info-filename", "padlock-debug-info.txt",
                         NULL);
+  /* Escape closes it, as it does every other dialog here. */
+  escape = gtk_shortcut_controller_new ();
+  gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (escape),
+      gtk_shortcut_new (gtk_keyval_trigger_new (GDK_KEY_Escape, 0),
+                        gtk_named_action_new ("window.close")));
+  gtk_widget_add_controller (about, escape);
   gtk_window_present (GTK_WINDOW (about));
 }
 

@@ -58,8 +58,6 @@ test_screenshots (void)
   gtk_editable_set_text (GTK_EDITABLE (dialog->confirm_entry), "tulip-orb");
   at_screenshot (GTK_WIDGET (dialog), "03-passphrase-dialog");
   at_answer (dialog, PASSPHRASE);
-  g_test_message ("jobs: %u, dialog %p", g_list_model_get_n_items (G_LIST_MODEL (window->queue)),
-                  (void *) window->dialog);
 
   big_job = padlock_job_row_get_job (PADLOCK_JOB_ROW (
               gtk_list_box_get_row_at_index (window->job_list, 2)));

@@ -66,7 +66,6 @@ test_mixed_drop (void)
   at_answer (dialog, PASSPHRASE);
 
   dialog = at_wait_dialog (window);
-  g_test_message ("second dialog: %s", gtk_label_get_text (dialog->heading_label));
   g_assert_cmpint (dialog->mode, ==, PADLOCK_PASSPHRASE_DECRYPT);
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (dialog->confirm_entry)));
   at_answer (dialog, OTHER_PASSPHRASE);
@@ -313,6 +312,75 @@ test_folder_and_forced (void)
   close_window (window);
 }
 
+static gboolean
+subprocess_done (gpointer data)
+{
+  return *(gboolean *) data;
+}
+
+static void
+on_subprocess_exit (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  g_subprocess_wait_finish (G_SUBPROCESS (object), result, NULL);
+  *(gboolean *) user_data = TRUE;
+}
+
+/* `padlock --decrypt FILE` while Padlock runs: the file goes to the
+ * running window (this test is that instance), with the direction forced. */
+static void
+run_second_instance (const char *option,
+                     const char *path,
+                     int        *status)
+{
+  const char *app = g_getenv ("PADLOCK_APP");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GSubprocess) proc = NULL;
+  gboolean done = FALSE;
+
+  proc = g_subprocess_new (G_SUBPROCESS_FLAGS_NONE, &error, app, option, path, NULL);
+  g_assert_no_error (error);
+  g_subprocess_wait_async (proc, NULL, on_subprocess_exit, &done);
+  g_assert_true (at_wait_until (subprocess_done, &done, 30000));
+  *status = g_subprocess_get_exit_status (proc);
+}
+
+static void
+test_command_line (void)
+{
+  g_autofree char *dir = at_new_dir ("cli");
+  g_autofree char *plain = at_write_random (dir, "plain.txt", 100);
+  g_autofree char *message = g_build_filename (dir, "plain.txt.gpg", NULL);
+  PadlockWindow *window;
+  PadlockPassphraseDialog *dialog;
+  int status = -1;
+
+  if (!g_getenv ("PADLOCK_APP"))
+    {
+      g_test_skip ("PADLOCK_APP is not set");
+      return;
+    }
+  at_gpg_encrypt (plain, message, PASSPHRASE, NULL);
+  window = at_new_window ();
+
+  run_second_instance ("--decrypt", plain, &status);
+  g_assert_cmpint (status, ==, 0);
+  dialog = at_wait_dialog (window);
+  g_assert_cmpint (dialog->mode, ==, PADLOCK_PASSPHRASE_DECRYPT);
+  gtk_window_close (GTK_WINDOW (dialog));
+  at_settle (100);
+
+  run_second_instance ("--encrypt", message, &status);
+  g_assert_cmpint (status, ==, 0);
+  dialog = at_wait_dialog (window);
+  g_assert_cmpint (dialog->mode, ==, PADLOCK_PASSPHRASE_ENCRYPT);
+  gtk_window_close (GTK_WINDOW (dialog));
+  at_settle (100);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (window->queue)), ==, 0);
+  close_window (window);
+}
+
 static void
 test_actions_and_accels (void)
 {
@@ -474,6 +542,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/same-output-name", test_same_output_name);
   g_test_add_func ("/ui/folder-and-forced", test_folder_and_forced);
   g_test_add_func ("/ui/actions-and-accels", test_actions_and_accels);
+  g_test_add_func ("/ui/command-line", test_command_line);
   g_test_add_func ("/ui/preferences", test_preferences);
   g_test_add_func ("/ui/armor", test_armor);
   g_test_add_func ("/ui/accessible-names", test_accessible_names);
