@@ -221,6 +221,7 @@ padlock_passphrase_dialog_new (GtkWindow             *parent,
 
   self = g_object_new (PADLOCK_TYPE_PASSPHRASE_DIALOG,
                        "transient-for", parent,
+                       "destroy-with-parent", TRUE,
                        "title", encrypt ? _("Encrypt") : _("Decrypt"),
                        NULL);
   self->mode = mode;
