@@ -34,3 +34,58 @@ bench: all
 
 clean:
 	rm -rf $(BUILD)
+
+# --- Fuzzing and sanitizers (see fuzz/README.md) -------------------------
+# SUMMARY_FILE: when set, each of these appends its "N passed, N failed"
+# line there (.ci/run sums them into one closing line).
+ASAN_BUILD ?= build-asan
+FUZZ_SECONDS ?= 60
+MEMCHECK_TESTS ?= roundtrip seipd packet armor compress
+VALGRIND ?= valgrind --error-exitcode=1 --leak-check=full \
+  --errors-for-leak-kinds=definite,indirect \
+  --show-leak-kinds=definite,indirect --track-origins=yes -q
+
+.PHONY: fuzz asan memcheck
+
+# Each libFuzzer target for FUZZ_SECONDS under ASan and UBSan, seeded from
+# ../shared/vectors, padlock-sop and fuzz/gen-seeds.  Fails on any crash.
+fuzz: all
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) BUILD=$(BUILD) FUZZ_SUMMARY=$(SUMMARY_FILE) \
+	  ./fuzz/run
+
+# The whole test suite built with -Db_sanitize=address,undefined.
+asan: deps
+	@./build-aux/install-deps $(ASAN_BUILD)
+	@if [ ! -f $(ASAN_BUILD)/build.ninja ]; then \
+	  meson setup $(ASAN_BUILD) -Db_sanitize=address,undefined \
+	    -Db_lundef=false $(MESON_OPTS); \
+	fi
+	meson compile -C $(ASAN_BUILD)
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+	  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	  meson test -C $(ASAN_BUILD) --print-errorlogs $(TESTS) \
+	    > $(ASAN_BUILD)/meson-test.out 2>&1; \
+	  status=$$?; tail -n 25 $(ASAN_BUILD)/meson-test.out; \
+	  ./build-aux/test-summary $(ASAN_BUILD)/meson-logs/testlog.json \
+	    > $(ASAN_BUILD)/summary.out; summary=$$?; \
+	  cat $(ASAN_BUILD)/summary.out; \
+	  if [ -n "$(SUMMARY_FILE)" ]; then \
+	    tail -n 1 $(ASAN_BUILD)/summary.out | sed 's/^/asan: /' >> "$(SUMMARY_FILE)"; \
+	  fi; \
+	  [ $$status -eq 0 ] && [ $$summary -eq 0 ]
+
+# Valgrind memcheck over the round-trip tests: no errors, and no definite
+# or indirect leaks (libgcrypt's secure memory pool may be "possibly lost").
+memcheck: all
+	@./fuzz/install-deps
+	@G_SLICE=always-malloc meson test -C $(BUILD) --logbase memcheck \
+	  --timeout-multiplier 10 --print-errorlogs --wrapper "$(VALGRIND)" \
+	  $(MEMCHECK_TESTS) > $(BUILD)/memcheck.out 2>&1; \
+	  status=$$?; tail -n 25 $(BUILD)/memcheck.out; \
+	  ./build-aux/test-summary $(BUILD)/meson-logs/memcheck-valgrind.json \
+	    > $(BUILD)/memcheck-summary.out; summary=$$?; \
+	  cat $(BUILD)/memcheck-summary.out; \
+	  if [ -n "$(SUMMARY_FILE)" ]; then \
+	    tail -n 1 $(BUILD)/memcheck-summary.out | sed 's/^/memcheck: /' >> "$(SUMMARY_FILE)"; \
+	  fi; \
+	  [ $$status -eq 0 ] && [ $$summary -eq 0 ]

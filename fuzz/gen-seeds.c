@@ -1,0 +1,186 @@
+/* gen-seeds.c - writes seed inputs for the fuzz targets
+ *
+ * Usage: gen-seeds DIR
+ * Writes DIR/decrypt/, DIR/armor/ and DIR/inflate/: messages encrypted by
+ * the engine itself to the passphrase "fuzz" with the cheapest S2K (so
+ * that the fuzzer gets past the key derivation thousands of times a
+ * second), for every profile, several ciphers, every compression, armored
+ * and not, text and binary, tiny AEAD chunks; and raw compressed streams.
+ * Each file starts with the octet the target reads first.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "algo.h"
+#include "compress.h"
+#include "job.h"
+
+static const char *dir;
+static int count;
+
+static void
+put (const char *target, const char *name, uint8_t first,
+     const uint8_t *data, size_t len)
+{
+  char path[4096];
+  FILE *f;
+
+  snprintf (path, sizeof path, "%s/%s/%s", dir, target, name);
+  f = fopen (path, "wb");
+  if (!f || fputc (first, f) == EOF || fwrite (data, 1, len, f) != len
+      || fclose (f))
+    {
+      fprintf (stderr, "gen-seeds: %s: %s\n", path, strerror (errno));
+      exit (1);
+    }
+  count++;
+}
+
+static const char plaintext[] =
+  "Padlock fuzz seed.\r\nA second line\nand a third, with no end";
+
+static void
+message (const char *name, pl_profile profile, int cipher, int compress,
+         int armor, int format, int chunk_octet)
+{
+  pl_encrypt_options o;
+  pl_source *src;
+  pl_sink *sink;
+  const uint8_t *out;
+  size_t len;
+  gpg_error_t err;
+
+  pl_encrypt_options_init (&o);
+  o.profile = profile;
+  o.cipher_algo = cipher;
+  o.compress_algo = compress;
+  o.armor = armor;
+  o.literal_format = format;
+  o.file_name = "seed.txt";
+  o.file_date = 1700000000;
+  o.chunk_octet = chunk_octet;
+  o.s2k_ms = 1;
+  o.argon2_memory_exp = 3;
+  o.argon2_passes = 1;
+  o.argon2_parallelism = 1;
+  src = pl_source_new_memory (plaintext, sizeof plaintext - 1);
+  sink = pl_sink_new_memory ();
+  err = pl_encrypt (src, sink, &o, "fuzz", 4, NULL);
+  if (err)
+    {
+      fprintf (stderr, "gen-seeds: %s: %s\n", name, gpg_strerror (err));
+      exit (1);
+    }
+  out = pl_sink_memory_data (sink, &len);
+  /* Whole blocks, and reads of 13 octets (armor needs a first read that
+   * holds its BEGIN line: 0x40). */
+  {
+    char n2[256];
+    put ("decrypt", name, 0, out, len);
+    snprintf (n2, sizeof n2, "%s-r%d", name, armor ? 0x40 : 13);
+    put ("decrypt", n2, armor ? 0x40 : 13, out, len);
+  }
+  if (armor)
+    put ("armor", name, (uint8_t) len, out, len);
+  pl_source_free (src);
+  pl_sink_free (sink);
+}
+
+static void
+compressed (int algo, int level, const char *name, const uint8_t *in,
+            size_t inlen)
+{
+  pl_deflate z;
+  uint8_t buf[65536];
+  size_t len = 0, used, produced;
+  int done = 0;
+
+  if (pl_deflate_init (&z, algo, level)
+      || pl_deflate_push (&z, in, inlen, &used, buf, sizeof buf, &produced)
+      || used != inlen)
+    exit (1);
+  len = produced;
+  while (!done)
+    {
+      if (pl_deflate_finish (&z, buf + len, sizeof buf - len, &produced,
+                             &done))
+        exit (1);
+      len += produced;
+    }
+  pl_deflate_clear (&z);
+  /* The target takes algo = 1 + octet % 3. */
+  put ("inflate", name, (uint8_t) (algo - 1), buf, len);
+}
+
+int
+main (int argc, char **argv)
+{
+  static const struct { const char *name; pl_profile p; } profiles[] = {
+    { "rfc4880", PL_PROFILE_RFC4880 },
+    { "librepgp", PL_PROFILE_LIBREPGP },
+    { "rfc9580", PL_PROFILE_RFC9580 },
+  };
+  static const int ciphers[] = { PL_CIPHER_AES256, PL_CIPHER_AES128,
+                                 PL_CIPHER_CAST5, PL_CIPHER_CAMELLIA192 };
+  char name[256], sub[4096];
+  uint8_t big[6000];
+
+  if (argc != 2)
+    {
+      fprintf (stderr, "usage: gen-seeds DIR\n");
+      return 2;
+    }
+  dir = argv[1];
+  mkdir (dir, 0755);
+  for (int i = 0; i < 3; i++)
+    {
+      snprintf (sub, sizeof sub, "%s/%s", dir,
+                i == 0 ? "decrypt" : i == 1 ? "armor" : "inflate");
+      mkdir (sub, 0755);
+    }
+  if (pl_init ())
+    return 1;
+
+  for (size_t p = 0; p < 3; p++)
+    for (int armor = 0; armor < 2; armor++)
+      for (int comp = 0; comp <= 3; comp++)
+        {
+          snprintf (name, sizeof name, "%s-%s-z%d", profiles[p].name,
+                    armor ? "asc" : "bin", comp);
+          message (name, profiles[p].p, PL_CIPHER_AES256, comp, armor, 'b',
+                   -1);
+        }
+  for (size_t p = 0; p < 3; p++)
+    for (size_t c = 1; c < sizeof ciphers / sizeof *ciphers; c++)
+      {
+        /* AEAD takes 128-bit block ciphers only. */
+        if (p && pl_cipher_block_length (ciphers[c]) != 16)
+          continue;
+        snprintf (name, sizeof name, "%s-cipher%d-text", profiles[p].name,
+                  ciphers[c]);
+        message (name, profiles[p].p, ciphers[c], 0, 0, 't', -1);
+      }
+  /* The smallest AEAD chunk (64 octets) puts several chunks in a seed. */
+  message ("librepgp-chunk0", PL_PROFILE_LIBREPGP, PL_CIPHER_AES128, 0, 0,
+           'u', 0);
+  message ("rfc9580-chunk0", PL_PROFILE_RFC9580, PL_CIPHER_AES128, 0, 1,
+           'u', 0);
+
+  for (size_t i = 0; i < sizeof big; i++)
+    big[i] = (uint8_t) ("abcabcabd\n"[i % 10] + (i % 97 == 0));
+  for (int algo = 1; algo <= 3; algo++)
+    {
+      snprintf (name, sizeof name, "algo%d-text", algo);
+      compressed (algo, 6, name, (const uint8_t *) plaintext,
+                  sizeof plaintext - 1);
+      snprintf (name, sizeof name, "algo%d-big", algo);
+      compressed (algo, 9, name, big, sizeof big);
+      snprintf (name, sizeof name, "algo%d-empty", algo);
+      compressed (algo, 1, name, NULL, 0);
+    }
+  printf ("gen-seeds: %d seeds in %s\n", count, dir);
+  return 0;
+}
