@@ -42,6 +42,10 @@ put (const char *target, const char *name, uint8_t first,
 static const char plaintext[] =
   "Padlock fuzz seed.\r\nA second line\nand a third, with no end";
 
+/* When not NULL, message () encrypts this instead of PLAINTEXT. */
+static const uint8_t *big_text;
+static size_t big_len;
+
 static void
 message (const char *name, pl_profile profile, int cipher, int compress,
          int armor, int format, int chunk_octet)
@@ -66,7 +70,8 @@ message (const char *name, pl_profile profile, int cipher, int compress,
   o.argon2_memory_exp = 3;
   o.argon2_passes = 1;
   o.argon2_parallelism = 1;
-  src = pl_source_new_memory (plaintext, sizeof plaintext - 1);
+  src = big_text ? pl_source_new_memory (big_text, big_len)
+                 : pl_source_new_memory (plaintext, sizeof plaintext - 1);
   sink = pl_sink_new_memory ();
   err = pl_encrypt (src, sink, &o, "fuzz", 4, NULL);
   if (err)
@@ -82,6 +87,10 @@ message (const char *name, pl_profile profile, int cipher, int compress,
     put ("decrypt", name, 0, out, len);
     snprintf (n2, sizeof n2, "%s-r%d", name, armor ? 0x40 : 13);
     put ("decrypt", n2, armor ? 0x40 : 13, out, len);
+    /* The top bit gives the job two threads (asynchronous sink writes,
+     * SEIPD v1 hashing on a thread of its own). */
+    snprintf (n2, sizeof n2, "%s-t2", name);
+    put ("decrypt", n2, 0x80, out, len);
   }
   if (armor)
     put ("armor", name, (uint8_t) len, out, len);
@@ -169,6 +178,22 @@ main (int argc, char **argv)
   message ("rfc9580-chunk0", PL_PROFILE_RFC9580, PL_CIPHER_AES128, 0, 1,
            'u', 0);
 
+  /* 300 KB that compress to a few hundred octets: plaintext blocks of
+   * 64 KiB and more take the paths that hand writes to a thread. */
+  {
+    static uint8_t huge[300000];
+    for (size_t i = 0; i < sizeof huge; i++)
+      huge[i] = (uint8_t) ("Padlock\r\n"[i % 9]);
+    big_text = huge;
+    big_len = sizeof huge;
+    message ("rfc4880-big-z2", PL_PROFILE_RFC4880, PL_CIPHER_AES256, 2, 0,
+             't', -1);
+    message ("rfc9580-big-z3", PL_PROFILE_RFC9580, PL_CIPHER_AES256, 3, 0,
+             'b', -1);
+    message ("librepgp-big-z1", PL_PROFILE_LIBREPGP, PL_CIPHER_AES128, 1, 1,
+             'b', 0);
+    big_text = NULL;
+  }
   for (size_t i = 0; i < sizeof big; i++)
     big[i] = (uint8_t) ("abcabcabd\n"[i % 10] + (i % 97 == 0));
   for (int algo = 1; algo <= 3; algo++)
