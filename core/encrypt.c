@@ -803,6 +803,10 @@ pl_encrypt (pl_source *src, pl_sink *sink, const pl_encrypt_options *opts,
     err = sink->commit (sink);
 
  leave:
+  /* The writer thread may still be in a sink write: it must be done
+   * before the sink is aborted, or abort races with that write (and the
+   * write may even land after it). */
+  pl_worker_stop (&ch.out.worker);
   if (err)
     sink->abort (sink);
   chain_clear (&ch);
