@@ -437,7 +437,7 @@ read_compressed (job *j, pl_packet_body *body, int depth)
   pl_cursor_init (&c, &body->base);
   err = pl_cursor_read (&c, &algo, 1);
   if (err)
-    return gpg_error (GPG_ERR_TRUNCATED);
+    return pl_cursor_truncated (err);
   if (!j->result->compress_algo)
     j->result->compress_algo = algo;
   err = pl_inflate_init (&r.z, algo);
@@ -613,7 +613,7 @@ decrypt_seipd1 (job *j, candidates *c, pl_cursor *bc, uint8_t *key)
   memset (&r, 0, sizeof r);
   err = pl_cursor_read (bc, &version, 1);
   if (err)
-    return gpg_error (GPG_ERR_TRUNCATED);
+    return pl_cursor_truncated (err);
   if (version != 1)
     return gpg_error (GPG_ERR_UNKNOWN_VERSION);
   j->result->data_kind = PL_DATA_SEIPD1;
@@ -654,7 +654,7 @@ decrypt_seipd1 (job *j, candidates *c, pl_cursor *bc, uint8_t *key)
           err = pl_cursor_read (bc, prefix + prefix_len,
                                 bl + 2 - prefix_len);
           if (err)
-            return gpg_error (GPG_ERR_TRUNCATED);
+            return pl_cursor_truncated (err);
           prefix_len = bl + 2;
         }
       else if (prefix_len > bl + 2)
@@ -727,7 +727,7 @@ decrypt_aead (job *j, candidates *c, pl_cursor *bc, uint8_t *key,
    * cipher, mode, chunk octet, then a 32-octet salt (v2) or a nonce. */
   err = pl_cursor_read (bc, head, 4);
   if (err)
-    return gpg_error (GPG_ERR_TRUNCATED);
+    return pl_cursor_truncated (err);
   if (format == PL_AEAD_FORMAT_SEIPD2)
     head_len = 4 + 32;
   else
@@ -739,7 +739,7 @@ decrypt_aead (job *j, candidates *c, pl_cursor *bc, uint8_t *key,
     return gpg_error (GPG_ERR_UNKNOWN_VERSION);
   err = pl_cursor_read (bc, head + 4, head_len - 4);
   if (err)
-    return gpg_error (GPG_ERR_TRUNCATED);
+    return pl_cursor_truncated (err);
   err = pl_aead_header_parse (&h, format, head, head_len, &used);
   if (err)
     return err;

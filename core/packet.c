@@ -95,14 +95,14 @@ read_new_length (pl_cursor *in, uint64_t *len, int *partial, int first)
       uint8_t c;
       err = pl_cursor_read (in, &c, 1);
       if (err)
-        return gpg_error (GPG_ERR_TRUNCATED);
+        return pl_cursor_truncated (err);
       *len = ((uint64_t) (b[0] - 192) << 8) + c + 192;
     }
   else if (b[0] == 255)
     {
       err = pl_cursor_read (in, b, 4);
       if (err)
-        return gpg_error (GPG_ERR_TRUNCATED);
+        return pl_cursor_truncated (err);
       *len = ((uint64_t) b[0] << 24) | ((uint64_t) b[1] << 16)
              | ((uint64_t) b[2] << 8) | b[3];
     }
@@ -187,7 +187,7 @@ pl_packet_begin (pl_cursor *in, pl_packet_body *body)
         {
           err = pl_cursor_read (in, b, n);
           if (err)
-            return gpg_error (GPG_ERR_TRUNCATED);
+            return pl_cursor_truncated (err);
           for (size_t i = 0; i < n; i++)
             body->remaining = (body->remaining << 8) | b[i];
         }

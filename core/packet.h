@@ -52,6 +52,15 @@ void pl_cursor_init (pl_cursor *c, pl_reader *reader);
  * input ends first; GPG_ERR_EOF when it ends before the first octet. */
 gpg_error_t pl_cursor_read (pl_cursor *c, uint8_t *dst, size_t n);
 
+/* For a pl_cursor_read that needed its octets: the end of input is a
+ * truncation; any other error (a read error, a cancel) stays as it is. */
+static inline gpg_error_t
+pl_cursor_truncated (gpg_error_t err)
+{
+  return gpg_err_code (err) == GPG_ERR_EOF ? gpg_error (GPG_ERR_TRUNCATED)
+                                           : err;
+}
+
 /* Points *P at up to MAX octets of the current block (fetching one when
  * empty) and consumes them.  *N 0 is the end. */
 gpg_error_t pl_cursor_take (pl_cursor *c, size_t max, uint8_t **p, size_t *n);
