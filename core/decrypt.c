@@ -113,7 +113,9 @@ source_next (pl_reader *self, uint8_t **data, size_t *len)
 
   if (err)
     return err;
-  err = r->j->src->read (r->j->src, r->buf, PL_BLOCK_SIZE, len);
+  /* A whole block (or the rest of the input), not what one read of a
+   * pipe happens to return: armor detection looks at the first block. */
+  err = pl_source_read_full (r->j->src, r->buf, PL_BLOCK_SIZE, len);
   if (err)
     return err;
   *data = r->buf;
