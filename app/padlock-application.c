@@ -9,6 +9,7 @@
 #include "job.h"
 #include "padlock-preferences-window.h"
 #include "padlock-speed-window.h"
+#include "padlock-thunar.h"
 
 struct _PadlockApplication
 {
@@ -22,10 +23,12 @@ static const GOptionEntry options[] = {
     N_("Encrypt the files, whatever they hold"), NULL },
   { "decrypt", 'd', 0, G_OPTION_ARG_NONE, NULL,
     N_("Decrypt the files"), NULL },
+  { "add-thunar-actions", 0, 0, G_OPTION_ARG_NONE, NULL,
+    N_("Add Encrypt and Decrypt to Thunar’s custom actions and exit"), NULL },
   { "version", 0, 0, G_OPTION_ARG_NONE, NULL,
     N_("Print the version and exit"), NULL },
-  { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, NULL, NULL,
-    N_("[FILE…]") },
+  /* The usage line's "[FILE…]" is the context's parameter string. */
+  { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, NULL, NULL, NULL },
   { NULL }
 };
 
@@ -70,6 +73,25 @@ padlock_application_handle_local_options (GApplication *app,
       g_print ("padlock %s\n", PADLOCK_VERSION);
       return 0;
     }
+  if (g_variant_dict_contains (dict, "add-thunar-actions"))
+    {
+      g_autoptr(GError) error = NULL;
+      g_autofree char *path = padlock_thunar_get_actions_path ();
+      gboolean changed = FALSE;
+
+      if (!padlock_thunar_add_actions (path, &changed, &error))
+        {
+          g_printerr (_("Could not add the Thunar actions to %s: %s\n"),
+                      path, error->message);
+          return 1;
+        }
+      if (changed)
+        g_print (_("Added Encrypt and Decrypt with Padlock to %s. Restart Thunar "
+                   "(thunar -q) to see them.\n"), path);
+      else
+        g_print (_("%s already has the Padlock actions.\n"), path);
+      return 0;
+    }
   if (g_variant_dict_contains (dict, "encrypt")
       && g_variant_dict_contains (dict, "decrypt"))
     {
@@ -106,6 +128,9 @@ padlock_application_command_line (GApplication            *app,
   gtk_window_present (GTK_WINDOW (window));
   if (files->len)
     padlock_window_add_files (window, (GFile **) files->pdata, files->len, mode);
+  else if (mode != PADLOCK_OPEN_AUTO)
+    /* The desktop file's Encrypt Files… and Decrypt Files… */
+    padlock_window_choose_files (window, mode);
   return 0;
 }
 
@@ -137,6 +162,29 @@ speed_test_action (GSimpleAction *action,
   GtkWindow *speed = padlock_speed_window_new (GTK_WINDOW (window));
 
   gtk_window_present (speed);
+}
+
+/* The desktop file's actions, when it is D-Bus activated. */
+static void
+encrypt_action (GSimpleAction *action,
+                GVariant      *parameter,
+                gpointer       user_data)
+{
+  PadlockWindow *window = padlock_application_get_window (user_data);
+
+  gtk_window_present (GTK_WINDOW (window));
+  padlock_window_choose_files (window, PADLOCK_OPEN_ENCRYPT);
+}
+
+static void
+decrypt_action (GSimpleAction *action,
+                GVariant      *parameter,
+                gpointer       user_data)
+{
+  PadlockWindow *window = padlock_application_get_window (user_data);
+
+  gtk_window_present (GTK_WINDOW (window));
+  padlock_window_choose_files (window, PADLOCK_OPEN_DECRYPT);
 }
 
 static void
@@ -185,6 +233,8 @@ static const GActionEntry app_actions[] = {
   { "preferences", preferences_action },
   { "speed-test", speed_test_action },
   { "about", about_action },
+  { "encrypt", encrypt_action },
+  { "decrypt", decrypt_action },
 };
 
 static void

@@ -33,12 +33,16 @@ join_names (GPtrArray *files)
       g_autofree char *name = g_file_get_basename (g_ptr_array_index (files, i));
 
       if (i > 0)
+        /* Translators: between the last two names of a list, "a and b". */
         g_string_append (names, i + 1 == shown && shown == files->len
                                 ? _(" and ") : ", ");
       g_string_append (names, name);
     }
   if (files->len > shown)
-    g_string_append_printf (names, _(" and %u more"), files->len - shown);
+    /* Translators: after a list of names, "a, b, c and 2 more". */
+    g_string_append_printf (names, g_dngettext (NULL, " and %u more", " and %u more",
+                                                files->len - shown),
+                            files->len - shown);
   return g_string_free (g_steal_pointer (&names), FALSE);
 }
 
@@ -51,11 +55,15 @@ request_heading (PadlockPassphraseMode  mode,
   if (mode == PADLOCK_PASSPHRASE_ENCRYPT)
     return files->len == 1
            ? g_strdup_printf (_("Choose a passphrase to encrypt %s"), names)
-           : g_strdup_printf (_("Choose a passphrase to encrypt %u files"),
+           : g_strdup_printf (g_dngettext (NULL, "Choose a passphrase to encrypt %u file",
+                                           "Choose a passphrase to encrypt %u files",
+                                           files->len),
                               files->len);
   return files->len == 1
          ? g_strdup_printf (_("Enter the passphrase for %s"), names)
-         : g_strdup_printf (_("Enter the passphrase for %u files"), files->len);
+         : g_strdup_printf (g_dngettext (NULL, "Enter the passphrase for %u file",
+                                         "Enter the passphrase for %u files", files->len),
+                            files->len);
 }
 
 static void

@@ -39,6 +39,7 @@ struct _PadlockWindow
   GQueue requests;              /* PadlockRequest */
   PadlockRequest *request;      /* the one being asked */
   GtkFileChooserNative *chooser;
+  PadlockOpenMode chooser_mode; /* what the chooser's files are for */
   char *last_notice;
 
   /* Borrowed */

@@ -77,7 +77,11 @@ notify_finished (PadlockWindow *self)
         failed++;
     }
   if (failed)
-    body = g_strdup_printf (_("%u done, %u failed"), done, failed);
+    /* Translators: the first %u counts the files done, the second (which
+     * chooses the plural) those that failed. */
+    body = g_strdup_printf (g_dngettext (NULL, "%u done, %u failed", "%u done, %u failed",
+                                         failed),
+                            done, failed);
   else
     body = g_strdup_printf (g_dngettext (NULL, "%u file done", "%u files done", done),
                             done);
@@ -122,21 +126,36 @@ on_chooser_response (GtkNativeDialog *chooser,
       for (guint i = 0; i < g_list_model_get_n_items (files); i++)
         g_ptr_array_add (array, g_list_model_get_item (files, i));
       padlock_window_add_files (self, (GFile **) array->pdata, array->len,
-                                PADLOCK_OPEN_AUTO);
+                                self->chooser_mode);
     }
   g_clear_object (&self->chooser);
 }
 
-static void
-open_action (GtkWidget  *widget,
-             const char *action_name,
-             GVariant   *parameter)
+void
+padlock_window_choose_files (PadlockWindow   *self,
+                             PadlockOpenMode  mode)
 {
-  PadlockWindow *self = PADLOCK_WINDOW (widget);
+  const char *title;
+
+  g_return_if_fail (PADLOCK_IS_WINDOW (self));
 
   if (self->chooser)
     return;
-  self->chooser = gtk_file_chooser_native_new (_("Choose Files to Encrypt or Decrypt"),
+  switch (mode)
+    {
+    case PADLOCK_OPEN_ENCRYPT:
+      title = _("Choose Files to Encrypt");
+      break;
+    case PADLOCK_OPEN_DECRYPT:
+      title = _("Choose Files to Decrypt");
+      break;
+    case PADLOCK_OPEN_AUTO:
+    default:
+      title = _("Choose Files to Encrypt or Decrypt");
+      break;
+    }
+  self->chooser_mode = mode;
+  self->chooser = gtk_file_chooser_native_new (title,
                                                GTK_WINDOW (self),
                                                GTK_FILE_CHOOSER_ACTION_OPEN,
                                                _("_Choose"), _("_Cancel"));
@@ -145,6 +164,14 @@ open_action (GtkWidget  *widget,
   g_signal_connect_object (self->chooser, "response",
                            G_CALLBACK (on_chooser_response), self, 0);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+}
+
+static void
+open_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  padlock_window_choose_files (PADLOCK_WINDOW (widget), PADLOCK_OPEN_AUTO);
 }
 
 static void

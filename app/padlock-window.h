@@ -24,5 +24,8 @@ void           padlock_window_add_files (PadlockWindow    *self,
                                          guint             n_files,
                                          PadlockOpenMode   mode);
 PadlockQueue  *padlock_window_get_queue (PadlockWindow    *self);
+/* Asks for files with a file chooser, then adds them as MODE says. */
+void           padlock_window_choose_files (PadlockWindow   *self,
+                                            PadlockOpenMode  mode);
 
 G_END_DECLS
