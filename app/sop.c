@@ -79,8 +79,23 @@ fail (int code, const char *what, gpg_error_t err)
   return code;
 }
 
+/* An argument we do not take: an option named without its value, and a
+ * word that is no option not at all, for either may be a password typed
+ * in the wrong place. */
+static int
+fail_argument (const char *arg)
+{
+  if (arg[0] == '-' && arg[1] == '-')
+    fprintf (stderr, "padlock-sop: unsupported option %.*s\n",
+             (int) strcspn (arg, "="), arg);
+  else
+    fprintf (stderr, "padlock-sop: unexpected argument\n");
+  return SOP_UNSUPPORTED_OPTION;
+}
+
 /* Reads an indirect input into secure memory (NUL-terminated).  Returns a
- * SOP exit code. */
+ * SOP exit code.  SPEC is never printed unless it opened: a password
+ * given literally, by mistake, must not be echoed. */
 static int
 read_indirect (const char *spec, char **out, size_t *outlen)
 {
@@ -115,15 +130,15 @@ read_indirect (const char *spec, char **out, size_t *outlen)
       long v = strtol (spec + 4, &end, 10);
       if (!spec[4] || *end || v < 0 || v > 1 << 20)
         {
-          fprintf (stderr, "padlock-sop: bad descriptor in %s\n", spec);
+          fprintf (stderr, "padlock-sop: @FD: needs a descriptor number\n");
           return SOP_UNSUPPORTED_SPECIAL_PREFIX;
         }
       fd = (int) v;
     }
   else if (spec[0] == '@')
     {
-      fprintf (stderr, "padlock-sop: unsupported special prefix in %s\n",
-               spec);
+      fprintf (stderr, "padlock-sop: unsupported special prefix (only "
+               "@ENV: and @FD: are known)\n");
       return SOP_UNSUPPORTED_SPECIAL_PREFIX;
     }
   else
@@ -131,7 +146,9 @@ read_indirect (const char *spec, char **out, size_t *outlen)
       fd = open (spec, O_RDONLY | O_CLOEXEC);
       if (fd < 0)
         {
-          fprintf (stderr, "padlock-sop: %s: %s\n", spec, strerror (errno));
+          fprintf (stderr, "padlock-sop: cannot open the password or session "
+                   "key file: %s (it must name a file, @ENV:NAME or @FD:N)\n",
+                   strerror (errno));
           return SOP_MISSING_INPUT;
         }
       close_fd = 1;
@@ -262,7 +279,7 @@ cmd_version (int argc, char **argv)
       else if (!strcmp (argv[i], "--extended"))
         extended = 1;
       else
-        return fail (SOP_UNSUPPORTED_OPTION, argv[i], 0);
+        return fail_argument (argv[i]);
     }
   if (backend && extended)
     return fail (SOP_INCOMPATIBLE_OPTIONS,
@@ -352,7 +369,7 @@ cmd_encrypt (int argc, char **argv)
                      "signing is not supported: padlock-sop encrypts with "
                      "passwords only", 0);
       else if (argv[i][0] == '-' && argv[i][1] == '-')
-        return fail (SOP_UNSUPPORTED_OPTION, argv[i], 0);
+        return fail_argument (argv[i]);
       else
         return fail (SOP_UNSUPPORTED_OPTION,
                      "certificates are not supported: padlock-sop encrypts "
@@ -468,7 +485,7 @@ cmd_decrypt (int argc, char **argv)
         return fail (SOP_UNSUPPORTED_OPTION,
                      "signature verification is not supported", 0);
       else if (argv[i][0] == '-' && argv[i][1] == '-')
-        return fail (SOP_UNSUPPORTED_OPTION, argv[i], 0);
+        return fail_argument (argv[i]);
       else
         return fail (SOP_UNSUPPORTED_OPTION,
                      "secret keys are not supported: padlock-sop decrypts "
@@ -609,7 +626,7 @@ cmd_speed (int argc, char **argv)
     {
       const char *v = option_value ("--seconds", argc, argv, &i);
       if (!v || (seconds = strtod (v, NULL)) <= 0 || seconds > 10)
-        return fail (SOP_UNSUPPORTED_OPTION, argv[i], 0);
+        return fail_argument (argv[i]);
     }
   pl_speed_list (&n);
   results = calloc (n, sizeof *results);
@@ -659,7 +676,7 @@ cmd_armor (int argc, char **argv)
         {
           free (in);
           free (out);
-          return fail (SOP_UNSUPPORTED_OPTION, argv[i], 0);
+          return fail_argument (argv[i]);
         }
       label = v;
     }
@@ -746,7 +763,7 @@ cmd_dearmor (int argc, char **argv)
     {
       free (in);
       free (out);
-      return fail (SOP_UNSUPPORTED_OPTION, argv[0], 0);
+      return fail_argument (argv[0]);
     }
   if (!in || !out)
     {
