@@ -19,6 +19,18 @@ static const char *const compression_names[] = {
 };
 static const char *profile_names[8];
 
+/* The core's profile descriptions (core/encrypt.c, which has no gettext),
+ * for xgettext; translated where a row shows them.  tests/test-translations
+ * checks that they stay the same. */
+static const char *const profile_descriptions[] G_GNUC_UNUSED = {
+  N_("SEIPD v1 with AES-256: read by every OpenPGP program "
+     "(GnuPG, RNP, Sequoia, OpenPGP.js, Kleopatra)"),
+  N_("AEAD OCB packet (LibrePGP): read by GnuPG 2.2.21 and "
+     "later, RNP and OpenPGP.js"),
+  N_("SEIPD v2 OCB with Argon2 (RFC 9580): read by Sequoia, "
+     "OpenPGP.js 6 and GopenPGP; not by GnuPG"),
+};
+
 /* The profile's name as people know the standard. */
 static const char *
 profile_title (const char *name)
@@ -85,7 +97,7 @@ update_profile_subtitle (PadlockPreferencesWindow *self)
 
   if (selected < n)
     adw_action_row_set_subtitle (ADW_ACTION_ROW (self->profile_row),
-                                 profiles[selected].description);
+                                 _(profiles[selected].description));
 }
 
 static void
