@@ -97,12 +97,14 @@ check_cancel (job *j)
   return 0;
 }
 
-/* The source, by the block, with progress. */
+/* The source, by the block, with progress.  Two buffers in turn, so that
+ * a block handed out stays valid while the next one is read ahead. */
 typedef struct
 {
   pl_reader base;
   job *j;
-  uint8_t *buf;
+  uint8_t *buf[2];
+  int turn;
 } source_reader;
 
 static gpg_error_t
@@ -115,23 +117,26 @@ source_next (pl_reader *self, uint8_t **data, size_t *len)
     return err;
   /* A whole block (or the rest of the input), not what one read of a
    * pipe happens to return: armor detection looks at the first block. */
-  err = pl_source_read_full (r->j->src, r->buf, PL_BLOCK_SIZE, len);
+  err = pl_source_read_full (r->j->src, r->buf[r->turn], PL_BLOCK_SIZE,
+                             len);
   if (err)
     return err;
-  *data = r->buf;
+  *data = r->buf[r->turn];
+  r->turn ^= 1;
   r->j->done += *len;
   if (r->j->ctl && r->j->ctl->progress)
     r->j->ctl->progress (r->j->ctl->user_data, r->j->done, r->j->src->size);
   return 0;
 }
 
-/* ASCII armor, undone. */
+/* ASCII armor, undone, into two buffers in turn. */
 typedef struct
 {
   pl_reader base;
   pl_cursor *in;
   pl_armor_decoder dec;
-  uint8_t *buf;
+  uint8_t *buf[2];
+  int turn;
   int ended;
 } armor_reader;
 
@@ -160,16 +165,84 @@ armor_next (pl_reader *self, uint8_t **data, size_t *len)
           r->ended = 1;
           return pl_armor_decoder_finish (&r->dec);
         }
-      err = pl_armor_decoder_push (&r->dec, p, n, r->buf, &out);
+      err = pl_armor_decoder_push (&r->dec, p, n, r->buf[r->turn], &out);
       if (err)
         return err;
       if (out)
         {
-          *data = r->buf;
+          *data = r->buf[r->turn];
           *len = out;
+          r->turn ^= 1;
           return 0;
         }
     }
+  return 0;
+}
+
+/* Reads ahead on a thread of its own: while the caller works on one
+ * block, the worker fetches the next from INNER (the source, or the armor
+ * decoder over it), which must keep a block valid until the call after
+ * next.  The first block may be one the caller already peeked at. */
+typedef struct
+{
+  pl_reader base;
+  pl_reader *inner;
+  pl_worker worker;
+  uint8_t *first;               /* a block already fetched, or NULL */
+  size_t first_len;
+  uint8_t *ahead;               /* what the worker fetched */
+  size_t ahead_len;
+  int submitted;
+  int ended;
+} prefetch_reader;
+
+static gpg_error_t
+prefetch_task (void *arg, const uint8_t *unused_p, size_t unused_n)
+{
+  prefetch_reader *r = arg;
+  return r->inner->next (r->inner, &r->ahead, &r->ahead_len);
+}
+
+static gpg_error_t
+prefetch_next (pl_reader *self, uint8_t **data, size_t *len)
+{
+  prefetch_reader *r = (prefetch_reader *) self;
+  gpg_error_t err;
+
+  *len = 0;
+  if (r->ended)
+    return 0;
+  if (r->first)
+    {
+      *data = r->first;
+      *len = r->first_len;
+      r->first = NULL;
+    }
+  else
+    {
+      if (!r->submitted)
+        {
+          err = pl_worker_submit (&r->worker, NULL, 0);
+          if (err)
+            return err;
+        }
+      err = pl_worker_wait (&r->worker);
+      if (err)
+        return err;
+      r->submitted = 0;
+      *data = r->ahead;
+      *len = r->ahead_len;
+    }
+  if (!*len)
+    {
+      r->ended = 1;
+      return 0;
+    }
+  /* Fetch the next block while the caller works on this one. */
+  err = pl_worker_submit (&r->worker, NULL, 0);
+  if (err)
+    return err;
+  r->submitted = 1;
   return 0;
 }
 
@@ -927,7 +1000,8 @@ pl_decrypt (pl_source *src, pl_sink *sink, const pl_decrypt_options *opts,
   job j;
   source_reader sr;
   armor_reader ar;
-  pl_cursor c0, c1, *top = &c0;
+  prefetch_reader pf;
+  pl_cursor c0, c1, c2, *top = &c0;
   pl_decrypt_result dummy;
   uint8_t *p;
   size_t n;
@@ -936,6 +1010,7 @@ pl_decrypt (pl_source *src, pl_sink *sink, const pl_decrypt_options *opts,
   memset (&j, 0, sizeof j);
   memset (&sr, 0, sizeof sr);
   memset (&ar, 0, sizeof ar);
+  memset (&pf, 0, sizeof pf);
   if (!result)
     {
       memset (&dummy, 0, sizeof dummy);
@@ -955,8 +1030,9 @@ pl_decrypt (pl_source *src, pl_sink *sink, const pl_decrypt_options *opts,
 
   sr.base.next = source_next;
   sr.j = &j;
-  sr.buf = malloc (PL_BLOCK_SIZE);
-  if (!sr.buf)
+  sr.buf[0] = malloc (PL_BLOCK_SIZE);
+  sr.buf[1] = malloc (PL_BLOCK_SIZE);
+  if (!sr.buf[0] || !sr.buf[1])
     {
       err = gpg_error (GPG_ERR_ENOMEM);
       goto leave;
@@ -976,8 +1052,9 @@ pl_decrypt (pl_source *src, pl_sink *sink, const pl_decrypt_options *opts,
       ar.base.next = armor_next;
       ar.in = &c0;
       pl_armor_decoder_init (&ar.dec);
-      ar.buf = malloc (PL_BLOCK_SIZE);
-      if (!ar.buf)
+      ar.buf[0] = malloc (PL_BLOCK_SIZE);
+      ar.buf[1] = malloc (PL_BLOCK_SIZE);
+      if (!ar.buf[0] || !ar.buf[1])
         {
           err = gpg_error (GPG_ERR_ENOMEM);
           goto leave;
@@ -990,13 +1067,32 @@ pl_decrypt (pl_source *src, pl_sink *sink, const pl_decrypt_options *opts,
       err = gpg_error (GPG_ERR_BAD_DATA);
       goto leave;
     }
+  if (job_threads (&j) > 1 && (src->size < 0 || src->size > PL_BLOCK_SIZE)
+      && !pl_worker_start (&pf.worker, prefetch_task, &pf))
+    {
+      /* Reading (and dearmoring) moves to a thread of its own.  From here
+       * on only that thread touches the source and the armor decoder. */
+      pf.base.next = prefetch_next;
+      if (result->armored)
+        pf.inner = &ar.base;
+      else
+        {
+          /* The block already peeked at comes first. */
+          pf.inner = &sr.base;
+          pf.first = p;
+          pf.first_len = n;
+          c0.n = 0;
+        }
+      pl_cursor_init (&c2, &pf.base);
+      top = &c2;
+    }
   err = run (&j, top);
   {
     gpg_error_t werr = pl_worker_wait (&j.writer);
     if (!err)
       err = werr;
   }
-  if (!err && result->armored && !ar.ended)
+  if (!err && result->armored)
     {
       /* Read to the END line so that the CRC is checked. */
       do
@@ -1009,10 +1105,13 @@ pl_decrypt (pl_source *src, pl_sink *sink, const pl_decrypt_options *opts,
     err = sink->commit (sink);
 
  leave:
+  pl_worker_stop (&pf.worker);
   pl_worker_stop (&j.writer);
   if (err)
     sink->abort (sink);
-  free (sr.buf);
-  free (ar.buf);
+  free (sr.buf[0]);
+  free (sr.buf[1]);
+  free (ar.buf[0]);
+  free (ar.buf[1]);
   return err;
 }

@@ -115,18 +115,37 @@ typedef struct
   int armor;
   int async;                    /* thread budget allows the writer */
   pl_armor_encoder enc;
-  char *abuf[2];                /* armored text, used in turn */
-  int turn;
+  char *abuf;                   /* armored text */
   pl_worker worker;
 } out_writer;
 
 #define ASYNC_MIN (64 * 1024)
 
+/* Armors (when asked) and writes: the whole of the output's work, so
+ * that it can run on the writer thread.  Only one thread at a time runs
+ * it: the writer, or the caller after waiting for the writer. */
 static gpg_error_t
-sink_task (void *arg, const uint8_t *p, size_t n)
+emit_now (out_writer *w, const uint8_t *p, size_t n)
 {
-  pl_sink *sink = arg;
-  return sink->write (sink, p, n);
+  if (!w->armor)
+    return w->sink->write (w->sink, p, n);
+  while (n)
+    {
+      size_t k = n < PL_BLOCK_SIZE ? n : PL_BLOCK_SIZE;
+      size_t len = pl_armor_encoder_push (&w->enc, p, k, w->abuf);
+      gpg_error_t err = w->sink->write (w->sink, w->abuf, len);
+      if (err)
+        return err;
+      p += k;
+      n -= k;
+    }
+  return 0;
+}
+
+static gpg_error_t
+emit_task (void *arg, const uint8_t *p, size_t n)
+{
+  return emit_now (arg, p, n);
 }
 
 static void
@@ -136,63 +155,51 @@ out_guard (out_writer *w, const void *buf, size_t len)
 }
 
 static gpg_error_t
-out_emit (out_writer *w, const uint8_t *p, size_t n)
+out_write (writer *self, const uint8_t *p, size_t n)
 {
+  out_writer *w = (out_writer *) self;
   gpg_error_t err;
 
+  /* Large blocks go to the writer thread; their owners guard them.
+   * Small ones (headers, the MDC, often on the stack) are written here,
+   * after the writer is done, so that the order holds. */
   if (w->async && n >= ASYNC_MIN)
     {
       if (pl_worker_running (&w->worker)
-          || !pl_worker_start (&w->worker, sink_task, w->sink))
+          || !pl_worker_start (&w->worker, emit_task, w))
         return pl_worker_submit (&w->worker, p, n);
       w->async = 0;
     }
   err = pl_worker_wait (&w->worker);
-  return err ? err : w->sink->write (w->sink, p, n);
-}
-
-static gpg_error_t
-out_write (writer *self, const uint8_t *p, size_t n)
-{
-  out_writer *w = (out_writer *) self;
-
-  if (!w->armor)
-    return out_emit (w, p, n);
-  while (n)
-    {
-      size_t k = n < PL_BLOCK_SIZE ? n : PL_BLOCK_SIZE;
-      char *a = w->abuf[w->turn];
-      size_t len;
-      gpg_error_t err;
-
-      out_guard (w, a, pl_armor_encoder_bound (PL_BLOCK_SIZE));
-      len = pl_armor_encoder_push (&w->enc, p, k, a);
-      err = out_emit (w, (const uint8_t *) a, len);
-      if (err)
-        return err;
-      w->turn ^= 1;
-      p += k;
-      n -= k;
-    }
-  return 0;
+  return err ? err : emit_now (w, p, n);
 }
 
 static gpg_error_t
 out_finish (writer *self)
 {
   out_writer *w = (out_writer *) self;
-  gpg_error_t err = 0;
+  gpg_error_t err = pl_worker_wait (&w->worker);
 
-  if (w->armor)
-    {
-      char *a = w->abuf[w->turn];
-      out_guard (w, a, pl_armor_encoder_bound (0));
-      err = out_emit (w, (const uint8_t *) a,
-                      pl_armor_encoder_finish (&w->enc, a));
-    }
-  if (!err)
-    err = pl_worker_wait (&w->worker);
+  if (!err && w->armor)
+    err = w->sink->write (w->sink, w->abuf,
+                          pl_armor_encoder_finish (&w->enc, w->abuf));
   return err;
+}
+
+/* Reading ahead: the next block while this one is encrypted. */
+typedef struct
+{
+  pl_source *src;
+  pl_worker worker;
+  size_t got;
+} read_ahead;
+
+static gpg_error_t
+read_task (void *arg, const uint8_t *p, size_t n)
+{
+  read_ahead *r = arg;
+  /* The worker's block is ours to fill: it is the one not in use. */
+  return pl_source_read_full (r->src, (uint8_t *) p, n, &r->got);
 }
 
 /* Packet framing: a definite length up front, or partial chunks. */
@@ -467,8 +474,7 @@ chain_clear (chain *ch)
 {
   /* First the writer thread, which may still read any buffer below. */
   pl_worker_stop (&ch->out.worker);
-  free (ch->out.abuf[0]);
-  free (ch->out.abuf[1]);
+  free (ch->out.abuf);
   free (ch->data_frame.buf);
   pl_seipd1_clear (&ch->seipd1.st);
   free (ch->seipd1.buf[0]);
@@ -544,7 +550,9 @@ pl_encrypt (pl_source *src, pl_sink *sink, const pl_encrypt_options *opts,
   writer *head;
   pl_literal_header lit;
   uint8_t lit_head[PL_LITERAL_HEADER_MAX];
-  uint8_t *key = NULL, *buf = NULL;
+  uint8_t *key = NULL, *buf[2] = { NULL, NULL };
+  read_ahead ra;
+  int cur = 0;
   size_t keylen, lit_head_len, head_len = 0;
   int64_t size = src->size, lit_body = -1, data_body = -1;
   uint64_t done = 0;
@@ -581,13 +589,13 @@ pl_encrypt (pl_source *src, pl_sink *sink, const pl_encrypt_options *opts,
     }
 
   key = gcry_malloc_secure (PL_SESSION_KEY_MAX);
-  buf = malloc (PL_BLOCK_SIZE);
+  memset (&ra, 0, sizeof ra);
+  ra.src = src;
+  buf[0] = malloc (PL_BLOCK_SIZE);
+  buf[1] = malloc (PL_BLOCK_SIZE);
   if (o.armor)
-    {
-      ch.out.abuf[0] = malloc (pl_armor_encoder_bound (PL_BLOCK_SIZE));
-      ch.out.abuf[1] = malloc (pl_armor_encoder_bound (PL_BLOCK_SIZE));
-    }
-  if (!key || !buf || (o.armor && (!ch.out.abuf[0] || !ch.out.abuf[1])))
+    ch.out.abuf = malloc (pl_armor_encoder_bound (PL_BLOCK_SIZE));
+  if (!key || !buf[0] || !buf[1] || (o.armor && !ch.out.abuf))
     {
       err = gpg_error (GPG_ERR_ENOMEM);
       goto leave;
@@ -744,6 +752,15 @@ pl_encrypt (pl_source *src, pl_sink *sink, const pl_encrypt_options *opts,
   if (err)
     goto leave;
 
+  /* Reading moves to a thread of its own when the input is large: the
+   * next block is read while this one is encrypted. */
+  if (ch.out.async && (size < 0 || size > PL_BLOCK_SIZE)
+      && !pl_worker_start (&ra.worker, read_task, &ra))
+    {
+      err = pl_worker_submit (&ra.worker, buf[0], PL_BLOCK_SIZE);
+      if (err)
+        goto leave;
+    }
   for (;;)
     {
       size_t n = 0;
@@ -753,7 +770,15 @@ pl_encrypt (pl_source *src, pl_sink *sink, const pl_encrypt_options *opts,
           err = gpg_error (GPG_ERR_CANCELED);
           goto leave;
         }
-      err = pl_source_read_full (src, buf, PL_BLOCK_SIZE, &n);
+      if (pl_worker_running (&ra.worker))
+        {
+          err = pl_worker_wait (&ra.worker);
+          n = ra.got;
+          if (!err && n)
+            err = pl_worker_submit (&ra.worker, buf[cur ^ 1], PL_BLOCK_SIZE);
+        }
+      else
+        err = pl_source_read_full (src, buf[cur], PL_BLOCK_SIZE, &n);
       if (err)
         goto leave;
       if (!n)
@@ -778,16 +803,18 @@ pl_encrypt (pl_source *src, pl_sink *sink, const pl_encrypt_options *opts,
             }
           for (size_t i = 0; i < n; i++)
             {
-              if (buf[i] == '\n' && !last_cr)
+              if (buf[cur][i] == '\n' && !last_cr)
                 text_buf[t++] = '\r';
-              last_cr = buf[i] == '\r';
-              text_buf[t++] = buf[i];
+              last_cr = buf[cur][i] == '\r';
+              text_buf[t++] = buf[cur][i];
             }
           err = ch.literal_frame.base.write (&ch.literal_frame.base,
                                              text_buf, t);
         }
       else
-        err = ch.literal_frame.base.write (&ch.literal_frame.base, buf, n);
+        err = ch.literal_frame.base.write (&ch.literal_frame.base, buf[cur],
+                                           n);
+      cur ^= 1;
       if (err)
         goto leave;
       if (ctl && ctl->progress)
@@ -815,7 +842,9 @@ pl_encrypt (pl_source *src, pl_sink *sink, const pl_encrypt_options *opts,
       pl_wipe (key, PL_SESSION_KEY_MAX);
       gcry_free (key);
     }
-  free (buf);
+  pl_worker_stop (&ra.worker);
+  free (buf[0]);
+  free (buf[1]);
   free (text_buf);
   return err;
 }
