@@ -38,7 +38,8 @@ typedef void (*pl_progress_fn) (void *user_data, uint64_t done, int64_t total);
 
 typedef struct
 {
-  pl_progress_fn progress;      /* may be NULL; called from the job's thread */
+  pl_progress_fn progress;      /* may be NULL; called from the job's threads
+                                 * (the caller's or its read-ahead thread) */
   void *user_data;
   atomic_int *cancel;           /* may be NULL; non-zero stops the job */
   int threads;                  /* thread budget; 0 = all cores */
