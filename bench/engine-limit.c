@@ -1,6 +1,6 @@
 /* engine-limit.c - the engine in memory, against the bare libgcrypt modes
  *
- * Encrypts and decrypts a 64 MiB buffer through pl_encrypt / pl_decrypt,
+ * Encrypts and decrypts a 256 MiB buffer through pl_encrypt / pl_decrypt,
  * memory to a discarding sink, with a thread budget of one (everything on
  * one core) and of two, and times the libgcrypt primitives the same
  * profile is made of on the same buffer.  What the engine adds over the
@@ -24,7 +24,7 @@
 
 #include "job.h"
 
-#define LEN ((size_t) 64 << 20)
+#define LEN ((size_t) 256 << 20)
 #define CHUNK ((size_t) 4 << 20)
 #define ROUNDS 3
 

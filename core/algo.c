@@ -174,7 +174,9 @@ pl_equal_const_time (const void *a, const void *b, size_t len)
 void
 pl_wipe (void *p, size_t len)
 {
-  volatile unsigned char *v = p;
-  while (len--)
-    *v++ = 0;
+  /* memset at full speed, with a barrier the compiler may not remove:
+   * a byte loop through a volatile pointer wipes a 4 MiB AEAD buffer at
+   * a tenth of the speed. */
+  if (len)
+    explicit_bzero (p, len);
 }

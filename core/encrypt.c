@@ -553,6 +553,7 @@ pl_encrypt (pl_source *src, pl_sink *sink, const pl_encrypt_options *opts,
   uint8_t *key = NULL, *buf[2] = { NULL, NULL };
   read_ahead ra;
   int cur = 0;
+  size_t read_len, next_len;
   size_t keylen, lit_head_len, head_len = 0;
   int64_t size = src->size, lit_body = -1, data_body = -1;
   uint64_t done = 0;
@@ -591,8 +592,15 @@ pl_encrypt (pl_source *src, pl_sink *sink, const pl_encrypt_options *opts,
   key = gcry_malloc_secure (PL_SESSION_KEY_MAX);
   memset (&ra, 0, sizeof ra);
   ra.src = src;
-  buf[0] = malloc (PL_BLOCK_SIZE);
-  buf[1] = malloc (PL_BLOCK_SIZE);
+  /* Reads are sized once the framing is known (below); AEAD chunks may be
+   * up to 4 MiB, so the buffers are made for the larger of the two. */
+  {
+    size_t chunk = o.profile == PL_PROFILE_RFC4880
+                   ? 0 : (size_t) 1 << (o.chunk_octet + 6);
+    read_len = chunk > PL_BLOCK_SIZE ? chunk : PL_BLOCK_SIZE;
+  }
+  buf[0] = malloc (read_len);
+  buf[1] = malloc (read_len);
   if (o.armor)
     ch.out.abuf = malloc (pl_armor_encoder_bound (PL_BLOCK_SIZE));
   if (!key || !buf[0] || !buf[1] || (o.armor && !ch.out.abuf))
@@ -752,14 +760,31 @@ pl_encrypt (pl_source *src, pl_sink *sink, const pl_encrypt_options *opts,
   if (err)
     goto leave;
 
+  next_len = read_len = PL_BLOCK_SIZE;
+  if (o.profile != PL_PROFILE_RFC4880 && lit_body >= 0)
+    {
+      /* With every length known, line the reads up with the AEAD chunks:
+       * the first read completes the chunk that the literal packet's
+       * headers began, and each later one is a whole number of chunks,
+       * which the stage then seals straight from our buffer, no copy. */
+      size_t chunk = (size_t) 1 << (o.chunk_octet + 6);
+      uint8_t tmp[6];
+      size_t prefix = pl_packet_write_header (tmp, PL_PKT_LITERAL,
+                                              (uint64_t) lit_body)
+                      + lit_head_len;
+      read_len = chunk >= PL_BLOCK_SIZE ? chunk
+                                        : PL_BLOCK_SIZE / chunk * chunk;
+      next_len = read_len - prefix % chunk;
+    }
   /* Reading moves to a thread of its own when the input is large: the
    * next block is read while this one is encrypted. */
   if (ch.out.async && (size < 0 || size > PL_BLOCK_SIZE)
       && !pl_worker_start (&ra.worker, read_task, &ra))
     {
-      err = pl_worker_submit (&ra.worker, buf[0], PL_BLOCK_SIZE);
+      err = pl_worker_submit (&ra.worker, buf[0], next_len);
       if (err)
         goto leave;
+      next_len = read_len;
     }
   for (;;)
     {
@@ -775,10 +800,13 @@ pl_encrypt (pl_source *src, pl_sink *sink, const pl_encrypt_options *opts,
           err = pl_worker_wait (&ra.worker);
           n = ra.got;
           if (!err && n)
-            err = pl_worker_submit (&ra.worker, buf[cur ^ 1], PL_BLOCK_SIZE);
+            err = pl_worker_submit (&ra.worker, buf[cur ^ 1], read_len);
         }
       else
-        err = pl_source_read_full (src, buf[cur], PL_BLOCK_SIZE, &n);
+        {
+          err = pl_source_read_full (src, buf[cur], next_len, &n);
+          next_len = read_len;
+        }
       if (err)
         goto leave;
       if (!n)
