@@ -412,6 +412,21 @@ inflate_next (pl_reader *self, uint8_t **data, size_t *len)
   return 0;
 }
 
+/* Reads to the end of a layer, so that its end checks (MDC, final tag,
+ * CRC) run. */
+static gpg_error_t
+drain (pl_cursor *c)
+{
+  uint8_t *p;
+  size_t n;
+  gpg_error_t err;
+
+  do
+    err = pl_cursor_take (c, SIZE_MAX, &p, &n);
+  while (!err && n);
+  return err;
+}
+
 static gpg_error_t parse_plaintext (job *j, pl_cursor *in, int depth);
 
 /* Turns CRLF into LF in place and returns the new length.  A CR that
@@ -768,11 +783,7 @@ decrypt_seipd1 (job *j, candidates *c, pl_cursor *bc, uint8_t *key)
   if (!err && !r.ended)
     {
       /* The literal ended before the body did: read to the MDC. */
-      uint8_t *p;
-      size_t n;
-      do
-        err = pl_cursor_take (&inner, SIZE_MAX, &p, &n);
-      while (!err && n);
+      err = drain (&inner);
       if (!err)
         err = gpg_error (GPG_ERR_BAD_DATA);
     }
@@ -856,11 +867,7 @@ decrypt_aead (job *j, candidates *c, pl_cursor *bc, uint8_t *key,
   err = parse_plaintext (j, &inner, 0);
   if (!err && !r.ended)
     {
-      uint8_t *p;
-      size_t n;
-      do
-        err = pl_cursor_take (&inner, SIZE_MAX, &p, &n);
-      while (!err && n);
+      err = drain (&inner);
       if (!err)
         err = gpg_error (GPG_ERR_BAD_DATA);
     }
@@ -1095,9 +1102,7 @@ pl_decrypt (pl_source *src, pl_sink *sink, const pl_decrypt_options *opts,
   if (!err && result->armored)
     {
       /* Read to the END line so that the CRC is checked. */
-      do
-        err = pl_cursor_take (top, SIZE_MAX, &p, &n);
-      while (!err && n);
+      err = drain (top);
     }
   if (!err)
     err = check_cancel (&j);
