@@ -54,7 +54,7 @@ fuzz: all
 	  ./fuzz/run
 
 # The whole test suite built with -Db_sanitize=address,undefined
-# (fuzz/asan-test: leak detection is off for the tests that link GTK).
+# (fuzz/asan-test: leak detection is off for the tests that open windows).
 asan: deps
 	@./build-aux/install-deps $(ASAN_BUILD)
 	@if [ ! -f $(ASAN_BUILD)/build.ninja ]; then \
