@@ -4,7 +4,6 @@
 #include <glib.h>
 #include <string.h>
 
-#define VECTOR_DIR "/work/shared/vectors"
 
 /* The bitwise CRC24 of RFC 9580 §6.1.1, as an independent reference.  */
 static uint32_t
@@ -771,9 +770,16 @@ test_gnupg_vector (void)
   uint8_t *out;
   size_t outlen;
 
-  if (!g_file_get_contents (VECTOR_DIR "/g-aes128.asc", &text, &len, NULL))
+  const char *shared = g_getenv ("PADLOCK_SHARED_DIR");
+  char *path = g_build_filename (shared ? shared : "../shared", "vectors",
+                                 "g-aes128.asc", NULL);
+  gboolean found = g_file_get_contents (path, &text, &len, NULL);
+
+  g_free (path);
+  if (!found)
     {
-      g_test_skip ("no " VECTOR_DIR "/g-aes128.asc");
+      g_test_skip ("no ../shared/vectors/g-aes128.asc (a clone outside the "
+                   "workspace)");
       return;
     }
   g_assert_true (pl_armor_detect ((const uint8_t *) text, len));
