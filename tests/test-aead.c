@@ -10,6 +10,7 @@
 #include <gcrypt.h>
 
 #include "algo.h"
+#include "testutil.h"
 #include "hkdf.h"
 #include "aead.h"
 
@@ -22,32 +23,6 @@ same (const void *a, const void *b, size_t len)
   return !len || memcmp (a, b, len) == 0;
 }
 
-static GByteArray *
-unhex (const char *s)
-{
-  GByteArray *a = g_byte_array_new ();
-
-  for (; *s; s++)
-    {
-      guint8 b;
-
-      if (*s == ' ')
-        continue;
-      g_assert_true (g_ascii_isxdigit (s[0]) && g_ascii_isxdigit (s[1]));
-      b = (guint8) ((g_ascii_xdigit_value (s[0]) << 4)
-                    | g_ascii_xdigit_value (s[1]));
-      g_byte_array_append (a, &b, 1);
-      s++;
-    }
-  return a;
-}
-
-#define assert_hex(got, got_len, hex)                           \
-  do {                                                          \
-    GByteArray *want_ = unhex (hex);                            \
-    g_assert_cmpmem ((got), (got_len), want_->data, want_->len); \
-    g_byte_array_unref (want_);                                 \
-  } while (0)
 
 /* Seals PT under KEY/NONCE/AD with plain libgcrypt, independently of
  * aead.c, and returns ciphertext || tag.  */
@@ -244,13 +219,13 @@ static void
 test_rfc9580_seipd2 (gconstpointer data)
 {
   const seipd2_vector *v = data;
-  GByteArray *packet = unhex (v->packet);
-  GByteArray *sk = unhex (v->session_key);
-  GByteArray *pt = unhex (v->plaintext);
-  GByteArray *want_key = unhex (v->message_key);
-  GByteArray *want_iv = unhex (v->iv);
-  GByteArray *nonce0 = unhex (v->nonce0);
-  GByteArray *final_nonce = unhex (v->final_nonce);
+  GByteArray *packet = tu_unhex (v->packet);
+  GByteArray *sk = tu_unhex (v->session_key);
+  GByteArray *pt = tu_unhex (v->plaintext);
+  GByteArray *want_key = tu_unhex (v->message_key);
+  GByteArray *want_iv = tu_unhex (v->iv);
+  GByteArray *nonce0 = tu_unhex (v->nonce0);
+  GByteArray *final_nonce = tu_unhex (v->final_nonce);
   GByteArray *out, *sealed, *again;
   const guint8 *body = packet->data + 2;
   size_t body_len = packet->len - 2;
@@ -278,7 +253,7 @@ test_rfc9580_seipd2 (gconstpointer data)
   okm = gcry_malloc_secure (16 + nlen - 8);
   g_assert_cmpint (pl_hkdf_sha256 (h.salt, 32, key, sk->len, ad, 5,
                                    okm, 16 + nlen - 8), ==, 0);
-  assert_hex (okm, 16 + nlen - 8, v->hkdf_out);
+  tu_assert_hex (okm, 16 + nlen - 8, v->hkdf_out);
   g_assert_cmpmem (okm, 16, want_key->data, want_key->len);
   g_assert_cmpmem (okm + 16, nlen - 8, want_iv->data, want_iv->len);
   /* Chunk #0 nonce = IV || be64 (0), final nonce = IV || be64 (1).  */
@@ -347,12 +322,12 @@ test_rfc9580_seipd2 (gconstpointer data)
 static void
 test_librepgp_ocb_packet (void)
 {
-  GByteArray *packet = unhex (
+  GByteArray *packet = tu_unhex (
     "d449010702 0e5ed2bc1e470abe8f1d644c7a6c8a567b0f7701196611a154ba9c"
     "2574cd056284a8ef68035c623d93cc708a43211bb6eaf2b27f7c18d571bcd83b"
     "20add3a08b73af15b9a098");
-  GByteArray *cek = unhex ("d1f01ba30e130aa7d2582c16e050ae44");
-  GByteArray *pt = unhex ("cb1462000000000048656c6c6f2c20776f726c64210a");
+  GByteArray *cek = tu_unhex ("d1f01ba30e130aa7d2582c16e050ae44");
+  GByteArray *pt = tu_unhex ("cb1462000000000048656c6c6f2c20776f726c64210a");
   GByteArray *out, *sealed, *again;
   const guint8 *body = packet->data + 2;
   size_t body_len = packet->len - 2;
@@ -369,30 +344,30 @@ test_librepgp_ocb_packet (void)
   g_assert_cmpint (h.cipher_algo, ==, PL_CIPHER_AES128);
   g_assert_cmpint (h.aead_algo, ==, PL_AEAD_OCB);
   g_assert_cmpint (h.chunk_octet, ==, 14);
-  assert_hex (h.iv, 15, "5ed2bc1e470abe8f1d644c7a6c8a56");
+  tu_assert_hex (h.iv, 15, "5ed2bc1e470abe8f1d644c7a6c8a56");
 
   /* Chunk #0: nonce = IV, AD d4 01 07 02 0e || be64 (0).  */
   memcpy (nonce, h.iv, 15);
-  assert_hex (nonce, 15, "5ed2bc1e470abe8f1d644c7a6c8a56");
+  tu_assert_hex (nonce, 15, "5ed2bc1e470abe8f1d644c7a6c8a56");
   memcpy (ad, "\xd4\x01\x07\x02\x0e\0\0\0\0\0\0\0\0", 13);
-  assert_hex (ad, 13, "d401 0702 0e00 0000 0000 0000 00");
+  tu_assert_hex (ad, 13, "d401 0702 0e00 0000 0000 0000 00");
   sealed = raw_seal (PL_CIPHER_AES128, PL_AEAD_OCB, key, 16, nonce, 15,
                      ad, 13, pt->data, pt->len);
-  assert_hex (sealed->data, pt->len,
+  tu_assert_hex (sealed->data, pt->len,
               "7b0f7701196611a154ba9c2574cd056284a8ef68035c");
-  assert_hex (sealed->data + pt->len, TAG_LEN,
+  tu_assert_hex (sealed->data + pt->len, TAG_LEN,
               "623d93cc708a43211bb6eaf2b27f7c18");
   g_byte_array_unref (sealed);
 
   /* Final tag: nonce = IV ^ 1, AD || be64 (1) || be64 (22).  */
   nonce[14] ^= 1;
-  assert_hex (nonce, 15, "5ed2bc1e470abe8f1d644c7a6c8a57");
+  tu_assert_hex (nonce, 15, "5ed2bc1e470abe8f1d644c7a6c8a57");
   memcpy (ad + 5, "\0\0\0\0\0\0\0\1\0\0\0\0\0\0\0\x16", 16);
-  assert_hex (ad, 21,
+  tu_assert_hex (ad, 21,
               "d401 0702 0e00 0000 0000 0000 0100 0000 0000 0000 16");
   sealed = raw_seal (PL_CIPHER_AES128, PL_AEAD_OCB, key, 16, nonce, 15,
                      ad, 21, NULL, 0);
-  assert_hex (sealed->data, TAG_LEN, "d571bcd83b20add3a08b73af15b9a098");
+  tu_assert_hex (sealed->data, TAG_LEN, "d571bcd83b20add3a08b73af15b9a098");
   g_byte_array_unref (sealed);
 
   out = g_byte_array_new ();

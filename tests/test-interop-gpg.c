@@ -8,23 +8,6 @@
 
 static char *gpg;
 
-static char *
-random_passphrase (void)
-{
-  static const char alphabet[] =
-    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-    "!#%&()*+,-./:;<=>?@[]^_{|}~ äöü€";
-  GString *s = g_string_new (NULL);
-  int n = g_test_rand_int_range (8, 40);
-  for (int i = 0; i < n; i++)
-    {
-      /* Whole characters, so multi-octet UTF-8 stays intact. */
-      const char *p = g_utf8_offset_to_pointer (alphabet,
-        g_test_rand_int_range (0, (int) g_utf8_strlen (alphabet, -1)));
-      g_string_append_len (s, p, g_utf8_next_char (p) - p);
-    }
-  return g_string_free (s, FALSE);
-}
 
 static gboolean
 have_gpg (void)
@@ -75,7 +58,7 @@ test_gpg_reads_ours (gconstpointer p)
     return;
   for (gsize i = 0; i < G_N_ELEMENTS (sizes); i++)
     {
-      char *pw = random_passphrase ();
+      char *pw = tu_random_passphrase ();
       char *pwfile = tu_write_temp ("gpg-pw", pw, strlen (pw));
       GBytes *plain = tu_random_bytes (sizes[i]);
       GBytes *cipher, *out;
@@ -130,7 +113,7 @@ test_ours_reads_gpg (gconstpointer p)
 
   if (!have_gpg ())
     return;
-  pw = random_passphrase ();
+  pw = tu_random_passphrase ();
   pwfile = tu_write_temp ("gpg-pw", pw, strlen (pw));
   len = (gsize) g_test_rand_int_range (0, 3 << 20);
   plain = tu_random_bytes (len);

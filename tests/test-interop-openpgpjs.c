@@ -21,23 +21,6 @@ static char *node;
 static char *helper;
 static const char *skip_reason;
 
-static char *
-random_passphrase (void)
-{
-  static const char alphabet[] =
-    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-    "!#%&()*+,-./:;<=>?@[]^_{|}~ äöü€";
-  GString *s = g_string_new (NULL);
-  int n = g_test_rand_int_range (8, 40);
-  for (int i = 0; i < n; i++)
-    {
-      /* Whole characters, so multi-octet UTF-8 stays intact. */
-      const char *p = g_utf8_offset_to_pointer (alphabet,
-        g_test_rand_int_range (0, (int) g_utf8_strlen (alphabet, -1)));
-      g_string_append_len (s, p, g_utf8_next_char (p) - p);
-    }
-  return g_string_free (s, FALSE);
-}
 
 /* GTest restarts the random sequence for every test case; moves it on
  * by an amount particular to NAME so that cases get different sizes and
@@ -163,7 +146,7 @@ test_openpgpjs_reads_ours (gconstpointer p)
   vary_random (g_test_get_path ());
   for (gsize i = 0; i < G_N_ELEMENTS (sizes); i++)
     {
-      char *pw = random_passphrase ();
+      char *pw = tu_random_passphrase ();
       char *pwfile = tu_write_temp ("js-pw", pw, strlen (pw));
       GBytes *plain = tu_random_bytes (sizes[i]);
       GBytes *cipher;
@@ -202,7 +185,7 @@ test_openpgpjs_reads_sop (gconstpointer p)
 
   if (!have_openpgpjs ())
     return;
-  pw = random_passphrase ();
+  pw = tu_random_passphrase ();
   pwfile = tu_write_temp ("js-pw", pw, strlen (pw));
   plain = tu_random_bytes (9u << 20);
   opt = g_strdup_printf ("--with-password=%s", pwfile);
@@ -271,7 +254,7 @@ test_ours_reads_openpgpjs (gconstpointer p)
   if (!have_openpgpjs ())
     return;
   vary_random (c->name);
-  pw = random_passphrase ();
+  pw = tu_random_passphrase ();
   pwfile = tu_write_temp ("js-pw", pw, strlen (pw));
   /* Up to about three chunks of the chosen size. */
   max = c->aead ? ((gsize) 3 << (c->chunk_octet + 6)) + 17 : 3u << 20;
@@ -328,7 +311,7 @@ test_wrong_passphrase (gconstpointer p)
   if (!have_openpgpjs ())
     return;
   vary_random (c->name);
-  pw = random_passphrase ();
+  pw = tu_random_passphrase ();
   pwfile = tu_write_temp ("js-pw", pw, strlen (pw));
   wrong = g_strconcat (pw, "x", NULL);
   wrongfile = tu_write_temp ("js-wrong-pw", wrong, strlen (wrong));

@@ -10,6 +10,7 @@
 #include <gcrypt.h>
 
 #include "algo.h"
+#include "testutil.h"
 #include "hkdf.h"
 #include "s2k.h"
 #include "skesk.h"
@@ -18,32 +19,6 @@
 #define TAG_LEN 16
 #define PASSWORD "password"
 
-static GByteArray *
-unhex (const char *s)
-{
-  GByteArray *a = g_byte_array_new ();
-
-  for (; *s; s++)
-    {
-      guint8 b;
-
-      if (*s == ' ')
-        continue;
-      g_assert_true (g_ascii_isxdigit (s[0]) && g_ascii_isxdigit (s[1]));
-      b = (guint8) ((g_ascii_xdigit_value (s[0]) << 4)
-                    | g_ascii_xdigit_value (s[1]));
-      g_byte_array_append (a, &b, 1);
-      s++;
-    }
-  return a;
-}
-
-#define assert_hex(got, got_len, hex)                           \
-  do {                                                          \
-    GByteArray *want_ = unhex (hex);                            \
-    g_assert_cmpmem ((got), (got_len), want_->data, want_->len); \
-    g_byte_array_unref (want_);                                 \
-  } while (0)
 
 
 /* One packet of a binary message, found by hand: both header formats,
@@ -282,10 +257,10 @@ static void
 test_rfc9580_v6 (gconstpointer data)
 {
   const v6_vector *v = data;
-  GByteArray *skesk_pkt = unhex (v->skesk);
-  GByteArray *seipd_pkt = unhex (v->seipd);
-  GByteArray *want_sk = unhex (v->session_key);
-  GByteArray *pad = unhex (v->padding);
+  GByteArray *skesk_pkt = tu_unhex (v->skesk);
+  GByteArray *seipd_pkt = tu_unhex (v->seipd);
+  GByteArray *want_sk = tu_unhex (v->session_key);
+  GByteArray *pad = tu_unhex (v->padding);
   GByteArray *plain = g_byte_array_new ();
   const guint8 *body = skesk_pkt->data + 2;
   size_t body_len = skesk_pkt->len - 2;
@@ -308,7 +283,7 @@ test_rfc9580_v6 (gconstpointer data)
   g_assert_cmpuint (skesk.s2k.coded_count, ==, 0xff);
   g_assert_cmpuint (pl_s2k_decode_count (0xff), ==, 65011712);
   g_assert_cmpmem (skesk.s2k.salt, 8, body + 7, 8);
-  assert_hex (skesk.iv, skesk.iv_len, v->iv);
+  tu_assert_hex (skesk.iv, skesk.iv_len, v->iv);
   g_assert_cmpuint (skesk.esk_len, ==, 16 + TAG_LEN);
   g_assert_cmpmem (skesk.esk, skesk.esk_len, body + body_len - 32, 32);
 
@@ -318,10 +293,10 @@ test_rfc9580_v6 (gconstpointer data)
   /* S2K-derived key, then the KEK: HKDF, no salt, info c3 06 07 xx.  */
   g_assert_cmpint (pl_s2k_derive (&skesk.s2k, PASSWORD, 8, tmp, 16, 0),
                    ==, 0);
-  assert_hex (tmp, 16, v->s2k_key);
+  tu_assert_hex (tmp, 16, v->s2k_key);
   g_assert_cmpint (pl_hkdf_sha256 (NULL, 0, tmp, 16, info, 4, tmp + 16, 16),
                    ==, 0);
-  assert_hex (tmp + 16, 16, v->kek);
+  tu_assert_hex (tmp + 16, 16, v->kek);
 
   /* The session key; v6 names no data cipher.  */
   g_assert_cmpint (pl_skesk_decrypt (&skesk, PASSWORD, 8, 0, sk, &keylen,
@@ -387,8 +362,8 @@ static const char librepgp_a3_ocb[] =
 static void
 test_librepgp_v5 (void)
 {
-  GByteArray *pkt = unhex (librepgp_a3_skesk);
-  GByteArray *ocb = unhex (librepgp_a3_ocb);
+  GByteArray *pkt = tu_unhex (librepgp_a3_skesk);
+  GByteArray *ocb = tu_unhex (librepgp_a3_ocb);
   GByteArray *plain = g_byte_array_new ();
   guint8 *sk = gcry_malloc_secure (PL_SESSION_KEY_MAX);
   guint8 again[PL_SKESK_BODY_MAX];
@@ -407,9 +382,9 @@ test_librepgp_v5 (void)
   g_assert_cmpint (skesk.s2k.hash_algo, ==, PL_HASH_SHA256);
   g_assert_cmpuint (skesk.s2k.coded_count, ==, 144);
   g_assert_cmpuint (pl_s2k_decode_count (144), ==, 524288);
-  assert_hex (skesk.s2k.salt, 8, "9f0b7da3e5ea6477");
-  assert_hex (skesk.iv, skesk.iv_len, "99e326e5400a90936cefb4e8eba08c");
-  assert_hex (skesk.esk, skesk.esk_len,
+  tu_assert_hex (skesk.s2k.salt, 8, "9f0b7da3e5ea6477");
+  tu_assert_hex (skesk.iv, skesk.iv_len, "99e326e5400a90936cefb4e8eba08c");
+  tu_assert_hex (skesk.esk, skesk.esk_len,
               "6773716d1f2714540a38fcac529949da"
               "c529d3de31e15b4aeb729e330033dbed");
   g_assert_cmpmem (again, pl_skesk_write (&skesk, again), pkt->data + 2,
@@ -417,11 +392,11 @@ test_librepgp_v5 (void)
 
   /* A.3.3: the derived key is the KEK as is.  */
   g_assert_cmpint (pl_s2k_derive (&skesk.s2k, PASSWORD, 8, sk, 16, 0), ==, 0);
-  assert_hex (sk, 16, "eb9da78a9d5df80ec7020596399b6508");
+  tu_assert_hex (sk, 16, "eb9da78a9d5df80ec7020596399b6508");
 
   g_assert_cmpint (pl_skesk_decrypt (&skesk, PASSWORD, 8, 0, sk, &keylen,
                                      &cipher_algo), ==, 0);
-  assert_hex (sk, keylen, "d1f01ba30e130aa7d2582c16e050ae44");
+  tu_assert_hex (sk, keylen, "d1f01ba30e130aa7d2582c16e050ae44");
   g_assert_cmpint (cipher_algo, ==, PL_CIPHER_AES128);
 
   g_assert_cmpint (aead_decrypt (PL_AEAD_FORMAT_OCB_PACKET, ocb->data + 2,
@@ -597,7 +572,7 @@ test_rfc9580_argon2 (gconstpointer data)
 {
   const argon2_vector *v = data;
   GBytes *bin = dearmor (v->armor);
-  GByteArray *want = unhex (v->session_key);
+  GByteArray *want = tu_unhex (v->session_key);
   gsize len;
   const guint8 *p = g_bytes_get_data (bin, &len);
   packet pk[3];
@@ -742,8 +717,8 @@ test_round_trip (void)
 static void
 test_parse_errors (void)
 {
-  GByteArray *v6 = unhex (v6_vectors[1].skesk);
-  GByteArray *v5 = unhex (librepgp_a3_skesk);
+  GByteArray *v6 = tu_unhex (v6_vectors[1].skesk);
+  GByteArray *v5 = tu_unhex (librepgp_a3_skesk);
   guint8 b[PL_SKESK_BODY_MAX];
   const guint8 *v6b = v6->data + 2;
   size_t v6len = v6->len - 2, v5len = v5->len - 2;

@@ -254,3 +254,42 @@ tu_gnupg_home (void)
     }
   return home;
 }
+
+GByteArray *
+tu_unhex (const char *s)
+{
+  GByteArray *a = g_byte_array_new ();
+
+  for (; *s; s++)
+    {
+      guint8 b;
+
+      if (*s == ' ')
+        continue;
+      g_assert_true (g_ascii_isxdigit (s[0]) && g_ascii_isxdigit (s[1]));
+      b = (guint8) ((g_ascii_xdigit_value (s[0]) << 4)
+                    | g_ascii_xdigit_value (s[1]));
+      g_byte_array_append (a, &b, 1);
+      s++;
+    }
+  return a;
+}
+
+char *
+tu_random_passphrase (void)
+{
+  static const char alphabet[] =
+    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+    "!#%&()*+,-./:;<=>?@[]^_{|}~ äöü€";
+  GString *s = g_string_new (NULL);
+  int n = g_test_rand_int_range (8, 40);
+
+  for (int i = 0; i < n; i++)
+    {
+      /* Whole characters, so multi-octet UTF-8 stays intact. */
+      const char *p = g_utf8_offset_to_pointer (alphabet,
+        g_test_rand_int_range (0, (int) g_utf8_strlen (alphabet, -1)));
+      g_string_append_len (s, p, g_utf8_next_char (p) - p);
+    }
+  return g_string_free (s, FALSE);
+}

@@ -42,5 +42,18 @@ const char *tu_vectors_dir (void);
 /* A GnuPG home of our own, so that tests never touch the user's. */
 const char *tu_gnupg_home (void);
 
+/* Octets from hex (spaces allowed); asserts on a bad digit. */
+GByteArray *tu_unhex (const char *hex);
+
+#define tu_assert_hex(got, got_len, hex)                          \
+  do {                                                            \
+    GByteArray *want_ = tu_unhex (hex);                           \
+    g_assert_cmpmem ((got), (got_len), want_->data, want_->len);  \
+    g_byte_array_unref (want_);                                   \
+  } while (0)
+
+/* A random passphrase of 8 to 39 characters, some of them beyond ASCII. */
+char *tu_random_passphrase (void);
+
 /* Writes DATA to a new file in tu_tmpdir; returns its path. */
 char *tu_write_temp (const char *name, const void *data, gsize len);
