@@ -85,23 +85,10 @@ output_sink_write (pl_sink    *self,
                    size_t      len)
 {
   OutputSink *s = (OutputSink *) self;
-  const guint8 *p = buf;
 
   if (s->fd < 0)
     return gpg_error (GPG_ERR_EBADF);
-  while (len)
-    {
-      ssize_t n = write (s->fd, p, len);
-      if (n < 0)
-        {
-          if (errno == EINTR)
-            continue;
-          return pl_error_from_errno (errno);
-        }
-      p += n;
-      len -= (size_t) n;
-    }
-  return 0;
+  return pl_write_all (s->fd, buf, len);
 }
 
 static int

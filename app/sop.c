@@ -643,18 +643,7 @@ cmd_speed (int argc, char **argv)
 static gpg_error_t
 write_stdout (const void *buf, size_t len)
 {
-  const uint8_t *p = buf;
-  while (len)
-    {
-      ssize_t n = write (1, p, len);
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n < 0)
-        return pl_error_from_errno (errno);
-      p += n;
-      len -= (size_t) n;
-    }
-  return 0;
+  return pl_write_all (1, buf, len);
 }
 
 static int

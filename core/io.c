@@ -243,8 +243,8 @@ pl_sink_memory_data (pl_sink *sink, size_t *len)
   return m->data;
 }
 
-static gpg_error_t
-write_all (int fd, const void *buf, size_t len)
+gpg_error_t
+pl_write_all (int fd, const void *buf, size_t len)
 {
   const uint8_t *p = buf;
 
@@ -279,7 +279,7 @@ file_sink_write (pl_sink *self, const void *buf, size_t len)
   file_sink *f = (file_sink *) self;
   if (f->fd < 0)
     return gpg_error (GPG_ERR_EBADF);
-  return write_all (f->fd, buf, len);
+  return pl_write_all (f->fd, buf, len);
 }
 
 static gpg_error_t
@@ -432,7 +432,7 @@ static gpg_error_t
 fd_sink_write (pl_sink *self, const void *buf, size_t len)
 {
   fd_sink *s = (fd_sink *) self;
-  return write_all (s->spool_fd >= 0 ? s->spool_fd : s->fd, buf, len);
+  return pl_write_all (s->spool_fd >= 0 ? s->spool_fd : s->fd, buf, len);
 }
 
 static gpg_error_t
@@ -462,7 +462,7 @@ fd_sink_commit (pl_sink *self)
         }
       if (!n)
         break;
-      err = write_all (s->fd, buf, (size_t) n);
+      err = pl_write_all (s->fd, buf, (size_t) n);
       if (err)
         break;
     }

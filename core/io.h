@@ -63,5 +63,8 @@ gpg_error_t pl_sink_new_file (const char *path, pl_sink **out);
  * plaintext; without SPOOL, written straight through. */
 gpg_error_t pl_sink_new_fd (int fd, int spool, pl_sink **out);
 
+/* Writes all of BUF to FD, retrying short writes and EINTR. */
+gpg_error_t pl_write_all (int fd, const void *buf, size_t len);
+
 /* errno to gpg_error_t. */
 gpg_error_t pl_error_from_errno (int e);
