@@ -4,6 +4,7 @@
 #include <gcrypt.h>
 
 #include "hkdf.h"
+#include "testutil.h"
 
 typedef struct
 {
@@ -108,11 +109,7 @@ test_limits (void)
 int
 main (int argc, char **argv)
 {
-  g_test_init (&argc, &argv, NULL);
-  if (!gcry_check_version (NULL))
-    g_error ("libgcrypt init failed");
-  gcry_control (GCRYCTL_INIT_SECMEM, 16384 * 4, 0);
-  gcry_control (GCRYCTL_INITIALIZATION_FINISHED, 0);
+  tu_init (&argc, &argv);
 
   g_test_add_data_func ("/hkdf/rfc5869/case1", &vectors[0], check_vector);
   g_test_add_data_func ("/hkdf/rfc5869/case2", &vectors[1], check_vector);

@@ -800,11 +800,7 @@ test_parse_errors (void)
 int
 main (int argc, char **argv)
 {
-  g_test_init (&argc, &argv, NULL);
-  if (!gcry_check_version (NULL))
-    g_error ("libgcrypt init failed");
-  gcry_control (GCRYCTL_INIT_SECMEM, 16384 * 4, 0);
-  gcry_control (GCRYCTL_INITIALIZATION_FINISHED, 0);
+  tu_init (&argc, &argv);
 
   g_test_add_data_func ("/skesk/rfc9580/a9-eax", &v6_vectors[0],
                         test_rfc9580_v6);
