@@ -263,15 +263,69 @@ pl_write_all (int fd, const void *buf, size_t len)
   return 0;
 }
 
-/* File sink: a temporary file that becomes PATH at commit. */
+/* Cuts LEN back to the start of a UTF-8 character of S. */
+static size_t
+utf8_boundary (const char *s, size_t len)
+{
+  while (len > 0 && ((unsigned char) s[len] & 0xc0) == 0x80)
+    len--;
+  return len;
+}
+
+gpg_error_t
+pl_file_name_numbered (const char *name, const char *suffix,
+                       unsigned attempt, char *buf, size_t size)
+{
+  char number[16] = "";
+  const char *ext;
+  size_t stem_len, ext_len, fixed;
+
+  if (!suffix)
+    suffix = "";
+  if (size < NAME_MAX + 1)
+    return gpg_error (GPG_ERR_ENAMETOOLONG);
+  if (attempt)
+    snprintf (number, sizeof number, " (%u)", attempt);
+  ext = strrchr (name, '.');
+  if (!ext || ext == name)
+    ext = name + strlen (name);
+  stem_len = (size_t) (ext - name);
+  ext_len = strlen (ext);
+  fixed = strlen (number) + ext_len + strlen (suffix);
+  if (fixed >= NAME_MAX)
+    {
+      /* An extension too long to keep: it is shortened with the stem. */
+      stem_len += ext_len;
+      ext_len = 0;
+      fixed = strlen (number) + strlen (suffix);
+      if (fixed >= NAME_MAX)
+        return gpg_error (GPG_ERR_ENAMETOOLONG);
+    }
+  if (stem_len + fixed > NAME_MAX)
+    stem_len = utf8_boundary (name, NAME_MAX - fixed);
+  if (!stem_len)
+    return gpg_error (GPG_ERR_ENAMETOOLONG);
+  snprintf (buf, size, "%.*s%s%.*s%s", (int) stem_len, name, number,
+            (int) ext_len, ext, suffix);
+  return 0;
+}
+
+/* File sink: a temporary file in a folder that gets its name at commit. */
 typedef struct
 {
   pl_sink base;
   int fd;
-  char *path;
-  char *tmp_path;               /* NULL for O_TMPFILE */
-  int committed;
+  int dir_fd;
+  char *dir;
+  char *name;                   /* the planned name */
+  char *tmp_name;               /* the mkstemp fallback's; NULL for O_TMPFILE */
+  pl_file_name_fn name_fn;
+  void *user_data;
+  char *path;                   /* set at commit */
 } file_sink;
+
+/* Ten thousand outputs of one name in one folder: surely a loop. */
+#define MAX_ATTEMPTS 10000
 
 static gpg_error_t
 file_sink_write (pl_sink *self, const void *buf, size_t len)
@@ -283,33 +337,86 @@ file_sink_write (pl_sink *self, const void *buf, size_t len)
 }
 
 static gpg_error_t
+file_sink_name (file_sink *f, unsigned attempt, char *buf, size_t size)
+{
+  gpg_error_t err;
+
+  if (attempt >= MAX_ATTEMPTS || (!f->name_fn && attempt))
+    return gpg_error (GPG_ERR_EEXIST);
+  if (f->name_fn)
+    {
+      err = f->name_fn (f->user_data, attempt, buf, size);
+      if (err)
+        return err;
+    }
+  else if (strlen (f->name) < size)
+    strcpy (buf, f->name);
+  else
+    return gpg_error (GPG_ERR_ENAMETOOLONG);
+  if (!*buf || strchr (buf, '/') || strlen (buf) > NAME_MAX)
+    return gpg_error (GPG_ERR_INV_NAME);
+  return 0;
+}
+
+/* link() and linkat() fail with EEXIST instead of replacing, unlike
+ * rename(). */
+static int
+file_sink_link (file_sink *f, const char *name)
+{
+  char proc[64];
+
+  if (f->tmp_name)
+    return linkat (f->dir_fd, f->tmp_name, f->dir_fd, name, 0);
+  snprintf (proc, sizeof proc, "/proc/self/fd/%d", f->fd);
+  return linkat (AT_FDCWD, proc, f->dir_fd, name, AT_SYMLINK_FOLLOW);
+}
+
+static gpg_error_t
 file_sink_commit (pl_sink *self)
 {
   file_sink *f = (file_sink *) self;
-  char proc[64];
+  char name[NAME_MAX + 1];
+  size_t n = strlen (f->dir) + sizeof name + 1;
+  char *path;
+  gpg_error_t err = 0;
 
   if (f->fd < 0)
     return gpg_error (GPG_ERR_EBADF);
   if (fsync (f->fd))
     return pl_error_from_errno (errno);
-  if (f->tmp_path)
+  path = malloc (n);
+  if (!path)
+    return gpg_error (GPG_ERR_ENOMEM);
+  for (unsigned attempt = 0;; attempt++)
     {
-      /* link() fails with EEXIST instead of replacing, unlike rename(). */
-      if (link (f->tmp_path, f->path))
-        return pl_error_from_errno (errno);
-      unlink (f->tmp_path);
-      free (f->tmp_path);
-      f->tmp_path = NULL;
+      err = file_sink_name (f, attempt, name, sizeof name);
+      if (err || !file_sink_link (f, name))
+        break;
+      if (errno != EEXIST)
+        {
+          err = pl_error_from_errno (errno);
+          break;
+        }
     }
-  else
+  if (err)
     {
-      snprintf (proc, sizeof proc, "/proc/self/fd/%d", f->fd);
-      if (linkat (AT_FDCWD, proc, AT_FDCWD, f->path, AT_SYMLINK_FOLLOW))
-        return pl_error_from_errno (errno);
+      free (path);
+      return err;
     }
-  f->committed = 1;
+  snprintf (path, n, "%s/%s", f->dir, name);
+  f->path = path;
+  if (f->tmp_name)
+    {
+      unlinkat (f->dir_fd, f->tmp_name, 0);
+      free (f->tmp_name);
+      f->tmp_name = NULL;
+    }
   close (f->fd);
   f->fd = -1;
+  /* The new name is durable only once the folder is synced too.  Past
+   * the link there is no going back: a folder that cannot be synced
+   * (some filesystems refuse) is not an error. */
+  fsync (f->dir_fd);
   return 0;
 }
 
@@ -318,24 +425,22 @@ file_sink_abort (pl_sink *self)
 {
   file_sink *f = (file_sink *) self;
 
-  if (f->committed)
+  if (f->path)
     return;
   if (f->fd >= 0)
     {
       /* Drop the data first, so that nothing lingers even if the unlink
        * below races with something. */
       if (ftruncate (f->fd, 0))
-        {
-          /* Nothing more to do: the file goes with the unlink. */
-        }
+        { /* the file goes with the unlink, or with the last close */ }
       close (f->fd);
       f->fd = -1;
     }
-  if (f->tmp_path)
+  if (f->tmp_name)
     {
-      unlink (f->tmp_path);
-      free (f->tmp_path);
-      f->tmp_path = NULL;
+      unlinkat (f->dir_fd, f->tmp_name, 0);
+      free (f->tmp_name);
+      f->tmp_name = NULL;
     }
 }
 
@@ -343,63 +448,86 @@ static void
 file_sink_free (pl_sink *self)
 {
   file_sink *f = (file_sink *) self;
+
   file_sink_abort (self);
+  if (f->dir_fd >= 0)
+    close (f->dir_fd);
+  free (f->dir);
+  free (f->name);
   free (f->path);
   free (f);
 }
 
+/* Without O_TMPFILE: a visible NAME.XXXXXX in the folder, cut to fit. */
+static gpg_error_t
+file_sink_open_fallback (file_sink *f)
+{
+  size_t name_len = utf8_boundary (f->name, strlen (f->name) < NAME_MAX - 7
+                                   ? strlen (f->name) : NAME_MAX - 7);
+  size_t n = strlen (f->dir) + name_len + 9;
+  char *tmpl = malloc (n);
+
+  if (!tmpl)
+    return gpg_error (GPG_ERR_ENOMEM);
+  snprintf (tmpl, n, "%s/%.*s.XXXXXX", f->dir, (int) name_len, f->name);
+  f->fd = mkostemp (tmpl, O_CLOEXEC);
+  if (f->fd < 0)
+    {
+      gpg_error_t err = pl_error_from_errno (errno);
+      free (tmpl);
+      return err;
+    }
+  fchmod (f->fd, 0600);
+  f->tmp_name = strdup (strrchr (tmpl, '/') + 1);
+  free (tmpl);
+  return f->tmp_name ? 0 : gpg_error (GPG_ERR_ENOMEM);
+}
+
 gpg_error_t
-pl_sink_new_file (const char *path, pl_sink **out)
+pl_sink_new_file_in (const char *dir, const char *name,
+                     pl_file_name_fn name_fn, void *user_data, pl_sink **out)
 {
   file_sink *f;
-  char *dir, *slash;
   gpg_error_t err = 0;
   struct stat st;
 
   *out = NULL;
-  /* Refuse early, so that no work is wasted; commit checks again. */
-  if (!lstat (path, &st))
-    return gpg_error (GPG_ERR_EEXIST);
+  if (!*name || strchr (name, '/'))
+    return gpg_error (GPG_ERR_INV_NAME);
   f = calloc (1, sizeof *f);
   if (!f)
     return gpg_error (GPG_ERR_ENOMEM);
   f->fd = -1;
-  f->path = strdup (path);
-  dir = strdup (path);
-  if (!f->path || !dir)
+  f->dir_fd = -1;
+  f->name_fn = name_fn;
+  f->user_data = user_data;
+  f->dir = strdup (dir);
+  f->name = strdup (name);
+  if (!f->dir || !f->name)
     {
       err = gpg_error (GPG_ERR_ENOMEM);
       goto leave;
     }
-  slash = strrchr (dir, '/');
-  if (!slash)
-    strcpy (dir, ".");
-  else if (slash == dir)
-    dir[1] = 0;
-  else
-    *slash = 0;
-
+  f->dir_fd = open (dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (f->dir_fd < 0)
+    {
+      err = pl_error_from_errno (errno);
+      goto leave;
+    }
+  /* With one name only, refuse early, so that no work is wasted; commit
+   * checks again. */
+  if (!name_fn && !fstatat (f->dir_fd, name, &st, AT_SYMLINK_NOFOLLOW))
+    {
+      err = gpg_error (GPG_ERR_EEXIST);
+      goto leave;
+    }
 #ifdef O_TMPFILE
   f->fd = open (dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
 #endif
   if (f->fd < 0)
-    {
-      size_t n = strlen (path) + 16;
-      f->tmp_path = malloc (n);
-      if (!f->tmp_path)
-        {
-          err = gpg_error (GPG_ERR_ENOMEM);
-          goto leave;
-        }
-      snprintf (f->tmp_path, n, "%s.XXXXXX", path);
-      f->fd = mkostemp (f->tmp_path, O_CLOEXEC);
-      if (f->fd < 0)
-        {
-          err = pl_error_from_errno (errno);
-          goto leave;
-        }
-      fchmod (f->fd, 0600);
-    }
+    err = file_sink_open_fallback (f);
+  if (err)
+    goto leave;
   f->base.write = file_sink_write;
   f->base.commit = file_sink_commit;
   f->base.abort = file_sink_abort;
@@ -408,14 +536,35 @@ pl_sink_new_file (const char *path, pl_sink **out)
   f = NULL;
 
  leave:
-  free (dir);
   if (f)
-    {
-      free (f->tmp_path);
-      free (f->path);
-      free (f);
-    }
+    file_sink_free (&f->base);
   return err;
+}
+
+gpg_error_t
+pl_sink_new_file (const char *path, pl_sink **out)
+{
+  const char *slash = strrchr (path, '/');
+  char *dir;
+  gpg_error_t err;
+
+  *out = NULL;
+  if (!slash)
+    return pl_sink_new_file_in (".", path, NULL, NULL, out);
+  dir = slash == path ? strdup ("/") : strndup (path, (size_t) (slash - path));
+  if (!dir)
+    return gpg_error (GPG_ERR_ENOMEM);
+  err = pl_sink_new_file_in (dir, slash + 1, NULL, NULL, out);
+  free (dir);
+  return err;
+}
+
+const char *
+pl_sink_file_path (pl_sink *sink)
+{
+  if (!sink || sink->free != file_sink_free)
+    return NULL;
+  return ((file_sink *) sink)->path;
 }
 
 /* Descriptor sink for stdout. */

@@ -50,11 +50,42 @@ gpg_error_t pl_source_new_file (const char *path, pl_source **out);
 pl_sink *pl_sink_new_memory (void);
 const uint8_t *pl_sink_memory_data (pl_sink *sink, size_t *len);
 
-/* Writes into a temporary file in PATH's folder (O_TMPFILE where the
- * filesystem has it, else mkstemp, mode 0600).  Commit fsyncs and links it
- * to PATH, never replacing an existing file (GPG_ERR_EEXIST).  Abort and
- * free without commit leave nothing behind. */
+/* Picks the name to try at commit.  ATTEMPT counts the names found taken
+ * so far (0 first).  Writes a NUL-terminated name of at most NAME_MAX
+ * octets, without '/', into BUF (SIZE octets, at least NAME_MAX + 1) and
+ * returns 0; or returns an error, which commit then returns
+ * (GPG_ERR_EEXIST to give up).  Called on the committing thread. */
+typedef gpg_error_t (*pl_file_name_fn) (void *user_data, unsigned attempt,
+                                        char *buf, size_t size);
+
+/* The transactional file sink.  Writes into a temporary file in DIR
+ * (O_TMPFILE where the filesystem has it, else mkstemp as a visible
+ * NAME.XXXXXX beside the output; mode 0600).  Commit fsyncs the file,
+ * links it into DIR under the first name NAME_FN gives that is free, and
+ * fsyncs DIR, so that the name is durable too.  An existing file is never
+ * replaced: a taken name makes commit ask NAME_FN for the next one.
+ * Without NAME_FN, NAME is the only name tried (GPG_ERR_EEXIST if taken).
+ * NAME is the name the output is planned to have; it also names the
+ * fallback's temporary file.  Abort, and free without commit, leave
+ * nothing behind. */
+gpg_error_t pl_sink_new_file_in (const char *dir, const char *name,
+                                 pl_file_name_fn name_fn, void *user_data,
+                                 pl_sink **out);
+/* pl_sink_new_file_in (PATH's folder, PATH's last component, NULL, ...):
+ * exactly PATH, never replacing it. */
 gpg_error_t pl_sink_new_file (const char *path, pl_sink **out);
+/* After a successful commit of a file sink: the path it was linked as;
+ * else NULL. */
+const char *pl_sink_file_path (pl_sink *sink);
+
+/* The ATTEMPT-th name for NAME + SUFFIX: NAME + SUFFIX for 0, else
+ * "stem (ATTEMPT).ext" + SUFFIX, where ext is NAME's last extension
+ * ("report (1).pdf.gpg").  When the result would be longer than NAME_MAX
+ * octets, the stem is shortened, cut on a UTF-8 character boundary, so
+ * that the number and the extension still fit.  GPG_ERR_ENAMETOOLONG when
+ * nothing would fit (SUFFIX alone too long, or SIZE below NAME_MAX + 1). */
+gpg_error_t pl_file_name_numbered (const char *name, const char *suffix,
+                                   unsigned attempt, char *buf, size_t size);
 
 /* A sink over an open descriptor (stdout).  Regular file: written in place
  * and truncated back to where it started on abort.  Anything else (a pipe,

@@ -1,0 +1,182 @@
+/* test-io.c - the transactional file sink: never replaces, picks the next
+ * free name, shortens the stem to fit NAME_MAX on a UTF-8 boundary */
+#include <limits.h>
+#include <string.h>
+#include <glib/gstdio.h>
+
+#include "io.h"
+#include "testutil.h"
+
+static char *
+new_dir (const char *name)
+{
+  static guint counter;
+  g_autofree char *base = g_strdup_printf ("%s-%u", name, counter++);
+  char *dir = g_build_filename (tu_tmpdir (), base, NULL);
+
+  g_assert_cmpint (g_mkdir (dir, 0700), ==, 0);
+  return dir;
+}
+
+static char *
+numbered (const char *name,
+          const char *suffix,
+          unsigned    attempt)
+{
+  char buf[NAME_MAX + 1];
+
+  g_assert_cmpuint (pl_file_name_numbered (name, suffix, attempt, buf, sizeof buf), ==, 0);
+  g_assert_cmpuint (strlen (buf), <=, NAME_MAX);
+  g_assert_true (g_utf8_validate (buf, -1, NULL));
+  return g_strdup (buf);
+}
+
+static void
+test_numbered (void)
+{
+  g_autofree char *a = numbered ("report.pdf", ".gpg", 0);
+  g_autofree char *b = numbered ("report.pdf", ".gpg", 1);
+  g_autofree char *c = numbered ("report.pdf", "", 2);
+  g_autofree char *d = numbered ("README", NULL, 3);
+  g_autofree char *e = numbered (".bashrc", "", 1);
+  char small[16];
+
+  g_assert_cmpstr (a, ==, "report.pdf.gpg");
+  g_assert_cmpstr (b, ==, "report (1).pdf.gpg");
+  g_assert_cmpstr (c, ==, "report (2).pdf");
+  g_assert_cmpstr (d, ==, "README (3)");
+  g_assert_cmpstr (e, ==, ".bashrc (1)");
+  g_assert_cmpint (gpg_err_code (pl_file_name_numbered ("a", "", 0, small, sizeof small)),
+                   ==, GPG_ERR_ENAMETOOLONG);
+}
+
+/* A 255-octet name: the stem gives way to the number and the suffix, cut
+ * between characters, and the extension stays. */
+static void
+test_numbered_too_long (void)
+{
+  g_autoptr(GString) name = g_string_new (NULL);
+  g_autoptr(GString) wide = g_string_new (NULL);
+  g_autoptr(GString) long_ext = g_string_new ("x.");
+  g_autofree char *n0 = NULL, *n1 = NULL, *n12 = NULL, *w1 = NULL, *x1 = NULL;
+
+  while (name->len < NAME_MAX - 4)
+    g_string_append_c (name, 'a');
+  g_string_append (name, ".txt");
+  g_assert_cmpuint (name->len, ==, NAME_MAX);
+  n0 = numbered (name->str, "", 0);
+  g_assert_cmpstr (n0, ==, name->str);
+  n1 = numbered (name->str, "", 1);
+  g_assert_cmpuint (strlen (n1), ==, NAME_MAX);
+  g_assert_true (g_str_has_suffix (n1, "a (1).txt"));
+  n12 = numbered (name->str, ".gpg", 12);
+  g_assert_cmpuint (strlen (n12), ==, NAME_MAX);
+  g_assert_true (g_str_has_suffix (n12, "a (12).txt.gpg"));
+
+  /* Two-octet characters: the cut never splits one. */
+  while (wide->len < NAME_MAX - 1)
+    g_string_append (wide, "é");
+  g_string_append_c (wide, 'z');
+  w1 = numbered (wide->str, "", 1);
+  g_assert_cmpuint (strlen (w1), <=, NAME_MAX);
+  g_assert_true (g_str_has_suffix (w1, "é (1)"));
+
+  /* An extension that leaves no room for a stem is shortened too. */
+  while (long_ext->len < NAME_MAX)
+    g_string_append_c (long_ext, 'e');
+  x1 = numbered (long_ext->str, ".gpg", 1);
+  g_assert_cmpuint (strlen (x1), ==, NAME_MAX);
+  g_assert_true (g_str_has_prefix (x1, "x.eee"));
+  g_assert_true (g_str_has_suffix (x1, "e (1).gpg"));
+}
+
+static gpg_error_t
+name_numbered (void     *user_data,
+               unsigned  attempt,
+               char     *buf,
+               size_t    size)
+{
+  return pl_file_name_numbered (user_data, "", attempt, buf, size);
+}
+
+static void
+commit_text (pl_sink    *sink,
+             const char *text)
+{
+  g_assert_cmpuint (sink->write (sink, text, strlen (text)), ==, 0);
+  g_assert_cmpuint (sink->commit (sink), ==, 0);
+}
+
+/* Two outputs of one 255-octet name in one folder, as when a message is
+ * decrypted twice: the second is numbered, shortened, and the first stays. */
+static void
+test_sink_next_free_name (void)
+{
+  g_autofree char *dir = new_dir ("next-free");
+  g_autoptr(GString) name = g_string_new (NULL);
+  pl_sink *first = NULL, *second = NULL, *third = NULL;
+  g_autofree char *contents = NULL;
+  g_autofree char *expected = NULL;
+
+  while (name->len < NAME_MAX)
+    g_string_append_c (name, 'n');
+  g_assert_cmpuint (pl_sink_new_file_in (dir, name->str, name_numbered, name->str, &first), ==, 0);
+  g_assert_cmpuint (pl_sink_new_file_in (dir, name->str, name_numbered, name->str, &second), ==, 0);
+  g_assert_cmpuint (pl_sink_new_file_in (dir, name->str, name_numbered, name->str, &third), ==, 0);
+  g_assert_null (pl_sink_file_path (first));
+  commit_text (first, "first");
+  commit_text (second, "second");
+  third->abort (third);
+
+  g_assert_true (g_str_has_suffix (pl_sink_file_path (first), name->str));
+  expected = numbered (name->str, "", 1);
+  g_assert_true (g_str_has_suffix (pl_sink_file_path (second), expected));
+  g_assert_true (g_file_get_contents (pl_sink_file_path (first), &contents, NULL, NULL));
+  g_assert_cmpstr (contents, ==, "first");
+  g_clear_pointer (&contents, g_free);
+  g_assert_true (g_file_get_contents (pl_sink_file_path (second), &contents, NULL, NULL));
+  g_assert_cmpstr (contents, ==, "second");
+  pl_sink_free (first);
+  pl_sink_free (second);
+  pl_sink_free (third);
+  {
+    g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+    guint n = 0;
+    while (g_dir_read_name (d))
+      n++;
+    g_assert_cmpuint (n, ==, 2);
+  }
+}
+
+/* Without a name function: exactly one name, and an existing file stays. */
+static void
+test_sink_one_name (void)
+{
+  g_autofree char *dir = new_dir ("one-name");
+  g_autofree char *path = g_build_filename (dir, "out", NULL);
+  g_autofree char *contents = NULL;
+  pl_sink *sink = NULL;
+
+  g_assert_cmpuint (pl_sink_new_file (path, &sink), ==, 0);
+  g_assert_true (g_file_set_contents (path, "raced", -1, NULL));
+  g_assert_cmpuint (sink->write (sink, "mine", 4), ==, 0);
+  g_assert_cmpint (gpg_err_code (sink->commit (sink)), ==, GPG_ERR_EEXIST);
+  sink->abort (sink);
+  pl_sink_free (sink);
+  g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
+  g_assert_cmpstr (contents, ==, "raced");
+  g_assert_cmpint (gpg_err_code (pl_sink_new_file_in (dir, "a/b", NULL, NULL, &sink)), ==,
+                   GPG_ERR_INV_NAME);
+  g_assert_null (sink);
+}
+
+int
+main (int argc, char **argv)
+{
+  tu_init (&argc, &argv);
+  g_test_add_func ("/io/name/numbered", test_numbered);
+  g_test_add_func ("/io/name/too-long", test_numbered_too_long);
+  g_test_add_func ("/io/file-sink/next-free-name", test_sink_next_free_name);
+  g_test_add_func ("/io/file-sink/one-name", test_sink_one_name);
+  return g_test_run ();
+}
