@@ -24,6 +24,7 @@ struct _PadlockJob
   GFile *input;
   GFile *output;
   char *output_name;
+  char *hidden_name;            /* with "Hide file names": the output's */
   PadlockJobConfig config;
   PadlockSecret *secret;
   GError *error;
@@ -96,10 +97,7 @@ typedef struct
   int threads;
   char *input_path;
   char *input_name;
-  char *dir;
-  char *name;                   /* plain name of the output */
-  char *suffix;                 /* ".gpg", ".asc" or "" */
-  gboolean name_from_input;     /* decryption: a suffix was stripped */
+  PadlockOutputPlan *plan;
   PadlockSecret *secret;
   pl_decrypt_result result;
   /* Results */
@@ -114,9 +112,7 @@ job_run_free (gpointer data)
 
   g_free (run->input_path);
   g_free (run->input_name);
-  g_free (run->dir);
-  g_free (run->name);
-  g_free (run->suffix);
+  g_clear_pointer (&run->plan, padlock_output_plan_free);
   g_free (run->output_path);
   g_clear_pointer (&run->secret, padlock_secret_unref);
   g_free (run);
@@ -136,6 +132,17 @@ padlock_job_set_state (PadlockJob      *self,
     return;
   self->state = state;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE]);
+}
+
+static void
+padlock_job_set_output_name (PadlockJob *self,
+                             const char *name)
+{
+  if (!g_strcmp0 (self->output_name, name))
+    return;
+  g_free (self->output_name);
+  self->output_name = g_strdup (name);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_OUTPUT_NAME]);
 }
 
 static void
@@ -243,21 +250,45 @@ on_core_progress (void     *user_data,
   atomic_store (&self->atomic_total, total);
 }
 
-/* At commit: a decrypted file takes the name stored in the message when
- * the input's own name said nothing (no .gpg, .pgp or .asc to strip). */
-static char *
-decrypted_name (gpointer user_data)
+/* The one place where the job hands its passphrase to encryption. */
+static gpg_error_t
+encrypt_with_secret (JobRun               *run,
+                     pl_source            *src,
+                     pl_sink              *sink,
+                     const pl_job_control *ctl)
 {
-  JobRun *run = user_data;
-  const pl_literal_header *literal = &run->result.literal;
+  pl_encrypt_options opts;
+  gsize pw_len;
+  const char *pw = padlock_secret_get_data (run->secret, &pw_len);
+  GStatBuf st;
 
-  if (run->name_from_input)
-    return NULL;
-  if (literal->name_len == 8 && !memcmp (literal->name, "_CONSOLE", 8))
-    return NULL;
-  if (!padlock_output_name_is_safe (literal->name, literal->name_len))
-    return NULL;
-  return g_strndup (literal->name, literal->name_len);
+  pl_encrypt_options_init (&opts);
+  opts.profile = (pl_profile) run->profile;
+  if (run->cipher_algo)
+    opts.cipher_algo = run->cipher_algo;
+  opts.compress_algo = run->compress_algo;
+  opts.armor = run->armor;
+  /* The real name, also when the output's is hidden. */
+  opts.file_name = run->input_name;
+  if (!g_stat (run->input_path, &st))
+    opts.file_date = (uint32_t) st.st_mtime;
+  return pl_encrypt (src, sink, &opts, pw, pw_len, ctl);
+}
+
+/* The one place where the job hands its passphrase to decryption. */
+static gpg_error_t
+decrypt_with_secret (PadlockSecret        *secret,
+                     pl_source            *src,
+                     pl_sink              *sink,
+                     pl_decrypt_result    *result,
+                     const pl_job_control *ctl)
+{
+  const char *passphrases[1] = { padlock_secret_get_data (secret, NULL) };
+  pl_decrypt_options opts = { 0 };
+
+  opts.passphrases = passphrases;
+  opts.n_passphrases = 1;
+  return pl_decrypt (src, sink, &opts, result, ctl);
 }
 
 /* Decrypts what was just written and compares it with what was read. */
@@ -271,24 +302,18 @@ verify_output (PadlockJob           *self,
   PadlockDigest digest;
   pl_source *src = NULL;
   pl_sink *sink = NULL;
-  pl_decrypt_options opts = { 0 };
   pl_decrypt_result result = { 0 };
-  const char *passphrases[1];
   gpg_error_t err;
 
   *verified = FALSE;
   padlock_digest_init (&digest);
-  passphrases[0] = padlock_secret_get_data (run->secret, NULL);
-  opts.passphrases = passphrases;
-  opts.n_passphrases = 1;
-
   atomic_store (&self->phase, 1);
   atomic_store (&self->atomic_done, 0);
   err = pl_source_new_file (run->output_path, &src);
   if (err)
     goto leave;
   sink = padlock_digest_sink_new (&digest);
-  err = pl_decrypt (src, sink, &opts, &result, ctl);
+  err = decrypt_with_secret (run->secret, src, sink, &result, ctl);
   if (!err)
     *verified = padlock_digest_equal (expected, &digest);
 
@@ -299,106 +324,136 @@ verify_output (PadlockJob           *self,
   return err;
 }
 
-static void
-padlock_job_thread (GTask        *task,
-                    gpointer      source_object,
-                    gpointer      task_data,
-                    GCancellable *cancellable)
+/* After encrypting with "delete original": the output must decrypt to
+ * what was read, else it goes and the input stays. */
+static GError *
+verify_and_delete (PadlockJob           *self,
+                   JobRun               *run,
+                   const PadlockDigest  *digest,
+                   const pl_job_control *ctl)
 {
-  PadlockJob *self = source_object;
-  JobRun *run = task_data;
+  gboolean verified = FALSE;
+  gpg_error_t err = verify_output (self, run, digest, ctl, &verified);
+
+  /* Cancelled while verifying: the output stays, so does the input, and
+   * the job is done. */
+  if (err && atomic_load (&self->cancel))
+    return NULL;
+  if (!verified)
+    {
+      g_unlink (run->output_path);
+      return g_error_new (PADLOCK_ERROR, PADLOCK_ERROR_NOT_VERIFIED,
+                          _("The encrypted file did not decrypt to the "
+                            "original, so it was removed and %s was kept."),
+                          run->input_name);
+    }
+  if (g_unlink (run->input_path) == 0)
+    run->original_deleted = TRUE;
+  return NULL;
+}
+
+static pl_job_control
+job_control (PadlockJob *self,
+             JobRun     *run)
+{
   pl_job_control ctl = {
     .progress = on_core_progress,
     .user_data = self,
     .cancel = &self->cancel,
     .threads = run->threads,
   };
-  PadlockDigest digest = { 0 };
-  pl_source *src = NULL;
-  pl_sink *sink = NULL;
-  gsize pw_len;
-  const char *pw = padlock_secret_get_data (run->secret, &pw_len);
-  GError *error = NULL;
-  gpg_error_t err;
+  return ctl;
+}
 
-  err = pl_source_new_file (run->input_path, &src);
+/* The input, and the output as the plan names it. */
+static gpg_error_t
+open_input_output (PadlockJob  *self,
+                   JobRun      *run,
+                   pl_source  **src,
+                   pl_sink    **sink)
+{
+  gpg_error_t err = pl_source_new_file (run->input_path, src);
+
   if (err)
-    goto leave;
-  if (src->size >= 0)
-    atomic_store (&self->atomic_total, src->size);
-  err = padlock_output_sink_new (run->dir, run->name, run->suffix,
-                                 run->direction == PADLOCK_DIRECTION_DECRYPT
-                                 ? decrypted_name : NULL,
-                                 run, &sink);
-  if (err)
-    goto leave;
+    return err;
+  if ((*src)->size >= 0)
+    atomic_store (&self->atomic_total, (*src)->size);
+  return padlock_output_sink_new (run->plan,
+                                  run->direction == PADLOCK_DIRECTION_DECRYPT
+                                  ? &run->result.literal : NULL,
+                                  sink);
+}
 
-  if (run->direction == PADLOCK_DIRECTION_ENCRYPT)
-    {
-      pl_encrypt_options opts;
-      struct stat st;
-
-      pl_encrypt_options_init (&opts);
-      opts.profile = (pl_profile) run->profile;
-      if (run->cipher_algo)
-        opts.cipher_algo = run->cipher_algo;
-      opts.compress_algo = run->compress_algo;
-      opts.armor = run->armor;
-      opts.file_name = run->input_name;
-      if (!g_stat (run->input_path, &st))
-        opts.file_date = (uint32_t) st.st_mtime;
-      if (run->delete_original)
-        {
-          padlock_digest_init (&digest);
-          src = padlock_digest_source_new (src, &digest);
-        }
-      err = pl_encrypt (src, sink, &opts, pw, pw_len, &ctl);
-    }
-  else
-    {
-      pl_decrypt_options opts = { 0 };
-      const char *passphrases[1] = { pw };
-
-      opts.passphrases = passphrases;
-      opts.n_passphrases = 1;
-      err = pl_decrypt (src, sink, &opts, &run->result, &ctl);
-    }
-  if (err)
-    goto leave;
-  run->output_path = g_strdup (padlock_output_sink_get_path (sink));
-
-  if (run->direction == PADLOCK_DIRECTION_ENCRYPT && run->delete_original)
-    {
-      gboolean verified = FALSE;
-
-      /* Cancelled while verifying: the output stays, so does the input. */
-      if (verify_output (self, run, &digest, &ctl, &verified)
-          && atomic_load (&self->cancel))
-        goto leave;
-      if (!verified)
-        {
-          g_unlink (run->output_path);
-          error = g_error_new (PADLOCK_ERROR, PADLOCK_ERROR_NOT_VERIFIED,
-                               _("The encrypted file did not decrypt to the "
-                                 "original, so it was removed and %s was "
-                                 "kept."), run->input_name);
-          goto leave;
-        }
-      if (g_unlink (run->input_path) == 0)
-        run->original_deleted = TRUE;
-    }
-
- leave:
-  pl_sink_free (sink);
-  pl_source_free (src);
-  if (digest.checksum)
-    padlock_digest_clear (&digest);
+static void
+return_outcome (GTask       *task,
+                gpg_error_t  err,
+                GError      *error)
+{
   if (err && !error)
     error = padlock_error_from_gpg (err);
   if (error)
     g_task_return_error (task, error);
   else
     g_task_return_boolean (task, TRUE);
+}
+
+static void
+padlock_job_encrypt_thread (GTask        *task,
+                            gpointer      source_object,
+                            gpointer      task_data,
+                            GCancellable *cancellable)
+{
+  PadlockJob *self = source_object;
+  JobRun *run = task_data;
+  pl_job_control ctl = job_control (self, run);
+  PadlockDigest digest = { 0 };
+  pl_source *src = NULL;
+  pl_sink *sink = NULL;
+  GError *error = NULL;
+  gpg_error_t err;
+
+  err = open_input_output (self, run, &src, &sink);
+  if (!err && run->delete_original)
+    {
+      padlock_digest_init (&digest);
+      src = padlock_digest_source_new (src, &digest);
+    }
+  if (!err)
+    err = encrypt_with_secret (run, src, sink, &ctl);
+  if (!err)
+    {
+      run->output_path = g_strdup (pl_sink_file_path (sink));
+      if (run->delete_original)
+        error = verify_and_delete (self, run, &digest, &ctl);
+    }
+  pl_sink_free (sink);
+  pl_source_free (src);
+  if (digest.checksum)
+    padlock_digest_clear (&digest);
+  return_outcome (task, err, error);
+}
+
+static void
+padlock_job_decrypt_thread (GTask        *task,
+                            gpointer      source_object,
+                            gpointer      task_data,
+                            GCancellable *cancellable)
+{
+  PadlockJob *self = source_object;
+  JobRun *run = task_data;
+  pl_job_control ctl = job_control (self, run);
+  pl_source *src = NULL;
+  pl_sink *sink = NULL;
+  gpg_error_t err;
+
+  err = open_input_output (self, run, &src, &sink);
+  if (!err)
+    err = decrypt_with_secret (run->secret, src, sink, &run->result, &ctl);
+  if (!err)
+    run->output_path = g_strdup (pl_sink_file_path (sink));
+  pl_sink_free (sink);
+  pl_source_free (src);
+  return_outcome (task, err, NULL);
 }
 
 static void
@@ -436,12 +491,12 @@ padlock_job_finished (GObject      *object,
     {
       if (run->output_path)
         {
+          g_autofree char *name = g_path_get_basename (run->output_path);
+
           g_clear_object (&self->output);
           self->output = g_file_new_for_path (run->output_path);
-          g_free (self->output_name);
-          self->output_name = g_path_get_basename (run->output_path);
           g_object_notify_by_pspec (object, properties[PROP_OUTPUT]);
-          g_object_notify_by_pspec (object, properties[PROP_OUTPUT_NAME]);
+          padlock_job_set_output_name (self, name);
         }
       self->original_deleted = run->original_deleted;
       if (self->bytes_total >= 0)
@@ -463,7 +518,6 @@ padlock_job_start (PadlockJob *self,
                    int         threads)
 {
   g_autoptr(GTask) task = NULL;
-  g_autoptr(GFile) dir = NULL;
   JobRun *run;
 
   g_return_if_fail (PADLOCK_IS_JOB (self));
@@ -481,26 +535,10 @@ padlock_job_start (PadlockJob *self,
   run->input_path = g_file_get_path (self->input);
   run->input_name = g_file_get_basename (self->input);
   run->secret = padlock_secret_ref (self->secret);
-  if (self->config.output_dir && *self->config.output_dir)
-    run->dir = g_strdup (self->config.output_dir);
-  else
-    {
-      dir = g_file_get_parent (self->input);
-      run->dir = g_file_get_path (dir);
-    }
-  if (self->direction == PADLOCK_DIRECTION_ENCRYPT)
-    {
-      run->name = g_strdup (run->input_name);
-      run->suffix = g_strdup (self->config.armor ? ".asc" : ".gpg");
-    }
-  else
-    {
-      run->name = padlock_output_stripped_name (run->input_name);
-      run->name_from_input = run->name != NULL;
-      if (!run->name)
-        run->name = g_strdup (run->input_name);
-      run->suffix = g_strdup ("");
-    }
+  run->plan = padlock_output_plan (self->input, self->direction, &self->config,
+                                   self->hidden_name);
+  /* The folder may have changed since the row was made. */
+  padlock_job_set_output_name (self, run->plan->output_name);
 
   atomic_store (&self->cancel, 0);
   atomic_store (&self->phase, 0);
@@ -524,7 +562,9 @@ padlock_job_start (PadlockJob *self,
   task = g_task_new (self, NULL, padlock_job_finished, NULL);
   g_task_set_source_tag (task, padlock_job_start);
   g_task_set_task_data (task, run, job_run_free);
-  g_task_run_in_thread (task, padlock_job_thread);
+  g_task_run_in_thread (task, self->direction == PADLOCK_DIRECTION_ENCRYPT
+                              ? padlock_job_encrypt_thread
+                              : padlock_job_decrypt_thread);
 }
 
 void
@@ -583,7 +623,7 @@ padlock_job_new (GFile                  *input,
 {
   PadlockJob *self;
   g_autoptr(GFileInfo) info = NULL;
-  g_autofree char *name = NULL;
+  g_autoptr(PadlockOutputPlan) plan = NULL;
 
   g_return_val_if_fail (G_IS_FILE (input), NULL);
   g_return_val_if_fail (config != NULL, NULL);
@@ -598,16 +638,10 @@ padlock_job_new (GFile                  *input,
                             G_FILE_QUERY_INFO_NONE, NULL, NULL);
   self->bytes_total = info ? g_file_info_get_size (info) : -1;
 
-  /* What the output will likely be called; fixed at commit. */
-  name = g_file_get_basename (input);
-  if (direction == PADLOCK_DIRECTION_ENCRYPT)
-    self->output_name = padlock_output_encrypted_name (name, config->armor);
-  else
-    {
-      self->output_name = padlock_output_stripped_name (name);
-      if (!self->output_name)
-        self->output_name = g_strdup (name);
-    }
+  if (direction == PADLOCK_DIRECTION_ENCRYPT && config->hide_names)
+    self->hidden_name = padlock_output_hidden_name_new ();
+  plan = padlock_output_plan (input, direction, config, self->hidden_name);
+  self->output_name = g_strdup (plan->output_name);
   return self;
 }
 
@@ -620,6 +654,7 @@ padlock_job_finalize (GObject *object)
   g_clear_object (&self->input);
   g_clear_object (&self->output);
   g_clear_pointer (&self->output_name, g_free);
+  g_clear_pointer (&self->hidden_name, g_free);
   g_clear_pointer (&self->secret, padlock_secret_unref);
   g_clear_error (&self->error);
   padlock_job_config_clear (&self->config);

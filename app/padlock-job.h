@@ -43,6 +43,7 @@ typedef struct
   gboolean armor;
   gboolean delete_original;     /* after the output verified */
   char *output_dir;             /* NULL: next to the input */
+  gboolean hide_names;          /* encrypted outputs get random names */
 } PadlockJobConfig;
 
 void padlock_job_config_clear (PadlockJobConfig *config);

@@ -1,21 +1,18 @@
-/* padlock-output.c - where a job's output goes, and under which name */
+/* padlock-output.c - the app's naming policy: where a job's output goes,
+ * and under which name */
 #include "padlock-output.h"
 
-#include <errno.h>
-#include <fcntl.h>
+#include <limits.h>
 #include <string.h>
-#include <unistd.h>
-#include <sys/stat.h>
+#include <gcrypt.h>
+#include <glib/gstdio.h>
 
-#define MAX_NUMBER 9999
+#define HIDDEN_NAME_LEN 8
+#define HIDDEN_ALPHABET "0123456789abcdefghijklmnopqrstuvwxyz"
 
-char *
-padlock_output_encrypted_name (const char *input_name,
-                               gboolean    armor)
-{
-  g_return_val_if_fail (input_name != NULL, NULL);
-  return g_strconcat (input_name, armor ? ".asc" : ".gpg", NULL);
-}
+/* The name a job produces when plans are made before any output exists;
+ * the folder's own files push it on, up to this many. */
+#define MAX_PLANNED_ATTEMPTS 10000
 
 char *
 padlock_output_stripped_name (const char *input_name)
@@ -31,209 +28,232 @@ padlock_output_stripped_name (const char *input_name)
   return NULL;
 }
 
+/* Characters that a file manager shows as a slash or a backslash. */
+static gboolean
+is_lookalike_slash (gunichar c)
+{
+  switch (c)
+    {
+    case 0x0337:                /* combining short solidus overlay */
+    case 0x0338:                /* combining long solidus overlay */
+    case 0x1735:                /* Philippine single punctuation */
+    case 0x2044:                /* fraction slash */
+    case 0x20e5:                /* combining reverse solidus overlay */
+    case 0x2215:                /* division slash */
+    case 0x2216:                /* set minus */
+    case 0x2571:                /* box drawings light diagonal */
+    case 0x2572:
+    case 0x27cb:                /* mathematical rising diagonal */
+    case 0x27cd:                /* mathematical falling diagonal */
+    case 0x29f5:                /* reverse solidus operator */
+    case 0x29f8:                /* big solidus */
+    case 0x29f9:                /* big reverse solidus */
+    case 0x3033:                /* vertical kana repeat mark upper half */
+    case 0xfe68:                /* small reverse solidus */
+    case 0xff0f:                /* fullwidth solidus */
+    case 0xff3c:                /* fullwidth reverse solidus */
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
+/* Characters that change how the rest of the name reads (U+202E shows
+ * "invoice\u202etxt.exe" as "invoiceexe.txt"), or that cannot be seen. */
+static gboolean
+is_hidden_or_control (gunichar c)
+{
+  switch (g_unichar_type (c))
+    {
+    case G_UNICODE_CONTROL:
+    case G_UNICODE_FORMAT:
+    case G_UNICODE_LINE_SEPARATOR:
+    case G_UNICODE_PARAGRAPH_SEPARATOR:
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
 gboolean
 padlock_output_name_is_safe (const char *name,
                              gsize       len)
 {
-  if (len == 0 || name[0] == '.' || !g_utf8_validate (name, len, NULL))
+  const char *end = name + len;
+
+  if (len == 0 || !g_utf8_validate_len (name, len, NULL))
     return FALSE;
-  for (gsize i = 0; i < len; i++)
+  /* A hidden file, an option to a command, a home folder, or a name that
+   * looks like another: "report.pdf " and "report.pdf." */
+  if (strchr (".-~ ", name[0]) || name[len - 1] == ' ' || name[len - 1] == '.')
+    return FALSE;
+  for (const char *p = name; p < end; p = g_utf8_next_char (p))
     {
-      guchar c = (guchar) name[i];
-      if (c == '/' || c == '\\' || c < 0x20 || c == 0x7f)
+      gunichar c = g_utf8_get_char (p);
+
+      if (c == '/' || c == '\\' || is_lookalike_slash (c)
+          || is_hidden_or_control (c))
         return FALSE;
     }
   return TRUE;
 }
 
 char *
-padlock_output_numbered_name (const char *name,
-                              const char *suffix,
-                              guint       n)
+padlock_output_hidden_name_new (void)
 {
-  const char *dot;
-  g_autofree char *stem = NULL;
+  char name[HIDDEN_NAME_LEN + 1] = { 0 };
 
-  g_return_val_if_fail (name != NULL, NULL);
-  if (!suffix)
-    suffix = "";
-  if (n == 0)
-    return g_strconcat (name, suffix, NULL);
-  dot = strrchr (name, '.');
-  if (!dot || dot == name)
-    dot = name + strlen (name);
-  stem = g_strndup (name, (gsize) (dot - name));
-  return g_strdup_printf ("%s (%u)%s%s", stem, n, dot, suffix);
-}
-
-typedef struct
-{
-  pl_sink base;
-  int fd;
-  char *dir;
-  char *name;
-  char *suffix;
-  char *tmp_path;               /* NULL with O_TMPFILE */
-  char *path;                   /* set at commit */
-  PadlockOutputNameFunc name_func;
-  gpointer user_data;
-} OutputSink;
-
-static gpg_error_t
-output_sink_write (pl_sink    *self,
-                   const void *buf,
-                   size_t      len)
-{
-  OutputSink *s = (OutputSink *) self;
-
-  if (s->fd < 0)
-    return gpg_error (GPG_ERR_EBADF);
-  return pl_write_all (s->fd, buf, len);
-}
-
-static int
-link_to (OutputSink *s,
-         const char *path)
-{
-  char proc[64];
-
-  if (s->tmp_path)
-    return link (s->tmp_path, path);
-  g_snprintf (proc, sizeof proc, "/proc/self/fd/%d", s->fd);
-  return linkat (AT_FDCWD, proc, AT_FDCWD, path, AT_SYMLINK_FOLLOW);
-}
-
-static gpg_error_t
-output_sink_commit (pl_sink *self)
-{
-  OutputSink *s = (OutputSink *) self;
-  g_autofree char *name = NULL;
-  int dir_fd;
-
-  if (s->fd < 0)
-    return gpg_error (GPG_ERR_EBADF);
-  if (fsync (s->fd))
-    return pl_error_from_errno (errno);
-  if (s->name_func)
-    name = s->name_func (s->user_data);
-  if (!name)
-    name = g_strdup (s->name);
-
-  /* link() fails with EEXIST instead of replacing: try the next number. */
-  for (guint n = 0; n <= MAX_NUMBER; n++)
+  do
     {
-      g_autofree char *base = padlock_output_numbered_name (name, s->suffix, n);
-      g_autofree char *path = g_build_filename (s->dir, base, NULL);
-
-      if (link_to (s, path) == 0)
+      for (guint i = 0; i < HIDDEN_NAME_LEN; i++)
         {
-          s->path = g_steal_pointer (&path);
-          break;
+          guint8 octet;
+
+          /* 252 = 7 × 36: no letter more likely than another. */
+          do
+            gcry_randomize (&octet, 1, GCRY_STRONG_RANDOM);
+          while (octet >= 252);
+          name[i] = HIDDEN_ALPHABET[octet % 36];
         }
-      if (errno != EEXIST)
-        return pl_error_from_errno (errno);
     }
-  if (!s->path)
-    return gpg_error (GPG_ERR_EEXIST);
-  if (s->tmp_path)
-    {
-      unlink (s->tmp_path);
-      g_clear_pointer (&s->tmp_path, g_free);
-    }
-  close (s->fd);
-  s->fd = -1;
-  /* The new name is durable only once the folder is synced too. */
-  dir_fd = open (s->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dir_fd >= 0)
-    {
-      fsync (dir_fd);
-      close (dir_fd);
-    }
-  return 0;
+  while (!padlock_output_name_is_hidden (name));
+  return g_strdup (name);
 }
 
-static void
-output_sink_abort (pl_sink *self)
+gboolean
+padlock_output_name_is_hidden (const char *name)
 {
-  OutputSink *s = (OutputSink *) self;
+  gboolean digit = FALSE;
 
-  if (s->path)
-    return;
-  if (s->fd >= 0)
+  if (!name || strlen (name) != HIDDEN_NAME_LEN)
+    return FALSE;
+  for (const char *p = name; *p; p++)
     {
-      if (ftruncate (s->fd, 0))
-        { /* the unlink below removes it anyway */ }
-      close (s->fd);
-      s->fd = -1;
+      if (!strchr (HIDDEN_ALPHABET, *p))
+        return FALSE;
+      digit |= g_ascii_isdigit (*p);
     }
-  if (s->tmp_path)
-    {
-      unlink (s->tmp_path);
-      g_clear_pointer (&s->tmp_path, g_free);
-    }
+  return digit;
 }
 
-static void
-output_sink_free (pl_sink *self)
+/* The stored name when it wins and is safe; else NULL. */
+static char *
+stored_name (const PadlockOutputPlan *plan)
 {
-  OutputSink *s = (OutputSink *) self;
+  const pl_literal_header *stored = plan->stored;
 
-  output_sink_abort (self);
-  g_free (s->dir);
-  g_free (s->name);
-  g_free (s->suffix);
-  g_free (s->path);
-  g_free (s);
+  if (!plan->stored_name_wins || !stored || !stored->name_len)
+    return NULL;
+  /* What gpg stores for standard input. */
+  if (stored->name_len == 8 && !memcmp (stored->name, "_CONSOLE", 8))
+    return NULL;
+  if (!padlock_output_name_is_safe (stored->name, stored->name_len))
+    return NULL;
+  return g_strndup (stored->name, stored->name_len);
 }
 
 gpg_error_t
-padlock_output_sink_new (const char             *dir,
-                         const char             *name,
-                         const char             *suffix,
-                         PadlockOutputNameFunc   name_func,
-                         gpointer                user_data,
-                         pl_sink               **out)
+padlock_output_plan_name (const PadlockOutputPlan *plan,
+                          unsigned                 attempt,
+                          char                    *buf,
+                          gsize                    size)
 {
-  OutputSink *s;
+  g_autofree char *stored = stored_name (plan);
 
-  g_return_val_if_fail (dir != NULL, gpg_error (GPG_ERR_INV_ARG));
-  g_return_val_if_fail (name != NULL, gpg_error (GPG_ERR_INV_ARG));
-  g_return_val_if_fail (out != NULL, gpg_error (GPG_ERR_INV_ARG));
-
-  *out = NULL;
-  s = g_new0 (OutputSink, 1);
-  s->fd = -1;
-  s->dir = g_strdup (dir);
-  s->name = g_strdup (name);
-  s->suffix = g_strdup (suffix ? suffix : "");
-  s->name_func = name_func;
-  s->user_data = user_data;
-#ifdef O_TMPFILE
-  s->fd = open (dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
-#endif
-  if (s->fd < 0)
-    {
-      s->tmp_path = g_build_filename (dir, ".padlock-XXXXXX", NULL);
-      s->fd = g_mkstemp_full (s->tmp_path, O_WRONLY | O_CLOEXEC, 0600);
-      if (s->fd < 0)
-        {
-          gpg_error_t err = pl_error_from_errno (errno);
-          g_clear_pointer (&s->tmp_path, g_free);
-          output_sink_free (&s->base);
-          return err;
-        }
-    }
-  s->base.write = output_sink_write;
-  s->base.commit = output_sink_commit;
-  s->base.abort = output_sink_abort;
-  s->base.free = output_sink_free;
-  *out = &s->base;
-  return 0;
+  return pl_file_name_numbered (stored ? stored : plan->name, plan->suffix,
+                                attempt, buf, size);
 }
 
-const char *
-padlock_output_sink_get_path (pl_sink *sink)
+/* The first name the plan gives that no file in its folder has now. */
+static char *
+first_free_name (const PadlockOutputPlan *plan)
 {
-  g_return_val_if_fail (sink != NULL, NULL);
-  return ((OutputSink *) sink)->path;
+  char name[NAME_MAX + 1];
+
+  for (unsigned attempt = 0; attempt < MAX_PLANNED_ATTEMPTS; attempt++)
+    {
+      g_autofree char *path = NULL;
+      GStatBuf st;
+
+      if (padlock_output_plan_name (plan, attempt, name, sizeof name))
+        break;
+      path = g_build_filename (plan->dir, name, NULL);
+      if (g_lstat (path, &st) != 0)
+        return g_strdup (name);
+    }
+  /* The sink will say why at commit. */
+  return g_strconcat (plan->name, plan->suffix, NULL);
+}
+
+PadlockOutputPlan *
+padlock_output_plan (GFile                  *input,
+                     PadlockDirection        direction,
+                     const PadlockJobConfig *config,
+                     const char             *hidden_name)
+{
+  PadlockOutputPlan *plan;
+  g_autofree char *input_name = NULL;
+
+  g_return_val_if_fail (G_IS_FILE (input), NULL);
+  g_return_val_if_fail (config != NULL, NULL);
+
+  plan = g_new0 (PadlockOutputPlan, 1);
+  input_name = g_file_get_basename (input);
+  if (config->output_dir && *config->output_dir)
+    plan->dir = g_strdup (config->output_dir);
+  else
+    {
+      g_autoptr(GFile) parent = g_file_get_parent (input);
+      plan->dir = g_file_get_path (parent);
+    }
+  if (direction == PADLOCK_DIRECTION_ENCRYPT)
+    {
+      plan->name = g_strdup (hidden_name ? hidden_name : input_name);
+      plan->suffix = g_strdup (config->armor ? ".asc" : ".gpg");
+    }
+  else
+    {
+      plan->name = padlock_output_stripped_name (input_name);
+      plan->stored_name_wins = !plan->name
+                               || padlock_output_name_is_hidden (plan->name);
+      if (!plan->name)
+        plan->name = g_strdup (input_name);
+      plan->suffix = g_strdup ("");
+    }
+  plan->output_name = first_free_name (plan);
+  return plan;
+}
+
+void
+padlock_output_plan_free (PadlockOutputPlan *plan)
+{
+  if (!plan)
+    return;
+  g_free (plan->dir);
+  g_free (plan->name);
+  g_free (plan->suffix);
+  g_free (plan->output_name);
+  g_free (plan);
+}
+
+static gpg_error_t
+plan_name_fn (void     *user_data,
+              unsigned  attempt,
+              char     *buf,
+              size_t    size)
+{
+  return padlock_output_plan_name (user_data, attempt, buf, size);
+}
+
+gpg_error_t
+padlock_output_sink_new (PadlockOutputPlan        *plan,
+                         const pl_literal_header  *stored,
+                         pl_sink                 **out)
+{
+  g_return_val_if_fail (plan != NULL, gpg_error (GPG_ERR_INV_ARG));
+  g_return_val_if_fail (out != NULL, gpg_error (GPG_ERR_INV_ARG));
+
+  plan->stored = stored;
+  return pl_sink_new_file_in (plan->dir, plan->output_name, plan_name_fn,
+                              plan, out);
 }

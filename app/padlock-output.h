@@ -1,46 +1,76 @@
-/* padlock-output.h - where a job's output goes, and under which name
+/* padlock-output.h - the app's naming policy: where a job's output goes,
+ * and under which name
  *
- * Output never replaces an existing file: "name.ext" becomes
- * "name (1).ext", "name (2).ext"...  The name is chosen when the output
- * is committed, so that a decrypted file can take the name stored in the
- * message, and a file that appeared meanwhile is not overwritten.
+ * One plan decides the name.  The job makes it when its row is created,
+ * so that the row shows the final name from the start, and again when it
+ * starts, since the folder may have changed meanwhile.  At commit the
+ * core's file sink (core/io.h) asks the plan for names until one is free:
+ * an existing file is never replaced; "name.ext" becomes "name (1).ext",
+ * "name (2).ext"...  A decrypted file takes the name stored in the
+ * message when the input's own name says nothing (no .gpg, .pgp or .asc
+ * to strip, or one of Padlock's hidden names) and the stored name is
+ * safe.
  */
 #pragma once
 
 #include <glib.h>
 
 #include "io.h"
+#include "literal.h"
+#include "padlock-job.h"
 
 G_BEGIN_DECLS
 
-/* "report.pdf" + "gpg" or "asc". */
-char    *padlock_output_encrypted_name (const char *input_name,
-                                        gboolean    armor);
+typedef struct
+{
+  char *dir;                    /* the folder the output goes into */
+  char *name;                   /* the plain name: "report.pdf", a hidden
+                                 * "7f3k9q2m", or the input's stripped */
+  char *suffix;                 /* ".gpg", ".asc", or "" when decrypting */
+  gboolean stored_name_wins;    /* decrypting: a safe name stored in the
+                                 * message replaces NAME */
+  char *output_name;            /* the first name free in DIR now */
+  /* Borrowed: while decrypting, the message's literal header, which the
+   * engine fills in before commit. */
+  const pl_literal_header *stored;
+} PadlockOutputPlan;
+
+/* The plan for INPUT.  HIDDEN_NAME (encryption with hidden names, from
+ * padlock_output_hidden_name_new) replaces the input's name. */
+PadlockOutputPlan *padlock_output_plan         (GFile                  *input,
+                                                PadlockDirection        direction,
+                                                const PadlockJobConfig *config,
+                                                const char             *hidden_name);
+void               padlock_output_plan_free    (PadlockOutputPlan      *plan);
+/* The ATTEMPT-th name to try, as pl_file_name_fn (core/io.h) gives it:
+ * the stored name when it wins, else the plan's name, numbered from the
+ * second attempt on and shortened to fit NAME_MAX. */
+gpg_error_t        padlock_output_plan_name    (const PadlockOutputPlan *plan,
+                                                unsigned                 attempt,
+                                                char                    *buf,
+                                                gsize                    size);
+/* The core's transactional file sink, named by PLAN at commit.  STORED
+ * (decryption: the result's literal header; else NULL) must outlive the
+ * sink, and so must PLAN. */
+gpg_error_t        padlock_output_sink_new     (PadlockOutputPlan       *plan,
+                                                const pl_literal_header *stored,
+                                                pl_sink                **out);
+
 /* "report.pdf.gpg" -> "report.pdf" (.gpg, .pgp, .asc); NULL without one of
  * those suffixes. */
-char    *padlock_output_stripped_name  (const char *input_name);
-/* A name stored in a message that is safe to create in a folder: no '/',
- * no control characters, no leading '.', valid UTF-8, not empty. */
-gboolean padlock_output_name_is_safe   (const char *name,
-                                        gsize       len);
-/* N = 0: NAME + SUFFIX; else "stem (N).ext" + SUFFIX. */
-char    *padlock_output_numbered_name  (const char *name,
-                                        const char *suffix,
-                                        guint       n);
+char    *padlock_output_stripped_name    (const char *input_name);
+/* Whether a name stored in a message may name a file: valid UTF-8, not
+ * empty, no '/' or '\\' nor a character that looks like one, no control
+ * or format character (Unicode Cc, Cf, Zl, Zp), not starting with '.',
+ * '-', '~' or a space, not ending with a space or a dot. */
+gboolean padlock_output_name_is_safe     (const char *name,
+                                          gsize       len);
+/* A random name for "Hide file names": eight lowercase letters and digits
+ * from libgcrypt's random ("7f3k9q2m"), at least one of them a digit. */
+char    *padlock_output_hidden_name_new  (void);
+/* Whether NAME has the shape padlock_output_hidden_name_new gives. */
+gboolean padlock_output_name_is_hidden   (const char *name);
 
-/* Called at commit, on the job's thread: the plain name to use (else the
- * one given to padlock_output_sink_new).  Returns NULL to keep it. */
-typedef char *(*PadlockOutputNameFunc) (gpointer user_data);
-
-/* A sink writing into a temporary file in DIR that becomes
- * DIR/numbered (NAME, SUFFIX, n) for the first free n at commit. */
-gpg_error_t  padlock_output_sink_new      (const char             *dir,
-                                           const char             *name,
-                                           const char             *suffix,
-                                           PadlockOutputNameFunc   name_func,
-                                           gpointer                user_data,
-                                           pl_sink               **out);
-/* After a successful commit: the file's path. */
-const char  *padlock_output_sink_get_path (pl_sink                *sink);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (PadlockOutputPlan, padlock_output_plan_free)
 
 G_END_DECLS

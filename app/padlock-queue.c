@@ -11,7 +11,6 @@ struct _PadlockQueue
   GPtrArray *jobs;
 
   guint max_running;
-  guint n_running;
   guint n_finished;
   gboolean busy;
 };
@@ -101,13 +100,11 @@ padlock_queue_schedule (PadlockQueue *self)
         continue;
       running++;
       queued--;
-      /* Starting notifies the state, which reschedules: count first. */
-      self->n_running = running;
+      /* Starting notifies the state, which reschedules. */
       padlock_job_start (job, MAX (1, cores / (int) MAX (will_run, 1)));
       return;
     }
 
-  self->n_running = running;
   if (self->n_finished != finished)
     {
       self->n_finished = finished;

@@ -76,38 +76,103 @@ test_sniff (void)
   g_assert_nonnull (strstr (error->message, "Folders are not supported yet"));
 }
 
+static char *
+planned_name (const char       *path,
+              PadlockDirection  direction,
+              gboolean          armor,
+              const char       *hidden_name)
+{
+  g_autoptr(GFile) input = g_file_new_for_path (path);
+  PadlockJobConfig config = { .armor = armor };
+  g_autoptr(PadlockOutputPlan) plan =
+    padlock_output_plan (input, direction, &config, hidden_name);
+
+  return g_strdup (plan->output_name);
+}
+
 static void
 test_output_names (void)
 {
-  g_autofree char *a = padlock_output_encrypted_name ("report.pdf", FALSE);
-  g_autofree char *b = padlock_output_encrypted_name ("report.pdf", TRUE);
-  g_autofree char *c = padlock_output_stripped_name ("report.pdf.gpg");
-  g_autofree char *d = padlock_output_stripped_name ("notes.PGP");
-  g_autofree char *e = padlock_output_numbered_name ("report.pdf", ".gpg", 1);
-  g_autofree char *f = padlock_output_numbered_name ("report.pdf", "", 2);
-  g_autofree char *g = padlock_output_numbered_name ("README", "", 3);
-  g_autofree char *h = padlock_output_numbered_name ("report.pdf", "", 0);
+  g_autofree char *dir = at_new_dir ("names");
+  g_autofree char *report = g_build_filename (dir, "report.pdf", NULL);
+  g_autofree char *taken = g_build_filename (dir, "report.pdf.gpg", NULL);
+  g_autofree char *readme = g_build_filename (dir, "README", NULL);
+  g_autofree char *a = NULL, *b = NULL, *c = NULL, *d = NULL, *e = NULL, *f = NULL;
+  g_autofree char *stripped = padlock_output_stripped_name ("report.pdf.gpg");
+  g_autofree char *notes = padlock_output_stripped_name ("notes.PGP");
 
+  a = planned_name (report, PADLOCK_DIRECTION_ENCRYPT, FALSE, NULL);
+  b = planned_name (report, PADLOCK_DIRECTION_ENCRYPT, TRUE, NULL);
+  g_assert_true (g_file_set_contents (taken, "", 0, NULL));
+  /* The plan shows the name the job will write, from the start. */
+  c = planned_name (report, PADLOCK_DIRECTION_ENCRYPT, FALSE, NULL);
+  d = planned_name (taken, PADLOCK_DIRECTION_DECRYPT, FALSE, NULL);
+  e = planned_name (readme, PADLOCK_DIRECTION_DECRYPT, FALSE, NULL);
+  f = planned_name (report, PADLOCK_DIRECTION_ENCRYPT, FALSE, "7f3k9q2m");
   g_assert_cmpstr (a, ==, "report.pdf.gpg");
   g_assert_cmpstr (b, ==, "report.pdf.asc");
-  g_assert_cmpstr (c, ==, "report.pdf");
-  g_assert_cmpstr (d, ==, "notes");
+  g_assert_cmpstr (c, ==, "report (1).pdf.gpg");
+  g_assert_cmpstr (d, ==, "report.pdf");
+  g_assert_cmpstr (e, ==, "README");
+  g_assert_cmpstr (f, ==, "7f3k9q2m.gpg");
+
+  g_assert_cmpstr (stripped, ==, "report.pdf");
+  g_assert_cmpstr (notes, ==, "notes");
   g_assert_null (padlock_output_stripped_name ("photo.jpg"));
   g_assert_null (padlock_output_stripped_name (".gpg"));
-  g_assert_cmpstr (e, ==, "report (1).pdf.gpg");
-  g_assert_cmpstr (f, ==, "report (2).pdf");
-  g_assert_cmpstr (g, ==, "README (3)");
-  g_assert_cmpstr (h, ==, "report.pdf");
+}
 
+/* Names a message may not give its output (issue 11, item 7). */
+static const char *const unsafe_names[] = {
+  "invoice\u202etxt.exe",       /* right-to-left override (Cf) */
+  "a\xc2\x85" "b",             /* C1 controls (Cc) */
+  "a\xc2\x9b" "b",
+  "\u2066x\u2069.txt",          /* isolates (Cf) */
+  "zero\u200bwidth",            /* zero-width space (Cf) */
+  "zero\u200dwidth",            /* zero-width joiner (Cf) */
+  "a\u2028b",                   /* line separator (Zl) */
+  "a\u2029b",                   /* paragraph separator (Zp) */
+  "etc\uff0fpasswd",            /* full-width solidus */
+  "etc\u2215passwd",            /* division slash */
+  "etc\u2044passwd",            /* fraction slash */
+  "-rf",
+  "~root",
+  " leading",
+  "trailing ",
+  "trailing.",
+  "../x", "a/b", "a\\b", ".", "..", ".bashrc", "a\nb", "a\x7f",
+};
+
+static void
+test_output_name_safety (void)
+{
   g_assert_true (padlock_output_name_is_safe ("report.pdf", 10));
-  g_assert_false (padlock_output_name_is_safe ("../x", 4));
-  g_assert_false (padlock_output_name_is_safe ("a/b", 3));
-  g_assert_false (padlock_output_name_is_safe (".", 1));
-  g_assert_false (padlock_output_name_is_safe ("..", 2));
-  g_assert_false (padlock_output_name_is_safe (".bashrc", 7));
-  g_assert_false (padlock_output_name_is_safe ("a\nb", 3));
+  g_assert_true (padlock_output_name_is_safe ("Übersicht 2024.ods", strlen ("Übersicht 2024.ods")));
+  g_assert_true (padlock_output_name_is_safe ("a-b~c d.e", 9));
+  for (guint i = 0; i < G_N_ELEMENTS (unsafe_names); i++)
+    if (padlock_output_name_is_safe (unsafe_names[i], strlen (unsafe_names[i])))
+      g_error ("\"%s\" passed as safe", g_strescape (unsafe_names[i], NULL));
   g_assert_false (padlock_output_name_is_safe ("a\0b", 3));
   g_assert_false (padlock_output_name_is_safe ("", 0));
+  g_assert_false (padlock_output_name_is_safe ("\xff", 1));
+}
+
+static void
+test_hidden_names (void)
+{
+  for (guint i = 0; i < 100; i++)
+    {
+      g_autofree char *name = padlock_output_hidden_name_new ();
+      g_autofree char *other = padlock_output_hidden_name_new ();
+
+      g_assert_true (padlock_output_name_is_hidden (name));
+      g_assert_cmpstr (name, !=, other);
+    }
+  g_assert_true (padlock_output_name_is_hidden ("7f3k9q2m"));
+  g_assert_false (padlock_output_name_is_hidden ("abcdefgh"));
+  g_assert_false (padlock_output_name_is_hidden ("7f3k9q2"));
+  g_assert_false (padlock_output_name_is_hidden ("7F3K9Q2M"));
+  g_assert_false (padlock_output_name_is_hidden ("report.pdf"));
 }
 
 static PadlockJob *
@@ -423,6 +488,8 @@ main (int argc, char **argv)
   g_test_add_func ("/app/error/mapping", test_error_mapping);
   g_test_add_func ("/app/sniff", test_sniff);
   g_test_add_func ("/app/output/names", test_output_names);
+  g_test_add_func ("/app/output/name-safety", test_output_name_safety);
+  g_test_add_func ("/app/output/hidden-names", test_hidden_names);
   g_test_add_func ("/app/job/roundtrip", test_roundtrip);
   g_test_add_func ("/app/job/wrong-passphrase", test_wrong_passphrase);
   g_test_add_func ("/app/job/no-overwrite", test_no_overwrite);
