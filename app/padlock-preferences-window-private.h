@@ -19,6 +19,7 @@ struct _PadlockPreferencesWindow
   GtkWidget *folder_reset_button;
   GtkSwitch *delete_switch;
   GtkSpinButton *concurrency_spin;
+  GtkSwitch *hide_names_switch;
 
   /* Owned */
   GSettings *settings;

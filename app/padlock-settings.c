@@ -79,6 +79,7 @@ padlock_job_config_from_settings (GSettings        *settings,
   config->compress_algo = padlock_settings_compress_algo (compression);
   config->armor = g_settings_get_boolean (settings, "armor");
   config->delete_original = g_settings_get_boolean (settings, "delete-original");
+  config->hide_names = g_settings_get_boolean (settings, "hide-names");
   config->output_dir = g_settings_get_string (settings, "output-folder");
   if (!*config->output_dir)
     g_clear_pointer (&config->output_dir, g_free);

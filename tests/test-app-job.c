@@ -8,6 +8,7 @@
 #include "padlock-job.h"
 #include "padlock-output.h"
 #include "padlock-queue.h"
+#include "padlock-settings.h"
 #include "padlock-sniff.h"
 #include "padlock-speed.h"
 
@@ -384,6 +385,193 @@ test_literal_name (void)
   g_assert_false (g_file_test (profile, G_FILE_TEST_EXISTS));
 }
 
+/* DIR/FILE: a message made by the engine that stores STORED_NAME. */
+static char *
+write_message (const char *dir,
+               const char *file,
+               const char *stored_name)
+{
+  pl_encrypt_options o;
+  g_autoptr(GBytes) message = NULL;
+  char *path = g_build_filename (dir, file, NULL);
+
+  pl_encrypt_options_init (&o);
+  o.file_name = stored_name;
+  g_assert_cmpuint (tu_encrypt (&o, PASSPHRASE, "hello", 5, &message), ==, 0);
+  g_assert_true (g_file_set_contents (path, g_bytes_get_data (message, NULL),
+                                      g_bytes_get_size (message), NULL));
+  return path;
+}
+
+/* A stored name that could mislead or harm is not used: the output takes
+ * the input's name. */
+static void
+test_unsafe_stored_names (void)
+{
+  g_autofree char *dir = at_new_dir ("unsafe-stored");
+  g_autofree char *out = at_new_dir ("unsafe-stored-out");
+  g_autoptr(PadlockQueue) queue = padlock_queue_new ();
+  g_autoptr(GPtrArray) jobs = g_ptr_array_new_with_free_func (g_object_unref);
+  PadlockJobConfig config = { .output_dir = out };
+  g_autofree char *control = write_message (dir, "control", "report.txt");
+  g_autoptr(PadlockJob) control_job = NULL;
+  guint n = 0;
+
+  /* The same message with a plain name: the name is used. */
+  control_job = run_job (queue, control, PADLOCK_DIRECTION_DECRYPT, &config, PASSPHRASE);
+
+  for (guint i = 0; i < G_N_ELEMENTS (unsafe_names); i++)
+    {
+      g_autofree char *file = g_strdup_printf ("message-%u", i);
+      g_autofree char *path = NULL;
+
+      /* A literal packet keeps only a name's last component. */
+      if (strchr (unsafe_names[i], '/') || !strcmp (unsafe_names[i], "."))
+        continue;
+      path = write_message (dir, file, unsafe_names[i]);
+      g_ptr_array_add (jobs, run_job (queue, path, PADLOCK_DIRECTION_DECRYPT,
+                                      &config, PASSPHRASE));
+      n++;
+    }
+  g_assert_true (at_wait_queue_idle (queue, TIMEOUT_MS));
+  for (guint i = 0; i < jobs->len; i++)
+    {
+      PadlockJob *job = g_ptr_array_index (jobs, i);
+      g_autofree char *input_name = g_file_get_basename (padlock_job_get_input (job));
+
+      g_assert_no_error (padlock_job_get_error (job));
+      g_assert_cmpstr (padlock_job_get_output_name (job), ==, input_name);
+    }
+  g_assert_cmpstr (padlock_job_get_output_name (control_job), ==, "report.txt");
+  g_test_message ("%u unsafe stored names refused", n);
+  g_assert_cmpuint (n, >=, 19);
+}
+
+/* A 255-octet stored name decrypted twice into one folder: the second
+ * output's stem is shortened, between characters, so that " (1)" fits. */
+static void
+test_long_stored_name_twice (void)
+{
+  g_autofree char *dir = at_new_dir ("long-stored");
+  g_autofree char *out = at_new_dir ("long-stored-out");
+  g_autoptr(GString) name = g_string_new (NULL);
+  g_autoptr(PadlockQueue) queue = padlock_queue_new ();
+  g_autoptr(PadlockJob) first = NULL;
+  g_autoptr(PadlockJob) second = NULL;
+  g_autofree char *a = NULL, *b = NULL, *stem = NULL;
+  PadlockJobConfig config = { .output_dir = out };
+  const char *second_name;
+
+  while (name->len < 254)
+    g_string_append (name, "é");
+  g_string_append (name, "x");
+  g_assert_cmpuint (name->len, ==, 255);
+  a = write_message (dir, "a", name->str);
+  b = write_message (dir, "b", name->str);
+  first = run_job (queue, a, PADLOCK_DIRECTION_DECRYPT, &config, PASSPHRASE);
+  g_assert_true (at_wait_queue_idle (queue, TIMEOUT_MS));
+  second = run_job (queue, b, PADLOCK_DIRECTION_DECRYPT, &config, PASSPHRASE);
+  g_assert_true (at_wait_queue_idle (queue, TIMEOUT_MS));
+  g_assert_no_error (padlock_job_get_error (first));
+  g_assert_no_error (padlock_job_get_error (second));
+  g_assert_cmpstr (padlock_job_get_output_name (first), ==, name->str);
+  second_name = padlock_job_get_output_name (second);
+  g_assert_cmpuint (strlen (second_name), <=, 255);
+  g_assert_true (g_utf8_validate (second_name, -1, NULL));
+  g_assert_true (g_str_has_suffix (second_name, "é (1)"));
+  stem = g_strndup (second_name, strlen (second_name) - strlen (" (1)"));
+  g_assert_true (g_str_has_prefix (name->str, stem));
+}
+
+/* The row's name, made with the job, is the one the job writes. */
+static void
+test_planned_name (void)
+{
+  g_autofree char *dir = at_new_dir ("planned");
+  g_autofree char *input = at_write_random (dir, "big.bin", 4096);
+  g_autofree char *taken = g_build_filename (dir, "big.bin.gpg", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (input);
+  g_autoptr(PadlockSecret) secret = padlock_secret_new (PASSPHRASE);
+  g_autoptr(PadlockQueue) queue = padlock_queue_new ();
+  g_autoptr(PadlockJob) job = NULL;
+  PadlockJobConfig config = { 0 };
+
+  g_assert_true (g_file_set_contents (taken, "keep me", -1, NULL));
+  job = padlock_job_new (file, PADLOCK_DIRECTION_ENCRYPT, &config);
+  g_assert_cmpstr (padlock_job_get_output_name (job), ==, "big (1).bin.gpg");
+  padlock_job_set_secret (job, secret);
+  padlock_queue_add (queue, job);
+  g_assert_true (at_wait_queue_idle (queue, TIMEOUT_MS));
+  g_assert_no_error (padlock_job_get_error (job));
+  g_assert_cmpstr (padlock_job_get_output_name (job), ==, "big (1).bin.gpg");
+}
+
+/* "Hide file names": a random output name; the real one travels inside
+ * and comes back when decrypting. */
+static void
+test_hide_names (void)
+{
+  g_autofree char *dir = at_new_dir ("hide");
+  g_autofree char *out = at_new_dir ("hide-out");
+  g_autofree char *input = at_write_random (dir, "salary review.ods", 70000);
+  g_autofree char *listing = NULL;
+  g_autofree char *hidden_stem = NULL;
+  g_autofree char *encrypted = NULL;
+  g_autoptr(PadlockQueue) queue = padlock_queue_new ();
+  g_autoptr(PadlockJob) enc = NULL;
+  g_autoptr(PadlockJob) armored = NULL;
+  g_autoptr(PadlockJob) dec = NULL;
+  g_autoptr(GBytes) original = NULL;
+  PadlockJobConfig hide = { .hide_names = TRUE };
+  PadlockJobConfig hide_armor = { .hide_names = TRUE, .armor = TRUE };
+  PadlockJobConfig to_out = { .output_dir = out, .hide_names = TRUE };
+  g_autofree char *decrypted = g_build_filename (out, "salary review.ods", NULL);
+  const char *name;
+  char *data;
+  gsize len;
+
+  g_assert_true (g_file_get_contents (input, &data, &len, NULL));
+  original = g_bytes_new_take (data, len);
+  enc = run_job (queue, input, PADLOCK_DIRECTION_ENCRYPT, &hide, PASSPHRASE);
+  armored = run_job (queue, input, PADLOCK_DIRECTION_ENCRYPT, &hide_armor, PASSPHRASE);
+  name = padlock_job_get_output_name (enc);
+  g_assert_true (g_str_has_suffix (name, ".gpg"));
+  hidden_stem = g_strndup (name, strlen (name) - 4);
+  g_assert_true (padlock_output_name_is_hidden (hidden_stem));
+  g_assert_true (at_wait_queue_idle (queue, TIMEOUT_MS));
+  g_assert_no_error (padlock_job_get_error (enc));
+  g_assert_no_error (padlock_job_get_error (armored));
+  /* The row showed the final name from the start. */
+  g_assert_cmpstr (padlock_job_get_output_name (enc), ==, name);
+  g_assert_true (g_str_has_suffix (padlock_job_get_output_name (armored), ".asc"));
+  listing = at_list_dir (dir);
+  g_assert_null (strstr (listing, "salary review.ods."));
+
+  encrypted = g_file_get_path (padlock_job_get_output (enc));
+  dec = run_job (queue, encrypted, PADLOCK_DIRECTION_DECRYPT, &to_out, PASSPHRASE);
+  g_assert_true (at_wait_queue_idle (queue, TIMEOUT_MS));
+  g_assert_no_error (padlock_job_get_error (dec));
+  g_assert_cmpstr (padlock_job_get_output_name (dec), ==, "salary review.ods");
+  g_assert_true (at_same_content (decrypted, original));
+}
+
+/* The Preferences switch reaches the jobs; off by default. */
+static void
+test_hide_names_setting (void)
+{
+  g_autoptr(GSettings) settings = padlock_settings_new ();
+  PadlockJobConfig config = { 0 };
+
+  padlock_job_config_from_settings (settings, &config);
+  g_assert_false (config.hide_names);
+  padlock_job_config_clear (&config);
+  g_settings_set_boolean (settings, "hide-names", TRUE);
+  padlock_job_config_from_settings (settings, &config);
+  g_assert_true (config.hide_names);
+  padlock_job_config_clear (&config);
+  g_settings_reset (settings, "hide-names");
+}
+
 static void
 on_state_count (PadlockJob *job,
                 GParamSpec *pspec,
@@ -496,6 +684,11 @@ main (int argc, char **argv)
   g_test_add_func ("/app/job/cancel", test_cancel);
   g_test_add_func ("/app/job/delete-original", test_delete_original);
   g_test_add_func ("/app/job/literal-name", test_literal_name);
+  g_test_add_func ("/app/job/unsafe-stored-names", test_unsafe_stored_names);
+  g_test_add_func ("/app/job/long-stored-name-twice", test_long_stored_name_twice);
+  g_test_add_func ("/app/job/planned-name", test_planned_name);
+  g_test_add_func ("/app/job/hide-names", test_hide_names);
+  g_test_add_func ("/app/job/hide-names-setting", test_hide_names_setting);
   g_test_add_func ("/app/queue/concurrency", test_concurrency);
   g_test_add_func ("/app/speed", test_speed);
   return g_test_run ();
