@@ -55,58 +55,62 @@ pl_error_message (gpg_error_t err)
   switch (gpg_err_code (err))
     {
     case GPG_ERR_BAD_PASSPHRASE:
-      return "The passphrase is wrong.";
+      return PL_N_ ("The passphrase is wrong.");
     case GPG_ERR_NO_PASSPHRASE:
-      return "No passphrase was given.";
+      return PL_N_ ("No passphrase was given.");
     case GPG_ERR_CHECKSUM:
     case GPG_ERR_BAD_SIGNATURE:
-      return "The file is damaged or has been tampered with; nothing was "
-             "written.";
+      return PL_N_ ("The file is damaged or has been tampered with; "
+                    "nothing was written.");
     case GPG_ERR_TRUNCATED:
-      return "The file is incomplete: it ends too early.";
+      return PL_N_ ("The file is incomplete: it ends too early.");
     case GPG_ERR_INV_ARMOR:
-      return "The file's ASCII armor is damaged.";
+      return PL_N_ ("The file's ASCII armor is damaged.");
     case GPG_ERR_NOT_ENCRYPTED:
-      return "The file is an OpenPGP message, but it is not encrypted.";
+      return PL_N_ ("The file is an OpenPGP message, but it is not "
+                    "encrypted.");
     case GPG_ERR_INV_PACKET:
     case GPG_ERR_BAD_DATA:
     case GPG_ERR_NO_DATA:
     case GPG_ERR_UNKNOWN_PACKET:
     case GPG_ERR_EOF:
-      return "The file is not an OpenPGP message, or it is damaged.";
+      return PL_N_ ("The file is not an OpenPGP message, or it is damaged.");
     case GPG_ERR_CIPHER_ALGO:
-      return "The file uses a cipher that Padlock does not support.";
+      return PL_N_ ("The file uses a cipher that Padlock does not support.");
     case GPG_ERR_DIGEST_ALGO:
-      return "The file uses a hash algorithm that Padlock does not support.";
+      return PL_N_ ("The file uses a hash algorithm that Padlock does not "
+                    "support.");
     case GPG_ERR_COMPR_ALGO:
-      return "The file uses a compression method that Padlock does not "
-             "support.";
+      return PL_N_ ("The file uses a compression method that Padlock does "
+                    "not support.");
     case GPG_ERR_UNSUPPORTED_ALGORITHM:
     case GPG_ERR_UNKNOWN_VERSION:
     case GPG_ERR_NOT_SUPPORTED:
-      return "The file uses an OpenPGP feature that Padlock does not "
-             "support.";
+      return PL_N_ ("The file uses an OpenPGP feature that Padlock does "
+                    "not support.");
     case PL_ERR_UNPROTECTED:
-      return "The file has no integrity protection, so it could have been "
-             "altered undetectably; Padlock refuses to decrypt it.";
+      return PL_N_ ("The file has no integrity protection, so it could "
+                    "have been altered undetectably; Padlock refuses to "
+                    "decrypt it.");
     case GPG_ERR_NO_SECKEY:
-      return "The file is encrypted to a public key, not with a passphrase.";
+      return PL_N_ ("The file is encrypted to a public key, not with a "
+                    "passphrase.");
     case GPG_ERR_TOO_LARGE:
-      return "The file asks for more memory to derive its key than Padlock "
-             "allows.";
+      return PL_N_ ("The file asks for more memory to derive its key than "
+                    "Padlock allows.");
     case GPG_ERR_CANCELED:
-      return "Cancelled.";
+      return PL_N_ ("Cancelled.");
     case GPG_ERR_EEXIST:
-      return "The output file already exists.";
+      return PL_N_ ("The output file already exists.");
     case GPG_ERR_ENOSPC:
-      return "The disk is full.";
+      return PL_N_ ("The disk is full.");
     case GPG_ERR_EIO:
-      return "A read or write error occurred.";
+      return PL_N_ ("A read or write error occurred.");
     case GPG_ERR_ENOENT:
-      return "The file does not exist.";
+      return PL_N_ ("The file does not exist.");
     case GPG_ERR_EACCES:
     case GPG_ERR_EPERM:
-      return "Permission denied.";
+      return PL_N_ ("Permission denied.");
     default:
       return gpg_strerror (err);
     }

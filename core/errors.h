@@ -25,5 +25,12 @@ typedef enum
 
 pl_outcome pl_error_outcome (gpg_error_t err);
 
-/* One sentence in plain words for a user. */
+/* Marks a message for translation without translating it: the core has
+ * no gettext.  xgettext knows the keyword (po/meson.build), so the
+ * messages are listed once, here; the app translates them where they
+ * become GErrors (app/padlock-error.c). */
+#define PL_N_(message) (message)
+
+/* One sentence in plain words for a user, in English; marked with PL_N_,
+ * except gpg_strerror's for codes without a sentence of ours. */
 const char *pl_error_message (gpg_error_t err);

@@ -318,7 +318,7 @@ typedef struct
   int dir_fd;
   char *dir;
   char *name;                   /* the planned name */
-  char *tmp_name;               /* the mkstemp fallback's; NULL for O_TMPFILE */
+  char *tmp_name;               /* mkstemp fallback; NULL: O_TMPFILE */
   pl_file_name_fn name_fn;
   void *user_data;
   char *path;                   /* set at commit */

@@ -1,6 +1,7 @@
 /* test-translations.c - every string the user sees is translated in every
- * language of po/LINGUAS, and the core's error messages (which the app
- * translates at the GError boundary) are the ones in po/ */
+ * language of po/LINGUAS (the core's error messages among them, through
+ * their PL_N_ keyword), and the profile descriptions the app lists again
+ * are the core's */
 #include <string.h>
 #include <glib/gstdio.h>
 
@@ -104,8 +105,8 @@ assert_same_messages (const char *core_file,
 
 #define LITERALS "((?:\\s*\"(?:[^\"\\\\]|\\\\.)*\")+)"
 
-/* The core has no gettext: the app translates its error messages and
- * profile descriptions, which it lists again for xgettext. */
+/* The core has no gettext: the app translates its profile descriptions,
+ * which it lists again for xgettext. */
 static void
 test_core_messages (void)
 {
@@ -114,8 +115,6 @@ test_core_messages (void)
     const char *core_file, *core_start, *core_end, *core_pattern;
     const char *app_file, *app_start;
   } pairs[] = {
-    { "core/errors.c", "pl_error_message (gpg_error_t err)", "default:",
-      "return" LITERALS "\\s*;", "app/padlock-error.c", "core_messages[]" },
     { "core/encrypt.c", "profiles[] = {", "};",
       "\\{\\s*\"[a-z0-9]+\",\\s*" LITERALS "\\s*\\}",
       "app/padlock-preferences-window.c", "profile_descriptions[]" },
@@ -152,7 +151,7 @@ make_pot (void)
   g_autofree char *potfiles = source_file ("po", "POTFILES.in", NULL);
   const char *argv[] = {
     "xgettext", "--package-name=padlock", "--from-code=UTF-8", "--add-comments",
-    "--keyword=_", "--keyword=N_", "--keyword=C_:1c,2", "--keyword=NC_:1c,2",
+    "--keyword=_", "--keyword=N_", "--keyword=PL_N_", "--keyword=C_:1c,2", "--keyword=NC_:1c,2",
     "--keyword=g_dcgettext:2", "--keyword=g_dngettext:2,3", "--keyword=g_dpgettext2:2c,3",
     "--files-from", potfiles, "--directory", source_dir, "--output", pot_path, NULL,
   };
