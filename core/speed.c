@@ -38,6 +38,7 @@ static const measure measures[] = {
 };
 
 #define N_MEASURES (sizeof measures / sizeof measures[0])
+_Static_assert (N_MEASURES == PL_SPEED_N, "pl_speed_id follows measures[]");
 
 static pl_speed_result list[N_MEASURES];
 
@@ -148,12 +149,16 @@ run_one (const measure *m, double seconds, uint8_t *buf, uint8_t *out,
 }
 
 gpg_error_t
-pl_speed_run (double seconds, pl_speed_result *results, pl_speed_fn fn,
-              void *user_data)
+pl_speed_measure (pl_speed_id id, double seconds, double *mb_per_s)
 {
-  uint8_t *buf = malloc (BUF_LEN), *out = malloc (BUF_LEN);
-  gpg_error_t err = 0;
+  uint8_t *buf, *out;
+  gpg_error_t err;
 
+  *mb_per_s = 0;
+  if ((unsigned) id >= N_MEASURES)
+    return gpg_error (GPG_ERR_INV_ARG);
+  buf = malloc (BUF_LEN);
+  out = malloc (BUF_LEN);
   if (!buf || !out)
     {
       free (buf);
@@ -164,17 +169,25 @@ pl_speed_run (double seconds, pl_speed_result *results, pl_speed_fn fn,
     seconds = 0.2;
   memset (buf, 0x5a, BUF_LEN);
   memset (out, 0, BUF_LEN);
-  for (size_t i = 0; i < N_MEASURES; i++)
+  err = run_one (&measures[id], seconds, buf, out, mb_per_s);
+  free (buf);
+  free (out);
+  return err;
+}
+
+gpg_error_t
+pl_speed_run (double seconds, pl_speed_result *results, pl_speed_fn fn,
+              void *user_data)
+{
+  gpg_error_t err = 0;
+
+  for (size_t i = 0; i < N_MEASURES && !err; i++)
     {
       results[i].name = measures[i].name;
       results[i].group = measures[i].group;
-      err = run_one (&measures[i], seconds, buf, out, &results[i].mb_per_s);
-      if (err)
-        break;
-      if (fn)
+      err = pl_speed_measure ((pl_speed_id) i, seconds, &results[i].mb_per_s);
+      if (!err && fn)
         fn (user_data, &results[i], i, N_MEASURES);
     }
-  free (buf);
-  free (out);
   return err;
 }
