@@ -85,7 +85,8 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-/* What the worker needs, copied so that it never reads the job's fields. */
+/* The work handed to the job's thread: what it needs, copied so that it
+ * never reads the job's fields, and what it produced. */
 typedef struct
 {
   PadlockDirection direction;
@@ -103,19 +104,19 @@ typedef struct
   /* Results */
   char *output_path;
   gboolean original_deleted;
-} JobRun;
+} JobWork;
 
 static void
-job_run_free (gpointer data)
+job_work_free (gpointer data)
 {
-  JobRun *run = data;
+  JobWork *work = data;
 
-  g_free (run->input_path);
-  g_free (run->input_name);
-  g_clear_pointer (&run->plan, padlock_output_plan_free);
-  g_free (run->output_path);
-  g_clear_pointer (&run->secret, padlock_secret_unref);
-  g_free (run);
+  g_free (work->input_path);
+  g_free (work->input_name);
+  g_clear_pointer (&work->plan, padlock_output_plan_free);
+  g_free (work->output_path);
+  g_clear_pointer (&work->secret, padlock_secret_unref);
+  g_free (work);
 }
 
 void
@@ -252,25 +253,25 @@ on_core_progress (void     *user_data,
 
 /* The one place where the job hands its passphrase to encryption. */
 static gpg_error_t
-encrypt_with_secret (JobRun               *run,
+encrypt_with_secret (JobWork              *work,
                      pl_source            *src,
                      pl_sink              *sink,
                      const pl_job_control *ctl)
 {
   pl_encrypt_options opts;
   gsize pw_len;
-  const char *pw = padlock_secret_get_data (run->secret, &pw_len);
+  const char *pw = padlock_secret_get_data (work->secret, &pw_len);
   GStatBuf st;
 
   pl_encrypt_options_init (&opts);
-  opts.profile = (pl_profile) run->profile;
-  if (run->cipher_algo)
-    opts.cipher_algo = run->cipher_algo;
-  opts.compress_algo = run->compress_algo;
-  opts.armor = run->armor;
+  opts.profile = (pl_profile) work->profile;
+  if (work->cipher_algo)
+    opts.cipher_algo = work->cipher_algo;
+  opts.compress_algo = work->compress_algo;
+  opts.armor = work->armor;
   /* The real name, also when the output's is hidden. */
-  opts.file_name = run->input_name;
-  if (!g_stat (run->input_path, &st))
+  opts.file_name = work->input_name;
+  if (!g_stat (work->input_path, &st))
     opts.file_date = (uint32_t) st.st_mtime;
   return pl_encrypt (src, sink, &opts, pw, pw_len, ctl);
 }
@@ -294,7 +295,7 @@ decrypt_with_secret (PadlockSecret        *secret,
 /* Decrypts what was just written and compares it with what was read. */
 static gpg_error_t
 verify_output (PadlockJob           *self,
-               JobRun               *run,
+               JobWork              *work,
                const PadlockDigest  *expected,
                const pl_job_control *ctl,
                gboolean             *verified)
@@ -309,11 +310,11 @@ verify_output (PadlockJob           *self,
   padlock_digest_init (&digest);
   atomic_store (&self->phase, 1);
   atomic_store (&self->atomic_done, 0);
-  err = pl_source_new_file (run->output_path, &src);
+  err = pl_source_new_file (work->output_path, &src);
   if (err)
     goto leave;
   sink = padlock_digest_sink_new (&digest);
-  err = decrypt_with_secret (run->secret, src, sink, &result, ctl);
+  err = decrypt_with_secret (work->secret, src, sink, &result, ctl);
   if (!err)
     *verified = padlock_digest_equal (expected, &digest);
 
@@ -328,12 +329,12 @@ verify_output (PadlockJob           *self,
  * what was read, else it goes and the input stays. */
 static GError *
 verify_and_delete (PadlockJob           *self,
-                   JobRun               *run,
+                   JobWork              *work,
                    const PadlockDigest  *digest,
                    const pl_job_control *ctl)
 {
   gboolean verified = FALSE;
-  gpg_error_t err = verify_output (self, run, digest, ctl, &verified);
+  gpg_error_t err = verify_output (self, work, digest, ctl, &verified);
 
   /* Cancelled while verifying: the output stays, so does the input, and
    * the job is done. */
@@ -341,26 +342,26 @@ verify_and_delete (PadlockJob           *self,
     return NULL;
   if (!verified)
     {
-      g_unlink (run->output_path);
+      g_unlink (work->output_path);
       return g_error_new (PADLOCK_ERROR, PADLOCK_ERROR_NOT_VERIFIED,
                           _("The encrypted file did not decrypt to the "
                             "original, so it was removed and %s was kept."),
-                          run->input_name);
+                          work->input_name);
     }
-  if (g_unlink (run->input_path) == 0)
-    run->original_deleted = TRUE;
+  if (g_unlink (work->input_path) == 0)
+    work->original_deleted = TRUE;
   return NULL;
 }
 
 static pl_job_control
 job_control (PadlockJob *self,
-             JobRun     *run)
+             JobWork    *work)
 {
   pl_job_control ctl = {
     .progress = on_core_progress,
     .user_data = self,
     .cancel = &self->cancel,
-    .threads = run->threads,
+    .threads = work->threads,
   };
   return ctl;
 }
@@ -368,19 +369,19 @@ job_control (PadlockJob *self,
 /* The input, and the output as the plan names it. */
 static gpg_error_t
 open_input_output (PadlockJob  *self,
-                   JobRun      *run,
+                   JobWork     *work,
                    pl_source  **src,
                    pl_sink    **sink)
 {
-  gpg_error_t err = pl_source_new_file (run->input_path, src);
+  gpg_error_t err = pl_source_new_file (work->input_path, src);
 
   if (err)
     return err;
   if ((*src)->size >= 0)
     atomic_store (&self->atomic_total, (*src)->size);
-  return padlock_output_sink_new (run->plan,
-                                  run->direction == PADLOCK_DIRECTION_DECRYPT
-                                  ? &run->result.literal : NULL,
+  return padlock_output_sink_new (work->plan,
+                                  work->direction == PADLOCK_DIRECTION_DECRYPT
+                                  ? &work->result.literal : NULL,
                                   sink);
 }
 
@@ -404,27 +405,27 @@ padlock_job_encrypt_thread (GTask        *task,
                             GCancellable *cancellable)
 {
   PadlockJob *self = source_object;
-  JobRun *run = task_data;
-  pl_job_control ctl = job_control (self, run);
+  JobWork *work = task_data;
+  pl_job_control ctl = job_control (self, work);
   PadlockDigest digest = { 0 };
   pl_source *src = NULL;
   pl_sink *sink = NULL;
   GError *error = NULL;
   gpg_error_t err;
 
-  err = open_input_output (self, run, &src, &sink);
-  if (!err && run->delete_original)
+  err = open_input_output (self, work, &src, &sink);
+  if (!err && work->delete_original)
     {
       padlock_digest_init (&digest);
       src = padlock_digest_source_new (src, &digest);
     }
   if (!err)
-    err = encrypt_with_secret (run, src, sink, &ctl);
+    err = encrypt_with_secret (work, src, sink, &ctl);
   if (!err)
     {
-      run->output_path = g_strdup (pl_sink_file_path (sink));
-      if (run->delete_original)
-        error = verify_and_delete (self, run, &digest, &ctl);
+      work->output_path = g_strdup (pl_sink_file_path (sink));
+      if (work->delete_original)
+        error = verify_and_delete (self, work, &digest, &ctl);
     }
   pl_sink_free (sink);
   pl_source_free (src);
@@ -440,17 +441,17 @@ padlock_job_decrypt_thread (GTask        *task,
                             GCancellable *cancellable)
 {
   PadlockJob *self = source_object;
-  JobRun *run = task_data;
-  pl_job_control ctl = job_control (self, run);
+  JobWork *work = task_data;
+  pl_job_control ctl = job_control (self, work);
   pl_source *src = NULL;
   pl_sink *sink = NULL;
   gpg_error_t err;
 
-  err = open_input_output (self, run, &src, &sink);
+  err = open_input_output (self, work, &src, &sink);
   if (!err)
-    err = decrypt_with_secret (run->secret, src, sink, &run->result, &ctl);
+    err = decrypt_with_secret (work->secret, src, sink, &work->result, &ctl);
   if (!err)
-    run->output_path = g_strdup (pl_sink_file_path (sink));
+    work->output_path = g_strdup (pl_sink_file_path (sink));
   pl_sink_free (sink);
   pl_source_free (src);
   return_outcome (task, err, NULL);
@@ -462,7 +463,7 @@ padlock_job_finished (GObject      *object,
                       gpointer      user_data)
 {
   PadlockJob *self = PADLOCK_JOB (object);
-  JobRun *run = g_task_get_task_data (G_TASK (result));
+  JobWork *work = g_task_get_task_data (G_TASK (result));
   g_autoptr(GError) error = NULL;
   double seconds;
 
@@ -489,16 +490,16 @@ padlock_job_finished (GObject      *object,
     }
   else
     {
-      if (run->output_path)
+      if (work->output_path)
         {
-          g_autofree char *name = g_path_get_basename (run->output_path);
+          g_autofree char *name = g_path_get_basename (work->output_path);
 
           g_clear_object (&self->output);
-          self->output = g_file_new_for_path (run->output_path);
+          self->output = g_file_new_for_path (work->output_path);
           g_object_notify_by_pspec (object, properties[PROP_OUTPUT]);
           padlock_job_set_output_name (self, name);
         }
-      self->original_deleted = run->original_deleted;
+      self->original_deleted = work->original_deleted;
       if (self->bytes_total >= 0)
         set_bytes (self, (guint64) self->bytes_total, self->bytes_total);
       /* When done, the throughput is the average over the whole job. */
@@ -518,27 +519,27 @@ padlock_job_start (PadlockJob *self,
                    int         threads)
 {
   g_autoptr(GTask) task = NULL;
-  JobRun *run;
+  JobWork *work;
 
   g_return_if_fail (PADLOCK_IS_JOB (self));
   g_return_if_fail (self->state == PADLOCK_JOB_QUEUED);
   g_return_if_fail (self->secret != NULL);
 
-  run = g_new0 (JobRun, 1);
-  run->direction = self->direction;
-  run->profile = self->config.profile;
-  run->cipher_algo = self->config.cipher_algo;
-  run->compress_algo = self->config.compress_algo;
-  run->armor = self->config.armor;
-  run->delete_original = self->config.delete_original;
-  run->threads = MAX (threads, 1);
-  run->input_path = g_file_get_path (self->input);
-  run->input_name = g_file_get_basename (self->input);
-  run->secret = padlock_secret_ref (self->secret);
-  run->plan = padlock_output_plan (self->input, self->direction, &self->config,
+  work = g_new0 (JobWork, 1);
+  work->direction = self->direction;
+  work->profile = self->config.profile;
+  work->cipher_algo = self->config.cipher_algo;
+  work->compress_algo = self->config.compress_algo;
+  work->armor = self->config.armor;
+  work->delete_original = self->config.delete_original;
+  work->threads = MAX (threads, 1);
+  work->input_path = g_file_get_path (self->input);
+  work->input_name = g_file_get_basename (self->input);
+  work->secret = padlock_secret_ref (self->secret);
+  work->plan = padlock_output_plan (self->input, self->direction, &self->config,
                                    self->hidden_name);
   /* The folder may have changed since the row was made. */
-  padlock_job_set_output_name (self, run->plan->output_name);
+  padlock_job_set_output_name (self, work->plan->output_name);
 
   atomic_store (&self->cancel, 0);
   atomic_store (&self->phase, 0);
@@ -561,7 +562,7 @@ padlock_job_start (PadlockJob *self,
 
   task = g_task_new (self, NULL, padlock_job_finished, NULL);
   g_task_set_source_tag (task, padlock_job_start);
-  g_task_set_task_data (task, run, job_run_free);
+  g_task_set_task_data (task, work, job_work_free);
   g_task_run_in_thread (task, self->direction == PADLOCK_DIRECTION_ENCRYPT
                               ? padlock_job_encrypt_thread
                               : padlock_job_decrypt_thread);

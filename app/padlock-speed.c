@@ -26,7 +26,7 @@ typedef struct
   PadlockSpeedFunc func;
   gpointer func_data;           /* a GObject, referenced */
   GMainContext *context;
-} SpeedRun;
+} SpeedWork;
 
 typedef struct
 {
@@ -59,13 +59,13 @@ padlock_speed_test_name (PadlockSpeedTest test)
 }
 
 static void
-speed_run_free (gpointer data)
+speed_work_free (gpointer data)
 {
-  SpeedRun *run = data;
+  SpeedWork *work = data;
 
-  g_main_context_unref (run->context);
-  g_clear_object (&run->func_data);
-  g_free (run);
+  g_main_context_unref (work->context);
+  g_clear_object (&work->func_data);
+  g_free (work);
 }
 
 static gboolean
@@ -104,7 +104,7 @@ padlock_speed_thread (GTask        *task,
                       gpointer      task_data,
                       GCancellable *cancellable)
 {
-  SpeedRun *run = task_data;
+  SpeedWork *work = task_data;
 
   for (int test = 0; test < PADLOCK_SPEED_N_TESTS; test++)
     {
@@ -113,12 +113,12 @@ padlock_speed_thread (GTask        *task,
       if (g_task_return_error_if_cancelled (task))
         return;
       report = g_new0 (SpeedReport, 1);
-      report->func = run->func;
-      report->owner = run->func_data ? g_object_ref (run->func_data) : NULL;
+      report->func = work->func;
+      report->owner = work->func_data ? g_object_ref (work->func_data) : NULL;
       report->test = test;
-      report->rate = measure (test, run->seconds);
-      if (run->func)
-        g_main_context_invoke_full (run->context, G_PRIORITY_DEFAULT,
+      report->rate = measure (test, work->seconds);
+      if (work->func)
+        g_main_context_invoke_full (work->context, G_PRIORITY_DEFAULT,
                                     deliver_report, report, speed_report_free);
       else
         speed_report_free (report);
@@ -135,17 +135,17 @@ padlock_speed_run_async (double               seconds,
                          gpointer             user_data)
 {
   g_autoptr(GTask) task = NULL;
-  SpeedRun *run;
+  SpeedWork *work;
 
-  run = g_new0 (SpeedRun, 1);
-  run->seconds = seconds;
-  run->func = func;
-  run->func_data = func_data ? g_object_ref (func_data) : NULL;
-  run->context = g_main_context_ref_thread_default ();
+  work = g_new0 (SpeedWork, 1);
+  work->seconds = seconds;
+  work->func = func;
+  work->func_data = func_data ? g_object_ref (func_data) : NULL;
+  work->context = g_main_context_ref_thread_default ();
 
   task = g_task_new (NULL, cancellable, callback, user_data);
   g_task_set_source_tag (task, padlock_speed_run_async);
-  g_task_set_task_data (task, run, speed_run_free);
+  g_task_set_task_data (task, work, speed_work_free);
   g_task_run_in_thread (task, padlock_speed_thread);
 }
 
