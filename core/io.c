@@ -522,6 +522,8 @@ pl_sink_new_file_in (const char *dir, const char *name,
       goto leave;
     }
 #ifdef O_TMPFILE
+  /* open (), not openat (): tests/test-faults.c refuses O_TMPFILE through
+   * it to reach the fallback. */
   f->fd = open (dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
 #endif
   if (f->fd < 0)
