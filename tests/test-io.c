@@ -10,11 +10,10 @@
 static char *
 new_dir (const char *name)
 {
-  static guint counter;
-  g_autofree char *base = g_strdup_printf ("%s-%u", name, counter++);
+  g_autofree char *base = g_strconcat (name, "-XXXXXX", NULL);
   char *dir = g_build_filename (tu_tmpdir (), base, NULL);
 
-  g_assert_cmpint (g_mkdir (dir, 0700), ==, 0);
+  g_assert_nonnull (g_mkdtemp (dir));
   return dir;
 }
 
