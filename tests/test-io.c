@@ -1,11 +1,41 @@
 /* test-io.c - the transactional file sink: never replaces, picks the next
  * free name, shortens the stem to fit NAME_MAX on a UTF-8 boundary */
+#include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
 #include <glib/gstdio.h>
 
 #include "io.h"
 #include "testutil.h"
+
+/* O_TMPFILE refused, as on filesystems without it, so that the sink takes
+ * its mkstemp fallback.  The core is linked in statically: its open64 is
+ * this one. */
+static gboolean refuse_tmpfile;
+
+int
+open64 (const char *path, int flags, ...)
+{
+  mode_t mode = 0;
+
+  if ((flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE)
+    {
+      va_list ap;
+      va_start (ap, flags);
+      mode = (mode_t) va_arg (ap, int);
+      va_end (ap);
+    }
+  if (refuse_tmpfile && (flags & O_TMPFILE) == O_TMPFILE)
+    {
+      errno = EOPNOTSUPP;
+      return -1;
+    }
+  return (int) syscall (SYS_openat, AT_FDCWD, path, flags, mode);
+}
 
 static char *
 new_dir (const char *name)
@@ -147,6 +177,65 @@ test_sink_next_free_name (void)
   }
 }
 
+static int
+compare_names (gconstpointer a,
+               gconstpointer b)
+{
+  return strcmp (*(const char *const *) a, *(const char *const *) b);
+}
+
+/* The names in DIR, sorted, joined with "|". */
+static char *
+list_dir (const char *dir)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+  const char *name;
+
+  while ((name = g_dir_read_name (d)))
+    g_ptr_array_add (names, (gpointer) name);
+  g_ptr_array_sort (names, compare_names);
+  g_ptr_array_add (names, NULL);
+  return g_strjoinv ("|", (char **) names->pdata);
+}
+
+/* Without O_TMPFILE: a visible NAME.XXXXXX while writing, linked under the
+ * next free name at commit, gone after commit or abort.  A 255-octet name
+ * leaves room for the six X. */
+static void
+test_sink_fallback (void)
+{
+  g_autofree char *dir = new_dir ("fallback");
+  g_autofree char *taken = g_build_filename (dir, "report.txt", NULL);
+  g_autoptr(GString) long_name = g_string_new (NULL);
+  pl_sink *sink = NULL, *aborted = NULL, *long_sink = NULL;
+  g_autofree char *during = NULL, *after = NULL, *expected = NULL;
+
+  while (long_name->len < NAME_MAX)
+    g_string_append_c (long_name, 'l');
+  g_assert_true (g_file_set_contents (taken, "keep me", -1, NULL));
+  refuse_tmpfile = TRUE;
+  g_assert_cmpuint (pl_sink_new_file_in (dir, "report.txt", name_numbered, "report.txt", &sink), ==, 0);
+  g_assert_cmpuint (pl_sink_new_file_in (dir, "other", NULL, NULL, &aborted), ==, 0);
+  g_assert_cmpuint (pl_sink_new_file_in (dir, long_name->str, NULL, NULL, &long_sink), ==, 0);
+  refuse_tmpfile = FALSE;
+  during = list_dir (dir);
+  g_assert_true (g_str_has_prefix (during, "llll"));
+  g_assert_nonnull (strstr (during, "|other."));
+  g_assert_nonnull (strstr (during, "|report.txt|report.txt."));
+
+  commit_text (sink, "mine");
+  commit_text (long_sink, "long");
+  aborted->abort (aborted);
+  after = list_dir (dir);
+  expected = g_strconcat (long_name->str, "|report (1).txt|report.txt", NULL);
+  g_assert_cmpstr (after, ==, expected);
+  g_assert_true (g_str_has_suffix (pl_sink_file_path (sink), "/report (1).txt"));
+  pl_sink_free (sink);
+  pl_sink_free (aborted);
+  pl_sink_free (long_sink);
+}
+
 /* Without a name function: exactly one name, and an existing file stays. */
 static void
 test_sink_one_name (void)
@@ -177,5 +266,6 @@ main (int argc, char **argv)
   g_test_add_func ("/io/name/too-long", test_numbered_too_long);
   g_test_add_func ("/io/file-sink/next-free-name", test_sink_next_free_name);
   g_test_add_func ("/io/file-sink/one-name", test_sink_one_name);
+  g_test_add_func ("/io/file-sink/mkstemp-fallback", test_sink_fallback);
   return g_test_run ();
 }
