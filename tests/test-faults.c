@@ -12,20 +12,19 @@
  */
 #undef _FORTIFY_SOURCE
 #include "testutil.h"
+#include "refuse-tmpfile.h"
 #include "algo.h"
 #include "errors.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
-#include <stdarg.h>
 #include <stdatomic.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
-#include <sys/syscall.h>
 #include <glib/gstdio.h>
 
 #define PW "fault injection"
@@ -44,31 +43,6 @@
         }                                                               \
     }                                                                   \
   while (0)
-
-/* O_TMPFILE refused, so that pl_sink_new_file takes its mkstemp path
- * (a visible PATH.XXXXXX file) as on filesystems without O_TMPFILE.  The
- * engine is linked in statically: its open64 is this one. */
-static atomic_int refuse_tmpfile;
-
-int
-open64 (const char *path, int flags, ...)
-{
-  mode_t mode = 0;
-
-  if ((flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE)
-    {
-      va_list ap;
-      va_start (ap, flags);
-      mode = (mode_t) va_arg (ap, int);
-      va_end (ap);
-    }
-  if (atomic_load (&refuse_tmpfile) && (flags & O_TMPFILE) == O_TMPFILE)
-    {
-      errno = EOPNOTSUPP;
-      return -1;
-    }
-  return (int) syscall (SYS_openat, AT_FDCWD, path, flags, mode);
-}
 
 /* A sink that forwards to INNER (or only counts) and fails with
  * FAIL_ERRNO once LIMIT octets went through. */
@@ -515,9 +489,9 @@ test_file_fault (void)
               before = list_dir (folder);
               hash_before = file_sha256 (in_path);
               g_assert_cmpuint (pl_source_new_file (in_path, &src), ==, 0);
-              atomic_store (&refuse_tmpfile, !tmpfile);
+              tu_refuse_tmpfile (!tmpfile);
               g_assert_cmpuint (pl_sink_new_file (out_path, &inner), ==, 0);
-              atomic_store (&refuse_tmpfile, 0);
+              tu_refuse_tmpfile (FALSE);
               if (!tmpfile)
                 {
                   /* The fallback's temporary file is there while the job

@@ -1,41 +1,12 @@
 /* test-io.c - the transactional file sink: never replaces, picks the next
  * free name, shortens the stem to fit NAME_MAX on a UTF-8 boundary */
-#include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <string.h>
-#include <unistd.h>
-#include <sys/syscall.h>
 #include <glib/gstdio.h>
 
 #include "io.h"
+#include "refuse-tmpfile.h"
 #include "testutil.h"
-
-/* O_TMPFILE refused, as on filesystems without it, so that the sink takes
- * its mkstemp fallback.  The core is linked in statically: its open64 is
- * this one. */
-static gboolean refuse_tmpfile;
-
-int
-open64 (const char *path, int flags, ...)
-{
-  mode_t mode = 0;
-
-  if ((flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE)
-    {
-      va_list ap;
-      va_start (ap, flags);
-      mode = (mode_t) va_arg (ap, int);
-      va_end (ap);
-    }
-  if (refuse_tmpfile && (flags & O_TMPFILE) == O_TMPFILE)
-    {
-      errno = EOPNOTSUPP;
-      return -1;
-    }
-  return (int) syscall (SYS_openat, AT_FDCWD, path, flags, mode);
-}
 
 static char *
 new_dir (const char *name)
@@ -214,11 +185,11 @@ test_sink_fallback (void)
   while (long_name->len < NAME_MAX)
     g_string_append_c (long_name, 'l');
   g_assert_true (g_file_set_contents (taken, "keep me", -1, NULL));
-  refuse_tmpfile = TRUE;
+  tu_refuse_tmpfile (TRUE);
   g_assert_cmpuint (pl_sink_new_file_in (dir, "report.txt", name_numbered, "report.txt", &sink), ==, 0);
   g_assert_cmpuint (pl_sink_new_file_in (dir, "other", NULL, NULL, &aborted), ==, 0);
   g_assert_cmpuint (pl_sink_new_file_in (dir, long_name->str, NULL, NULL, &long_sink), ==, 0);
-  refuse_tmpfile = FALSE;
+  tu_refuse_tmpfile (FALSE);
   during = list_dir (dir);
   g_assert_true (g_str_has_prefix (during, "llll"));
   g_assert_nonnull (strstr (during, "|other."));
