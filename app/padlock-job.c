@@ -276,15 +276,17 @@ encrypt_with_secret (JobWork              *work,
   return pl_encrypt (src, sink, &opts, pw, pw_len, ctl);
 }
 
-/* The one place where the job hands its passphrase to decryption. */
+/* The one place where the job hands its passphrase (and any other
+ * decryption option) to the engine: for the job, and to verify its
+ * output. */
 static gpg_error_t
-decrypt_with_secret (PadlockSecret        *secret,
+decrypt_with_secret (JobWork              *work,
                      pl_source            *src,
                      pl_sink              *sink,
                      pl_decrypt_result    *result,
                      const pl_job_control *ctl)
 {
-  const char *passphrases[1] = { padlock_secret_get_data (secret, NULL) };
+  const char *passphrases[1] = { padlock_secret_get_data (work->secret, NULL) };
   pl_decrypt_options opts = { 0 };
 
   opts.passphrases = passphrases;
@@ -314,7 +316,7 @@ verify_output (PadlockJob           *self,
   if (err)
     goto leave;
   sink = padlock_digest_sink_new (&digest);
-  err = decrypt_with_secret (work->secret, src, sink, &result, ctl);
+  err = decrypt_with_secret (work, src, sink, &result, ctl);
   if (!err)
     *verified = padlock_digest_equal (expected, &digest);
 
@@ -449,7 +451,7 @@ padlock_job_decrypt_thread (GTask        *task,
 
   err = open_input_output (self, work, &src, &sink);
   if (!err)
-    err = decrypt_with_secret (work->secret, src, sink, &work->result, &ctl);
+    err = decrypt_with_secret (work, src, sink, &work->result, &ctl);
   if (!err)
     work->output_path = g_strdup (pl_sink_file_path (sink));
   pl_sink_free (sink);
