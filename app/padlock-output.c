@@ -80,12 +80,18 @@ padlock_output_name_is_safe (const char *name,
                              gsize       len)
 {
   const char *end = name + len;
+  gunichar first, last;
 
   if (len == 0 || !g_utf8_validate_len (name, len, NULL))
     return FALSE;
   /* A hidden file, an option to a command, a home folder, or a name that
-   * looks like another: "report.pdf " and "report.pdf." */
-  if (strchr (".-~ ", name[0]) || name[len - 1] == ' ' || name[len - 1] == '.')
+   * looks like another: "report.pdf " and "report.pdf.".  Any space
+   * counts, U+00A0 and U+3000 too. */
+  first = g_utf8_get_char (name);
+  last = g_utf8_get_char (g_utf8_find_prev_char (name, end));
+  if (first == '.' || first == '-' || first == '~' || last == '.'
+      || g_unichar_type (first) == G_UNICODE_SPACE_SEPARATOR
+      || g_unichar_type (last) == G_UNICODE_SPACE_SEPARATOR)
     return FALSE;
   for (const char *p = name; p < end; p = g_utf8_next_char (p))
     {

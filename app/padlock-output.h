@@ -62,7 +62,7 @@ char    *padlock_output_stripped_name    (const char *input_name);
 /* Whether a name stored in a message may name a file: valid UTF-8, not
  * empty, no '/' or '\\' nor a character that looks like one, no control
  * or format character (Unicode Cc, Cf, Zl, Zp), not starting with '.',
- * '-', '~' or a space, not ending with a space or a dot. */
+ * '-', '~' or a space (any Zs), not ending with a space or a dot. */
 gboolean padlock_output_name_is_safe     (const char *name,
                                           gsize       len);
 /* A random name for "Hide file names": eight lowercase letters and digits

@@ -141,6 +141,8 @@ static const char *const unsafe_names[] = {
   " leading",
   "trailing ",
   "trailing.",
+  "trailing\u00a0",             /* other spaces count too */
+  "\u3000leading",
   "../x", "a/b", "a\\b", ".", "..", ".bashrc", "a\nb", "a\x7f",
 };
 
