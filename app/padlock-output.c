@@ -10,8 +10,8 @@
 #define HIDDEN_NAME_LEN 8
 #define HIDDEN_ALPHABET "0123456789abcdefghijklmnopqrstuvwxyz"
 
-/* The name a job produces when plans are made before any output exists;
- * the folder's own files push it on, up to this many. */
+/* How many taken names the plan steps over; past them, the sink says why
+ * at commit. */
 #define MAX_PLANNED_ATTEMPTS 10000
 
 char *
