@@ -1,0 +1,147 @@
+/* tar.h - folders as POSIX pax tar archives, written and unpacked by libarchive
+ *
+ * Writing: pl_tar_source_new() is a pl_source whose read() yields a pax tar
+ * of one folder, produced on demand: there is never an archive on disk, and
+ * memory stays bounded by one data block (PL_TAR_BLOCK) plus one entry's
+ * headers, whatever the folder holds.  libarchive's writer is push-based;
+ * the source drives it from read(): each refill advances the writer by one
+ * step (the next entry's header, or the next block of the current file's
+ * data) and libarchive's write callback hands the octets to the reader's
+ * buffer, spilling what does not fit into a pending buffer that the next
+ * read() drains first.  No thread is involved.  File data is read straight
+ * into the caller's buffer whenever it fits, and libarchive (unblocked,
+ * bytes_per_block 0) passes that very pointer back, so data is not copied.
+ *
+ * The archive names its entries FOLDER/..., FOLDER being the folder's own
+ * name, as `tar c FOLDER` and `gpgtar` do.  Kept: regular files, folders
+ * (empty ones too), symbolic links as links (never followed), hard links
+ * as links, permission bits without setuid, setgid and sticky, and
+ * modification times (seconds).  Long and non-ASCII names get pax headers.
+ * Skipped and reported through pl_tar_callbacks.skipped: FIFOs, sockets
+ * and devices.  A file or folder that cannot be read, or a file whose size
+ * or identity changes while it is read, fails the read with an error; the
+ * problem and the file's path are then available from
+ * pl_tar_source_problem().
+ *
+ * Unpacking: pl_tar_extractor_new() is a pl_sink that unpacks the archive
+ * written into it.  libarchive's reader is pull-based, so a thread of the
+ * sink's own runs it, fed through a bounded ring (PL_TAR_RING octets) that
+ * write() fills and blocks on when full.  Entries go into a hidden folder
+ * (".padlock-XXXXXX", mode 0700) made in the destination folder; commit()
+ * waits for the whole archive, finishes it (folder modes and times) and
+ * only then renames it into place as NAME, or "NAME (1)", "NAME (2)"...:
+ * never into or over anything that exists (renameat2 RENAME_NOREPLACE).
+ * When the archive holds exactly one top-level folder, that folder becomes
+ * NAME; otherwise the hidden folder itself does.  abort() (and free()
+ * without commit) removes the hidden tree completely.
+ *
+ * The whole archive is refused, naming the entry, when an entry has ".."
+ * in its name, an absolute name, a name that goes through a symbolic link,
+ * a hard link to anything but a regular file unpacked earlier from the
+ * same archive, a device node or other special file, setuid or setgid
+ * bits, or repeats a name already unpacked (except folder over folder).
+ * These checks are the extractor's own, made against what the hidden
+ * folder holds; libarchive's ARCHIVE_EXTRACT_SECURE_NODOTDOT and
+ * ARCHIVE_EXTRACT_SECURE_SYMLINKS are set as a second line, and owners,
+ * devices, ACLs, extended attributes and file flags are never restored.
+ * (ARCHIVE_EXTRACT_SECURE_NOABSOLUTEPATHS cannot be set: entries are
+ * rebased under the hidden folder's absolute path, since libarchive has no
+ * base-folder descriptor and the process's working folder is not ours.
+ * That folder's path is resolved with realpath() first, so that the
+ * symlink check does not trip over links above it.)
+ *
+ * The sink is fed authenticated-at-the-end plaintext: like the file sink,
+ * it makes nothing visible before commit, which the decryption calls only
+ * after the MDC or the last AEAD tag verified.
+ */
+#pragma once
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <gpg-error.h>
+
+#include "io.h"
+
+/* The largest step of file data the writer takes at once. */
+#define PL_TAR_BLOCK (256u << 10)
+/* The extractor's ring between write() and its thread. */
+#define PL_TAR_RING (4u << 20)
+
+typedef enum
+{
+  PL_TAR_OK = 0,
+  /* Writing */
+  PL_TAR_UNREADABLE,            /* a file or folder could not be read */
+  PL_TAR_CHANGED,               /* a file changed while it was read */
+  /* Unpacking: the archive is refused */
+  PL_TAR_DOTDOT,                /* ".." in a name */
+  PL_TAR_ABSOLUTE,              /* an absolute name */
+  PL_TAR_THROUGH_SYMLINK,       /* a name through a symbolic link */
+  PL_TAR_HARDLINK_OUTSIDE,      /* a hard link to something not unpacked */
+  PL_TAR_DEVICE,                /* a device node, FIFO or socket */
+  PL_TAR_SETID,                 /* setuid or setgid bits */
+  PL_TAR_DUPLICATE,             /* a name that is there already */
+  PL_TAR_DAMAGED,               /* not a tar archive, or truncated */
+  PL_TAR_WRITE_FAILED           /* the destination refused an entry */
+} pl_tar_problem;
+
+typedef struct
+{
+  /* During pl_tar_scan, now and then: what was counted so far. */
+  void (*counting) (void *user_data, uint64_t files, uint64_t bytes);
+  /* While writing, per block: the file whose data is being read (its path
+   * inside the folder), the entries written so far (this file's too) and
+   * the octets of file data read so far. */
+  void (*reading) (void *user_data, const char *name, uint64_t files_done,
+                   uint64_t bytes_done);
+  /* A FIFO, socket or device left out (its path inside the folder). */
+  void (*skipped) (void *user_data, const char *name);
+  void *user_data;
+  atomic_int *cancel;           /* may be NULL; the scan and reads stop */
+} pl_tar_callbacks;
+
+typedef struct
+{
+  uint64_t files;               /* entries of every kind that are kept */
+  uint64_t bytes;               /* octets of regular file data, a file with
+                                 * several names counted once */
+} pl_tar_totals;
+
+/* Walks FOLDER (symbolic links not followed) and counts what the archive
+ * will hold.  Fails on a folder it cannot read, with the problem and the
+ * path (malloc'd, the caller frees) in *PROBLEM_PATH when not NULL. */
+gpg_error_t pl_tar_scan (const char *folder, const pl_tar_callbacks *cb,
+                         pl_tar_totals *totals, char **problem_path);
+
+/* A source of FOLDER as a pax tar.  CB is copied; it may be NULL.  The
+ * size is unknown (-1).  Errors as described above; GPG_ERR_CANCELED when
+ * the cancel flag is set. */
+gpg_error_t pl_tar_source_new (const char *folder, const pl_tar_callbacks *cb,
+                               pl_source **out);
+/* What failed the source, and the path of the file concerned (borrowed;
+ * NULL when there is no problem). */
+pl_tar_problem pl_tar_source_problem (pl_source *src, const char **path);
+
+/* Unpacks into DIR under NAME (see above).  DIR must exist.  Writes fail
+ * with GPG_ERR_INV_NAME for a refused entry, GPG_ERR_INV_DATA for a damaged
+ * archive, or the errno of a failed write into DIR; pl_tar_extractor_problem
+ * then names the entry. */
+gpg_error_t pl_tar_extractor_new (const char *dir, const char *name,
+                                  pl_sink **out);
+pl_tar_problem pl_tar_extractor_problem (pl_sink *sink, const char **entry);
+/* After a successful commit: the folder's final path (borrowed). */
+const char *pl_tar_extractor_path (pl_sink *sink);
+
+/* Non-zero when BLOCK (LEN octets, LEN >= 512 for a yes) starts with a
+ * valid ustar, GNU or pax tar header: magic and checksum. */
+int pl_tar_header_is_valid (const void *block, size_t len);
+
+/* A sink that holds the first 512 octets, then calls CHOOSE once with
+ * whether they are a valid tar header (pl_tar_header_is_valid) and hands
+ * everything to the sink it returns (NULL with *ERR set: the write fails).
+ * Output shorter than a header is passed on at commit as not a tar.  The
+ * chosen sink is owned by the detector and freed with it. */
+typedef pl_sink *(*pl_tar_choose_fn) (void *user_data, int is_tar,
+                                      gpg_error_t *err);
+pl_sink *pl_tar_detector_new (pl_tar_choose_fn choose, void *user_data);
