@@ -11,6 +11,7 @@
 #include "algo.h"
 #include "padlock-digest.h"
 #include "padlock-error.h"
+#include "padlock-folder.h"
 #include "padlock-output.h"
 
 #define TICK_MS 100             /* at most ten notifications a second */
@@ -25,6 +26,7 @@ struct _PadlockJob
   GFile *output;
   char *output_name;
   char *hidden_name;            /* with "Hide file names": the output's */
+  char *archive_name;           /* a folder's: "NAME.tar" */
   PadlockJobConfig config;
   PadlockSecret *secret;
   GError *error;
@@ -38,6 +40,9 @@ struct _PadlockJob
   double time_left;
   gboolean original_deleted;
   guint batch;
+  gboolean is_folder;           /* encrypting a folder */
+  char *detail;
+  PadlockFolderStatus folder_status;
 
   guint tick_id;
   gint64 start_time;
@@ -80,6 +85,7 @@ enum {
   PROP_THROUGHPUT,
   PROP_TIME_LEFT,
   PROP_ERROR,
+  PROP_DETAIL,
   N_PROPS
 };
 
@@ -101,6 +107,9 @@ typedef struct
   PadlockOutputPlan *plan;
   PadlockSecret *secret;
   pl_decrypt_result result;
+  gboolean folder;              /* encrypting a folder as NAME.tar */
+  gboolean unpack;              /* decrypting: a tar may become a folder */
+  char *stored_name;            /* in the literal packet */
   /* Results */
   char *output_path;
   gboolean original_deleted;
@@ -115,6 +124,7 @@ job_work_free (gpointer data)
   g_free (work->input_name);
   g_clear_pointer (&work->plan, padlock_output_plan_free);
   g_free (work->output_path);
+  g_free (work->stored_name);
   g_clear_pointer (&work->secret, padlock_secret_unref);
   g_free (work);
 }
@@ -232,10 +242,28 @@ padlock_job_update (PadlockJob *self)
   g_object_thaw_notify (G_OBJECT (self));
 }
 
+static void
+set_detail (PadlockJob *self,
+            char       *detail)
+{
+  if (!g_strcmp0 (self->detail, detail))
+    {
+      g_free (detail);
+      return;
+    }
+  g_free (self->detail);
+  self->detail = detail;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DETAIL]);
+}
+
 static gboolean
 padlock_job_tick (gpointer user_data)
 {
-  padlock_job_update (PADLOCK_JOB (user_data));
+  PadlockJob *self = PADLOCK_JOB (user_data);
+
+  padlock_job_update (self);
+  if (self->is_folder)
+    set_detail (self, padlock_folder_status_describe (&self->folder_status));
   return G_SOURCE_CONTINUE;
 }
 
@@ -248,7 +276,9 @@ on_core_progress (void     *user_data,
   PadlockJob *self = user_data;
 
   atomic_store (&self->atomic_done, done);
-  atomic_store (&self->atomic_total, total);
+  /* A folder's stream has no size: keep the scan's estimate. */
+  if (total >= 0)
+    atomic_store (&self->atomic_total, total);
 }
 
 /* The one place where the job hands its passphrase to encryption. */
@@ -269,8 +299,9 @@ encrypt_with_secret (JobWork              *work,
     opts.cipher_algo = work->cipher_algo;
   opts.compress_algo = work->compress_algo;
   opts.armor = work->armor;
-  /* The real name, also when the output's is hidden. */
-  opts.file_name = work->input_name;
+  /* The real name, also when the output's is hidden ("NAME.tar" for a
+   * folder). */
+  opts.file_name = work->stored_name;
   if (!g_stat (work->input_path, &st))
     opts.file_date = (uint32_t) st.st_mtime;
   return pl_encrypt (src, sink, &opts, pw, pw_len, ctl);
@@ -368,6 +399,21 @@ job_control (PadlockJob *self,
   return ctl;
 }
 
+/* A folder: scanned (the row counts), then read as a tar stream. */
+static gpg_error_t
+open_folder_input (PadlockJob *self,
+                   JobWork    *work,
+                   pl_source **src)
+{
+  gint64 total = -1;
+  gpg_error_t err;
+
+  err = padlock_folder_source_new (work->input_path, &self->folder_status,
+                                   &self->cancel, src, &total);
+  atomic_store (&self->atomic_total, total);
+  return err;
+}
+
 /* The input, and the output as the plan names it. */
 static gpg_error_t
 open_input_output (PadlockJob  *self,
@@ -375,16 +421,36 @@ open_input_output (PadlockJob  *self,
                    pl_source  **src,
                    pl_sink    **sink)
 {
-  gpg_error_t err = pl_source_new_file (work->input_path, src);
+  gpg_error_t err;
 
+  if (work->folder)
+    err = open_folder_input (self, work, src);
+  else
+    err = pl_source_new_file (work->input_path, src);
   if (err)
     return err;
   if ((*src)->size >= 0)
     atomic_store (&self->atomic_total, (*src)->size);
-  return padlock_output_sink_new (work->plan,
-                                  work->direction == PADLOCK_DIRECTION_DECRYPT
-                                  ? &work->result.literal : NULL,
-                                  sink);
+  err = padlock_output_sink_new (work->plan,
+                                 work->direction == PADLOCK_DIRECTION_DECRYPT
+                                 ? &work->result.literal : NULL,
+                                 sink);
+  if (!err && work->unpack)
+    *sink = padlock_folder_sink_new (work->plan->dir, work->input_name,
+                                     &work->result.literal, *sink);
+  return err;
+}
+
+/* What was written: the file, or the folder an archive became. */
+static char *
+output_path (JobWork *work,
+             pl_sink *sink)
+{
+  if (work->unpack && padlock_folder_sink_get_folder (sink))
+    return g_strdup (padlock_folder_sink_get_folder (sink));
+  return g_strdup (pl_sink_file_path (work->unpack
+                                      ? padlock_folder_sink_get_file_sink (sink)
+                                      : sink));
 }
 
 static void
@@ -429,6 +495,8 @@ padlock_job_encrypt_thread (GTask        *task,
       if (work->delete_original)
         error = verify_and_delete (self, work, &digest, &ctl);
     }
+  if (err)
+    error = padlock_folder_error (src, work->folder, NULL, FALSE, err);
   pl_sink_free (sink);
   pl_source_free (src);
   if (digest.checksum)
@@ -447,16 +515,19 @@ padlock_job_decrypt_thread (GTask        *task,
   pl_job_control ctl = job_control (self, work);
   pl_source *src = NULL;
   pl_sink *sink = NULL;
+  GError *error = NULL;
   gpg_error_t err;
 
   err = open_input_output (self, work, &src, &sink);
   if (!err)
     err = decrypt_with_secret (work, src, sink, &work->result, &ctl);
   if (!err)
-    work->output_path = g_strdup (pl_sink_file_path (sink));
+    work->output_path = output_path (work, sink);
+  else
+    error = padlock_folder_error (NULL, FALSE, sink, work->unpack, err);
   pl_sink_free (sink);
   pl_source_free (src);
-  return_outcome (task, err, NULL);
+  return_outcome (task, err, error);
 }
 
 static void
@@ -478,6 +549,8 @@ padlock_job_finished (GObject      *object,
     }
 
   g_object_freeze_notify (G_OBJECT (self));
+  if (self->is_folder)
+    set_detail (self, padlock_folder_status_skipped (&self->folder_status));
   if (!g_task_propagate_boolean (G_TASK (result), &error))
     {
       g_clear_error (&self->error);
@@ -516,6 +589,14 @@ padlock_job_finished (GObject      *object,
   g_object_thaw_notify (G_OBJECT (self));
 }
 
+/* What replaces the input's name in the output's: a hidden name, else a
+ * folder's archive name ("Photos.tar", so "Photos.tar.gpg"), else none. */
+static const char *
+plain_output_name (PadlockJob *self)
+{
+  return self->hidden_name ? self->hidden_name : self->archive_name;
+}
+
 void
 padlock_job_start (PadlockJob *self,
                    int         threads)
@@ -538,8 +619,22 @@ padlock_job_start (PadlockJob *self,
   work->input_path = g_file_get_path (self->input);
   work->input_name = g_file_get_basename (self->input);
   work->secret = padlock_secret_ref (self->secret);
+  work->folder = self->is_folder;
+  work->unpack = self->direction == PADLOCK_DIRECTION_DECRYPT
+                 && self->config.unpack_archives;
+  /* A folder is never deleted: verify-and-delete is for files. */
+  if (work->folder)
+    work->delete_original = FALSE;
+  work->stored_name = work->folder ? padlock_folder_archive_name (work->input_name)
+                                   : g_strdup (work->input_name);
+  if (work->folder)
+    {
+      g_mutex_lock (&self->folder_status.lock);
+      g_ptr_array_set_size (self->folder_status.skipped, 0);
+      g_mutex_unlock (&self->folder_status.lock);
+    }
   work->plan = padlock_output_plan (self->input, self->direction, &self->config,
-                                   self->hidden_name);
+                                   plain_output_name (self));
   /* The folder may have changed since the row was made. */
   padlock_job_set_output_name (self, work->plan->output_name);
 
@@ -640,10 +735,20 @@ padlock_job_new (GFile                  *input,
   info = g_file_query_info (input, G_FILE_ATTRIBUTE_STANDARD_SIZE,
                             G_FILE_QUERY_INFO_NONE, NULL, NULL);
   self->bytes_total = info ? g_file_info_get_size (info) : -1;
+  self->is_folder = direction == PADLOCK_DIRECTION_ENCRYPT
+                    && padlock_folder_is_folder (input);
+  if (self->is_folder)
+    {
+      g_autofree char *name = g_file_get_basename (input);
+
+      self->bytes_total = -1;   /* known after the scan */
+      self->archive_name = padlock_folder_archive_name (name);
+    }
 
   if (direction == PADLOCK_DIRECTION_ENCRYPT && config->hide_names)
     self->hidden_name = padlock_output_hidden_name_new ();
-  plan = padlock_output_plan (input, direction, config, self->hidden_name);
+  plan = padlock_output_plan (input, direction, config,
+                              plain_output_name (self));
   self->output_name = g_strdup (plan->output_name);
   return self;
 }
@@ -658,6 +763,9 @@ padlock_job_finalize (GObject *object)
   g_clear_object (&self->output);
   g_clear_pointer (&self->output_name, g_free);
   g_clear_pointer (&self->hidden_name, g_free);
+  g_clear_pointer (&self->archive_name, g_free);
+  g_clear_pointer (&self->detail, g_free);
+  padlock_folder_status_clear (&self->folder_status);
   g_clear_pointer (&self->secret, padlock_secret_unref);
   g_clear_error (&self->error);
   padlock_job_config_clear (&self->config);
@@ -708,6 +816,9 @@ padlock_job_get_property (GObject    *object,
     case PROP_ERROR:
       g_value_set_boxed (value, self->error);
       break;
+    case PROP_DETAIL:
+      g_value_set_string (value, self->detail);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -748,6 +859,9 @@ padlock_job_class_init (PadlockJobClass *klass)
   properties[PROP_ERROR] =
     g_param_spec_boxed ("error", NULL, NULL, G_TYPE_ERROR, flags);
 
+  properties[PROP_DETAIL] =
+    g_param_spec_string ("detail", NULL, NULL, NULL, flags);
+
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -756,6 +870,7 @@ padlock_job_init (PadlockJob *self)
 {
   self->bytes_total = -1;
   self->time_left = -1;
+  padlock_folder_status_init (&self->folder_status);
 }
 
 GFile *
@@ -868,4 +983,11 @@ padlock_job_set_batch (PadlockJob *self,
 {
   g_return_if_fail (PADLOCK_IS_JOB (self));
   self->batch = batch;
+}
+
+const char *
+padlock_job_get_detail (PadlockJob *self)
+{
+  g_return_val_if_fail (PADLOCK_IS_JOB (self), NULL);
+  return self->detail;
 }

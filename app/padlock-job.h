@@ -44,6 +44,8 @@ typedef struct
   gboolean delete_original;     /* after the output verified */
   char *output_dir;             /* NULL: next to the input */
   gboolean hide_names;          /* encrypted outputs get random names */
+  gboolean unpack_archives;     /* decryption: a tar archive becomes a
+                                 * folder (padlock-folder.h) */
 } PadlockJobConfig;
 
 void padlock_job_config_clear (PadlockJobConfig *config);
@@ -66,6 +68,9 @@ double            padlock_job_get_progress      (PadlockJob       *self);
 double            padlock_job_get_throughput    (PadlockJob       *self);
 double            padlock_job_get_time_left     (PadlockJob       *self);
 const GError     *padlock_job_get_error         (PadlockJob       *self);
+/* A folder's job: "Counting files… 1,234", the file being read, and at
+ * the end the special files left out; NULL otherwise. */
+const char       *padlock_job_get_detail        (PadlockJob       *self);
 gboolean          padlock_job_get_original_deleted (PadlockJob    *self);
 guint             padlock_job_get_batch         (PadlockJob       *self);
 void              padlock_job_set_batch         (PadlockJob       *self,

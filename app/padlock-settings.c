@@ -78,6 +78,7 @@ padlock_job_config_from_settings (GSettings        *settings,
   config->cipher_algo = padlock_settings_cipher_algo (cipher);
   config->compress_algo = padlock_settings_compress_algo (compression);
   config->armor = g_settings_get_boolean (settings, "armor");
+  config->unpack_archives = g_settings_get_boolean (settings, "unpack-archives");
   config->delete_original = g_settings_get_boolean (settings, "delete-original");
   config->hide_names = g_settings_get_boolean (settings, "hide-names");
   config->output_dir = g_settings_get_string (settings, "output-folder");

@@ -136,13 +136,12 @@ padlock_sniff_file (GFile        *file,
   g_return_val_if_fail (G_IS_FILE (file), FALSE);
   g_return_val_if_fail (kind != NULL, FALSE);
 
+  /* A folder is encrypted, as one archive (padlock-folder.h). */
   if (g_file_query_file_type (file, G_FILE_QUERY_INFO_NONE, NULL)
       == G_FILE_TYPE_DIRECTORY)
     {
-      g_autofree char *name = g_file_get_basename (file);
-      g_set_error (error, PADLOCK_ERROR, PADLOCK_ERROR_FOLDER,
-                   _("Folders are not supported yet: %s"), name);
-      return FALSE;
+      *kind = PADLOCK_SNIFF_PLAIN;
+      return TRUE;
     }
   in = g_file_read (file, NULL, error);
   if (!in)

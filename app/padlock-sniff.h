@@ -19,8 +19,8 @@ typedef enum
 PadlockSniff padlock_sniff_buffer (const guint8 *buf,
                                    gsize         len,
                                    gint64        total);
-/* Reads the first PADLOCK_SNIFF_SIZE octets of FILE.  A folder fails with
- * PADLOCK_ERROR_FOLDER. */
+/* Reads the first PADLOCK_SNIFF_SIZE octets of FILE.  A folder is
+ * PADLOCK_SNIFF_PLAIN: it is encrypted as an archive. */
 gboolean     padlock_sniff_file   (GFile        *file,
                                    PadlockSniff *kind,
                                    GError      **error);

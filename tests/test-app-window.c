@@ -282,25 +282,49 @@ test_same_output_name (void)
   close_window (window);
 }
 
-/* A folder is explained, not dropped silently; forcing decryption of a
- * plain file fails in plain words. */
+/* A dropped folder is encrypted as one archive, FOLDER.tar.gpg, which
+ * decrypts back into a folder beside it (the first one still there, so
+ * "FOLDER (1)"); forcing decryption of a plain file fails in plain
+ * words. */
 static void
 test_folder_and_forced (void)
 {
   g_autofree char *dir = at_new_dir ("folder");
   g_autofree char *sub = g_build_filename (dir, "Holiday Photos", NULL);
   g_autofree char *plain = at_write_random (dir, "plain.txt", 100);
+  g_autofree char *archive = g_build_filename (dir, "Holiday Photos.tar.gpg",
+                                               NULL);
+  g_autofree char *unpacked = g_build_filename (dir, "Holiday Photos (1)",
+                                                "beach.jpg", NULL);
+  g_autofree char *photo = NULL;
   g_autoptr(GFile) file = g_file_new_for_path (plain);
+  g_autoptr(GFile) archive_file = g_file_new_for_path (archive);
+  g_autofree char *want = NULL, *got = NULL;
+  gsize want_len, got_len;
   PadlockWindow *window = at_new_window ();
   const char *paths[] = { sub, NULL };
   PadlockJob *job;
 
   g_mkdir (sub, 0700);
+  photo = at_write_random (sub, "beach.jpg", 5000);
   at_drop (window, paths);
-  at_settle (100);
-  g_assert_null (window->dialog);
-  g_assert_cmpstr (window->last_notice, ==,
-                   "Folders are not supported yet: Holiday Photos");
+  at_answer (at_wait_dialog (window), PASSPHRASE);
+  g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
+  job = find_job (window, "Holiday Photos");
+  g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_DONE);
+  g_assert_cmpstr (padlock_job_get_output_name (job), ==,
+                   "Holiday Photos.tar.gpg");
+  g_assert_true (g_file_test (archive, G_FILE_TEST_IS_REGULAR));
+
+  padlock_window_add_files (window, &archive_file, 1, PADLOCK_OPEN_AUTO);
+  at_answer (at_wait_dialog (window), PASSPHRASE);
+  g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
+  job = find_job (window, "Holiday Photos.tar.gpg");
+  g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_DONE);
+  g_assert_cmpstr (padlock_job_get_output_name (job), ==, "Holiday Photos (1)");
+  g_assert_true (g_file_get_contents (photo, &want, &want_len, NULL));
+  g_assert_true (g_file_get_contents (unpacked, &got, &got_len, NULL));
+  g_assert_cmpmem (want, want_len, got, got_len);
 
   padlock_window_add_files (window, &file, 1, PADLOCK_OPEN_DECRYPT);
   at_answer (at_wait_dialog (window), PASSPHRASE);
