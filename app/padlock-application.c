@@ -7,6 +7,7 @@
 #include <glib/gi18n.h>
 
 #include "job.h"
+#include "padlock-batch.h"
 #include "padlock-preferences-window.h"
 #include "padlock-speed-window.h"
 #include "padlock-thunar.h"
@@ -73,6 +74,10 @@ padlock_application_handle_local_options (GApplication *app,
       g_print ("padlock %s\n", PADLOCK_VERSION);
       return 0;
     }
+  /* Before registration and startup: no D-Bus name, no display. */
+  if (g_variant_dict_contains (dict, "batch"))
+    return padlock_batch_run (dict);
+
   if (g_variant_dict_contains (dict, "add-thunar-actions"))
     {
       g_autoptr(GError) error = NULL;
@@ -271,6 +276,8 @@ padlock_application_init (PadlockApplication *self)
 {
   pl_init ();
   g_application_add_main_option_entries (G_APPLICATION (self), options);
+  g_application_add_main_option_entries (G_APPLICATION (self),
+                                         padlock_batch_option_entries ());
   g_application_set_option_context_parameter_string (G_APPLICATION (self), _("[FILE…]"));
 }
 

@@ -1,0 +1,27 @@
+/* padlock-batch.h - `padlock --batch`: the window's jobs, without a window
+ *
+ * padlock --batch [--encrypt|--decrypt] --passphrase-file=FILE
+ *                 [--output-dir=DIR] [--profile=NAME] [--armor] PATH…
+ *
+ * Runs in the process that was started, from handle-local-options: before
+ * the application registers, so it takes no D-Bus name, and before
+ * startup, so it needs no display.  The PATHs become PadlockJobs of one
+ * batch in a PadlockQueue, as the window's files do, sorted by content
+ * (padlock_sniff_file) unless a direction is forced; folders are archived.
+ * Settings (cipher, compression, concurrency...) come from GSettings as in
+ * the window; the options override them.
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+G_BEGIN_DECLS
+
+/* The options --batch adds, for g_application_add_main_option_entries. */
+const GOptionEntry *padlock_batch_option_entries (void);
+
+/* Exit status: 0 every job succeeded, 1 any failed, 2 bad usage. */
+#define PADLOCK_BATCH_EXIT_USAGE 2
+int                 padlock_batch_run            (GVariantDict *options);
+
+G_END_DECLS

@@ -1,0 +1,109 @@
+#!/bin/sh
+# test-batch.sh - `padlock --batch`: folders and files, in and out, checked
+# by the real gpg and tar; usage errors; no display and no D-Bus needed.
+# TAP.  Needs PADLOCK_APP (build/app/padlock) and PADLOCK_SOURCE_DIR.
+set -u
+
+APP=${PADLOCK_APP:?}
+SRC=${PADLOCK_SOURCE_DIR:?}
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/padlock-batch-XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+export GNUPGHOME="$WORK/gnupg"
+mkdir -m 700 "$GNUPGHOME"
+echo allow-loopback-pinentry > "$GNUPGHOME/gpg-agent.conf"
+# No display, no session bus: --batch must need neither.
+unset DISPLAY WAYLAND_DISPLAY
+export DBUS_SESSION_BUS_ADDRESS=disabled:
+export GSETTINGS_BACKEND=memory
+
+n=0
+failed=0
+ok () { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok () { n=$((n + 1)); failed=1; echo "not ok $n - $1"; }
+check () { desc=$1; shift; if "$@"; then ok "$desc"; else not_ok "$desc"; fi; }
+
+gpg_d () { # FILE PASSPHRASE
+  gpg --batch --no-tty --quiet --pinentry-mode loopback --passphrase "$2" \
+      --decrypt "$1"
+}
+
+echo "1..21"
+cd "$WORK" || exit 1
+mkdir -p "Photos/sub/empty" out
+head -c 2500000 /dev/urandom > Photos/sub/big.bin
+printf 'hello\n' > Photos/a.txt
+ln -s a.txt Photos/link
+ln Photos/a.txt Photos/hard
+chmod 750 Photos/sub
+touch -d @1600000000 Photos/a.txt
+printf 'just a file\n' > notes.txt
+printf 'pass word\n' > pw              # one trailing newline is not part of it
+
+"$APP" --batch --passphrase-file=pw Photos notes.txt > stdout 2> stderr
+check "encrypting a folder and a file exits 0" test $? -eq 0
+check "one line per finished job" \
+  grep -qx 'encrypted Photos -> Photos.tar.gpg' stdout
+check "the file's line" grep -qx 'encrypted notes.txt -> notes.txt.gpg' stdout
+check "nothing on stderr" test ! -s stderr
+
+gpg_d notes.txt.gpg 'pass word' > notes.back 2>/dev/null
+check "gpg decrypts the file, passphrase less its newline" \
+  cmp -s notes.txt notes.back
+mkdir gpgtar-out
+gpg_d Photos.tar.gpg 'pass word' 2>/dev/null | tar -x -p -f - -C gpgtar-out
+check "gpg -d | tar x reproduces the folder" diff -r Photos gpgtar-out/Photos
+check "tar keeps the symbolic link" \
+  test "$(readlink gpgtar-out/Photos/link)" = a.txt
+check "tar keeps the hard link" \
+  test "$(stat -c %i gpgtar-out/Photos/a.txt)" = "$(stat -c %i gpgtar-out/Photos/hard)"
+check "tar keeps modes and times" \
+  test "$(stat -c %a:%Y gpgtar-out/Photos/sub)" = 750:"$(stat -c %Y Photos/sub)" \
+    -a "$(stat -c %Y gpgtar-out/Photos/a.txt)" = 1600000000
+check "the stored name is Photos.tar" \
+  sh -c "gpg --batch --pinentry-mode loopback --passphrase 'pass word' \
+         --list-packets Photos.tar.gpg 2>/dev/null | grep -q 'name=\"Photos.tar\"'"
+
+"$APP" --batch --passphrase-file=pw --output-dir=out Photos.tar.gpg \
+       notes.txt.gpg > stdout 2> stderr
+check "decrypting, sorted by content, exits 0" test $? -eq 0
+check "the archive unpacks into a folder" diff -r Photos out/Photos
+check "the decrypt line" grep -qx 'decrypted Photos.tar.gpg -> Photos' stdout
+check "the file decrypts" cmp -s notes.txt out/notes.txt
+
+"$APP" --batch --passphrase-file=pw --output-dir=out --decrypt \
+       Photos.tar.gpg > stdout 2> stderr
+check "a second unpacking goes beside the first" \
+  sh -c "diff -r Photos 'out/Photos (1)' && \
+         grep -qx 'decrypted Photos.tar.gpg -> Photos (1)' stdout"
+
+"$APP" --batch --passphrase-file=pw --armor --encrypt Photos > stdout 2>&1
+check "--armor writes Photos.tar.asc that gpg reads" \
+  sh -c "gpg --batch --pinentry-mode loopback --passphrase 'pass word' \
+         -d Photos.tar.asc 2>/dev/null | tar -t -f - | grep -qx Photos/a.txt"
+
+printf 'wrong\n' > bad
+"$APP" --batch --passphrase-file=bad --output-dir=out notes.txt.gpg \
+       > stdout 2> stderr
+status=$?
+check "a wrong passphrase exits 1, with the error on stderr" \
+  sh -c "test $status -eq 1 && grep -q 'notes.txt.gpg' stderr && test ! -s stdout"
+
+python3 "$SRC/tests/tar-hostile.py" dotdot evil.tar > /dev/null
+gpg --batch --quiet --pinentry-mode loopback --passphrase 'pass word' \
+    --symmetric -o evil.tar.gpg evil.tar
+mkdir hostile
+"$APP" --batch --passphrase-file=pw --output-dir=hostile evil.tar.gpg \
+       > stdout 2> stderr
+status=$?
+check "a hostile archive is refused, naming the entry, leaving nothing" \
+  sh -c "test $status -eq 1 && grep -q 'top/../escaped.txt' stderr && \
+         test -z \"\$(ls -A hostile)\""
+
+"$APP" --batch Photos > /dev/null 2>&1
+check "no --passphrase-file is bad usage (2)" test $? -eq 2
+"$APP" --batch --encrypt --decrypt --passphrase-file=pw Photos > /dev/null 2>&1
+check "--encrypt with --decrypt is bad usage (2)" test $? -eq 2
+"$APP" --batch --passphrase-file=pw --profile=nonsense Photos > /dev/null 2>&1
+check "an unknown profile is bad usage (2)" test $? -eq 2
+
+exit $failed
