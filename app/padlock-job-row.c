@@ -98,6 +98,15 @@ padlock_job_row_sync (PadlockJobRow *self)
   gtk_progress_bar_set_fraction (self->progress_bar, padlock_job_get_progress (job));
   gtk_widget_set_visible (GTK_WIDGET (self->progress_bar),
                           state != PADLOCK_JOB_FAILED && state != PADLOCK_JOB_CANCELLED);
+  /* A folder's job says what it is counting or reading, and what it left
+   * out (padlock_job_get_detail). */
+  if (padlock_job_get_detail (job))
+    {
+      char *both = g_strdup_printf ("%s · %s", status,
+                                    padlock_job_get_detail (job));
+      g_free (status);
+      status = both;
+    }
   gtk_label_set_text (self->status_label, status);
 
   gtk_widget_set_visible (GTK_WIDGET (self->error_label),

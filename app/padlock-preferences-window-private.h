@@ -18,6 +18,7 @@ struct _PadlockPreferencesWindow
   AdwActionRow *folder_row;
   GtkWidget *folder_reset_button;
   GtkSwitch *delete_switch;
+  GtkSwitch *unpack_switch;
   GtkSpinButton *concurrency_spin;
   GtkSwitch *hide_names_switch;
 

@@ -187,6 +187,7 @@ padlock_preferences_window_class_init (PadlockPreferencesWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PadlockPreferencesWindow, folder_reset_button);
   gtk_widget_class_bind_template_child (widget_class, PadlockPreferencesWindow, delete_switch);
   gtk_widget_class_bind_template_child (widget_class, PadlockPreferencesWindow, hide_names_switch);
+  gtk_widget_class_bind_template_child (widget_class, PadlockPreferencesWindow, unpack_switch);
   gtk_widget_class_bind_template_child (widget_class, PadlockPreferencesWindow, concurrency_spin);
   gtk_widget_class_bind_template_callback (widget_class, on_folder_clicked);
   gtk_widget_class_bind_template_callback (widget_class, on_folder_reset_clicked);
@@ -219,6 +220,8 @@ padlock_preferences_window_init (PadlockPreferencesWindow *self)
   g_settings_bind (self->settings, "delete-original", self->delete_switch, "active",
                    G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "hide-names", self->hide_names_switch, "active",
+                   G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "unpack-archives", self->unpack_switch, "active",
                    G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "concurrency",
                    gtk_spin_button_get_adjustment (self->concurrency_spin), "value",
