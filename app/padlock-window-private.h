@@ -56,5 +56,7 @@ void padlock_window_notice     (PadlockWindow *self,
                                 const char    *message);
 /* Asks again for every file that failed on a wrong passphrase. */
 void padlock_window_retry_failed (PadlockWindow *self);
+/* win.open-folder (padlock-window-folders.c). */
+void padlock_window_folders_class_init (GtkWidgetClass *widget_class);
 
 G_END_DECLS

@@ -247,6 +247,7 @@ padlock_window_class_init (PadlockWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.retry", NULL, retry_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK,
                                        "win.open", NULL);
+  padlock_window_folders_class_init (widget_class);
 }
 
 static void

@@ -1,0 +1,59 @@
+/* padlock-window-folders.c - choosing folders to encrypt (Ctrl+Shift+O)
+ *
+ * GTK's file chooser picks files or folders, never both at once; Ctrl+O
+ * keeps choosing files (and drops take folders too), and this action
+ * chooses folders, each encrypted as one archive (padlock-folder.h).
+ */
+#include "padlock-window-private.h"
+
+#include <glib/gi18n.h>
+
+static void
+on_folder_chooser_response (GtkNativeDialog *chooser,
+                            int              response,
+                            PadlockWindow   *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GListModel) files =
+        gtk_file_chooser_get_files (GTK_FILE_CHOOSER (chooser));
+      g_autoptr(GPtrArray) array = g_ptr_array_new_with_free_func (g_object_unref);
+
+      for (guint i = 0; i < g_list_model_get_n_items (files); i++)
+        g_ptr_array_add (array, g_list_model_get_item (files, i));
+      padlock_window_add_files (self, (GFile **) array->pdata, array->len,
+                                PADLOCK_OPEN_ENCRYPT);
+    }
+  g_clear_object (&self->chooser);
+}
+
+static void
+open_folder_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  PadlockWindow *self = PADLOCK_WINDOW (widget);
+
+  if (self->chooser)
+    return;
+  self->chooser_mode = PADLOCK_OPEN_ENCRYPT;
+  self->chooser = gtk_file_chooser_native_new (_("Choose Folders to Encrypt"),
+                                               GTK_WINDOW (self),
+                                               GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
+                                               _("_Choose"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
+  gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (self->chooser), TRUE);
+  g_signal_connect_object (self->chooser, "response",
+                           G_CALLBACK (on_folder_chooser_response), self, 0);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+}
+
+void
+padlock_window_folders_class_init (GtkWidgetClass *widget_class)
+{
+  gtk_widget_class_install_action (widget_class, "win.open-folder", NULL,
+                                   open_folder_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o,
+                                       GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                                       "win.open-folder", NULL);
+}
