@@ -328,8 +328,10 @@ append_action (GString    *out,
 static char *
 make_action (const char *unique_id)
 {
+  /* Folders too: each becomes one archive. */
   static const char *const every_file[] = {
-    "audio-files", "image-files", "other-files", "text-files", "video-files", NULL
+    "audio-files", "directories", "image-files", "other-files", "text-files",
+    "video-files", NULL
   };
   /* OpenPGP messages are "other" (binary) or "text" (armored) to Thunar,
    * which matches on names. */

@@ -87,9 +87,10 @@ make_item (const char         *name,
   return item;
 }
 
-/* Encrypt for a selection of regular local files; Decrypt too when every
- * one of them is an OpenPGP message.  Folders and remote files get
- * nothing: the app works on local files. */
+/* Encrypt for a selection of local files and folders (a folder becomes
+ * one archive); Decrypt too when every one of them is an OpenPGP message.
+ * Remote files and special files get nothing: the app works on local
+ * files. */
 static GList *
 padlock_nautilus_get_file_items (NautilusMenuProvider *provider,
                                  GList                *files)
@@ -103,10 +104,11 @@ padlock_nautilus_get_file_items (NautilusMenuProvider *provider,
   for (GList *l = files; l; l = l->next)
     {
       NautilusFileInfo *info = l->data;
+      GFileType type = nautilus_file_info_get_file_type (info);
       g_autoptr(GFile) location = NULL;
       char *path;
 
-      if (nautilus_file_info_get_file_type (info) != G_FILE_TYPE_REGULAR)
+      if (type != G_FILE_TYPE_REGULAR && type != G_FILE_TYPE_DIRECTORY)
         return NULL;
       location = nautilus_file_info_get_location (info);
       path = location ? g_file_get_path (location) : NULL;
