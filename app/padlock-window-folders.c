@@ -9,25 +9,6 @@
 #include <glib/gi18n.h>
 
 static void
-on_folder_chooser_response (GtkNativeDialog *chooser,
-                            int              response,
-                            PadlockWindow   *self)
-{
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr(GListModel) files =
-        gtk_file_chooser_get_files (GTK_FILE_CHOOSER (chooser));
-      g_autoptr(GPtrArray) array = g_ptr_array_new_with_free_func (g_object_unref);
-
-      for (guint i = 0; i < g_list_model_get_n_items (files); i++)
-        g_ptr_array_add (array, g_list_model_get_item (files, i));
-      padlock_window_add_files (self, (GFile **) array->pdata, array->len,
-                                PADLOCK_OPEN_ENCRYPT);
-    }
-  g_clear_object (&self->chooser);
-}
-
-static void
 open_folder_action (GtkWidget  *widget,
                     const char *action_name,
                     GVariant   *parameter)
@@ -44,7 +25,7 @@ open_folder_action (GtkWidget  *widget,
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
   gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (self->chooser), TRUE);
   g_signal_connect_object (self->chooser, "response",
-                           G_CALLBACK (on_folder_chooser_response), self, 0);
+                           G_CALLBACK (padlock_window_chooser_response), self, 0);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
 }
 

@@ -56,6 +56,11 @@ void padlock_window_notice     (PadlockWindow *self,
                                 const char    *message);
 /* Asks again for every file that failed on a wrong passphrase. */
 void padlock_window_retry_failed (PadlockWindow *self);
+/* The file chooser's answer: its files go to padlock_window_add_files
+ * with chooser_mode. */
+void padlock_window_chooser_response (GtkNativeDialog *chooser,
+                                      int              response,
+                                      PadlockWindow   *self);
 /* win.open-folder (padlock-window-folders.c). */
 void padlock_window_folders_class_init (GtkWidgetClass *widget_class);
 

@@ -112,10 +112,10 @@ on_concurrency_changed (PadlockWindow *self)
       (guint) MAX (0, g_settings_get_int (self->settings, "concurrency")));
 }
 
-static void
-on_chooser_response (GtkNativeDialog *chooser,
-                     int              response,
-                     PadlockWindow   *self)
+void
+padlock_window_chooser_response (GtkNativeDialog *chooser,
+                                 int              response,
+                                 PadlockWindow   *self)
 {
   if (response == GTK_RESPONSE_ACCEPT)
     {
@@ -162,7 +162,7 @@ padlock_window_choose_files (PadlockWindow   *self,
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
   gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (self->chooser), TRUE);
   g_signal_connect_object (self->chooser, "response",
-                           G_CALLBACK (on_chooser_response), self, 0);
+                           G_CALLBACK (padlock_window_chooser_response), self, 0);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
 }
 
