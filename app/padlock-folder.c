@@ -275,6 +275,13 @@ padlock_folder_sink_get_file_sink (pl_sink *sink)
   return ((FolderSink *) sink)->file_sink;
 }
 
+static const char *
+base_name_of (const char *path)
+{
+  const char *slash = path ? strrchr (path, '/') : NULL;
+  return slash ? slash + 1 : path ? path : "";
+}
+
 static GError *
 problem_error (pl_tar_problem problem, const char *name, gpg_error_t err)
 {
@@ -293,6 +300,11 @@ problem_error (pl_tar_problem problem, const char *name, gpg_error_t err)
                           _("%s changed while it was being read; nothing "
                             "was written. Try again when it is not in use."),
                           name);
+    case PL_TAR_SAME_NAME:
+      return g_error_new (PADLOCK_ERROR, PADLOCK_ERROR_FOLDER,
+                          _("Two of the items are called “%s”; one archive "
+                            "cannot hold both. Rename one, or encrypt them "
+                            "separately."), base_name_of (name));
     case PL_TAR_DOTDOT:
     case PL_TAR_ABSOLUTE:
     case PL_TAR_THROUGH_SYMLINK:

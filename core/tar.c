@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <archive.h>
 #include <archive_entry.h>
@@ -21,8 +22,12 @@ typedef struct
   struct archive_entry_linkresolver *links;
   FTS *fts;
   locale_t utf8;                /* (locale_t) 0 when there is none */
-  char *top;                    /* the folder's own name */
-  size_t root_len;              /* of the path given to fts */
+  char **roots;                 /* the paths given to fts, NULL-ended */
+  char *top;                    /* several items: the archive's folder */
+  int top_written;
+  char *prefix;                 /* "TOP/", or "" for one item */
+  size_t cut;                   /* where the current root's name starts in
+                                 * fts_path */
   int finished;                 /* the trailer was written */
   gpg_error_t err;              /* sticky */
   pl_tar_problem problem;
@@ -72,20 +77,6 @@ compare_names (const FTSENT **a, const FTSENT **b)
   return strcmp ((*a)->fts_name, (*b)->fts_name);
 }
 
-static char *
-folder_path_trimmed (const char *folder)
-{
-  char *root = strdup (folder);
-  size_t len;
-
-  if (!root)
-    return NULL;
-  len = strlen (root);
-  while (len > 1 && root[len - 1] == '/')
-    root[--len] = 0;
-  return root;
-}
-
 static const char *
 base_name (const char *path)
 {
@@ -93,12 +84,61 @@ base_name (const char *path)
   return slash ? slash + 1 : path;
 }
 
-static FTS *
-open_walk (const char *root)
+static void
+free_roots (char **roots)
 {
-  char *argv[2] = { (char *) root, NULL };
+  for (char **r = roots; r && *r; r++)
+    free (*r);
+  free (roots);
+}
 
-  return fts_open (argv, FTS_PHYSICAL | FTS_NOCHDIR | FTS_COMFOLLOW,
+/* The walk's roots: PATHS without trailing slashes, resolved when their
+ * own name says nothing ("." or ".."), since that name begins every entry.
+ * "/" has no name: GPG_ERR_INV_NAME. */
+static gpg_error_t
+make_roots (const char *const *paths, size_t n, char ***out)
+{
+  char **roots = calloc (n + 1, sizeof *roots);
+  size_t i;
+
+  *out = NULL;
+  if (!roots)
+    return gpg_error_from_syserror ();
+  for (i = 0; i < n; i++)
+    {
+      char *root = strdup (paths[i]);
+      size_t len = root ? strlen (root) : 0;
+      const char *name;
+
+      while (len > 1 && root[len - 1] == '/')
+        root[--len] = 0;
+      name = root ? base_name (root) : NULL;
+      if (name && (!strcmp (name, ".") || !strcmp (name, "..") || !*name))
+        {
+          char *real = realpath (root, NULL);
+          free (root);
+          root = real;
+        }
+      roots[i] = root;
+      if (!root)
+        {
+          free_roots (roots);
+          return gpg_error_from_syserror ();
+        }
+      if (!*base_name (root))
+        {
+          free_roots (roots);
+          return gpg_error (GPG_ERR_INV_NAME);
+        }
+    }
+  *out = roots;
+  return 0;
+}
+
+static FTS *
+open_walk (char **roots)
+{
+  return fts_open (roots, FTS_PHYSICAL | FTS_NOCHDIR | FTS_COMFOLLOW,
                    compare_names);
 }
 
@@ -136,11 +176,12 @@ first_link (void **seen, const struct stat *st)
 }
 
 gpg_error_t
-pl_tar_scan (const char *folder, const pl_tar_callbacks *cb,
-             pl_tar_totals *totals, char **problem_path)
+pl_tar_scan_items (const char *const *paths, size_t n,
+                   const pl_tar_callbacks *cb, pl_tar_totals *totals,
+                   char **problem_path)
 {
   static const pl_tar_callbacks none;
-  char *root = folder_path_trimmed (folder);
+  char **roots = NULL;
   FTS *fts = NULL;
   FTSENT *ent;
   void *seen_links = NULL;
@@ -148,12 +189,13 @@ pl_tar_scan (const char *folder, const pl_tar_callbacks *cb,
 
   if (!cb)
     cb = &none;
-  totals->files = totals->bytes = 0;
+  totals->files = n > 1;        /* the archive's own folder */
+  totals->bytes = 0;
   if (problem_path)
     *problem_path = NULL;
-  if (!root)
-    return gpg_error_from_syserror ();
-  fts = open_walk (root);
+  if ((err = make_roots (paths, n, &roots)))
+    return err;
+  fts = open_walk (roots);
   if (!fts)
     {
       err = gpg_error_from_syserror ();
@@ -191,16 +233,28 @@ pl_tar_scan (const char *folder, const pl_tar_callbacks *cb,
   if (fts)
     fts_close (fts);
   tdestroy (seen_links, free);
-  free (root);
+  free_roots (roots);
   return err;
 }
 
-/* A walked path as the callbacks name it: relative to the folder. */
+gpg_error_t
+pl_tar_scan (const char *folder, const pl_tar_callbacks *cb,
+             pl_tar_totals *totals, char **problem_path)
+{
+  return pl_tar_scan_items (&folder, 1, cb, totals, problem_path);
+}
+
+/* A walked path as the callbacks name it: its archive name less the
+ * first component (the folder, or the archive's own folder). */
 static const char *
 inner_name (tar_source *self, const char *path)
 {
-  path += self->root_len;
-  return *path == '/' ? path + 1 : path;
+  const char *name = path + self->cut;
+
+  if (self->top)
+    return name;
+  name = strchr (name, '/');
+  return name ? name + 1 : "";
 }
 
 /* libarchive's output: into the reader's buffer, the rest into pending.
@@ -210,7 +264,7 @@ static la_ssize_t
 write_output (struct archive *a, void *user_data, const void *buf, size_t len)
 {
   tar_source *self = user_data;
-  size_t room = self->pending_len || self->in_header
+  size_t room = self->pending_len || self->in_header || !self->out
                 ? 0 : self->out_len - self->out_pos;
   size_t direct = len < room ? len : room;
   size_t rest = len - direct;
@@ -312,6 +366,19 @@ write_headers (tar_source *self, struct archive_entry *entry)
   return r;
 }
 
+static gpg_error_t archive_failed (tar_source *self, const char *path);
+
+/* One entry's headers, counted; PATH names the file if it fails. */
+static gpg_error_t
+write_headers_checked (tar_source *self, struct archive_entry *entry,
+                       const char *path)
+{
+  if (write_headers (self, entry) < ARCHIVE_WARN)
+    return archive_failed (self, path);
+  self->files_done++;
+  return 0;
+}
+
 static gpg_error_t
 archive_failed (tar_source *self, const char *path)
 {
@@ -395,8 +462,8 @@ static struct archive_entry *
 make_entry (tar_source *self, FTSENT *ent, const struct stat *st)
 {
   struct archive_entry *entry = archive_entry_new ();
-  const char *rel = ent->fts_path + self->root_len;
-  size_t len = strlen (self->top) + strlen (rel) + 1;
+  const char *rel = ent->fts_path + self->cut;
+  size_t len = strlen (self->prefix) + strlen (rel) + 1;
   char *name = malloc (len);
 
   if (!entry || !name)
@@ -405,7 +472,7 @@ make_entry (tar_source *self, FTSENT *ent, const struct stat *st)
       free (name);
       return NULL;
     }
-  snprintf (name, len, "%s%s", self->top, rel);
+  snprintf (name, len, "%s%s", self->prefix, rel);
   archive_entry_copy_stat (entry, st);
   archive_entry_unset_atime (entry);
   archive_entry_unset_ctime (entry);
@@ -441,6 +508,29 @@ write_symlink_target (tar_source *self, FTSENT *ent,
   return 0;
 }
 
+static gpg_error_t write_headers_checked (tar_source *self,
+                                          struct archive_entry *entry,
+                                          const char *path);
+
+/* Several items: their folder, made up (0755, now), comes first. */
+static gpg_error_t
+write_top_entry (tar_source *self)
+{
+  struct archive_entry *entry = archive_entry_new ();
+  gpg_error_t err;
+
+  self->top_written = 1;
+  if (!entry)
+    return fail (self, PL_TAR_UNREADABLE, NULL, gpg_error (GPG_ERR_ENOMEM));
+  archive_entry_copy_pathname (entry, self->prefix);
+  archive_entry_set_filetype (entry, AE_IFDIR);
+  archive_entry_set_perm (entry, 0755);
+  archive_entry_set_mtime (entry, time (NULL), 0);
+  err = write_headers_checked (self, entry, NULL);
+  archive_entry_free (entry);
+  return err;
+}
+
 /* Writes the header of the next entry the walk gives, or the trailer. */
 static gpg_error_t
 write_next_header (tar_source *self)
@@ -450,12 +540,16 @@ write_next_header (tar_source *self)
   struct stat st;
   gpg_error_t err = 0;
 
+  if (self->top && !self->top_written)
+    return write_top_entry (self);
   do
     {
       errno = 0;
       ent = fts_read (self->fts);
     }
   while (ent && ent->fts_info == FTS_DP);
+  if (ent && ent->fts_level == 0)
+    self->cut = (size_t) (base_name (ent->fts_path) - ent->fts_path);
   if (!ent)
     {
       if (errno)
@@ -496,10 +590,8 @@ write_next_header (tar_source *self)
     /* A second name of a file already written becomes a hard link of
      * size 0: the tar strategy never needs the spare entry. */
     archive_entry_linkify (self->links, &entry, &spare);
-  if (!err && write_headers (self, entry) < ARCHIVE_WARN)
-    err = archive_failed (self, ent->fts_path);
   if (!err)
-    self->files_done++;
+    err = write_headers_checked (self, entry, ent->fts_path);
   if (!err && self->fd >= 0)
     {
       self->remaining = archive_entry_size (entry);
@@ -567,11 +659,13 @@ tar_source_read (pl_source *base, void *buf, size_t len, size_t *nread)
     }
   if (old)
     uselocale (old);
+  /* Outside read(), libarchive's output (the trailer that freeing an
+   * unfinished archive writes) goes to pending, never to a stale buffer. */
+  if (!self->err)
+    *nread = self->out_pos;
   self->out = NULL;
-  if (self->err)
-    return self->err;
-  *nread = self->out_pos;
-  return 0;
+  self->out_len = self->out_pos = 0;
+  return self->err;
 }
 
 static void
@@ -589,7 +683,9 @@ tar_source_free (pl_source *base)
     fts_close (self->fts);
   if (self->utf8)
     freelocale (self->utf8);
+  free_roots (self->roots);
   free (self->top);
+  free (self->prefix);
   free (self->path);
   free (self->problem_path);
   free (self->pending);
@@ -597,12 +693,48 @@ tar_source_free (pl_source *base)
   free (self);
 }
 
+/* Several items: their names must differ, since each becomes TOP/NAME. */
+static gpg_error_t
+check_names_differ (tar_source *self)
+{
+  for (size_t i = 0; self->roots[i]; i++)
+    for (size_t j = 0; j < i; j++)
+      if (!strcmp (base_name (self->roots[i]), base_name (self->roots[j])))
+        return fail (self, PL_TAR_SAME_NAME, self->roots[i],
+                     gpg_error (GPG_ERR_EEXIST));
+  return 0;
+}
+
+static gpg_error_t
+open_archive (tar_source *self)
+{
+  /* Names are written as pax wants them, in UTF-8, whatever locale the
+   * process runs in: libarchive converts from the calling thread's locale,
+   * and read() lends it this one (uselocale is per thread).  A name that
+   * is not UTF-8 goes as its octets, marked hdrcharset=BINARY. */
+  self->utf8 = newlocale (LC_CTYPE_MASK, "C.UTF-8", (locale_t) 0);
+  self->archive = archive_write_new ();
+  self->links = archive_entry_linkresolver_new ();
+  if (!self->archive || !self->links)
+    return gpg_error (GPG_ERR_ENOMEM);
+  /* Restricted pax: plain ustar headers, with a pax header only for what
+   * ustar cannot hold (long or non-ASCII names, big sizes).  Unblocked, so
+   * that file data passes through without a copy. */
+  if (archive_write_set_format_pax_restricted (self->archive) != ARCHIVE_OK
+      || archive_write_set_bytes_per_block (self->archive, 0) != ARCHIVE_OK
+      || archive_write_open (self->archive, self, NULL, write_output, NULL)
+         != ARCHIVE_OK)
+    return gpg_error (GPG_ERR_GENERAL);
+  archive_entry_linkresolver_set_strategy (self->links,
+                                           archive_format (self->archive));
+  return 0;
+}
+
 gpg_error_t
-pl_tar_source_new (const char *folder, const pl_tar_callbacks *cb,
-                   pl_source **out)
+pl_tar_source_new_items (const char *const *paths, size_t n, const char *top,
+                         const pl_tar_callbacks *cb, pl_source **out)
 {
   tar_source *self = calloc (1, sizeof *self);
-  char *root = NULL;
   gpg_error_t err = 0;
 
   *out = NULL;
@@ -615,55 +747,51 @@ pl_tar_source_new (const char *folder, const pl_tar_callbacks *cb,
   if (cb)
     self->cb = *cb;
 
-  root = folder_path_trimmed (folder);
+  if (!n || (n > 1 && (!top || !*top || strchr (top, '/'))))
+    {
+      err = gpg_error (GPG_ERR_INV_ARG);
+      goto leave;
+    }
+  if ((err = make_roots (paths, n, &self->roots)))
+    goto leave;
+  if (n > 1 && (err = check_names_differ (self)))
+    {
+      /* Reported by the first read, with the name. */
+      *out = &self->base;
+      return 0;
+    }
   self->scratch = malloc (PL_TAR_BLOCK);
-  if (!root || !self->scratch)
+  self->top = n > 1 ? strdup (top) : NULL;
+  self->prefix = malloc (n > 1 ? strlen (top) + 2 : 1);
+  if (!self->scratch || !self->prefix || (n > 1 && !self->top))
     {
       err = gpg_error (GPG_ERR_ENOMEM);
       goto leave;
     }
-  self->top = strdup (base_name (root));
-  self->root_len = strlen (root);
-  self->fts = open_walk (root);
-  if (!self->top || !self->fts)
+  strcpy (self->prefix, n > 1 ? top : "");
+  if (n > 1)
+    strcat (self->prefix, "/");
+  self->fts = open_walk (self->roots);
+  if (!self->fts)
     {
       err = gpg_error_from_syserror ();
       goto leave;
     }
-
-  /* Names are written as pax wants them, in UTF-8, whatever locale the
-   * process runs in: libarchive converts from the calling thread's locale,
-   * and read() lends it this one (uselocale is per thread).  A name that
-   * is not UTF-8 goes as its octets, marked hdrcharset=BINARY. */
-  self->utf8 = newlocale (LC_CTYPE_MASK, "C.UTF-8", (locale_t) 0);
-  self->archive = archive_write_new ();
-  self->links = archive_entry_linkresolver_new ();
-  if (!self->archive || !self->links)
-    {
-      err = gpg_error (GPG_ERR_ENOMEM);
-      goto leave;
-    }
-  /* Restricted pax: plain ustar headers, with a pax header only for what
-   * ustar cannot hold (long or non-ASCII names, big sizes).  Unblocked, so
-   * that file data passes through without a copy. */
-  if (archive_write_set_format_pax_restricted (self->archive) != ARCHIVE_OK
-      || archive_write_set_bytes_per_block (self->archive, 0) != ARCHIVE_OK
-      || archive_write_open (self->archive, self, NULL, write_output, NULL)
-         != ARCHIVE_OK)
-    {
-      err = gpg_error (GPG_ERR_GENERAL);
-      goto leave;
-    }
-  archive_entry_linkresolver_set_strategy (self->links,
-                                           archive_format (self->archive));
+  err = open_archive (self);
 
  leave:
-  free (root);
   if (err)
     tar_source_free (&self->base);
   else
     *out = &self->base;
   return err;
+}
+
+gpg_error_t
+pl_tar_source_new (const char *folder, const pl_tar_callbacks *cb,
+                   pl_source **out)
+{
+  return pl_tar_source_new_items (&folder, 1, NULL, cb, out);
 }
 
 pl_tar_problem

@@ -74,6 +74,7 @@ typedef enum
   /* Writing */
   PL_TAR_UNREADABLE,            /* a file or folder could not be read */
   PL_TAR_CHANGED,               /* a file changed while it was read */
+  PL_TAR_SAME_NAME,             /* two items of one archive share a name */
   /* Unpacking: the archive is refused */
   PL_TAR_DOTDOT,                /* ".." in a name */
   PL_TAR_ABSOLUTE,              /* an absolute name */
@@ -119,6 +120,20 @@ gpg_error_t pl_tar_scan (const char *folder, const pl_tar_callbacks *cb,
  * the cancel flag is set. */
 gpg_error_t pl_tar_source_new (const char *folder, const pl_tar_callbacks *cb,
                                pl_source **out);
+/* Several ITEMS (files or folders, N of them) in one archive, as
+ * TOP/NAME..., TOP a folder entry of its own (0755, the time of writing)
+ * that comes first.  TOP is required when N > 1 and must be a plain name;
+ * with N == 1 it is ignored and this is pl_tar_source_new.  Two items with
+ * the same name fail the first read (GPG_ERR_EEXIST, PL_TAR_SAME_NAME). */
+gpg_error_t pl_tar_source_new_items (const char *const *items, size_t n,
+                                     const char *top,
+                                     const pl_tar_callbacks *cb,
+                                     pl_source **out);
+/* pl_tar_scan for ITEMS; the made-up TOP folder counts as one entry. */
+gpg_error_t pl_tar_scan_items (const char *const *items, size_t n,
+                               const pl_tar_callbacks *cb,
+                               pl_tar_totals *totals, char **problem_path);
+
 /* What failed the source, and the path of the file concerned (borrowed;
  * NULL when there is no problem). */
 pl_tar_problem pl_tar_source_problem (pl_source *src, const char **path);

@@ -929,6 +929,74 @@ test_detector (void)
   (void) got_len;
 }
 
+/* Several items in one archive: TOP/NAME..., unpacked as one folder; two
+ * items of one name are refused, naming it. */
+static void
+test_items (void)
+{
+  char *parent = fresh_dir ("items");
+  char *folder = make_tree (parent, 0);
+  char *out_dir = fresh_dir ("items-out");
+  char *archive = g_build_filename (parent, "Archive.tar.gpg", NULL);
+  char *note = g_build_filename (parent, "note.txt", NULL);
+  char *other = fresh_dir ("items-other");
+  char *twin = g_build_filename (other, "note.txt", NULL);
+  const char *items[] = { folder, note };
+  const char *twins[] = { note, twin };
+  char *final = NULL, *got = NULL, *want = NULL;
+  pl_source *src = NULL;
+  pl_sink *sink = NULL;
+  pl_encrypt_options opts;
+  pl_tar_totals totals;
+  const char *path = NULL;
+  GByteArray *all;
+  gpg_error_t err;
+
+  g_assert_true (g_file_set_contents (note, "a note\n", -1, NULL));
+  g_assert_true (g_file_set_contents (twin, "another\n", -1, NULL));
+  g_assert_cmpint (pl_tar_scan_items (items, 2, NULL, &totals, NULL), ==, 0);
+  g_assert_cmpuint (totals.files, ==, 1 + 12 + 1);   /* Archive/, Photos, note */
+
+  pl_encrypt_options_init (&opts);
+  opts.file_name = "Archive.tar";
+  g_assert_cmpint (pl_tar_source_new_items (items, 2, "Archive", NULL, &src),
+                   ==, 0);
+  g_assert_cmpint (pl_sink_new_file (archive, &sink), ==, 0);
+  g_assert_cmpint (pl_encrypt (src, sink, &opts, PASSPHRASE,
+                               strlen (PASSPHRASE), NULL), ==, 0);
+  pl_sink_free (sink);
+  pl_source_free (src);
+
+  g_assert_cmpint (decrypt_to_folder (archive, out_dir, "Archive", NULL, NULL,
+                                      &final), ==, 0);
+  got = g_build_filename (final, "Photos", NULL);
+  compare_trees (folder, got, SAME_ALL);
+  g_free (got);
+  got = g_build_filename (final, "note.txt", NULL);
+  g_assert_true (g_file_get_contents (got, &want, NULL, NULL));
+  g_assert_cmpstr (want, ==, "a note\n");
+
+  g_assert_cmpint (pl_tar_source_new_items (twins, 2, "Archive", NULL, &src),
+                   ==, 0);
+  all = read_all (src, &err);
+  g_assert_cmpint (gpg_err_code (err), ==, GPG_ERR_EEXIST);
+  g_assert_cmpint (pl_tar_source_problem (src, &path), ==, PL_TAR_SAME_NAME);
+  g_assert_cmpstr (path, ==, twin);
+  g_byte_array_unref (all);
+  pl_source_free (src);
+
+  g_free (want);
+  g_free (got);
+  g_free (final);
+  g_free (twin);
+  g_free (other);
+  g_free (note);
+  g_free (archive);
+  g_free (out_dir);
+  g_free (folder);
+  g_free (parent);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -959,5 +1027,6 @@ main (int argc, char **argv)
                         test_source_file_changes);
   g_test_add_func ("/tar/failure/unreadable", test_source_unreadable);
   g_test_add_func ("/tar/detector", test_detector);
+  g_test_add_func ("/tar/items", test_items);
   return g_test_run ();
 }
