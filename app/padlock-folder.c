@@ -76,6 +76,25 @@ padlock_folder_is_folder (GFile *file)
 }
 
 char *
+padlock_folder_items_name (GFile **items,
+                           guint   n_items)
+{
+  g_autoptr(GFile) parent = g_file_get_parent (items[0]);
+  g_autofree char *name = parent ? g_file_get_basename (parent) : NULL;
+
+  for (guint i = 1; parent && i < n_items; i++)
+    {
+      g_autoptr(GFile) other = g_file_get_parent (items[i]);
+
+      if (!other || !g_file_equal (parent, other))
+        return g_strdup ("Archive");
+    }
+  if (!name || !strcmp (name, "/"))
+    return g_strdup ("Archive");
+  return g_steal_pointer (&name);
+}
+
+char *
 padlock_folder_archive_name (const char *folder_name)
 {
   return g_strconcat (folder_name, ".tar", NULL);
@@ -115,7 +134,9 @@ on_skipped (void *user_data, const char *name)
 }
 
 gpg_error_t
-padlock_folder_source_new (const char          *path,
+padlock_folder_source_new (const char *const   *items,
+                           guint                n_items,
+                           const char          *top,
                            PadlockFolderStatus *status,
                            atomic_int          *cancel,
                            pl_source          **out,
@@ -132,12 +153,12 @@ padlock_folder_source_new (const char          *path,
   gpg_error_t err;
 
   atomic_store (&status->counting, 1);
-  err = pl_tar_scan (path, &cb, &totals, NULL);
+  err = pl_tar_scan_items (items, n_items, &cb, &totals, NULL);
   atomic_store (&status->counting, 0);
   if (err)
     return err;
   *total = (gint64) (totals.bytes + totals.files * ENTRY_OVERHEAD + 1024);
-  return pl_tar_source_new (path, &cb, out);
+  return pl_tar_source_new_items (items, n_items, top, &cb, out);
 }
 
 static gboolean

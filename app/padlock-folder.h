@@ -37,13 +37,20 @@ char        *padlock_folder_status_skipped   (PadlockFolderStatus *status);
 
 /* A folder (symbolic links to folders too). */
 gboolean     padlock_folder_is_folder        (GFile               *file);
+/* Several items in one archive: named after their folder when they share
+ * one, else "Archive" (see padlock_job_new_archive). */
+char        *padlock_folder_items_name       (GFile              **items,
+                                              guint                n_items);
 /* "Photos" -> "Photos.tar": the name stored in the message. */
 char        *padlock_folder_archive_name     (const char          *folder_name);
 
-/* Worker thread: scans PATH, counting into STATUS, then opens the tar
- * source of it.  *TOTAL receives the archive's expected size, for the
- * progress bar (pax headers aside). */
-gpg_error_t  padlock_folder_source_new       (const char          *path,
+/* Worker thread: scans the N_ITEMS ITEMS (one folder, or several items
+ * put in TOP/: pl_tar_source_new_items), counting into STATUS, then opens
+ * the tar source of them.  *TOTAL receives the archive's expected size,
+ * for the progress bar (pax headers aside). */
+gpg_error_t  padlock_folder_source_new       (const char *const   *items,
+                                              guint                n_items,
+                                              const char          *top,
                                               PadlockFolderStatus *status,
                                               atomic_int          *cancel,
                                               pl_source          **out,

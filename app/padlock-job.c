@@ -27,6 +27,7 @@ struct _PadlockJob
   char *output_name;
   char *hidden_name;            /* with "Hide file names": the output's */
   char *archive_name;           /* a folder's: "NAME.tar" */
+  char *archive_top;            /* several items': NAME */
   PadlockJobConfig config;
   PadlockSecret *secret;
   GError *error;
@@ -41,6 +42,7 @@ struct _PadlockJob
   gboolean original_deleted;
   guint batch;
   gboolean is_folder;           /* encrypting a folder */
+  GStrv items;                  /* several items in one archive, or NULL */
   char *detail;
   PadlockFolderStatus folder_status;
 
@@ -110,6 +112,8 @@ typedef struct
   gboolean folder;              /* encrypting a folder as NAME.tar */
   gboolean unpack;              /* decrypting: a tar may become a folder */
   char *stored_name;            /* in the literal packet */
+  GStrv items;                  /* padlock_job_new_archive's */
+  char *archive_top;            /* their archive's name, less .tar */
   /* Results */
   char *output_path;
   gboolean original_deleted;
@@ -125,6 +129,8 @@ job_work_free (gpointer data)
   g_clear_pointer (&work->plan, padlock_output_plan_free);
   g_free (work->output_path);
   g_free (work->stored_name);
+  g_strfreev (work->items);
+  g_free (work->archive_top);
   g_clear_pointer (&work->secret, padlock_secret_unref);
   g_free (work);
 }
@@ -405,11 +411,18 @@ open_folder_input (PadlockJob *self,
                    JobWork    *work,
                    pl_source **src)
 {
+  const char *one[1] = { work->input_path };
   gint64 total = -1;
   gpg_error_t err;
 
-  err = padlock_folder_source_new (work->input_path, &self->folder_status,
-                                   &self->cancel, src, &total);
+  if (work->items)
+    err = padlock_folder_source_new ((const char *const *) work->items,
+                                     g_strv_length (work->items),
+                                     work->archive_top, &self->folder_status,
+                                     &self->cancel, src, &total);
+  else
+    err = padlock_folder_source_new (one, 1, NULL, &self->folder_status,
+                                     &self->cancel, src, &total);
   atomic_store (&self->atomic_total, total);
   return err;
 }
@@ -625,7 +638,9 @@ padlock_job_start (PadlockJob *self,
   /* A folder is never deleted: verify-and-delete is for files. */
   if (work->folder)
     work->delete_original = FALSE;
-  work->stored_name = work->folder ? padlock_folder_archive_name (work->input_name)
+  work->items = g_strdupv (self->items);
+  work->archive_top = g_strdup (self->archive_top);
+  work->stored_name = work->folder ? g_strdup (self->archive_name)
                                    : g_strdup (work->input_name);
   if (work->folder)
     {
@@ -753,6 +768,41 @@ padlock_job_new (GFile                  *input,
   return self;
 }
 
+PadlockJob *
+padlock_job_new_archive (GFile                 **items,
+                         guint                   n_items,
+                         const PadlockJobConfig *config)
+{
+  g_autoptr(GFile) folder = NULL;
+  g_autoptr(PadlockOutputPlan) plan = NULL;
+  PadlockJobConfig here;
+  PadlockJob *self;
+
+  g_return_val_if_fail (items != NULL && n_items > 0, NULL);
+  g_return_val_if_fail (config != NULL, NULL);
+
+  folder = g_file_get_parent (items[0]);
+  g_return_val_if_fail (folder != NULL, NULL);
+  here = *config;
+  if (!here.output_dir)
+    here.output_dir = g_file_get_path (folder);
+  else
+    here.output_dir = g_strdup (here.output_dir);
+  self = padlock_job_new (folder, PADLOCK_DIRECTION_ENCRYPT, &here);
+  g_free (here.output_dir);
+
+  self->items = g_new0 (char *, n_items + 1);
+  for (guint i = 0; i < n_items; i++)
+    self->items[i] = g_file_get_path (items[i]);
+  self->archive_top = padlock_folder_items_name (items, n_items);
+  g_free (self->archive_name);
+  self->archive_name = padlock_folder_archive_name (self->archive_top);
+  plan = padlock_output_plan (folder, PADLOCK_DIRECTION_ENCRYPT, &self->config,
+                              plain_output_name (self));
+  padlock_job_set_output_name (self, plan->output_name);
+  return self;
+}
+
 static void
 padlock_job_finalize (GObject *object)
 {
@@ -764,6 +814,8 @@ padlock_job_finalize (GObject *object)
   g_clear_pointer (&self->output_name, g_free);
   g_clear_pointer (&self->hidden_name, g_free);
   g_clear_pointer (&self->archive_name, g_free);
+  g_clear_pointer (&self->archive_top, g_free);
+  g_clear_pointer (&self->items, g_strfreev);
   g_clear_pointer (&self->detail, g_free);
   padlock_folder_status_clear (&self->folder_status);
   g_clear_pointer (&self->secret, padlock_secret_unref);

@@ -56,6 +56,13 @@ G_DECLARE_FINAL_TYPE (PadlockJob, padlock_job, PADLOCK, JOB, GObject)
 PadlockJob       *padlock_job_new               (GFile                  *input,
                                                  PadlockDirection        direction,
                                                  const PadlockJobConfig *config);
+/* Encrypts N_ITEMS ITEMS (files and folders) into one archive, named
+ * after their folder when they share one (padlock_folder_items_name) and
+ * written into the first item's folder unless CONFIG has an output
+ * folder.  The job's input is that folder. */
+PadlockJob       *padlock_job_new_archive       (GFile                 **items,
+                                                 guint                   n_items,
+                                                 const PadlockJobConfig *config);
 GFile            *padlock_job_get_input         (PadlockJob       *self);
 GFile            *padlock_job_get_output        (PadlockJob       *self);
 const char       *padlock_job_get_output_name   (PadlockJob       *self);

@@ -24,6 +24,7 @@ struct _PadlockPassphraseDialog
   GtkButton *generate_button;
   GtkButton *ok_button;
   GtkButton *cancel_button;
+  GtkCheckButton *one_archive_check;
 
   /* Owned */
   pwquality_settings_t *pwquality;

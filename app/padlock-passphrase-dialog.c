@@ -180,6 +180,7 @@ padlock_passphrase_dialog_class_init (PadlockPassphraseDialogClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PadlockPassphraseDialog, generate_button);
   gtk_widget_class_bind_template_child (widget_class, PadlockPassphraseDialog, ok_button);
   gtk_widget_class_bind_template_child (widget_class, PadlockPassphraseDialog, cancel_button);
+  gtk_widget_class_bind_template_child (widget_class, PadlockPassphraseDialog, one_archive_check);
   gtk_widget_class_bind_template_callback (widget_class, on_entry_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_generate_clicked);
   gtk_widget_class_bind_template_callback (widget_class, on_ok_clicked);
@@ -238,6 +239,23 @@ padlock_passphrase_dialog_new (GtkWindow             *parent,
   /* Typing starts in the entry, not on the header bar's Cancel. */
   gtk_window_set_focus (GTK_WINDOW (self), GTK_WIDGET (self->entry));
   return self;
+}
+
+void
+padlock_passphrase_dialog_offer_one_archive (PadlockPassphraseDialog *self,
+                                             gboolean                 active)
+{
+  g_return_if_fail (PADLOCK_IS_PASSPHRASE_DIALOG (self));
+  gtk_widget_set_visible (GTK_WIDGET (self->one_archive_check), TRUE);
+  gtk_check_button_set_active (self->one_archive_check, active);
+}
+
+gboolean
+padlock_passphrase_dialog_get_one_archive (PadlockPassphraseDialog *self)
+{
+  g_return_val_if_fail (PADLOCK_IS_PASSPHRASE_DIALOG (self), FALSE);
+  return gtk_widget_get_visible (GTK_WIDGET (self->one_archive_check))
+         && gtk_check_button_get_active (self->one_archive_check);
 }
 
 PadlockPassphraseMode

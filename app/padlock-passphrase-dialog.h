@@ -29,5 +29,10 @@ PadlockPassphraseDialog *padlock_passphrase_dialog_new (GtkWindow             *p
                                                         const char            *heading,
                                                         const char            *error);
 PadlockPassphraseMode    padlock_passphrase_dialog_get_mode (PadlockPassphraseDialog *self);
+/* Encrypting several items: shows "Put them in one archive", checked when
+ * ACTIVE; the answer is read after "finished". */
+void     padlock_passphrase_dialog_offer_one_archive (PadlockPassphraseDialog *self,
+                                                      gboolean                 active);
+gboolean padlock_passphrase_dialog_get_one_archive   (PadlockPassphraseDialog *self);
 
 G_END_DECLS

@@ -89,7 +89,8 @@ padlock_window_notice (PadlockWindow *self,
 static void
 start_jobs (PadlockWindow  *self,
             PadlockRequest *request,
-            PadlockSecret  *secret)
+            PadlockSecret  *secret,
+            gboolean        one_archive)
 {
   PadlockJobConfig config = { 0 };
   PadlockDirection direction = request->mode == PADLOCK_PASSPHRASE_ENCRYPT
@@ -98,6 +99,18 @@ start_jobs (PadlockWindow  *self,
   guint batch = ++self->next_batch;
 
   padlock_job_config_from_settings (self->settings, &config);
+  if (one_archive)
+    {
+      g_autoptr(PadlockJob) job =
+        padlock_job_new_archive ((GFile **) request->files->pdata,
+                                 request->files->len, &config);
+
+      padlock_job_set_batch (job, batch);
+      padlock_job_set_secret (job, secret);
+      padlock_queue_add (self->queue, job);
+      padlock_job_config_clear (&config);
+      return;
+    }
   for (guint i = 0; i < request->files->len; i++)
     {
       g_autoptr(PadlockJob) job =
@@ -119,7 +132,8 @@ on_dialog_finished (PadlockPassphraseDialog *dialog,
 
   self->dialog = NULL;
   if (secret && request->files)
-    start_jobs (self, request, secret);
+    start_jobs (self, request, secret,
+                padlock_passphrase_dialog_get_one_archive (dialog));
   else if (secret && request->jobs)
     for (guint i = 0; i < request->jobs->len; i++)
       padlock_job_retry (g_ptr_array_index (request->jobs, i), secret);
@@ -138,6 +152,10 @@ show_next_request (PadlockWindow *self)
                                                 self->request->mode,
                                                 self->request->heading,
                                                 self->request->error);
+  if (self->request->mode == PADLOCK_PASSPHRASE_ENCRYPT
+      && self->request->files && self->request->files->len > 1)
+    padlock_passphrase_dialog_offer_one_archive (self->dialog,
+        padlock_window_any_folder (self->request->files));
   g_signal_connect_object (self->dialog, "finished",
                            G_CALLBACK (on_dialog_finished), self, 0);
   gtk_window_present (GTK_WINDOW (self->dialog));

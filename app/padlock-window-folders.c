@@ -1,4 +1,5 @@
-/* padlock-window-folders.c - choosing folders to encrypt (Ctrl+Shift+O)
+/* padlock-window-folders.c - choosing folders to encrypt (Ctrl+Shift+O),
+ * and whether several items go into one archive
  *
  * GTK's file chooser picks files or folders, never both at once; Ctrl+O
  * keeps choosing files (and drops take folders too), and this action
@@ -7,6 +8,8 @@
 #include "padlock-window-private.h"
 
 #include <glib/gi18n.h>
+
+#include "padlock-folder.h"
 
 static void
 open_folder_action (GtkWidget  *widget,
@@ -27,6 +30,15 @@ open_folder_action (GtkWidget  *widget,
   g_signal_connect_object (self->chooser, "response",
                            G_CALLBACK (padlock_window_chooser_response), self, 0);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+}
+
+gboolean
+padlock_window_any_folder (GPtrArray *files)
+{
+  for (guint i = 0; i < files->len; i++)
+    if (padlock_folder_is_folder (g_ptr_array_index (files, i)))
+      return TRUE;
+  return FALSE;
 }
 
 void

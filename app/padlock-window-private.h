@@ -61,6 +61,9 @@ void padlock_window_retry_failed (PadlockWindow *self);
 void padlock_window_chooser_response (GtkNativeDialog *chooser,
                                       int              response,
                                       PadlockWindow   *self);
+/* Whether FILES (GFile) holds a folder: "Put them in one archive" is then
+ * checked at first (padlock-window-folders.c). */
+gboolean padlock_window_any_folder (GPtrArray *files);
 /* win.open-folder (padlock-window-folders.c). */
 void padlock_window_folders_class_init (GtkWidgetClass *widget_class);
 

@@ -207,6 +207,57 @@ test_hostile (void)
   g_assert_cmpstr (listing, ==, "");
 }
 
+/* Several items in one archive, named after their folder, unpacked as
+ * that folder; items from different folders make Archive.tar.gpg. */
+static void
+test_one_archive (void)
+{
+  g_autofree char *dir = at_new_dir ("Trip");
+  g_autofree char *out = at_new_dir ("one-archive-out");
+  g_autofree char *elsewhere = at_new_dir ("elsewhere");
+  g_autofree char *folder = make_folder (dir, 2, 1000, FALSE);
+  g_autofree char *a = at_write_random (dir, "a.txt", 100);
+  g_autofree char *b = at_write_random (elsewhere, "b.txt", 100);
+  g_autofree char *base = g_path_get_basename (dir);
+  g_autofree char *archive_name = g_strconcat (base, ".tar.gpg", NULL);
+  g_autofree char *archive = g_build_filename (dir, archive_name, NULL);
+  g_autofree char *unpacked_a = g_build_filename (out, base, "a.txt", NULL);
+  g_autofree char *unpacked_photo = g_build_filename (out, base, "Photos",
+                                                      "photo-00.jpg", NULL);
+  g_autofree char *photo = g_build_filename (folder, "photo-00.jpg", NULL);
+  g_autoptr(GFile) fa = g_file_new_for_path (a);
+  g_autoptr(GFile) fb = g_file_new_for_path (b);
+  g_autoptr(GFile) ff = g_file_new_for_path (folder);
+  g_autoptr(GFile) fz = g_file_new_for_path (archive);
+  GFile *together[] = { fa, ff };
+  GFile *apart[] = { fa, fb };
+  g_autoptr(PadlockQueue) queue = padlock_queue_new ();
+  g_autoptr(PadlockJob) enc = NULL, dec = NULL, mixed = NULL;
+  g_autoptr(PadlockSecret) secret = padlock_secret_new (PASSPHRASE);
+  PadlockJobConfig plain = { 0 };
+  PadlockJobConfig unpack = { .output_dir = out, .unpack_archives = TRUE };
+
+  enc = padlock_job_new_archive (together, 2, &plain);
+  g_assert_cmpstr (padlock_job_get_output_name (enc), ==, archive_name);
+  padlock_job_set_secret (enc, secret);
+  padlock_queue_add (queue, enc);
+  g_assert_true (at_wait_queue_idle (queue, TIMEOUT_MS));
+  g_assert_no_error (padlock_job_get_error (enc));
+  g_assert_true (g_file_test (archive, G_FILE_TEST_IS_REGULAR));
+
+  dec = padlock_job_new (fz, PADLOCK_DIRECTION_DECRYPT, &unpack);
+  padlock_job_set_secret (dec, secret);
+  padlock_queue_add (queue, dec);
+  g_assert_true (at_wait_queue_idle (queue, TIMEOUT_MS));
+  g_assert_no_error (padlock_job_get_error (dec));
+  g_assert_cmpstr (padlock_job_get_output_name (dec), ==, base);
+  assert_same_file (a, unpacked_a);
+  assert_same_file (photo, unpacked_photo);
+
+  mixed = padlock_job_new_archive (apart, 2, &plain);
+  g_assert_cmpstr (padlock_job_get_output_name (mixed), ==, "Archive.tar.gpg");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -216,5 +267,6 @@ main (int argc, char **argv)
   g_test_add_func ("/app/folder/detail-and-cancel", test_detail_and_cancel);
   g_test_add_func ("/app/folder/counting-words", test_counting_words);
   g_test_add_func ("/app/folder/hostile", test_hostile);
+  g_test_add_func ("/app/folder/one-archive", test_one_archive);
   return g_test_run ();
 }

@@ -336,6 +336,48 @@ test_folder_and_forced (void)
   close_window (window);
 }
 
+/* Several items dropped: the dialog offers "Put them in one archive", off
+ * for files alone (two jobs), on with a folder among them (one job, one
+ * archive named after their folder). */
+static void
+test_one_archive_offer (void)
+{
+  g_autofree char *dir = at_new_dir ("offer");
+  g_autofree char *album = g_build_filename (dir, "Album", NULL);
+  g_autofree char *a = at_write_random (dir, "a.txt", 100);
+  g_autofree char *b = at_write_random (dir, "b.txt", 100);
+  g_autofree char *c = NULL;
+  g_autofree char *base = g_path_get_basename (dir);
+  g_autofree char *archive_name = g_strconcat (base, ".tar.gpg", NULL);
+  const char *files_only[] = { a, b, NULL };
+  const char *with_folder[] = { a, album, NULL };
+  PadlockWindow *window = at_new_window ();
+  PadlockPassphraseDialog *dialog;
+  PadlockJob *job;
+
+  g_mkdir (album, 0700);
+  c = at_write_random (album, "c.jpg", 100);
+
+  at_drop (window, files_only);
+  dialog = at_wait_dialog (window);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (dialog->one_archive_check)));
+  g_assert_false (gtk_check_button_get_active (dialog->one_archive_check));
+  at_answer (dialog, PASSPHRASE);
+  g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (window->queue)), ==, 2);
+
+  at_drop (window, with_folder);
+  dialog = at_wait_dialog (window);
+  g_assert_true (gtk_check_button_get_active (dialog->one_archive_check));
+  at_answer (dialog, PASSPHRASE);
+  g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (window->queue)), ==, 3);
+  job = find_job (window, base);
+  g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_DONE);
+  g_assert_cmpstr (padlock_job_get_output_name (job), ==, archive_name);
+  close_window (window);
+}
+
 static gboolean
 subprocess_done (gpointer data)
 {
@@ -565,6 +607,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/cancel", test_cancel);
   g_test_add_func ("/ui/same-output-name", test_same_output_name);
   g_test_add_func ("/ui/folder-and-forced", test_folder_and_forced);
+  g_test_add_func ("/ui/one-archive-offer", test_one_archive_offer);
   g_test_add_func ("/ui/actions-and-accels", test_actions_and_accels);
   g_test_add_func ("/ui/command-line", test_command_line);
   g_test_add_func ("/ui/preferences", test_preferences);
