@@ -367,7 +367,8 @@ test_sop_literal_refused (void)
 }
 
 /* The options themselves: every one that carries a password or a key
- * takes it indirectly, and the application takes none. */
+ * takes it indirectly, and the application takes none but a file name
+ * (--passphrase-file). */
 static void
 test_no_secret_options (void)
 {
@@ -473,9 +474,13 @@ test_no_secret_options (void)
 
           n_entries++;
           g_test_message ("%s: --%s (G_OPTION_ARG_%s)", name, opt, arg);
-          if (strstr (lower, "pass") || strstr (lower, "secret")
-              || strstr (lower, "key") || strstr (lower, "pin")
-              || strstr (lower, "pw"))
+          /* padlock --batch --passphrase-file names a file (or - for
+           * the terminal); the passphrase itself is never an argument. */
+          if (!strcmp (opt, "passphrase-file") && !strcmp (arg, "FILENAME"))
+            ;
+          else if (strstr (lower, "pass") || strstr (lower, "secret")
+                   || strstr (lower, "key") || strstr (lower, "pin")
+                   || strstr (lower, "pw"))
             {
               g_test_message ("%s: option --%s may carry a secret", name, opt);
               g_test_fail ();
