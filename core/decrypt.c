@@ -81,22 +81,6 @@ write_plaintext (job *j, const uint8_t *p, size_t n)
   }
 }
 
-static int
-job_threads (job *j)
-{
-  if (j->ctl && j->ctl->threads > 0)
-    return j->ctl->threads;
-  return pl_default_threads ();
-}
-
-static gpg_error_t
-check_cancel (job *j)
-{
-  if (j->ctl && j->ctl->cancel && atomic_load (j->ctl->cancel))
-    return gpg_error (GPG_ERR_CANCELED);
-  return 0;
-}
-
 /* The source, by the block, with progress.  Two buffers in turn, so that
  * a block handed out stays valid while the next one is read ahead. */
 typedef struct
@@ -111,7 +95,7 @@ static gpg_error_t
 source_next (pl_reader *self, uint8_t **data, size_t *len)
 {
   source_reader *r = (source_reader *) self;
-  gpg_error_t err = check_cancel (r->j);
+  gpg_error_t err = pl_job_check_cancel (r->j->ctl);
 
   if (err)
     return err;
@@ -124,8 +108,7 @@ source_next (pl_reader *self, uint8_t **data, size_t *len)
   *data = r->buf[r->turn];
   r->turn ^= 1;
   r->j->done += *len;
-  if (r->j->ctl && r->j->ctl->progress)
-    r->j->ctl->progress (r->j->ctl->user_data, r->j->done, r->j->src->size);
+  pl_job_progress (r->j->ctl, r->j->done, r->j->src->size);
   return 0;
 }
 
@@ -379,7 +362,7 @@ inflate_next (pl_reader *self, uint8_t **data, size_t *len)
       size_t n, used = 0, produced = 0;
 
       /* A bomb produces much from little: stop it by the block. */
-      err = check_cancel (r->j);
+      err = pl_job_check_cancel (r->j->ctl);
       if (err)
         return err;
       err = pl_cursor_peek (r->in, &p, &n);
@@ -766,7 +749,7 @@ decrypt_seipd1 (job *j, candidates *c, pl_cursor *bc, uint8_t *key)
   j->result->cipher_algo = algo;
   keep_session_key (j, key, keylen);
 
-  pl_seipd1_set_threads (&r.st, job_threads (j));
+  pl_seipd1_set_threads (&r.st, pl_job_threads (j->ctl));
   r.buf[0] = malloc (PL_SEIPD1_HEADROOM + PL_BLOCK_SIZE);
   r.buf[1] = malloc (PL_SEIPD1_HEADROOM + PL_BLOCK_SIZE);
   if (!r.buf[0] || !r.buf[1])
@@ -777,7 +760,7 @@ decrypt_seipd1 (job *j, candidates *c, pl_cursor *bc, uint8_t *key)
   r.base.next = seipd1_next;
   r.in = bc;
   r.j = j;
-  j->async_write = job_threads (j) > 1;
+  j->async_write = pl_job_threads (j->ctl) > 1;
   pl_cursor_init (&inner, &r.base);
   err = parse_plaintext (j, &inner, 0);
   if (!err && !r.ended)
@@ -862,7 +845,7 @@ decrypt_aead (job *j, candidates *c, pl_cursor *bc, uint8_t *key,
   r.in = bc;
   r.j = j;
   r.chunk_size = (size_t) 1 << (h.chunk_octet + 6);
-  j->async_write = job_threads (j) > 1;
+  j->async_write = pl_job_threads (j->ctl) > 1;
   pl_cursor_init (&inner, &r.base);
   err = parse_plaintext (j, &inner, 0);
   if (!err && !r.ended)
@@ -1074,7 +1057,7 @@ pl_decrypt (pl_source *src, pl_sink *sink, const pl_decrypt_options *opts,
       err = gpg_error (GPG_ERR_BAD_DATA);
       goto leave;
     }
-  if (job_threads (&j) > 1 && (src->size < 0 || src->size > PL_BLOCK_SIZE)
+  if (pl_job_threads (j.ctl) > 1 && (src->size < 0 || src->size > PL_BLOCK_SIZE)
       && !pl_worker_start (&pf.worker, prefetch_task, &pf))
     {
       /* Reading (and dearmoring) moves to a thread of its own.  From here
@@ -1105,7 +1088,7 @@ pl_decrypt (pl_source *src, pl_sink *sink, const pl_decrypt_options *opts,
       err = drain (top);
     }
   if (!err)
-    err = check_cancel (&j);
+    err = pl_job_check_cancel (j.ctl);
   if (!err)
     err = sink->commit (sink);
 

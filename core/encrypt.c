@@ -23,7 +23,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <gcrypt.h>
 
 /* Partial body chunks of 2^20 octets: large, and a power of two. */
@@ -31,69 +30,6 @@
 #define PARTIAL_LEN (1u << PARTIAL_EXP)
 /* A 5-octet length counts to 2^32 - 1; larger bodies go partial. */
 #define DEFINITE_MAX 0xFFFFFFFFull
-
-static const pl_profile_info profiles[] = {
-  { "rfc4880", "SEIPD v1 with AES-256: read by every OpenPGP program "
-               "(GnuPG, RNP, Sequoia, OpenPGP.js, Kleopatra)" },
-  { "librepgp", "AEAD OCB packet (LibrePGP): read by GnuPG 2.2.21 and "
-                "later, RNP and OpenPGP.js" },
-  { "rfc9580", "SEIPD v2 OCB with Argon2 (RFC 9580): read by Sequoia, "
-               "OpenPGP.js 6 and GopenPGP; not by GnuPG" },
-};
-
-const pl_profile_info *
-pl_profiles (size_t *count)
-{
-  *count = sizeof profiles / sizeof profiles[0];
-  return profiles;
-}
-
-int
-pl_profile_from_name (const char *name)
-{
-  if (!strcmp (name, "default"))
-    return PL_PROFILE_RFC4880;
-  for (size_t i = 0; i < sizeof profiles / sizeof profiles[0]; i++)
-    if (!strcmp (name, profiles[i].name))
-      return (int) i;
-  return -1;
-}
-
-void
-pl_encrypt_options_init (pl_encrypt_options *opts)
-{
-  memset (opts, 0, sizeof *opts);
-  opts->cipher_algo = PL_CIPHER_AES256;
-  opts->literal_format = 'b';
-  opts->chunk_octet = -1;
-}
-
-int
-pl_default_threads (void)
-{
-  long n = sysconf (_SC_NPROCESSORS_ONLN);
-  return n > 0 ? (int) n : 1;
-}
-
-gpg_error_t
-pl_init (void)
-{
-  static int done;
-
-  if (done)
-    return 0;
-  if (!gcry_check_version ("1.10.0"))
-    return gpg_error (GPG_ERR_NOT_SUPPORTED);
-  /* Secure memory for passphrases, S2K outputs, session keys and cipher
-   * contexts; libgcrypt falls back to ordinary memory, with a warning
-   * we silence, where mlock is not allowed. */
-  gcry_control (GCRYCTL_SUSPEND_SECMEM_WARN);
-  gcry_control (GCRYCTL_INIT_SECMEM, 1024 * 1024, 0);
-  gcry_control (GCRYCTL_RESUME_SECMEM_WARN);
-  gcry_control (GCRYCTL_INITIALIZATION_FINISHED, 0);
-  done = 1;
-  return 0;
-}
 
 /* A writer: the glue between push stages. */
 typedef struct writer writer;
@@ -563,6 +499,8 @@ pl_encrypt (pl_source *src, pl_sink *sink, const pl_encrypt_options *opts,
   gpg_error_t err;
 
   memset (&ch, 0, sizeof ch);
+  /* Before the first refusal: leave stops the read-ahead. */
+  memset (&ra, 0, sizeof ra);
   if (opts)
     o = *opts;
   else
@@ -590,7 +528,6 @@ pl_encrypt (pl_source *src, pl_sink *sink, const pl_encrypt_options *opts,
     }
 
   key = gcry_malloc_secure (PL_SESSION_KEY_MAX);
-  memset (&ra, 0, sizeof ra);
   ra.src = src;
   /* Reads are sized once the framing is known (below); AEAD chunks may be
    * up to 4 MiB, so the buffers are made for the larger of the two. */
@@ -612,8 +549,7 @@ pl_encrypt (pl_source *src, pl_sink *sink, const pl_encrypt_options *opts,
   ch.out.base.finish = out_finish;
   ch.out.sink = sink;
   ch.out.armor = o.armor;
-  ch.out.async = (ctl && ctl->threads > 0 ? ctl->threads
-                                          : pl_default_threads ()) > 1;
+  ch.out.async = pl_job_threads (ctl) > 1;
   /* RFC 9580 §6.1: no CRC24 around a v2 message. */
   pl_armor_encoder_init (&ch.out.enc, PL_ARMOR_MESSAGE,
                          o.profile != PL_PROFILE_RFC9580);
@@ -706,9 +642,7 @@ pl_encrypt (pl_source *src, pl_sink *sink, const pl_encrypt_options *opts,
         }
       err = pl_seipd1_encrypt_init (&ch.seipd1.st, o.cipher_algo, key,
                                     keylen, prefix, &prefix_len);
-      pl_seipd1_set_threads (&ch.seipd1.st,
-                             ctl && ctl->threads > 0 ? ctl->threads
-                                                     : pl_default_threads ());
+      pl_seipd1_set_threads (&ch.seipd1.st, pl_job_threads (ctl));
       if (!err)
         err = ch.data_frame.base.write (&ch.data_frame.base, prefix,
                                         prefix_len);
@@ -790,11 +724,9 @@ pl_encrypt (pl_source *src, pl_sink *sink, const pl_encrypt_options *opts,
     {
       size_t n = 0;
 
-      if (ctl && ctl->cancel && atomic_load (ctl->cancel))
-        {
-          err = gpg_error (GPG_ERR_CANCELED);
-          goto leave;
-        }
+      err = pl_job_check_cancel (ctl);
+      if (err)
+        goto leave;
       if (pl_worker_running (&ra.worker))
         {
           err = pl_worker_wait (&ra.worker);
@@ -845,8 +777,7 @@ pl_encrypt (pl_source *src, pl_sink *sink, const pl_encrypt_options *opts,
       cur ^= 1;
       if (err)
         goto leave;
-      if (ctl && ctl->progress)
-        ctl->progress (ctl->user_data, done, size);
+      pl_job_progress (ctl, done, size);
     }
   if (size >= 0 && done != (uint64_t) size)
     {

@@ -115,7 +115,7 @@ test_core_messages (void)
     const char *core_file, *core_start, *core_end, *core_pattern;
     const char *app_file, *app_start;
   } pairs[] = {
-    { "core/encrypt.c", "profiles[] = {", "};",
+    { "core/job.c", "profiles[] = {", "};",
       "\\{\\s*\"[a-z0-9]+\",\\s*" LITERALS "\\s*\\}",
       "app/padlock-preferences-window.c", "profile_descriptions[]" },
   };

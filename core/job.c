@@ -1,0 +1,102 @@
+/* job.c - what every job shares: start-up, the profiles, the thread
+ * budget, cancellation and progress */
+#include "job.h"
+#include "algo.h"
+
+#include <string.h>
+#include <unistd.h>
+#include <gcrypt.h>
+
+static const pl_profile_info profiles[] = {
+  { "rfc4880", "SEIPD v1 with AES-256: read by every OpenPGP program "
+               "(GnuPG, RNP, Sequoia, OpenPGP.js, Kleopatra)" },
+  { "librepgp", "AEAD OCB packet (LibrePGP): read by GnuPG 2.2.21 and "
+                "later, RNP and OpenPGP.js" },
+  { "rfc9580", "SEIPD v2 OCB with Argon2 (RFC 9580): read by Sequoia, "
+               "OpenPGP.js 6 and GopenPGP; not by GnuPG" },
+};
+
+#define N_PROFILES (sizeof profiles / sizeof profiles[0])
+
+const pl_profile_info *
+pl_profiles (size_t *count)
+{
+  *count = N_PROFILES;
+  return profiles;
+}
+
+int
+pl_profile_from_name (const char *name)
+{
+  if (!strcmp (name, "default"))
+    return PL_PROFILE_RFC4880;
+  for (size_t i = 0; i < N_PROFILES; i++)
+    if (!strcmp (name, profiles[i].name))
+      return (int) i;
+  return -1;
+}
+
+int
+pl_profile_valid (int profile)
+{
+  return profile >= 0 && (size_t) profile < N_PROFILES;
+}
+
+void
+pl_encrypt_options_init (pl_encrypt_options *opts)
+{
+  memset (opts, 0, sizeof *opts);
+  opts->cipher_algo = PL_CIPHER_AES256;
+  opts->literal_format = 'b';
+  opts->chunk_octet = -1;
+}
+
+int
+pl_default_threads (void)
+{
+  long n = sysconf (_SC_NPROCESSORS_ONLN);
+  return n > 0 ? (int) n : 1;
+}
+
+gpg_error_t
+pl_init (void)
+{
+  static int done;
+
+  if (done)
+    return 0;
+  if (!gcry_check_version ("1.10.0"))
+    return gpg_error (GPG_ERR_NOT_SUPPORTED);
+  /* Secure memory for passphrases, S2K outputs, session keys and cipher
+   * contexts; libgcrypt falls back to ordinary memory, with a warning
+   * we silence, where mlock is not allowed. */
+  gcry_control (GCRYCTL_SUSPEND_SECMEM_WARN);
+  gcry_control (GCRYCTL_INIT_SECMEM, 1024 * 1024, 0);
+  gcry_control (GCRYCTL_RESUME_SECMEM_WARN);
+  gcry_control (GCRYCTL_INITIALIZATION_FINISHED, 0);
+  done = 1;
+  return 0;
+}
+
+int
+pl_job_threads (const pl_job_control *ctl)
+{
+  if (ctl && ctl->threads > 0)
+    return ctl->threads;
+  return pl_default_threads ();
+}
+
+gpg_error_t
+pl_job_check_cancel (const pl_job_control *ctl)
+{
+  if (ctl && ctl->cancel && atomic_load (ctl->cancel))
+    return gpg_error (GPG_ERR_CANCELED);
+  return 0;
+}
+
+void
+pl_job_progress (const pl_job_control *ctl, uint64_t done, int64_t total)
+{
+  if (ctl && ctl->progress)
+    ctl->progress (ctl->user_data, done, total);
+}
