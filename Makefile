@@ -40,7 +40,7 @@ clean:
 # line there (.ci/run sums them into one closing line).
 ASAN_BUILD ?= build-asan
 FUZZ_SECONDS ?= 60
-MEMCHECK_TESTS ?= roundtrip seipd packet armor compress
+MEMCHECK_TESTS ?= roundtrip seipd packet armor compress refusals
 VALGRIND ?= valgrind --error-exitcode=1 --leak-check=full \
   --errors-for-leak-kinds=definite,indirect \
   --show-leak-kinds=definite,indirect --track-origins=yes -q

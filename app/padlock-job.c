@@ -310,7 +310,10 @@ encrypt_with_secret (JobWork              *work,
   opts.file_name = work->stored_name;
   if (!g_stat (work->input_path, &st))
     opts.file_date = (uint32_t) st.st_mtime;
-  return pl_encrypt (src, sink, &opts, pw, pw_len, ctl);
+  pl_key key = pl_key_passphrase (pw, pw_len);
+  opts.keys = &key;
+  opts.n_keys = 1;
+  return pl_encrypt (src, sink, &opts, ctl);
 }
 
 /* The one place where the job hands its passphrase (and any other
@@ -323,11 +326,13 @@ decrypt_with_secret (JobWork              *work,
                      pl_decrypt_result    *result,
                      const pl_job_control *ctl)
 {
-  const char *passphrases[1] = { padlock_secret_get_data (work->secret, NULL) };
+  gsize pw_len;
+  const char *pw = padlock_secret_get_data (work->secret, &pw_len);
+  pl_key key = pl_key_passphrase (pw, pw_len);
   pl_decrypt_options opts = { 0 };
 
-  opts.passphrases = passphrases;
-  opts.n_passphrases = 1;
+  opts.keys = &key;
+  opts.n_keys = 1;
   return pl_decrypt (src, sink, &opts, result, ctl);
 }
 

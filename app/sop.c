@@ -403,7 +403,12 @@ cmd_encrypt (int argc, char **argv)
       code = fail (1, "cannot set up input and output", err);
       goto leave;
     }
-  err = pl_encrypt (src, sink, &o, pw, pwlen, NULL);
+  {
+    pl_key key = pl_key_passphrase (pw, pwlen);
+    o.keys = &key;
+    o.n_keys = 1;
+    err = pl_encrypt (src, sink, &o, NULL);
+  }
   if (err)
     code = fail (pl_error_outcome (err) == PL_OUTCOME_IO ? 1
                  : exit_code_for (err), "encryption failed", err);
@@ -459,6 +464,9 @@ cmd_decrypt (int argc, char **argv)
   pl_decrypt_options o;
   pl_decrypt_result result;
   uint8_t *key = NULL, *key_out = NULL;
+  pl_key keys[MAX_PASSWORDS + 1];
+  size_t key_len = 0;
+  int key_algo = 0;
   pl_source *src = NULL;
   pl_sink *sink = NULL;
   int code = SOP_OK;
@@ -508,8 +516,6 @@ cmd_decrypt (int argc, char **argv)
       if (code)
         goto leave;
     }
-  o.passphrases = (const char *const *) passwords;
-  o.n_passphrases = n_passwords;
 
   if (session_key_spec)
     {
@@ -524,16 +530,19 @@ cmd_decrypt (int argc, char **argv)
       code = read_indirect (session_key_spec, &text, &len);
       if (code)
         goto leave;
-      if (!parse_session_key (text, key, &o.session_key_len,
-                              &o.session_key_algo))
+      if (!parse_session_key (text, key, &key_len, &key_algo))
         {
           free_secret (text);
           code = fail (SOP_BAD_DATA, "the session key is not ALGO:HEX", 0);
           goto leave;
         }
       free_secret (text);
-      o.session_key = key;
+      keys[o.n_keys++] = pl_key_session (key, key_len, key_algo);
     }
+  for (size_t i = 0; i < n_passwords; i++)
+    keys[o.n_keys++] = pl_key_passphrase (passwords[i],
+                                          strlen (passwords[i]));
+  o.keys = keys;
   if (session_key_out)
     {
       key_out = gcry_malloc_secure (PL_SESSION_KEY_MAX);
@@ -542,7 +551,7 @@ cmd_decrypt (int argc, char **argv)
           code = 1;
           goto leave;
         }
-      result.session_key_out = key_out;
+      o.session_key_out = key_out;
     }
 
   src = pl_source_new_fd (0, 0);

@@ -49,10 +49,14 @@ die (const char *what, gpg_error_t err)
   exit (1);
 }
 
+static const pl_key bench_key = { PL_KEY_PASSPHRASE, "bench", 5, 0 };
+
 static void
 options (pl_encrypt_options *o, pl_profile profile)
 {
   pl_encrypt_options_init (o);
+  o->keys = &bench_key;
+  o->n_keys = 1;
   o->profile = profile;
   o->s2k_ms = 1;
   o->argon2_passes = 1;
@@ -67,8 +71,8 @@ time_job (int encrypt, pl_profile profile, const uint8_t *data, size_t len,
 {
   pl_encrypt_options o;
   pl_job_control ctl = { NULL, NULL, NULL, threads };
-  const char *pws[] = { "bench" };
-  pl_decrypt_options d = { pws, 1, NULL, 0, 0, 0 };
+  const pl_key pw = { PL_KEY_PASSPHRASE, "bench", 5, 0 };
+  pl_decrypt_options d = { &pw, 1, 0, NULL };
   double best = 1e9;
 
   options (&o, profile);
@@ -77,7 +81,7 @@ time_job (int encrypt, pl_profile profile, const uint8_t *data, size_t len,
       pl_source *src = pl_source_new_memory (data, len);
       double t0 = now (), t;
       gpg_error_t err = encrypt
-        ? pl_encrypt (src, &null_sink, &o, "bench", 5, &ctl)
+        ? pl_encrypt (src, &null_sink, &o, &ctl)
         : pl_decrypt (src, &null_sink, &d, NULL, &ctl);
       t = now () - t0;
       pl_source_free (src);
@@ -101,7 +105,7 @@ make_message (pl_profile profile, const uint8_t *plain, size_t len,
   gpg_error_t err;
 
   options (&o, profile);
-  err = pl_encrypt (src, sink, &o, "bench", 5, NULL);
+  err = pl_encrypt (src, sink, &o, NULL);
   if (err)
     die ("make message", err);
   d = pl_sink_memory_data (sink, out_len);

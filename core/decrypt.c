@@ -20,6 +20,7 @@
 #include "errors.h"
 #include "packet.h"
 #include "seipd.h"
+#include "keys.h"
 #include "skesk.h"
 #include "worker.h"
 
@@ -27,7 +28,6 @@
 #include <string.h>
 #include <gcrypt.h>
 
-#define MAX_SKESK 16
 /* Compressed packets nest at most this deep.  GnuPG caps all packet
  * nesting (32 levels); no writer ever nests compression, and each level
  * multiplies a decompression bomb, so we allow one. */
@@ -590,164 +590,119 @@ parse_plaintext (job *j, pl_cursor *in, int depth)
   return 0;
 }
 
-/* Trailing whitespace (space, tab, CR, LF) is trimmed as SOP asks. */
-static size_t
-trimmed_length (const char *s)
-{
-  size_t n = strlen (s);
-  while (n && strchr (" \t\r\n", s[n - 1]))
-    n--;
-  return n;
-}
-
-typedef struct
-{
-  pl_skesk skesk[MAX_SKESK];
-  size_t n_skesk;
-  int n_pkesk;
-  size_t next_skesk;            /* the candidate iterator's position */
-  size_t next_pw;
-  int next_trim;
-} candidates;
-
-/* Produces the next session key candidate: one per SKESK, passphrase and
- * trimming.  GPG_ERR_EOF when there are no more; GPG_ERR_BAD_PASSPHRASE
- * results from a single SKESK are skipped, other errors kept in *LAST. */
-static gpg_error_t
-next_candidate (job *j, candidates *c, uint8_t *key, size_t *keylen,
-                int *cipher_algo, gpg_error_t *last)
-{
-  const pl_decrypt_options *o = j->opts;
-
-  while (c->next_skesk < c->n_skesk)
-    {
-      while (c->next_pw < o->n_passphrases)
-        {
-          const char *pw = o->passphrases[c->next_pw];
-          size_t full = strlen (pw), len = full;
-          gpg_error_t err;
-
-          if (c->next_trim)
-            {
-              len = trimmed_length (pw);
-              c->next_trim = 0;
-              c->next_pw++;
-              if (len == full)
-                continue;
-            }
-          else
-            c->next_trim = 1;
-          err = pl_skesk_decrypt (&c->skesk[c->next_skesk], pw, len,
-                                  o->argon2_cap_kib, key, keylen,
-                                  cipher_algo);
-          if (!err)
-            return 0;
-          if (gpg_err_code (err) != GPG_ERR_BAD_PASSPHRASE || !*last)
-            *last = err;
-        }
-      c->next_pw = 0;
-      c->next_skesk++;
-    }
-  return gpg_error (GPG_ERR_EOF);
-}
-
-static gpg_error_t
-no_key_error (candidates *c, gpg_error_t last)
-{
-  if (last && gpg_err_code (last) != GPG_ERR_BAD_PASSPHRASE)
-    return last;
-  if (!c->n_skesk && c->n_pkesk)
-    return gpg_error (GPG_ERR_NO_SECKEY);
-  if (!c->n_skesk)
-    return gpg_error (GPG_ERR_NO_DATA);
-  return gpg_error (GPG_ERR_BAD_PASSPHRASE);
-}
-
 static void
 keep_session_key (job *j, const uint8_t *key, size_t keylen)
 {
-  if (j->result->session_key_out)
+  if (j->opts->session_key_out)
     {
-      memcpy (j->result->session_key_out, key, keylen);
+      memcpy (j->opts->session_key_out, key, keylen);
       j->result->session_key_len = keylen;
     }
 }
 
+/* Opens the data layer STAGE with one candidate session key; fails with
+ * RETRYABLE set when another candidate may still do. */
+typedef gpg_error_t (*open_fn) (void *stage, const uint8_t *key,
+                                size_t keylen, int cipher_algo,
+                                int *retryable);
+
+/* The candidate loop: each candidate in turn until OPEN takes one. */
 static gpg_error_t
-decrypt_seipd1 (job *j, candidates *c, pl_cursor *bc, uint8_t *key)
+open_with_candidates (job *j, pl_key_candidates *c, uint8_t *key,
+                      open_fn open, void *stage)
+{
+  for (;;)
+    {
+      size_t keylen = 0;
+      int algo = 0, retryable = 0;
+      gpg_error_t err = pl_key_candidates_next (c, key, &keylen, &algo);
+
+      if (gpg_err_code (err) == GPG_ERR_EOF)
+        return pl_key_candidates_failure (c);
+      if (err)
+        return err;
+      err = open (stage, key, keylen, algo, &retryable);
+      if (!err)
+        {
+          keep_session_key (j, key, keylen);
+          return 0;
+        }
+      if (!retryable)
+        return err;
+      pl_key_candidates_reject (c, err);
+    }
+}
+
+/* Opening SEIPD v1 with a candidate.  The prefix's length depends on the
+ * cipher, which may only be known from the candidate: the octets read so
+ * far are kept for the next one. */
+typedef struct
+{
+  pl_seipd1 *st;
+  pl_cursor *in;
+  uint8_t prefix[PL_SEIPD1_PREFIX_MAX];
+  size_t prefix_len;
+  int cipher_algo;              /* the candidate's that opened it */
+} seipd1_opening;
+
+static gpg_error_t
+seipd1_open (void *stage, const uint8_t *key, size_t keylen, int algo,
+             int *retryable)
+{
+  seipd1_opening *o = stage;
+  size_t bl = pl_cipher_block_length (algo);
+  gpg_error_t err;
+
+  *retryable = 1;
+  if (!bl || !pl_cipher_gcry_algo (algo))
+    return gpg_error (GPG_ERR_CIPHER_ALGO);
+  if (o->prefix_len < bl + 2)
+    {
+      err = pl_cursor_read (o->in, o->prefix + o->prefix_len,
+                            bl + 2 - o->prefix_len);
+      if (err)
+        {
+          *retryable = 0;
+          return pl_cursor_truncated (err);
+        }
+      o->prefix_len = bl + 2;
+    }
+  else if (o->prefix_len > bl + 2)
+    /* A candidate with a smaller block than one tried before: the prefix
+     * octets read past it are ciphertext we cannot put back.  Only a mix
+     * of 64- and 128-bit ciphers across SKESKs gets here. */
+    return gpg_error (GPG_ERR_NOT_SUPPORTED);
+  err = pl_seipd1_decrypt_init (o->st, algo, key, keylen, o->prefix,
+                                o->prefix_len);
+  *retryable = gpg_err_code (err) == GPG_ERR_BAD_PASSPHRASE;
+  if (!err)
+    o->cipher_algo = algo;
+  return err;
+}
+
+static gpg_error_t
+decrypt_seipd1 (job *j, pl_key_candidates *c, pl_cursor *bc, uint8_t *key)
 {
   seipd1_reader r;
+  seipd1_opening opening;
   pl_cursor inner;
-  uint8_t version, prefix[PL_SEIPD1_PREFIX_MAX];
-  size_t prefix_len = 0, keylen = 0;
-  int algo = 0, inited = 0;
-  gpg_error_t err, last = 0;
+  uint8_t version;
+  gpg_error_t err;
 
   memset (&r, 0, sizeof r);
+  memset (&opening, 0, sizeof opening);
   err = pl_cursor_read (bc, &version, 1);
   if (err)
     return pl_cursor_truncated (err);
   if (version != 1)
     return gpg_error (GPG_ERR_UNKNOWN_VERSION);
   j->result->data_kind = PL_DATA_SEIPD1;
-
-  /* The prefix's length depends on the cipher, which may only be known
-   * from a candidate key; read the largest one lazily. */
-  for (;;)
-    {
-      size_t bl;
-
-      if (j->opts->session_key && !inited)
-        {
-          inited = 1;
-          algo = j->opts->session_key_algo;
-          keylen = j->opts->session_key_len;
-          if (keylen > PL_SESSION_KEY_MAX)
-            return gpg_error (GPG_ERR_BAD_KEY);
-          memcpy (key, j->opts->session_key, keylen);
-        }
-      else
-        {
-          err = next_candidate (j, c, key, &keylen, &algo, &last);
-          if (gpg_err_code (err) == GPG_ERR_EOF)
-            return no_key_error (c, last);
-          if (err)
-            return err;
-        }
-      bl = pl_cipher_block_length (algo);
-      if (!bl || !pl_cipher_gcry_algo (algo))
-        {
-          last = gpg_error (GPG_ERR_CIPHER_ALGO);
-          if (j->opts->session_key)
-            return last;
-          continue;
-        }
-      if (prefix_len < bl + 2)
-        {
-          err = pl_cursor_read (bc, prefix + prefix_len,
-                                bl + 2 - prefix_len);
-          if (err)
-            return pl_cursor_truncated (err);
-          prefix_len = bl + 2;
-        }
-      else if (prefix_len > bl + 2)
-        {
-          /* A candidate with a smaller block than one tried before: the
-           * prefix octets read past it are ciphertext we cannot put back.
-           * Only a mix of 64- and 128-bit ciphers across SKESKs gets here. */
-          last = gpg_error (GPG_ERR_NOT_SUPPORTED);
-          continue;
-        }
-      err = pl_seipd1_decrypt_init (&r.st, algo, key, keylen, prefix,
-                                    prefix_len);
-      if (!err)
-        break;
-      if (gpg_err_code (err) != GPG_ERR_BAD_PASSPHRASE || j->opts->session_key)
-        return err;
-      last = err;
-    }
-  j->result->cipher_algo = algo;
-  keep_session_key (j, key, keylen);
+  opening.st = &r.st;
+  opening.in = bc;
+  err = open_with_candidates (j, c, key, seipd1_open, &opening);
+  if (err)
+    goto leave;
+  j->result->cipher_algo = opening.cipher_algo;
 
   pl_seipd1_set_threads (&r.st, pl_job_threads (j->ctl));
   r.buf[0] = malloc (PL_SEIPD1_HEADROOM + PL_BLOCK_SIZE);
@@ -779,17 +734,38 @@ decrypt_seipd1 (job *j, candidates *c, pl_cursor *bc, uint8_t *key)
   return err;
 }
 
+/* Opening an AEAD layer with a candidate: the header names the cipher,
+ * so a key of another length is the wrong one. */
+typedef struct
+{
+  pl_aead_stream **s;
+  const pl_aead_header *h;
+} aead_opening;
+
 static gpg_error_t
-decrypt_aead (job *j, candidates *c, pl_cursor *bc, uint8_t *key,
+aead_open (void *stage, const uint8_t *key, size_t keylen, int algo,
+           int *retryable)
+{
+  aead_opening *o = stage;
+
+  (void) algo;
+  *retryable = keylen != pl_cipher_key_length (o->h->cipher_algo);
+  if (*retryable)
+    return gpg_error (GPG_ERR_BAD_PASSPHRASE);
+  return pl_aead_stream_new (o->s, o->h, key, keylen, 0);
+}
+
+static gpg_error_t
+decrypt_aead (job *j, pl_key_candidates *c, pl_cursor *bc, uint8_t *key,
               pl_aead_format format)
 {
   aead_reader r;
+  aead_opening opening;
   pl_aead_header h;
   pl_cursor inner;
   uint8_t head[64];
-  size_t head_len, used, keylen = 0;
-  int algo = 0;
-  gpg_error_t err, last = 0;
+  size_t head_len, used;
+  gpg_error_t err;
 
   memset (&r, 0, sizeof r);
   /* Both headers are fixed-size once the AEAD mode is known: version,
@@ -817,28 +793,9 @@ decrypt_aead (job *j, candidates *c, pl_cursor *bc, uint8_t *key,
   j->result->cipher_algo = h.cipher_algo;
   j->result->aead_algo = h.aead_algo;
 
-  if (j->opts->session_key)
-    {
-      keylen = j->opts->session_key_len;
-      if (keylen > PL_SESSION_KEY_MAX)
-        return gpg_error (GPG_ERR_BAD_KEY);
-      memcpy (key, j->opts->session_key, keylen);
-    }
-  else
-    {
-      /* v5 and v6 SKESKs authenticate the key they carry, so the first
-       * one that opens is the key. */
-      err = next_candidate (j, c, key, &keylen, &algo, &last);
-      if (gpg_err_code (err) == GPG_ERR_EOF)
-        return no_key_error (c, last);
-      if (err)
-        return err;
-    }
-  if (keylen != pl_cipher_key_length (h.cipher_algo))
-    return gpg_error (j->opts->session_key ? GPG_ERR_BAD_KEY
-                                           : GPG_ERR_BAD_PASSPHRASE);
-  keep_session_key (j, key, keylen);
-  err = pl_aead_stream_new (&r.s, &h, key, keylen, 0);
+  opening.s = &r.s;
+  opening.h = &h;
+  err = open_with_candidates (j, c, key, aead_open, &opening);
   if (err)
     return err;
   r.base.next = aead_next;
@@ -862,15 +819,16 @@ decrypt_aead (job *j, candidates *c, pl_cursor *bc, uint8_t *key,
 static gpg_error_t
 run (job *j, pl_cursor *top)
 {
-  candidates *c;
+  pl_key_candidates *c = NULL;
   uint8_t *key = NULL;
-  uint8_t skesk_body[PL_SKESK_BODY_MAX * 4];
   int have_data = 0;
   gpg_error_t err = 0;
 
-  c = calloc (1, sizeof *c);
+  err = pl_key_candidates_new (&c, j->opts, j->ctl);
+  if (err)
+    return err;
   key = gcry_malloc_secure (PL_SESSION_KEY_MAX);
-  if (!c || !key)
+  if (!key)
     {
       err = gpg_error (GPG_ERR_ENOMEM);
       goto leave;
@@ -878,7 +836,6 @@ run (job *j, pl_cursor *top)
   for (;;)
     {
       pl_packet_body body;
-      size_t len;
 
       err = pl_packet_begin (top, &body);
       if (gpg_err_code (err) == GPG_ERR_EOF)
@@ -904,24 +861,8 @@ run (job *j, pl_cursor *top)
       switch (body.tag)
         {
         case PL_PKT_SKESK:
-          err = pl_packet_read_all (&body, skesk_body, sizeof skesk_body,
-                                    &len);
-          if (err)
-            break;
-          if (c->n_skesk == MAX_SKESK)
-            break;
-          err = pl_skesk_parse (&c->skesk[c->n_skesk], skesk_body, len);
-          if (!err)
-            c->n_skesk++;
-          else if (gpg_err_code (err) == GPG_ERR_UNKNOWN_VERSION
-                   || gpg_err_code (err) == GPG_ERR_UNSUPPORTED_ALGORITHM
-                   || gpg_err_code (err) == GPG_ERR_DIGEST_ALGO
-                   || gpg_err_code (err) == GPG_ERR_CIPHER_ALGO)
-            err = 0;  /* another SKESK may still open it */
-          break;
         case PL_PKT_PKESK:
-          c->n_pkesk++;
-          err = pl_packet_skip (&body);
+          err = pl_key_candidates_add_packet (c, &body);
           break;
         case PL_PKT_MARKER:
         case PL_PKT_PADDING:
@@ -975,11 +916,7 @@ run (job *j, pl_cursor *top)
       pl_wipe (key, PL_SESSION_KEY_MAX);
       gcry_free (key);
     }
-  if (c)
-    {
-      pl_wipe (c, sizeof *c);
-      free (c);
-    }
+  pl_key_candidates_free (c);
   return err;
 }
 
@@ -1002,15 +939,12 @@ pl_decrypt (pl_source *src, pl_sink *sink, const pl_decrypt_options *opts,
   memset (&ar, 0, sizeof ar);
   memset (&pf, 0, sizeof pf);
   if (!result)
+    result = &dummy;
+  memset (result, 0, sizeof *result);
+  if (!opts || !opts->n_keys || !opts->keys)
     {
-      memset (&dummy, 0, sizeof dummy);
-      result = &dummy;
-    }
-  else
-    {
-      uint8_t *keep = result->session_key_out;
-      memset (result, 0, sizeof *result);
-      result->session_key_out = keep;
+      err = gpg_error (GPG_ERR_NO_PASSPHRASE);
+      goto leave;
     }
   j.src = src;
   j.sink = sink;

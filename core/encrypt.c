@@ -18,6 +18,7 @@
 #include "compress.h"
 #include "packet.h"
 #include "seipd.h"
+#include "keys.h"
 #include "skesk.h"
 #include "worker.h"
 
@@ -422,63 +423,38 @@ chain_clear (chain *ch)
   free (ch->literal_frame.buf);
 }
 
-/* Makes the session key and writes the SKESK packet for the profile. */
 static gpg_error_t
-write_skesk (const pl_encrypt_options *o, const char *pw, size_t pwlen,
-             uint8_t *key, size_t keylen, writer *out)
+emit_key_packet (void *arg, const uint8_t *p, size_t n)
 {
-  pl_skesk sk;
-  uint8_t body[PL_SKESK_BODY_MAX], hdr[6];
-  size_t len, hl;
-  gpg_error_t err;
+  writer *out = arg;
+  return out->write (out, p, n);
+}
 
-  memset (&sk, 0, sizeof sk);
-  sk.cipher_algo = o->cipher_algo;
-  if (o->profile == PL_PROFILE_RFC9580)
-    {
-      sk.version = 6;
-      sk.aead_algo = PL_AEAD_OCB;
-      pl_s2k_new_argon2 (&sk.s2k, o->argon2_passes ? o->argon2_passes : 3,
-                         o->argon2_parallelism ? o->argon2_parallelism : 4,
-                         o->argon2_memory_exp ? o->argon2_memory_exp : 16);
-    }
-  else
-    {
-      sk.version = o->profile == PL_PROFILE_LIBREPGP ? 5 : 4;
-      sk.aead_algo = sk.version == 5 ? PL_AEAD_OCB : 0;
-      err = pl_s2k_new_iterated (&sk.s2k, PL_HASH_SHA256,
-                                 o->s2k_ms ? o->s2k_ms : 100);
-      if (err)
-        return err;
-    }
-  if (sk.version == 4)
-    {
-      /* As gpg -c: the S2K output is the session key, no ESK. */
-      err = pl_s2k_derive (&sk.s2k, pw, pwlen, key, keylen, 0);
-      if (!err)
-        err = pl_skesk_encrypt (&sk, pw, pwlen, NULL, 0);
-    }
-  else
-    {
-      gcry_randomize (key, keylen, GCRY_STRONG_RANDOM);
-      err = pl_skesk_encrypt (&sk, pw, pwlen, key, keylen);
-    }
-  if (err)
-    goto leave;
-  len = pl_skesk_write (&sk, body);
-  hl = pl_packet_write_header (hdr, PL_PKT_SKESK, len);
-  err = out->write (out, hdr, hl);
-  if (!err)
-    err = out->write (out, body, len);
-
- leave:
-  pl_wipe (&sk, sizeof sk);
-  return err;
+/* Refuses what cannot make a message, before any output. */
+static gpg_error_t
+check_options (const pl_encrypt_options *o)
+{
+  if (!pl_profile_valid (o->profile)
+      || o->chunk_octet > PL_AEAD_CHUNK_OCTET_MAX
+      || !strchr ("btu", o->literal_format)
+      || o->compress_algo < PL_COMPRESS_NONE
+      || o->compress_algo > PL_COMPRESS_BZIP2
+      || o->compress_level < 0 || o->compress_level > 9)
+    return gpg_error (GPG_ERR_INV_ARG);
+  if (!pl_cipher_gcry_algo (o->cipher_algo)
+      || !pl_cipher_key_length (o->cipher_algo))
+    return gpg_error (GPG_ERR_CIPHER_ALGO);
+  /* AEAD takes 128-bit block ciphers only. */
+  if (o->profile != PL_PROFILE_RFC4880
+      && pl_cipher_block_length (o->cipher_algo) != 16)
+    return gpg_error (GPG_ERR_CIPHER_ALGO);
+  if (!o->n_keys || !o->keys)
+    return gpg_error (GPG_ERR_NO_PASSPHRASE);
+  return 0;
 }
 
 gpg_error_t
 pl_encrypt (pl_source *src, pl_sink *sink, const pl_encrypt_options *opts,
-            const char *passphrase, size_t passphrase_len,
             const pl_job_control *ctl)
 {
   pl_encrypt_options o;
@@ -509,23 +485,12 @@ pl_encrypt (pl_source *src, pl_sink *sink, const pl_encrypt_options *opts,
     o.cipher_algo = PL_CIPHER_AES256;
   if (o.chunk_octet < 0)
     o.chunk_octet = PL_AEAD_CHUNK_OCTET_DEFAULT;
+  if (!o.literal_format)
+    o.literal_format = 'b';
+  err = check_options (&o);
+  if (err)
+    goto leave;
   keylen = pl_cipher_key_length (o.cipher_algo);
-  if (!pl_cipher_gcry_algo (o.cipher_algo) || !keylen)
-    {
-      err = gpg_error (GPG_ERR_CIPHER_ALGO);
-      goto leave;
-    }
-  if (o.profile != PL_PROFILE_RFC4880
-      && pl_cipher_block_length (o.cipher_algo) != 16)
-    {
-      err = gpg_error (GPG_ERR_CIPHER_ALGO);
-      goto leave;
-    }
-  if (!passphrase)
-    {
-      err = gpg_error (GPG_ERR_NO_PASSPHRASE);
-      goto leave;
-    }
 
   key = gcry_malloc_secure (PL_SESSION_KEY_MAX);
   ra.src = src;
@@ -554,13 +519,12 @@ pl_encrypt (pl_source *src, pl_sink *sink, const pl_encrypt_options *opts,
   pl_armor_encoder_init (&ch.out.enc, PL_ARMOR_MESSAGE,
                          o.profile != PL_PROFILE_RFC9580);
 
-  err = write_skesk (&o, passphrase, passphrase_len, key, keylen,
-                     &ch.out.base);
+  err = pl_keys_lock (&o, ctl, key, keylen, emit_key_packet, &ch.out.base);
   if (err)
     goto leave;
 
   memset (&lit, 0, sizeof lit);
-  lit.format = o.literal_format ? o.literal_format : 'b';
+  lit.format = o.literal_format;
   pl_literal_set_name (&lit, o.file_name);
   lit.date = o.file_date;
   lit_head_len = pl_literal_write (&lit, lit_head);

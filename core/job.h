@@ -45,8 +45,43 @@ typedef struct
   int threads;                  /* thread budget; 0 = all cores */
 } pl_job_control;
 
+/* A key: what locks a message (encryption) or may open it (decryption).
+ * The job reads it, never keeps it; DATA may be secure memory. */
+typedef enum
+{
+  PL_KEY_PASSPHRASE = 1,        /* DATA, LEN: the passphrase's octets */
+  PL_KEY_SESSION                /* DATA, LEN: a session key for CIPHER_ALGO
+                                 * (decryption only) */
+} pl_key_kind;
+
 typedef struct
 {
+  pl_key_kind kind;
+  const void *data;
+  size_t len;
+  int cipher_algo;              /* PL_KEY_SESSION: the OpenPGP cipher id */
+} pl_key;
+
+static inline pl_key
+pl_key_passphrase (const char *passphrase, size_t len)
+{
+  pl_key k = { PL_KEY_PASSPHRASE, passphrase, len, 0 };
+  return k;
+}
+
+static inline pl_key
+pl_key_session (const uint8_t *session_key, size_t len, int cipher_algo)
+{
+  pl_key k = { PL_KEY_SESSION, session_key, len, cipher_algo };
+  return k;
+}
+
+typedef struct
+{
+  /* What locks the message: one key packet each (passphrases: SKESK).
+   * At least one. */
+  const pl_key *keys;
+  size_t n_keys;
   pl_profile profile;
   int cipher_algo;              /* 0: AES-256 */
   int armor;
@@ -66,13 +101,16 @@ void pl_encrypt_options_init (pl_encrypt_options *opts);
 
 typedef struct
 {
-  const char *const *passphrases; /* tried in order; each as given, then
-                                   * with trailing whitespace trimmed */
-  size_t n_passphrases;
-  const uint8_t *session_key;   /* instead of passphrases; may be NULL */
-  size_t session_key_len;
-  int session_key_algo;         /* cipher id that goes with it */
+  /* The candidates, at least one: session keys first, as given; then
+   * each key packet with each passphrase, as given and then with
+   * trailing whitespace trimmed (keys.c). */
+  const pl_key *keys;
+  size_t n_keys;
   uint32_t argon2_cap_kib;      /* 0: PL_S2K_ARGON2_DEFAULT_CAP_KIB */
+  /* When not NULL (caller's secure memory, PL_SESSION_KEY_MAX octets),
+   * receives the session key that opened the message; its length goes
+   * to the result's session_key_len. */
+  uint8_t *session_key_out;
 } pl_decrypt_options;
 
 typedef enum
@@ -92,10 +130,7 @@ typedef struct
   int armored;
   int signed_inside;            /* one-pass signature or signature seen;
                                  * never verified (no keys here) */
-  /* When not NULL (caller's secure memory, PL_SESSION_KEY_MAX octets), the
-   * session key is copied here. */
-  uint8_t *session_key_out;
-  size_t session_key_len;
+  size_t session_key_len;       /* in the options' session_key_out */
 } pl_decrypt_result;
 
 /* The number of cores online: the default thread budget. */
@@ -115,11 +150,17 @@ int pl_profile_valid (int profile);
 /* Sets up libgcrypt (version check, secure memory).  Call once, early. */
 gpg_error_t pl_init (void);
 
+/* Encrypts SRC into SINK for OPTS->keys.  Refusals before any output
+ * (the sink is aborted): no key (GPG_ERR_NO_PASSPHRASE), a cipher that
+ * cannot be used (GPG_ERR_CIPHER_ALGO), an unknown profile, compression,
+ * literal format or chunk size (GPG_ERR_INV_ARG). */
 gpg_error_t pl_encrypt (pl_source *src, pl_sink *sink,
                         const pl_encrypt_options *opts,
-                        const char *passphrase, size_t passphrase_len,
                         const pl_job_control *ctl);
 
+/* Decrypts SRC into SINK with the first candidate of OPTS->keys that
+ * opens it; RESULT may be NULL.  No candidate at all (or OPTS NULL) is
+ * GPG_ERR_NO_PASSPHRASE, before reading. */
 gpg_error_t pl_decrypt (pl_source *src, pl_sink *sink,
                         const pl_decrypt_options *opts,
                         pl_decrypt_result *result,

@@ -174,46 +174,37 @@ open_aead (gcry_cipher_hd_t *hd, const pl_skesk *skesk, const uint8_t *kek,
 }
 
 
-/* Derives the key-encryption key for SKESK into KEK (secure memory of
- * the cipher's key length): the S2K output, which v6 puts through
- * HKDF.  */
-static gpg_error_t
-derive_kek (const pl_skesk *skesk, const char *passphrase,
-            size_t passphrase_len, uint32_t argon2_cap_kib, uint8_t *kek,
-            size_t keklen)
+size_t
+pl_skesk_s2k_length (const pl_skesk *skesk)
 {
-  gpg_error_t err;
-  uint8_t *ikm = NULL;
+  return pl_cipher_key_length (skesk->cipher_algo);
+}
+
+
+/* The key-encryption key for SKESK into KEK (secure memory of the
+ * cipher's key length): the S2K output, which v6 puts through HKDF.  */
+static gpg_error_t
+kek_from_s2k (const pl_skesk *skesk, const uint8_t *s2k_key, uint8_t *kek,
+              size_t keklen)
+{
   uint8_t info[4];
 
   if (skesk->version != 6)
-    return pl_s2k_derive (&skesk->s2k, passphrase, passphrase_len, kek,
-                          keklen, argon2_cap_kib);
-
-  ikm = gcry_malloc_secure (keklen);
-  if (!ikm)
-    return gpg_error_from_syserror ();
-  err = pl_s2k_derive (&skesk->s2k, passphrase, passphrase_len, ikm, keklen,
-                       argon2_cap_kib);
-  if (err)
-    goto leave;
+    {
+      memcpy (kek, s2k_key, keklen);
+      return 0;
+    }
   info[0] = 0xC3;
   info[1] = (uint8_t) skesk->version;
   info[2] = (uint8_t) skesk->cipher_algo;
   info[3] = (uint8_t) skesk->aead_algo;
-  err = pl_hkdf_sha256 (NULL, 0, ikm, keklen, info, sizeof info, kek,
-                        keklen);
-
- leave:
-  pl_wipe (ikm, keklen);
-  gcry_free (ikm);
-  return err;
+  return pl_hkdf_sha256 (NULL, 0, s2k_key, keklen, info, sizeof info, kek,
+                         keklen);
 }
 
 
 gpg_error_t
-pl_skesk_decrypt (const pl_skesk *skesk, const char *passphrase,
-                  size_t passphrase_len, uint32_t argon2_cap_kib,
+pl_skesk_decrypt (const pl_skesk *skesk, const uint8_t *s2k_key,
                   uint8_t *session_key, size_t *keylen, int *cipher_algo)
 {
   gpg_error_t err;
@@ -250,8 +241,7 @@ pl_skesk_decrypt (const pl_skesk *skesk, const char *passphrase,
     return gpg_error_from_syserror ();
   plain = kek + keklen;
 
-  err = derive_kek (skesk, passphrase, passphrase_len, argon2_cap_kib, kek,
-                    keklen);
+  err = kek_from_s2k (skesk, s2k_key, kek, keklen);
   if (err)
     goto leave;
 
@@ -322,9 +312,8 @@ pl_skesk_decrypt (const pl_skesk *skesk, const char *passphrase,
 
 
 gpg_error_t
-pl_skesk_encrypt (pl_skesk *skesk, const char *passphrase,
-                  size_t passphrase_len, const uint8_t *session_key,
-                  size_t keylen)
+pl_skesk_encrypt (pl_skesk *skesk, const uint8_t *s2k_key,
+                  const uint8_t *session_key, size_t keylen)
 {
   gpg_error_t err;
   gcry_cipher_hd_t hd = NULL;
@@ -379,7 +368,7 @@ pl_skesk_encrypt (pl_skesk *skesk, const char *passphrase,
       skesk->iv_len = pl_aead_nonce_length (skesk->aead_algo);
       gcry_randomize (skesk->iv, skesk->iv_len, GCRY_STRONG_RANDOM);
     }
-  err = derive_kek (skesk, passphrase, passphrase_len, 0, kek, keklen);
+  err = kek_from_s2k (skesk, s2k_key, kek, keklen);
   if (err)
     goto leave;
 

@@ -33,7 +33,14 @@ typedef struct
  * GPG_ERR_UNSUPPORTED_ALGORITHM. */
 gpg_error_t pl_skesk_parse (pl_skesk *skesk, const uint8_t *body, size_t len);
 
-/* Recovers the session key with a passphrase.  SESSION_KEY must be secure
+/* How many octets of S2K output the two functions below take: the
+ * SKESK cipher's key length.  The caller derives them (pl_s2k_derive
+ * over SKESK->s2k, from keys.c), so that the S2K's cost is paid in one
+ * place. */
+size_t pl_skesk_s2k_length (const pl_skesk *skesk);
+
+/* Recovers the session key with S2K_KEY, the output of SKESK's S2K for a
+ * passphrase (pl_skesk_s2k_length octets).  SESSION_KEY must be secure
  * memory of PL_SESSION_KEY_MAX octets.  *KEYLEN receives the key's length
  * and *CIPHER_ALGO the cipher the data packet uses (v4; for v5 the SKESK's
  * own cipher; for v6 0, since the SEIPD v2 header names it).
@@ -42,17 +49,17 @@ gpg_error_t pl_skesk_parse (pl_skesk *skesk, const uint8_t *body, size_t len);
  * unknown cipher or the wrong length, is GPG_ERR_BAD_PASSPHRASE.  A v4
  * SKESK without an encrypted key cannot tell: its key is checked later by
  * the data packet's quick check. */
-gpg_error_t pl_skesk_decrypt (const pl_skesk *skesk, const char *passphrase,
-                              size_t passphrase_len, uint32_t argon2_cap_kib,
+gpg_error_t pl_skesk_decrypt (const pl_skesk *skesk, const uint8_t *s2k_key,
                               uint8_t *session_key, size_t *keylen,
                               int *cipher_algo);
 
 /* Fills SKESK (version, cipher, AEAD mode, S2K already set by the caller)
- * by encrypting SESSION_KEY under the passphrase: v4 with SESSION_KEY NULL
- * writes no encrypted key (the S2K output is the session key, as gpg -c
- * does); v5 and v6 pick a random IV and wrap the key with AEAD. */
-gpg_error_t pl_skesk_encrypt (pl_skesk *skesk, const char *passphrase,
-                              size_t passphrase_len,
+ * by encrypting SESSION_KEY under S2K_KEY, the S2K output for the
+ * passphrase (pl_skesk_s2k_length octets): v4 with SESSION_KEY NULL
+ * writes no encrypted key and reads no S2K_KEY (the S2K output is the
+ * session key, as gpg -c does); v5 and v6 pick a random IV and wrap the
+ * key with AEAD. */
+gpg_error_t pl_skesk_encrypt (pl_skesk *skesk, const uint8_t *s2k_key,
                               const uint8_t *session_key, size_t keylen);
 
 /* Serialises SKESK into BODY (PL_SKESK_BODY_MAX octets); returns the

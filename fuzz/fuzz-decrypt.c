@@ -24,7 +24,7 @@
 
 #define FUZZ_ARGON2_CAP_KIB 1024
 
-static const char *const passphrases[] = { "fuzz" };
+static const pl_key keys[] = { { PL_KEY_PASSPHRASE, "fuzz", 4, 0 } };
 
 typedef struct
 {
@@ -44,8 +44,8 @@ run (const uint8_t *data, size_t size, size_t max_read, int threads)
   memset (&o, 0, sizeof o);
   memset (&opts, 0, sizeof opts);
   memset (&ctl, 0, sizeof ctl);
-  opts.passphrases = passphrases;
-  opts.n_passphrases = 1;
+  opts.keys = keys;
+  opts.n_keys = 1;
   opts.argon2_cap_kib = FUZZ_ARGON2_CAP_KIB;
   ctl.threads = threads;
   o.sink = fuzz_sink_new ();

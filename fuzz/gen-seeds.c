@@ -73,7 +73,12 @@ message (const char *name, pl_profile profile, int cipher, int compress,
   src = big_text ? pl_source_new_memory (big_text, big_len)
                  : pl_source_new_memory (plaintext, sizeof plaintext - 1);
   sink = pl_sink_new_memory ();
-  err = pl_encrypt (src, sink, &o, "fuzz", 4, NULL);
+  {
+    pl_key key = pl_key_passphrase ("fuzz", 4);
+    o.keys = &key;
+    o.n_keys = 1;
+    err = pl_encrypt (src, sink, &o, NULL);
+  }
   if (err)
     {
       fprintf (stderr, "gen-seeds: %s: %s\n", name, gpg_strerror (err));

@@ -58,7 +58,7 @@ wrap (GByteArray *plaintext, int data_tag)
   sk.cipher_algo = PL_CIPHER_AES256;
   sk.s2k.type = PL_S2K_SALTED;
   sk.s2k.hash_algo = PL_HASH_SHA256;
-  g_assert_cmpuint (pl_skesk_encrypt (&sk, "pw", 2, NULL, 0), ==, 0);
+  g_assert_cmpuint (pl_skesk_encrypt (&sk, NULL, NULL, 0), ==, 0);
   len = pl_skesk_write (&sk, body);
   append_packet (msg, PL_PKT_SKESK, body, len);
   g_assert_cmpuint (pl_s2k_derive (&sk.s2k, "pw", 2, key, 32, 0), ==, 0);
@@ -277,8 +277,8 @@ test_bomb (void)
   guint8 algo = PL_COMPRESS_ZLIB;
   count_sink sink = { { count_write, count_commit, count_abort, NULL }, 0 };
   pl_source *src;
-  const char *pws[] = { "pw" };
-  pl_decrypt_options o = { pws, 1, NULL, 0, 0, 0 };
+  const pl_key pw = { PL_KEY_PASSPHRASE, "pw", 2, 0 };
+  pl_decrypt_options o = { &pw, 1, 0, NULL };
   guint8 hdr[6];
 
   memset (&z, 0, sizeof z);
@@ -338,8 +338,8 @@ test_argon2_cap (void)
   GBytes *cipher;
   pl_source *src;
   pl_sink *sink = pl_sink_new_memory ();
-  const char *pws[] = { "pw" };
-  pl_decrypt_options d = { pws, 1, NULL, 0, 0, 1024 };
+  const pl_key pw = { PL_KEY_PASSPHRASE, "pw", 2, 0 };
+  pl_decrypt_options d = { &pw, 1, 1024, NULL };
   gpg_error_t err;
 
   pl_encrypt_options_init (&o);

@@ -68,6 +68,7 @@ static GBytes *
 encrypt_via (const rt_case *c, GBytes *data)
 {
   pl_encrypt_options o;
+  pl_key key;
   pl_source *src;
   pl_sink *sink;
   gsize len;
@@ -100,7 +101,10 @@ encrypt_via (const rt_case *c, GBytes *data)
       g_assert_cmpint (src->size, ==, (gint64) len);
     }
   g_assert_cmpuint (pl_sink_new_file (out_path, &sink), ==, 0);
-  err = pl_encrypt (src, sink, &o, "correct horse", 13, NULL);
+  key = pl_key_passphrase ("correct horse", 13);
+  o.keys = &key;
+  o.n_keys = 1;
+  err = pl_encrypt (src, sink, &o, NULL);
   g_assert_cmpstr (gpg_strerror (err), ==, gpg_strerror (0));
   pl_sink_free (sink);
   pl_source_free (src);
@@ -254,6 +258,7 @@ static void
 test_cancel (void)
 {
   pl_encrypt_options o;
+  pl_key key = pl_key_passphrase ("pw", 2);
   rt_case c = { PL_PROFILE_RFC4880, 0, 0, 0, FALSE };
   GBytes *plain = tu_random_bytes (4u << 20);
   atomic_int cancel = 1;
@@ -265,7 +270,9 @@ test_cancel (void)
 
   fast_options (&o, &c);
   g_assert_cmpuint (pl_sink_new_file (out_path, &sink), ==, 0);
-  g_assert_cmpint (gpg_err_code (pl_encrypt (src, sink, &o, "pw", 2, &ctl)),
+  o.keys = &key;
+  o.n_keys = 1;
+  g_assert_cmpint (gpg_err_code (pl_encrypt (src, sink, &o, &ctl)),
                    ==, GPG_ERR_CANCELED);
   pl_sink_free (sink);
   pl_source_free (src);
@@ -286,6 +293,7 @@ static void
 test_progress_and_no_overwrite (void)
 {
   pl_encrypt_options o;
+  pl_key key = pl_key_passphrase ("pw", 2);
   rt_case c = { PL_PROFILE_RFC4880, 0, 0, 0, FALSE };
   GBytes *plain = tu_random_bytes (3u << 20);
   uint64_t last = 0;
@@ -304,7 +312,9 @@ test_progress_and_no_overwrite (void)
   g_assert_cmpuint (pl_sink_new_file (path, &sink), ==, 0);
   /* Someone else takes the name while we work: commit refuses. */
   g_file_set_contents (path, "raced", 5, NULL);
-  g_assert_cmpint (gpg_err_code (pl_encrypt (src, sink, &o, "pw", 2, &ctl)),
+  o.keys = &key;
+  o.n_keys = 1;
+  g_assert_cmpint (gpg_err_code (pl_encrypt (src, sink, &o, &ctl)),
                    ==, GPG_ERR_EEXIST);
   g_assert_cmpuint (last, ==, 3u << 20);
   g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));

@@ -16,6 +16,41 @@
 #include "skesk.h"
 #include "aead.h"
 
+/* The SKESK functions take the S2K output; the engine derives it in
+ * keys.c.  These derive it here, from a passphrase, the same way. */
+static gpg_error_t
+skesk_decrypt_pw (const pl_skesk *skesk, const char *pw, size_t len,
+                  uint32_t cap, uint8_t *sk, size_t *keylen, int *algo)
+{
+  uint8_t s2k_key[PL_SESSION_KEY_MAX];
+  size_t n = pl_skesk_s2k_length (skesk);
+  gpg_error_t err;
+
+  *keylen = 0;
+  *algo = 0;
+  if (!n)
+    return gpg_error (GPG_ERR_UNSUPPORTED_ALGORITHM);
+  err = pl_s2k_derive (&skesk->s2k, pw, len, s2k_key, n, cap);
+  if (!err)
+    err = pl_skesk_decrypt (skesk, s2k_key, sk, keylen, algo);
+  return err;
+}
+
+static gpg_error_t
+skesk_encrypt_pw (pl_skesk *skesk, const char *pw, size_t len,
+                  const uint8_t *sk, size_t keylen)
+{
+  uint8_t s2k_key[PL_SESSION_KEY_MAX];
+  size_t n = pl_skesk_s2k_length (skesk);
+  gpg_error_t err = 0;
+
+  if (n && skesk->version >= 4 && skesk->version <= 6)
+    err = pl_s2k_derive (&skesk->s2k, pw, len, s2k_key, n, 0);
+  if (!err)
+    err = pl_skesk_encrypt (skesk, s2k_key, sk, keylen);
+  return err;
+}
+
 #define TAG_LEN 16
 #define PASSWORD "password"
 
@@ -299,7 +334,7 @@ test_rfc9580_v6 (gconstpointer data)
   tu_assert_hex (tmp + 16, 16, v->kek);
 
   /* The session key; v6 names no data cipher.  */
-  g_assert_cmpint (pl_skesk_decrypt (&skesk, PASSWORD, 8, 0, sk, &keylen,
+  g_assert_cmpint (skesk_decrypt_pw (&skesk, PASSWORD, 8, 0, sk, &keylen,
                                      &cipher_algo), ==, 0);
   g_assert_cmpmem (sk, keylen, want_sk->data, want_sk->len);
   g_assert_cmpint (cipher_algo, ==, 0);
@@ -315,7 +350,7 @@ test_rfc9580_v6 (gconstpointer data)
   g_assert_cmpmem (plain->data + 21, 16, pad->data, pad->len);
 
   /* A wrong passphrase fails the tag.  */
-  g_assert_cmpint (gpg_err_code (pl_skesk_decrypt (&skesk, "passwore", 8, 0,
+  g_assert_cmpint (gpg_err_code (skesk_decrypt_pw (&skesk, "passwore", 8, 0,
                                                    sk, &keylen,
                                                    &cipher_algo)),
                    ==, GPG_ERR_BAD_PASSPHRASE);
@@ -326,13 +361,13 @@ test_rfc9580_v6 (gconstpointer data)
     pl_skesk bad = skesk;
 
     bad.esk[3] ^= 1;
-    g_assert_cmpint (gpg_err_code (pl_skesk_decrypt (&bad, PASSWORD, 8, 0,
+    g_assert_cmpint (gpg_err_code (skesk_decrypt_pw (&bad, PASSWORD, 8, 0,
                                                      sk, &keylen,
                                                      &cipher_algo)),
                      ==, GPG_ERR_BAD_PASSPHRASE);
     bad = skesk;
     bad.iv[0] ^= 1;
-    g_assert_cmpint (gpg_err_code (pl_skesk_decrypt (&bad, PASSWORD, 8, 0,
+    g_assert_cmpint (gpg_err_code (skesk_decrypt_pw (&bad, PASSWORD, 8, 0,
                                                      sk, &keylen,
                                                      &cipher_algo)),
                      ==, GPG_ERR_BAD_PASSPHRASE);
@@ -394,7 +429,7 @@ test_librepgp_v5 (void)
   g_assert_cmpint (pl_s2k_derive (&skesk.s2k, PASSWORD, 8, sk, 16, 0), ==, 0);
   tu_assert_hex (sk, 16, "eb9da78a9d5df80ec7020596399b6508");
 
-  g_assert_cmpint (pl_skesk_decrypt (&skesk, PASSWORD, 8, 0, sk, &keylen,
+  g_assert_cmpint (skesk_decrypt_pw (&skesk, PASSWORD, 8, 0, sk, &keylen,
                                      &cipher_algo), ==, 0);
   tu_assert_hex (sk, keylen, "d1f01ba30e130aa7d2582c16e050ae44");
   g_assert_cmpint (cipher_algo, ==, PL_CIPHER_AES128);
@@ -404,7 +439,7 @@ test_librepgp_v5 (void)
                                  plain), ==, 0);
   assert_literal (plain, "Hello, world!\n");
 
-  g_assert_cmpint (gpg_err_code (pl_skesk_decrypt (&skesk, "Password", 8, 0,
+  g_assert_cmpint (gpg_err_code (skesk_decrypt_pw (&skesk, "Password", 8, 0,
                                                    sk, &keylen,
                                                    &cipher_algo)),
                    ==, GPG_ERR_BAD_PASSPHRASE);
@@ -470,7 +505,7 @@ test_gnupg_sample (gconstpointer data)
   g_assert_cmpint (pl_skesk_parse (&skesk, pk[0].body, pk[0].len), ==, 0);
   g_assert_cmpint (skesk.version, ==, 5);
   g_assert_cmpint (skesk.aead_algo, ==, PL_AEAD_OCB);
-  g_assert_cmpint (pl_skesk_decrypt (&skesk, PASSWORD, 8, 0, sk, &keylen,
+  g_assert_cmpint (skesk_decrypt_pw (&skesk, PASSWORD, 8, 0, sk, &keylen,
                                      &cipher_algo), ==, 0);
   g_assert_cmpuint (keylen, ==, pl_cipher_key_length (cipher_algo));
   g_assert_cmpint (aead_decrypt (PL_AEAD_FORMAT_OCB_PACKET, pk[1].body,
@@ -593,12 +628,12 @@ test_rfc9580_argon2 (gconstpointer data)
   g_assert_cmpuint (skesk.esk_len, ==, 1 + want->len);
 
   /* A cap below 2 GiB refuses before allocating anything.  */
-  g_assert_cmpint (gpg_err_code (pl_skesk_decrypt (&skesk, PASSWORD, 8,
+  g_assert_cmpint (gpg_err_code (skesk_decrypt_pw (&skesk, PASSWORD, 8,
                                                    1024 * 1024, sk, &keylen,
                                                    &cipher_algo)),
                    ==, GPG_ERR_TOO_LARGE);
 
-  g_assert_cmpint (pl_skesk_decrypt (&skesk, PASSWORD, 8, 0, sk, &keylen,
+  g_assert_cmpint (skesk_decrypt_pw (&skesk, PASSWORD, 8, 0, sk, &keylen,
                                      &cipher_algo), ==, 0);
   g_assert_cmpint (cipher_algo, ==, v->cipher_algo);
   g_assert_cmpmem (sk, keylen, want->data, want->len);
@@ -648,7 +683,7 @@ test_round_trip (void)
       g_assert_cmpint (pl_s2k_new_iterated (&skesk.s2k, PL_HASH_SHA256, 1),
                        ==, 0);
       gcry_randomize (sk, sklen, GCRY_WEAK_RANDOM);
-      g_assert_cmpint (pl_skesk_encrypt (&skesk, "sekrit", 6,
+      g_assert_cmpint (skesk_encrypt_pw (&skesk, "sekrit", 6,
                                          cases[i].with_key ? sk : NULL,
                                          sklen), ==, 0);
       len = pl_skesk_write (&skesk, body);
@@ -656,7 +691,7 @@ test_round_trip (void)
       g_assert_cmpint (pl_skesk_parse (&parsed, body, len), ==, 0);
       g_assert_cmpint (parsed.version, ==, cases[i].version);
       g_assert_cmpuint (parsed.esk_len, ==, skesk.esk_len);
-      g_assert_cmpint (pl_skesk_decrypt (&parsed, "sekrit", 6, 0, got, &glen,
+      g_assert_cmpint (skesk_decrypt_pw (&parsed, "sekrit", 6, 0, got, &glen,
                                          &cipher_algo), ==, 0);
       if (!cases[i].with_key)
         {
@@ -675,7 +710,7 @@ test_round_trip (void)
         {
           /* Cut to a 24-octet key: well-formed, but the tag fails.  */
           g_assert_cmpint (pl_skesk_parse (&parsed, body, len - 8), ==, 0);
-          g_assert_cmpint (gpg_err_code (pl_skesk_decrypt (&parsed, "sekrit",
+          g_assert_cmpint (gpg_err_code (skesk_decrypt_pw (&parsed, "sekrit",
                                                            6, 0, got, &glen,
                                                            &cipher_algo)),
                            ==, GPG_ERR_BAD_PASSPHRASE);
@@ -684,7 +719,7 @@ test_round_trip (void)
 
       keylen = 0;
       if (cases[i].version != 4)
-        g_assert_cmpint (gpg_err_code (pl_skesk_decrypt (&parsed, "sekriT", 6,
+        g_assert_cmpint (gpg_err_code (skesk_decrypt_pw (&parsed, "sekriT", 6,
                                                          0, got, &keylen,
                                                          &cipher_algo)),
                          ==, GPG_ERR_BAD_PASSPHRASE);
@@ -700,11 +735,11 @@ test_round_trip (void)
     skesk.cipher_algo = PL_CIPHER_AES128;
     skesk.s2k.type = PL_S2K_SIMPLE;
     skesk.s2k.hash_algo = PL_HASH_SHA256;
-    g_assert_cmpint (gpg_err_code (pl_skesk_encrypt (&skesk, "x", 1, sk, 16)),
+    g_assert_cmpint (gpg_err_code (skesk_encrypt_pw (&skesk, "x", 1, sk, 16)),
                      ==, GPG_ERR_INV_ARG);
     skesk.version = 5;
     skesk.aead_algo = PL_AEAD_OCB;
-    g_assert_cmpint (gpg_err_code (pl_skesk_encrypt (&skesk, "x", 1, sk, 32)),
+    g_assert_cmpint (gpg_err_code (skesk_encrypt_pw (&skesk, "x", 1, sk, 32)),
                      ==, GPG_ERR_INV_KEYLEN);
   }
 

@@ -14,6 +14,8 @@
 #include "testutil.h"
 
 #define PASSPHRASE "correct horse battery staple"
+static const pl_key passphrase_key = { PL_KEY_PASSPHRASE, PASSPHRASE,
+                                       sizeof PASSPHRASE - 1, 0 };
 #define MTIME 1600000000
 
 static const char *long_name =
@@ -254,12 +256,14 @@ encrypt_folder (const char *folder, const char *out, pl_tar_callbacks *cb,
   gpg_error_t err;
 
   pl_encrypt_options_init (&opts);
+  opts.keys = &passphrase_key;
+  opts.n_keys = 1;
   opts.profile = profile;
   opts.armor = armor;
   opts.file_name = "Photos.tar";
   g_assert_cmpint (pl_tar_source_new (folder, cb, &src), ==, 0);
   g_assert_cmpint (pl_sink_new_file (out, &sink), ==, 0);
-  err = pl_encrypt (src, sink, &opts, PASSPHRASE, strlen (PASSPHRASE), NULL);
+  err = pl_encrypt (src, sink, &opts, NULL);
   if (err && cb && cb->user_data)
     {
       const char *path = NULL;
@@ -282,12 +286,11 @@ decrypt_to_folder (const char *in, const char *dir, const char *name,
   pl_sink *sink = NULL;
   pl_decrypt_options opts = { 0 };
   pl_decrypt_result result = { 0 };
-  const char *pws[1] = { PASSPHRASE };
   const char *e = NULL;
   gpg_error_t err;
 
-  opts.passphrases = pws;
-  opts.n_passphrases = 1;
+  opts.keys = &passphrase_key;
+  opts.n_keys = 1;
   g_assert_cmpint (pl_source_new_file (in, &src), ==, 0);
   g_assert_cmpint (pl_tar_extractor_new (dir, name, &sink), ==, 0);
   err = pl_decrypt (src, sink, &opts, &result, NULL);
@@ -958,12 +961,13 @@ test_items (void)
   g_assert_cmpuint (totals.files, ==, 1 + 12 + 1);   /* Archive/, Photos, note */
 
   pl_encrypt_options_init (&opts);
+  opts.keys = &passphrase_key;
+  opts.n_keys = 1;
   opts.file_name = "Archive.tar";
   g_assert_cmpint (pl_tar_source_new_items (items, 2, "Archive", NULL, &src),
                    ==, 0);
   g_assert_cmpint (pl_sink_new_file (archive, &sink), ==, 0);
-  g_assert_cmpint (pl_encrypt (src, sink, &opts, PASSPHRASE,
-                               strlen (PASSPHRASE), NULL), ==, 0);
+  g_assert_cmpint (pl_encrypt (src, sink, &opts, NULL), ==, 0);
   pl_sink_free (sink);
   pl_source_free (src);
 

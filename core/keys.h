@@ -1,0 +1,73 @@
+/* keys.h - from the job's keys to session keys, and back
+ *
+ * The one place that knows key packets.  Encryption: the session key is
+ * chosen and each key of the options becomes a key packet (a passphrase:
+ * an SKESK, skesk.c).  Decryption: the key packets read before the data
+ * and the options' keys become a list of candidate session keys, which
+ * the data packet tries in turn.  A public-key recipient will be one more
+ * kind of key and one more packet here (a PKESK, beside skesk.c); the
+ * jobs in encrypt.c and decrypt.c do not change.
+ *
+ * Every S2K key is derived in one function of keys.c, which sees the
+ * job's cancel flag: the place for a per-message derivation cache.
+ */
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+#include <gpg-error.h>
+
+#include "job.h"
+#include "packet.h"
+
+/* Writes one packet (header and body) where the job's output goes. */
+typedef gpg_error_t (*pl_packet_emit_fn) (void *arg, const uint8_t *p,
+                                          size_t n);
+
+/* Encryption.  Chooses the session key for the profile of O (KEYLEN
+ * octets for O->cipher_algo) into SESSION_KEY (secure memory,
+ * PL_SESSION_KEY_MAX octets) and emits one key packet per key in O->keys,
+ * in order.  A single passphrase with the rfc4880 profile writes an SKESK
+ * v4 whose S2K output is the session key, as gpg -c does; otherwise the
+ * session key is random and each packet wraps it.  No key, or a key this
+ * direction cannot use (a session key): GPG_ERR_NO_PASSPHRASE /
+ * GPG_ERR_INV_ARG, before anything is emitted. */
+gpg_error_t pl_keys_lock (const pl_encrypt_options *o,
+                          const pl_job_control *ctl, uint8_t *session_key,
+                          size_t keylen, pl_packet_emit_fn emit, void *arg);
+
+/* Decryption. */
+typedef struct pl_key_candidates pl_key_candidates;
+
+/* A list for the candidates in O (borrowed: it must outlive the list). */
+gpg_error_t pl_key_candidates_new (pl_key_candidates **out,
+                                   const pl_decrypt_options *o,
+                                   const pl_job_control *ctl);
+
+/* 1 for the packet tags that carry a session key (SKESK, PKESK). */
+int pl_key_packet_tag (int tag);
+
+/* Reads the key packet BODY to its end and keeps what it can open.  A
+ * packet of a version or algorithm we do not read is skipped (another
+ * may still open the message); a malformed one fails. */
+gpg_error_t pl_key_candidates_add_packet (pl_key_candidates *c,
+                                          pl_packet_body *body);
+
+/* The next candidate into KEY (secure memory, PL_SESSION_KEY_MAX
+ * octets): *KEYLEN, and *CIPHER_ALGO, 0 when the data packet names the
+ * cipher (SKESK v6).  GPG_ERR_EOF when the list is exhausted; other
+ * errors (cancelled, Argon2 over the cap) end the job. */
+gpg_error_t pl_key_candidates_next (pl_key_candidates *c, uint8_t *key,
+                                    size_t *keylen, int *cipher_algo);
+
+/* The data packet refused the last candidate, for WHY. */
+void pl_key_candidates_reject (pl_key_candidates *c, gpg_error_t why);
+
+/* After GPG_ERR_EOF: what tells the user most.  A hard error from a
+ * candidate (or a refused session key) as it is; a message only for
+ * secret keys GPG_ERR_NO_SECKEY; no key packet at all GPG_ERR_NO_DATA;
+ * else GPG_ERR_BAD_PASSPHRASE. */
+gpg_error_t pl_key_candidates_failure (const pl_key_candidates *c);
+
+/* Wipes and frees; NULL is fine. */
+void pl_key_candidates_free (pl_key_candidates *c);
