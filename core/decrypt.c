@@ -1,16 +1,18 @@
 /* decrypt.c - the decrypt job
  *
- * The data walks through a chain of readers, each owning one buffer and
- * handing out blocks:
+ * The data walks through a chain of readers, each handing out blocks:
  *
- *   source ─► [armor] ─► packets ─► SKESKs ─► session key
- *                            └─► SEIPD v1 │ SEIPD v2 │ tag 20 ─► packets
- *                                      ─► [inflate ─► packets] ─► literal ─► sink
+ *   source ─► [armor] ─► read-ahead ─► packets ─► key packets ─► keys.c
+ *                                          └─► SEIPD v1 │ SEIPD v2 │ tag 20
+ *                          ─► packets ─► [inflate ─► packets] ─► literal
+ *                          ─► writer ─► sink
  *
  * The push stages (armor.c, seipd.c, aead.c, compress.c) do the work;
- * this file only drives them.  Every byte reaches the sink before it is
- * authenticated only because the sink is transactional: it is committed
- * after the MDC or final AEAD tag verified and the input ended cleanly.
+ * the read-ahead and the writer (pipeline.h) run reading and dearmoring,
+ * and sink writes, on threads of their own; this file only drives them.
+ * Every byte reaches the sink before it is authenticated only because
+ * the sink is transactional: it is committed after the MDC or final AEAD
+ * tag verified and the input ended cleanly.
  */
 #include "job.h"
 #include "algo.h"
@@ -18,11 +20,11 @@
 #include "aead.h"
 #include "compress.h"
 #include "errors.h"
-#include "packet.h"
-#include "seipd.h"
 #include "keys.h"
+#include "packet.h"
+#include "pipeline.h"
+#include "seipd.h"
 #include "skesk.h"
-#include "worker.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +35,36 @@
  * multiplies a decompression bomb, so we allow one. */
 #define MAX_COMPRESS_DEPTH 1
 
+/* Plaintext buffers: what a SEIPD v1 push needs, the largest. */
+#define PLAINTEXT_BUFFER_SIZE (PL_SEIPD1_HEADROOM + PL_BLOCK_SIZE)
+
+/* The source, by the block, with progress: in front of the armor
+ * decoder, and for the first block, which decides whether there is
+ * armor.  Two buffers in turn, so that a block handed out stays valid
+ * while the armor decoder asks for the next. */
 typedef struct
+{
+  pl_reader base;
+  struct decrypt_job *j;
+  uint8_t *buf[2];
+  int turn;
+} source_reader;
+
+/* ASCII armor, undone into the read-ahead's buffers. */
+typedef struct
+{
+  pl_cursor *in;                /* over the source_reader */
+  pl_armor_decoder dec;
+} armor_filter;
+
+/* The read-ahead as a pl_reader, for the packet cursor on top. */
+typedef struct
+{
+  pl_reader base;
+  pl_read_ahead *ra;
+} read_ahead_reader;
+
+typedef struct decrypt_job
 {
   pl_source *src;
   pl_sink *sink;
@@ -42,207 +73,116 @@ typedef struct
   const pl_job_control *ctl;
   uint64_t done;
   int have_literal;
-  /* Sink writes on a thread of their own, overlapping the next block's
-   * decryption, when the layer that produces plaintext keeps each block
-   * until it calls wait_for_writer on that buffer (SEIPD v1 and inflate
-   * alternate two buffers and do). */
-  int async_write;
-  pl_worker writer;
-} job;
+  source_reader source;
+  pl_cursor source_cursor;      /* over SOURCE */
+  armor_filter armor;
+  pl_read_ahead ra;
+  read_ahead_reader ra_reader;
+  pl_cursor message;            /* over the read-ahead: the packets */
+  pl_writer writer;             /* plaintext to the sink */
+} decrypt_job;
 
 static gpg_error_t
-sink_task (void *arg, const uint8_t *p, size_t n)
+emit_plaintext (void *arg, const uint8_t *p, size_t n)
 {
   pl_sink *sink = arg;
   return sink->write (sink, p, n);
 }
 
-/* Before a reader reuses BUF: the writer must be done with it. */
-static void
-wait_for_writer (job *j, const void *buf, size_t len)
-{
-  pl_worker_wait_range (&j->writer, buf, len);
-}
-
 static gpg_error_t
-write_plaintext (job *j, const uint8_t *p, size_t n)
+write_plaintext (decrypt_job *j, const uint8_t *p, size_t n)
 {
-  if (j->async_write && n >= 64 * 1024)
-    {
-      if (!pl_worker_running (&j->writer)
-          && pl_worker_start (&j->writer, sink_task, j->sink))
-        j->async_write = 0;
-      else
-        return pl_worker_submit (&j->writer, p, n);
-    }
-  {
-    gpg_error_t err = pl_worker_wait (&j->writer);
-    return err ? err : j->sink->write (j->sink, p, n);
-  }
+  return pl_writer_write (&j->writer, p, n);
 }
 
-/* The source, by the block, with progress.  Two buffers in turn, so that
- * a block handed out stays valid while the next one is read ahead. */
-typedef struct
+/* A whole block (or the rest of the input), not what one read of a pipe
+ * happens to return: armor detection looks at the first block.  Runs on
+ * the read-ahead's thread or the caller's. */
+static gpg_error_t
+read_source (void *arg, uint8_t *buf, size_t want, size_t *len)
 {
-  pl_reader base;
-  job *j;
-  uint8_t *buf[2];
-  int turn;
-} source_reader;
+  decrypt_job *j = arg;
+  gpg_error_t err = pl_job_check_cancel (j->ctl);
+
+  if (!err)
+    err = pl_source_read_full (j->src, buf, want, len);
+  if (err)
+    return err;
+  j->done += *len;
+  pl_job_progress (j->ctl, j->done, j->src->size);
+  return 0;
+}
 
 static gpg_error_t
 source_next (pl_reader *self, uint8_t **data, size_t *len)
 {
   source_reader *r = (source_reader *) self;
-  gpg_error_t err = pl_job_check_cancel (r->j->ctl);
+  gpg_error_t err = read_source (r->j, r->buf[r->turn], PL_BLOCK_SIZE, len);
 
-  if (err)
-    return err;
-  /* A whole block (or the rest of the input), not what one read of a
-   * pipe happens to return: armor detection looks at the first block. */
-  err = pl_source_read_full (r->j->src, r->buf[r->turn], PL_BLOCK_SIZE,
-                             len);
   if (err)
     return err;
   *data = r->buf[r->turn];
   r->turn ^= 1;
-  r->j->done += *len;
-  pl_job_progress (r->j->ctl, r->j->done, r->j->src->size);
   return 0;
 }
 
-/* ASCII armor, undone, into two buffers in turn. */
-typedef struct
-{
-  pl_reader base;
-  pl_cursor *in;
-  pl_armor_decoder dec;
-  uint8_t *buf[2];
-  int turn;
-  int ended;
-} armor_reader;
-
+/* Fills BUF with dearmored octets; *LEN 0 at the armor's end, where the
+ * CRC is checked. */
 static gpg_error_t
-armor_next (pl_reader *self, uint8_t **data, size_t *len)
+read_armor (void *arg, uint8_t *buf, size_t want, size_t *len)
 {
-  armor_reader *r = (armor_reader *) self;
+  armor_filter *a = arg;
   gpg_error_t err;
 
+  (void) want;                  /* a block of text yields less */
   *len = 0;
-  while (!r->ended)
+  for (;;)
     {
       uint8_t *p;
-      size_t n, out = 0;
+      size_t n = 0;
 
-      if (pl_armor_decoder_done (&r->dec))
-        n = 0;
-      else
+      if (!pl_armor_decoder_done (&a->dec))
         {
-          err = pl_cursor_take (r->in, PL_BLOCK_SIZE, &p, &n);
+          err = pl_cursor_take (a->in, PL_BLOCK_SIZE, &p, &n);
           if (err)
             return err;
         }
       if (!n)
-        {
-          r->ended = 1;
-          return pl_armor_decoder_finish (&r->dec);
-        }
-      err = pl_armor_decoder_push (&r->dec, p, n, r->buf[r->turn], &out);
-      if (err)
+        return pl_armor_decoder_finish (&a->dec);
+      err = pl_armor_decoder_push (&a->dec, p, n, buf, len);
+      if (err || *len)
         return err;
-      if (out)
-        {
-          *data = r->buf[r->turn];
-          *len = out;
-          r->turn ^= 1;
-          return 0;
-        }
     }
-  return 0;
-}
-
-/* Reads ahead on a thread of its own: while the caller works on one
- * block, the worker fetches the next from INNER (the source, or the armor
- * decoder over it), which must keep a block valid until the call after
- * next.  The first block may be one the caller already peeked at. */
-typedef struct
-{
-  pl_reader base;
-  pl_reader *inner;
-  pl_worker worker;
-  uint8_t *first;               /* a block already fetched, or NULL */
-  size_t first_len;
-  uint8_t *ahead;               /* what the worker fetched */
-  size_t ahead_len;
-  int submitted;
-  int ended;
-} prefetch_reader;
-
-static gpg_error_t
-prefetch_task (void *arg, const uint8_t *unused_p, size_t unused_n)
-{
-  prefetch_reader *r = arg;
-  return r->inner->next (r->inner, &r->ahead, &r->ahead_len);
 }
 
 static gpg_error_t
-prefetch_next (pl_reader *self, uint8_t **data, size_t *len)
+read_ahead_next (pl_reader *self, uint8_t **data, size_t *len)
 {
-  prefetch_reader *r = (prefetch_reader *) self;
-  gpg_error_t err;
-
-  *len = 0;
-  if (r->ended)
-    return 0;
-  if (r->first)
-    {
-      *data = r->first;
-      *len = r->first_len;
-      r->first = NULL;
-    }
-  else
-    {
-      if (!r->submitted)
-        {
-          err = pl_worker_submit (&r->worker, NULL, 0);
-          if (err)
-            return err;
-        }
-      err = pl_worker_wait (&r->worker);
-      if (err)
-        return err;
-      r->submitted = 0;
-      *data = r->ahead;
-      *len = r->ahead_len;
-    }
-  if (!*len)
-    {
-      r->ended = 1;
-      return 0;
-    }
-  /* Fetch the next block while the caller works on this one. */
-  err = pl_worker_submit (&r->worker, NULL, 0);
-  if (err)
-    return err;
-  r->submitted = 1;
-  return 0;
+  return pl_read_ahead_next (((read_ahead_reader *) self)->ra, data, len);
 }
 
-/* SEIPD v1 body, decrypted; the end verifies the MDC. */
+/* SEIPD v1 body, decrypted into the writer's buffers; the end verifies
+ * the MDC. */
 typedef struct
 {
   pl_reader base;
   pl_cursor *in;                /* over the packet body */
-  job *j;
+  pl_writer *out;
   pl_seipd1 st;
-  /* Two buffers of PL_SEIPD1_HEADROOM + PL_BLOCK_SIZE, used in turn: the
-   * MDC thread hashes one while the next block is decrypted into the
-   * other. */
-  uint8_t *buf[2];
-  int turn;
+  /* The last two blocks handed out: the MDC thread hashes the newer
+   * while the next block is decrypted, and the caller may still read
+   * it, so a buffer goes back only a block later. */
+  uint8_t *held[2];
   int ended;
 } seipd1_reader;
+
+static void
+seipd1_reader_release (seipd1_reader *r)
+{
+  pl_writer_release (r->out, r->held[0]);
+  pl_writer_release (r->out, r->held[1]);
+  r->held[0] = r->held[1] = NULL;
+}
 
 static gpg_error_t
 seipd1_next (pl_reader *self, uint8_t **data, size_t *len)
@@ -264,11 +204,12 @@ seipd1_next (pl_reader *self, uint8_t **data, size_t *len)
           r->ended = 1;
           return pl_seipd1_decrypt_finish (&r->st);
         }
-      wait_for_writer (r->j, r->buf[r->turn],
-                       PL_SEIPD1_HEADROOM + PL_BLOCK_SIZE);
-      err = pl_seipd1_decrypt_push (&r->st, p, n, r->buf[r->turn], data,
-                                    len);
-      r->turn ^= 1;
+      pl_writer_release (r->out, r->held[1]);
+      r->held[1] = r->held[0];
+      r->held[0] = NULL;
+      err = pl_writer_acquire (r->out, &r->held[0]);
+      if (!err)
+        err = pl_seipd1_decrypt_push (&r->st, p, n, r->held[0], data, len);
       if (err)
         return err;
       if (*len)
@@ -277,15 +218,16 @@ seipd1_next (pl_reader *self, uint8_t **data, size_t *len)
   return 0;
 }
 
-/* AEAD body (SEIPD v2 or tag 20), chunk by verified chunk. */
+/* AEAD body (SEIPD v2 or tag 20), chunk by verified chunk.  The stage
+ * hands out chunks from two buffers of its own in turn; read_literal
+ * writes every block it takes before it takes the next, which is the
+ * writer's contract for such a producer (pipeline.h).  Chunks are at
+ * least 64 octets, so each holds literal data or ends the packet. */
 typedef struct
 {
   pl_reader base;
   pl_cursor *in;
-  job *j;
   pl_aead_stream *s;
-  size_t chunk_size;
-  const uint8_t *handed[2];     /* the last two chunks handed out */
   int ended;
 } aead_reader;
 
@@ -305,30 +247,21 @@ aead_next (pl_reader *self, uint8_t **data, size_t *len)
       err = pl_cursor_peek (r->in, &p, &n);
       if (err)
         return err;
-      /* The stage is about to reuse the buffer of the chunk before
-       * last: the writer must be done with it. */
-      if (r->handed[1])
-        wait_for_writer (r->j, r->handed[1], r->chunk_size);
       if (!n)
         {
           r->ended = 1;
           err = pl_aead_stream_finish (r->s, &out, &outlen);
-          if (err)
-            return err;
         }
       else
         {
           err = pl_aead_stream_push (r->s, p, n, &used, &out, &outlen);
-          if (err)
-            return err;
           r->in->p += used;
           r->in->n -= used;
         }
+      if (err)
+        return err;
       if (outlen)
         {
-          /* The stage's chunk buffer is ours until the call after next. */
-          r->handed[1] = r->handed[0];
-          r->handed[0] = out;
           *data = (uint8_t *) out;
           *len = outlen;
           return 0;
@@ -337,16 +270,16 @@ aead_next (pl_reader *self, uint8_t **data, size_t *len)
   return 0;
 }
 
-/* A Compressed Data body, inflated. */
+/* A Compressed Data body, inflated into the writer's buffers. */
 typedef struct
 {
   pl_reader base;
   pl_cursor *in;
   pl_inflate z;
-  uint8_t *buf[2];              /* used in turn, as in seipd1_reader */
-  int turn;
+  pl_writer *out;
+  uint8_t *held;                /* the block handed out last */
   int ended;
-  job *j;
+  decrypt_job *j;
 } inflate_reader;
 
 static gpg_error_t
@@ -363,15 +296,15 @@ inflate_next (pl_reader *self, uint8_t **data, size_t *len)
 
       /* A bomb produces much from little: stop it by the block. */
       err = pl_job_check_cancel (r->j->ctl);
-      if (err)
-        return err;
-      err = pl_cursor_peek (r->in, &p, &n);
+      if (!err)
+        err = pl_cursor_peek (r->in, &p, &n);
+      if (!err && !r->held)
+        err = pl_writer_acquire (r->out, &r->held);
       if (err)
         return err;
       /* At the end of input the decompressor may still hold output
-       * (bzip2 keeps up to a 900k block): drain it before finishing. */
-      wait_for_writer (r->j, r->buf[r->turn], PL_BLOCK_SIZE);
-      err = pl_inflate_push (&r->z, n ? p : NULL, n, &used, r->buf[r->turn],
+       * (bzip2 keeps up to a 900k block): push until it has none. */
+      err = pl_inflate_push (&r->z, n ? p : NULL, n, &used, r->held,
                              PL_BLOCK_SIZE, &produced);
       if (err)
         return err;
@@ -379,9 +312,11 @@ inflate_next (pl_reader *self, uint8_t **data, size_t *len)
       r->in->n -= used;
       if (produced)
         {
-          *data = r->buf[r->turn];
+          *data = r->held;
           *len = produced;
-          r->turn ^= 1;
+          /* Ours again at the next call, once a write from it is done. */
+          pl_writer_release (r->out, r->held);
+          r->held = NULL;
           return 0;
         }
       if (!n)
@@ -398,7 +333,7 @@ inflate_next (pl_reader *self, uint8_t **data, size_t *len)
 /* Reads to the end of a layer, so that its end checks (MDC, final tag,
  * CRC) run. */
 static gpg_error_t
-drain (pl_cursor *c)
+read_to_end (pl_cursor *c)
 {
   uint8_t *p;
   size_t n;
@@ -410,7 +345,7 @@ drain (pl_cursor *c)
   return err;
 }
 
-static gpg_error_t parse_plaintext (job *j, pl_cursor *in, int depth);
+static gpg_error_t parse_plaintext (decrypt_job *j, pl_cursor *in, int depth);
 
 /* Turns CRLF into LF in place and returns the new length.  A CR that
  * ends the block is dropped and flagged in *CR_PENDING: whether it was
@@ -441,7 +376,7 @@ crlf_to_lf (uint8_t *p, size_t n, int *cr_pending)
 }
 
 static gpg_error_t
-read_literal (job *j, pl_packet_body *body)
+read_literal (decrypt_job *j, pl_packet_body *body)
 {
   pl_cursor c;
   uint8_t head[PL_LITERAL_HEADER_MAX];
@@ -484,20 +419,21 @@ read_literal (job *j, pl_packet_body *body)
             return err;
           n = crlf_to_lf (p, n, &cr_pending);
         }
-      if (n)
-        err = write_plaintext (j, p, n);
+      /* Even when nothing is left of it (a lone CR): the writer's
+       * contract for the AEAD stage wants a write per block. */
+      err = write_plaintext (j, p, n);
       if (err)
         return err;
     }
   if (cr_pending)
     err = write_plaintext (j, (const uint8_t *) "\r", 1);
   if (!err)
-    err = pl_worker_wait (&j->writer);
+    err = pl_writer_finish (&j->writer);
   return err;
 }
 
 static gpg_error_t
-read_compressed (job *j, pl_packet_body *body, int depth)
+read_compressed (decrypt_job *j, pl_packet_body *body, int depth)
 {
   inflate_reader r;
   pl_cursor c, inner;
@@ -516,14 +452,8 @@ read_compressed (job *j, pl_packet_body *body, int depth)
   err = pl_inflate_init (&r.z, algo);
   if (err)
     return err;
-  r.buf[0] = malloc (PL_BLOCK_SIZE);
-  r.buf[1] = malloc (PL_BLOCK_SIZE);
-  if (!r.buf[0] || !r.buf[1])
-    {
-      err = gpg_error (GPG_ERR_ENOMEM);
-      goto leave;
-    }
   r.base.next = inflate_next;
+  r.out = &j->writer;
   r.in = &c;
   r.j = j;
   pl_cursor_init (&inner, &r.base);
@@ -535,20 +465,14 @@ read_compressed (job *j, pl_packet_body *body, int depth)
   err = pl_packet_skip (body);
 
  leave:
-  /* The writer may still read our buffers. */
-  if (!err)
-    err = pl_worker_wait (&j->writer);
-  else
-    pl_worker_wait (&j->writer);
+  pl_writer_release (&j->writer, r.held);
   pl_inflate_clear (&r.z);
-  free (r.buf[0]);
-  free (r.buf[1]);
   return err;
 }
 
 /* Packets inside the encryption (or a compression) layer. */
 static gpg_error_t
-parse_plaintext (job *j, pl_cursor *in, int depth)
+parse_plaintext (decrypt_job *j, pl_cursor *in, int depth)
 {
   gpg_error_t err;
 
@@ -591,7 +515,7 @@ parse_plaintext (job *j, pl_cursor *in, int depth)
 }
 
 static void
-keep_session_key (job *j, const uint8_t *key, size_t keylen)
+keep_session_key (decrypt_job *j, const uint8_t *key, size_t keylen)
 {
   if (j->opts->session_key_out)
     {
@@ -608,7 +532,7 @@ typedef gpg_error_t (*open_fn) (void *stage, const uint8_t *key,
 
 /* The candidate loop: each candidate in turn until OPEN takes one. */
 static gpg_error_t
-open_with_candidates (job *j, pl_key_candidates *c, uint8_t *key,
+open_with_candidates (decrypt_job *j, pl_key_candidates *c, uint8_t *key,
                       open_fn open, void *stage)
 {
   for (;;)
@@ -681,7 +605,7 @@ seipd1_open (void *stage, const uint8_t *key, size_t keylen, int algo,
 }
 
 static gpg_error_t
-decrypt_seipd1 (job *j, pl_key_candidates *c, pl_cursor *bc, uint8_t *key)
+decrypt_seipd1 (decrypt_job *j, pl_key_candidates *c, pl_cursor *bc, uint8_t *key)
 {
   seipd1_reader r;
   seipd1_opening opening;
@@ -705,32 +629,23 @@ decrypt_seipd1 (job *j, pl_key_candidates *c, pl_cursor *bc, uint8_t *key)
   j->result->cipher_algo = opening.cipher_algo;
 
   pl_seipd1_set_threads (&r.st, pl_job_threads (j->ctl));
-  r.buf[0] = malloc (PL_SEIPD1_HEADROOM + PL_BLOCK_SIZE);
-  r.buf[1] = malloc (PL_SEIPD1_HEADROOM + PL_BLOCK_SIZE);
-  if (!r.buf[0] || !r.buf[1])
-    {
-      err = gpg_error (GPG_ERR_ENOMEM);
-      goto leave;
-    }
   r.base.next = seipd1_next;
   r.in = bc;
-  r.j = j;
-  j->async_write = pl_job_threads (j->ctl) > 1;
+  r.out = &j->writer;
   pl_cursor_init (&inner, &r.base);
   err = parse_plaintext (j, &inner, 0);
   if (!err && !r.ended)
     {
       /* The literal ended before the body did: read to the MDC. */
-      err = drain (&inner);
+      err = read_to_end (&inner);
       if (!err)
         err = gpg_error (GPG_ERR_BAD_DATA);
     }
 
  leave:
-  pl_worker_wait (&j->writer);
+  /* The MDC thread first: it may still hash a buffer held. */
   pl_seipd1_clear (&r.st);
-  free (r.buf[0]);
-  free (r.buf[1]);
+  seipd1_reader_release (&r);
   return err;
 }
 
@@ -756,7 +671,7 @@ aead_open (void *stage, const uint8_t *key, size_t keylen, int algo,
 }
 
 static gpg_error_t
-decrypt_aead (job *j, pl_key_candidates *c, pl_cursor *bc, uint8_t *key,
+decrypt_aead (decrypt_job *j, pl_key_candidates *c, pl_cursor *bc, uint8_t *key,
               pl_aead_format format)
 {
   aead_reader r;
@@ -800,44 +715,95 @@ decrypt_aead (job *j, pl_key_candidates *c, pl_cursor *bc, uint8_t *key,
     return err;
   r.base.next = aead_next;
   r.in = bc;
-  r.j = j;
-  r.chunk_size = (size_t) 1 << (h.chunk_octet + 6);
-  j->async_write = pl_job_threads (j->ctl) > 1;
   pl_cursor_init (&inner, &r.base);
   err = parse_plaintext (j, &inner, 0);
   if (!err && !r.ended)
     {
-      err = drain (&inner);
+      err = read_to_end (&inner);
       if (!err)
         err = gpg_error (GPG_ERR_BAD_DATA);
     }
-  pl_worker_wait (&j->writer);
+  /* The writer may still read the stage's last chunks. */
+  if (!err)
+    err = pl_writer_finish (&j->writer);
+  else
+    pl_writer_finish (&j->writer);
   pl_aead_stream_free (r.s);
   return err;
 }
 
+/* The encrypted data packet: the version octet decides between SEIPD
+ * v1 and v2. */
 static gpg_error_t
-run (job *j, pl_cursor *top)
+decrypt_data_packet (decrypt_job *j, pl_key_candidates *c,
+                     pl_packet_body *body, uint8_t *key)
+{
+  pl_cursor bc;
+  uint8_t *p;
+  size_t n;
+  gpg_error_t err;
+
+  pl_cursor_init (&bc, &body->base);
+  err = pl_cursor_peek (&bc, &p, &n);
+  if (!err && !n)
+    err = gpg_error (GPG_ERR_TRUNCATED);
+  if (err)
+    return err;
+  if (body->tag == PL_PKT_OCB)
+    return decrypt_aead (j, c, &bc, key, PL_AEAD_FORMAT_OCB_PACKET);
+  if (p[0] == 1)
+    return decrypt_seipd1 (j, c, &bc, key);
+  if (p[0] == 2)
+    return decrypt_aead (j, c, &bc, key, PL_AEAD_FORMAT_SEIPD2);
+  return gpg_error (GPG_ERR_UNKNOWN_VERSION);
+}
+
+/* One packet of the message, before the encrypted data; *HAVE_DATA is set
+ * once that was decrypted. */
+static gpg_error_t
+read_outer_packet (decrypt_job *j, pl_key_candidates *c,
+                   pl_packet_body *body, uint8_t *key, int *have_data)
+{
+  if (pl_key_packet_tag (body->tag))
+    return pl_key_candidates_add_packet (c, body);
+  switch (body->tag)
+    {
+    case PL_PKT_MARKER:
+    case PL_PKT_PADDING:
+      return pl_packet_skip (body);
+    case PL_PKT_SED:
+      return gpg_error (PL_ERR_UNPROTECTED);
+    case PL_PKT_SEIPD:
+    case PL_PKT_OCB:
+      *have_data = 1;
+      return decrypt_data_packet (j, c, body, key);
+    case PL_PKT_LITERAL:
+    case PL_PKT_COMPRESSED:
+    case PL_PKT_ONEPASS_SIG:
+    case PL_PKT_SIGNATURE:
+      return gpg_error (GPG_ERR_NOT_ENCRYPTED);
+    default:
+      return gpg_error (GPG_ERR_INV_PACKET);
+    }
+}
+
+/* The message's packets: key packets, the encrypted data, padding. */
+static gpg_error_t
+read_message (decrypt_job *j)
 {
   pl_key_candidates *c = NULL;
   uint8_t *key = NULL;
   int have_data = 0;
-  gpg_error_t err = 0;
+  gpg_error_t err;
 
   err = pl_key_candidates_new (&c, j->opts, j->ctl);
-  if (err)
-    return err;
-  key = gcry_malloc_secure (PL_SESSION_KEY_MAX);
-  if (!key)
-    {
-      err = gpg_error (GPG_ERR_ENOMEM);
-      goto leave;
-    }
-  for (;;)
+  if (!err && !(key = gcry_malloc_secure (PL_SESSION_KEY_MAX)))
+    err = gpg_error (GPG_ERR_ENOMEM);
+  while (!err)
     {
       pl_packet_body body;
 
-      err = pl_packet_begin (top, &body);
+      err = pl_packet_begin (&j->message, &body);
       if (gpg_err_code (err) == GPG_ERR_EOF)
         {
           err = have_data ? 0 : gpg_error (GPG_ERR_NO_DATA);
@@ -845,72 +811,14 @@ run (job *j, pl_cursor *top)
         }
       if (err)
         break;
-      if (have_data)
-        {
-          /* Only padding may follow the encrypted data. */
-          if (body.tag != PL_PKT_MARKER && body.tag != PL_PKT_PADDING)
-            {
-              err = gpg_error (GPG_ERR_BAD_DATA);
-              break;
-            }
-          err = pl_packet_skip (&body);
-          if (err)
-            break;
-          continue;
-        }
-      switch (body.tag)
-        {
-        case PL_PKT_SKESK:
-        case PL_PKT_PKESK:
-          err = pl_key_candidates_add_packet (c, &body);
-          break;
-        case PL_PKT_MARKER:
-        case PL_PKT_PADDING:
-          err = pl_packet_skip (&body);
-          break;
-        case PL_PKT_SED:
-          err = gpg_error (PL_ERR_UNPROTECTED);
-          break;
-        case PL_PKT_SEIPD:
-        case PL_PKT_OCB:
-          {
-            pl_cursor bc;
-            uint8_t *p;
-            size_t n;
-
-            have_data = 1;
-            pl_cursor_init (&bc, &body.base);
-            /* The version octet decides between SEIPD v1 and v2. */
-            err = pl_cursor_peek (&bc, &p, &n);
-            if (!err && !n)
-              err = gpg_error (GPG_ERR_TRUNCATED);
-            if (err)
-              break;
-            if (body.tag == PL_PKT_OCB)
-              err = decrypt_aead (j, c, &bc, key, PL_AEAD_FORMAT_OCB_PACKET);
-            else if (p[0] == 1)
-              err = decrypt_seipd1 (j, c, &bc, key);
-            else if (p[0] == 2)
-              err = decrypt_aead (j, c, &bc, key, PL_AEAD_FORMAT_SEIPD2);
-            else
-              err = gpg_error (GPG_ERR_UNKNOWN_VERSION);
-          }
-          break;
-        case PL_PKT_LITERAL:
-        case PL_PKT_COMPRESSED:
-        case PL_PKT_ONEPASS_SIG:
-        case PL_PKT_SIGNATURE:
-          err = gpg_error (GPG_ERR_NOT_ENCRYPTED);
-          break;
-        default:
-          err = gpg_error (GPG_ERR_INV_PACKET);
-          break;
-        }
-      if (err)
-        break;
+      if (!have_data)
+        err = read_outer_packet (j, c, &body, key, &have_data);
+      /* Only padding may follow the encrypted data. */
+      else if (body.tag != PL_PKT_MARKER && body.tag != PL_PKT_PADDING)
+        err = gpg_error (GPG_ERR_BAD_DATA);
+      else
+        err = pl_packet_skip (&body);
     }
-
- leave:
   if (key)
     {
       pl_wipe (key, PL_SESSION_KEY_MAX);
@@ -920,120 +828,111 @@ run (job *j, pl_cursor *top)
   return err;
 }
 
-gpg_error_t
-pl_decrypt (pl_source *src, pl_sink *sink, const pl_decrypt_options *opts,
-            pl_decrypt_result *result, const pl_job_control *ctl)
+/* The first block decides: armor, or binary packets.  Then reading (and
+ * dearmoring) goes to the read-ahead, on a thread of its own for a large
+ * input when the budget allows.  From there on only that thread touches
+ * the source and the armor decoder. */
+static gpg_error_t
+start_reading (decrypt_job *j)
 {
-  job j;
-  source_reader sr;
-  armor_reader ar;
-  prefetch_reader pf;
-  pl_cursor c0, c1, c2, *top = &c0;
-  pl_decrypt_result dummy;
+  int64_t size = j->src->size;
+  int threaded = pl_job_threads (j->ctl) > 1
+                 && (size < 0 || size > PL_BLOCK_SIZE);
   uint8_t *p;
   size_t n;
   gpg_error_t err;
 
-  memset (&j, 0, sizeof j);
-  memset (&sr, 0, sizeof sr);
-  memset (&ar, 0, sizeof ar);
-  memset (&pf, 0, sizeof pf);
-  if (!result)
-    result = &dummy;
-  memset (result, 0, sizeof *result);
-  if (!opts || !opts->n_keys || !opts->keys)
-    {
-      err = gpg_error (GPG_ERR_NO_PASSPHRASE);
-      goto leave;
-    }
-  j.src = src;
-  j.sink = sink;
-  j.opts = opts;
-  j.result = result;
-  j.ctl = ctl;
-
-  sr.base.next = source_next;
-  sr.j = &j;
-  sr.buf[0] = malloc (PL_BLOCK_SIZE);
-  sr.buf[1] = malloc (PL_BLOCK_SIZE);
-  if (!sr.buf[0] || !sr.buf[1])
-    {
-      err = gpg_error (GPG_ERR_ENOMEM);
-      goto leave;
-    }
-  pl_cursor_init (&c0, &sr.base);
-  err = pl_cursor_peek (&c0, &p, &n);
+  j->source.base.next = source_next;
+  j->source.j = j;
+  j->source.buf[0] = malloc (PL_BLOCK_SIZE);
+  j->source.buf[1] = malloc (PL_BLOCK_SIZE);
+  if (!j->source.buf[0] || !j->source.buf[1])
+    return gpg_error (GPG_ERR_ENOMEM);
+  pl_cursor_init (&j->source_cursor, &j->source.base);
+  err = pl_cursor_peek (&j->source_cursor, &p, &n);
   if (err)
-    goto leave;
+    return err;
   if (!n)
-    {
-      err = gpg_error (GPG_ERR_NO_DATA);
-      goto leave;
-    }
+    return gpg_error (GPG_ERR_NO_DATA);
   if (pl_armor_detect (p, n))
     {
-      result->armored = 1;
-      ar.base.next = armor_next;
-      ar.in = &c0;
-      pl_armor_decoder_init (&ar.dec);
-      ar.buf[0] = malloc (PL_BLOCK_SIZE);
-      ar.buf[1] = malloc (PL_BLOCK_SIZE);
-      if (!ar.buf[0] || !ar.buf[1])
-        {
-          err = gpg_error (GPG_ERR_ENOMEM);
-          goto leave;
-        }
-      pl_cursor_init (&c1, &ar.base);
-      top = &c1;
+      j->result->armored = 1;
+      j->armor.in = &j->source_cursor;
+      pl_armor_decoder_init (&j->armor.dec);
+      err = pl_read_ahead_init (&j->ra, read_armor, &j->armor,
+                                PL_BLOCK_SIZE, threaded);
     }
   else if (!(p[0] & 0x80))
+    return gpg_error (GPG_ERR_BAD_DATA);
+  else
     {
-      err = gpg_error (GPG_ERR_BAD_DATA);
-      goto leave;
+      err = pl_read_ahead_init (&j->ra, read_source, j, PL_BLOCK_SIZE,
+                                threaded);
+      /* The block already read comes first. */
+      pl_read_ahead_unread (&j->ra, p, n);
+      j->source_cursor.n = 0;
     }
-  if (pl_job_threads (j.ctl) > 1 && (src->size < 0 || src->size > PL_BLOCK_SIZE)
-      && !pl_worker_start (&pf.worker, prefetch_task, &pf))
-    {
-      /* Reading (and dearmoring) moves to a thread of its own.  From here
-       * on only that thread touches the source and the armor decoder. */
-      pf.base.next = prefetch_next;
-      if (result->armored)
-        pf.inner = &ar.base;
-      else
-        {
-          /* The block already peeked at comes first. */
-          pf.inner = &sr.base;
-          pf.first = p;
-          pf.first_len = n;
-          c0.n = 0;
-        }
-      pl_cursor_init (&c2, &pf.base);
-      top = &c2;
-    }
-  err = run (&j, top);
-  {
-    gpg_error_t werr = pl_worker_wait (&j.writer);
-    if (!err)
-      err = werr;
-  }
-  if (!err && result->armored)
-    {
-      /* Read to the END line so that the CRC is checked. */
-      err = drain (top);
-    }
+  j->ra_reader.base.next = read_ahead_next;
+  j->ra_reader.ra = &j->ra;
+  pl_cursor_init (&j->message, &j->ra_reader.base);
+  return err;
+}
+
+static gpg_error_t
+decrypt_message (decrypt_job *j)
+{
+  gpg_error_t err = start_reading (j);
+
   if (!err)
-    err = pl_job_check_cancel (j.ctl);
+    err = read_message (j);
+  if (!err)
+    err = pl_writer_finish (&j->writer);
+  /* Read to the END line so that the CRC is checked. */
+  if (!err && j->result->armored)
+    err = read_to_end (&j->message);
+  if (!err)
+    err = pl_job_check_cancel (j->ctl);
+  return err;
+}
+
+gpg_error_t
+pl_decrypt (pl_source *src, pl_sink *sink, const pl_decrypt_options *opts,
+            pl_decrypt_result *result, const pl_job_control *ctl)
+{
+  pl_decrypt_result ignored;
+  decrypt_job *j = calloc (1, sizeof *j);
+  gpg_error_t err = 0;
+
+  if (!result)
+    result = &ignored;
+  memset (result, 0, sizeof *result);
+  if (!j)
+    err = gpg_error (GPG_ERR_ENOMEM);
+  else if (!opts || !opts->n_keys || !opts->keys)
+    err = gpg_error (GPG_ERR_NO_PASSPHRASE);
+  if (err)
+    {
+      sink->abort (sink);
+      free (j);
+      return err;
+    }
+  j->src = src;
+  j->sink = sink;
+  j->opts = opts;
+  j->result = result;
+  j->ctl = ctl;
+  pl_writer_init (&j->writer, emit_plaintext, sink, PLAINTEXT_BUFFER_SIZE,
+                  pl_job_threads (ctl) > 1);
+  err = decrypt_message (j);
   if (!err)
     err = sink->commit (sink);
-
- leave:
-  pl_worker_stop (&pf.worker);
-  pl_worker_stop (&j.writer);
+  pl_read_ahead_clear (&j->ra);
+  /* Before the abort: the writer may still be in a sink write. */
+  pl_writer_clear (&j->writer);
   if (err)
     sink->abort (sink);
-  free (sr.buf[0]);
-  free (sr.buf[1]);
-  free (ar.buf[0]);
-  free (ar.buf[1]);
+  free (j->source.buf[0]);
+  free (j->source.buf[1]);
+  free (j);
   return err;
 }

@@ -1,26 +1,27 @@
 /* encrypt.c - the encrypt job
  *
- *   source ─► literal framing ─► [deflate ─► compressed framing]
- *          ─► SEIPD v1 (CFB + MDC) │ SEIPD v2 │ tag 20 ─► packet framing
- *          ─► [armor] ─► sink
+ *   source ─► read-ahead ─► literal framing ─► [deflate ─► compressed
+ *          framing] ─► SEIPD v1 (CFB + MDC) │ SEIPD v2 │ tag 20
+ *          ─► packet framing ─► writer: [armor] ─► sink
  *
  * The stages are a short chain of writers, local to this file, around
- * the push stages of seipd.c, aead.c, compress.c and armor.c.  When the
- * input's size is known and nothing is compressed, every length is
- * definite and the data goes from the source buffer through the cipher
- * into the output buffer with no other copy.  From a pipe, packets get
- * partial body lengths, as GnuPG writes them.
+ * the push stages of seipd.c, aead.c, compress.c and armor.c, between
+ * the read-ahead and the writer of pipeline.h.  When the input's size is
+ * known and nothing is compressed, every length is definite and the data
+ * goes from the read-ahead's buffer through the cipher into the output
+ * buffer with no other copy.  From a pipe, packets get partial body
+ * lengths, as GnuPG writes them.
  */
 #include "job.h"
 #include "algo.h"
 #include "armor.h"
 #include "aead.h"
 #include "compress.h"
-#include "packet.h"
-#include "seipd.h"
 #include "keys.h"
+#include "packet.h"
+#include "pipeline.h"
+#include "seipd.h"
 #include "skesk.h"
-#include "worker.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -41,36 +42,33 @@ struct writer
   writer *next;
 };
 
-/* The end of the chain: armor (or not) and the sink.  Large writes go
- * to a thread of their own, so that the sink's copy into the page cache
- * overlaps the cipher.  Every stage that hands a buffer here calls
- * out_guard before it writes into that buffer again. */
+/* The end of the chain: the pipeline's writer, which armors (when asked)
+ * and writes to the sink, on its own thread when the budget allows, so
+ * that both overlap the cipher. */
 typedef struct
 {
   writer base;
+  pl_writer writer;
   pl_sink *sink;
   int armor;
-  int async;                    /* thread budget allows the writer */
   pl_armor_encoder enc;
-  char *abuf;                   /* armored text */
-  pl_worker worker;
-} out_writer;
+  char *armored;                /* a block's armored text */
+} output_writer;
 
-#define ASYNC_MIN (64 * 1024)
-
-/* Armors (when asked) and writes: the whole of the output's work, so
- * that it can run on the writer thread.  Only one thread at a time runs
- * it: the writer, or the caller after waiting for the writer. */
+/* Armors (when asked) and writes: the whole of the output's work, on the
+ * writer's thread or the caller's, one call at a time. */
 static gpg_error_t
-emit_now (out_writer *w, const uint8_t *p, size_t n)
+emit_output (void *arg, const uint8_t *p, size_t n)
 {
+  output_writer *w = arg;
+
   if (!w->armor)
     return w->sink->write (w->sink, p, n);
   while (n)
     {
       size_t k = n < PL_BLOCK_SIZE ? n : PL_BLOCK_SIZE;
-      size_t len = pl_armor_encoder_push (&w->enc, p, k, w->abuf);
-      gpg_error_t err = w->sink->write (w->sink, w->abuf, len);
+      size_t len = pl_armor_encoder_push (&w->enc, p, k, w->armored);
+      gpg_error_t err = w->sink->write (w->sink, w->armored, len);
       if (err)
         return err;
       p += k;
@@ -80,76 +78,60 @@ emit_now (out_writer *w, const uint8_t *p, size_t n)
 }
 
 static gpg_error_t
-emit_task (void *arg, const uint8_t *p, size_t n)
+output_write (writer *self, const uint8_t *p, size_t n)
 {
-  return emit_now (arg, p, n);
-}
-
-static void
-out_guard (out_writer *w, const void *buf, size_t len)
-{
-  pl_worker_wait_range (&w->worker, buf, len);
+  return pl_writer_write (&((output_writer *) self)->writer, p, n);
 }
 
 static gpg_error_t
-out_write (writer *self, const uint8_t *p, size_t n)
+output_finish (writer *self)
 {
-  out_writer *w = (out_writer *) self;
-  gpg_error_t err;
-
-  /* Large blocks go to the writer thread; their owners guard them.
-   * Small ones (headers, the MDC, often on the stack) are written here,
-   * after the writer is done, so that the order holds. */
-  if (w->async && n >= ASYNC_MIN)
-    {
-      if (pl_worker_running (&w->worker)
-          || !pl_worker_start (&w->worker, emit_task, w))
-        return pl_worker_submit (&w->worker, p, n);
-      w->async = 0;
-    }
-  err = pl_worker_wait (&w->worker);
-  return err ? err : emit_now (w, p, n);
-}
-
-static gpg_error_t
-out_finish (writer *self)
-{
-  out_writer *w = (out_writer *) self;
-  gpg_error_t err = pl_worker_wait (&w->worker);
+  output_writer *w = (output_writer *) self;
+  gpg_error_t err = pl_writer_finish (&w->writer);
 
   if (!err && w->armor)
-    err = w->sink->write (w->sink, w->abuf,
-                          pl_armor_encoder_finish (&w->enc, w->abuf));
+    err = w->sink->write (w->sink, w->armored,
+                          pl_armor_encoder_finish (&w->enc, w->armored));
   return err;
 }
 
-/* Reading ahead: the next block while this one is encrypted. */
-typedef struct
-{
-  pl_source *src;
-  pl_worker worker;
-  size_t got;
-} read_ahead;
-
-static gpg_error_t
-read_task (void *arg, const uint8_t *p, size_t n)
-{
-  read_ahead *r = arg;
-  /* The worker's block is ours to fill: it is the one not in use. */
-  return pl_source_read_full (r->src, (uint8_t *) p, n, &r->got);
-}
-
-/* Packet framing: a definite length up front, or partial chunks. */
+/* Packet framing: a definite length up front, or partial chunks, which
+ * are gathered in a buffer of the writer's. */
 typedef struct
 {
   writer base;
-  out_writer *out;
+  pl_writer *out;
   int tag;
   int partial;
   int started;
-  uint8_t *buf;                 /* partial: PARTIAL_LEN */
+  uint8_t *buf;                 /* partial: PARTIAL_LEN, acquired */
   size_t len;
 } frame_writer;
+
+/* Sends the full partial chunk on; its buffer goes back to the writer. */
+static gpg_error_t
+frame_flush_chunk (frame_writer *w)
+{
+  uint8_t hdr[2];
+  size_t hl;
+  gpg_error_t err;
+
+  if (!w->started)
+    hl = pl_packet_write_partial_header (hdr, w->tag, PARTIAL_EXP);
+  else
+    {
+      hdr[0] = pl_packet_partial_octet (PARTIAL_EXP);
+      hl = 1;
+    }
+  w->started = 1;
+  err = w->base.next->write (w->base.next, hdr, hl);
+  if (!err)
+    err = w->base.next->write (w->base.next, w->buf, w->len);
+  pl_writer_release (w->out, w->buf);
+  w->buf = NULL;
+  w->len = 0;
+  return err;
+}
 
 static gpg_error_t
 frame_write (writer *self, const uint8_t *p, size_t n)
@@ -165,28 +147,11 @@ frame_write (writer *self, const uint8_t *p, size_t n)
 
       /* A chunk goes out only once a later octet proves it is not the
        * last, which must carry a definite length. */
-      if (w->len == PARTIAL_LEN)
-        {
-          uint8_t hdr[2];
-          size_t hl;
-          if (!w->started)
-            hl = pl_packet_write_partial_header (hdr, w->tag, PARTIAL_EXP);
-          else
-            {
-              hdr[0] = pl_packet_partial_octet (PARTIAL_EXP);
-              hl = 1;
-            }
-          w->started = 1;
-          err = w->base.next->write (w->base.next, hdr, hl);
-          if (!err)
-            err = w->base.next->write (w->base.next, w->buf, w->len);
-          if (err)
-            return err;
-          w->len = 0;
-        }
+      if (w->len == PARTIAL_LEN && (err = frame_flush_chunk (w)))
+        return err;
+      if (!w->buf && (err = pl_writer_acquire (w->out, &w->buf)))
+        return err;
       k = PARTIAL_LEN - w->len < n ? PARTIAL_LEN - w->len : n;
-      if (!w->len)
-        out_guard (w->out, w->buf, PARTIAL_LEN);
       memcpy (w->buf + w->len, p, k);
       w->len += k;
       p += k;
@@ -201,7 +166,7 @@ frame_finish (writer *self)
   frame_writer *w = (frame_writer *) self;
   uint8_t hdr[6];
   size_t hl;
-  gpg_error_t err;
+  gpg_error_t err = 0;
 
   if (w->partial)
     {
@@ -210,8 +175,10 @@ frame_finish (writer *self)
       else
         hl = pl_packet_write_length (hdr, w->len);
       err = w->base.next->write (w->base.next, hdr, hl);
-      if (!err)
+      if (!err && w->len)
         err = w->base.next->write (w->base.next, w->buf, w->len);
+      pl_writer_release (w->out, w->buf);
+      w->buf = NULL;
       if (err)
         return err;
     }
@@ -220,7 +187,7 @@ frame_finish (writer *self)
 
 /* Starts a packet: with a known body length, writes the header now. */
 static gpg_error_t
-frame_start (frame_writer *w, writer *next, out_writer *out, int tag,
+frame_start (frame_writer *w, writer *next, pl_writer *out, int tag,
              int64_t body_len)
 {
   memset (w, 0, sizeof *w);
@@ -236,18 +203,15 @@ frame_start (frame_writer *w, writer *next, out_writer *out, int tag,
       return next->write (next, hdr, hl);
     }
   w->partial = 1;
-  w->buf = malloc (PARTIAL_LEN);
-  return w->buf ? 0 : gpg_error (GPG_ERR_ENOMEM);
+  return 0;
 }
 
-/* SEIPD v1: MDC hash and CFB, into two buffers used in turn. */
+/* SEIPD v1: MDC hash and CFB, into a buffer of the writer's per block. */
 typedef struct
 {
   writer base;
-  out_writer *out;
+  pl_writer *out;
   pl_seipd1 st;
-  uint8_t *buf[2];
-  int turn;
 } seipd1_writer;
 
 static gpg_error_t
@@ -258,16 +222,17 @@ seipd1_write (writer *self, const uint8_t *p, size_t n)
   while (n)
     {
       size_t k = n < PL_BLOCK_SIZE ? n : PL_BLOCK_SIZE;
-      uint8_t *b = w->buf[w->turn];
-      gpg_error_t err;
+      uint8_t *b;
+      gpg_error_t err = pl_writer_acquire (w->out, &b);
 
-      out_guard (w->out, b, PL_BLOCK_SIZE);
+      if (err)
+        return err;
       err = pl_seipd1_encrypt_push (&w->st, p, b, k);
       if (!err)
         err = w->base.next->write (w->base.next, b, k);
+      pl_writer_release (w->out, b);
       if (err)
         return err;
-      w->turn ^= 1;
       p += k;
       n -= k;
     }
@@ -288,14 +253,13 @@ seipd1_finish (writer *self)
   return err;
 }
 
-/* AEAD chunks. */
+/* AEAD chunks.  The stage seals into two buffers of its own in turn and
+ * every chunk it hands out is written at once: the writer's contract
+ * for such a producer (pipeline.h), so nothing here waits. */
 typedef struct
 {
   writer base;
-  out_writer *out;
   pl_aead_stream *s;
-  size_t chunk_len;             /* chunk + tag */
-  const uint8_t *handed[2];     /* the last two chunks handed out */
 } aead_writer;
 
 static gpg_error_t
@@ -307,18 +271,8 @@ aead_write (writer *self, const uint8_t *p, size_t n)
     {
       const uint8_t *out;
       size_t used = 0, outlen = 0;
-      gpg_error_t err;
-
-      /* The stage alternates two buffers: the chunk before last must be
-       * out before its buffer is sealed into again. */
-      if (w->handed[1])
-        out_guard (w->out, w->handed[1], w->chunk_len);
-      err = pl_aead_stream_push (w->s, p, n, &used, &out, &outlen);
-      if (!err && outlen)
-        {
-          w->handed[1] = w->handed[0];
-          w->handed[0] = out;
-        }
+      gpg_error_t err = pl_aead_stream_push (w->s, p, n, &used, &out,
+                                             &outlen);
       if (!err && outlen)
         err = w->base.next->write (w->base.next, out, outlen);
       if (err)
@@ -335,11 +289,7 @@ aead_finish (writer *self)
   aead_writer *w = (aead_writer *) self;
   const uint8_t *out;
   size_t outlen = 0;
-  gpg_error_t err;
-
-  if (w->handed[1])
-    out_guard (w->out, w->handed[1], w->chunk_len);
-  err = pl_aead_stream_finish (w->s, &out, &outlen);
+  gpg_error_t err = pl_aead_stream_finish (w->s, &out, &outlen);
 
   if (!err && outlen)
     err = w->base.next->write (w->base.next, out, outlen);
@@ -395,39 +345,55 @@ deflate_finish (writer *self)
   return w->base.next->finish (w->base.next);
 }
 
+/* The job: its options, the chain of writers and the read-ahead. */
 typedef struct
 {
-  out_writer out;
+  pl_encrypt_options o;
+  const pl_job_control *ctl;
+  pl_source *src;
+  size_t keylen;
+  uint8_t *key;                 /* secure: PL_SESSION_KEY_MAX */
+  /* The literal packet's header, and the lengths known up front (-1:
+   * partial). */
+  uint8_t lit_head[PL_LITERAL_HEADER_MAX];
+  size_t lit_head_len;
+  int64_t lit_body;
+  int64_t data_body;
+  uint8_t data_head[64];        /* the encrypted data packet's header */
+  size_t data_head_len;
+  pl_aead_header aead_head;
+  int text;                     /* 't' or 'u': to canonical line ends */
+  uint8_t *text_buf;
+  int last_cr;
+  /* The chain, sink end first. */
+  output_writer out;
   frame_writer data_frame;
   seipd1_writer seipd1;
   aead_writer aead;
   frame_writer compressed_frame;
   deflate_writer deflate;
   frame_writer literal_frame;
-} chain;
+  writer *head;
+  pl_read_ahead ra;
+} encrypt_job;
 
 static void
-chain_clear (chain *ch)
+encrypt_job_clear (encrypt_job *j)
 {
-  /* First the writer thread, which may still read any buffer below. */
-  pl_worker_stop (&ch->out.worker);
-  free (ch->out.abuf);
-  free (ch->data_frame.buf);
-  pl_seipd1_clear (&ch->seipd1.st);
-  free (ch->seipd1.buf[0]);
-  free (ch->seipd1.buf[1]);
-  pl_aead_stream_free (ch->aead.s);
-  free (ch->compressed_frame.buf);
-  pl_deflate_clear (&ch->deflate.z);
-  free (ch->deflate.buf);
-  free (ch->literal_frame.buf);
-}
-
-static gpg_error_t
-emit_key_packet (void *arg, const uint8_t *p, size_t n)
-{
-  writer *out = arg;
-  return out->write (out, p, n);
+  /* First the threads, which may still read any buffer below. */
+  pl_read_ahead_clear (&j->ra);
+  pl_writer_clear (&j->out.writer);
+  free (j->out.armored);
+  pl_seipd1_clear (&j->seipd1.st);
+  pl_aead_stream_free (j->aead.s);
+  pl_deflate_clear (&j->deflate.z);
+  free (j->deflate.buf);
+  free (j->text_buf);
+  if (j->key)
+    {
+      pl_wipe (j->key, PL_SESSION_KEY_MAX);
+      gcry_free (j->key);
+    }
 }
 
 /* Refuses what cannot make a message, before any output. */
@@ -453,321 +419,323 @@ check_options (const pl_encrypt_options *o)
   return 0;
 }
 
+static size_t
+aead_chunk_size (const encrypt_job *j)
+{
+  return (size_t) 1 << (j->o.chunk_octet + 6);
+}
+
+/* The literal packet's header and the encrypted data packet's, and from
+ * them the bodies' lengths when every length inside is known. */
+static void
+plan_packets (encrypt_job *j)
+{
+  const pl_encrypt_options *o = &j->o;
+  pl_literal_header lit;
+  uint8_t tmp[6];
+  int64_t plain;
+
+  memset (&lit, 0, sizeof lit);
+  lit.format = o->literal_format;
+  pl_literal_set_name (&lit, o->file_name);
+  lit.date = o->file_date;
+  j->lit_head_len = pl_literal_write (&lit, j->lit_head);
+  j->text = lit.format == 't' || lit.format == 'u';
+  j->lit_body = j->data_body = -1;
+
+  if (o->profile == PL_PROFILE_RFC4880)
+    {
+      j->data_head[0] = 1;
+      j->data_head_len = 1;
+    }
+  else
+    {
+      pl_aead_header *h = &j->aead_head;
+      h->format = o->profile == PL_PROFILE_RFC9580
+                  ? PL_AEAD_FORMAT_SEIPD2 : PL_AEAD_FORMAT_OCB_PACKET;
+      h->cipher_algo = o->cipher_algo;
+      h->aead_algo = PL_AEAD_OCB;
+      h->chunk_octet = o->chunk_octet;
+      if (h->format == PL_AEAD_FORMAT_SEIPD2)
+        gcry_randomize (h->salt, sizeof h->salt, GCRY_STRONG_RANDOM);
+      else
+        gcry_create_nonce (h->iv, pl_aead_nonce_length (PL_AEAD_OCB));
+      j->data_head_len = pl_aead_header_write (h, j->data_head);
+    }
+
+  if (j->src->size < 0 || o->compress_algo || j->text)
+    return;
+  j->lit_body = (int64_t) j->lit_head_len + j->src->size;
+  if ((uint64_t) j->lit_body > DEFINITE_MAX)
+    return;
+  plain = j->lit_body + (int64_t) pl_packet_write_header
+                                    (tmp, PL_PKT_LITERAL,
+                                     (uint64_t) j->lit_body);
+  if (o->profile == PL_PROFILE_RFC4880)
+    j->data_body = (int64_t) j->data_head_len
+                   + (int64_t) pl_cipher_block_length (o->cipher_algo) + 2
+                   + plain + PL_MDC_PACKET_LEN;
+  else
+    {
+      int64_t chunk = (int64_t) aead_chunk_size (j);
+      int64_t chunks = (plain + chunk - 1) / chunk;
+      /* One tag per chunk, and the final tag. */
+      j->data_body = (int64_t) j->data_head_len + plain + 16 * (chunks + 1);
+    }
+}
+
+/* The output end: the writer, and armor around it when asked. */
+static gpg_error_t
+start_output (encrypt_job *j, pl_sink *sink)
+{
+  output_writer *w = &j->out;
+
+  w->base.write = output_write;
+  w->base.finish = output_finish;
+  w->sink = sink;
+  w->armor = j->o.armor;
+  if (w->armor
+      && !(w->armored = malloc (pl_armor_encoder_bound (PL_BLOCK_SIZE))))
+    return gpg_error (GPG_ERR_ENOMEM);
+  /* RFC 9580 §6.1: no CRC24 around a v2 message. */
+  pl_armor_encoder_init (&w->enc, PL_ARMOR_MESSAGE,
+                         j->o.profile != PL_PROFILE_RFC9580);
+  pl_writer_init (&w->writer, emit_output, w, PL_BLOCK_SIZE,
+                  pl_job_threads (j->ctl) > 1);
+  return 0;
+}
+
+static gpg_error_t
+emit_key_packet (void *arg, const uint8_t *p, size_t n)
+{
+  writer *out = arg;
+  return out->write (out, p, n);
+}
+
+/* The encrypted data packet and its cipher stage, into J->head. */
+static gpg_error_t
+start_encryption (encrypt_job *j)
+{
+  writer *frame = &j->data_frame.base;
+  uint8_t prefix[PL_SEIPD1_PREFIX_MAX];
+  size_t prefix_len;
+  gpg_error_t err;
+
+  err = frame_start (&j->data_frame, &j->out.base, &j->out.writer,
+                     j->o.profile == PL_PROFILE_LIBREPGP ? PL_PKT_OCB
+                                                         : PL_PKT_SEIPD,
+                     j->data_body);
+  if (!err)
+    err = frame->write (frame, j->data_head, j->data_head_len);
+  if (err)
+    return err;
+  if (j->o.profile != PL_PROFILE_RFC4880)
+    {
+      j->aead.base.write = aead_write;
+      j->aead.base.finish = aead_finish;
+      j->aead.base.next = frame;
+      j->head = &j->aead.base;
+      return pl_aead_stream_new (&j->aead.s, &j->aead_head, j->key,
+                                 j->keylen, 1);
+    }
+  j->seipd1.base.write = seipd1_write;
+  j->seipd1.base.finish = seipd1_finish;
+  j->seipd1.base.next = frame;
+  j->seipd1.out = &j->out.writer;
+  j->head = &j->seipd1.base;
+  err = pl_seipd1_encrypt_init (&j->seipd1.st, j->o.cipher_algo, j->key,
+                                j->keylen, prefix, &prefix_len);
+  pl_seipd1_set_threads (&j->seipd1.st, pl_job_threads (j->ctl));
+  return err ? err : frame->write (frame, prefix, prefix_len);
+}
+
+/* Compression (when asked) and the literal packet, in front of J->head. */
+static gpg_error_t
+start_plaintext (encrypt_job *j)
+{
+  gpg_error_t err;
+
+  if (j->o.compress_algo)
+    {
+      uint8_t algo = (uint8_t) j->o.compress_algo;
+
+      err = frame_start (&j->compressed_frame, j->head, &j->out.writer,
+                         PL_PKT_COMPRESSED, -1);
+      if (!err)
+        err = j->compressed_frame.base.write (&j->compressed_frame.base,
+                                              &algo, 1);
+      if (!err)
+        err = pl_deflate_init (&j->deflate.z, j->o.compress_algo,
+                               j->o.compress_level ? j->o.compress_level
+                                                   : 6);
+      if (err)
+        return err;
+      if (!(j->deflate.buf = malloc (PL_BLOCK_SIZE)))
+        return gpg_error (GPG_ERR_ENOMEM);
+      j->deflate.base.write = deflate_write;
+      j->deflate.base.finish = deflate_finish;
+      j->deflate.base.next = &j->compressed_frame.base;
+      j->head = &j->deflate.base;
+    }
+  err = frame_start (&j->literal_frame, j->head, &j->out.writer,
+                     PL_PKT_LITERAL, j->lit_body);
+  j->head = &j->literal_frame.base;
+  return err ? err : j->head->write (j->head, j->lit_head, j->lit_head_len);
+}
+
+static gpg_error_t
+read_source (void *arg, uint8_t *buf, size_t want, size_t *len)
+{
+  return pl_source_read_full (arg, buf, want, len);
+}
+
+/* The read-ahead.  With every length known, the reads line up with the
+ * AEAD chunks: the first completes the chunk that the literal packet's
+ * headers began, and each later one is a whole number of chunks, which
+ * the stage then seals straight from the read-ahead's buffer, no copy. */
+static gpg_error_t
+start_reading (encrypt_job *j)
+{
+  size_t chunk = j->o.profile == PL_PROFILE_RFC4880 ? 0 : aead_chunk_size (j);
+  size_t read_len = PL_BLOCK_SIZE;
+  int64_t size = j->src->size;
+  gpg_error_t err;
+
+  if (chunk && j->lit_body >= 0)
+    read_len = chunk >= PL_BLOCK_SIZE ? chunk
+                                      : PL_BLOCK_SIZE / chunk * chunk;
+  /* Reading moves to a thread of its own when the input is large: the
+   * next block is read while this one is encrypted. */
+  err = pl_read_ahead_init (&j->ra, read_source, j->src, read_len,
+                            pl_job_threads (j->ctl) > 1
+                            && (size < 0 || size > PL_BLOCK_SIZE));
+  if (!err && chunk && j->lit_body >= 0)
+    {
+      uint8_t tmp[6];
+      size_t prefix = pl_packet_write_header (tmp, PL_PKT_LITERAL,
+                                              (uint64_t) j->lit_body)
+                      + j->lit_head_len;
+      pl_read_ahead_set_first_want (&j->ra, read_len - prefix % chunk);
+    }
+  return err;
+}
+
+/* Text goes in canonical form, CRLF line ends (RFC 9580 §5.9): a bare LF
+ * becomes CRLF, an existing CRLF stays. */
+static gpg_error_t
+write_text (encrypt_job *j, const uint8_t *p, size_t n)
+{
+  size_t t = 0;
+
+  if (!j->text_buf && !(j->text_buf = malloc (2 * PL_BLOCK_SIZE)))
+    return gpg_error (GPG_ERR_ENOMEM);
+  for (size_t i = 0; i < n; i++)
+    {
+      if (p[i] == '\n' && !j->last_cr)
+        j->text_buf[t++] = '\r';
+      j->last_cr = p[i] == '\r';
+      j->text_buf[t++] = p[i];
+    }
+  return j->head->write (j->head, j->text_buf, t);
+}
+
+/* The source, block by block, into the chain. */
+static gpg_error_t
+encrypt_blocks (encrypt_job *j)
+{
+  int64_t size = j->src->size;
+  uint64_t done = 0;
+  gpg_error_t err;
+
+  for (;;)
+    {
+      uint8_t *p;
+      size_t n;
+
+      err = pl_job_check_cancel (j->ctl);
+      if (!err)
+        err = pl_read_ahead_next (&j->ra, &p, &n);
+      if (err)
+        return err;
+      if (!n)
+        break;
+      done += n;
+      /* The file grew while we read it: the lengths written are wrong
+       * now. */
+      if (size >= 0 && done > (uint64_t) size)
+        return gpg_error (GPG_ERR_EIO);
+      err = j->text ? write_text (j, p, n) : j->head->write (j->head, p, n);
+      if (err)
+        return err;
+      pl_job_progress (j->ctl, done, size);
+    }
+  if (size >= 0 && done != (uint64_t) size)
+    return gpg_error (GPG_ERR_EIO);
+  return j->head->finish (j->head);
+}
+
+static gpg_error_t
+encrypt_message (encrypt_job *j, pl_sink *sink)
+{
+  gpg_error_t err;
+
+  if (!(j->key = gcry_malloc_secure (PL_SESSION_KEY_MAX)))
+    return gpg_error (GPG_ERR_ENOMEM);
+  err = start_output (j, sink);
+  if (!err)
+    err = pl_keys_lock (&j->o, j->ctl, j->key, j->keylen, emit_key_packet,
+                        &j->out.base);
+  if (err)
+    return err;
+  plan_packets (j);
+  err = start_encryption (j);
+  if (!err)
+    err = start_plaintext (j);
+  if (!err)
+    err = start_reading (j);
+  if (!err)
+    err = encrypt_blocks (j);
+  return err;
+}
+
 gpg_error_t
 pl_encrypt (pl_source *src, pl_sink *sink, const pl_encrypt_options *opts,
             const pl_job_control *ctl)
 {
-  pl_encrypt_options o;
-  chain ch;
-  writer *head;
-  pl_literal_header lit;
-  uint8_t lit_head[PL_LITERAL_HEADER_MAX];
-  uint8_t *key = NULL, *buf[2] = { NULL, NULL };
-  read_ahead ra;
-  int cur = 0;
-  size_t read_len, next_len;
-  size_t keylen, lit_head_len, head_len = 0;
-  int64_t size = src->size, lit_body = -1, data_body = -1;
-  uint64_t done = 0;
-  uint8_t data_head[64];
-  uint8_t *text_buf = NULL;
-  int text, last_cr = 0;
+  encrypt_job *j = calloc (1, sizeof *j);
   gpg_error_t err;
 
-  memset (&ch, 0, sizeof ch);
-  /* Before the first refusal: leave stops the read-ahead. */
-  memset (&ra, 0, sizeof ra);
+  if (!j)
+    {
+      sink->abort (sink);
+      return gpg_error (GPG_ERR_ENOMEM);
+    }
   if (opts)
-    o = *opts;
+    j->o = *opts;
   else
-    pl_encrypt_options_init (&o);
-  if (!o.cipher_algo)
-    o.cipher_algo = PL_CIPHER_AES256;
-  if (o.chunk_octet < 0)
-    o.chunk_octet = PL_AEAD_CHUNK_OCTET_DEFAULT;
-  if (!o.literal_format)
-    o.literal_format = 'b';
-  err = check_options (&o);
-  if (err)
-    goto leave;
-  keylen = pl_cipher_key_length (o.cipher_algo);
-
-  key = gcry_malloc_secure (PL_SESSION_KEY_MAX);
-  ra.src = src;
-  /* Reads are sized once the framing is known (below); AEAD chunks may be
-   * up to 4 MiB, so the buffers are made for the larger of the two. */
-  {
-    size_t chunk = o.profile == PL_PROFILE_RFC4880
-                   ? 0 : (size_t) 1 << (o.chunk_octet + 6);
-    read_len = chunk > PL_BLOCK_SIZE ? chunk : PL_BLOCK_SIZE;
-  }
-  buf[0] = malloc (read_len);
-  buf[1] = malloc (read_len);
-  if (o.armor)
-    ch.out.abuf = malloc (pl_armor_encoder_bound (PL_BLOCK_SIZE));
-  if (!key || !buf[0] || !buf[1] || (o.armor && !ch.out.abuf))
-    {
-      err = gpg_error (GPG_ERR_ENOMEM);
-      goto leave;
-    }
-  ch.out.base.write = out_write;
-  ch.out.base.finish = out_finish;
-  ch.out.sink = sink;
-  ch.out.armor = o.armor;
-  ch.out.async = pl_job_threads (ctl) > 1;
-  /* RFC 9580 §6.1: no CRC24 around a v2 message. */
-  pl_armor_encoder_init (&ch.out.enc, PL_ARMOR_MESSAGE,
-                         o.profile != PL_PROFILE_RFC9580);
-
-  err = pl_keys_lock (&o, ctl, key, keylen, emit_key_packet, &ch.out.base);
-  if (err)
-    goto leave;
-
-  memset (&lit, 0, sizeof lit);
-  lit.format = o.literal_format;
-  pl_literal_set_name (&lit, o.file_name);
-  lit.date = o.file_date;
-  lit_head_len = pl_literal_write (&lit, lit_head);
-
-  /* The encrypted data packet's header, and from it the body's length
-   * when every length inside is known. */
-  if (o.profile == PL_PROFILE_RFC4880)
-    {
-      data_head[0] = 1;
-      head_len = 1;
-    }
-  else
-    {
-      pl_aead_header h;
-      memset (&h, 0, sizeof h);
-      h.format = o.profile == PL_PROFILE_RFC9580 ? PL_AEAD_FORMAT_SEIPD2
-                                                 : PL_AEAD_FORMAT_OCB_PACKET;
-      h.cipher_algo = o.cipher_algo;
-      h.aead_algo = PL_AEAD_OCB;
-      h.chunk_octet = o.chunk_octet;
-      if (h.format == PL_AEAD_FORMAT_SEIPD2)
-        gcry_randomize (h.salt, sizeof h.salt, GCRY_STRONG_RANDOM);
-      else
-        gcry_create_nonce (h.iv, pl_aead_nonce_length (PL_AEAD_OCB));
-      head_len = pl_aead_header_write (&h, data_head);
-      err = pl_aead_stream_new (&ch.aead.s, &h, key, keylen, 1);
-      if (err)
-        goto leave;
-    }
-
-  text = lit.format == 't' || lit.format == 'u';
-  if (size >= 0 && !o.compress_algo && !text)
-    {
-      uint8_t tmp[6];
-      lit_body = (int64_t) lit_head_len + size;
-      if ((uint64_t) lit_body <= DEFINITE_MAX)
-        {
-          int64_t plain = lit_body + (int64_t) pl_packet_write_header
-                                                  (tmp, PL_PKT_LITERAL,
-                                                   (uint64_t) lit_body);
-          if (o.profile == PL_PROFILE_RFC4880)
-            data_body = (int64_t) head_len
-                        + (int64_t) pl_cipher_block_length (o.cipher_algo) + 2
-                        + plain + PL_MDC_PACKET_LEN;
-          else
-            {
-              int64_t chunk = (int64_t) 1 << (o.chunk_octet + 6);
-              int64_t chunks = (plain + chunk - 1) / chunk;
-              /* One tag per chunk, and the final tag. */
-              data_body = (int64_t) head_len + plain + 16 * (chunks + 1);
-            }
-        }
-    }
-
-  err = frame_start (&ch.data_frame, &ch.out.base, &ch.out,
-                     o.profile == PL_PROFILE_LIBREPGP ? PL_PKT_OCB
-                                                      : PL_PKT_SEIPD,
-                     data_body);
+    pl_encrypt_options_init (&j->o);
+  if (!j->o.cipher_algo)
+    j->o.cipher_algo = PL_CIPHER_AES256;
+  if (j->o.chunk_octet < 0)
+    j->o.chunk_octet = PL_AEAD_CHUNK_OCTET_DEFAULT;
+  if (!j->o.literal_format)
+    j->o.literal_format = 'b';
+  j->ctl = ctl;
+  j->src = src;
+  j->keylen = pl_cipher_key_length (j->o.cipher_algo);
+  err = check_options (&j->o);
   if (!err)
-    err = ch.data_frame.base.write (&ch.data_frame.base, data_head, head_len);
-  if (err)
-    goto leave;
-
-  if (o.profile == PL_PROFILE_RFC4880)
-    {
-      uint8_t prefix[PL_SEIPD1_PREFIX_MAX];
-      size_t prefix_len;
-
-      ch.seipd1.base.write = seipd1_write;
-      ch.seipd1.base.finish = seipd1_finish;
-      ch.seipd1.base.next = &ch.data_frame.base;
-      ch.seipd1.out = &ch.out;
-      ch.seipd1.buf[0] = malloc (PL_BLOCK_SIZE);
-      ch.seipd1.buf[1] = malloc (PL_BLOCK_SIZE);
-      if (!ch.seipd1.buf[0] || !ch.seipd1.buf[1])
-        {
-          err = gpg_error (GPG_ERR_ENOMEM);
-          goto leave;
-        }
-      err = pl_seipd1_encrypt_init (&ch.seipd1.st, o.cipher_algo, key,
-                                    keylen, prefix, &prefix_len);
-      pl_seipd1_set_threads (&ch.seipd1.st, pl_job_threads (ctl));
-      if (!err)
-        err = ch.data_frame.base.write (&ch.data_frame.base, prefix,
-                                        prefix_len);
-      if (err)
-        goto leave;
-      head = &ch.seipd1.base;
-    }
-  else
-    {
-      ch.aead.base.write = aead_write;
-      ch.aead.base.finish = aead_finish;
-      ch.aead.base.next = &ch.data_frame.base;
-      ch.aead.out = &ch.out;
-      ch.aead.chunk_len = ((size_t) 1 << (o.chunk_octet + 6)) + 16;
-      head = &ch.aead.base;
-    }
-
-  if (o.compress_algo)
-    {
-      uint8_t algo = (uint8_t) o.compress_algo;
-
-      err = frame_start (&ch.compressed_frame, head, &ch.out,
-                         PL_PKT_COMPRESSED, -1);
-      if (!err)
-        err = ch.compressed_frame.base.write (&ch.compressed_frame.base,
-                                              &algo, 1);
-      if (!err)
-        err = pl_deflate_init (&ch.deflate.z, o.compress_algo,
-                               o.compress_level ? o.compress_level : 6);
-      if (err)
-        goto leave;
-      ch.deflate.buf = malloc (PL_BLOCK_SIZE);
-      if (!ch.deflate.buf)
-        {
-          err = gpg_error (GPG_ERR_ENOMEM);
-          goto leave;
-        }
-      ch.deflate.base.write = deflate_write;
-      ch.deflate.base.finish = deflate_finish;
-      ch.deflate.base.next = &ch.compressed_frame.base;
-      head = &ch.deflate.base;
-    }
-
-  err = frame_start (&ch.literal_frame, head, &ch.out, PL_PKT_LITERAL,
-                     lit_body);
-  if (!err)
-    err = ch.literal_frame.base.write (&ch.literal_frame.base, lit_head,
-                                       lit_head_len);
-  if (err)
-    goto leave;
-
-  next_len = read_len = PL_BLOCK_SIZE;
-  if (o.profile != PL_PROFILE_RFC4880 && lit_body >= 0)
-    {
-      /* With every length known, line the reads up with the AEAD chunks:
-       * the first read completes the chunk that the literal packet's
-       * headers began, and each later one is a whole number of chunks,
-       * which the stage then seals straight from our buffer, no copy. */
-      size_t chunk = (size_t) 1 << (o.chunk_octet + 6);
-      uint8_t tmp[6];
-      size_t prefix = pl_packet_write_header (tmp, PL_PKT_LITERAL,
-                                              (uint64_t) lit_body)
-                      + lit_head_len;
-      read_len = chunk >= PL_BLOCK_SIZE ? chunk
-                                        : PL_BLOCK_SIZE / chunk * chunk;
-      next_len = read_len - prefix % chunk;
-    }
-  /* Reading moves to a thread of its own when the input is large: the
-   * next block is read while this one is encrypted. */
-  if (ch.out.async && (size < 0 || size > PL_BLOCK_SIZE)
-      && !pl_worker_start (&ra.worker, read_task, &ra))
-    {
-      err = pl_worker_submit (&ra.worker, buf[0], next_len);
-      if (err)
-        goto leave;
-      next_len = read_len;
-    }
-  for (;;)
-    {
-      size_t n = 0;
-
-      err = pl_job_check_cancel (ctl);
-      if (err)
-        goto leave;
-      if (pl_worker_running (&ra.worker))
-        {
-          err = pl_worker_wait (&ra.worker);
-          n = ra.got;
-          if (!err && n)
-            err = pl_worker_submit (&ra.worker, buf[cur ^ 1], read_len);
-        }
-      else
-        {
-          err = pl_source_read_full (src, buf[cur], next_len, &n);
-          next_len = read_len;
-        }
-      if (err)
-        goto leave;
-      if (!n)
-        break;
-      done += n;
-      if (size >= 0 && done > (uint64_t) size)
-        {
-          /* The file grew while we read it: the lengths written are
-           * wrong now. */
-          err = gpg_error (GPG_ERR_EIO);
-          goto leave;
-        }
-      if (text)
-        {
-          /* Text goes in canonical form, CRLF line ends (RFC 9580
-           * §5.9); a bare LF becomes CRLF, an existing CRLF stays. */
-          size_t t = 0;
-          if (!text_buf && !(text_buf = malloc (2 * PL_BLOCK_SIZE)))
-            {
-              err = gpg_error (GPG_ERR_ENOMEM);
-              goto leave;
-            }
-          for (size_t i = 0; i < n; i++)
-            {
-              if (buf[cur][i] == '\n' && !last_cr)
-                text_buf[t++] = '\r';
-              last_cr = buf[cur][i] == '\r';
-              text_buf[t++] = buf[cur][i];
-            }
-          err = ch.literal_frame.base.write (&ch.literal_frame.base,
-                                             text_buf, t);
-        }
-      else
-        err = ch.literal_frame.base.write (&ch.literal_frame.base, buf[cur],
-                                           n);
-      cur ^= 1;
-      if (err)
-        goto leave;
-      pl_job_progress (ctl, done, size);
-    }
-  if (size >= 0 && done != (uint64_t) size)
-    {
-      err = gpg_error (GPG_ERR_EIO);
-      goto leave;
-    }
-  err = ch.literal_frame.base.finish (&ch.literal_frame.base);
+    err = encrypt_message (j, sink);
   if (!err)
     err = sink->commit (sink);
-
- leave:
   /* The writer thread may still be in a sink write: it must be done
    * before the sink is aborted, or abort races with that write (and the
    * write may even land after it). */
-  pl_worker_stop (&ch.out.worker);
+  pl_writer_clear (&j->out.writer);
   if (err)
     sink->abort (sink);
-  chain_clear (&ch);
-  if (key)
-    {
-      pl_wipe (key, PL_SESSION_KEY_MAX);
-      gcry_free (key);
-    }
-  pl_worker_stop (&ra.worker);
-  free (buf[0]);
-  free (buf[1]);
-  free (text_buf);
+  encrypt_job_clear (j);
+  pl_wipe (j, sizeof *j);
+  free (j);
   return err;
 }

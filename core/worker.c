@@ -67,17 +67,18 @@ pl_worker_submit (pl_worker *w, const uint8_t *p, size_t n)
   return err;
 }
 
-void
-pl_worker_wait_range (pl_worker *w, const void *lo, size_t len)
+int
+pl_worker_reading (pl_worker *w, const void *lo, size_t len)
 {
   const uint8_t *a = lo, *b = a + len;
+  int reading;
 
   if (!w->fn)
-    return;
+    return 0;
   pthread_mutex_lock (&w->lock);
-  while (w->busy && w->p < b && w->p + w->n > a)
-    pthread_cond_wait (&w->cond, &w->lock);
+  reading = w->busy && w->p < b && w->p + w->n > a;
   pthread_mutex_unlock (&w->lock);
+  return reading;
 }
 
 gpg_error_t

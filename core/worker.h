@@ -36,9 +36,10 @@ gpg_error_t pl_worker_start (pl_worker *w, pl_task_fn fn, void *arg);
  * error of an earlier task, if any (and then queues nothing). */
 gpg_error_t pl_worker_submit (pl_worker *w, const uint8_t *p, size_t n);
 
-/* Waits while the queued or running task reads from [LO, LO + LEN): call
- * before writing into a buffer the worker may still read. */
-void pl_worker_wait_range (pl_worker *w, const void *lo, size_t len);
+/* 1 while the queued or running task reads from [LO, LO + LEN): the
+ * moment it returns 0 for a range, the worker is done with it.  For an
+ * owner of buffers (pipeline.c) choosing one to refill. */
+int pl_worker_reading (pl_worker *w, const void *lo, size_t len);
 
 /* Waits until no task runs; returns the first task error. */
 gpg_error_t pl_worker_wait (pl_worker *w);

@@ -1,0 +1,222 @@
+/* pipeline.c - the read-ahead and the writer */
+#include "pipeline.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- The read-ahead ------------------------------------------------ */
+
+static gpg_error_t
+fill_task (void *arg, const uint8_t *p, size_t n)
+{
+  pl_read_ahead *ra = arg;
+  /* The worker's buffer is ours to fill: the caller is done with it. */
+  return ra->fill (ra->arg, (uint8_t *) p, n, &ra->filled);
+}
+
+gpg_error_t
+pl_read_ahead_init (pl_read_ahead *ra, pl_fill_fn fill, void *arg,
+                    size_t size, int threaded)
+{
+  memset (ra, 0, sizeof *ra);
+  ra->fill = fill;
+  ra->arg = arg;
+  ra->size = ra->want = ra->first_want = size;
+  ra->buf[0] = malloc (size);
+  ra->buf[1] = malloc (size);
+  if (!ra->buf[0] || !ra->buf[1])
+    return gpg_error (GPG_ERR_ENOMEM);
+  /* A thread that cannot start leaves the reading on the caller's. */
+  ra->threaded = threaded && !pl_worker_start (&ra->worker, fill_task, ra);
+  return 0;
+}
+
+void
+pl_read_ahead_set_first_want (pl_read_ahead *ra, size_t want)
+{
+  ra->first_want = want < ra->size ? want : ra->size;
+}
+
+void
+pl_read_ahead_unread (pl_read_ahead *ra, const uint8_t *block, size_t len)
+{
+  ra->first = block;
+  ra->first_len = len;
+}
+
+/* How much the next fill asks for. */
+static size_t
+next_want (pl_read_ahead *ra)
+{
+  size_t want = ra->first_want;
+
+  ra->first_want = ra->want;
+  return want;
+}
+
+/* Starts filling buf[turn] on the thread. */
+static gpg_error_t
+start_fill (pl_read_ahead *ra)
+{
+  gpg_error_t err = pl_worker_submit (&ra->worker, ra->buf[ra->turn],
+                                      next_want (ra));
+  ra->filling = !err;
+  return err;
+}
+
+gpg_error_t
+pl_read_ahead_next (pl_read_ahead *ra, uint8_t **block, size_t *len)
+{
+  gpg_error_t err = 0;
+
+  *len = 0;
+  if (ra->ended)
+    return 0;
+  if (ra->first)
+    {
+      *block = (uint8_t *) ra->first;
+      *len = ra->first_len;
+      ra->first = NULL;
+    }
+  else
+    {
+      if (ra->threaded)
+        {
+          if (!ra->filling)
+            err = start_fill (ra);
+          if (!err)
+            err = pl_worker_wait (&ra->worker);
+          ra->filling = 0;
+          *len = ra->filled;
+        }
+      else
+        err = ra->fill (ra->arg, ra->buf[ra->turn], next_want (ra), len);
+      if (err)
+        return err;
+      *block = ra->buf[ra->turn];
+      ra->turn ^= 1;
+    }
+  if (!*len)
+    {
+      ra->ended = 1;
+      return 0;
+    }
+  /* The other buffer held the block before this one, which the caller
+   * is done with now that it asked for this one. */
+  return ra->threaded ? start_fill (ra) : 0;
+}
+
+void
+pl_read_ahead_clear (pl_read_ahead *ra)
+{
+  pl_worker_stop (&ra->worker);
+  free (ra->buf[0]);
+  free (ra->buf[1]);
+  memset (ra, 0, sizeof *ra);
+}
+
+/* ---- The writer ---------------------------------------------------- */
+
+static gpg_error_t
+emit_task (void *arg, const uint8_t *p, size_t n)
+{
+  pl_writer *w = arg;
+  return w->emit (w->arg, p, n);
+}
+
+void
+pl_writer_init (pl_writer *w, pl_emit_fn emit, void *arg, size_t size,
+                int threaded)
+{
+  memset (w, 0, sizeof *w);
+  w->emit = emit;
+  w->arg = arg;
+  w->size = size;
+  w->threaded = threaded;
+}
+
+/* A buffer neither held nor read by a write; -1 when there is none. */
+static int
+free_buffer (pl_writer *w)
+{
+  for (int i = 0; i < PL_WRITER_BUFFERS; i++)
+    if (w->buf[i] && !w->held[i]
+        && !pl_worker_reading (&w->worker, w->buf[i], w->size))
+      return i;
+  for (int i = 0; i < PL_WRITER_BUFFERS; i++)
+    if (!w->buf[i])
+      {
+        /* The pool grows to what the stages need, in the first blocks,
+         * and stays: no allocation per block. */
+        w->buf[i] = malloc (w->size);
+        return w->buf[i] ? i : -1;
+      }
+  return -1;
+}
+
+gpg_error_t
+pl_writer_acquire (pl_writer *w, uint8_t **buf)
+{
+  int i = free_buffer (w);
+
+  if (i < 0)
+    {
+      /* Every buffer is held or being written: the write ends soon. */
+      gpg_error_t err = pl_worker_wait (&w->worker);
+      if (err)
+        return err;
+      i = free_buffer (w);
+    }
+  if (i < 0)
+    {
+      for (int k = 0; k < PL_WRITER_BUFFERS; k++)
+        if (!w->buf[k])
+          return gpg_error (GPG_ERR_ENOMEM);
+      return gpg_error (GPG_ERR_BUG);
+    }
+  w->held[i] = 1;
+  *buf = w->buf[i];
+  return 0;
+}
+
+void
+pl_writer_release (pl_writer *w, uint8_t *buf)
+{
+  for (int i = 0; i < PL_WRITER_BUFFERS; i++)
+    if (buf && w->buf[i] == buf)
+      w->held[i] = 0;
+}
+
+gpg_error_t
+pl_writer_write (pl_writer *w, const uint8_t *p, size_t n)
+{
+  gpg_error_t err;
+
+  if (w->threaded && n >= PL_WRITER_THREAD_MIN)
+    {
+      if (pl_worker_running (&w->worker)
+          || !pl_worker_start (&w->worker, emit_task, w))
+        return pl_worker_submit (&w->worker, p, n);
+      w->threaded = 0;
+    }
+  /* After the thread's write, so that the order holds. */
+  err = pl_worker_wait (&w->worker);
+  if (!err && n)
+    err = w->emit (w->arg, p, n);
+  return err;
+}
+
+gpg_error_t
+pl_writer_finish (pl_writer *w)
+{
+  return pl_worker_wait (&w->worker);
+}
+
+void
+pl_writer_clear (pl_writer *w)
+{
+  pl_worker_stop (&w->worker);
+  for (int i = 0; i < PL_WRITER_BUFFERS; i++)
+    free (w->buf[i]);
+  memset (w, 0, sizeof *w);
+}

@@ -1,0 +1,127 @@
+/* pipeline.h - the two threads around a job's stages: the read-ahead and
+ * the writer
+ *
+ * Both own their buffers; the stages only borrow them.
+ *
+ *   read-ahead:  fill (its thread) ─► next () hands a block to the caller
+ *   writer:      acquire () ─► the stage fills ─► write () ─► release ()
+ *
+ * The rule "never refill a buffer a thread still reads" is kept here,
+ * once: the read-ahead refills a buffer only after the caller asked for
+ * the block after it, and the writer's acquire never hands out a buffer
+ * that a write still reads.  Either object also runs without a thread
+ * (a budget of one core): the same calls, done on the caller's thread.
+ */
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+#include <gpg-error.h>
+
+#include "worker.h"
+
+/* ---- The read-ahead ------------------------------------------------ */
+
+/* Fills BUF with up to WANT octets; *LEN 0 means the input ended.  Runs
+ * on the read-ahead thread, one call at a time. */
+typedef gpg_error_t (*pl_fill_fn) (void *arg, uint8_t *buf, size_t want,
+                                   size_t *len);
+
+typedef struct
+{
+  pl_fill_fn fill;
+  void *arg;
+  uint8_t *buf[2];              /* SIZE octets each, used in turn */
+  size_t size;
+  size_t want;                  /* what each fill asks for */
+  size_t first_want;            /* the first fill's, when it differs */
+  int turn;                     /* the buffer the next block comes from */
+  const uint8_t *first;         /* a block read before, handed out first */
+  size_t first_len;
+  int threaded;
+  int filling;                  /* the thread is filling buf[turn] */
+  size_t filled;                /* what that fill got */
+  int ended;
+  pl_worker worker;
+} pl_read_ahead;
+
+/* Two buffers of SIZE octets; each fill asks for SIZE.  With THREADED,
+ * the fills run on a thread of their own (started here; without one the
+ * read-ahead quietly works on the caller's thread).  Safe to clear after
+ * a failure. */
+gpg_error_t pl_read_ahead_init (pl_read_ahead *ra, pl_fill_fn fill,
+                                void *arg, size_t size, int threaded);
+
+/* Before the first next: the first fill asks for WANT (<= SIZE) instead,
+ * so that later blocks line up with something downstream. */
+void pl_read_ahead_set_first_want (pl_read_ahead *ra, size_t want);
+
+/* Before the first next: BLOCK (LEN octets, the caller's, read from the
+ * same input, valid until the second next) is handed out first. */
+void pl_read_ahead_unread (pl_read_ahead *ra, const uint8_t *block,
+                           size_t len);
+
+/* The next block in *BLOCK, *LEN octets; *LEN 0 once the input ended
+ * (and on every later call).  The block stays valid, and the caller may
+ * change it in place, until the next call: only then is its buffer
+ * refilled.  Errors of the fill come back here. */
+gpg_error_t pl_read_ahead_next (pl_read_ahead *ra, uint8_t **block,
+                                size_t *len);
+
+/* Stops the thread (waiting for a fill in progress) and frees the
+ * buffers.  Safe on a zeroed read-ahead. */
+void pl_read_ahead_clear (pl_read_ahead *ra);
+
+/* ---- The writer ---------------------------------------------------- */
+
+/* Writes P, N octets to the job's output (armor, the sink).  Runs on the
+ * writer thread, or on the caller's: one call at a time, in order. */
+typedef gpg_error_t (*pl_emit_fn) (void *arg, const uint8_t *p, size_t n);
+
+/* Buffers a writer lends at most: enough for SEIPD v1 (two, one being
+ * hashed), inflate and partial framing at once. */
+#define PL_WRITER_BUFFERS 4
+/* Writes smaller than this are done on the caller's thread: handing
+ * them over costs more than it saves, and they are often on the stack. */
+#define PL_WRITER_THREAD_MIN (64 * 1024)
+
+typedef struct
+{
+  pl_emit_fn emit;
+  void *arg;
+  size_t size;
+  int threaded;                 /* the budget allows the thread */
+  uint8_t *buf[PL_WRITER_BUFFERS]; /* allocated on first acquire */
+  int held[PL_WRITER_BUFFERS];
+  pl_worker worker;             /* started on the first large write */
+} pl_writer;
+
+/* Buffers of SIZE octets; THREADED: large writes go to a thread. */
+void pl_writer_init (pl_writer *w, pl_emit_fn emit, void *arg, size_t size,
+                     int threaded);
+
+/* A buffer of SIZE octets for the caller to fill, that no write still
+ * reads (waiting, when need be, for the one that does).  It stays the
+ * caller's until released.  GPG_ERR_ENOMEM; GPG_ERR_BUG when the caller
+ * already holds PL_WRITER_BUFFERS. */
+gpg_error_t pl_writer_acquire (pl_writer *w, uint8_t **buf);
+
+/* Gives BUF back.  A write from it may still be in progress: acquire
+ * waits for that, not release. */
+void pl_writer_release (pl_writer *w, uint8_t *buf);
+
+/* Writes P, N octets after everything written before.  Large writes
+ * return at once and are done on the thread, which reads [P, P + N)
+ * until the next write or finish returns.  So P must lie in an acquired
+ * buffer (left alone until released), or belong to a producer that
+ * alternates two buffers and writes each block before it fills the next
+ * one (the AEAD stage): by the time it refills a buffer, a later write
+ * has returned.  Returns the first error of an earlier write, if any. */
+gpg_error_t pl_writer_write (pl_writer *w, const uint8_t *p, size_t n);
+
+/* Waits until every write is done; returns the first error. */
+gpg_error_t pl_writer_finish (pl_writer *w);
+
+/* Stops the thread (waiting for a write in progress: call before the
+ * sink is aborted) and frees the buffers.  Safe on a zeroed writer. */
+void pl_writer_clear (pl_writer *w);
