@@ -130,7 +130,7 @@ crypt_chunk (const pl_aead_stream *s, gcry_cipher_hd_t hd, uint64_t index,
     nonce[s->nonce_len - 1 - i] ^= (uint8_t) (index >> (8 * i));
 
   memcpy (ad, s->ad, sizeof s->ad);
-  if (s->format == PL_AEAD_FORMAT_OCB_PACKET)
+  if (s->format == PL_AEAD_FORMAT_OCB_ENCRYPTED)
     {
       put_be64 (ad + adlen, index);
       adlen += 8;
@@ -188,7 +188,7 @@ check_params (pl_aead_format format, int cipher_algo, int aead_algo,
     return gpg_error (GPG_ERR_UNSUPPORTED_ALGORITHM);
   if (chunk_octet < 0 || chunk_octet > PL_AEAD_CHUNK_OCTET_MAX)
     return gpg_error (GPG_ERR_INV_PACKET);
-  if (format != PL_AEAD_FORMAT_SEIPD2 && format != PL_AEAD_FORMAT_OCB_PACKET)
+  if (format != PL_AEAD_FORMAT_SEIPD2 && format != PL_AEAD_FORMAT_OCB_ENCRYPTED)
     return gpg_error (GPG_ERR_INV_ARG);
   return 0;
 }
@@ -203,7 +203,7 @@ pl_aead_header_parse (pl_aead_header *h, pl_aead_format format,
 
   memset (h, 0, sizeof *h);
   *used = 0;
-  if (format != PL_AEAD_FORMAT_SEIPD2 && format != PL_AEAD_FORMAT_OCB_PACKET)
+  if (format != PL_AEAD_FORMAT_SEIPD2 && format != PL_AEAD_FORMAT_OCB_ENCRYPTED)
     return gpg_error (GPG_ERR_INV_ARG);
   /* A body too short for its header is cut off; GPG_ERR_TRUNCATED also
    * tells a streaming caller that more octets would help.  */

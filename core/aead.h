@@ -16,7 +16,7 @@
 typedef enum
 {
   PL_AEAD_FORMAT_SEIPD2 = 0,    /* packet tag 18, version 2 */
-  PL_AEAD_FORMAT_OCB_PACKET     /* packet tag 20, version 1 */
+  PL_AEAD_FORMAT_OCB_ENCRYPTED  /* OCB Encrypted Data, tag 20, v1 */
 } pl_aead_format;
 
 /* We read chunk octets 0..16; we write 16 (4 MiB chunks) by default. */

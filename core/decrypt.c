@@ -695,7 +695,7 @@ decrypt_aead (decrypt_job *j, pl_key_candidates *c, pl_cursor *bc, uint8_t *key,
   if (head_len == 4)
     return gpg_error (GPG_ERR_UNSUPPORTED_ALGORITHM);
   if ((format == PL_AEAD_FORMAT_SEIPD2 && head[0] != 2)
-      || (format == PL_AEAD_FORMAT_OCB_PACKET && head[0] != 1))
+      || (format == PL_AEAD_FORMAT_OCB_ENCRYPTED && head[0] != 1))
     return gpg_error (GPG_ERR_UNKNOWN_VERSION);
   err = pl_cursor_read (bc, head + 4, head_len - 4);
   if (err)
@@ -704,7 +704,7 @@ decrypt_aead (decrypt_job *j, pl_key_candidates *c, pl_cursor *bc, uint8_t *key,
   if (err)
     return err;
   j->result->data_kind = format == PL_AEAD_FORMAT_SEIPD2 ? PL_DATA_SEIPD2
-                                                         : PL_DATA_OCB;
+                                                         : PL_DATA_OCB_ENCRYPTED;
   j->result->cipher_algo = h.cipher_algo;
   j->result->aead_algo = h.aead_algo;
 
@@ -749,8 +749,8 @@ decrypt_data_packet (decrypt_job *j, pl_key_candidates *c,
     err = gpg_error (GPG_ERR_TRUNCATED);
   if (err)
     return err;
-  if (body->tag == PL_PKT_OCB)
-    return decrypt_aead (j, c, &bc, key, PL_AEAD_FORMAT_OCB_PACKET);
+  if (body->tag == PL_PKT_OCB_ENCRYPTED)
+    return decrypt_aead (j, c, &bc, key, PL_AEAD_FORMAT_OCB_ENCRYPTED);
   if (p[0] == 1)
     return decrypt_seipd1 (j, c, &bc, key);
   if (p[0] == 2)
@@ -774,7 +774,7 @@ read_outer_packet (decrypt_job *j, pl_key_candidates *c,
     case PL_PKT_SED:
       return gpg_error (PL_ERR_UNPROTECTED);
     case PL_PKT_SEIPD:
-    case PL_PKT_OCB:
+    case PL_PKT_OCB_ENCRYPTED:
       *have_data = 1;
       return decrypt_data_packet (j, c, body, key);
     case PL_PKT_LITERAL:

@@ -452,7 +452,7 @@ plan_packets (encrypt_job *j)
     {
       pl_aead_header *h = &j->aead_head;
       h->format = o->profile == PL_PROFILE_RFC9580
-                  ? PL_AEAD_FORMAT_SEIPD2 : PL_AEAD_FORMAT_OCB_PACKET;
+                  ? PL_AEAD_FORMAT_SEIPD2 : PL_AEAD_FORMAT_OCB_ENCRYPTED;
       h->cipher_algo = o->cipher_algo;
       h->aead_algo = PL_AEAD_OCB;
       h->chunk_octet = o->chunk_octet;
@@ -522,7 +522,7 @@ start_encryption (encrypt_job *j)
   gpg_error_t err;
 
   err = frame_start (&j->data_frame, &j->out.base, &j->out.writer,
-                     j->o.profile == PL_PROFILE_LIBREPGP ? PL_PKT_OCB
+                     j->o.profile == PL_PROFILE_LIBREPGP ? PL_PKT_OCB_ENCRYPTED
                                                          : PL_PKT_SEIPD,
                      j->data_body);
   if (!err)

@@ -117,7 +117,7 @@ typedef enum
 {
   PL_DATA_SEIPD1 = 1,
   PL_DATA_SEIPD2,
-  PL_DATA_OCB
+  PL_DATA_OCB_ENCRYPTED
 } pl_data_kind;
 
 typedef struct

@@ -338,7 +338,7 @@ test_librepgp_ocb_packet (void)
   size_t used;
 
   g_assert_cmpuint (packet->data[1], ==, body_len);
-  g_assert_cmpint (pl_aead_header_parse (&h, PL_AEAD_FORMAT_OCB_PACKET,
+  g_assert_cmpint (pl_aead_header_parse (&h, PL_AEAD_FORMAT_OCB_ENCRYPTED,
                                          body, body_len, &used), ==, 0);
   g_assert_cmpuint (used, ==, 4 + 15);
   g_assert_cmpint (h.cipher_algo, ==, PL_CIPHER_AES128);
@@ -371,7 +371,7 @@ test_librepgp_ocb_packet (void)
   g_byte_array_unref (sealed);
 
   out = g_byte_array_new ();
-  g_assert_cmpint (decrypt_body (PL_AEAD_FORMAT_OCB_PACKET, body, body_len,
+  g_assert_cmpint (decrypt_body (PL_AEAD_FORMAT_OCB_ENCRYPTED, body, body_len,
                                  key, 16, NULL, out), ==, 0);
   g_assert_cmpmem (out->data, out->len, pt->data, pt->len);
   g_assert_cmpmem (out->data + 8, 14, "Hello, world!\n", 14);
@@ -424,9 +424,9 @@ static const mode_case mode_cases[] = {
   { PL_AEAD_FORMAT_SEIPD2, PL_AEAD_EAX },
   { PL_AEAD_FORMAT_SEIPD2, PL_AEAD_OCB },
   { PL_AEAD_FORMAT_SEIPD2, PL_AEAD_GCM },
-  { PL_AEAD_FORMAT_OCB_PACKET, PL_AEAD_EAX },
-  { PL_AEAD_FORMAT_OCB_PACKET, PL_AEAD_OCB },
-  { PL_AEAD_FORMAT_OCB_PACKET, PL_AEAD_GCM },
+  { PL_AEAD_FORMAT_OCB_ENCRYPTED, PL_AEAD_EAX },
+  { PL_AEAD_FORMAT_OCB_ENCRYPTED, PL_AEAD_OCB },
+  { PL_AEAD_FORMAT_OCB_ENCRYPTED, PL_AEAD_GCM },
 };
 
 static void
@@ -729,11 +729,11 @@ test_header_parse (void)
   g_assert_cmpmem (h2.salt, 32, h.salt, 32);
   g_assert_cmpint (h2.chunk_octet, ==, 16);
 
-  random_header (&h, PL_AEAD_FORMAT_OCB_PACKET, PL_CIPHER_AES128,
+  random_header (&h, PL_AEAD_FORMAT_OCB_ENCRYPTED, PL_CIPHER_AES128,
                  PL_AEAD_EAX, 3);
   n = pl_aead_header_write (&h, buf);
   g_assert_cmpuint (n, ==, 20);
-  g_assert_cmpint (pl_aead_header_parse (&h2, PL_AEAD_FORMAT_OCB_PACKET, buf,
+  g_assert_cmpint (pl_aead_header_parse (&h2, PL_AEAD_FORMAT_OCB_ENCRYPTED, buf,
                                          n + 5, &used), ==, 0);
   g_assert_cmpuint (used, ==, 20);
   g_assert_cmpmem (h2.iv, 16, h.iv, 16);
@@ -747,11 +747,11 @@ test_header_parse (void)
                                  (&h2, PL_AEAD_FORMAT_SEIPD2, buf, 36,
                                   &used)), ==, GPG_ERR_UNKNOWN_VERSION);
   g_assert_cmpint (gpg_err_code (pl_aead_header_parse
-                                 (&h2, PL_AEAD_FORMAT_OCB_PACKET, buf, 36,
+                                 (&h2, PL_AEAD_FORMAT_OCB_ENCRYPTED, buf, 36,
                                   &used)), ==, 0);
   buf[0] = 2;
   g_assert_cmpint (gpg_err_code (pl_aead_header_parse
-                                 (&h2, PL_AEAD_FORMAT_OCB_PACKET, buf, 36,
+                                 (&h2, PL_AEAD_FORMAT_OCB_ENCRYPTED, buf, 36,
                                   &used)), ==, GPG_ERR_UNKNOWN_VERSION);
   buf[1] = PL_CIPHER_CAST5;     /* 8-octet blocks: no AEAD.  */
   g_assert_cmpint (gpg_err_code (pl_aead_header_parse
@@ -780,10 +780,10 @@ test_header_parse (void)
                                   &used)), ==, GPG_ERR_TRUNCATED);
   buf[0] = 1;
   g_assert_cmpint (gpg_err_code (pl_aead_header_parse
-                                 (&h2, PL_AEAD_FORMAT_OCB_PACKET, buf, 18,
+                                 (&h2, PL_AEAD_FORMAT_OCB_ENCRYPTED, buf, 18,
                                   &used)), ==, GPG_ERR_TRUNCATED);
   g_assert_cmpint (gpg_err_code (pl_aead_header_parse
-                                 (&h2, PL_AEAD_FORMAT_OCB_PACKET, buf, 19,
+                                 (&h2, PL_AEAD_FORMAT_OCB_ENCRYPTED, buf, 19,
                                   &used)), ==, 0);
   g_assert_cmpuint (used, ==, 19);
 

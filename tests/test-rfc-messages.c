@@ -58,8 +58,8 @@ main (int argc, char **argv)
     { "rfc9580-a12-argon2-aes128.asc", "Hello, world!", PL_DATA_SEIPD1, 0, PL_CIPHER_AES128 },
     { "rfc9580-a12-argon2-aes192.asc", "Hello, world!", PL_DATA_SEIPD1, 0, PL_CIPHER_AES192 },
     { "rfc9580-a12-argon2-aes256.asc", "Hello, world!", PL_DATA_SEIPD1, 0, PL_CIPHER_AES256 },
-    { "gnupg-enc-sym-ocb-1.asc", "Hello, world!\n", PL_DATA_OCB, PL_AEAD_OCB, PL_CIPHER_AES128 },
-    { "gnupg-enc-sym-ocb-2.asc", "Hello, world!\n", PL_DATA_OCB, PL_AEAD_OCB, PL_CIPHER_AES256 },
+    { "gnupg-enc-sym-ocb-1.asc", "Hello, world!\n", PL_DATA_OCB_ENCRYPTED, PL_AEAD_OCB, PL_CIPHER_AES128 },
+    { "gnupg-enc-sym-ocb-2.asc", "Hello, world!\n", PL_DATA_OCB_ENCRYPTED, PL_AEAD_OCB, PL_CIPHER_AES256 },
   };
 
   tu_init (&argc, &argv);

@@ -149,7 +149,7 @@ check_case (gconstpointer p)
       g_assert_cmpint (r.compress_algo, ==, c->compress);
       g_assert_cmpint (r.data_kind, ==,
                        c->profile == PL_PROFILE_RFC4880 ? PL_DATA_SEIPD1
-                       : c->profile == PL_PROFILE_LIBREPGP ? PL_DATA_OCB
+                       : c->profile == PL_PROFILE_LIBREPGP ? PL_DATA_OCB_ENCRYPTED
                        : PL_DATA_SEIPD2);
       g_bytes_unref (back);
 

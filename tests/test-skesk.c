@@ -434,7 +434,7 @@ test_librepgp_v5 (void)
   tu_assert_hex (sk, keylen, "d1f01ba30e130aa7d2582c16e050ae44");
   g_assert_cmpint (cipher_algo, ==, PL_CIPHER_AES128);
 
-  g_assert_cmpint (aead_decrypt (PL_AEAD_FORMAT_OCB_PACKET, ocb->data + 2,
+  g_assert_cmpint (aead_decrypt (PL_AEAD_FORMAT_OCB_ENCRYPTED, ocb->data + 2,
                                  ocb->len - 2, sk, keylen, cipher_algo,
                                  plain), ==, 0);
   assert_literal (plain, "Hello, world!\n");
@@ -508,7 +508,7 @@ test_gnupg_sample (gconstpointer data)
   g_assert_cmpint (skesk_decrypt_pw (&skesk, PASSWORD, 8, 0, sk, &keylen,
                                      &cipher_algo), ==, 0);
   g_assert_cmpuint (keylen, ==, pl_cipher_key_length (cipher_algo));
-  g_assert_cmpint (aead_decrypt (PL_AEAD_FORMAT_OCB_PACKET, pk[1].body,
+  g_assert_cmpint (aead_decrypt (PL_AEAD_FORMAT_OCB_ENCRYPTED, pk[1].body,
                                  pk[1].len, sk, keylen, cipher_algo, plain),
                    ==, 0);
   assert_literal (plain, "Hello, world!\n");
