@@ -2,11 +2,13 @@
  * profile, size and framing */
 #include "testutil.h"
 #include "algo.h"
+#include "skesk.h"
 
 #include <pthread.h>
 #include <string.h>
 #include <unistd.h>
 #include <fcntl.h>
+#include <gcrypt.h>
 #include <glib/gstdio.h>
 
 static const gsize sizes[] = { 0, 1, 4095, (1u << 20) + 1, 7u << 20 };
@@ -326,6 +328,75 @@ test_progress_and_no_overwrite (void)
   g_bytes_unref (plain);
 }
 
+/* Keys as a list: one message for two passphrases opens with either
+ * (one SKESK each, around a random session key), and the session key
+ * that comes out opens it alone. */
+static void
+test_two_passphrases (void)
+{
+  static const char text[] = "for two readers";
+
+  for (int profile = PL_PROFILE_RFC4880; profile <= PL_PROFILE_RFC9580;
+       profile++)
+    {
+      rt_case c = { 0 };
+      pl_encrypt_options o;
+      pl_key keys[2] = { pl_key_passphrase ("first", 5),
+                         pl_key_passphrase ("second", 6) };
+      pl_source *src = pl_source_new_memory (text, sizeof text - 1);
+      pl_sink *sink = pl_sink_new_memory ();
+      uint8_t *key_out = gcry_malloc_secure (PL_SESSION_KEY_MAX);
+      pl_decrypt_result result;
+      const uint8_t *msg;
+      size_t msg_len;
+      GBytes *out;
+
+      c.profile = (pl_profile) profile;
+      fast_options (&o, &c);
+      o.keys = keys;
+      o.n_keys = 2;
+      g_assert_cmpuint (pl_encrypt (src, sink, &o, NULL), ==, 0);
+      msg = pl_sink_memory_data (sink, &msg_len);
+      for (int i = 0; i < 2; i++)
+        {
+          g_assert_cmpuint (tu_decrypt (i ? "second" : "first", msg, msg_len,
+                                        &out, NULL), ==, 0);
+          g_assert_cmpmem (g_bytes_get_data (out, NULL),
+                           g_bytes_get_size (out), text, sizeof text - 1);
+          g_bytes_unref (out);
+        }
+      g_assert_cmpuint (gpg_err_code (tu_decrypt ("third", msg, msg_len,
+                                                  &out, NULL)),
+                        ==, GPG_ERR_BAD_PASSPHRASE);
+      g_bytes_unref (out);
+
+      /* The session key out, then in. */
+      {
+        pl_decrypt_options d = { &keys[1], 1, 0, key_out };
+        pl_source *again = pl_source_new_memory (msg, msg_len);
+        pl_sink *plain = pl_sink_new_memory ();
+        pl_key session;
+
+        g_assert_cmpuint (pl_decrypt (again, plain, &d, &result, NULL), ==,
+                          0);
+        pl_source_free (again);
+        pl_sink_free (plain);
+        session = pl_key_session (key_out, result.session_key_len,
+                                  result.cipher_algo);
+        d.keys = &session;
+        d.session_key_out = NULL;
+        again = pl_source_new_memory (msg, msg_len);
+        plain = pl_sink_new_memory ();
+        g_assert_cmpuint (pl_decrypt (again, plain, &d, NULL, NULL), ==, 0);
+        pl_source_free (again);
+        pl_sink_free (plain);
+      }
+      gcry_free (key_out);
+      pl_sink_free (sink);
+      pl_source_free (src);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -361,6 +432,7 @@ main (int argc, char **argv)
   g_test_add_func ("/roundtrip/text-mode", test_text_mode);
   g_test_add_func ("/roundtrip/trimmed-passphrase", test_trimmed_passphrase);
   g_test_add_func ("/roundtrip/cancel", test_cancel);
+  g_test_add_func ("/roundtrip/two-passphrases", test_two_passphrases);
   g_test_add_func ("/roundtrip/progress-no-overwrite",
                    test_progress_and_no_overwrite);
   return g_test_run ();
