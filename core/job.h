@@ -153,7 +153,8 @@ gpg_error_t pl_init (void);
 /* Encrypts SRC into SINK for OPTS->keys.  Refusals before any output
  * (the sink is aborted): no key (GPG_ERR_NO_PASSPHRASE), a cipher that
  * cannot be used (GPG_ERR_CIPHER_ALGO), an unknown profile, compression,
- * literal format or chunk size (GPG_ERR_INV_ARG). */
+ * literal format or chunk size, or a key that locks nothing (a session
+ * key) (GPG_ERR_INV_ARG). */
 gpg_error_t pl_encrypt (pl_source *src, pl_sink *sink,
                         const pl_encrypt_options *opts,
                         const pl_job_control *ctl);

@@ -56,8 +56,9 @@ gpg_error_t pl_read_ahead_init (pl_read_ahead *ra, pl_fill_fn fill,
  * so that later blocks line up with something downstream. */
 void pl_read_ahead_set_first_want (pl_read_ahead *ra, size_t want);
 
-/* Before the first next: BLOCK (LEN octets, the caller's, read from the
- * same input, valid until the second next) is handed out first. */
+/* Before the first next: BLOCK (LEN octets, read from the same input by
+ * the caller, who keeps it valid until the call after the one that hands
+ * it out) comes first. */
 void pl_read_ahead_unread (pl_read_ahead *ra, const uint8_t *block,
                            size_t len);
 
