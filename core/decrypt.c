@@ -532,14 +532,15 @@ typedef gpg_error_t (*open_fn) (void *stage, const uint8_t *key,
 
 /* The candidate loop: each candidate in turn until OPEN takes one. */
 static gpg_error_t
-open_with_candidates (decrypt_job *j, pl_key_candidates *c, uint8_t *key,
-                      open_fn open, void *stage)
+open_with_candidates (decrypt_job *j, pl_key_candidates *c, open_fn open,
+                      void *stage)
 {
   for (;;)
     {
+      const uint8_t *key;
       size_t keylen = 0;
       int algo = 0, retryable = 0;
-      gpg_error_t err = pl_key_candidates_next (c, key, &keylen, &algo);
+      gpg_error_t err = pl_key_candidates_next (c, &key, &keylen, &algo);
 
       if (gpg_err_code (err) == GPG_ERR_EOF)
         return pl_key_candidates_failure (c);
@@ -605,7 +606,7 @@ seipd1_open (void *stage, const uint8_t *key, size_t keylen, int algo,
 }
 
 static gpg_error_t
-decrypt_seipd1 (decrypt_job *j, pl_key_candidates *c, pl_cursor *bc, uint8_t *key)
+decrypt_seipd1 (decrypt_job *j, pl_key_candidates *c, pl_cursor *bc)
 {
   seipd1_reader r;
   seipd1_opening opening;
@@ -623,7 +624,7 @@ decrypt_seipd1 (decrypt_job *j, pl_key_candidates *c, pl_cursor *bc, uint8_t *ke
   j->result->data_kind = PL_DATA_SEIPD1;
   opening.st = &r.st;
   opening.in = bc;
-  err = open_with_candidates (j, c, key, seipd1_open, &opening);
+  err = open_with_candidates (j, c, seipd1_open, &opening);
   if (err)
     goto leave;
   j->result->cipher_algo = opening.cipher_algo;
@@ -671,7 +672,7 @@ aead_open (void *stage, const uint8_t *key, size_t keylen, int algo,
 }
 
 static gpg_error_t
-decrypt_aead (decrypt_job *j, pl_key_candidates *c, pl_cursor *bc, uint8_t *key,
+decrypt_aead (decrypt_job *j, pl_key_candidates *c, pl_cursor *bc,
               pl_aead_format format)
 {
   aead_reader r;
@@ -710,7 +711,7 @@ decrypt_aead (decrypt_job *j, pl_key_candidates *c, pl_cursor *bc, uint8_t *key,
 
   opening.s = &r.s;
   opening.h = &h;
-  err = open_with_candidates (j, c, key, aead_open, &opening);
+  err = open_with_candidates (j, c, aead_open, &opening);
   if (err)
     return err;
   r.base.next = aead_next;
@@ -736,7 +737,7 @@ decrypt_aead (decrypt_job *j, pl_key_candidates *c, pl_cursor *bc, uint8_t *key,
  * v1 and v2. */
 static gpg_error_t
 decrypt_data_packet (decrypt_job *j, pl_key_candidates *c,
-                     pl_packet_body *body, uint8_t *key)
+                     pl_packet_body *body)
 {
   pl_cursor bc;
   uint8_t *p;
@@ -750,11 +751,11 @@ decrypt_data_packet (decrypt_job *j, pl_key_candidates *c,
   if (err)
     return err;
   if (body->tag == PL_PKT_OCB_ENCRYPTED)
-    return decrypt_aead (j, c, &bc, key, PL_AEAD_FORMAT_OCB_ENCRYPTED);
+    return decrypt_aead (j, c, &bc, PL_AEAD_FORMAT_OCB_ENCRYPTED);
   if (p[0] == 1)
-    return decrypt_seipd1 (j, c, &bc, key);
+    return decrypt_seipd1 (j, c, &bc);
   if (p[0] == 2)
-    return decrypt_aead (j, c, &bc, key, PL_AEAD_FORMAT_SEIPD2);
+    return decrypt_aead (j, c, &bc, PL_AEAD_FORMAT_SEIPD2);
   return gpg_error (GPG_ERR_UNKNOWN_VERSION);
 }
 
@@ -762,7 +763,7 @@ decrypt_data_packet (decrypt_job *j, pl_key_candidates *c,
  * once that was decrypted. */
 static gpg_error_t
 read_outer_packet (decrypt_job *j, pl_key_candidates *c,
-                   pl_packet_body *body, uint8_t *key, int *have_data)
+                   pl_packet_body *body, int *have_data)
 {
   if (pl_key_packet_tag (body->tag))
     return pl_key_candidates_add_packet (c, body);
@@ -776,7 +777,7 @@ read_outer_packet (decrypt_job *j, pl_key_candidates *c,
     case PL_PKT_SEIPD:
     case PL_PKT_OCB_ENCRYPTED:
       *have_data = 1;
-      return decrypt_data_packet (j, c, body, key);
+      return decrypt_data_packet (j, c, body);
     case PL_PKT_LITERAL:
     case PL_PKT_COMPRESSED:
     case PL_PKT_ONEPASS_SIG:
@@ -792,13 +793,9 @@ static gpg_error_t
 read_message (decrypt_job *j)
 {
   pl_key_candidates *c = NULL;
-  uint8_t *key = NULL;
   int have_data = 0;
-  gpg_error_t err;
+  gpg_error_t err = pl_key_candidates_new (&c, j->opts, j->ctl);
 
-  err = pl_key_candidates_new (&c, j->opts, j->ctl);
-  if (!err && !(key = gcry_malloc_secure (PL_SESSION_KEY_MAX)))
-    err = gpg_error (GPG_ERR_ENOMEM);
   while (!err)
     {
       pl_packet_body body;
@@ -812,17 +809,12 @@ read_message (decrypt_job *j)
       if (err)
         break;
       if (!have_data)
-        err = read_outer_packet (j, c, &body, key, &have_data);
+        err = read_outer_packet (j, c, &body, &have_data);
       /* Only padding may follow the encrypted data. */
       else if (body.tag != PL_PKT_MARKER && body.tag != PL_PKT_PADDING)
         err = gpg_error (GPG_ERR_BAD_DATA);
       else
         err = pl_packet_skip (&body);
-    }
-  if (key)
-    {
-      pl_wipe (key, PL_SESSION_KEY_MAX);
-      gcry_free (key);
     }
   pl_key_candidates_free (c);
   return err;

@@ -147,7 +147,8 @@ struct pl_key_candidates
   pl_skesk skesk[MAX_SKESK];
   size_t n_skesk;
   int n_pkesk;
-  uint8_t *s2k_key;             /* secure: PL_SESSION_KEY_MAX */
+  uint8_t *s2k_key;             /* secure: PL_SESSION_KEY_MAX each */
+  uint8_t *session_key;         /* the candidate handed out */
   /* The iterator: session keys first, then SKESK x passphrase x
    * (as given, trimmed). */
   size_t next_session;
@@ -164,16 +165,19 @@ pl_key_candidates_new (pl_key_candidates **out, const pl_decrypt_options *o,
 {
   pl_key_candidates *c = calloc (1, sizeof *c);
 
-  *out = NULL;
-  if (!c || !(c->s2k_key = gcry_malloc_secure (PL_SESSION_KEY_MAX)))
-    {
-      free (c);
-      return gpg_error (GPG_ERR_ENOMEM);
-    }
-  c->o = o;
-  c->ctl = ctl;
   *out = c;
-  return 0;
+  if (c)
+    {
+      c->o = o;
+      c->ctl = ctl;
+      c->s2k_key = gcry_malloc_secure (2 * PL_SESSION_KEY_MAX);
+      c->session_key = c->s2k_key + PL_SESSION_KEY_MAX;
+    }
+  if (c && c->s2k_key)
+    return 0;
+  free (c);
+  *out = NULL;
+  return gpg_error (GPG_ERR_ENOMEM);
 }
 
 void
@@ -181,7 +185,8 @@ pl_key_candidates_free (pl_key_candidates *c)
 {
   if (!c)
     return;
-  pl_wipe (c->s2k_key, PL_SESSION_KEY_MAX);
+  if (c->s2k_key)
+    pl_wipe (c->s2k_key, 2 * PL_SESSION_KEY_MAX);
   gcry_free (c->s2k_key);
   pl_wipe (c, sizeof *c);
   free (c);
@@ -286,10 +291,11 @@ next_session_key (pl_key_candidates *c, uint8_t *key, size_t *keylen,
 }
 
 gpg_error_t
-pl_key_candidates_next (pl_key_candidates *c, uint8_t *key, size_t *keylen,
-                        int *cipher_algo)
+pl_key_candidates_next (pl_key_candidates *c, const uint8_t **key,
+                        size_t *keylen, int *cipher_algo)
 {
-  if (next_session_key (c, key, keylen, cipher_algo))
+  *key = c->session_key;
+  if (next_session_key (c, c->session_key, keylen, cipher_algo))
     return 0;
   for (; c->next_skesk < c->n_skesk; c->next_skesk++, c->next_key = 0)
     {
@@ -306,7 +312,7 @@ pl_key_candidates_next (pl_key_candidates *c, uint8_t *key, size_t *keylen,
           if (gpg_err_code (err) == GPG_ERR_CANCELED)
             return err;
           if (!err)
-            err = pl_skesk_decrypt (sk, c->s2k_key, key, keylen,
+            err = pl_skesk_decrypt (sk, c->s2k_key, c->session_key, keylen,
                                     cipher_algo);
           if (!err)
             return 0;

@@ -53,12 +53,14 @@ int pl_key_packet_tag (int tag);
 gpg_error_t pl_key_candidates_add_packet (pl_key_candidates *c,
                                           pl_packet_body *body);
 
-/* The next candidate into KEY (secure memory, PL_SESSION_KEY_MAX
- * octets): *KEYLEN, and *CIPHER_ALGO, 0 when the data packet names the
- * cipher (SKESK v6).  GPG_ERR_EOF when the list is exhausted; other
- * errors (cancelled, Argon2 over the cap) end the job. */
-gpg_error_t pl_key_candidates_next (pl_key_candidates *c, uint8_t *key,
-                                    size_t *keylen, int *cipher_algo);
+/* The next candidate: *KEY points to *KEYLEN octets in the list's
+ * secure memory, valid until the next call or free; *CIPHER_ALGO is 0
+ * when the data packet names the cipher (SKESK v6).  GPG_ERR_EOF when
+ * the list is exhausted; other errors (cancelled, Argon2 over the cap)
+ * end the job. */
+gpg_error_t pl_key_candidates_next (pl_key_candidates *c,
+                                    const uint8_t **key, size_t *keylen,
+                                    int *cipher_algo);
 
 /* The data packet refused the last candidate, for WHY. */
 void pl_key_candidates_reject (pl_key_candidates *c, gpg_error_t why);

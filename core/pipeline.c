@@ -128,11 +128,8 @@ void
 pl_writer_init (pl_writer *w, pl_emit_fn emit, void *arg, size_t size,
                 int threaded)
 {
-  memset (w, 0, sizeof *w);
-  w->emit = emit;
-  w->arg = arg;
-  w->size = size;
-  w->threaded = threaded;
+  *w = (pl_writer) { .emit = emit, .arg = arg, .size = size,
+                     .threaded = threaded };
 }
 
 /* A buffer neither held nor read by a write; -1 when there is none. */
