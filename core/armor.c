@@ -6,8 +6,10 @@
  * nothing is initialised at run time, so there is no first-use race.
  */
 #include "armor.h"
+#include "armor-simd.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 
@@ -95,11 +97,10 @@ load_be32 (const uint8_t *p)
          | ((uint32_t) p[2] << 8) | (uint32_t) p[3];
 }
 
-uint32_t
-pl_crc24_update (uint32_t crc, const uint8_t *data, size_t len)
+/* Slicing-by-8 on the shifted register R.  */
+static uint32_t
+crc_tables (uint32_t r, const uint8_t *data, size_t len)
 {
-  uint32_t r = (crc & 0xffffffu) << 8;
-
   while (len >= 8)
     {
       uint32_t x = r ^ load_be32 (data);
@@ -114,7 +115,32 @@ pl_crc24_update (uint32_t crc, const uint8_t *data, size_t len)
     }
   while (len--)
     r = (r << 8) ^ crc_table[0][(r >> 24) ^ *data++];
-  return r >> 8;
+  return r;
+}
+
+static int crc_fold_ok (void);
+
+/* Below this, folding's set-up costs more than it saves.  */
+#define CRC_FOLD_MIN 256
+
+uint32_t
+pl_crc24_update (uint32_t crc, const uint8_t *data, size_t len)
+{
+  uint32_t r = (crc & 0xffffffu) << 8;
+
+#ifdef PL_ARMOR_HAVE_X86_KERNELS
+  if (len >= CRC_FOLD_MIN && crc_fold_ok ())
+    {
+      uint8_t folded[16];
+      size_t nblocks = len / 64;
+
+      pl_crc24_fold_pclmul (r, data, nblocks, folded);
+      r = crc_tables (0, folded, sizeof folded);
+      data += 64 * nblocks;
+      len -= 64 * nblocks;
+    }
+#endif
+  return crc_tables (r, data, len) >> 8;
 }
 
 
@@ -179,11 +205,137 @@ pl_radix64_encode (const uint8_t *in, size_t len, char *out)
 
 
 /*
- * Armor encoder.
+ * Choosing the code: vector kernels (armor-simd.c) where the CPU has them.
  */
 
 #define LINE_CHARS 64                   /* RFC 9580 allows up to 76 */
 #define LINE_OCTETS (LINE_CHARS / 4 * 3)
+
+/* Whole lines: LINE_OCTETS octets into LINE_CHARS characters and an LF.  */
+static void
+encode_lines_scalar (const uint8_t *in, size_t nlines, char *out)
+{
+  for (; nlines; nlines--, in += LINE_OCTETS, out += LINE_CHARS + 1)
+    {
+      encode_groups (in, LINE_OCTETS / 3, out);
+      out[LINE_CHARS] = '\n';
+    }
+}
+
+typedef struct
+{
+  const char *name;
+  const char *cpu_feature;      /* for __builtin_cpu_supports; NULL: none */
+  void (*encode_lines) (const uint8_t *in, size_t nlines, char *out);
+  /* NULL: the portable decoder does it all.  */
+  size_t (*decode_blocks) (const uint8_t *in, size_t len, uint8_t *out,
+                           size_t room, size_t *outlen);
+} armor_kernels;
+
+/* Best first.  */
+static const armor_kernels kernel_levels[] = {
+#ifdef PL_ARMOR_HAVE_X86_KERNELS
+  { "avx2", "avx2", pl_radix64_lines_avx2, pl_radix64_decode_avx2 },
+  { "ssse3", "ssse3", pl_radix64_lines_ssse3, pl_radix64_decode_ssse3 },
+#endif
+  { "scalar", NULL, encode_lines_scalar, NULL },
+};
+#define N_LEVELS (sizeof kernel_levels / sizeof kernel_levels[0])
+
+/* Set once at first use (every thread computes the same answer, so the
+ * race is harmless) or by pl_armor_force_simd.  */
+static const armor_kernels *active_level;
+static int active_crc_fold;
+
+static int
+level_supported (const armor_kernels *k)
+{
+#ifdef PL_ARMOR_HAVE_X86_KERNELS
+  /* __builtin_cpu_supports wants a literal.  */
+  if (k->cpu_feature && !strcmp (k->cpu_feature, "avx2"))
+    return __builtin_cpu_supports ("avx2");
+  if (k->cpu_feature && !strcmp (k->cpu_feature, "ssse3"))
+    return __builtin_cpu_supports ("ssse3");
+#endif
+  return k->cpu_feature == NULL;
+}
+
+static int
+crc_fold_supported (const armor_kernels *k)
+{
+#ifdef PL_ARMOR_HAVE_X86_KERNELS
+  return k->decode_blocks && __builtin_cpu_supports ("pclmul")
+         && __builtin_cpu_supports ("ssse3");
+#else
+  (void) k;
+  return 0;
+#endif
+}
+
+/* The level called NAME if it is supported; NULL for the best one.  */
+static const armor_kernels *
+find_level (const char *name)
+{
+  for (size_t i = 0; i < N_LEVELS; i++)
+    if ((!name || !strcmp (name, kernel_levels[i].name))
+        && level_supported (&kernel_levels[i]))
+      return &kernel_levels[i];
+  return NULL;
+}
+
+static void
+set_level (const armor_kernels *k)
+{
+  __atomic_store_n (&active_crc_fold, crc_fold_supported (k),
+                    __ATOMIC_RELAXED);
+  __atomic_store_n (&active_level, k, __ATOMIC_RELEASE);
+}
+
+static const armor_kernels *
+active_kernels (void)
+{
+  const armor_kernels *k = __atomic_load_n (&active_level, __ATOMIC_ACQUIRE);
+
+  if (!k)
+    {
+      const char *want = getenv ("PADLOCK_ARMOR_SIMD");
+
+      k = want ? find_level (want) : NULL;
+      if (!k)
+        k = find_level (NULL);
+      set_level (k);
+    }
+  return k;
+}
+
+static int
+crc_fold_ok (void)
+{
+  active_kernels ();
+  return __atomic_load_n (&active_crc_fold, __ATOMIC_RELAXED);
+}
+
+const char *
+pl_armor_simd_name (void)
+{
+  return active_kernels ()->name;
+}
+
+gpg_error_t
+pl_armor_force_simd (const char *name)
+{
+  const armor_kernels *k = find_level (name);
+
+  if (!k)
+    return gpg_error (GPG_ERR_NOT_SUPPORTED);
+  set_level (k);
+  return 0;
+}
+
+
+/*
+ * Armor encoder.
+ */
 
 static const char *const label_text[] = {
   [PL_ARMOR_MESSAGE] = "MESSAGE",
@@ -300,13 +452,14 @@ pl_armor_encoder_push (pl_armor_encoder *enc, const uint8_t *in,
       in += 3;
       len -= 3;
     }
-  while (len >= LINE_OCTETS)
+  if (len >= LINE_OCTETS)
     {
-      encode_groups (in, LINE_OCTETS / 3, o);
-      o[LINE_CHARS] = '\n';
-      o += LINE_CHARS + 1;
-      in += LINE_OCTETS;
-      len -= LINE_OCTETS;
+      size_t nlines = len / LINE_OCTETS;
+
+      active_kernels ()->encode_lines (in, nlines, o);
+      o += (LINE_CHARS + 1) * nlines;
+      in += LINE_OCTETS * nlines;
+      len -= LINE_OCTETS * nlines;
     }
   if (len >= 3)
     {
@@ -737,6 +890,27 @@ header_char (pl_armor_decoder *dec, sink *s, uint8_t c, int *reprocess)
   return 0;
 }
 
+/* The vector kernel's share of the body: whole blocks and the line ends
+ * between them.  */
+static inline void
+body_blocks (pl_armor_decoder *dec, const uint8_t **pp, const uint8_t *end,
+             sink *s)
+{
+  const armor_kernels *k = active_kernels ();
+  size_t used, produced;
+
+  if (!k->decode_blocks)
+    return;
+  used = k->decode_blocks (*pp, (size_t) (end - *pp), s->o,
+                           (size_t) (s->end - s->o), &produced);
+  if (used)
+    {
+      *pp += used;
+      s->o += produced;
+      dec->bol = (*pp)[-1] == '\n';
+    }
+}
+
 /* Decodes whole groups of radix-64 characters from *P until the next
  * character that needs a closer look.  */
 static inline void
@@ -840,6 +1014,7 @@ pl_armor_decoder_push (pl_armor_decoder *dec, const uint8_t *in,
         case ST_BODY:
           if (!dec->quad_len && !dec->pad && !dec->pend_len)
             {
+              body_blocks (dec, &p, end, &s);
               body_fast (dec, &p, end, &s);
               if (p == end)
                 break;

@@ -23,6 +23,19 @@ typedef enum
  * PL_CRC24_INIT.  The result's low 24 bits are the checksum. */
 uint32_t pl_crc24_update (uint32_t crc, const uint8_t *data, size_t len);
 
+/* The code the radix-64 coders and CRC24 run on: "avx2" or "ssse3"
+ * (vector kernels; CRC24 then also folds with PCLMUL when the CPU has it)
+ * or "scalar" (portable loops).  Chosen at the first use: the best the CPU
+ * supports, or the level named by the environment variable
+ * PADLOCK_ARMOR_SIMD when the CPU supports it. */
+const char *pl_armor_simd_name (void);
+
+/* For tests and benchmarks: use level NAME ("avx2", "ssse3", "scalar"; NULL
+ * for the best available) from now on, in every thread.  Call it while no
+ * coder runs.  GPG_ERR_NOT_SUPPORTED when this CPU or build lacks it (the
+ * level in use stays). */
+gpg_error_t pl_armor_force_simd (const char *name);
+
 /* Plain radix-64 (RFC 4648 base64 with padding), no line breaks.  OUT must
  * hold 4 * ((LEN + 2) / 3) octets; returns the octets written. */
 size_t pl_radix64_encode (const uint8_t *in, size_t len, char *out);

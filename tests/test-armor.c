@@ -868,20 +868,246 @@ test_bound (void)
   g_assert_cmpuint (pl_armor_encoder_bound ((size_t) -1), ==, (size_t) -1);
 }
 
+/* --- vector kernels against the portable code --- */
+
+static const char *const simd_levels[] = { "avx2", "ssse3", "scalar" };
+
+/* Decodes TEXT whole with level LEVEL, then in random pushes.  */
+static gpg_error_t
+decode_at_level (const char *level, const char *text, size_t len,
+                 uint8_t **out, size_t *outlen)
+{
+  g_assert_cmpint (pl_armor_force_simd (level), ==, 0);
+  return decode_all (text, len, SPLIT_RANDOM, out, outlen, NULL);
+}
+
+/* Decodes TEXT with every level this CPU has; all must agree with the
+ * portable decoder on the error and the octets.  */
+static void
+check_levels_agree (const char *text, size_t len)
+{
+  uint8_t *ref;
+  size_t ref_len;
+  gpg_error_t ref_err = decode_at_level ("scalar", text, len, &ref,
+                                         &ref_len);
+
+  for (size_t i = 0; i < G_N_ELEMENTS (simd_levels); i++)
+    {
+      uint8_t *out;
+      size_t outlen;
+      gpg_error_t err;
+
+      if (pl_armor_force_simd (simd_levels[i]))
+        continue;
+      err = decode_at_level (simd_levels[i], text, len, &out, &outlen);
+      if (err != ref_err)
+        g_error ("level %s: got %s, scalar got %s on:\n%.*s", simd_levels[i],
+                 gpg_strerror (err), gpg_strerror (ref_err), (int) len, text);
+      if (!err)
+        {
+          g_assert_cmpuint (outlen, ==, ref_len);
+          g_assert_true (!outlen || !memcmp (out, ref, outlen));
+        }
+      g_free (out);
+    }
+  g_free (ref);
+  pl_armor_force_simd (NULL);
+}
+
+/* Rewraps the radix-64 of DATA into lines of random lengths (mostly the
+ * vector block sizes and around them), each ending in LF or CR LF, with
+ * now and then trailing blanks or a blank line.  */
+static GString *
+random_layout (const uint8_t *data, size_t len, int with_crc)
+{
+  static const int widths[] = { 64, 64, 76, 32, 16, 48, 60, 63, 65, 33, 1 };
+  char *b64 = g_base64_encode (data, len);
+  size_t n = strlen (b64);
+  GString *g = g_string_new ("-----BEGIN PGP MESSAGE-----\n");
+  int width = widths[g_test_rand_int_range (0, G_N_ELEMENTS (widths))];
+  int crlf = g_test_rand_int_range (0, 3);
+
+  if (g_test_rand_bit ())
+    g_string_append (g, "Comment: layout test\n");
+  g_string_append (g, "\n");
+  for (size_t off = 0; off < n;)
+    {
+      size_t k = g_test_rand_int_range (0, 4)
+                 ? (size_t) width : (size_t) g_test_rand_int_range (1, 100);
+
+      k = MIN (k, n - off);
+      g_string_append_len (g, b64 + off, (gssize) k);
+      off += k;
+      if (g_test_rand_int_range (0, 20) == 0)
+        g_string_append (g, g_test_rand_bit () ? " " : "\t ");
+      g_string_append (g, crlf == 2 || (crlf == 1 && g_test_rand_bit ())
+                          ? "\r\n" : "\n");
+      if (g_test_rand_int_range (0, 30) == 0)
+        g_string_append (g, "\n");
+    }
+  if (with_crc)
+    {
+      uint32_t crc = crc24_slow (PL_CRC24_INIT, data, len);
+      uint8_t c[3] = { crc >> 16, crc >> 8, crc };
+      char *sum = g_base64_encode (c, 3);
+
+      g_string_append_printf (g, "=%s\n", sum);
+      g_free (sum);
+    }
+  g_string_append (g, "-----END PGP MESSAGE-----\n");
+  g_free (b64);
+  return g;
+}
+
+static void
+test_simd_encode (void)
+{
+  for (size_t len = 0; len <= 300; len++)
+    {
+      uint8_t *data = random_bytes (len);
+      size_t ref_len;
+      char *ref;
+
+      g_assert_cmpint (pl_armor_force_simd ("scalar"), ==, 0);
+      ref = encode_all (data, len, PL_ARMOR_MESSAGE, len % 2, SPLIT_RANDOM,
+                        &ref_len);
+      check_armor_shape (ref, ref_len, data, len, PL_ARMOR_MESSAGE, len % 2);
+      for (size_t i = 0; i < G_N_ELEMENTS (simd_levels); i++)
+        {
+          size_t tlen;
+          char *text;
+
+          if (pl_armor_force_simd (simd_levels[i]))
+            continue;
+          text = encode_all (data, len, PL_ARMOR_MESSAGE, len % 2,
+                             SPLIT_RANDOM, &tlen);
+          g_assert_cmpuint (tlen, ==, ref_len);
+          g_assert_true (!memcmp (text, ref, tlen));
+          g_free (text);
+        }
+      g_free (ref);
+      g_free (data);
+    }
+  pl_armor_force_simd (NULL);
+}
+
+static void
+test_simd_decode_layouts (void)
+{
+  for (size_t len = 0; len <= 300; len++)
+    for (int round = 0; round < 4; round++)
+      {
+        uint8_t *data = random_bytes (len);
+        GString *g = random_layout (data, len, round % 2);
+        uint8_t *out;
+        size_t outlen;
+
+        /* Valid armor: the portable decoder gets the data back...  */
+        g_assert_cmpint (decode_at_level ("scalar", g->str, g->len, &out,
+                                          &outlen), ==, 0);
+        g_assert_cmpuint (outlen, ==, len);
+        g_assert_true (!len || !memcmp (out, data, len));
+        g_free (out);
+        /* ...and so does every level.  */
+        check_levels_agree (g->str, g->len);
+
+        /* A stray octet anywhere: all levels agree, error or not.  */
+        if (g->len)
+          {
+            gssize pos = g_test_rand_int_range (0, (gint32) g->len);
+
+            g->str[pos] = (char) g_test_rand_int_range (0, 256);
+            check_levels_agree (g->str, g->len);
+          }
+        g_string_free (g, TRUE);
+        g_free (data);
+      }
+}
+
+/* Every octet value at every place of a 64-character line, so that each
+ * lane of each vector sees every value: the kernels must accept exactly
+ * the radix-64 alphabet.  */
+static void
+test_simd_alphabet (void)
+{
+  uint8_t data[96];
+  char *body;
+
+  for (size_t i = 0; i < sizeof data; i++)
+    data[i] = (uint8_t) g_test_rand_int_range (0, 256);
+  {
+    char *b64 = g_base64_encode (data, sizeof data);   /* 128 characters */
+
+    body = g_strdup_printf ("-----BEGIN PGP MESSAGE-----\n\n%.64s\n%s\n"
+                            "-----END PGP MESSAGE-----\n", b64, b64 + 64);
+    g_free (b64);
+  }
+  for (size_t pos = 0; pos < 64; pos++)
+    for (int c = 0; c < 256; c++)
+      {
+        char *t = g_strdup (body);
+
+        t[29 + pos] = (char) c;
+        check_levels_agree (t, strlen (body));
+        g_free (t);
+      }
+  g_free (body);
+}
+
+/* Runs one of the tests above with the level in DATA forced, so that
+ * every test covers every level the CPU has.  */
+typedef struct
+{
+  const char *level;
+  GTestFunc func;
+} level_case;
+
+static void
+run_at_level (gconstpointer data)
+{
+  const level_case *c = data;
+
+  if (pl_armor_force_simd (c->level))
+    {
+      g_test_skip ("this CPU lacks the level");
+      return;
+    }
+  c->func ();
+  pl_armor_force_simd (NULL);
+}
+
+static void
+add_at_levels (const char *name, GTestFunc func)
+{
+  for (size_t i = 0; i < G_N_ELEMENTS (simd_levels); i++)
+    {
+      level_case *c = g_new (level_case, 1);   /* lives as long as the run */
+      char *path = g_strdup_printf ("/armor/%s/%s", simd_levels[i], name);
+
+      c->level = simd_levels[i];
+      c->func = func;
+      g_test_add_data_func (path, c, run_at_level);
+      g_free (path);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
 
-  g_test_add_func ("/armor/crc24", test_crc24);
+  add_at_levels ("crc24", test_crc24);
   g_test_add_func ("/armor/radix64", test_radix64);
   g_test_add_func ("/armor/bound", test_bound);
-  g_test_add_func ("/armor/roundtrip", test_roundtrip);
-  g_test_add_func ("/armor/tolerance", test_tolerance);
-  g_test_add_func ("/armor/done", test_done);
-  g_test_add_func ("/armor/split-consistency", test_split_consistency);
-  g_test_add_func ("/armor/gnupg-vector", test_gnupg_vector);
+  add_at_levels ("roundtrip", test_roundtrip);
+  add_at_levels ("tolerance", test_tolerance);
+  add_at_levels ("done", test_done);
+  add_at_levels ("split-consistency", test_split_consistency);
+  add_at_levels ("gnupg-vector", test_gnupg_vector);
   g_test_add_func ("/armor/detect", test_detect);
+  g_test_add_func ("/armor/simd-encode", test_simd_encode);
+  g_test_add_func ("/armor/simd-decode-layouts", test_simd_decode_layouts);
+  g_test_add_func ("/armor/simd-alphabet", test_simd_alphabet);
 
   return g_test_run ();
 }
