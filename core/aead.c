@@ -42,6 +42,16 @@
  * this as "one more octet"; one octet beyond chunk + tag is not enough, a
  * final tag's worth is.)  Everything before those 16 octets is never held
  * back longer than needed.
+ *
+ * Chunks in pieces.  The caller's blocks need not line up with chunks:
+ * the stage runs the cipher over each piece as it arrives, from the
+ * caller's buffer straight into its own (whole 16-octet blocks, as OCB
+ * wants until its final call), and holds back only what it cannot run
+ * yet: the last partial block, and when decrypting the 32 octets that may
+ * turn out to be the tag and final tag of a short last chunk.  So the
+ * plaintext of a 4 MiB chunk read in 1 MiB blocks is not gathered by a
+ * copy first.  Decrypted octets stay in the stage, unseen, until their
+ * chunk's tag verified.
  */
 #include "aead.h"
 
@@ -81,6 +91,11 @@ struct pl_aead_stream
   size_t bufsize;
   size_t fill;
   size_t skip;                  /* Octets handed out, to drop next call.  */
+  size_t done;                  /* Octets of the current chunk the cipher
+                                 * ran over (the start of BUF); FILL -
+                                 * DONE octets after them are held back
+                                 * raw.  */
+  int open;                     /* HD is set up for the current chunk.  */
   size_t dirty;                 /* How much of BUF was ever written: what
                                  * to wipe, so that a small message with 4
                                  * MiB chunks does not wipe 4 MiB.  */
@@ -108,16 +123,11 @@ put_be64 (uint8_t *p, uint64_t v)
 }
 
 
-/* Seals (encryption) or opens (decryption) one chunk: LEN octets from IN
- * (NULL: in place) to OUT, under the nonce and associated data for chunk
- * INDEX.  With FINAL_TOTAL set this is the final tag over the empty
- * string instead.  Encryption writes the tag to TAG_OUT; decryption
- * checks TAG_IN in constant time.  Only S's read-only setup is used, so
- * chunks can be handled on several threads, each with its own HD.  */
+/* Sets HD up for chunk INDEX: its nonce and associated data (with
+ * FINAL_TOTAL set, those of the final tag).  */
 static gpg_error_t
-crypt_chunk (const pl_aead_stream *s, gcry_cipher_hd_t hd, uint64_t index,
-             const uint64_t *final_total, uint8_t *out, const uint8_t *in,
-             size_t len, const uint8_t *tag_in, uint8_t *tag_out)
+begin_chunk (const pl_aead_stream *s, gcry_cipher_hd_t hd, uint64_t index,
+             const uint64_t *final_total)
 {
   gpg_error_t err;
   uint8_t nonce[16];
@@ -146,30 +156,58 @@ crypt_chunk (const pl_aead_stream *s, gcry_cipher_hd_t hd, uint64_t index,
     err = gcry_cipher_setiv (hd, nonce, s->nonce_len);
   if (!err)
     err = gcry_cipher_authenticate (hd, ad, adlen);
+  return err;
+}
+
+/* Runs the cipher over LEN octets from IN (NULL: in place) to OUT.  Until
+ * the final call, LEN must be a multiple of 16.  */
+static inline gpg_error_t
+run_cipher (const pl_aead_stream *s, gcry_cipher_hd_t hd, uint8_t *out,
+            const uint8_t *in, size_t len)
+{
+  return s->encrypt ? gcry_cipher_encrypt (hd, out, len, in, in ? len : 0)
+                    : gcry_cipher_decrypt (hd, out, len, in, in ? len : 0);
+}
+
+/* After the last run_cipher of a chunk: the tag, written or checked.  */
+static gpg_error_t
+end_chunk (const pl_aead_stream *s, gcry_cipher_hd_t hd,
+           const uint8_t *tag_in, uint8_t *tag_out)
+{
+  gpg_error_t err;
+
+  if (s->encrypt)
+    return gcry_cipher_gettag (hd, tag_out, TAG_LEN);
+  err = gcry_cipher_checktag (hd, tag_in, TAG_LEN);
+  /* A bad tag is the message's fault, not libgcrypt's: report it with
+   * our error source.  */
+  if (gpg_err_code (err) == GPG_ERR_CHECKSUM)
+    err = gpg_error (GPG_ERR_CHECKSUM);
+  return err;
+}
+
+/* Seals (encryption) or opens (decryption) one chunk: LEN octets from IN
+ * (NULL: in place) to OUT, under the nonce and associated data for chunk
+ * INDEX.  With FINAL_TOTAL set this is the final tag over the empty
+ * string instead.  Encryption writes the tag to TAG_OUT; decryption
+ * checks TAG_IN in constant time.  Only S's read-only setup is used, so
+ * chunks can be handled on several threads, each with its own HD.  */
+static gpg_error_t
+crypt_chunk (const pl_aead_stream *s, gcry_cipher_hd_t hd, uint64_t index,
+             const uint64_t *final_total, uint8_t *out, const uint8_t *in,
+             size_t len, const uint8_t *tag_in, uint8_t *tag_out)
+{
+  gpg_error_t err = begin_chunk (s, hd, index, final_total);
+
   /* OCB needs to know that the next call is the last one; the other
    * modes do not mind.  The call must happen even for zero octets, or
    * OCB has no tag to give.  */
   if (!err)
     err = gcry_cipher_final (hd);
-  if (err)
-    return err;
-
-  if (s->encrypt)
-    {
-      err = gcry_cipher_encrypt (hd, out, len, in, in ? len : 0);
-      if (!err)
-        err = gcry_cipher_gettag (hd, tag_out, TAG_LEN);
-    }
-  else
-    {
-      err = gcry_cipher_decrypt (hd, out, len, in, in ? len : 0);
-      if (!err)
-        err = gcry_cipher_checktag (hd, tag_in, TAG_LEN);
-      /* A bad tag is the message's fault, not libgcrypt's: report it
-       * with our error source.  */
-      if (gpg_err_code (err) == GPG_ERR_CHECKSUM)
-        err = gpg_error (GPG_ERR_CHECKSUM);
-    }
+  if (!err)
+    err = run_cipher (s, hd, out, in, len);
+  if (!err)
+    err = end_chunk (s, hd, tag_in, tag_out);
   return err;
 }
 
@@ -365,6 +403,8 @@ fail (pl_aead_stream *s, gpg_error_t err)
   pl_wipe (s->bufs[1], s->dirty);
   s->fill = 0;
   s->skip = 0;
+  s->done = 0;
+  s->open = 0;
   return err;
 }
 
@@ -390,6 +430,87 @@ drop_handed_out (pl_aead_stream *s)
 }
 
 
+#define BLOCK 16
+
+/* Runs the current chunk's cipher up to chunk octet TARGET: first over the
+ * octets held back in BUF (in place), then over IN's (out of place, into
+ * BUF).  Unless LAST, TARGET is a multiple of BLOCK; with LAST the chunk's
+ * data ends at TARGET and the cipher's final call is made.  *USED receives
+ * the octets taken from IN.  */
+static gpg_error_t
+advance (pl_aead_stream *s, const uint8_t *in, size_t target, int last,
+         size_t *used)
+{
+  gpg_error_t err = 0;
+  size_t held, from_in;
+
+  *used = 0;
+  if (!s->open)
+    {
+      err = begin_chunk (s, s->hd, s->index, NULL);
+      if (err)
+        return err;
+      s->open = 1;
+    }
+  held = (s->fill < target ? s->fill : target) - s->done;
+  from_in = target > s->fill ? target - s->fill : 0;
+  if (from_in && held % BLOCK)
+    {
+      /* Round what is held up to a whole block from IN, so that the rest
+       * can run out of place.  */
+      size_t k = BLOCK - held % BLOCK;
+
+      if (k > from_in)
+        k = from_in;
+      memcpy (s->buf + s->fill, in, k);
+      s->fill += k;
+      held += k;
+      in += k;
+      from_in -= k;
+      *used = k;
+    }
+  if (last && !from_in)
+    err = gcry_cipher_final (s->hd);
+  if (!err && (held || (last && !from_in)))
+    err = run_cipher (s, s->hd, s->buf + s->done, NULL, held);
+  s->done += held;
+  if (!err && from_in)
+    {
+      if (last)
+        err = gcry_cipher_final (s->hd);
+      if (!err)
+        err = run_cipher (s, s->hd, s->buf + s->done, in, from_in);
+      s->done += from_in;
+      s->fill = s->done;
+      *used += from_in;
+    }
+  mark_dirty (s, s->fill);
+  return err;
+}
+
+/* Holds back LEN octets of IN after what BUF holds.  */
+static void
+hold (pl_aead_stream *s, const uint8_t *in, size_t len)
+{
+  memcpy (s->buf + s->fill, in, len);
+  s->fill += len;
+  mark_dirty (s, s->fill);
+}
+
+/* The current chunk is sealed or opened: hand out its LEN octets.  */
+static void
+chunk_done (pl_aead_stream *s, size_t len, const uint8_t **out,
+            size_t *outlen)
+{
+  s->index++;
+  s->total += s->chunk_size;
+  s->handed = 1;
+  s->open = 0;
+  s->done = 0;
+  *out = s->buf;
+  *outlen = len;
+}
+
 static gpg_error_t
 push_decrypt (pl_aead_stream *s, const uint8_t *in, size_t len,
               size_t *consumed, const uint8_t **out, size_t *outlen)
@@ -397,13 +518,13 @@ push_decrypt (pl_aead_stream *s, const uint8_t *in, size_t len,
   gpg_error_t err;
   const size_t c = s->chunk_size;
   const size_t need = c + 2 * TAG_LEN;
-  size_t n;
+  size_t used, seen = s->fill + len;
 
   if (!s->fill && len >= need)
     {
       /* The whole chunk and its tag are in the caller's buffer, and a
        * final tag's worth after them shows the chunk is full: decrypt
-       * straight into ours, no copy.  The octets after the tag stay the
+       * straight into ours in one go.  The octets after the tag stay the
        * caller's.  */
       mark_dirty (s, c);
       err = crypt_chunk (s, s->hd, s->index, NULL, s->buf, in, c,
@@ -411,38 +532,48 @@ push_decrypt (pl_aead_stream *s, const uint8_t *in, size_t len,
       if (err)
         return fail (s, err);
       *consumed = c + TAG_LEN;
+      chunk_done (s, c, out, outlen);
+      return 0;
     }
-  else if (s->fill + len < need)
+
+  if (seen < need)
     {
-      memcpy (s->buf + s->fill, in, len);
-      s->fill += len;
-      mark_dirty (s, s->fill);
+      /* Octets with 32 more after them are chunk data, whether the chunk
+       * is full or a short last one (see "Framing" above).  */
+      size_t target = seen > 2 * TAG_LEN ? seen - 2 * TAG_LEN : 0;
+
+      target -= target % BLOCK;
+      used = 0;
+      if (target > s->done)
+        {
+          err = advance (s, in, target, 0, &used);
+          if (err)
+            return fail (s, err);
+        }
+      hold (s, in + used, len - used);
       *consumed = len;
       return 0;
     }
-  else
-    {
-      /* Take only up to the end of the tag; the caller keeps the rest,
-       * so that the next chunk can again come straight from its
-       * buffer.  If we already hold more (an earlier short push), the
-       * surplus is less than a tag and moves to the front next call.  */
-      n = s->fill < c + TAG_LEN ? c + TAG_LEN - s->fill : 0;
-      memcpy (s->buf + s->fill, in, n);
-      s->fill += n;
-      mark_dirty (s, s->fill);
-      *consumed = n;
-      err = crypt_chunk (s, s->hd, s->index, NULL, s->buf, NULL, c,
-                         s->buf + c, NULL);
-      if (err)
-        return fail (s, err);
-      s->skip = c + TAG_LEN;
-    }
 
-  s->index++;
-  s->total += c;
-  s->handed = 1;
-  *out = s->buf;
-  *outlen = c;
+  /* The chunk is full.  Take only up to the end of its tag; the caller
+   * keeps the rest, so that the next chunk can again come straight from
+   * its buffer.  If we already hold more (an earlier short push), the
+   * surplus is less than a tag and moves to the front next call.  */
+  err = advance (s, in, c, 1, &used);
+  if (!err && s->fill < c + TAG_LEN)
+    {
+      size_t k = c + TAG_LEN - s->fill;
+
+      hold (s, in + used, k);
+      used += k;
+    }
+  if (!err)
+    err = end_chunk (s, s->hd, s->buf + c, NULL);
+  if (err)
+    return fail (s, err);
+  *consumed = used;
+  s->skip = c + TAG_LEN;
+  chunk_done (s, c, out, outlen);
   return 0;
 }
 
@@ -453,40 +584,48 @@ push_encrypt (pl_aead_stream *s, const uint8_t *in, size_t len,
 {
   gpg_error_t err;
   const size_t c = s->chunk_size;
-  size_t n;
+  size_t used;
 
   if (!s->fill && len >= c)
     {
       /* A whole chunk in the caller's buffer: encrypt it straight into
-       * ours.  */
+       * ours in one go.  */
       mark_dirty (s, c + TAG_LEN);
       err = crypt_chunk (s, s->hd, s->index, NULL, s->buf, in, c,
                          NULL, s->buf + c);
       if (err)
         return fail (s, err);
       *consumed = c;
-    }
-  else
-    {
-      n = c - s->fill < len ? c - s->fill : len;
-      memcpy (s->buf + s->fill, in, n);
-      s->fill += n;
-      mark_dirty (s, s->fill + TAG_LEN);
-      *consumed = n;
-      if (s->fill < c)
-        return 0;
-      err = crypt_chunk (s, s->hd, s->index, NULL, s->buf, NULL, c,
-                         NULL, s->buf + c);
-      if (err)
-        return fail (s, err);
-      s->fill = 0;
+      chunk_done (s, c + TAG_LEN, out, outlen);
+      return 0;
     }
 
-  s->index++;
-  s->total += c;
-  s->handed = 1;
-  *out = s->buf;
-  *outlen = c + TAG_LEN;
+  if (s->fill + len < c)
+    {
+      size_t target = s->fill + len;
+
+      target -= target % BLOCK;
+      used = 0;
+      if (target > s->done)
+        {
+          err = advance (s, in, target, 0, &used);
+          if (err)
+            return fail (s, err);
+        }
+      hold (s, in + used, len - used);
+      *consumed = len;
+      return 0;
+    }
+
+  mark_dirty (s, c + TAG_LEN);
+  err = advance (s, in, c, 1, &used);
+  if (!err)
+    err = end_chunk (s, s->hd, NULL, s->buf + c);
+  if (err)
+    return fail (s, err);
+  *consumed = used;
+  s->fill = 0;
+  chunk_done (s, c + TAG_LEN, out, outlen);
   return 0;
 }
 
@@ -534,8 +673,18 @@ finish_decrypt (pl_aead_stream *s, const uint8_t **out, size_t *outlen)
     return fail (s, gpg_error (GPG_ERR_TRUNCATED));
 
   last = s->fill - 2 * TAG_LEN;
-  err = crypt_chunk (s, s->hd, s->index, NULL, s->buf, NULL, last,
-                     s->buf + last, NULL);
+  if (s->open)
+    {
+      size_t used;
+
+      /* Part of the chunk ran through the cipher already.  */
+      err = advance (s, NULL, last, 1, &used);
+      if (!err)
+        err = end_chunk (s, s->hd, s->buf + last, NULL);
+    }
+  else
+    err = crypt_chunk (s, s->hd, s->index, NULL, s->buf, NULL, last,
+                       s->buf + last, NULL);
   if (err)
     return fail (s, err);
   /* Hand the last chunk out only once the final tag vouches that the
@@ -566,8 +715,17 @@ finish_encrypt (pl_aead_stream *s, const uint8_t **out, size_t *outlen)
    * follows.  */
   if (s->fill || !s->index)
     {
-      err = crypt_chunk (s, s->hd, s->index, NULL, s->buf, NULL, s->fill,
-                         NULL, s->buf + s->fill);
+      if (s->open)
+        {
+          size_t used;
+
+          err = advance (s, NULL, s->fill, 1, &used);
+          if (!err)
+            err = end_chunk (s, s->hd, NULL, s->buf + s->fill);
+        }
+      else
+        err = crypt_chunk (s, s->hd, s->index, NULL, s->buf, NULL, s->fill,
+                           NULL, s->buf + s->fill);
       if (err)
         return fail (s, err);
       s->index++;
