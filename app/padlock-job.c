@@ -9,6 +9,7 @@
 
 #include "job.h"
 #include "algo.h"
+#include "compress.h"
 #include "padlock-digest.h"
 #include "padlock-error.h"
 #include "padlock-folder.h"
@@ -103,6 +104,7 @@ typedef struct
   int compress_algo;
   gboolean armor;
   gboolean delete_original;
+  gboolean allow_expansion;
   int threads;
   char *input_path;
   char *input_name;
@@ -333,6 +335,8 @@ decrypt_with_secret (JobWork              *work,
 
   opts.keys = &key;
   opts.n_keys = 1;
+  if (work->allow_expansion)
+    opts.expansion_floor = PL_INFLATE_NO_LIMIT;
   return pl_decrypt (src, sink, &opts, result, ctl);
 }
 
@@ -633,6 +637,7 @@ padlock_job_start (PadlockJob *self,
   work->compress_algo = self->config.compress_algo;
   work->armor = self->config.armor;
   work->delete_original = self->config.delete_original;
+  work->allow_expansion = self->config.allow_expansion;
   work->threads = MAX (threads, 1);
   work->input_path = g_file_get_path (self->input);
   work->input_name = g_file_get_basename (self->input);

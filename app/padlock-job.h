@@ -46,6 +46,7 @@ typedef struct
   gboolean hide_names;          /* encrypted outputs get random names */
   gboolean unpack_archives;     /* decryption: a tar archive becomes a
                                  * folder (padlock-folder.h) */
+  gboolean allow_expansion;     /* decrypt: no decompression-bomb limit */
 } PadlockJobConfig;
 
 void padlock_job_config_clear (PadlockJobConfig *config);

@@ -196,6 +196,38 @@ padlock_preferences_window_class_init (PadlockPreferencesWindowClass *klass)
                                        "window.close", NULL);
 }
 
+/* The switch for the decompression-bomb limit (issue 11), in a group of
+ * its own on the page of the other file rows; built here rather than in
+ * the template so that it stays one additive hunk. */
+static void
+add_expansion_row (PadlockPreferencesWindow *self)
+{
+  GtkWidget *page = gtk_widget_get_ancestor (GTK_WIDGET (self->delete_switch),
+                                             ADW_TYPE_PREFERENCES_PAGE);
+  AdwPreferencesGroup *group;
+  GtkWidget *row, *sw;
+
+  if (!page)
+    return;
+  group = ADW_PREFERENCES_GROUP (adw_preferences_group_new ());
+  adw_preferences_group_set_title (group, _("Safety"));
+  row = adw_action_row_new ();
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row),
+                                 _("_Refuse Decompression Bombs"));
+  adw_preferences_row_set_use_underline (ADW_PREFERENCES_ROW (row), TRUE);
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (row),
+                               _("Stop a file that expands more than "
+                                 "1000-fold past 1 GiB, and write nothing"));
+  sw = gtk_switch_new ();
+  gtk_widget_set_valign (sw, GTK_ALIGN_CENTER);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), sw);
+  adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), sw);
+  adw_preferences_group_add (group, row);
+  adw_preferences_page_add (ADW_PREFERENCES_PAGE (page), group);
+  g_settings_bind (self->settings, "limit-expansion", sw, "active",
+                   G_SETTINGS_BIND_DEFAULT);
+}
+
 static void
 padlock_preferences_window_init (PadlockPreferencesWindow *self)
 {
@@ -226,6 +258,8 @@ padlock_preferences_window_init (PadlockPreferencesWindow *self)
   g_settings_bind (self->settings, "concurrency",
                    gtk_spin_button_get_adjustment (self->concurrency_spin), "value",
                    G_SETTINGS_BIND_DEFAULT);
+
+  add_expansion_row (self);
 
   g_signal_connect_object (self->profile_row, "notify::selected",
                            G_CALLBACK (update_profile_subtitle), self,

@@ -81,6 +81,7 @@ padlock_job_config_from_settings (GSettings        *settings,
   config->unpack_archives = g_settings_get_boolean (settings, "unpack-archives");
   config->delete_original = g_settings_get_boolean (settings, "delete-original");
   config->hide_names = g_settings_get_boolean (settings, "hide-names");
+  config->allow_expansion = !g_settings_get_boolean (settings, "limit-expansion");
   config->output_dir = g_settings_get_string (settings, "output-folder");
   if (!*config->output_dir)
     g_clear_pointer (&config->output_dir, g_free);

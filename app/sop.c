@@ -9,6 +9,7 @@
 #include "padlock-config.h"
 #include "algo.h"
 #include "armor.h"
+#include "compress.h"
 #include "errors.h"
 #include "io.h"
 #include "job.h"
@@ -17,6 +18,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +42,8 @@ usage (FILE *f)
          "          --with-password=PASSWORD\n"
          "  decrypt --with-password=PASSWORD... [--session-key-out=FILE]\n"
          "          [--with-session-key=SESSIONKEY...]\n"
+         "          [--no-expansion-limit]  (extension: allow content that\n"
+         "          expands more than 1000-fold past 1 GiB)\n"
          "  armor [--label=auto|message|key|sig]\n"
          "  dearmor\n"
          "  speed [--seconds=S]    (extension: cipher speeds in memory)\n"
@@ -60,13 +64,57 @@ exit_code_for (gpg_error_t err)
     case PL_OUTCOME_INTEGRITY:
     case PL_OUTCOME_UNPROTECTED:
     case PL_OUTCOME_PUBLIC_KEY:
-    case PL_OUTCOME_TOO_COSTLY:
     case PL_OUTCOME_UNSUPPORTED:
       return SOP_CANNOT_DECRYPT;
+    /* A message that asks for too much work is a bad message. */
+    case PL_OUTCOME_TOO_COSTLY:
     case PL_OUTCOME_MALFORMED: return SOP_BAD_DATA;
     case PL_OUTCOME_OUTPUT_EXISTS: return SOP_OUTPUT_EXISTS;
     default: return 1;
     }
+}
+
+/* While a job writes a regular file in place (`> file`, `>> log`), an
+ * interrupt must not leave unauthenticated plaintext behind: SIGINT,
+ * SIGTERM and SIGHUP truncate the file back to its length at the start,
+ * then end the process as the signal would have.  (SIGKILL cannot be
+ * caught.)  ftruncate, signal and raise are async-signal-safe. */
+static volatile sig_atomic_t interrupt_fd = -1;
+static int64_t interrupt_length;
+
+static void
+on_interrupt (int sig)
+{
+  if (interrupt_fd >= 0 && ftruncate (interrupt_fd, (off_t) interrupt_length))
+    { /* nothing more can be done from here */ }
+  signal (sig, SIG_DFL);
+  raise (sig);
+}
+
+static void
+guard_output (pl_sink *sink)
+{
+  static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+  struct sigaction sa;
+  int fd;
+  int64_t length;
+
+  if (!pl_sink_fd_restore_point (sink, &fd, &length))
+    return;
+  interrupt_length = length;
+  interrupt_fd = fd;
+  memset (&sa, 0, sizeof sa);
+  sa.sa_handler = on_interrupt;
+  sigemptyset (&sa.sa_mask);
+  for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+    sigaction (sigs[i], &sa, NULL);
+}
+
+/* The job is over: committed, or its sink already truncated back. */
+static void
+unguard_output (void)
+{
+  interrupt_fd = -1;
 }
 
 static int
@@ -393,6 +441,13 @@ cmd_encrypt (int argc, char **argv)
   /* SOP: trailing whitespace is not part of a password on encryption. */
   while (pwlen && strchr (" \t\r\n", pw[pwlen - 1]))
     pw[--pwlen] = 0;
+  /* Nothing but whitespace would lock the data with no secret at all. */
+  if (strspn (pw, " \t\r\n\v\f") == pwlen)
+    {
+      code = fail (SOP_PASSWORD_NOT_HUMAN_READABLE,
+                   "the password is empty or only whitespace", 0);
+      goto leave;
+    }
   if (as_text)
     o.literal_format = 'u';
 
@@ -407,7 +462,9 @@ cmd_encrypt (int argc, char **argv)
     pl_key key = pl_key_passphrase (pw, pwlen);
     o.keys = &key;
     o.n_keys = 1;
+    guard_output (sink);
     err = pl_encrypt (src, sink, &o, NULL);
+    unguard_output ();
   }
   if (err)
     code = fail (pl_error_outcome (err) == PL_OUTCOME_IO ? 1
@@ -488,6 +545,8 @@ cmd_decrypt (int argc, char **argv)
         session_key_spec = v;
       else if ((v = option_value ("--session-key-out", argc, argv, &i)))
         session_key_out = v;
+      else if (!strcmp (argv[i], "--no-expansion-limit"))
+        o.expansion_floor = PL_INFLATE_NO_LIMIT;
       else if (!strncmp (argv[i], "--verify", 8)
                || !strncmp (argv[i], "--with-key-password", 19))
         return fail (SOP_UNSUPPORTED_OPTION,
@@ -537,6 +596,13 @@ cmd_decrypt (int argc, char **argv)
           goto leave;
         }
       free_secret (text);
+      if (pl_cipher_key_length (key_algo)
+          && pl_cipher_key_length (key_algo) != key_len)
+        {
+          code = fail (SOP_BAD_DATA, "the session key's length does not fit "
+                       "its cipher", 0);
+          goto leave;
+        }
       keys[o.n_keys++] = pl_key_session (key, key_len, key_algo);
     }
   for (size_t i = 0; i < n_passwords; i++)
@@ -563,7 +629,9 @@ cmd_decrypt (int argc, char **argv)
       code = fail (1, "cannot set up input and output", err);
       goto leave;
     }
+  guard_output (sink);
   err = pl_decrypt (src, sink, &o, &result, NULL);
+  unguard_output ();
   if (err)
     {
       code = fail (exit_code_for (err), "decryption failed", err);

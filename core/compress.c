@@ -1,6 +1,7 @@
 /* compress.c - Compressed Data packets: ZIP, ZLIB and BZip2 */
 #include "compress.h"
 #include "algo.h"
+#include "errors.h"
 
 #define ZLIB_CONST
 #include <limits.h>
@@ -80,6 +81,7 @@ pl_inflate_init (pl_inflate *z, int algo)
   int rc;
 
   memset (z, 0, sizeof *z);
+  z->expansion_floor = PL_INFLATE_DEFAULT_FLOOR;
   if (!known_algo (algo))
     return gpg_error (GPG_ERR_COMPR_ALGO);
 
@@ -186,11 +188,23 @@ pl_inflate_push (pl_inflate *z, const uint8_t *in, size_t len,
 
   *consumed = z->ended ? len : in_len - in_left;
   *produced = out_len - out_left;
+  z->total_in += in_len - in_left;
+  z->total_out += *produced;
+  if (!err && z->expansion_floor != PL_INFLATE_NO_LIMIT
+      && z->total_out > z->expansion_floor
+      && z->total_out / PL_INFLATE_MAX_RATIO >= z->total_in)
+    err = gpg_error (PL_ERR_BOMB);
   /* A finished or broken stream has no further use; let its memory go now
    * and make further calls fail rather than resume after damage.  */
   if (err || z->ended)
     inflate_release (z);
   return err;
+}
+
+void
+pl_inflate_set_expansion_floor (pl_inflate *z, uint64_t floor)
+{
+  z->expansion_floor = floor ? floor : PL_INFLATE_DEFAULT_FLOOR;
 }
 
 gpg_error_t

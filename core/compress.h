@@ -18,11 +18,27 @@ typedef struct
   int algo;               /* PL_COMPRESS_* */
   int ended;              /* the compressed stream said it is complete */
   void *stream;           /* z_stream or bz_stream, owned */
+  uint64_t total_in;      /* compressed octets consumed so far */
+  uint64_t total_out;     /* octets produced so far */
+  uint64_t expansion_floor;
 } pl_inflate;
 
+/* Decompression bombs: once the output passes both the expansion floor
+ * and PL_INFLATE_MAX_RATIO times the compressed input consumed so far, a
+ * push fails with PL_ERR_BOMB (errors.h).  Real data compresses 3-20
+ * fold; deflate cannot pass about 1032 fold, bzip2 can pass a million.
+ * The floor keeps small files of zeros (a sparse image) working. */
+#define PL_INFLATE_MAX_RATIO 1000
+#define PL_INFLATE_DEFAULT_FLOOR (1ull << 30)
+#define PL_INFLATE_NO_LIMIT UINT64_MAX
+
 /* ALGO is an OpenPGP compression id (1, 2 or 3); anything else fails with
- * GPG_ERR_COMPR_ALGO. */
+ * GPG_ERR_COMPR_ALGO.  The expansion floor starts at the default. */
 gpg_error_t pl_inflate_init (pl_inflate *z, int algo);
+
+/* FLOOR in octets; 0 for PL_INFLATE_DEFAULT_FLOOR; PL_INFLATE_NO_LIMIT
+ * lifts the limit (the user's explicit switch). */
+void pl_inflate_set_expansion_floor (pl_inflate *z, uint64_t floor);
 
 /* Decompresses from IN/LEN into OUT/OUTCAP.  *CONSUMED and *PRODUCED receive
  * the octets used and written.  Damaged data fails with GPG_ERR_BAD_DATA.

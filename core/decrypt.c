@@ -148,7 +148,13 @@ read_armor (void *arg, uint8_t *buf, size_t want, size_t *len)
             return err;
         }
       if (!n)
-        return pl_armor_decoder_finish (&a->dec);
+        {
+          err = pl_armor_decoder_finish (&a->dec);
+          /* A bad CRC24 is damaged armor (bad data), not a tampered
+           * message: the MDC or AEAD tag says that. */
+          return gpg_err_code (err) == GPG_ERR_CHECKSUM
+                 ? gpg_error (GPG_ERR_INV_ARMOR) : err;
+        }
       err = pl_armor_decoder_push (&a->dec, p, n, buf, len);
       if (err || *len)
         return err;
@@ -452,6 +458,7 @@ read_compressed (decrypt_job *j, pl_packet_body *body, int depth)
   err = pl_inflate_init (&r.z, algo);
   if (err)
     return err;
+  pl_inflate_set_expansion_floor (&r.z, j->opts->expansion_floor);
   r.base.next = inflate_next;
   r.out = &j->writer;
   r.in = &c;
@@ -498,12 +505,9 @@ parse_plaintext (decrypt_job *j, pl_cursor *in, int depth)
           j->result->signed_inside = 1;
           err = pl_packet_skip (&body);
           break;
-        case PL_PKT_MARKER:
-        case PL_PKT_PADDING:
-          err = pl_packet_skip (&body);
-          break;
         default:
-          err = gpg_error (GPG_ERR_BAD_DATA);
+          err = pl_packet_skippable (body.tag) ? pl_packet_skip (&body)
+                                               : gpg_error (GPG_ERR_BAD_DATA);
           break;
         }
       if (err)
@@ -769,9 +773,6 @@ read_outer_packet (decrypt_job *j, pl_key_candidates *c,
     return pl_key_candidates_add_packet (c, body);
   switch (body->tag)
     {
-    case PL_PKT_MARKER:
-    case PL_PKT_PADDING:
-      return pl_packet_skip (body);
     case PL_PKT_SED:
       return gpg_error (PL_ERR_UNPROTECTED);
     case PL_PKT_SEIPD:
@@ -784,7 +785,8 @@ read_outer_packet (decrypt_job *j, pl_key_candidates *c,
     case PL_PKT_SIGNATURE:
       return gpg_error (GPG_ERR_NOT_ENCRYPTED);
     default:
-      return gpg_error (GPG_ERR_INV_PACKET);
+      return pl_packet_skippable (body->tag) ? pl_packet_skip (body)
+                                             : gpg_error (GPG_ERR_INV_PACKET);
     }
 }
 
@@ -811,7 +813,7 @@ read_message (decrypt_job *j)
       if (!have_data)
         err = read_outer_packet (j, c, &body, &have_data);
       /* Only padding may follow the encrypted data. */
-      else if (body.tag != PL_PKT_MARKER && body.tag != PL_PKT_PADDING)
+      else if (!pl_packet_skippable (body.tag))
         err = gpg_error (GPG_ERR_BAD_DATA);
       else
         err = pl_packet_skip (&body);

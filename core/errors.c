@@ -12,6 +12,7 @@ pl_error_outcome (gpg_error_t err)
       return PL_OUTCOME_OK;
     case GPG_ERR_BAD_PASSPHRASE:
     case GPG_ERR_NO_PASSPHRASE:
+    case GPG_ERR_BAD_KEY:
       return PL_OUTCOME_BAD_PASSPHRASE;
     case GPG_ERR_CHECKSUM:
     case GPG_ERR_BAD_SIGNATURE:
@@ -37,7 +38,10 @@ pl_error_outcome (gpg_error_t err)
     case GPG_ERR_NO_SECKEY:
       return PL_OUTCOME_PUBLIC_KEY;
     case GPG_ERR_TOO_LARGE:
+    case PL_ERR_BOMB:
       return PL_OUTCOME_TOO_COSTLY;
+    case PL_ERR_TOO_MANY_KEYS:
+      return PL_OUTCOME_MALFORMED;
     case GPG_ERR_CANCELED:
       return PL_OUTCOME_CANCELLED;
     case GPG_ERR_EEXIST:
@@ -58,6 +62,8 @@ pl_error_message (gpg_error_t err)
       return PL_N_ ("The passphrase is wrong.");
     case GPG_ERR_NO_PASSPHRASE:
       return PL_N_ ("No passphrase was given.");
+    case GPG_ERR_BAD_KEY:
+      return PL_N_ ("The session key does not fit the file.");
     case GPG_ERR_CHECKSUM:
     case GPG_ERR_BAD_SIGNATURE:
       return PL_N_ ("The file is damaged or has been tampered with; "
@@ -96,8 +102,13 @@ pl_error_message (gpg_error_t err)
       return PL_N_ ("The file is encrypted to a public key, not with a "
                     "passphrase.");
     case GPG_ERR_TOO_LARGE:
-      return PL_N_ ("The file asks for more memory to derive its key than "
+      return PL_N_ ("The file asks for more key-derivation work than "
                     "Padlock allows.");
+    case PL_ERR_BOMB:
+      return PL_N_ ("The file expands more than 1000-fold: likely a "
+                    "decompression bomb; nothing was written.");
+    case PL_ERR_TOO_MANY_KEYS:
+      return PL_N_ ("The file has too many key packets.");
     case GPG_ERR_CANCELED:
       return PL_N_ ("Cancelled.");
     case GPG_ERR_EEXIST:

@@ -12,7 +12,8 @@ typedef enum
   PL_OUTCOME_UNSUPPORTED,       /* an algorithm or version we do not read */
   PL_OUTCOME_UNPROTECTED,       /* no integrity protection: refused */
   PL_OUTCOME_PUBLIC_KEY,        /* encrypted to a public key only */
-  PL_OUTCOME_TOO_COSTLY,        /* Argon2 memory above the cap */
+  PL_OUTCOME_TOO_COSTLY,        /* key derivation over budget, or a
+                                 * decompression bomb */
   PL_OUTCOME_CANCELLED,
   PL_OUTCOME_IO,
   PL_OUTCOME_OUTPUT_EXISTS,
@@ -22,6 +23,10 @@ typedef enum
 /* Codes the engine gives that gpg-error has no better name for. */
 #define PL_ERR_UNPROTECTED GPG_ERR_FORBIDDEN
 #define PL_ERR_INTEGRITY GPG_ERR_CHECKSUM
+/* Inflated output past both 1 GiB (by default) and 1000x its input. */
+#define PL_ERR_BOMB GPG_ERR_LIMIT_REACHED
+/* More SKESKs than are tried, and none of those tried opened it. */
+#define PL_ERR_TOO_MANY_KEYS GPG_ERR_TOO_MANY
 
 pl_outcome pl_error_outcome (gpg_error_t err);
 

@@ -574,10 +574,13 @@ typedef struct
 {
   pl_sink base;
   int fd;
-  int regular;
-  off_t start;
+  int regular;                  /* in place, at the end of a regular file */
+  int append;                   /* O_APPEND: the offset is not ours */
+  off_t start;                  /* the file's length when we began */
   int spool_fd;                 /* -1: write straight through */
 } fd_sink;
+
+static void fd_sink_abort (pl_sink *self);
 
 static gpg_error_t
 fd_sink_write (pl_sink *self, const void *buf, size_t len)
@@ -637,9 +640,21 @@ fd_sink_abort (pl_sink *self)
     }
   else if (s->regular)
     {
-      if (ftruncate (s->fd, s->start) == 0)
+      if (ftruncate (s->fd, s->start) == 0 && !s->append)
         lseek (s->fd, s->start, SEEK_SET);
     }
+}
+
+int
+pl_sink_fd_restore_point (pl_sink *sink, int *fd, int64_t *length)
+{
+  fd_sink *s = (fd_sink *) sink;
+
+  if (!sink || sink->abort != fd_sink_abort || !s->regular)
+    return 0;
+  *fd = s->fd;
+  *length = s->start;
+  return 1;
 }
 
 static void
@@ -665,12 +680,16 @@ pl_sink_new_fd (int fd, int spool, pl_sink **out)
   s->spool_fd = -1;
   if (!fstat (fd, &st) && S_ISREG (st.st_mode))
     {
-      s->regular = 1;
-      s->start = lseek (fd, 0, SEEK_CUR);
-      if (s->start < 0)
-        s->start = 0;
+      int flags = fcntl (fd, F_GETFL);
+      off_t pos = lseek (fd, 0, SEEK_CUR);
+
+      /* A fresh O_APPEND descriptor says offset 0 (">>"): the length is
+       * what counts, taken now, and restored exactly on failure. */
+      s->append = flags >= 0 && (flags & O_APPEND);
+      s->start = st.st_size;
+      s->regular = s->append || pos == st.st_size;
     }
-  else if (spool)
+  if (!s->regular && spool)
     {
       const char *tmpdir = getenv ("TMPDIR");
       if (!tmpdir || !*tmpdir)

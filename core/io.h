@@ -87,12 +87,20 @@ const char *pl_sink_file_path (pl_sink *sink);
 gpg_error_t pl_file_name_numbered (const char *name, const char *suffix,
                                    unsigned attempt, char *buf, size_t size);
 
-/* A sink over an open descriptor (stdout).  Regular file: written in place
- * and truncated back to where it started on abort.  Anything else (a pipe,
- * a terminal): with SPOOL, held in an unlinked temporary file and copied
- * out only at commit, so that a reader never sees unauthenticated
- * plaintext; without SPOOL, written straight through. */
+/* A sink over an open descriptor (stdout).  A regular file written at its
+ * end (O_APPEND, or positioned at the end, as `>` and `>>` leave it):
+ * written in place, and on abort truncated back to exactly the length
+ * fstat gave when the sink was made.  Anything else (a pipe, a terminal,
+ * a file positioned before its end): with SPOOL, held in an unlinked
+ * temporary file and copied out only at commit, so that a reader never
+ * sees unauthenticated plaintext and no octet of the file is
+ * overwritten; without SPOOL, written straight through. */
 gpg_error_t pl_sink_new_fd (int fd, int spool, pl_sink **out);
+
+/* For a signal handler: when SINK (from pl_sink_new_fd) writes a regular
+ * file in place, *FD and *LENGTH receive what to ftruncate back to on an
+ * interrupt, and 1 is returned; else 0. */
+int pl_sink_fd_restore_point (pl_sink *sink, int *fd, int64_t *length);
 
 /* Writes all of BUF to FD, retrying short writes and EINTR. */
 gpg_error_t pl_write_all (int fd, const void *buf, size_t len);

@@ -91,7 +91,8 @@ typedef struct
   const char *file_name;        /* stored in the literal packet; may be NULL */
   uint32_t file_date;
   int chunk_octet;              /* AEAD; -1: default (16) */
-  unsigned int s2k_ms;          /* iterated S2K target; 0: 100 ms */
+  unsigned int s2k_ms;          /* 0: the iterated count 65011712, always;
+                                 * tests set a time target to go faster */
   int argon2_passes;            /* 0: defaults t=3, p=4, m=2^16 KiB */
   int argon2_parallelism;
   int argon2_memory_exp;
@@ -111,6 +112,11 @@ typedef struct
    * receives the session key that opened the message; its length goes
    * to the result's session_key_len. */
   uint8_t *session_key_out;
+
+  /* Decompression bombs (compress.h): output may pass 1000 times the
+   * compressed input only below this many octets.  0: 1 GiB;
+   * PL_INFLATE_NO_LIMIT (UINT64_MAX) lifts the limit. */
+  uint64_t expansion_floor;
 } pl_decrypt_options;
 
 typedef enum

@@ -2,6 +2,8 @@
 #include "keys.h"
 #include "algo.h"
 #include "aead.h"
+#include "derive.h"
+#include "errors.h"
 #include "s2k.h"
 #include "skesk.h"
 
@@ -13,21 +15,22 @@
  * an S2K per passphrase), not a use. */
 #define MAX_SKESK 16
 
-/* Every S2K key of a job is derived here, and only here: the one place
- * where a per-message cache of (passphrase, specifier) pairs and a
- * cancellable derivation plug in.  Until then the cancel flag is checked
- * before each derivation, the expensive step. */
+/* Encryption's S2K keys are derived here, cancellable (s2k.h).
+ * Decryption's go through the message's derivation context (derive.h:
+ * budget, cache, cancel) in pl_key_candidates_next. */
 static gpg_error_t
 derive_s2k_key (const pl_job_control *ctl, const pl_s2k *s2k,
                 const void *passphrase, size_t passphrase_len,
                 uint32_t argon2_cap_kib, uint8_t *out, size_t outlen)
 {
+  pl_s2k_control s2k_ctl = { ctl ? ctl->cancel : NULL,
+                             pl_job_threads (ctl) };
   gpg_error_t err = pl_job_check_cancel (ctl);
 
   if (err)
     return err;
-  return pl_s2k_derive (s2k, passphrase, passphrase_len, out, outlen,
-                        argon2_cap_kib);
+  return pl_s2k_derive_controlled (s2k, passphrase, passphrase_len, out,
+                                   outlen, argon2_cap_kib, &s2k_ctl);
 }
 
 /* ---- Encryption ---------------------------------------------------- */
@@ -145,6 +148,9 @@ struct pl_key_candidates
   const pl_decrypt_options *o;
   const pl_job_control *ctl;
   pl_skesk skesk[MAX_SKESK];
+  size_t n_dropped;             /* SKESKs past MAX_SKESK: never tried */
+  pl_derive derive;             /* every S2K key of the message */
+  int planned;
   size_t n_skesk;
   int n_pkesk;
   uint8_t *s2k_key;             /* secure: PL_SESSION_KEY_MAX each */
@@ -170,6 +176,8 @@ pl_key_candidates_new (pl_key_candidates **out, const pl_decrypt_options *o,
     {
       c->o = o;
       c->ctl = ctl;
+      pl_derive_init (&c->derive, ctl ? ctl->cancel : NULL,
+                      pl_job_threads (ctl), o->argon2_cap_kib);
       c->s2k_key = gcry_malloc_secure (2 * PL_SESSION_KEY_MAX);
       c->session_key = c->s2k_key + PL_SESSION_KEY_MAX;
     }
@@ -185,6 +193,7 @@ pl_key_candidates_free (pl_key_candidates *c)
 {
   if (!c)
     return;
+  pl_derive_clear (&c->derive);
   if (c->s2k_key)
     pl_wipe (c->s2k_key, 2 * PL_SESSION_KEY_MAX);
   gcry_free (c->s2k_key);
@@ -212,6 +221,8 @@ pl_key_candidates_add_packet (pl_key_candidates *c, pl_packet_body *body)
       return pl_packet_skip (body);
     }
   err = pl_packet_read_all (body, buf, sizeof buf, &len);
+  if (!err && c->n_skesk == MAX_SKESK)
+    c->n_dropped++;
   if (err || c->n_skesk == MAX_SKESK)
     return err;
   err = pl_skesk_parse (&c->skesk[c->n_skesk], buf, len);
@@ -290,6 +301,37 @@ next_session_key (pl_key_candidates *c, uint8_t *key, size_t *keylen,
   return 0;
 }
 
+/* Charges the derivation budget (derive.h) for every SKESK with every
+ * passphrase as given and trimmed, before the first derivation, so that a
+ * message over budget is refused before any work. */
+static gpg_error_t
+plan_derivations (pl_key_candidates *c)
+{
+  gpg_error_t err = 0;
+
+  for (size_t s = 0; s < c->n_skesk && !err; s++)
+    {
+      const pl_skesk *sk = &c->skesk[s];
+      size_t keylen = pl_skesk_s2k_length (sk);
+
+      for (size_t i = 0; i < c->o->n_keys && keylen && !err; i++)
+        {
+          const pl_key *k = &c->o->keys[i];
+          size_t trimmed;
+
+          if (k->kind != PL_KEY_PASSPHRASE || !k->data)
+            continue;
+          trimmed = trimmed_length (k->data, k->len);
+          err = pl_derive_plan (&c->derive, &sk->s2k, keylen, k->data,
+                                k->len);
+          if (!err && trimmed != k->len)
+            err = pl_derive_plan (&c->derive, &sk->s2k, keylen, k->data,
+                                  trimmed);
+        }
+    }
+  return err;
+}
+
 gpg_error_t
 pl_key_candidates_next (pl_key_candidates *c, const uint8_t **key,
                         size_t *keylen, int *cipher_algo)
@@ -297,6 +339,13 @@ pl_key_candidates_next (pl_key_candidates *c, const uint8_t **key,
   *key = c->session_key;
   if (next_session_key (c, c->session_key, keylen, cipher_algo))
     return 0;
+  if (!c->planned)
+    {
+      gpg_error_t err = plan_derivations (c);
+      if (err)
+        return err;
+      c->planned = 1;
+    }
   for (; c->next_skesk < c->n_skesk; c->next_skesk++, c->next_key = 0)
     {
       const pl_skesk *sk = &c->skesk[c->next_skesk];
@@ -305,14 +354,17 @@ pl_key_candidates_next (pl_key_candidates *c, const uint8_t **key,
 
       while (next_passphrase (c, &pw, &len))
         {
-          gpg_error_t err = derive_s2k_key (c->ctl, &sk->s2k, pw, len,
-                                            c->o->argon2_cap_kib,
-                                            c->s2k_key,
-                                            pl_skesk_s2k_length (sk));
-          if (gpg_err_code (err) == GPG_ERR_CANCELED)
+          const uint8_t *s2k_key = NULL;
+          size_t s2k_len = pl_skesk_s2k_length (sk);
+          gpg_error_t err = s2k_len ? pl_derive_key (&c->derive, &sk->s2k,
+                                                     s2k_len, pw, len,
+                                                     &s2k_key)
+                                    : gpg_error (GPG_ERR_CIPHER_ALGO);
+          if (gpg_err_code (err) == GPG_ERR_CANCELED
+              || gpg_err_code (err) == GPG_ERR_TOO_LARGE)
             return err;
           if (!err)
-            err = pl_skesk_decrypt (sk, c->s2k_key, c->session_key, keylen,
+            err = pl_skesk_decrypt (sk, s2k_key, c->session_key, keylen,
                                     cipher_algo);
           if (!err)
             return 0;
@@ -337,6 +389,8 @@ pl_key_candidates_failure (const pl_key_candidates *c)
     return c->last;
   if (!c->n_skesk && c->n_pkesk)
     return gpg_error (GPG_ERR_NO_SECKEY);
+  if (c->n_dropped)
+    return gpg_error (PL_ERR_TOO_MANY_KEYS);
   if (!c->n_skesk)
     return gpg_error (GPG_ERR_NO_DATA);
   return gpg_error (GPG_ERR_BAD_PASSPHRASE);

@@ -1,6 +1,7 @@
 /* packet.c - OpenPGP packet framing */
 #include "packet.h"
 
+#include <stddef.h>
 #include <string.h>
 
 void
@@ -117,6 +118,60 @@ read_new_length (pl_cursor *in, uint64_t *len, int *partial, int first)
   return 0;
 }
 
+/* Copies short partial chunks together into B->coalesced, up to its size
+ * or the end of the body. */
+static gpg_error_t
+body_coalesce (pl_packet_body *b, uint8_t **data, size_t *len)
+{
+  size_t got = 0;
+  gpg_error_t err;
+
+  while (got < sizeof b->coalesced)
+    {
+      pl_cursor *c = b->in;
+      uint8_t *p;
+      size_t n, want;
+
+      /* The hot case, without calls: a short partial length octet and
+       * its chunk, both in the current block. */
+      while (!b->remaining && b->partial && c->n >= 2 && c->p[0] >= 224
+             && c->p[0] < 255 && (1u << (c->p[0] & 0x1f)) < c->n
+             && got + (1u << (c->p[0] & 0x1f)) <= sizeof b->coalesced)
+        {
+          size_t k = (size_t) 1 << (c->p[0] & 0x1f);
+          memcpy (b->coalesced + got, c->p + 1, k);
+          got += k;
+          c->p += 1 + k;
+          c->n -= 1 + k;
+        }
+      if (got == sizeof b->coalesced)
+        break;
+      while (!b->remaining && b->partial)
+        {
+          err = read_new_length (b->in, &b->remaining, &b->partial, 0);
+          if (err)
+            return err;
+        }
+      if (!b->remaining)
+        break;
+      want = sizeof b->coalesced - got;
+      if (b->remaining < want)
+        want = (size_t) b->remaining;
+      err = pl_cursor_take (b->in, want, &p, &n);
+      if (err)
+        return err;
+      if (!n)
+        return gpg_error (GPG_ERR_TRUNCATED);
+      memcpy (b->coalesced + got, p, n);
+      got += n;
+      b->remaining -= n;
+    }
+  b->total += got;
+  *data = b->coalesced;
+  *len = got;
+  return 0;
+}
+
 static gpg_error_t
 body_next (pl_reader *self, uint8_t **data, size_t *len)
 {
@@ -142,6 +197,8 @@ body_next (pl_reader *self, uint8_t **data, size_t *len)
     }
   if (!b->remaining)
     return 0;
+  if (b->partial && b->remaining < PL_PACKET_COALESCE / 4)
+    return body_coalesce (b, data, len);
   err = pl_cursor_take (b->in, b->remaining > SIZE_MAX ? SIZE_MAX
                                                        : (size_t) b->remaining,
                         data, &n);
@@ -161,7 +218,7 @@ pl_packet_begin (pl_cursor *in, pl_packet_body *body)
   uint8_t ctb;
   gpg_error_t err;
 
-  memset (body, 0, sizeof *body);
+  memset (body, 0, offsetof (pl_packet_body, coalesced));
   body->base.next = body_next;
   body->in = in;
   err = pl_cursor_read (in, &ctb, 1);
@@ -212,15 +269,15 @@ pl_packet_read_all (pl_packet_body *body, uint8_t *buf, size_t max,
       size_t n;
 
       /* A definite length says up front whether it fits. */
-      if (!body->partial && !body->until_eof && got + body->remaining > max)
-        return gpg_error (GPG_ERR_TOO_LARGE);
+      if (body->partial || body->until_eof || got + body->remaining > max)
+        return gpg_error (GPG_ERR_BAD_DATA);
       err = body->base.next (&body->base, &p, &n);
       if (err)
         return err;
       if (!n)
         break;
       if (n > max - got)
-        return gpg_error (GPG_ERR_TOO_LARGE);
+        return gpg_error (GPG_ERR_BAD_DATA);
       memcpy (buf + got, p, n);
       got += n;
     }

@@ -69,6 +69,14 @@ gpg_error_t pl_cursor_take (pl_cursor *c, size_t max, uint8_t **p, size_t *n);
  * the cursor is empty.  Only what the current block holds is shown. */
 gpg_error_t pl_cursor_peek (pl_cursor *c, uint8_t **p, size_t *n);
 
+/* Partial lengths can be as short as one octet after the first 512.
+ * Handing such chunks out one by one would cost every stage downstream a
+ * call (and the sink a write(2)) per chunk: chunks shorter than this are
+ * copied together into blocks of up to this size instead.  It stays
+ * below the size at which decrypt.c hands a block to its writer thread,
+ * so a coalesced block is never read after the next call. */
+#define PL_PACKET_COALESCE (16u * 1024)
+
 typedef struct
 {
   pl_reader base;
@@ -78,16 +86,29 @@ typedef struct
   int partial;                  /* more lengths follow the current one */
   int until_eof;                /* old format, indeterminate length */
   uint64_t total;               /* octets handed out so far */
+  /* Last, so that pl_packet_begin need not clear it. */
+  uint8_t coalesced[PL_PACKET_COALESCE];
 } pl_packet_body;
 
 /* Reads a packet header.  GPG_ERR_EOF at a clean end of input; a header
  * that is not one (bit 7 clear, reserved tag 0) is GPG_ERR_INV_PACKET. */
 gpg_error_t pl_packet_begin (pl_cursor *in, pl_packet_body *body);
 
-/* Reads a whole body of at most MAX octets into BUF (bigger ones are
- * GPG_ERR_TOO_LARGE, checked before any copy). */
+/* Reads a whole body of at most MAX octets into BUF: for packets whose
+ * format bounds their size (SKESK), so a bigger body, or one of partial
+ * or indeterminate length, is malformed: GPG_ERR_BAD_DATA, checked
+ * before any copy. */
 gpg_error_t pl_packet_read_all (pl_packet_body *body, uint8_t *buf,
                                 size_t max, size_t *len);
+
+/* RFC 9580 §4.3: packets a reader skips wherever they appear: Marker,
+ * Padding, and the unassigned non-critical tags 40 to 63. */
+static inline int
+pl_packet_skippable (int tag)
+{
+  return tag == PL_PKT_MARKER || tag == PL_PKT_PADDING
+         || (tag >= 40 && tag <= 63);
+}
 
 /* Reads and drops the rest of the body. */
 gpg_error_t pl_packet_skip (pl_packet_body *body);

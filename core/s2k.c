@@ -2,6 +2,7 @@
 #include "s2k.h"
 #include "algo.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <pthread.h>
@@ -96,19 +97,136 @@ pl_s2k_write (const pl_s2k *s2k, uint8_t *out)
   return n;
 }
 
+static int
+cancelled (const pl_s2k_control *ctl)
+{
+  return ctl && ctl->cancel && atomic_load (ctl->cancel);
+}
+
+/* Thread operations for libgcrypt's Argon2: each segment of a slice is a
+ * job on a thread of its own, at most POOL->max at once.  Once *STOP is
+ * set no new job starts; argon2_compute then returns GPG_ERR_CANCELED,
+ * but only after every job it dispatched ended, since they write its
+ * memory. */
+typedef struct
+{
+  pthread_mutex_t lock;
+  pthread_cond_t cond;
+  int running;
+  int max;
+  const atomic_int *stop;       /* may be NULL */
+} argon2_pool;
+
+typedef struct
+{
+  argon2_pool *pool;
+  gcry_kdf_job_fn_t fn;
+  void *priv;
+} argon2_job;
+
+static int
+pool_stopped (const argon2_pool *pool)
+{
+  return pool->stop && atomic_load (pool->stop);
+}
+
+static void *
+argon2_job_thread (void *arg)
+{
+  argon2_job *job = arg;
+  argon2_pool *pool = job->pool;
+
+  job->fn (job->priv);
+  free (job);
+  pthread_mutex_lock (&pool->lock);
+  pool->running--;
+  pthread_cond_broadcast (&pool->cond);
+  pthread_mutex_unlock (&pool->lock);
+  return NULL;
+}
+
+static int
+argon2_wait_all (void *ctx)
+{
+  argon2_pool *pool = ctx;
+
+  pthread_mutex_lock (&pool->lock);
+  while (pool->running)
+    pthread_cond_wait (&pool->cond, &pool->lock);
+  pthread_mutex_unlock (&pool->lock);
+  return pool_stopped (pool) ? -1 : 0;
+}
+
+static int
+argon2_dispatch (void *ctx, gcry_kdf_job_fn_t fn, void *priv)
+{
+  argon2_pool *pool = ctx;
+  argon2_job *job;
+  pthread_attr_t attr;
+  pthread_t thread;
+  int started = 0;
+
+  if (pool_stopped (pool))
+    {
+      argon2_wait_all (pool);
+      return -1;
+    }
+  if (pool->max <= 1)
+    {
+      fn (priv);
+      return 0;
+    }
+  pthread_mutex_lock (&pool->lock);
+  while (pool->running >= pool->max)
+    pthread_cond_wait (&pool->cond, &pool->lock);
+  pool->running++;
+  pthread_mutex_unlock (&pool->lock);
+
+  job = malloc (sizeof *job);
+  if (job)
+    {
+      job->pool = pool;
+      job->fn = fn;
+      job->priv = priv;
+      pthread_attr_init (&attr);
+      pthread_attr_setdetachstate (&attr, PTHREAD_CREATE_DETACHED);
+      started = !pthread_create (&thread, &attr, argon2_job_thread, job);
+      pthread_attr_destroy (&attr);
+    }
+  if (!started)
+    {
+      /* No thread to be had: the work still gets done, here. */
+      free (job);
+      fn (priv);
+      pthread_mutex_lock (&pool->lock);
+      pool->running--;
+      pthread_cond_broadcast (&pool->cond);
+      pthread_mutex_unlock (&pool->lock);
+    }
+  return 0;
+}
+
+/* Argon2id through libgcrypt, its lanes on up to THREADS threads,
+ * stopping between segments once *STOP (may be NULL) is set. */
 static gpg_error_t
-derive_argon2 (const pl_s2k *s2k, const char *passphrase, size_t len,
-               uint8_t *key, size_t keylen, uint32_t cap_kib)
+argon2_compute_key (const pl_s2k *s2k, const char *passphrase, size_t len,
+                    uint8_t *key, size_t keylen, int threads,
+                    const atomic_int *stop)
 {
   gcry_kdf_hd_t hd = NULL;
   unsigned long params[4];
+  argon2_pool pool;
+  struct gcry_kdf_thread_ops ops;
   gpg_error_t err;
 
-  if (!cap_kib)
-    cap_kib = PL_S2K_ARGON2_DEFAULT_CAP_KIB;
-  /* Refuse before allocating: a hostile packet can ask for 2^31 KiB. */
-  if ((1ull << s2k->memory_exp) > cap_kib)
-    return gpg_error (GPG_ERR_TOO_LARGE);
+  memset (&pool, 0, sizeof pool);
+  pthread_mutex_init (&pool.lock, NULL);
+  pthread_cond_init (&pool.cond, NULL);
+  pool.max = threads > 1 ? threads : 1;
+  pool.stop = stop;
+  ops.jobs_context = &pool;
+  ops.dispatch_job = argon2_dispatch;
+  ops.wait_all_jobs = argon2_wait_all;
 
   params[0] = keylen;
   params[1] = s2k->passes;
@@ -118,7 +236,7 @@ derive_argon2 (const pl_s2k *s2k, const char *passphrase, size_t len,
                        passphrase, len, s2k->salt, 16, NULL, 0, NULL, 0);
   if (err)
     goto leave;
-  err = gcry_kdf_compute (hd, NULL);
+  err = gcry_kdf_compute (hd, &ops);
   if (err)
     goto leave;
   err = gcry_kdf_final (hd, keylen, key);
@@ -126,44 +244,271 @@ derive_argon2 (const pl_s2k *s2k, const char *passphrase, size_t len,
  leave:
   if (hd)
     gcry_kdf_close (hd);
+  pthread_cond_destroy (&pool.cond);
+  pthread_mutex_destroy (&pool.lock);
   if (gpg_err_code (err) == GPG_ERR_ENOMEM)
     err = gpg_error (GPG_ERR_TOO_LARGE);
+  return gpg_err_code (err) == GPG_ERR_CANCELED ? gpg_error (GPG_ERR_CANCELED)
+                                                : err;
+}
+
+/* A cancellable Argon2 runs on a helper thread that owns everything it
+ * touches: on cancel the caller returns at once, and the helper stops at
+ * its next segment (up to memory / (4 * lanes) KiB of work: 1-2 s for one
+ * lane over 2 GiB), then frees its memory and itself.  It never reads the
+ * caller's cancel flag, which may be gone by then. */
+typedef struct
+{
+  pthread_mutex_t lock;
+  pthread_cond_t cond;
+  int refs;                     /* the caller and the helper */
+  int done;
+  atomic_int abandoned;
+  gpg_error_t err;
+  pl_s2k s2k;
+  int threads;
+  char *passphrase;             /* secret: a copy in secure memory */
+  size_t passphrase_len;
+  uint8_t *key;                 /* secret: secure memory */
+  size_t keylen;
+} argon2_run;
+
+static void
+argon2_run_unref (argon2_run *run)
+{
+  int last;
+
+  pthread_mutex_lock (&run->lock);
+  last = !--run->refs;
+  pthread_mutex_unlock (&run->lock);
+  if (!last)
+    return;
+  if (run->passphrase)
+    {
+      pl_wipe (run->passphrase, run->passphrase_len + 1);
+      gcry_free (run->passphrase);
+    }
+  if (run->key)
+    {
+      pl_wipe (run->key, run->keylen);
+      gcry_free (run->key);
+    }
+  pthread_cond_destroy (&run->cond);
+  pthread_mutex_destroy (&run->lock);
+  free (run);
+}
+
+static void *
+argon2_helper (void *arg)
+{
+  argon2_run *run = arg;
+  gpg_error_t err;
+
+  err = argon2_compute_key (&run->s2k, run->passphrase, run->passphrase_len,
+                            run->key, run->keylen, run->threads,
+                            &run->abandoned);
+  pthread_mutex_lock (&run->lock);
+  run->err = err;
+  run->done = 1;
+  pthread_cond_broadcast (&run->cond);
+  pthread_mutex_unlock (&run->lock);
+  argon2_run_unref (run);
+  return NULL;
+}
+
+static gpg_error_t
+argon2_on_helper (const pl_s2k *s2k, const char *passphrase, size_t len,
+                  uint8_t *key, size_t keylen, const pl_s2k_control *ctl)
+{
+  argon2_run *run = calloc (1, sizeof *run);
+  pthread_attr_t attr;
+  pthread_t thread;
+  gpg_error_t err;
+  int started;
+
+  if (!run)
+    return gpg_error_from_syserror ();
+  pthread_mutex_init (&run->lock, NULL);
+  pthread_cond_init (&run->cond, NULL);
+  run->refs = 1;
+  run->s2k = *s2k;
+  run->threads = ctl->threads;
+  run->passphrase = gcry_malloc_secure (len + 1);
+  run->key = gcry_malloc_secure (keylen);
+  if (!run->passphrase || !run->key)
+    {
+      err = gpg_error_from_syserror ();
+      argon2_run_unref (run);
+      return err;
+    }
+  memcpy (run->passphrase, passphrase, len);
+  run->passphrase[len] = 0;
+  run->passphrase_len = len;
+  run->keylen = keylen;
+
+  run->refs = 2;
+  pthread_attr_init (&attr);
+  pthread_attr_setdetachstate (&attr, PTHREAD_CREATE_DETACHED);
+  started = !pthread_create (&thread, &attr, argon2_helper, run);
+  pthread_attr_destroy (&attr);
+  if (!started)
+    {
+      /* No helper to be had: derive here, cancellable by segment. */
+      run->refs = 1;
+      argon2_run_unref (run);
+      return argon2_compute_key (s2k, passphrase, len, key, keylen,
+                                 ctl->threads, ctl->cancel);
+    }
+
+  pthread_mutex_lock (&run->lock);
+  while (!run->done)
+    {
+      struct timespec until;
+
+      if (cancelled (ctl))
+        {
+          atomic_store (&run->abandoned, 1);
+          break;
+        }
+      clock_gettime (CLOCK_REALTIME, &until);
+      until.tv_nsec += 20 * 1000 * 1000;
+      if (until.tv_nsec >= 1000000000L)
+        {
+          until.tv_sec++;
+          until.tv_nsec -= 1000000000L;
+        }
+      pthread_cond_timedwait (&run->cond, &run->lock, &until);
+    }
+  if (run->done)
+    {
+      err = run->err;
+      if (!err)
+        memcpy (key, run->key, keylen);
+    }
+  else
+    err = gpg_error (GPG_ERR_CANCELED);
+  pthread_mutex_unlock (&run->lock);
+  argon2_run_unref (run);
   return err;
 }
 
-/* libgcrypt's S2K refuses an empty passphrase, which OpenPGP allows (and
- * the RFC 9580 §3.7.1 algorithm defines): do it by hand for that case. */
 static gpg_error_t
-derive_empty (int algo, const pl_s2k *s2k, unsigned long count,
-              uint8_t *key, size_t keylen)
+derive_argon2 (const pl_s2k *s2k, const char *passphrase, size_t len,
+               uint8_t *key, size_t keylen, uint32_t cap_kib,
+               const pl_s2k_control *ctl)
 {
-  size_t salt_len = s2k->type == PL_S2K_SIMPLE ? 0 : 8;
-  size_t dlen = gcry_md_get_algo_dlen (algo);
-  static const uint8_t zero[64];
-  gpg_error_t err;
+  if (!cap_kib)
+    cap_kib = PL_S2K_ARGON2_DEFAULT_CAP_KIB;
+  /* Refuse before allocating: a hostile packet can ask for 2^31 KiB. */
+  if ((1ull << s2k->memory_exp) > cap_kib)
+    return gpg_error (GPG_ERR_TOO_LARGE);
+  if (cancelled (ctl))
+    return gpg_error (GPG_ERR_CANCELED);
+  if (ctl && ctl->cancel)
+    return argon2_on_helper (s2k, passphrase, len, key, keylen, ctl);
+  return argon2_compute_key (s2k, passphrase, len, key, keylen,
+                             ctl ? ctl->threads : 1, NULL);
+}
 
-  if (count < salt_len)
-    count = salt_len;
-  for (size_t done = 0, ctx = 0; done < keylen; ctx++)
+/* The octets one context of a hashed S2K puts through the hash: the salt
+ * and passphrase once, or, iterated, repeated up to the count (RFC 9580
+ * §3.7.1.3; a count below their length still hashes them whole). */
+static uint64_t
+hashed_octets (const pl_s2k *s2k, size_t passphrase_len)
+{
+  uint64_t unit = (s2k->type == PL_S2K_SIMPLE ? 0 : 8) + passphrase_len;
+  uint64_t count = unit;
+
+  if (s2k->type == PL_S2K_ITERATED)
+    count = pl_s2k_decode_count (s2k->coded_count);
+  return count < unit ? unit : count;
+}
+
+/* The simple, salted and iterated S2K (RFC 9580 §3.7.1.1-3), by hand
+ * rather than through gcry_kdf_derive, for two reasons: libgcrypt refuses
+ * the empty passphrase that OpenPGP allows, and hashing in pieces lets a
+ * cancel stop a 65-million-octet count within a megabyte. */
+static gpg_error_t
+derive_hashed (int algo, const pl_s2k *s2k, const char *passphrase,
+               size_t passphrase_len, uint8_t *key, size_t keylen,
+               const pl_s2k_control *ctl)
+{
+  enum { PIECE = 4096, CHECK_EVERY = 1 << 20 };
+  static const uint8_t zero[64];
+  size_t salt_len = s2k->type == PL_S2K_SIMPLE ? 0 : 8;
+  size_t unit = salt_len + passphrase_len;
+  size_t dlen = gcry_md_get_algo_dlen (algo);
+  uint64_t count = hashed_octets (s2k, passphrase_len);
+  size_t piece_len = unit >= PIECE || !unit ? unit : PIECE / unit * unit;
+  uint8_t *piece = NULL;        /* secret: the passphrase, repeated */
+  gcry_md_hd_t md = NULL;
+  gpg_error_t err = 0;
+
+  if (piece_len)
     {
-      gcry_md_hd_t md;
+      piece = gcry_malloc_secure (piece_len);
+      if (!piece)
+        return gpg_error_from_syserror ();
+      for (size_t o = 0; o < piece_len; o += unit)
+        {
+          memcpy (piece + o, s2k->salt, salt_len);
+          memcpy (piece + o + salt_len, passphrase, passphrase_len);
+        }
+    }
+  for (size_t done = 0, ctx = 0; done < keylen && !err; ctx++)
+    {
       size_t n = keylen - done < dlen ? keylen - done : dlen;
+      uint64_t since_check = 0;
 
       err = gcry_md_open (&md, algo, GCRY_MD_FLAG_SECURE);
       if (err)
-        return err;
+        break;
       gcry_md_write (md, zero, ctx);
-      for (unsigned long left = count; left && salt_len;)
+      /* PIECE_LEN is whole units, so pieces in a row keep the cycle. */
+      for (uint64_t left = count; left && !err;)
         {
-          size_t k = left < salt_len ? left : salt_len;
-          gcry_md_write (md, s2k->salt, k);
+          size_t k = left < piece_len ? (size_t) left : piece_len;
+          gcry_md_write (md, piece, k);
           left -= k;
+          since_check += k;
+          if (since_check >= CHECK_EVERY)
+            {
+              since_check = 0;
+              if (cancelled (ctl))
+                err = gpg_error (GPG_ERR_CANCELED);
+            }
         }
-      memcpy (key + done, gcry_md_read (md, algo), n);
+      if (!err)
+        memcpy (key + done, gcry_md_read (md, algo), n);
       gcry_md_close (md);
       done += n;
     }
-  return 0;
+  if (piece)
+    {
+      pl_wipe (piece, piece_len);
+      gcry_free (piece);
+    }
+  return err;
+}
+
+gpg_error_t
+pl_s2k_derive_controlled (const pl_s2k *s2k, const char *passphrase,
+                          size_t passphrase_len, uint8_t *key, size_t keylen,
+                          uint32_t argon2_cap_kib, const pl_s2k_control *ctl)
+{
+  int algo;
+
+  if (s2k->type == PL_S2K_ARGON2)
+    return derive_argon2 (s2k, passphrase, passphrase_len, key, keylen,
+                          argon2_cap_kib, ctl);
+  if (s2k->type != PL_S2K_SIMPLE && s2k->type != PL_S2K_SALTED
+      && s2k->type != PL_S2K_ITERATED)
+    return gpg_error (GPG_ERR_UNSUPPORTED_ALGORITHM);
+  algo = pl_hash_gcry_algo (s2k->hash_algo);
+  if (!algo)
+    return gpg_error (GPG_ERR_DIGEST_ALGO);
+  return derive_hashed (algo, s2k, passphrase, passphrase_len, key, keylen,
+                        ctl);
 }
 
 gpg_error_t
@@ -171,36 +516,26 @@ pl_s2k_derive (const pl_s2k *s2k, const char *passphrase,
                size_t passphrase_len, uint8_t *key, size_t keylen,
                uint32_t argon2_cap_kib)
 {
-  int algo;
-  unsigned long iterations = 0;
+  return pl_s2k_derive_controlled (s2k, passphrase, passphrase_len, key,
+                                   keylen, argon2_cap_kib, NULL);
+}
+
+uint64_t
+pl_s2k_cost (const pl_s2k *s2k, size_t keylen)
+{
+  uint64_t contexts = 1, dlen;
 
   if (s2k->type == PL_S2K_ARGON2)
-    return derive_argon2 (s2k, passphrase, passphrase_len, key, keylen,
-                          argon2_cap_kib);
-
-  algo = pl_hash_gcry_algo (s2k->hash_algo);
-  if (!algo)
-    return gpg_error (GPG_ERR_DIGEST_ALGO);
-  if (!passphrase_len && s2k->type <= PL_S2K_ITERATED)
-    return derive_empty (algo, s2k, s2k->type == PL_S2K_ITERATED
-                         ? pl_s2k_decode_count (s2k->coded_count) : 0,
-                         key, keylen);
-  switch (s2k->type)
-    {
-    case PL_S2K_SIMPLE:
-      return gcry_kdf_derive (passphrase, passphrase_len, GCRY_KDF_SIMPLE_S2K,
-                              algo, NULL, 0, 0, keylen, key);
-    case PL_S2K_SALTED:
-      return gcry_kdf_derive (passphrase, passphrase_len, GCRY_KDF_SALTED_S2K,
-                              algo, s2k->salt, 8, 0, keylen, key);
-    case PL_S2K_ITERATED:
-      iterations = pl_s2k_decode_count (s2k->coded_count);
-      return gcry_kdf_derive (passphrase, passphrase_len,
-                              GCRY_KDF_ITERSALTED_S2K, algo, s2k->salt, 8,
-                              iterations, keylen, key);
-    default:
-      return gpg_error (GPG_ERR_UNSUPPORTED_ALGORITHM);
-    }
+    return (uint64_t) s2k->passes << s2k->memory_exp;
+  /* A key longer than the digest takes one more context each. */
+  dlen = gcry_md_get_algo_dlen (pl_hash_gcry_algo (s2k->hash_algo));
+  if (dlen)
+    contexts = (keylen + dlen - 1) / dlen;
+  if (!contexts)
+    contexts = 1;
+  /* The passphrase's own length is left out: it is bounded by the
+   * caller, and the iterated count dwarfs it. */
+  return contexts * hashed_octets (s2k, 0) / PL_S2K_OCTETS_PER_UNIT + 1;
 }
 
 static double
@@ -258,6 +593,11 @@ pl_s2k_new_iterated (pl_s2k *s2k, int hash_algo, unsigned int target_ms)
   s2k->type = PL_S2K_ITERATED;
   s2k->hash_algo = hash_algo;
   gcry_randomize (s2k->salt, 8, GCRY_STRONG_RANDOM);
+  if (!target_ms)
+    {
+      s2k->coded_count = pl_s2k_encode_count (PL_S2K_ITERATED_MAX_COUNT);
+      return 0;
+    }
 
   pthread_mutex_lock (&calibrate_lock);
   for (size_t i = 0; i < sizeof calibrated / sizeof calibrated[0]; i++)

@@ -5,6 +5,7 @@
  */
 #pragma once
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <gpg-error.h>
@@ -51,9 +52,44 @@ gpg_error_t pl_s2k_derive (const pl_s2k *s2k, const char *passphrase,
                            size_t passphrase_len, uint8_t *key, size_t keylen,
                            uint32_t argon2_cap_kib);
 
-/* A fresh iterated+salted specifier for HASH_ALGO, its count calibrated so
- * that one derivation takes about TARGET_MS on this machine, as gpg-agent
- * calibrates (never below 65536 iterations). */
+/* How a long derivation runs: CANCEL (may be NULL) is polled while it
+ * works, THREADS (0 or 1: the caller's thread only) bounds the threads
+ * Argon2 lanes run on. */
+typedef struct
+{
+  const atomic_int *cancel;
+  int threads;
+} pl_s2k_control;
+
+/* pl_s2k_derive, cancellable: once *CTL->cancel is non-zero it fails with
+ * GPG_ERR_CANCELED within a few milliseconds: the hashed types check
+ * after each megabyte hashed; a cancellable Argon2 runs on a helper
+ * thread that the caller leaves at once, and that stops at its next
+ * segment boundary (memory / (4 * lanes) KiB of work) and frees its
+ * memory itself. */
+gpg_error_t pl_s2k_derive_controlled (const pl_s2k *s2k,
+                                      const char *passphrase,
+                                      size_t passphrase_len, uint8_t *key,
+                                      size_t keylen, uint32_t argon2_cap_kib,
+                                      const pl_s2k_control *ctl);
+
+/* The work one derivation of KEYLEN octets asks for, in Argon2 block
+ * fills (a pass over one KiB of Argon2 memory): passes x memory for
+ * Argon2; octets hashed / PL_S2K_OCTETS_PER_UNIT for the hashed types.
+ * The ratio is measured on one core (bench/derive-cost): a block fill
+ * takes 1.2 us at 64 MiB (3 us at 1 GiB and more), in which SHA-1 hashes
+ * about 480 octets and SHA-256 (with SHA-NI) about 960. */
+#define PL_S2K_OCTETS_PER_UNIT 512
+uint64_t pl_s2k_cost (const pl_s2k *s2k, size_t keylen);
+
+/* The iteration count encrypt uses: the largest, 65011712 octets, as a
+ * steady work factor (issue 13) rather than a per-launch calibration. */
+#define PL_S2K_ITERATED_MAX_COUNT 65011712ul
+
+/* A fresh iterated+salted specifier for HASH_ALGO with the count
+ * PL_S2K_ITERATED_MAX_COUNT.  TARGET_MS non-zero is for tests only: the
+ * count is then calibrated so that one derivation takes about TARGET_MS
+ * on this machine, as gpg-agent calibrates (never below 65536). */
 gpg_error_t pl_s2k_new_iterated (pl_s2k *s2k, int hash_algo,
                                  unsigned int target_ms);
 

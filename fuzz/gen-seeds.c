@@ -42,6 +42,10 @@ put (const char *target, const char *name, uint8_t first,
 static const char plaintext[] =
   "Padlock fuzz seed.\r\nA second line\nand a third, with no end";
 
+static void hostile_seeds (const uint8_t *m, size_t len);
+/* When set, message () also derives the hostile seeds from its output. */
+static int hostile_next;
+
 /* When not NULL, message () encrypts this instead of PLAINTEXT. */
 static const uint8_t *big_text;
 static size_t big_len;
@@ -99,8 +103,153 @@ message (const char *name, pl_profile profile, int cipher, int compress,
   }
   if (armor)
     put ("armor", name, (uint8_t) len, out, len);
+  if (hostile_next)
+    {
+      hostile_next = 0;
+      hostile_seeds (out, len);
+    }
   pl_source_free (src);
   pl_sink_free (sink);
+}
+
+/* Hostile shapes (issue 11), made from an engine message M of LEN octets
+ * (rfc4880, binary, definite lengths) by hand: the key derivation and
+ * framing bombs that tests/test-hostile.c builds, as seeds. */
+static uint8_t hostile_buf[1 << 21];
+static size_t hostile_len;
+
+static void
+emit (const void *p, size_t n)
+{
+  if (hostile_len + n > sizeof hostile_buf)
+    exit (1);
+  memcpy (hostile_buf + hostile_len, p, n);
+  hostile_len += n;
+}
+
+static void
+emit_packet (int tag, const uint8_t *body, size_t n)
+{
+  uint8_t h[6];
+  size_t hl = 0;
+
+  h[hl++] = (uint8_t) (0xC0 | tag);
+  h[hl++] = 0xFF;
+  h[hl++] = (uint8_t) (n >> 24);
+  h[hl++] = (uint8_t) (n >> 16);
+  h[hl++] = (uint8_t) (n >> 8);
+  h[hl++] = (uint8_t) n;
+  emit (h, hl);
+  emit (body, n);
+}
+
+/* A v6 SKESK with Argon2 (T, P, 2^M KiB) that opens nothing. */
+static void
+emit_argon2_skesk (uint8_t t, uint8_t p, uint8_t m, uint8_t salt)
+{
+  uint8_t body[88] = { 6, 38, 9, 2, 20, 4 };
+  memset (body + 6, salt, 16);
+  body[22] = t;
+  body[23] = p;
+  body[24] = m;
+  memset (body + 25, 0x5a, sizeof body - 25);
+  emit_packet (3, body, sizeof body);
+}
+
+/* The packets of M: a new-format header with a definite length each. */
+static size_t
+next_packet (const uint8_t *m, size_t len, size_t at, int *tag,
+             size_t *body_at, size_t *body_len)
+{
+  size_t i = at + 1;
+
+  *tag = m[at] & 0x3f;
+  if (m[i] < 192)
+    *body_len = m[i++];
+  else if (m[i] < 224)
+    {
+      *body_len = ((size_t) (m[i] - 192) << 8) + m[i + 1] + 192;
+      i += 2;
+    }
+  else
+    {
+      *body_len = (size_t) m[i + 1] << 24 | (size_t) m[i + 2] << 16
+                  | (size_t) m[i + 3] << 8 | m[i + 4];
+      i += 5;
+    }
+  *body_at = i;
+  return i + *body_len <= len ? i + *body_len : len;
+}
+
+static void
+hostile_seeds (const uint8_t *m, size_t len)
+{
+  static const uint8_t junk[5] = { 1, 2, 3, 4, 5 };
+  uint8_t big[600] = { 4, 9, 3, 8 };
+  size_t at, body_at, body_len;
+  int tag;
+
+  /* Argon2 asking for 255 passes over 2 GiB; sixteen at the cap. */
+  hostile_len = 0;
+  emit_argon2_skesk (255, 4, 21, 1);
+  emit (m, len);
+  put ("decrypt", "hostile-argon2-bomb", 0, hostile_buf, hostile_len);
+  hostile_len = 0;
+  for (int i = 0; i < 16; i++)
+    emit_argon2_skesk (1, 4, 21, (uint8_t) i);
+  emit (m, len);
+  put ("decrypt", "hostile-budget", 0, hostile_buf, hostile_len);
+  /* Seventeen SKESKs, the one that opens it last. */
+  hostile_len = 0;
+  for (int i = 0; i < 16; i++)
+    emit_argon2_skesk (1, 1, 3, (uint8_t) i);
+  emit (m, len);
+  put ("decrypt", "hostile-too-many-keys", 0, hostile_buf, hostile_len);
+  /* Unknown non-critical packets around everything; an oversized SKESK;
+   * an indeterminate one at the end. */
+  hostile_len = 0;
+  emit_packet (40, junk, sizeof junk);
+  emit (m, len);
+  emit_packet (63, junk, sizeof junk);
+  put ("decrypt", "hostile-unknown-packets", 0, hostile_buf, hostile_len);
+  hostile_len = 0;
+  emit_packet (3, big, sizeof big);
+  emit (m, len);
+  put ("decrypt", "hostile-skesk-600", 0, hostile_buf, hostile_len);
+  hostile_len = 0;
+  emit (m, len);
+  {
+    uint8_t ind = 0x80 | (3 << 2) | 3;
+    emit (&ind, 1);
+    emit (big, 13);
+  }
+  put ("decrypt", "hostile-skesk-indeterminate", 0, hostile_buf,
+       hostile_len);
+  /* The encrypted packet in one-octet partial lengths after the first
+   * 512 (RFC 9580 §4.2.1.4). */
+  hostile_len = 0;
+  for (at = 0; at < len; at = body_at + body_len)
+    {
+      next_packet (m, len, at, &tag, &body_at, &body_len);
+      if (tag != 18 || body_len <= 513)
+        {
+          emit (m + at, body_at + body_len - at);
+          continue;
+        }
+      {
+        uint8_t h[2] = { 0xC0 | 18, 0xE9 }, one = 0xE0, last = 1;
+        emit (h, 2);
+        emit (m + body_at, 512);
+        for (size_t i = 512; i + 1 < body_len; i++)
+          {
+            emit (&one, 1);
+            emit (m + body_at + i, 1);
+          }
+        emit (&last, 1);
+        emit (m + body_at + body_len - 1, 1);
+      }
+    }
+  put ("decrypt", "hostile-one-octet-partials", 0, hostile_buf, hostile_len);
 }
 
 static void
@@ -177,6 +326,28 @@ main (int argc, char **argv)
                   ciphers[c]);
         message (name, profiles[p].p, ciphers[c], 0, 0, 't', -1);
       }
+  /* Hostile shapes around a plain rfc4880 message (2 KB, so that its
+   * encrypted packet is long enough to reframe). */
+  {
+    static uint8_t text[2000];
+    memset (text, 'h', sizeof text);
+    big_text = text;
+    big_len = sizeof text;
+    hostile_next = 1;
+    message ("rfc4880-hostile-base", PL_PROFILE_RFC4880, PL_CIPHER_AES256,
+             0, 0, 'b', -1);
+    big_text = NULL;
+  }
+  /* A decompression bomb: a megabyte and a half of zeros in BZip2 is
+   * more than 1000-fold past fuzz-decrypt's 1 MiB floor. */
+  {
+    static uint8_t zeros[3u << 19];
+    big_text = zeros;
+    big_len = sizeof zeros;
+    message ("hostile-bzip2-bomb", PL_PROFILE_RFC4880, PL_CIPHER_AES256, 3,
+             0, 'b', -1);
+    big_text = NULL;
+  }
   /* The smallest AEAD chunk (64 octets) puts several chunks in a seed. */
   message ("librepgp-chunk0", PL_PROFILE_LIBREPGP, PL_CIPHER_AES128, 0, 0,
            'u', 0);

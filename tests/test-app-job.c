@@ -4,6 +4,7 @@
 #include <glib/gstdio.h>
 
 #include "app-testutil.h"
+#include "packet-builder.h"
 #include "padlock-error.h"
 #include "padlock-job.h"
 #include "padlock-output.h"
@@ -334,6 +335,48 @@ test_cancel (void)
   g_assert_null (padlock_job_get_output (job));
   listing = at_list_dir (dir);
   g_assert_cmpstr (listing, ==, "big.bin");
+}
+
+/* Cancelled while its key is being derived (issue 11): the row says
+ * Cancelled, not "the passphrase is wrong", within a generous 3 s
+ * (measured: tens of milliseconds), though the derivations alone would
+ * take 4-8 s. */
+static void
+test_cancel_during_derivation (void)
+{
+  g_autofree char *dir = at_new_dir ("cancel-derive");
+  g_autofree char *path = g_build_filename (dir, "slow.gpg", NULL);
+  g_autofree char *listing = NULL;
+  g_autoptr(PadlockQueue) queue = padlock_queue_new ();
+  g_autoptr(PadlockJob) job = NULL;
+  GByteArray *msg = g_byte_array_new ();
+  GByteArray *inner = g_byte_array_new ();
+  GByteArray *lit = pb_literal_body ("hello", 5);
+  guint8 key[32];
+
+  /* 2.8 million Argon2 block fills: 4-8 s, within the budget. */
+  pb_skesk_v6_argon2 (msg, 3, 4, 19, 200);
+  pb_skesk_v6_argon2 (msg, 2, 4, 19, 201);
+  pb_skesk_v6_argon2 (msg, 1, 4, 18, 202);
+  pb_packet (inner, 11, lit->data, lit->len);
+  pb_skesk_v4 (msg, PASSPHRASE, key);
+  pb_seipd1 (msg, key, inner->data, inner->len, -1);
+  g_assert_true (g_file_set_contents (path, (const char *) msg->data,
+                                      msg->len, NULL));
+  job = run_job (queue, path, PADLOCK_DIRECTION_DECRYPT, NULL, PASSPHRASE);
+  at_settle (300);
+  g_assert_false (padlock_job_is_finished (job));
+  padlock_job_cancel (job);
+  g_assert_true (at_wait_until (job_is_finished, job, 3000));
+  g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_CANCELLED);
+  g_assert_error ((GError *) padlock_job_get_error (job), PADLOCK_ERROR,
+                  PADLOCK_ERROR_CANCELLED);
+  g_assert_null (padlock_job_get_output (job));
+  listing = at_list_dir (dir);
+  g_assert_cmpstr (listing, ==, "slow.gpg");
+  g_byte_array_unref (lit);
+  g_byte_array_unref (inner);
+  g_byte_array_unref (msg);
 }
 
 static void
@@ -685,6 +728,8 @@ main (int argc, char **argv)
   g_test_add_func ("/app/job/wrong-passphrase", test_wrong_passphrase);
   g_test_add_func ("/app/job/no-overwrite", test_no_overwrite);
   g_test_add_func ("/app/job/cancel", test_cancel);
+  g_test_add_func ("/app/job/cancel-during-derivation",
+                   test_cancel_during_derivation);
   g_test_add_func ("/app/job/delete-original", test_delete_original);
   g_test_add_func ("/app/job/literal-name", test_literal_name);
   g_test_add_func ("/app/job/unsafe-stored-names", test_unsafe_stored_names);

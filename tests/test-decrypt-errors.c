@@ -2,6 +2,7 @@
  * by packet around the stages, so that every odd case is reachable */
 #include "testutil.h"
 #include "algo.h"
+#include "compress.h"
 #include "errors.h"
 #include "packet.h"
 #include "seipd.h"
@@ -263,7 +264,8 @@ count_abort (pl_sink *self)
 }
 
 /* 1 GiB of zeros in a ZLIB packet of about a megabyte streams through
- * in blocks; the engine's buffers do not grow with it. */
+ * in blocks, when the decompression-bomb limit is lifted; the engine's
+ * buffers do not grow with it. */
 static void
 test_bomb (void)
 {
@@ -320,6 +322,14 @@ test_bomb (void)
   msg = wrap (plain, PL_PKT_SEIPD);
   g_test_message ("bomb: %u octets of message for 1 GiB", msg->len);
   g_assert_cmpuint (msg->len, <, 2 << 20);
+  /* Past 1 GiB at over 1000-fold, the default stops it (issue 11)... */
+  src = pl_source_new_memory (msg->data, msg->len);
+  g_assert_cmpint (gpg_err_code (pl_decrypt (src, &sink.base, &o, NULL,
+                                             NULL)), ==, PL_ERR_BOMB);
+  g_assert_cmpuint (sink.total, ==, 0);
+  pl_source_free (src);
+  /* ... and with the limit lifted, it streams through. */
+  o.expansion_floor = PL_INFLATE_NO_LIMIT;
   src = pl_source_new_memory (msg->data, msg->len);
   g_assert_cmpuint (pl_decrypt (src, &sink.base, &o, NULL, NULL), ==, 0);
   g_assert_cmpuint (sink.total, ==, 1ull << 30);

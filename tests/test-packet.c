@@ -199,7 +199,7 @@ test_read_all_limit (void)
   /* Refused from the length alone, before any copy. */
   g_assert_cmpint (gpg_err_code (pl_packet_read_all (&b, buf, sizeof buf,
                                                      &len)), ==,
-                   GPG_ERR_TOO_LARGE);
+                   GPG_ERR_BAD_DATA);
 }
 
 int

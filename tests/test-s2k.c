@@ -148,6 +148,92 @@ test_argon2_cap (void)
   g_assert_cmpuint (pl_s2k_derive (&s2k, "pw", 2, key, 32, 4096), ==, 0);
 }
 
+/* Encryption's count is the same every launch: the largest. */
+static void
+test_steady_count (void)
+{
+  pl_s2k a;
+
+  g_assert_cmpuint (pl_s2k_new_iterated (&a, PL_HASH_SHA256, 0), ==, 0);
+  g_assert_cmpuint (pl_s2k_decode_count (a.coded_count), ==, 65011712);
+  g_assert_cmpuint (PL_S2K_ITERATED_MAX_COUNT, ==, 65011712);
+}
+
+/* Lanes on threads of their own give the same key as on one. */
+static void
+test_argon2_threads (void)
+{
+  pl_s2k s2k;
+  guint8 one[32], two[32];
+  pl_s2k_control ctl = { NULL, 2 };
+
+  pl_s2k_new_argon2 (&s2k, 2, 4, 12);
+  g_assert_cmpuint (pl_s2k_derive (&s2k, "pw", 2, one, 32, 0), ==, 0);
+  g_assert_cmpuint (pl_s2k_derive_controlled (&s2k, "pw", 2, two, 32, 0,
+                                              &ctl), ==, 0);
+  g_assert_cmpmem (one, 32, two, 32);
+}
+
+static gpointer
+cancel_soon (gpointer flag)
+{
+  g_usleep (50 * 1000);
+  atomic_store ((atomic_int *) flag, 1);
+  return NULL;
+}
+
+/* A cancel stops a derivation, with GPG_ERR_CANCELED (not a wrong
+ * passphrase): an Argon2 of 255 passes over 256 MiB takes minutes unless
+ * stopped. */
+static void
+test_cancel (void)
+{
+  pl_s2k iter, argon;
+  guint8 key[32];
+  atomic_int flag = 1;
+  pl_s2k_control ctl = { &flag, 2 };
+
+  g_assert_cmpuint (pl_s2k_new_iterated (&iter, PL_HASH_SHA256, 0), ==, 0);
+  pl_s2k_new_argon2 (&argon, 255, 4, 18);
+  g_assert_cmpint (gpg_err_code (pl_s2k_derive_controlled (&iter, "pw", 2,
+                                                           key, 32, 0, &ctl)),
+                   ==, GPG_ERR_CANCELED);
+  g_assert_cmpint (gpg_err_code (pl_s2k_derive_controlled (&argon, "pw", 2,
+                                                           key, 32, 0, &ctl)),
+                   ==, GPG_ERR_CANCELED);
+
+  /* Under way: only Argon2 is sure to outlast the 50 ms (the largest
+   * iterated count takes 40 ms with SHA-NI); the flag set beforehand
+   * above already reaches the hashed loop's check, after its first
+   * megabyte. */
+  {
+    GThread *t;
+
+    atomic_store (&flag, 0);
+    t = g_thread_new ("cancel", cancel_soon, &flag);
+    g_assert_cmpint (gpg_err_code (pl_s2k_derive_controlled
+                                   (&argon, "pw", 2, key, 32, 0, &ctl)), ==,
+                     GPG_ERR_CANCELED);
+    g_thread_join (t);
+  }
+}
+
+static void
+test_cost (void)
+{
+  pl_s2k s2k;
+
+  pl_s2k_new_argon2 (&s2k, 3, 4, 16);
+  g_assert_cmpuint (pl_s2k_cost (&s2k, 32), ==, 3u << 16);
+  g_assert_cmpuint (pl_s2k_new_iterated (&s2k, PL_HASH_SHA256, 0), ==, 0);
+  g_assert_cmpuint (pl_s2k_cost (&s2k, 32), ==,
+                    65011712 / PL_S2K_OCTETS_PER_UNIT + 1);
+  /* SHA-1 needs two contexts for 32 octets. */
+  s2k.hash_algo = PL_HASH_SHA1;
+  g_assert_cmpuint (pl_s2k_cost (&s2k, 32), ==,
+                    2 * 65011712 / PL_S2K_OCTETS_PER_UNIT + 1);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -156,5 +242,9 @@ main (int argc, char **argv)
   g_test_add_func ("/s2k/known-answers", test_known_answers);
   g_test_add_func ("/s2k/parse-write", test_parse_write);
   g_test_add_func ("/s2k/argon2-cap", test_argon2_cap);
+  g_test_add_func ("/s2k/steady-count", test_steady_count);
+  g_test_add_func ("/s2k/argon2-threads", test_argon2_threads);
+  g_test_add_func ("/s2k/cancel", test_cancel);
+  g_test_add_func ("/s2k/cost", test_cost);
   return g_test_run ();
 }
