@@ -511,42 +511,84 @@ parse_session_key (const char *s, uint8_t *key, size_t *keylen, int *algo)
   return n > 0;
 }
 
+/* Reads a session key given as ALGO:HEX from SPEC into KEY (secure
+ * memory, PL_SESSION_KEY_MAX octets).  Returns a SOP exit code. */
 static int
-cmd_decrypt (int argc, char **argv)
+read_session_key (const char *spec, uint8_t *key, size_t *key_len,
+                  int *key_algo)
+{
+  char *text = NULL;
+  size_t len;
+  int code = read_indirect (spec, &text, &len);
+  int parsed;
+
+  if (code)
+    return code;
+  parsed = parse_session_key (text, key, key_len, key_algo);
+  free_secret (text);
+  if (!parsed)
+    return fail (SOP_BAD_DATA, "the session key is not ALGO:HEX", 0);
+  if (pl_cipher_key_length (*key_algo)
+      && pl_cipher_key_length (*key_algo) != *key_len)
+    return fail (SOP_BAD_DATA, "the session key's length does not fit "
+                 "its cipher", 0);
+  return SOP_OK;
+}
+
+/* Writes ALGO:HEX to a new file PATH (mode 0600, never replacing one). */
+static int
+write_session_key (const char *path, int algo, const uint8_t *key,
+                   size_t len)
+{
+  int fd = open (path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  FILE *f = fd >= 0 ? fdopen (fd, "w") : NULL;
+
+  if (!f)
+    {
+      int e = errno;
+      if (fd >= 0)
+        close (fd);
+      return fail (e == EEXIST ? SOP_OUTPUT_EXISTS : 1, path, 0);
+    }
+  fprintf (f, "%d:", algo);
+  for (size_t i = 0; i < len; i++)
+    fprintf (f, "%02X", key[i]);
+  fputc ('\n', f);
+  if (fclose (f))
+    return fail (1, path, 0);
+  return SOP_OK;
+}
+
+/* What decrypt's command line asks for. */
+typedef struct
 {
   const char *password_specs[MAX_PASSWORDS];
-  char *passwords[MAX_PASSWORDS];
-  size_t n_passwords = 0;
-  const char *session_key_spec = NULL, *session_key_out = NULL;
-  pl_decrypt_options o;
-  pl_decrypt_result result;
-  uint8_t *key = NULL, *key_out = NULL;
-  pl_key keys[MAX_PASSWORDS + 1];
-  size_t key_len = 0;
-  int key_algo = 0;
-  pl_source *src = NULL;
-  pl_sink *sink = NULL;
-  int code = SOP_OK;
-  gpg_error_t err;
+  size_t n_passwords;
+  const char *session_key_spec;
+  const char *session_key_out;
+  int no_expansion_limit;
+} decrypt_args;
 
-  memset (&o, 0, sizeof o);
-  memset (&result, 0, sizeof result);
-  memset (passwords, 0, sizeof passwords);
+/* Returns a SOP exit code: SOP_OK when ARGV made sense. */
+static int
+parse_decrypt_args (int argc, char **argv, decrypt_args *a)
+{
+  memset (a, 0, sizeof *a);
   for (int i = 0; i < argc; i++)
     {
       const char *v;
       if ((v = option_value ("--with-password", argc, argv, &i)))
         {
-          if (n_passwords == MAX_PASSWORDS)
+          if (a->n_passwords == MAX_PASSWORDS)
             return fail (SOP_UNSUPPORTED_OPTION, "too many passwords", 0);
-          password_specs[n_passwords++] = v;
+          a->password_specs[a->n_passwords++] = v;
         }
       else if ((v = option_value ("--with-session-key", argc, argv, &i)))
-        session_key_spec = v;
+        a->session_key_spec = v;
       else if ((v = option_value ("--session-key-out", argc, argv, &i)))
-        session_key_out = v;
+        a->session_key_out = v;
       else if (!strcmp (argv[i], "--no-expansion-limit"))
-        o.expansion_floor = PL_INFLATE_NO_LIMIT;
+        a->no_expansion_limit = 1;
       else if (!strncmp (argv[i], "--verify", 8)
                || !strncmp (argv[i], "--with-key-password", 19))
         return fail (SOP_UNSUPPORTED_OPTION,
@@ -558,58 +600,69 @@ cmd_decrypt (int argc, char **argv)
                      "secret keys are not supported: padlock-sop decrypts "
                      "with passwords only", 0);
     }
-  if (!n_passwords && !session_key_spec)
+  if (!a->n_passwords && !a->session_key_spec)
     return fail (SOP_MISSING_ARG,
                  "decrypt needs --with-password or --with-session-key", 0);
-  if (session_key_out)
+  if (a->session_key_out)
     {
       struct stat st;
-      if (!lstat (session_key_out, &st))
-        return fail (SOP_OUTPUT_EXISTS, session_key_out, 0);
+      if (!lstat (a->session_key_out, &st))
+        return fail (SOP_OUTPUT_EXISTS, a->session_key_out, 0);
     }
+  return SOP_OK;
+}
 
-  for (size_t i = 0; i < n_passwords; i++)
+static int
+cmd_decrypt (int argc, char **argv)
+{
+  decrypt_args a;
+  char *passwords[MAX_PASSWORDS];
+  pl_decrypt_options o;
+  pl_decrypt_result result;
+  uint8_t *key = NULL, *key_out = NULL;
+  pl_key keys[MAX_PASSWORDS + 1];
+  size_t key_len = 0;
+  int key_algo = 0;
+  pl_source *src = NULL;
+  pl_sink *sink = NULL;
+  int code;
+  gpg_error_t err;
+
+  memset (&o, 0, sizeof o);
+  memset (&result, 0, sizeof result);
+  memset (passwords, 0, sizeof passwords);
+  code = parse_decrypt_args (argc, argv, &a);
+  if (code)
+    return code;
+  if (a.no_expansion_limit)
+    o.expansion_floor = PL_INFLATE_NO_LIMIT;
+
+  for (size_t i = 0; i < a.n_passwords; i++)
     {
       size_t len;
-      code = read_indirect (password_specs[i], &passwords[i], &len);
+      code = read_indirect (a.password_specs[i], &passwords[i], &len);
       if (code)
         goto leave;
     }
 
-  if (session_key_spec)
+  if (a.session_key_spec)
     {
-      char *text = NULL;
-      size_t len;
       key = gcry_malloc_secure (PL_SESSION_KEY_MAX);
       if (!key)
         {
           code = 1;
           goto leave;
         }
-      code = read_indirect (session_key_spec, &text, &len);
+      code = read_session_key (a.session_key_spec, key, &key_len, &key_algo);
       if (code)
         goto leave;
-      if (!parse_session_key (text, key, &key_len, &key_algo))
-        {
-          free_secret (text);
-          code = fail (SOP_BAD_DATA, "the session key is not ALGO:HEX", 0);
-          goto leave;
-        }
-      free_secret (text);
-      if (pl_cipher_key_length (key_algo)
-          && pl_cipher_key_length (key_algo) != key_len)
-        {
-          code = fail (SOP_BAD_DATA, "the session key's length does not fit "
-                       "its cipher", 0);
-          goto leave;
-        }
       keys[o.n_keys++] = pl_key_session (key, key_len, key_algo);
     }
-  for (size_t i = 0; i < n_passwords; i++)
+  for (size_t i = 0; i < a.n_passwords; i++)
     keys[o.n_keys++] = pl_key_passphrase (passwords[i],
                                           strlen (passwords[i]));
   o.keys = keys;
-  if (session_key_out)
+  if (a.session_key_out)
     {
       key_out = gcry_malloc_secure (PL_SESSION_KEY_MAX);
       if (!key_out)
@@ -640,31 +693,14 @@ cmd_decrypt (int argc, char **argv)
   if (result.signed_inside)
     fprintf (stderr, "padlock-sop: the message is signed; the signature "
              "was not verified\n");
-  if (session_key_out)
-    {
-      int fd = open (session_key_out, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
-                     0600);
-      FILE *f = fd >= 0 ? fdopen (fd, "w") : NULL;
-      if (!f)
-        {
-          if (fd >= 0)
-            close (fd);
-          code = fail (errno == EEXIST ? SOP_OUTPUT_EXISTS : 1,
-                       session_key_out, 0);
-          goto leave;
-        }
-      fprintf (f, "%d:", result.cipher_algo);
-      for (size_t i = 0; i < result.session_key_len; i++)
-        fprintf (f, "%02X", key_out[i]);
-      fputc ('\n', f);
-      if (fclose (f))
-        code = fail (1, session_key_out, 0);
-    }
+  if (a.session_key_out)
+    code = write_session_key (a.session_key_out, result.cipher_algo, key_out,
+                              result.session_key_len);
 
  leave:
   pl_sink_free (sink);
   pl_source_free (src);
-  for (size_t i = 0; i < n_passwords; i++)
+  for (size_t i = 0; i < a.n_passwords; i++)
     free_secret (passwords[i]);
   if (key)
     {
