@@ -946,6 +946,69 @@ body_fast (pl_armor_decoder *dec, const uint8_t **pp, const uint8_t *end,
   s->o = o;
 }
 
+/* Before the BEGIN line: looks for it, a line at a time.  */
+static gpg_error_t
+seek_begin (pl_armor_decoder *dec, const uint8_t **pp, const uint8_t *end)
+{
+  const uint8_t *p = *pp;
+  gpg_error_t err = 0;
+
+  if (dec->line_flags & LF_JUNK)
+    {
+      /* Not the BEGIN line: skip to its end in one go.  */
+      const uint8_t *nl = memchr (p, '\n', (size_t) (end - p));
+      if (!nl)
+        {
+          *pp = end;
+          return 0;
+        }
+      p = nl;
+    }
+  if (*p == '\n')
+    {
+      err = begin_line (dec);
+      line_reset (dec);
+    }
+  else if (!dec->line_len && (*p == ' ' || *p == '\t'))
+    ;                           /* indented armor, as pl_armor_detect allows */
+  else
+    {
+      if (dec->line_len < BEGIN_PREFIX_LEN
+          && *p != (uint8_t) begin_prefix[dec->line_len])
+        dec->line_flags |= LF_JUNK;
+      else
+        line_add (dec, *p);
+    }
+  *pp = p + 1;
+  return err;
+}
+
+/* After the checksum: blank lines, then the END line.  */
+static gpg_error_t
+tail_char (pl_armor_decoder *dec, uint8_t c)
+{
+  switch (b64_dec[c])
+    {
+    case C_WS:
+      return 0;
+    case C_LF:
+      dec->bol = 1;
+      return 0;
+    case C_DASH:
+      if (dec->bol)
+        {
+          line_reset (dec);
+          dec->bol = 0;
+          line_add (dec, c);
+          dec->state = ST_LINE;
+          return 0;
+        }
+      /* fall through */
+    default:
+      return gpg_error (GPG_ERR_INV_ARMOR);
+    }
+}
+
 gpg_error_t
 pl_armor_decoder_push (pl_armor_decoder *dec, const uint8_t *in,
                        size_t len, uint8_t *out, size_t *outlen)
@@ -964,33 +1027,7 @@ pl_armor_decoder_push (pl_armor_decoder *dec, const uint8_t *in,
       switch (dec->state)
         {
         case ST_SEEK:
-          if (dec->line_flags & LF_JUNK)
-            {
-              /* Not the BEGIN line: skip to its end in one go.  */
-              nl = memchr (p, '\n', (size_t) (end - p));
-              if (!nl)
-                {
-                  p = end;
-                  break;
-                }
-              p = nl;
-            }
-          if (*p == '\n')
-            {
-              err = begin_line (dec);
-              line_reset (dec);
-            }
-          else if (!dec->line_len && (*p == ' ' || *p == '\t'))
-            ;                   /* indented armor, as pl_armor_detect allows */
-          else
-            {
-              if (dec->line_len < BEGIN_PREFIX_LEN
-                  && *p != (uint8_t) begin_prefix[dec->line_len])
-                dec->line_flags |= LF_JUNK;
-              else
-                line_add (dec, *p);
-            }
-          p++;
+          err = seek_begin (dec, &p, end);
           break;
 
         case ST_HEADER:
@@ -1035,28 +1072,7 @@ pl_armor_decoder_push (pl_armor_decoder *dec, const uint8_t *in,
           break;
 
         case ST_TAIL:
-          switch (b64_dec[*p])
-            {
-            case C_WS:
-              break;
-            case C_LF:
-              dec->bol = 1;
-              break;
-            case C_DASH:
-              if (dec->bol)
-                {
-                  line_reset (dec);
-                  dec->bol = 0;
-                  line_add (dec, *p);
-                  dec->state = ST_LINE;
-                  break;
-                }
-              /* fall through */
-            default:
-              err = gpg_error (GPG_ERR_INV_ARMOR);
-              break;
-            }
-          p++;
+          err = tail_char (dec, *p++);
           break;
 
         default:
