@@ -860,7 +860,10 @@ start_reading (decrypt_job *j)
     return gpg_error (GPG_ERR_BAD_DATA);
   else
     {
-      err = pl_read_ahead_init (&j->ra, read_source, j, PL_BLOCK_SIZE,
+      /* Ciphertext in blocks small enough to stay in cache until the
+       * cipher runs over them; the AEAD stage takes them piece by
+       * piece. */
+      err = pl_read_ahead_init (&j->ra, read_source, j, PL_READ_SIZE,
                                 threaded);
       /* The block already read comes first. */
       pl_read_ahead_unread (&j->ra, p, n);

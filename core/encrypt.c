@@ -589,33 +589,32 @@ read_source (void *arg, uint8_t *buf, size_t want, size_t *len)
   return pl_source_read_full (arg, buf, want, len);
 }
 
-/* The read-ahead.  With every length known, the reads line up with the
- * AEAD chunks: the first completes the chunk that the literal packet's
- * headers began, and each later one is a whole number of chunks, which
- * the stage then seals straight from the read-ahead's buffer, no copy. */
+/* The read-ahead.  AEAD reads are PL_READ_SIZE blocks, which the stage
+ * seals piece by piece straight from the read-ahead's buffer while they
+ * are still in cache.  With every length known they line up with the
+ * chunks: the first completes the block that the literal packet's
+ * headers began, so that a chunk boundary never splits a read. */
 static gpg_error_t
 start_reading (encrypt_job *j)
 {
-  size_t chunk = j->o.profile == PL_PROFILE_RFC4880 ? 0 : aead_chunk_size (j);
-  size_t read_len = PL_BLOCK_SIZE;
+  int aead = j->o.profile != PL_PROFILE_RFC4880;
+  size_t read_len = aead ? PL_READ_SIZE : PL_BLOCK_SIZE;
   int64_t size = j->src->size;
   gpg_error_t err;
 
-  if (chunk && j->lit_body >= 0)
-    read_len = chunk >= PL_BLOCK_SIZE ? chunk
-                                      : PL_BLOCK_SIZE / chunk * chunk;
   /* Reading moves to a thread of its own when the input is large: the
    * next block is read while this one is encrypted. */
   err = pl_read_ahead_init (&j->ra, read_source, j->src, read_len,
                             pl_job_threads (j->ctl) > 1
                             && (size < 0 || size > PL_BLOCK_SIZE));
-  if (!err && chunk && j->lit_body >= 0)
+  if (!err && aead && j->lit_body >= 0)
     {
       uint8_t tmp[6];
       size_t prefix = pl_packet_write_header (tmp, PL_PKT_LITERAL,
                                               (uint64_t) j->lit_body)
                       + j->lit_head_len;
-      pl_read_ahead_set_first_want (&j->ra, read_len - prefix % chunk);
+      /* Chunks (64 octets to 4 MiB) and reads are powers of two. */
+      pl_read_ahead_set_first_want (&j->ra, read_len - prefix % read_len);
     }
   return err;
 }

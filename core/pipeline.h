@@ -27,6 +27,13 @@
 typedef gpg_error_t (*pl_fill_fn) (void *arg, uint8_t *buf, size_t want,
                                    size_t *len);
 
+/* What a read asks for when the stages downstream do not care: small
+ * enough that a block read is still in L2 when the cipher runs over it
+ * (whole 4 MiB chunks were read first, and the copy and the cipher then
+ * each went to memory), large enough that a call per block costs
+ * nothing. */
+#define PL_READ_SIZE (256 * 1024)
+
 typedef struct
 {
   pl_fill_fn fill;
