@@ -95,6 +95,17 @@ write_plaintext (decrypt_job *j, const uint8_t *p, size_t n)
   return pl_writer_write (&j->writer, p, n);
 }
 
+/* After a read of LEN octets that ERR ended: the progress. */
+static gpg_error_t
+count_read (decrypt_job *j, gpg_error_t err, size_t len)
+{
+  if (err)
+    return err;
+  j->done += len;
+  pl_job_progress (j->ctl, j->done, j->src->size);
+  return 0;
+}
+
 /* A whole block (or the rest of the input), not what one read of a pipe
  * happens to return: armor detection looks at the first block.  Runs on
  * the read-ahead's thread or the caller's. */
@@ -104,13 +115,23 @@ read_source (void *arg, uint8_t *buf, size_t want, size_t *len)
   decrypt_job *j = arg;
   gpg_error_t err = pl_job_check_cancel (j->ctl);
 
+  *len = 0;
   if (!err)
     err = pl_source_read_full (j->src, buf, want, len);
-  if (err)
-    return err;
-  j->done += *len;
-  pl_job_progress (j->ctl, j->done, j->src->size);
-  return 0;
+  return count_read (j, err, *len);
+}
+
+/* read_source for an input in memory: borrowed, not copied. */
+static gpg_error_t
+borrow_source (void *arg, size_t want, const uint8_t **p, size_t *len)
+{
+  decrypt_job *j = arg;
+  gpg_error_t err = pl_job_check_cancel (j->ctl);
+
+  *len = 0;
+  if (!err)
+    err = j->src->borrow (j->src, want, p, len);
+  return count_read (j, err, *len);
 }
 
 static gpg_error_t
@@ -862,9 +883,14 @@ start_reading (decrypt_job *j)
     {
       /* Ciphertext in blocks small enough to stay in cache until the
        * cipher runs over them; the AEAD stage takes them piece by
-       * piece. */
-      err = pl_read_ahead_init (&j->ra, read_source, j, PL_READ_SIZE,
-                                threaded);
+       * piece.  An input in memory is borrowed: no copy, no thread
+       * (which would only make the copy on the other core). */
+      if (j->src->borrow)
+        pl_read_ahead_init_borrowing (&j->ra, borrow_source, j,
+                                      PL_READ_SIZE);
+      else
+        err = pl_read_ahead_init (&j->ra, read_source, j, PL_READ_SIZE,
+                                  threaded);
       /* The block already read comes first. */
       pl_read_ahead_unread (&j->ra, p, n);
       j->source_cursor.n = 0;

@@ -589,6 +589,13 @@ read_source (void *arg, uint8_t *buf, size_t want, size_t *len)
   return pl_source_read_full (arg, buf, want, len);
 }
 
+static gpg_error_t
+borrow_source (void *arg, size_t want, const uint8_t **p, size_t *len)
+{
+  pl_source *src = arg;
+  return src->borrow (src, want, p, len);
+}
+
 /* The read-ahead.  AEAD reads are PL_READ_SIZE blocks, which the stage
  * seals piece by piece straight from the read-ahead's buffer while they
  * are still in cache.  With every length known they line up with the
@@ -602,11 +609,17 @@ start_reading (encrypt_job *j)
   int64_t size = j->src->size;
   gpg_error_t err;
 
-  /* Reading moves to a thread of its own when the input is large: the
-   * next block is read while this one is encrypted. */
-  err = pl_read_ahead_init (&j->ra, read_source, j->src, read_len,
-                            pl_job_threads (j->ctl) > 1
-                            && (size < 0 || size > PL_BLOCK_SIZE));
+  err = 0;
+  /* An input in memory is borrowed, not read: no copy, and no thread,
+   * which would only make the copy on the other core.  Otherwise reading
+   * moves to a thread of its own when the input is large: the next
+   * block is read while this one is encrypted. */
+  if (j->src->borrow)
+    pl_read_ahead_init_borrowing (&j->ra, borrow_source, j->src, read_len);
+  else
+    err = pl_read_ahead_init (&j->ra, read_source, j->src, read_len,
+                              pl_job_threads (j->ctl) > 1
+                              && (size < 0 || size > PL_BLOCK_SIZE));
   if (!err && aead && j->lit_body >= 0)
     {
       uint8_t tmp[6];

@@ -69,6 +69,18 @@ memory_source_read (pl_source *self, void *buf, size_t len, size_t *nread)
   return 0;
 }
 
+static gpg_error_t
+memory_source_borrow (pl_source *self, size_t len, const uint8_t **p,
+                      size_t *n)
+{
+  memory_source *m = (memory_source *) self;
+
+  *n = m->len - m->pos < len ? m->len - m->pos : len;
+  *p = m->data + m->pos;
+  m->pos += *n;
+  return 0;
+}
+
 static void
 plain_free (pl_source *self)
 {
@@ -82,6 +94,7 @@ pl_source_new_memory (const void *data, size_t len)
   if (!m)
     return NULL;
   m->base.read = memory_source_read;
+  m->base.borrow = memory_source_borrow;
   m->base.free = plain_free;
   m->base.size = (int64_t) len;
   m->data = data;

@@ -19,6 +19,12 @@ struct pl_source
   gpg_error_t (*read) (pl_source *self, void *buf, size_t len, size_t *nread);
   void (*free) (pl_source *self);
   int64_t size;                 /* total octets, or -1 when unknown */
+  /* Optional, NULL when the octets are not in memory already: hands out
+   * up to LEN of the next octets in place instead of copying them (*P
+   * stays valid, unchanged, until the source is freed; *N 0 at the end).
+   * Reads and borrows share one position. */
+  gpg_error_t (*borrow) (pl_source *self, size_t len, const uint8_t **p,
+                         size_t *n);
 };
 
 typedef struct pl_sink pl_sink;

@@ -32,6 +32,16 @@ pl_read_ahead_init (pl_read_ahead *ra, pl_fill_fn fill, void *arg,
 }
 
 void
+pl_read_ahead_init_borrowing (pl_read_ahead *ra, pl_borrow_fn borrow,
+                              void *arg, size_t size)
+{
+  memset (ra, 0, sizeof *ra);
+  ra->borrow = borrow;
+  ra->arg = arg;
+  ra->size = ra->want = ra->first_want = size;
+}
+
+void
 pl_read_ahead_set_first_want (pl_read_ahead *ra, size_t want)
 {
   ra->first_want = want < ra->size ? want : ra->size;
@@ -89,11 +99,15 @@ pl_read_ahead_next (pl_read_ahead *ra, uint8_t **block, size_t *len)
           ra->filling = 0;
           *len = ra->filled;
         }
+      else if (ra->borrow)
+        err = ra->borrow (ra->arg, next_want (ra),
+                          (const uint8_t **) block, len);
       else
         err = ra->fill (ra->arg, ra->buf[ra->turn], next_want (ra), len);
       if (err)
         return err;
-      *block = ra->buf[ra->turn];
+      if (!ra->borrow)
+        *block = ra->buf[ra->turn];
       ra->turn ^= 1;
     }
   if (!*len)

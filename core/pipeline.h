@@ -27,6 +27,12 @@
 typedef gpg_error_t (*pl_fill_fn) (void *arg, uint8_t *buf, size_t want,
                                    size_t *len);
 
+/* Hands out up to WANT octets of an input that is in memory already, in
+ * place: *P stays valid and unchanged as long as the input; *LEN 0 means
+ * the input ended. */
+typedef gpg_error_t (*pl_borrow_fn) (void *arg, size_t want,
+                                     const uint8_t **p, size_t *len);
+
 /* What a read asks for when the stages downstream do not care: small
  * enough that a block read is still in L2 when the cipher runs over it
  * (whole 4 MiB chunks were read first, and the copy and the cipher then
@@ -49,6 +55,7 @@ typedef struct
   int filling;                  /* the thread is filling buf[turn] */
   size_t filled;                /* what that fill got */
   int ended;
+  pl_borrow_fn borrow;          /* set: the blocks are borrowed */
   pl_worker worker;
 } pl_read_ahead;
 
@@ -58,6 +65,13 @@ typedef struct
  * a failure. */
 gpg_error_t pl_read_ahead_init (pl_read_ahead *ra, pl_fill_fn fill,
                                 void *arg, size_t size, int threaded);
+
+/* A read-ahead over an input in memory: each next borrows up to SIZE
+ * octets of it in place (set_first_want applies as well).  No buffer, no
+ * copy and no thread: a thread would only add the copy that borrowing
+ * saves.  The caller must not change a borrowed block. */
+void pl_read_ahead_init_borrowing (pl_read_ahead *ra, pl_borrow_fn borrow,
+                                   void *arg, size_t size);
 
 /* Before the first next: the first fill asks for WANT (<= SIZE) instead,
  * so that later blocks line up with something downstream. */
