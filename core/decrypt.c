@@ -881,16 +881,15 @@ start_reading (decrypt_job *j)
     return gpg_error (GPG_ERR_BAD_DATA);
   else
     {
-      /* Ciphertext in blocks small enough to stay in cache until the
-       * cipher runs over them; the AEAD stage takes them piece by
-       * piece.  An input in memory is borrowed: no copy, no thread
-       * (which would only make the copy on the other core). */
+      /* Ciphertext in pl_read_size blocks, which the AEAD stage takes
+       * piece by piece.  An input in memory is borrowed: no copy, no
+       * thread (which would only make the copy on the other core). */
       if (j->src->borrow)
         pl_read_ahead_init_borrowing (&j->ra, borrow_source, j,
                                       PL_READ_SIZE);
       else
-        err = pl_read_ahead_init (&j->ra, read_source, j, PL_READ_SIZE,
-                                  threaded);
+        err = pl_read_ahead_init (&j->ra, read_source, j,
+                                  pl_read_size (threaded), threaded);
       /* The block already read comes first. */
       pl_read_ahead_unread (&j->ra, p, n);
       j->source_cursor.n = 0;

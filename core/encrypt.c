@@ -596,30 +596,30 @@ borrow_source (void *arg, size_t want, const uint8_t **p, size_t *len)
   return src->borrow (src, want, p, len);
 }
 
-/* The read-ahead.  AEAD reads are PL_READ_SIZE blocks, which the stage
- * seals piece by piece straight from the read-ahead's buffer while they
- * are still in cache.  With every length known they line up with the
- * chunks: the first completes the block that the literal packet's
- * headers began, so that a chunk boundary never splits a read. */
+/* The read-ahead.  AEAD reads are pl_read_size blocks, which the stage
+ * seals piece by piece straight from the read-ahead's buffer.  With
+ * every length known they line up with the chunks: the first completes
+ * the block that the literal packet's headers began, so that a chunk
+ * boundary never splits a read. */
 static gpg_error_t
 start_reading (encrypt_job *j)
 {
   int aead = j->o.profile != PL_PROFILE_RFC4880;
-  size_t read_len = aead ? PL_READ_SIZE : PL_BLOCK_SIZE;
   int64_t size = j->src->size;
-  gpg_error_t err;
-
-  err = 0;
   /* An input in memory is borrowed, not read: no copy, and no thread,
    * which would only make the copy on the other core.  Otherwise reading
    * moves to a thread of its own when the input is large: the next
    * block is read while this one is encrypted. */
+  int threaded = !j->src->borrow && pl_job_threads (j->ctl) > 1
+                 && (size < 0 || size > PL_BLOCK_SIZE);
+  size_t read_len = aead ? pl_read_size (threaded) : PL_BLOCK_SIZE;
+  gpg_error_t err = 0;
+
   if (j->src->borrow)
     pl_read_ahead_init_borrowing (&j->ra, borrow_source, j->src, read_len);
   else
     err = pl_read_ahead_init (&j->ra, read_source, j->src, read_len,
-                              pl_job_threads (j->ctl) > 1
-                              && (size < 0 || size > PL_BLOCK_SIZE));
+                              threaded);
   if (!err && aead && j->lit_body >= 0)
     {
       uint8_t tmp[6];

@@ -33,12 +33,21 @@ typedef gpg_error_t (*pl_fill_fn) (void *arg, uint8_t *buf, size_t want,
 typedef gpg_error_t (*pl_borrow_fn) (void *arg, size_t want,
                                      const uint8_t **p, size_t *len);
 
-/* What a read asks for when the stages downstream do not care: small
- * enough that a block read is still in L2 when the cipher runs over it
- * (whole 4 MiB chunks were read first, and the copy and the cipher then
- * each went to memory), large enough that a call per block costs
- * nothing. */
+/* What a read asks for when the stages downstream do not care.  Read on
+ * the thread that then runs the cipher over it (or borrowed), a block of
+ * PL_READ_SIZE is still in L2 when the cipher gets to it (whole 4 MiB
+ * chunks were read first, and the copy and the cipher then each went to
+ * memory).  Read on a thread of its own, the block is in the other
+ * core's cache anyway: there larger blocks save handovers and system
+ * calls. */
 #define PL_READ_SIZE (256 * 1024)
+#define PL_READ_SIZE_THREADED (1024 * 1024)
+
+static inline size_t
+pl_read_size (int threaded)
+{
+  return threaded ? PL_READ_SIZE_THREADED : PL_READ_SIZE;
+}
 
 typedef struct
 {
