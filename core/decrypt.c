@@ -41,7 +41,8 @@
 /* The source, by the block, with progress: in front of the armor
  * decoder, and for the first block, which decides whether there is
  * armor.  Two buffers in turn, so that a block handed out stays valid
- * while the armor decoder asks for the next. */
+ * while the armor decoder asks for the next; none for an input in
+ * memory, which is borrowed. */
 typedef struct
 {
   pl_reader base;
@@ -138,8 +139,13 @@ static gpg_error_t
 source_next (pl_reader *self, uint8_t **data, size_t *len)
 {
   source_reader *r = (source_reader *) self;
-  gpg_error_t err = read_source (r->j, r->buf[r->turn], PL_BLOCK_SIZE, len);
+  gpg_error_t err;
 
+  /* An input in memory: armor text and the first block, borrowed. */
+  if (r->j->src->borrow)
+    return borrow_source (r->j, PL_BLOCK_SIZE, (const uint8_t **) data,
+                          len);
+  err = read_source (r->j, r->buf[r->turn], PL_BLOCK_SIZE, len);
   if (err)
     return err;
   *data = r->buf[r->turn];
@@ -859,10 +865,13 @@ start_reading (decrypt_job *j)
 
   j->source.base.next = source_next;
   j->source.j = j;
-  j->source.buf[0] = malloc (PL_BLOCK_SIZE);
-  j->source.buf[1] = malloc (PL_BLOCK_SIZE);
-  if (!j->source.buf[0] || !j->source.buf[1])
-    return gpg_error (GPG_ERR_ENOMEM);
+  if (!j->src->borrow)
+    {
+      j->source.buf[0] = malloc (PL_BLOCK_SIZE);
+      j->source.buf[1] = malloc (PL_BLOCK_SIZE);
+      if (!j->source.buf[0] || !j->source.buf[1])
+        return gpg_error (GPG_ERR_ENOMEM);
+    }
   pl_cursor_init (&j->source_cursor, &j->source.base);
   err = pl_cursor_peek (&j->source_cursor, &p, &n);
   if (err)
