@@ -6,6 +6,7 @@
 #include "padlock-job-row.h"
 #include "padlock-preferences-window.h"
 #include "padlock-speed-window.h"
+#include "padlock-window.h"
 
 #define PASSPHRASE "tulip-orbit-canyon-42"
 #define TIMEOUT_MS (180 * 1000)
@@ -36,15 +37,19 @@ test_screenshots (void)
   g_autofree char *notes = at_write_random (dir, "notes.txt", 40 * 1024);
   g_autofree char *tax = at_write_random (dir, "tax-2024.ods", 900 * 1024);
   g_autofree char *tax_gpg = g_build_filename (dir, "tax-2024.ods.gpg", NULL);
+  g_autofree char *letter = at_write_random (dir, "letter.odt", 30 * 1024);
+  g_autofree char *letter_gpg = g_build_filename (dir, "letter.odt.gpg", NULL);
   PadlockWindow *window = at_new_window ();
   PadlockPassphraseDialog *dialog;
   GtkWindow *prefs, *speed;
   PadlockJob *big_job;
-  const char *first[] = { report, notes, big, NULL };
+  const char *first[] = { report, notes, big, letter_gpg, NULL };
   const char *second[] = { tax_gpg, NULL };
 
   at_gpg_encrypt (tax, tax_gpg, "another passphrase", NULL);
   g_unlink (tax);
+  at_gpg_encrypt (letter, letter_gpg, PASSPHRASE, NULL);
+  g_unlink (letter);
 
   at_screenshot (GTK_WIDGET (window), "01-empty-window");
 
@@ -53,19 +58,44 @@ test_screenshots (void)
   gtk_widget_set_visible (window->drop_hint, FALSE);
 
   at_drop (window, first);
+  /* The encrypt dialog: the format, the decrypt dialog to come, a weak
+   * passphrase in plain words; then a generated one, ready to copy. */
   dialog = at_wait_dialog (window);
-  gtk_editable_set_text (GTK_EDITABLE (dialog->entry), "tulip-orbit");
-  gtk_editable_set_text (GTK_EDITABLE (dialog->confirm_entry), "tulip-orb");
+  gtk_editable_set_text (GTK_EDITABLE (dialog->entry), "tulip");
+  gtk_editable_set_text (GTK_EDITABLE (dialog->confirm_entry), "tul");
   at_screenshot (GTK_WIDGET (dialog), "03-passphrase-dialog");
+  g_signal_emit_by_name (dialog->generate_button, "clicked");
+  at_screenshot (GTK_WIDGET (dialog), "03b-passphrase-generated");
+  at_answer (dialog, PASSPHRASE);
+  dialog = at_wait_dialog (window);
+  at_screenshot (GTK_WIDGET (dialog), "03c-passphrase-decrypt");
   at_answer (dialog, PASSPHRASE);
 
   big_job = padlock_job_row_get_job (PADLOCK_JOB_ROW (
               gtk_list_box_get_row_at_index (window->job_list, 2)));
   g_assert_true (at_wait_until (job_is_midway, big_job, TIMEOUT_MS));
-  at_settle (600);
+  at_settle (2000);
   at_screenshot (GTK_WIDGET (window), "04-jobs-running");
+
+  /* Quitting now asks first. */
+  g_action_group_activate_action (G_ACTION_GROUP (at_application ()), "quit", NULL);
+  at_settle (200);
+  g_assert_nonnull (window->quit_dialog);
+  at_screenshot (GTK_WIDGET (window->quit_dialog), "04b-quit-confirmation");
+  adw_message_dialog_response (window->quit_dialog, "cancel");
+  for (GList *l = gtk_window_list_toplevels (); l; l = g_list_delete_link (l, l))
+    if (ADW_IS_MESSAGE_DIALOG (l->data))
+      gtk_window_destroy (l->data);
+
   g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
   at_screenshot (GTK_WIDGET (window), "05-jobs-finished");
+
+  /* A phone-sized window. */
+  gtk_window_set_default_size (GTK_WINDOW (window), 360, 640);
+  at_settle (300);
+  at_screenshot (GTK_WIDGET (window), "05b-narrow-window");
+  gtk_window_set_default_size (GTK_WINDOW (window), 640, 560);
+  at_settle (300);
 
   at_drop (window, second);
   dialog = at_wait_dialog (window);
