@@ -93,6 +93,7 @@ padlock_job_row_sync (PadlockJobRow *self)
   g_autofree char *subtitle = NULL;
   g_autofree char *status = status_text (job);
   g_autofree char *cancel_label = NULL;
+  g_autofree char *show_label = NULL;
   const GError *error = padlock_job_get_error (job);
   gboolean running = state == PADLOCK_JOB_RUNNING || state == PADLOCK_JOB_VERIFYING;
 
@@ -154,6 +155,9 @@ padlock_job_row_sync (PadlockJobRow *self)
                                           : _("Cancel decrypting %s"), input_name);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->cancel_button),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, cancel_label, -1);
+  show_label = g_strdup_printf (_("Show %s in Files"), padlock_job_get_output_name (job));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->show_button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, show_label, -1);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->progress_bar),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, input_name, -1);
 }

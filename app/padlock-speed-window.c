@@ -59,6 +59,7 @@ draw_axis (GtkDrawingArea *area,
   PadlockSpeedWindow *self = user_data;
   double decades = log10 (self->upper / self->lower);
   GdkRGBA color;
+  double free_from = 0;         /* where the last label ended */
 
   gtk_style_context_get_color (gtk_widget_get_style_context (GTK_WIDGET (area)), &color);
   gdk_cairo_set_source_rgba (cr, &color);
@@ -73,9 +74,16 @@ draw_axis (GtkDrawingArea *area,
       cairo_move_to (cr, x, 0);
       cairo_line_to (cr, x, 4);
       cairo_stroke (cr);
+      double text_x;
+
       pango_layout_get_pixel_size (layout, &text_width, &text_height);
-      cairo_move_to (cr, CLAMP (x - text_width / 2.0, 0, width - text_width), 6);
+      text_x = CLAMP (x - text_width / 2.0, 0, width - text_width);
+      /* A mark whose label would touch the previous one keeps only its tick. */
+      if (k > 0 && text_x < free_from + 6)
+        continue;
+      cairo_move_to (cr, text_x, 6);
       pango_cairo_show_layout (cr, layout);
+      free_from = text_x + text_width;
     }
 }
 
@@ -189,7 +197,7 @@ padlock_speed_window_init (PadlockSpeedWindow *self)
       gtk_label_set_xalign (GTK_LABEL (name), 0);
       gtk_widget_set_hexpand (bar, TRUE);
       gtk_widget_set_valign (bar, GTK_ALIGN_CENTER);
-      gtk_widget_set_size_request (bar, 160, -1);
+      gtk_widget_set_size_request (bar, 220, -1);
       gtk_widget_add_css_class (bar, "speed-bar");
       /* One colour: these are measurements, not good and bad levels. */
       gtk_level_bar_remove_offset_value (GTK_LEVEL_BAR (bar), GTK_LEVEL_BAR_OFFSET_LOW);

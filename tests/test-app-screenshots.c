@@ -1,5 +1,7 @@
 /* test-app-screenshots.c - PNGs of each screen, into build/screenshots/,
  * for people to look at */
+#include <stdlib.h>
+#include <string.h>
 #include <glib/gstdio.h>
 
 #include "app-testutil.h"
@@ -105,6 +107,12 @@ test_screenshots (void)
   at_screenshot (GTK_WIDGET (dialog), "06-passphrase-again");
   gtk_window_close (GTK_WINDOW (dialog));
   at_settle (200);
+  {
+    GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (window->scroller);
+
+    /* The failed row is the last one. */
+    gtk_adjustment_set_value (adjustment, gtk_adjustment_get_upper (adjustment));
+  }
   at_screenshot (GTK_WIDGET (window), "07-failed-job");
 
   prefs = padlock_preferences_window_new (GTK_WINDOW (window));
@@ -134,11 +142,54 @@ test_screenshots (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* The screenshots the metainfo names are in data/screenshots, at the size
+ * it gives, and the README shows each of them. */
+static void
+test_metainfo_screenshots (void)
+{
+  const char *source = g_getenv ("PADLOCK_SOURCE_DIR");
+  g_autofree char *metainfo_path = NULL;
+  g_autofree char *readme_path = NULL;
+  g_autofree char *metainfo = NULL;
+  g_autofree char *readme = NULL;
+  g_autoptr(GRegex) image = g_regex_new ("<image type=\"source\" width=\"(\\d+)\" "
+                                         "height=\"(\\d+)\">[^<]*/data/screenshots/"
+                                         "([a-z-]+\\.png)</image>", 0, 0, NULL);
+  g_autoptr(GMatchInfo) match = NULL;
+  guint n = 0;
+
+  g_assert_nonnull (source);
+  metainfo_path = g_build_filename (source, "data", "io.github.padlock.Padlock.metainfo.xml.in",
+                                    NULL);
+  readme_path = g_build_filename (source, "README.md", NULL);
+  g_assert_true (g_file_get_contents (metainfo_path, &metainfo, NULL, NULL));
+  g_assert_true (g_file_get_contents (readme_path, &readme, NULL, NULL));
+
+  g_regex_match (image, metainfo, 0, &match);
+  for (; g_match_info_matches (match); g_match_info_next (match, NULL), n++)
+    {
+      g_autofree char *width = g_match_info_fetch (match, 1);
+      g_autofree char *height = g_match_info_fetch (match, 2);
+      g_autofree char *name = g_match_info_fetch (match, 3);
+      g_autofree char *path = g_build_filename (source, "data", "screenshots", name, NULL);
+      g_autofree char *link = g_strconcat ("(data/screenshots/", name, ")", NULL);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GdkTexture) texture = gdk_texture_new_from_filename (path, &error);
+
+      g_assert_no_error (error);
+      g_assert_cmpint (gdk_texture_get_width (texture), ==, atoi (width));
+      g_assert_cmpint (gdk_texture_get_height (texture), ==, atoi (height));
+      g_assert_nonnull (strstr (readme, link));
+    }
+  g_assert_cmpuint (n, >=, 3);
+}
+
 int
 main (int argc, char **argv)
 {
   tu_init (&argc, &argv);
   at_application ();
+  g_test_add_func ("/screenshots/metainfo", test_metainfo_screenshots);
   g_test_add_func ("/screenshots", test_screenshots);
   return g_test_run ();
 }

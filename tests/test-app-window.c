@@ -609,12 +609,14 @@ test_accessible_names (void)
   at_answer (at_wait_dialog (window), PASSPHRASE);
   row = gtk_list_box_get_row_at_index (window->job_list, 0);
   g_assert_nonnull (row);
-  /* The cancel button is the row's only icon-only button. */
-  child = find_widget (GTK_WIDGET (row), is_icon_button, NULL);
-  g_assert_nonnull (child);
+  child = row_child (window, 0, "cancel_button");
+  g_assert_true (is_icon_button (child, NULL));
   gtk_test_accessible_assert_property (GTK_ACCESSIBLE (child),
                                        GTK_ACCESSIBLE_PROPERTY_LABEL,
                                        "Cancel encrypting budget.ods");
+  gtk_test_accessible_assert_property (GTK_ACCESSIBLE (row_child (window, 0, "show_button")),
+                                       GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                       "Show budget.ods.gpg in Files");
   gtk_test_accessible_assert_property (GTK_ACCESSIBLE (window->graph),
                                        GTK_ACCESSIBLE_PROPERTY_LABEL,
                                        "Throughput over the last 30 seconds");
