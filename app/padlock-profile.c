@@ -5,43 +5,33 @@
 
 #include "job.h"
 
+/* Who reads each format, as the tests/test-interop-* runs show: they
+ * differ in what GnuPG accepts, which is what most people have. */
+static const struct
+{
+  const char *title;
+  const char *readers;
+} profile_words[] = {
+  [PL_PROFILE_RFC4880] = { N_("OpenPGP (RFC 4880)"),
+                           N_("opens in GnuPG, Kleopatra, RNP, Sequoia, OpenPGP.js") },
+  [PL_PROFILE_LIBREPGP] = { N_("LibrePGP"),
+                            N_("opens in GnuPG 2.2.21 or later, RNP, OpenPGP.js") },
+  [PL_PROFILE_RFC9580] = { N_("OpenPGP v6 (RFC 9580)"),
+                           N_("opens in Sequoia, OpenPGP.js 6, GopenPGP; "
+                              "not GnuPG 2.2/2.4") },
+};
+
 const char *
 padlock_profile_title (int profile)
 {
-  switch (profile)
-    {
-    case PL_PROFILE_RFC4880:
-      return _("OpenPGP (RFC 4880)");
-    case PL_PROFILE_LIBREPGP:
-      return _("LibrePGP");
-    case PL_PROFILE_RFC9580:
-      return _("OpenPGP v6 (RFC 9580)");
-    default:
-      g_return_val_if_reached ("");
-    }
-}
-
-/* Who reads it, as tested by tests/test-interop-*: the formats differ in
- * what GnuPG accepts, which is what most people have. */
-static const char *
-profile_readers (int profile)
-{
-  switch (profile)
-    {
-    case PL_PROFILE_RFC4880:
-      return _("opens in GnuPG, Kleopatra, RNP, Sequoia, OpenPGP.js");
-    case PL_PROFILE_LIBREPGP:
-      return _("opens in GnuPG 2.2.21 or later, RNP, OpenPGP.js");
-    case PL_PROFILE_RFC9580:
-      return _("opens in Sequoia, OpenPGP.js 6, GopenPGP; not GnuPG 2.2/2.4");
-    default:
-      g_return_val_if_reached ("");
-    }
+  g_return_val_if_fail (profile >= 0 && profile < (int) G_N_ELEMENTS (profile_words), "");
+  return _(profile_words[profile].title);
 }
 
 char *
 padlock_profile_summary (int profile)
 {
-  return g_strdup_printf ("%s · %s", padlock_profile_title (profile),
-                          profile_readers (profile));
+  g_return_val_if_fail (profile >= 0 && profile < (int) G_N_ELEMENTS (profile_words), NULL);
+  return g_strdup_printf ("%s · %s", _(profile_words[profile].title),
+                          _(profile_words[profile].readers));
 }
