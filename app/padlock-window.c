@@ -287,7 +287,7 @@ on_busy_changed (PadlockWindow *self)
       if (!self->graph_id)
         self->graph_id = g_timeout_add (PADLOCK_GRAPH_INTERVAL_MS, on_graph_tick, self);
     }
-  else
+  else if (!self->quitting)     /* stopped on request: nothing to announce */
     notify_finished (self);
   padlock_window_update_summary (self);
 }
