@@ -76,18 +76,23 @@ test_screenshots (void)
   big_job = padlock_job_row_get_job (PADLOCK_JOB_ROW (
               gtk_list_box_get_row_at_index (window->job_list, 2)));
   g_assert_true (at_wait_until (job_is_midway, big_job, TIMEOUT_MS));
-  at_settle (2000);
+  at_settle (1000);
   at_screenshot (GTK_WIDGET (window), "04-jobs-running");
 
-  /* Quitting now asks first. */
-  g_action_group_activate_action (G_ACTION_GROUP (at_application ()), "quit", NULL);
-  at_settle (200);
-  g_assert_nonnull (window->quit_dialog);
-  at_screenshot (GTK_WIDGET (window->quit_dialog), "04b-quit-confirmation");
-  adw_message_dialog_response (window->quit_dialog, "cancel");
-  for (GList *l = gtk_window_list_toplevels (); l; l = g_list_delete_link (l, l))
-    if (ADW_IS_MESSAGE_DIALOG (l->data))
-      gtk_window_destroy (l->data);
+  /* Quitting now asks first (test-app-window checks it; here only its
+   * picture, when the big file is still going). */
+  if (padlock_queue_get_busy (window->queue))
+    {
+      g_action_group_activate_action (G_ACTION_GROUP (at_application ()), "quit", NULL);
+      g_assert_nonnull (window->quit_dialog);
+      at_screenshot (GTK_WIDGET (window->quit_dialog), "04b-quit-confirmation");
+      adw_message_dialog_response (window->quit_dialog, "cancel");
+      for (GList *l = gtk_window_list_toplevels (); l; l = g_list_delete_link (l, l))
+        if (ADW_IS_MESSAGE_DIALOG (l->data))
+          gtk_window_destroy (l->data);
+    }
+  else
+    g_test_message ("the jobs ended before the quit confirmation could be shown");
 
   g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
   at_screenshot (GTK_WIDGET (window), "05-jobs-finished");
