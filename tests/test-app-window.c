@@ -1,6 +1,7 @@
 /* test-app-window.c - the window, driven as a user would: drops, the
  * passphrase dialog, rows, preferences */
 #include <string.h>
+#include <unistd.h>
 #include <glib/gstdio.h>
 
 #include "app-testutil.h"
@@ -723,6 +724,20 @@ test_armor (void)
   close_window (window);
 }
 
+/* A file of LEN zero octets that takes no room: big enough to keep a job
+ * running for seconds whatever the machine, at no cost to write. */
+static char *
+sparse_file (const char *dir,
+             const char *name,
+             gint64      len)
+{
+  char *path = g_build_filename (dir, name, NULL);
+
+  g_assert_true (g_file_set_contents (path, "", 0, NULL));
+  g_assert_cmpint (truncate (path, len), ==, 0);
+  return path;
+}
+
 static gboolean
 is_destroyed (gpointer data)
 {
@@ -736,7 +751,7 @@ static void
 test_counts_and_quit (void)
 {
   g_autofree char *dir = at_new_dir ("counts");
-  g_autofree char *big = at_write_random (dir, "video.mkv", 200 * 1024 * 1024);
+  g_autofree char *big = sparse_file (dir, "video.mkv", G_GINT64_CONSTANT (4) << 30);
   g_autofree char *small = at_write_random (dir, "small.txt", 1000);
   g_autofree char *other = at_write_random (dir, "other.txt", 2000);
   g_autofree char *plain = at_write_random (dir, "plain.txt", 100);
@@ -779,20 +794,8 @@ test_counts_and_quit (void)
   /* Cancel All: nothing is claimed done. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.cancel-all", NULL));
   g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
-  /* The big one may have made it just before. */
-  if (padlock_job_get_state (job) == PADLOCK_JOB_DONE)
-    {
-      g_assert_cmpstr (gtk_label_get_text (window->files_label), ==, "1 done · 2 cancelled");
-      g_assert_cmpstr (gtk_label_get_text (window->throughput_label), ==, "Done");
-      g_autofree char *done = g_build_filename (dir, "video.mkv.gpg", NULL);
-
-      g_unlink (done);
-    }
-  else
-    {
-      g_assert_cmpstr (gtk_label_get_text (window->files_label), ==, "3 cancelled");
-      g_assert_cmpstr (gtk_label_get_text (window->throughput_label), ==, "Cancelled");
-    }
+  g_assert_cmpstr (gtk_label_get_text (window->files_label), ==, "3 cancelled");
+  g_assert_cmpstr (gtk_label_get_text (window->throughput_label), ==, "Cancelled");
   g_assert_true (menu_item_enabled (window, "Clear Finished"));
   g_assert_false (menu_item_enabled (window, "Cancel All"));
   /* The graph is labelled with its peak (a sample of a known rate added,
