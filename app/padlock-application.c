@@ -144,7 +144,14 @@ quit_action (GSimpleAction *action,
              GVariant      *parameter,
              gpointer       user_data)
 {
-  g_application_quit (G_APPLICATION (user_data));
+  GtkApplication *app = user_data;
+
+  /* Only an existing window may have jobs; none is made to ask. */
+  for (GList *l = gtk_application_get_windows (app); l; l = l->next)
+    if (PADLOCK_IS_WINDOW (l->data)
+        && padlock_window_ask_to_quit (PADLOCK_WINDOW (l->data), TRUE))
+      return;
+  g_application_quit (G_APPLICATION (app));
 }
 
 static void

@@ -1,27 +1,58 @@
 /* padlock-desktop.c - handing a file over to the rest of the desktop */
 #include "padlock-desktop.h"
 
+#include <glib/gi18n.h>
+
+/* Failures are said where the user looks: the window's "win.notice"
+ * action shows them as a toast. */
+static void
+report_failure (GtkWidget    *widget,
+                const char   *format,
+                const GError *error)
+{
+  g_autofree char *text = g_strdup_printf (format, error->message);
+
+  g_message ("%s", text);
+  gtk_widget_activate_action (widget, "win.notice", "s", text);
+}
+
+/* Translators: %s is the reason the folder could not be shown. */
+#define SHOW_FAILED _("Could not show the file in a file manager: %s")
+
+typedef struct
+{
+  GtkWidget *widget;
+  const char *format;           /* static: what failed, with %s for why */
+} Launch;
+
 static void
 on_launched (GObject      *object,
              GAsyncResult *result,
              gpointer      user_data)
 {
+  Launch *launch = user_data;
   g_autoptr(GError) error = NULL;
 
   if (!g_app_info_launch_default_for_uri_finish (result, &error))
-    g_message ("Could not open the file: %s", error->message);
+    report_failure (launch->widget, launch->format, error);
+  g_object_unref (launch->widget);
+  g_free (launch);
 }
 
 /* GtkFileLauncher is GTK 4.10; this is the 4.8 way. */
 static void
 launch_uri (GtkWidget  *widget,
-            const char *uri)
+            const char *uri,
+            const char *format)
 {
   g_autoptr(GdkAppLaunchContext) context =
     gdk_display_get_app_launch_context (gtk_widget_get_display (widget));
+  Launch *launch = g_new0 (Launch, 1);
 
+  launch->widget = g_object_ref (widget);
+  launch->format = format;
   g_app_info_launch_default_for_uri_async (uri, G_APP_LAUNCH_CONTEXT (context),
-                                           NULL, on_launched, NULL);
+                                           NULL, on_launched, launch);
 }
 
 typedef struct
@@ -47,7 +78,7 @@ on_show_items (GObject      *object,
       g_autofree char *uri = g_file_get_uri (parent ? parent : show->file);
 
       g_debug ("FileManager1.ShowItems: %s", error->message);
-      launch_uri (show->widget, uri);
+      launch_uri (show->widget, uri, SHOW_FAILED);
     }
   g_object_unref (show->widget);
   g_object_unref (show->file);
@@ -74,7 +105,7 @@ padlock_show_in_files (GtkWidget *widget,
     {
       g_autoptr(GFile) parent = g_file_get_parent (file);
       g_autofree char *parent_uri = g_file_get_uri (parent);
-      launch_uri (widget, parent_uri);
+      launch_uri (widget, parent_uri, SHOW_FAILED);
       return;
     }
   uris[0] = uri;
@@ -102,5 +133,7 @@ padlock_open_file (GtkWidget *widget,
   g_return_if_fail (G_IS_FILE (file));
 
   uri = g_file_get_uri (file);
-  launch_uri (widget, uri);
+  /* Translators: %s is the reason, such as "No application is
+   * registered as handling this file". */
+  launch_uri (widget, uri, _("Could not open the file: %s"));
 }

@@ -17,6 +17,10 @@ GtkWidget *padlock_graph_new   (void);
 void       padlock_graph_push  (PadlockGraph *self,
                                 double        value);
 void       padlock_graph_clear (PadlockGraph *self);
+guint      padlock_graph_get_n_samples (PadlockGraph *self);
+/* The highest sample shown (bytes a second), 0 when empty. */
 double     padlock_graph_get_peak (PadlockGraph *self);
+/* "peak 1.2 GB/s", as drawn at the top; NULL when there is no peak. */
+char      *padlock_graph_get_peak_text (PadlockGraph *self);
 
 G_END_DECLS

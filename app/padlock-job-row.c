@@ -6,6 +6,7 @@
 #include "padlock-desktop.h"
 #include "padlock-error.h"
 #include "padlock-format.h"
+#include "padlock-profile.h"
 
 struct _PadlockJobRow
 {
@@ -17,6 +18,7 @@ struct _PadlockJobRow
   GtkLabel *subtitle_label;
   GtkProgressBar *progress_bar;
   GtkLabel *status_label;
+  GtkLabel *format_label;
   GtkLabel *error_label;
   GtkButton *show_button;
   GtkButton *open_button;
@@ -61,6 +63,10 @@ status_text (PadlockJob *job)
         return g_strdup (encrypt ? _("Encrypting…") : _("Decrypting…"));
       return left ? g_strdup_printf ("%s · %s", rate, left) : g_strdup (rate);
     case PADLOCK_JOB_DONE:
+      /* The plain file's size, whichever way it went. */
+      g_clear_pointer (&size, g_free);
+      if (padlock_job_get_plaintext_size (job) >= 0)
+        size = g_format_size (padlock_job_get_plaintext_size (job));
       rate = padlock_format_rate (padlock_job_get_throughput (job));
       if (padlock_job_get_original_deleted (job))
         return g_strdup_printf (_("Encrypted %s at %s · original deleted"),
@@ -87,6 +93,7 @@ padlock_job_row_sync (PadlockJobRow *self)
   g_autofree char *subtitle = NULL;
   g_autofree char *status = status_text (job);
   g_autofree char *cancel_label = NULL;
+  g_autofree char *show_label = NULL;
   const GError *error = padlock_job_get_error (job);
   gboolean running = state == PADLOCK_JOB_RUNNING || state == PADLOCK_JOB_VERIFYING;
 
@@ -108,6 +115,13 @@ padlock_job_row_sync (PadlockJobRow *self)
       status = both;
     }
   gtk_label_set_text (self->status_label, status);
+  /* What is written, and who can open it. */
+  gtk_widget_set_visible (GTK_WIDGET (self->format_label), encrypt);
+  if (encrypt)
+    {
+      g_autofree char *format = padlock_profile_summary (padlock_job_get_profile (job));
+      gtk_label_set_text (self->format_label, format);
+    }
 
   gtk_widget_set_visible (GTK_WIDGET (self->error_label),
                           state == PADLOCK_JOB_FAILED && error);
@@ -141,6 +155,9 @@ padlock_job_row_sync (PadlockJobRow *self)
                                           : _("Cancel decrypting %s"), input_name);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->cancel_button),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, cancel_label, -1);
+  show_label = g_strdup_printf (_("Show %s in Files"), padlock_job_get_output_name (job));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->show_button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, show_label, -1);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->progress_bar),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, input_name, -1);
 }
@@ -264,6 +281,7 @@ padlock_job_row_class_init (PadlockJobRowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PadlockJobRow, subtitle_label);
   gtk_widget_class_bind_template_child (widget_class, PadlockJobRow, progress_bar);
   gtk_widget_class_bind_template_child (widget_class, PadlockJobRow, status_label);
+  gtk_widget_class_bind_template_child (widget_class, PadlockJobRow, format_label);
   gtk_widget_class_bind_template_child (widget_class, PadlockJobRow, error_label);
   gtk_widget_class_bind_template_child (widget_class, PadlockJobRow, show_button);
   gtk_widget_class_bind_template_child (widget_class, PadlockJobRow, open_button);

@@ -46,6 +46,7 @@ struct _PadlockJob
   GStrv items;                  /* several items in one archive, or NULL */
   char *detail;
   PadlockFolderStatus folder_status;
+  gint64 plaintext_size;        /* decryption: -1 until done */
 
   guint tick_id;
   gint64 start_time;
@@ -119,6 +120,7 @@ typedef struct
   /* Results */
   char *output_path;
   gboolean original_deleted;
+  gint64 plaintext_size;        /* decryption: the output's size */
 } JobWork;
 
 static void
@@ -544,7 +546,14 @@ padlock_job_decrypt_thread (GTask        *task,
   if (!err)
     err = decrypt_with_secret (work, src, sink, &work->result, &ctl);
   if (!err)
-    work->output_path = output_path (work, sink);
+    {
+      GStatBuf st;
+
+      work->output_path = output_path (work, sink);
+      /* A file's size; a folder (an unpacked archive) has none to give. */
+      if (g_stat (work->output_path, &st) == 0 && S_ISREG (st.st_mode))
+        work->plaintext_size = st.st_size;
+    }
   else
     error = padlock_folder_error (NULL, FALSE, sink, work->unpack, err);
   pl_sink_free (sink);
@@ -597,6 +606,8 @@ padlock_job_finished (GObject      *object,
           padlock_job_set_output_name (self, name);
         }
       self->original_deleted = work->original_deleted;
+      if (work->direction == PADLOCK_DIRECTION_DECRYPT)
+        self->plaintext_size = work->plaintext_size;
       if (self->bytes_total >= 0)
         set_bytes (self, (guint64) self->bytes_total, self->bytes_total);
       /* When done, the throughput is the average over the whole job. */
@@ -631,6 +642,7 @@ padlock_job_start (PadlockJob *self,
   g_return_if_fail (self->secret != NULL);
 
   work = g_new0 (JobWork, 1);
+  work->plaintext_size = -1;
   work->direction = self->direction;
   work->profile = self->config.profile;
   work->cipher_algo = self->config.cipher_algo;
@@ -769,6 +781,7 @@ padlock_job_new (GFile                  *input,
       self->bytes_total = -1;   /* known after the scan */
       self->archive_name = padlock_folder_archive_name (name);
     }
+  self->plaintext_size = -1;
 
   if (direction == PADLOCK_DIRECTION_ENCRYPT && config->hide_names)
     self->hidden_name = padlock_output_hidden_name_new ();
@@ -1030,6 +1043,24 @@ padlock_job_get_original_deleted (PadlockJob *self)
 {
   g_return_val_if_fail (PADLOCK_IS_JOB (self), FALSE);
   return self->original_deleted;
+}
+
+gint64
+padlock_job_get_plaintext_size (PadlockJob *self)
+{
+  g_return_val_if_fail (PADLOCK_IS_JOB (self), -1);
+  /* What is encrypted is the input (a folder's size is known after its
+   * scan); what is decrypted is known at the end. */
+  if (self->direction == PADLOCK_DIRECTION_ENCRYPT)
+    return self->bytes_total;
+  return self->plaintext_size;
+}
+
+int
+padlock_job_get_profile (PadlockJob *self)
+{
+  g_return_val_if_fail (PADLOCK_IS_JOB (self), 0);
+  return self->config.profile;
 }
 
 guint

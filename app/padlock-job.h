@@ -80,6 +80,11 @@ const GError     *padlock_job_get_error         (PadlockJob       *self);
  * the end the special files left out; NULL otherwise. */
 const char       *padlock_job_get_detail        (PadlockJob       *self);
 gboolean          padlock_job_get_original_deleted (PadlockJob    *self);
+/* The size of the plain file: the input when encrypting, the output when
+ * a decryption is done; -1 while unknown. */
+gint64            padlock_job_get_plaintext_size (PadlockJob      *self);
+/* The pl_profile it encrypts with (from its config). */
+int               padlock_job_get_profile       (PadlockJob       *self);
 guint             padlock_job_get_batch         (PadlockJob       *self);
 void              padlock_job_set_batch         (PadlockJob       *self,
                                                  guint             batch);

@@ -25,12 +25,16 @@ struct _PadlockPassphraseDialog
   GtkButton *ok_button;
   GtkButton *cancel_button;
   GtkCheckButton *one_archive_check;
+  GtkButton *copy_button;
+  GtkLabel *format_label;
+  GtkLabel *note_label;
 
   /* Owned */
   pwquality_settings_t *pwquality;
 
   PadlockPassphraseMode mode;
   gboolean finished;
+  gboolean generated_shown;     /* the entries hold what Generate made */
 };
 
 G_END_DECLS

@@ -27,6 +27,51 @@ strength_words (int score)
   return _("Strong");
 }
 
+/* Why libpwquality refused it, in a few plain words rather than its own
+ * sentence ("The password fails the dictionary check - it is based on a
+ * dictionary word"). */
+static const char *
+weakness_words (int error)
+{
+  switch (error)
+    {
+    case PWQ_ERROR_MIN_LENGTH:
+    case PWQ_ERROR_EMPTY_PASSWORD:
+      return _("Weak: too short. Longer is stronger: try a few words.");
+    case PWQ_ERROR_CRACKLIB_CHECK:
+    case PWQ_ERROR_BAD_WORDS:
+    case PWQ_ERROR_USER_CHECK:
+    case PWQ_ERROR_GECOS_CHECK:
+      return _("Weak: a common word or a name, easy to guess.");
+    case PWQ_ERROR_MIN_DIGITS:
+    case PWQ_ERROR_MIN_UPPERS:
+    case PWQ_ERROR_MIN_LOWERS:
+    case PWQ_ERROR_MIN_OTHERS:
+    case PWQ_ERROR_MIN_CLASSES:
+      return _("Weak: too few kinds of characters. Add words, digits or symbols.");
+    case PWQ_ERROR_PALINDROME:
+    case PWQ_ERROR_CASE_CHANGES_ONLY:
+    case PWQ_ERROR_ROTATED:
+    case PWQ_ERROR_MAX_CONSECUTIVE:
+    case PWQ_ERROR_MAX_CLASS_REPEAT:
+    case PWQ_ERROR_MAX_SEQUENCE:
+      return _("Weak: repeats or runs of characters, easy to guess.");
+    default:
+      return _("Weak: easy to guess");
+    }
+}
+
+/* Blank passphrases are refused: a space typed by mistake must not
+ * become the only thing between a stranger and the files. */
+static gboolean
+has_non_space (const char *text)
+{
+  for (const char *p = text; *p; p = g_utf8_next_char (p))
+    if (!g_unichar_isspace (g_utf8_get_char (p)))
+      return TRUE;
+  return FALSE;
+}
+
 static void
 padlock_passphrase_dialog_update (PadlockPassphraseDialog *self)
 {
@@ -54,11 +99,11 @@ padlock_passphrase_dialog_update (PadlockPassphraseDialog *self)
       if (score < 0)
         {
           char buf[PWQ_MAX_ERROR_MESSAGE_LEN];
-          const char *why = pwquality_strerror (buf, sizeof buf, score, aux);
-          g_autofree char *words = g_strdup_printf (_("Weak: %s"), why);
 
+          /* Only for what it releases of AUX: its sentence is not shown. */
+          pwquality_strerror (buf, sizeof buf, score, aux);
           gtk_level_bar_set_value (self->strength_bar, 5);
-          gtk_label_set_text (self->strength_label, words);
+          gtk_label_set_text (self->strength_label, weakness_words (score));
         }
       else
         {
@@ -67,9 +112,11 @@ padlock_passphrase_dialog_update (PadlockPassphraseDialog *self)
         }
     }
 
-  ok = *text != '\0' && strcmp (text, confirm) == 0;
+  ok = has_non_space (text) && strcmp (text, confirm) == 0;
   if (!*confirm)
     gtk_label_set_text (self->match_label, "");
+  else if (!has_non_space (text))
+    gtk_label_set_text (self->match_label, _("A passphrase needs more than spaces."));
   else
     gtk_label_set_text (self->match_label, ok ? _("The passphrases match.")
                                               : _("The passphrases do not match."));
@@ -89,7 +136,41 @@ padlock_passphrase_dialog_update (PadlockPassphraseDialog *self)
 static void
 on_entry_changed (PadlockPassphraseDialog *self)
 {
+  /* The copy button copies what was generated, not what was typed. */
+  if (self->generated_shown)
+    {
+      const char *text = gtk_editable_get_text (GTK_EDITABLE (self->entry));
+      const char *confirm = gtk_editable_get_text (GTK_EDITABLE (self->confirm_entry));
+
+      if (strcmp (text, confirm) != 0)
+        {
+          self->generated_shown = FALSE;
+          gtk_widget_set_visible (GTK_WIDGET (self->copy_button), FALSE);
+        }
+    }
   padlock_passphrase_dialog_update (self);
+}
+
+/* Enter in the first entry goes on to the second, as when filling a form;
+ * only the second encrypts. */
+static void
+on_entry_activate (PadlockPassphraseDialog *self)
+{
+  if (self->mode == PADLOCK_PASSPHRASE_ENCRYPT)
+    gtk_widget_grab_focus (GTK_WIDGET (self->confirm_entry));
+  else
+    gtk_widget_activate_default (GTK_WIDGET (self));
+}
+
+static void
+on_copy_clicked (PadlockPassphraseDialog *self)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->entry));
+
+  gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self)), text);
+  gtk_label_set_text (self->match_label,
+                      _("Copied. Paste it somewhere safe: without it the files "
+                        "cannot be decrypted."));
 }
 
 static void
@@ -104,9 +185,11 @@ on_generate_clicked (PadlockPassphraseDialog *self)
   gtk_editable_set_text (GTK_EDITABLE (self->confirm_entry), generated);
   explicit_bzero (generated, strlen (generated));
   free (generated);
+  self->generated_shown = TRUE;
+  gtk_widget_set_visible (GTK_WIDGET (self->copy_button), TRUE);
   gtk_label_set_text (self->match_label,
-                      _("Generated. Reveal it with the eye icon and keep it "
-                        "somewhere safe: without it the files cannot be "
+                      _("Generated. Copy it, or reveal it with the eye icon, and "
+                        "keep it somewhere safe: without it the files cannot be "
                         "decrypted."));
 }
 
@@ -181,6 +264,11 @@ padlock_passphrase_dialog_class_init (PadlockPassphraseDialogClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PadlockPassphraseDialog, ok_button);
   gtk_widget_class_bind_template_child (widget_class, PadlockPassphraseDialog, cancel_button);
   gtk_widget_class_bind_template_child (widget_class, PadlockPassphraseDialog, one_archive_check);
+  gtk_widget_class_bind_template_child (widget_class, PadlockPassphraseDialog, copy_button);
+  gtk_widget_class_bind_template_child (widget_class, PadlockPassphraseDialog, format_label);
+  gtk_widget_class_bind_template_child (widget_class, PadlockPassphraseDialog, note_label);
+  gtk_widget_class_bind_template_callback (widget_class, on_entry_activate);
+  gtk_widget_class_bind_template_callback (widget_class, on_copy_clicked);
   gtk_widget_class_bind_template_callback (widget_class, on_entry_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_generate_clicked);
   gtk_widget_class_bind_template_callback (widget_class, on_ok_clicked);
@@ -263,4 +351,24 @@ padlock_passphrase_dialog_get_mode (PadlockPassphraseDialog *self)
 {
   g_return_val_if_fail (PADLOCK_IS_PASSPHRASE_DIALOG (self), 0);
   return self->mode;
+}
+
+void
+padlock_passphrase_dialog_set_format (PadlockPassphraseDialog *self,
+                                      const char              *format)
+{
+  g_return_if_fail (PADLOCK_IS_PASSPHRASE_DIALOG (self));
+
+  gtk_label_set_text (self->format_label, format ? format : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->format_label), format != NULL);
+}
+
+void
+padlock_passphrase_dialog_set_note (PadlockPassphraseDialog *self,
+                                    const char              *note)
+{
+  g_return_if_fail (PADLOCK_IS_PASSPHRASE_DIALOG (self));
+
+  gtk_label_set_text (self->note_label, note ? note : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->note_label), note != NULL);
 }

@@ -34,5 +34,11 @@ PadlockPassphraseMode    padlock_passphrase_dialog_get_mode (PadlockPassphraseDi
 void     padlock_passphrase_dialog_offer_one_archive (PadlockPassphraseDialog *self,
                                                       gboolean                 active);
 gboolean padlock_passphrase_dialog_get_one_archive   (PadlockPassphraseDialog *self);
+/* Encryption: the format written and who opens it (NULL hides it). */
+void                     padlock_passphrase_dialog_set_format (PadlockPassphraseDialog *self,
+                                                               const char              *format);
+/* What comes next, such as a second dialog (NULL hides it). */
+void                     padlock_passphrase_dialog_set_note (PadlockPassphraseDialog *self,
+                                                             const char              *note);
 
 G_END_DECLS

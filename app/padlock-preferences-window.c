@@ -4,6 +4,7 @@
 #include <glib/gi18n.h>
 
 #include "job.h"
+#include "padlock-profile.h"
 #include "padlock-settings.h"
 
 
@@ -30,19 +31,6 @@ static const char *const profile_descriptions[] G_GNUC_UNUSED = {
   N_("SEIPD v2 OCB with Argon2 (RFC 9580): read by Sequoia, "
      "OpenPGP.js 6 and GopenPGP; not by GnuPG"),
 };
-
-/* The profile's name as people know the standard. */
-static const char *
-profile_title (const char *name)
-{
-  if (!g_strcmp0 (name, "rfc4880"))
-    return _("OpenPGP (RFC 4880)");
-  if (!g_strcmp0 (name, "librepgp"))
-    return _("LibrePGP");
-  if (!g_strcmp0 (name, "rfc9580"))
-    return _("OpenPGP v6 (RFC 9580)");
-  return name;
-}
 
 static gboolean
 name_to_index (GValue   *value,
@@ -154,6 +142,28 @@ on_folder_reset_clicked (PadlockPreferencesWindow *self)
   g_settings_set_string (self->settings, "output-folder", "");
 }
 
+/* 0 files at once is "Automatic" (one per core), in words, both ways. */
+static gboolean
+on_concurrency_output (GtkSpinButton *spin)
+{
+  if (gtk_adjustment_get_value (gtk_spin_button_get_adjustment (spin)) != 0)
+    return FALSE;
+  gtk_editable_set_text (GTK_EDITABLE (spin), _("Automatic"));
+  return TRUE;
+}
+
+static int
+on_concurrency_input (GtkSpinButton *spin,
+                      double        *value)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (spin));
+
+  if (g_strcmp0 (text, _("Automatic")) != 0)
+    return FALSE;
+  *value = 0;
+  return TRUE;
+}
+
 static void
 padlock_preferences_window_dispose (GObject *object)
 {
@@ -191,6 +201,8 @@ padlock_preferences_window_class_init (PadlockPreferencesWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PadlockPreferencesWindow, concurrency_spin);
   gtk_widget_class_bind_template_callback (widget_class, on_folder_clicked);
   gtk_widget_class_bind_template_callback (widget_class, on_folder_reset_clicked);
+  gtk_widget_class_bind_template_callback (widget_class, on_concurrency_output);
+  gtk_widget_class_bind_template_callback (widget_class, on_concurrency_input);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0,
                                        "window.close", NULL);
@@ -241,7 +253,8 @@ padlock_preferences_window_init (PadlockPreferencesWindow *self)
   for (size_t i = 0; i < n; i++)
     {
       profile_names[i] = profiles[i].name;
-      gtk_string_list_append (self->profile_list, profile_title (profiles[i].name));
+      gtk_string_list_append (self->profile_list,
+                              padlock_profile_title (pl_profile_from_name (profiles[i].name)));
     }
 
   bind_choice (self, "profile", self->profile_row, profile_names);

@@ -1,48 +1,89 @@
 /* padlock-speed-window.c - bars for each cipher and mode, measured here */
-#include "padlock-speed-window.h"
+#include "padlock-speed-window-private.h"
+
+#include <math.h>
 
 #include <glib/gi18n.h>
 
 #include "padlock-format.h"
-#include "padlock-speed.h"
 
 #define SECONDS_PER_TEST 0.2
-
-struct _PadlockSpeedWindow
-{
-  AdwWindow parent_instance;
-
-  /* Template widgets */
-  GtkButton *run_button;
-  GtkLabel *summary_label;
-  GtkGrid *grid;
-
-  /* Owned */
-  GCancellable *cancellable;
-
-  /* Borrowed: children of the grid */
-  GtkLevelBar *bars[PADLOCK_SPEED_N_TESTS];
-  GtkLabel *values[PADLOCK_SPEED_N_TESTS];
-
-  double rates[PADLOCK_SPEED_N_TESTS];
-  gboolean running;
-};
 
 G_DEFINE_FINAL_TYPE (PadlockSpeedWindow, padlock_speed_window, ADW_TYPE_WINDOW)
 
 static void start (PadlockSpeedWindow *self);
 
+/* One logarithmic scale for every bar, whole decades from below the
+ * slowest to above the fastest, at least two of them: rates here span
+ * from hundreds of MB/s to tens of GB/s, which a linear scale would show
+ * as a few full bars and slivers. */
 static void
 rescale (PadlockSpeedWindow *self)
 {
-  double peak = 0;
+  double slowest = 0, fastest = 0, decades;
 
   for (int i = 0; i < PADLOCK_SPEED_N_TESTS; i++)
-    peak = MAX (peak, self->rates[i]);
+    if (self->rates[i] > 0)
+      {
+        slowest = slowest > 0 ? MIN (slowest, self->rates[i]) : self->rates[i];
+        fastest = MAX (fastest, self->rates[i]);
+      }
+  if (fastest > 0)
+    {
+      self->upper = pow (10, ceil (log10 (fastest) + 1e-9));
+      self->lower = pow (10, floor (log10 (slowest)));
+      if (self->upper / self->lower < 100)
+        self->lower = self->upper / 100;
+    }
+  decades = log10 (self->upper / self->lower);
   for (int i = 0; i < PADLOCK_SPEED_N_TESTS; i++)
     {
-      gtk_level_bar_set_max_value (self->bars[i], peak > 0 ? peak : 1);
-      gtk_level_bar_set_value (self->bars[i], self->rates[i]);
+      double rate = self->rates[i];
+
+      gtk_level_bar_set_max_value (self->bars[i], decades);
+      gtk_level_bar_set_value (self->bars[i], rate > 0 ? log10 (rate / self->lower) : 0);
+      /* GTK 4.8 keeps the old fill when only the maximum changes. */
+      gtk_widget_queue_allocate (GTK_WIDGET (self->bars[i]));
+    }
+  gtk_widget_queue_draw (self->axis);
+}
+
+/* The scale's marks under the bars: 100 MB/s, 1 GB/s, 10 GB/s… */
+static void
+draw_axis (GtkDrawingArea *area,
+           cairo_t        *cr,
+           int             width,
+           int             height,
+           gpointer        user_data)
+{
+  PadlockSpeedWindow *self = user_data;
+  double decades = log10 (self->upper / self->lower);
+  GdkRGBA color;
+  double free_from = 0;         /* where the last label ended */
+
+  gtk_style_context_get_color (gtk_widget_get_style_context (GTK_WIDGET (area)), &color);
+  gdk_cairo_set_source_rgba (cr, &color);
+  cairo_set_line_width (cr, 1);
+  for (int k = 0; k <= (int) round (decades); k++)
+    {
+      double x = round ((width - 1) * k / decades) + 0.5;
+      g_autofree char *text = padlock_format_rate (self->lower * pow (10, k));
+      g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (GTK_WIDGET (area), text);
+      int text_width, text_height;
+
+      cairo_move_to (cr, x, 0);
+      cairo_line_to (cr, x, 4);
+      cairo_stroke (cr);
+      double text_x;
+
+      pango_layout_get_pixel_size (layout, &text_width, &text_height);
+      text_x = CLAMP (x - text_width / 2.0, 0, width - text_width);
+      /* A mark whose label would touch the previous one keeps only its tick. */
+      if (k > 0 && text_x < free_from + 6)
+        continue;
+      cairo_move_to (cr, text_x, 6);
+      pango_cairo_show_layout (cr, layout);
+      free_from = text_x + text_width;
     }
 }
 
@@ -81,7 +122,8 @@ on_finished (GObject      *object,
   gtk_label_set_text (self->summary_label,
                       _("Measured in memory on one core, about 0.2 s each. Padlock "
                         "uses more cores for large files, and disks are often "
-                        "slower than this."));
+                        "slower than this. Each mark on the scale is ten times "
+                        "the one before."));
 }
 
 static void
@@ -155,7 +197,7 @@ padlock_speed_window_init (PadlockSpeedWindow *self)
       gtk_label_set_xalign (GTK_LABEL (name), 0);
       gtk_widget_set_hexpand (bar, TRUE);
       gtk_widget_set_valign (bar, GTK_ALIGN_CENTER);
-      gtk_widget_set_size_request (bar, 160, -1);
+      gtk_widget_set_size_request (bar, 220, -1);
       gtk_widget_add_css_class (bar, "speed-bar");
       /* One colour: these are measurements, not good and bad levels. */
       gtk_level_bar_remove_offset_value (GTK_LEVEL_BAR (bar), GTK_LEVEL_BAR_OFFSET_LOW);
@@ -173,6 +215,18 @@ padlock_speed_window_init (PadlockSpeedWindow *self)
       self->bars[i] = GTK_LEVEL_BAR (bar);
       self->values[i] = GTK_LABEL (value);
     }
+  self->axis = gtk_drawing_area_new ();
+  gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (self->axis), 24);
+  gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (self->axis), draw_axis, self, NULL);
+  gtk_widget_add_css_class (self->axis, "dim-label");
+  gtk_widget_add_css_class (self->axis, "caption");
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->axis),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Logarithmic scale: each mark is ten times the one before"),
+                                  -1);
+  gtk_grid_attach (self->grid, self->axis, 1, PADLOCK_SPEED_N_TESTS, 1, 1);
+  self->lower = 1e8;
+  self->upper = 1e10;
   start (self);
 }
 

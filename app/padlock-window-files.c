@@ -4,6 +4,7 @@
 #include <glib/gi18n.h>
 
 #include "padlock-error.h"
+#include "padlock-profile.h"
 #include "padlock-settings.h"
 #include "padlock-sniff.h"
 
@@ -18,6 +19,7 @@ padlock_request_free (PadlockRequest *request)
   g_clear_pointer (&request->jobs, g_ptr_array_unref);
   g_free (request->heading);
   g_free (request->error);
+  g_free (request->note);
   g_free (request);
 }
 
@@ -59,11 +61,9 @@ request_heading (PadlockPassphraseMode  mode,
                                            "Choose a passphrase to encrypt %u files",
                                            files->len),
                               files->len);
-  return files->len == 1
-         ? g_strdup_printf (_("Enter the passphrase for %s"), names)
-         : g_strdup_printf (g_dngettext (NULL, "Enter the passphrase for %u file",
-                                         "Enter the passphrase for %u files", files->len),
-                            files->len);
+  /* The files by name (the first three), so that it is clear which
+   * passphrase is asked for. */
+  return g_strdup_printf (_("Enter the passphrase for %s"), names);
 }
 
 static void
@@ -79,7 +79,15 @@ padlock_window_notice (PadlockWindow *self,
                        const char    *message)
 {
   AdwToast *toast = adw_toast_new (message);
+  GtkWidget *title = gtk_label_new (message);
 
+  /* A toast's own title is one line, cut at the end: a long path would
+   * lose its file name.  This one wraps. */
+  gtk_label_set_wrap (GTK_LABEL (title), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (title), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_max_width_chars (GTK_LABEL (title), 50);
+  gtk_label_set_xalign (GTK_LABEL (title), 0);
+  adw_toast_set_custom_title (toast, title);
   adw_toast_set_timeout (toast, 8);
   adw_toast_overlay_add_toast (self->toast_overlay, toast);
   g_free (self->last_notice);
@@ -156,6 +164,17 @@ show_next_request (PadlockWindow *self)
       && self->request->files && self->request->files->len > 1)
     padlock_passphrase_dialog_offer_one_archive (self->dialog,
         padlock_window_any_folder (self->request->files));
+  padlock_passphrase_dialog_set_note (self->dialog, self->request->note);
+  if (self->request->mode == PADLOCK_PASSPHRASE_ENCRYPT)
+    {
+      PadlockJobConfig config = { 0 };
+      g_autofree char *format = NULL;
+
+      padlock_job_config_from_settings (self->settings, &config);
+      format = padlock_profile_summary (config.profile);
+      padlock_passphrase_dialog_set_format (self->dialog, format);
+      padlock_job_config_clear (&config);
+    }
   g_signal_connect_object (self->dialog, "finished",
                            G_CALLBACK (on_dialog_finished), self, 0);
   gtk_window_present (GTK_WINDOW (self->dialog));
@@ -245,6 +264,8 @@ on_job_state (PadlockJob    *job,
               GParamSpec    *pspec,
               PadlockWindow *self)
 {
+  /* Jobs that start, end or fail change the header's counts. */
+  padlock_window_update_summary (self);
   if (padlock_job_is_finished (job)
       && padlock_job_get_direction (job) == PADLOCK_DIRECTION_DECRYPT)
     check_batch (self, padlock_job_get_batch (job));
@@ -321,6 +342,11 @@ padlock_window_add_files (PadlockWindow    *self,
       request->mode = i == 0 ? PADLOCK_PASSPHRASE_ENCRYPT : PADLOCK_PASSPHRASE_DECRYPT;
       request->files = g_ptr_array_ref (lists[i]);
       request->heading = request_heading (request->mode, lists[i]);
+      if (i == 0 && decrypt->len)
+        request->note = g_strdup_printf (g_dngettext (NULL,
+            "Next, a second dialog asks for the passphrase of the %u file to decrypt.",
+            "Next, a second dialog asks for the passphrase of the %u files to decrypt.",
+            decrypt->len), decrypt->len);
       push_request (self, request);
     }
 }

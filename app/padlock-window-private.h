@@ -15,6 +15,7 @@ typedef struct
   GPtrArray *jobs;              /* PadlockJob: jobs to retry */
   char *heading;
   char *error;
+  char *note;                   /* what follows this dialog; may be NULL */
 } PadlockRequest;
 
 struct _PadlockWindow
@@ -31,6 +32,9 @@ struct _PadlockWindow
   PadlockGraph *graph;
   GtkLabel *throughput_label;
   GtkLabel *files_label;
+  GtkMenuButton *menu_button;
+  GtkWidget *summary_box;
+  GtkScrolledWindow *scroller;
 
   /* Owned */
   GSettings *settings;
@@ -44,16 +48,22 @@ struct _PadlockWindow
 
   /* Borrowed */
   PadlockPassphraseDialog *dialog;
+  AdwMessageDialog *quit_dialog;  /* "Stop 2 running jobs?" */
 
   guint next_batch;
   guint graph_id;
   guint idle_ticks;
+  gboolean quitting;            /* confirmed: the jobs are being stopped */
+  gboolean quit_app;            /* and the application quits after */
 };
 
 void padlock_window_init_files (PadlockWindow *self);
 void padlock_window_dispose_files (PadlockWindow *self);
 void padlock_window_notice     (PadlockWindow *self,
                                 const char    *message);
+/* The header: counts by state, the rate or the outcome, and which menu
+ * items apply. */
+void padlock_window_update_summary (PadlockWindow *self);
 /* Asks again for every file that failed on a wrong passphrase. */
 void padlock_window_retry_failed (PadlockWindow *self);
 /* The file chooser's answer: its files go to padlock_window_add_files

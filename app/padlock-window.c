@@ -1,6 +1,7 @@
 /* padlock-window.c - the main window: drop files, watch them go */
 #include "padlock-window-private.h"
 
+#include <string.h>
 #include <glib/gi18n.h>
 
 #include "padlock-format.h"
@@ -19,19 +20,112 @@ create_row (gpointer item,
   return padlock_job_row_new (PADLOCK_JOB (item));
 }
 
+/* What happened to the jobs in the list, counted from their states. */
+typedef struct
+{
+  guint queued, running, done, failed, cancelled;
+} JobCounts;
+
 static void
-update_summary (PadlockWindow *self)
+count_jobs (PadlockWindow *self,
+            JobCounts     *counts)
+{
+  GListModel *model = G_LIST_MODEL (self->queue);
+
+  memset (counts, 0, sizeof *counts);
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(PadlockJob) job = g_list_model_get_item (model, i);
+
+      switch (padlock_job_get_state (job))
+        {
+        case PADLOCK_JOB_QUEUED:
+          counts->queued++;
+          break;
+        case PADLOCK_JOB_RUNNING:
+        case PADLOCK_JOB_VERIFYING:
+          counts->running++;
+          break;
+        case PADLOCK_JOB_DONE:
+          counts->done++;
+          break;
+        case PADLOCK_JOB_FAILED:
+          counts->failed++;
+          break;
+        case PADLOCK_JOB_CANCELLED:
+          counts->cancelled++;
+          break;
+        default:
+          g_assert_not_reached ();
+        }
+    }
+}
+
+static void
+append_count (GString    *text,
+              guint       n,
+              const char *format)
+{
+  if (!n)
+    return;
+  if (text->len)
+    g_string_append (text, " · ");
+  g_string_append_printf (text, format, n);
+}
+
+/* "2 running · 3 waiting · 5 done · 1 failed": only the counts that are
+ * not zero, so that nothing is claimed that did not happen. */
+static char *
+counts_text (const JobCounts *c)
+{
+  GString *text = g_string_new (NULL);
+
+  append_count (text, c->running,
+                g_dngettext (NULL, "%u running", "%u running", c->running));
+  append_count (text, c->queued,
+                g_dngettext (NULL, "%u waiting", "%u waiting", c->queued));
+  append_count (text, c->done,
+                g_dngettext (NULL, "%u done", "%u done", c->done));
+  append_count (text, c->failed,
+                g_dngettext (NULL, "%u failed", "%u failed", c->failed));
+  append_count (text, c->cancelled,
+                g_dngettext (NULL, "%u cancelled", "%u cancelled", c->cancelled));
+  return g_string_free (text, FALSE);
+}
+
+/* The big label: the rate while jobs run, what came of them after. */
+static const char *
+idle_title (const JobCounts *c)
+{
+  if (c->done)
+    return _("Done");
+  if (c->failed)
+    return _("Failed");
+  if (c->cancelled)
+    return _("Cancelled");
+  return "";
+}
+
+void
+padlock_window_update_summary (PadlockWindow *self)
 {
   guint n = g_list_model_get_n_items (G_LIST_MODEL (self->queue));
-  guint finished = padlock_queue_get_n_finished (self->queue);
   g_autofree char *files = NULL;
+  JobCounts counts;
+  gboolean busy;
 
+  count_jobs (self, &counts);
+  busy = counts.running + counts.queued > 0;
   gtk_stack_set_visible_child_name (self->stack, n ? "jobs" : "empty");
-  files = g_strdup_printf (g_dngettext (NULL, "%u of %u file", "%u of %u files", n),
-                           finished, n);
+  files = counts_text (&counts);
   gtk_label_set_text (self->files_label, files);
-  if (!padlock_queue_get_busy (self->queue))
-    gtk_label_set_text (self->throughput_label, n ? _("Done") : "");
+  if (!busy)
+    gtk_label_set_text (self->throughput_label, idle_title (&counts));
+  else if (padlock_queue_get_throughput (self->queue) <= 0)
+    gtk_label_set_text (self->throughput_label, _("Starting…"));
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.clear-finished",
+                                 counts.done + counts.failed + counts.cancelled > 0);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.cancel-all", busy);
 }
 
 static gboolean
@@ -44,8 +138,12 @@ on_graph_tick (gpointer user_data)
   padlock_graph_push (self->graph, rate);
   if (busy)
     {
-      g_autofree char *text = padlock_format_rate (rate);
-      gtk_label_set_text (self->throughput_label, text);
+      /* Until the first bytes go by, the label says "Starting…". */
+      if (rate > 0)
+        {
+          g_autofree char *text = padlock_format_rate (rate);
+          gtk_label_set_text (self->throughput_label, text);
+        }
       self->idle_ticks = 0;
     }
   else if (++self->idle_ticks >= IDLE_TICKS)
@@ -59,50 +157,139 @@ on_graph_tick (gpointer user_data)
 static void
 notify_finished (PadlockWindow *self)
 {
-  GListModel *model = G_LIST_MODEL (self->queue);
   GApplication *app = G_APPLICATION (gtk_window_get_application (GTK_WINDOW (self)));
   g_autoptr(GNotification) notification = NULL;
   g_autofree char *body = NULL;
-  guint done = 0, failed = 0;
+  JobCounts counts;
 
   if (!app || gtk_window_is_active (GTK_WINDOW (self)))
     return;
-  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
-    {
-      g_autoptr(PadlockJob) job = g_list_model_get_item (model, i);
-
-      if (padlock_job_get_state (job) == PADLOCK_JOB_DONE)
-        done++;
-      else if (padlock_job_get_state (job) == PADLOCK_JOB_FAILED)
-        failed++;
-    }
-  if (failed)
+  count_jobs (self, &counts);
+  if (counts.failed)
     /* Translators: the first %u counts the files done, the second (which
      * chooses the plural) those that failed. */
     body = g_strdup_printf (g_dngettext (NULL, "%u done, %u failed", "%u done, %u failed",
-                                         failed),
-                            done, failed);
+                                         counts.failed),
+                            counts.done, counts.failed);
   else
-    body = g_strdup_printf (g_dngettext (NULL, "%u file done", "%u files done", done),
-                            done);
-  notification = g_notification_new (failed ? _("Some files failed")
-                                            : _("Files are ready"));
+    body = g_strdup_printf (g_dngettext (NULL, "%u file done", "%u files done",
+                                         counts.done),
+                            counts.done);
+  notification = g_notification_new (counts.failed ? _("Some files failed")
+                                                   : _("Files are ready"));
   g_notification_set_body (notification, body);
   g_application_send_notification (app, "batch-finished", notification);
+}
+
+static gboolean
+finish_quitting (gpointer user_data)
+{
+  PadlockWindow *self = user_data;
+  GApplication *app = G_APPLICATION (gtk_window_get_application (GTK_WINDOW (self)));
+  gboolean quit_app = self->quit_app;
+
+  if (app)
+    g_application_hold (app);
+  gtk_window_destroy (GTK_WINDOW (self));
+  if (app)
+    {
+      if (quit_app)
+        g_application_quit (app);
+      g_application_release (app);
+    }
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_quit_response (AdwMessageDialog *dialog,
+                  const char       *response,
+                  PadlockWindow    *self)
+{
+  if (self->quit_dialog != dialog)
+    return;                     /* answered already */
+  self->quit_dialog = NULL;
+  if (g_strcmp0 (response, "stop") != 0)
+    {
+      self->quit_app = FALSE;
+      return;
+    }
+  /* The jobs end first, so that each removes what it had written. */
+  self->quitting = TRUE;
+  padlock_queue_cancel_all (self->queue);
+  if (!padlock_queue_get_busy (self->queue))
+    g_idle_add_full (G_PRIORITY_DEFAULT, finish_quitting, g_object_ref (self),
+                     g_object_unref);
+}
+
+gboolean
+padlock_window_ask_to_quit (PadlockWindow *self,
+                            gboolean       quit_app)
+{
+  JobCounts counts;
+  guint n;
+  GtkWidget *dialog;
+
+  g_return_val_if_fail (PADLOCK_IS_WINDOW (self), FALSE);
+
+  self->quit_app = self->quit_app || quit_app;
+  if (self->quitting)
+    return TRUE;
+  count_jobs (self, &counts);
+  n = counts.running + counts.queued;
+  if (n == 0)
+    return FALSE;
+  if (self->quit_dialog)
+    {
+      gtk_window_present (GTK_WINDOW (self->quit_dialog));
+      return TRUE;
+    }
+  dialog = adw_message_dialog_new (GTK_WINDOW (self), NULL, NULL);
+  adw_message_dialog_format_heading (ADW_MESSAGE_DIALOG (dialog),
+                                     g_dngettext (NULL, "Stop %u running job?",
+                                                  "Stop %u running jobs?", n),
+                                     n);
+  adw_message_dialog_set_body (ADW_MESSAGE_DIALOG (dialog),
+                               _("Files still being encrypted or decrypted are "
+                                 "not finished: what they wrote so far is removed, "
+                                 "and the originals stay as they are."));
+  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
+                                    "cancel", _("_Keep Running"),
+                                    "stop", _("_Stop and Quit"),
+                                    NULL);
+  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "stop",
+                                              ADW_RESPONSE_DESTRUCTIVE);
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  self->quit_dialog = ADW_MESSAGE_DIALOG (dialog);
+  g_signal_connect_object (dialog, "response", G_CALLBACK (on_quit_response), self, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
+  return TRUE;
+}
+
+static gboolean
+padlock_window_close_request (GtkWindow *window)
+{
+  if (padlock_window_ask_to_quit (PADLOCK_WINDOW (window), FALSE))
+    return TRUE;
+  return GTK_WINDOW_CLASS (padlock_window_parent_class)->close_request (window);
 }
 
 static void
 on_busy_changed (PadlockWindow *self)
 {
+  if (self->quitting && !padlock_queue_get_busy (self->queue))
+    g_idle_add_full (G_PRIORITY_DEFAULT, finish_quitting, g_object_ref (self),
+                     g_object_unref);
+
   if (padlock_queue_get_busy (self->queue))
     {
       self->idle_ticks = 0;
       if (!self->graph_id)
         self->graph_id = g_timeout_add (PADLOCK_GRAPH_INTERVAL_MS, on_graph_tick, self);
     }
-  else
+  else if (!self->quitting)     /* stopped on request: nothing to announce */
     notify_finished (self);
-  update_summary (self);
+  padlock_window_update_summary (self);
 }
 
 static void
@@ -179,7 +366,15 @@ clear_finished_action (GtkWidget  *widget,
                        const char *action_name,
                        GVariant   *parameter)
 {
-  padlock_queue_clear_finished (PADLOCK_WINDOW (widget)->queue);
+  PadlockWindow *self = PADLOCK_WINDOW (widget);
+
+  padlock_queue_clear_finished (self->queue);
+  /* The graph tells of the jobs in the list; they are gone. */
+  if (!padlock_queue_get_busy (self->queue))
+    {
+      g_clear_handle_id (&self->graph_id, g_source_remove);
+      padlock_graph_clear (self->graph);
+    }
 }
 
 static void
@@ -188,6 +383,14 @@ cancel_all_action (GtkWidget  *widget,
                    GVariant   *parameter)
 {
   padlock_queue_cancel_all (PADLOCK_WINDOW (widget)->queue);
+}
+
+static void
+notice_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  padlock_window_notice (PADLOCK_WINDOW (widget), g_variant_get_string (parameter, NULL));
 }
 
 static void
@@ -210,6 +413,8 @@ padlock_window_dispose (GObject *object)
   if (self->chooser)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
   g_clear_object (&self->chooser);
+  if (self->quit_dialog)
+    gtk_window_destroy (GTK_WINDOW (g_steal_pointer (&self->quit_dialog)));
   gtk_widget_dispose_template (GTK_WIDGET (self), PADLOCK_TYPE_WINDOW);
   g_clear_object (&self->queue);
   g_clear_object (&self->settings);
@@ -225,6 +430,7 @@ padlock_window_class_init (PadlockWindowClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = padlock_window_dispose;
+  GTK_WINDOW_CLASS (klass)->close_request = padlock_window_close_request;
 
   g_type_ensure (PADLOCK_TYPE_GRAPH);
   gtk_widget_class_set_template_from_resource (widget_class,
@@ -238,6 +444,9 @@ padlock_window_class_init (PadlockWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PadlockWindow, graph);
   gtk_widget_class_bind_template_child (widget_class, PadlockWindow, throughput_label);
   gtk_widget_class_bind_template_child (widget_class, PadlockWindow, files_label);
+  gtk_widget_class_bind_template_child (widget_class, PadlockWindow, menu_button);
+  gtk_widget_class_bind_template_child (widget_class, PadlockWindow, summary_box);
+  gtk_widget_class_bind_template_child (widget_class, PadlockWindow, scroller);
 
   gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
   gtk_widget_class_install_action (widget_class, "win.clear-finished", NULL,
@@ -245,9 +454,8 @@ padlock_window_class_init (PadlockWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.cancel-all", NULL,
                                    cancel_all_action);
   gtk_widget_class_install_action (widget_class, "win.retry", NULL, retry_action);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK,
-                                       "win.open", NULL);
   padlock_window_folders_class_init (widget_class);
+  gtk_widget_class_install_action (widget_class, "win.notice", "s", notice_action);
 }
 
 static void
@@ -270,14 +478,13 @@ padlock_window_init (PadlockWindow *self)
   gtk_list_box_bind_model (self->job_list, G_LIST_MODEL (self->queue),
                            create_row, NULL, NULL);
   g_signal_connect_object (self->queue, "items-changed",
-                           G_CALLBACK (update_summary), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->queue, "notify::n-finished",
-                           G_CALLBACK (update_summary), self, G_CONNECT_SWAPPED);
+                           G_CALLBACK (padlock_window_update_summary), self,
+                           G_CONNECT_SWAPPED);
   g_signal_connect_object (self->queue, "notify::busy",
                            G_CALLBACK (on_busy_changed), self, G_CONNECT_SWAPPED);
 
   padlock_window_init_files (self);
-  update_summary (self);
+  padlock_window_update_summary (self);
   gtk_widget_grab_focus (GTK_WIDGET (self->choose_button));
 }
 

@@ -28,4 +28,11 @@ PadlockQueue  *padlock_window_get_queue (PadlockWindow    *self);
 void           padlock_window_choose_files (PadlockWindow   *self,
                                             PadlockOpenMode  mode);
 
+/* With jobs unfinished, asks whether to stop them and returns TRUE: when
+ * the user agrees, the jobs are cancelled, and once they have ended the
+ * window closes (and the application quits, if QUIT_APP).  FALSE when
+ * nothing runs: the caller closes or quits at once. */
+gboolean       padlock_window_ask_to_quit  (PadlockWindow   *self,
+                                            gboolean         quit_app);
+
 G_END_DECLS

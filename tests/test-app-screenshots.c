@@ -1,11 +1,14 @@
 /* test-app-screenshots.c - PNGs of each screen, into build/screenshots/,
  * for people to look at */
+#include <stdlib.h>
+#include <string.h>
 #include <glib/gstdio.h>
 
 #include "app-testutil.h"
 #include "padlock-job-row.h"
 #include "padlock-preferences-window.h"
 #include "padlock-speed-window.h"
+#include "padlock-window.h"
 
 #define PASSPHRASE "tulip-orbit-canyon-42"
 #define TIMEOUT_MS (180 * 1000)
@@ -36,15 +39,19 @@ test_screenshots (void)
   g_autofree char *notes = at_write_random (dir, "notes.txt", 40 * 1024);
   g_autofree char *tax = at_write_random (dir, "tax-2024.ods", 900 * 1024);
   g_autofree char *tax_gpg = g_build_filename (dir, "tax-2024.ods.gpg", NULL);
+  g_autofree char *letter = at_write_random (dir, "letter.odt", 30 * 1024);
+  g_autofree char *letter_gpg = g_build_filename (dir, "letter.odt.gpg", NULL);
   PadlockWindow *window = at_new_window ();
   PadlockPassphraseDialog *dialog;
   GtkWindow *prefs, *speed;
   PadlockJob *big_job;
-  const char *first[] = { report, notes, big, NULL };
+  const char *first[] = { report, notes, big, letter_gpg, NULL };
   const char *second[] = { tax_gpg, NULL };
 
   at_gpg_encrypt (tax, tax_gpg, "another passphrase", NULL);
   g_unlink (tax);
+  at_gpg_encrypt (letter, letter_gpg, PASSPHRASE, NULL);
+  g_unlink (letter);
 
   at_screenshot (GTK_WIDGET (window), "01-empty-window");
 
@@ -53,19 +60,49 @@ test_screenshots (void)
   gtk_widget_set_visible (window->drop_hint, FALSE);
 
   at_drop (window, first);
+  /* The encrypt dialog: the format, the decrypt dialog to come, a weak
+   * passphrase in plain words; then a generated one, ready to copy. */
   dialog = at_wait_dialog (window);
-  gtk_editable_set_text (GTK_EDITABLE (dialog->entry), "tulip-orbit");
-  gtk_editable_set_text (GTK_EDITABLE (dialog->confirm_entry), "tulip-orb");
+  gtk_editable_set_text (GTK_EDITABLE (dialog->entry), "tulip");
+  gtk_editable_set_text (GTK_EDITABLE (dialog->confirm_entry), "tul");
   at_screenshot (GTK_WIDGET (dialog), "03-passphrase-dialog");
+  g_signal_emit_by_name (dialog->generate_button, "clicked");
+  at_screenshot (GTK_WIDGET (dialog), "03b-passphrase-generated");
+  at_answer (dialog, PASSPHRASE);
+  dialog = at_wait_dialog (window);
+  at_screenshot (GTK_WIDGET (dialog), "03c-passphrase-decrypt");
   at_answer (dialog, PASSPHRASE);
 
   big_job = padlock_job_row_get_job (PADLOCK_JOB_ROW (
               gtk_list_box_get_row_at_index (window->job_list, 2)));
   g_assert_true (at_wait_until (job_is_midway, big_job, TIMEOUT_MS));
-  at_settle (600);
+  at_settle (1000);
   at_screenshot (GTK_WIDGET (window), "04-jobs-running");
+
+  /* Quitting now asks first (test-app-window checks it; here only its
+   * picture, when the big file is still going). */
+  if (padlock_queue_get_busy (window->queue))
+    {
+      g_action_group_activate_action (G_ACTION_GROUP (at_application ()), "quit", NULL);
+      g_assert_nonnull (window->quit_dialog);
+      at_screenshot (GTK_WIDGET (window->quit_dialog), "04b-quit-confirmation");
+      adw_message_dialog_response (window->quit_dialog, "cancel");
+      for (GList *l = gtk_window_list_toplevels (); l; l = g_list_delete_link (l, l))
+        if (ADW_IS_MESSAGE_DIALOG (l->data))
+          gtk_window_destroy (l->data);
+    }
+  else
+    g_test_message ("the jobs ended before the quit confirmation could be shown");
+
   g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
   at_screenshot (GTK_WIDGET (window), "05-jobs-finished");
+
+  /* A phone-sized window. */
+  gtk_window_set_default_size (GTK_WINDOW (window), 360, 640);
+  at_settle (300);
+  at_screenshot (GTK_WIDGET (window), "05b-narrow-window");
+  gtk_window_set_default_size (GTK_WINDOW (window), 640, 560);
+  at_settle (300);
 
   at_drop (window, second);
   dialog = at_wait_dialog (window);
@@ -75,9 +112,17 @@ test_screenshots (void)
   at_screenshot (GTK_WIDGET (dialog), "06-passphrase-again");
   gtk_window_close (GTK_WINDOW (dialog));
   at_settle (200);
+  {
+    GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (window->scroller);
+
+    /* The failed row is the last one. */
+    gtk_adjustment_set_value (adjustment, gtk_adjustment_get_upper (adjustment));
+  }
   at_screenshot (GTK_WIDGET (window), "07-failed-job");
 
   prefs = padlock_preferences_window_new (GTK_WINDOW (window));
+  /* Tall enough for every group, so that the picture shows them all. */
+  gtk_window_set_default_size (prefs, 550, 960);
   gtk_window_present (prefs);
   at_screenshot (GTK_WIDGET (prefs), "08-preferences");
   gtk_window_destroy (prefs);
@@ -104,11 +149,54 @@ test_screenshots (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* The screenshots the metainfo names are in data/screenshots, at the size
+ * it gives, and the README shows each of them. */
+static void
+test_metainfo_screenshots (void)
+{
+  const char *source = g_getenv ("PADLOCK_SOURCE_DIR");
+  g_autofree char *metainfo_path = NULL;
+  g_autofree char *readme_path = NULL;
+  g_autofree char *metainfo = NULL;
+  g_autofree char *readme = NULL;
+  g_autoptr(GRegex) image = g_regex_new ("<image type=\"source\" width=\"(\\d+)\" "
+                                         "height=\"(\\d+)\">[^<]*/data/screenshots/"
+                                         "([a-z-]+\\.png)</image>", 0, 0, NULL);
+  g_autoptr(GMatchInfo) match = NULL;
+  guint n = 0;
+
+  g_assert_nonnull (source);
+  metainfo_path = g_build_filename (source, "data", "io.github.padlock.Padlock.metainfo.xml.in",
+                                    NULL);
+  readme_path = g_build_filename (source, "README.md", NULL);
+  g_assert_true (g_file_get_contents (metainfo_path, &metainfo, NULL, NULL));
+  g_assert_true (g_file_get_contents (readme_path, &readme, NULL, NULL));
+
+  g_regex_match (image, metainfo, 0, &match);
+  for (; g_match_info_matches (match); g_match_info_next (match, NULL), n++)
+    {
+      g_autofree char *width = g_match_info_fetch (match, 1);
+      g_autofree char *height = g_match_info_fetch (match, 2);
+      g_autofree char *name = g_match_info_fetch (match, 3);
+      g_autofree char *path = g_build_filename (source, "data", "screenshots", name, NULL);
+      g_autofree char *link = g_strconcat ("(data/screenshots/", name, ")", NULL);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GdkTexture) texture = gdk_texture_new_from_filename (path, &error);
+
+      g_assert_no_error (error);
+      g_assert_cmpint (gdk_texture_get_width (texture), ==, atoi (width));
+      g_assert_cmpint (gdk_texture_get_height (texture), ==, atoi (height));
+      g_assert_nonnull (strstr (readme, link));
+    }
+  g_assert_cmpuint (n, >=, 3);
+}
+
 int
 main (int argc, char **argv)
 {
   tu_init (&argc, &argv);
   at_application ();
+  g_test_add_func ("/screenshots/metainfo", test_metainfo_screenshots);
   g_test_add_func ("/screenshots", test_screenshots);
   return g_test_run ();
 }

@@ -1,13 +1,18 @@
 /* test-app-window.c - the window, driven as a user would: drops, the
  * passphrase dialog, rows, preferences */
 #include <string.h>
+#include <unistd.h>
 #include <glib/gstdio.h>
 
 #include "app-testutil.h"
 #include "job.h"
 #include "padlock-error.h"
+#include "padlock-format.h"
 #include "padlock-job-row.h"
 #include "padlock-preferences-window-private.h"
+#include "padlock-speed-window-private.h"
+
+#include <math.h>
 
 #define PASSPHRASE "tulip-orbit-canyon-42"
 #define OTHER_PASSPHRASE "a different one, 17"
@@ -28,6 +33,88 @@ close_window (PadlockWindow *window)
 {
   gtk_window_destroy (GTK_WINDOW (window));
   at_settle (50);
+}
+
+typedef gboolean (*WidgetTest) (GtkWidget *widget,
+                                gpointer   data);
+
+/* The first widget under ROOT, depth first, that TEST accepts. */
+static GtkWidget *
+find_widget (GtkWidget  *root,
+             WidgetTest  test,
+             gpointer    data)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found;
+
+      if (test (child, data))
+        return child;
+      if ((found = find_widget (child, test, data)))
+        return found;
+    }
+  return NULL;
+}
+
+static gboolean
+is_icon_button (GtkWidget *widget,
+                gpointer   data)
+{
+  return GTK_IS_BUTTON (widget) && gtk_button_get_icon_name (GTK_BUTTON (widget));
+}
+
+static gboolean
+is_label_with_text (GtkWidget *widget,
+                    gpointer   text)
+{
+  return GTK_IS_LABEL (widget) && !g_strcmp0 (gtk_label_get_label (GTK_LABEL (widget)), text);
+}
+
+/* A menu item (GtkModelButton, private to GTK) by its text. */
+static gboolean
+is_menu_item (GtkWidget *widget,
+              gpointer   text)
+{
+  g_autofree char *item_text = NULL;
+
+  if (g_strcmp0 (G_OBJECT_TYPE_NAME (widget), "GtkModelButton") != 0)
+    return FALSE;
+  g_object_get (widget, "text", &item_text, NULL);
+  return !g_strcmp0 (item_text, text);
+}
+
+/* Whether the main menu's item with TEXT can be chosen. */
+static gboolean
+menu_item_enabled (PadlockWindow *window,
+                   const char    *text)
+{
+  GtkPopover *popover;
+  GtkWidget *item;
+  gboolean enabled;
+
+  /* As a user sees it: the menu open. */
+  gtk_menu_button_popup (window->menu_button);
+  at_settle (50);
+  popover = gtk_menu_button_get_popover (window->menu_button);
+  item = find_widget (GTK_WIDGET (popover), is_menu_item, (gpointer) text);
+  g_assert_nonnull (item);
+  enabled = gtk_widget_get_sensitive (item);
+  gtk_menu_button_popdown (window->menu_button);
+  at_settle (50);
+  return enabled;
+}
+
+static GtkWidget *
+row_child (PadlockWindow *window,
+           guint          index,
+           const char    *name)
+{
+  GtkListBoxRow *row = gtk_list_box_get_row_at_index (window->job_list, index);
+
+  g_assert_nonnull (row);
+  return GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (row), PADLOCK_TYPE_JOB_ROW,
+                                                   name));
 }
 
 /* A mixed drop: the plain file is encrypted, the message decrypted, each
@@ -63,17 +150,41 @@ test_mixed_drop (void)
   gtk_editable_set_text (GTK_EDITABLE (dialog->confirm_entry), "typo");
   g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (dialog->ok_button)));
   g_assert_cmpfloat (gtk_level_bar_get_value (dialog->strength_bar), >, 0);
+  /* It says that a second dialog follows, and what is written. */
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (dialog->note_label)));
+  g_assert_cmpstr (gtk_label_get_text (dialog->note_label), ==,
+                   "Next, a second dialog asks for the passphrase of the 1 file to decrypt.");
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (dialog->format_label)));
+  g_assert_cmpstr (gtk_label_get_text (dialog->format_label), ==,
+                   "OpenPGP (RFC 4880) · opens in GnuPG, Kleopatra, RNP, Sequoia, OpenPGP.js");
   at_answer (dialog, PASSPHRASE);
 
   dialog = at_wait_dialog (window);
   g_assert_cmpint (dialog->mode, ==, PADLOCK_PASSPHRASE_DECRYPT);
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (dialog->confirm_entry)));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (dialog->note_label)));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (dialog->format_label)));
+  g_assert_cmpstr (gtk_label_get_text (dialog->heading_label), ==,
+                   "Enter the passphrase for budget.ods.gpg");
   at_answer (dialog, OTHER_PASSPHRASE);
 
   g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
   g_assert_cmpstr (gtk_stack_get_visible_child_name (window->stack), ==, "jobs");
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (window->queue)), ==, 2);
-  g_assert_cmpstr (gtk_label_get_text (window->files_label), ==, "2 of 2 files");
+  g_assert_cmpstr (gtk_label_get_text (window->files_label), ==, "2 done");
+  g_assert_cmpstr (gtk_label_get_text (window->throughput_label), ==, "Done");
+  at_settle (100);
+  /* The encrypted row says what it wrote; both bars have one length,
+   * though one row has an Open button and the other not. */
+  g_assert_true (gtk_widget_get_visible (row_child (window, 0, "format_label")));
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (row_child (window, 0, "format_label"))), ==,
+                   "OpenPGP (RFC 4880) · opens in GnuPG, Kleopatra, RNP, Sequoia, OpenPGP.js");
+  g_assert_false (gtk_widget_get_visible (row_child (window, 1, "format_label")));
+  g_assert_true (gtk_widget_get_visible (row_child (window, 1, "open_button")));
+  g_assert_false (gtk_widget_get_visible (row_child (window, 0, "open_button")));
+  g_assert_cmpint (gtk_widget_get_width (row_child (window, 0, "progress_bar")), >, 0);
+  g_assert_cmpint (gtk_widget_get_width (row_child (window, 0, "progress_bar")), ==,
+                   gtk_widget_get_width (row_child (window, 1, "progress_bar")));
 
   decrypted = at_gpg_decrypt (encrypted, PASSPHRASE);
   g_assert_true (decrypted && g_bytes_equal (decrypted, plain_bytes));
@@ -132,6 +243,8 @@ test_wrong_passphrase (void)
   at_drop (window, paths);
   dialog = at_wait_dialog (window);
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (dialog->error_label)));
+  g_assert_cmpstr (gtk_label_get_text (dialog->heading_label), ==,
+                   "Enter the passphrase for a.pdf.gpg and report.pdf.gpg");
   at_answer (dialog, PASSPHRASE);
   g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
 
@@ -153,6 +266,19 @@ test_wrong_passphrase (void)
   g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
   g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_DONE);
   g_assert_true (at_same_content (b, b_bytes));
+
+  /* The next dialog starts clean: no word of the earlier mistake. */
+  g_unlink (b);
+  {
+    const char *again[] = { b_gpg, NULL };
+
+    at_drop (window, again);
+    dialog = at_wait_dialog (window);
+    g_assert_false (gtk_widget_get_visible (GTK_WIDGET (dialog->error_label)));
+    g_assert_cmpstr (gtk_label_get_text (dialog->error_label), ==, "");
+    gtk_window_close (GTK_WINDOW (dialog));
+    at_settle (100);
+  }
   close_window (window);
 }
 
@@ -173,6 +299,12 @@ test_dialog_escape (void)
   g_assert_null (window->dialog);
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (window->queue)), ==, 0);
   close_window (window);
+}
+
+static gboolean
+dialog_is_finished (gpointer data)
+{
+  return PADLOCK_PASSPHRASE_DIALOG (data)->finished;
 }
 
 /* Closing the dialog that asks again leaves the file failed; "Try Again"
@@ -202,7 +334,12 @@ test_try_again (void)
   dialog = at_wait_dialog (window);
   g_assert_cmpstr (gtk_label_get_text (dialog->error_label), ==,
                    "Wrong passphrase for diary.txt.gpg");
-  at_answer (dialog, PASSPHRASE);
+  /* One entry when decrypting: Enter in it decrypts. */
+  gtk_editable_set_text (GTK_EDITABLE (dialog->entry), PASSPHRASE);
+  g_object_ref (dialog);
+  g_signal_emit_by_name (gtk_widget_get_first_child (GTK_WIDGET (dialog->entry)), "activate");
+  g_assert_true (at_wait_until (dialog_is_finished, dialog, 10000));
+  g_object_unref (dialog);
   g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
   g_assert_true (at_same_content (a, bytes));
   close_window (window);
@@ -484,24 +621,14 @@ test_accessible_names (void)
   at_answer (at_wait_dialog (window), PASSPHRASE);
   row = gtk_list_box_get_row_at_index (window->job_list, 0);
   g_assert_nonnull (row);
-  /* The cancel button is the row's only icon-only button. */
-  for (child = gtk_widget_get_first_child (GTK_WIDGET (row)); child;)
-    {
-      if (GTK_IS_BUTTON (child) && gtk_button_get_icon_name (GTK_BUTTON (child)))
-        break;
-      if (gtk_widget_get_first_child (child))
-        child = gtk_widget_get_first_child (child);
-      else
-        {
-          while (child && !gtk_widget_get_next_sibling (child))
-            child = gtk_widget_get_parent (child);
-          child = child ? gtk_widget_get_next_sibling (child) : NULL;
-        }
-    }
-  g_assert_nonnull (child);
+  child = row_child (window, 0, "cancel_button");
+  g_assert_true (is_icon_button (child, NULL));
   gtk_test_accessible_assert_property (GTK_ACCESSIBLE (child),
                                        GTK_ACCESSIBLE_PROPERTY_LABEL,
                                        "Cancel encrypting budget.ods");
+  gtk_test_accessible_assert_property (GTK_ACCESSIBLE (row_child (window, 0, "show_button")),
+                                       GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                       "Show budget.ods.gpg in Files");
   gtk_test_accessible_assert_property (GTK_ACCESSIBLE (window->graph),
                                        GTK_ACCESSIBLE_PROPERTY_LABEL,
                                        "Throughput over the last 30 seconds");
@@ -527,6 +654,9 @@ test_preferences (void)
   g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (prefs->profile_row)), ==,
                    profiles[0].description);
   g_assert_cmpuint (adw_combo_row_get_selected (prefs->cipher_row), ==, 0);
+  /* 0 files at once reads as what it means. */
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (prefs->concurrency_spin)), ==,
+                   "Automatic");
 
   /* Settings and rows follow each other, both ways. */
   g_settings_set_string (window->settings, "profile", "rfc9580");
@@ -594,6 +724,421 @@ test_armor (void)
   close_window (window);
 }
 
+/* A file of LEN zero octets that takes no room: big enough to keep a job
+ * running for seconds whatever the machine, at no cost to write. */
+static char *
+sparse_file (const char *dir,
+             const char *name,
+             gint64      len)
+{
+  char *path = g_build_filename (dir, name, NULL);
+
+  g_assert_true (g_file_set_contents (path, "", 0, NULL));
+  g_assert_cmpint (truncate (path, len), ==, 0);
+  return path;
+}
+
+static gboolean
+is_destroyed (gpointer data)
+{
+  return *(gpointer *) data == NULL;
+}
+
+/* The header counts what happened (running, waiting, done, failed,
+ * cancelled); the menu offers only what can be done; the graph empties
+ * with the list; quitting with jobs unfinished asks first. */
+static void
+test_counts_and_quit (void)
+{
+  g_autofree char *dir = at_new_dir ("counts");
+  g_autofree char *big = sparse_file (dir, "video.mkv", G_GINT64_CONSTANT (4) << 30);
+  g_autofree char *small = at_write_random (dir, "small.txt", 1000);
+  g_autofree char *other = at_write_random (dir, "other.txt", 2000);
+  g_autofree char *plain = at_write_random (dir, "plain.txt", 100);
+  g_autofree char *listing = NULL;
+  g_autoptr(GFile) plain_file = g_file_new_for_path (plain);
+  PadlockApplication *app = at_application ();
+  PadlockWindow *window = at_new_window ();
+  gpointer alive = window;
+  const char *paths[] = { big, small, other, NULL };
+  const char *one[] = { small, NULL };
+  PadlockJob *job;
+  AdwMessageDialog *ask;
+
+  g_object_add_weak_pointer (G_OBJECT (window), &alive);
+  /* Nothing to clear or cancel in an empty window. */
+  g_assert_false (menu_item_enabled (window, "Clear Finished"));
+  g_assert_false (menu_item_enabled (window, "Cancel All"));
+
+  g_settings_set_int (window->settings, "concurrency", 1);
+  at_drop (window, paths);
+  at_answer (at_wait_dialog (window), PASSPHRASE);
+  job = find_job (window, "video.mkv");
+  g_assert_true (at_wait_until (job_has_progress, job, TIMEOUT_MS));
+  g_assert_cmpstr (gtk_label_get_text (window->files_label), ==, "1 running · 2 waiting");
+  g_assert_cmpstr (gtk_label_get_text (window->throughput_label), !=, "Done");
+
+  /* Ctrl+Q asks (the main loop does not run in between: no job can end
+   * meanwhile); keeping them running changes nothing. */
+  g_action_group_activate_action (G_ACTION_GROUP (app), "quit", NULL);
+  ask = window->quit_dialog;
+  g_assert_nonnull (ask);
+  g_assert_cmpstr (adw_message_dialog_get_heading (ask), ==, "Stop 3 running jobs?");
+  adw_message_dialog_response (ask, "cancel");
+  gtk_window_destroy (GTK_WINDOW (ask));
+  g_assert_null (window->quit_dialog);
+  g_assert_cmpint (padlock_job_get_state (job), !=, PADLOCK_JOB_CANCELLED);
+  g_assert_false (menu_item_enabled (window, "Clear Finished"));
+  g_assert_true (menu_item_enabled (window, "Cancel All"));
+
+  /* Cancel All: nothing is claimed done. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.cancel-all", NULL));
+  g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
+  g_assert_cmpstr (gtk_label_get_text (window->files_label), ==, "3 cancelled");
+  g_assert_cmpstr (gtk_label_get_text (window->throughput_label), ==, "Cancelled");
+  g_assert_true (menu_item_enabled (window, "Clear Finished"));
+  g_assert_false (menu_item_enabled (window, "Cancel All"));
+  /* The graph is labelled with its peak (a sample of a known rate added,
+   * as a short batch may end between two samples). */
+  padlock_graph_push (window->graph, 3e6);
+  {
+    g_autofree char *rate = padlock_format_rate (MAX (3e6, padlock_graph_get_peak (window->graph)));
+    g_autofree char *expected = g_strconcat ("peak ", rate, NULL);
+    g_autofree char *peak = padlock_graph_get_peak_text (window->graph);
+
+    g_assert_cmpstr (peak, ==, expected);
+  }
+
+  /* Clear Finished empties the list, and the graph with it. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.clear-finished", NULL));
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (window->queue)), ==, 0);
+  g_assert_cmpuint (padlock_graph_get_n_samples (window->graph), ==, 0);
+  g_assert_false (menu_item_enabled (window, "Clear Finished"));
+
+  /* One done, one failed. */
+  at_drop (window, one);
+  at_answer (at_wait_dialog (window), PASSPHRASE);
+  g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
+  padlock_window_add_files (window, &plain_file, 1, PADLOCK_OPEN_DECRYPT);
+  at_answer (at_wait_dialog (window), PASSPHRASE);
+  g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
+  g_assert_cmpstr (gtk_label_get_text (window->files_label), ==, "1 done · 1 failed");
+  g_assert_cmpstr (gtk_label_get_text (window->throughput_label), ==, "Done");
+  g_settings_reset (window->settings, "concurrency");
+
+  /* Closing the window asks too; stopping removes the partial output,
+   * then the window goes. */
+  {
+    g_autofree char *small_gpg = g_build_filename (dir, "small.txt.gpg", NULL);
+    const char *again[] = { big, NULL };
+
+    g_unlink (small_gpg);
+    at_drop (window, again);
+  }
+  at_answer (at_wait_dialog (window), PASSPHRASE);
+  job = find_job (window, "video.mkv");
+  while (padlock_job_is_finished (job))        /* the cancelled one */
+    {
+      GListModel *model = G_LIST_MODEL (window->queue);
+      g_autoptr(PadlockJob) last = g_list_model_get_item (model,
+                                                          g_list_model_get_n_items (model) - 1);
+      job = last;
+    }
+  g_assert_true (at_wait_until (job_has_progress, job, TIMEOUT_MS));
+  g_object_ref (job);
+  gtk_window_close (GTK_WINDOW (window));
+  g_assert_nonnull (alive);
+  ask = window->quit_dialog;
+  g_assert_nonnull (ask);
+  g_assert_cmpstr (adw_message_dialog_get_heading (ask), ==, "Stop 1 running job?");
+  adw_message_dialog_response (ask, "stop");
+  g_assert_true (at_wait_until (is_destroyed, &alive, TIMEOUT_MS));
+  g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_CANCELLED);
+  g_object_unref (job);
+  listing = at_list_dir (dir);
+  g_assert_cmpstr (listing, ==, "other.txt|plain.txt|small.txt|video.mkv");
+}
+
+/* A row says how big the plain file is, not the message. */
+static void
+test_plaintext_size (void)
+{
+  g_autofree char *dir = at_new_dir ("size");
+  g_autofree char *path = g_build_filename (dir, "zeros.raw", NULL);
+  g_autofree char *message = g_build_filename (dir, "zeros.raw.gpg", NULL);
+  g_autofree char *zeros = g_malloc0 (3 * 1000 * 1000);
+  g_autofree char *size = g_format_size (3 * 1000 * 1000);
+  g_autofree char *expected = g_strdup_printf ("Decrypted %s at ", size);
+  PadlockWindow *window = at_new_window ();
+  const char *paths[] = { message, NULL };
+  PadlockJob *job;
+  GStatBuf st;
+
+  g_assert_true (g_file_set_contents (path, zeros, 3 * 1000 * 1000, NULL));
+  at_gpg_encrypt (path, message, PASSPHRASE, NULL);
+  g_unlink (path);
+  /* gpg compressed it: the message is far smaller than what it holds. */
+  g_assert_cmpint (g_stat (message, &st), ==, 0);
+  g_assert_cmpint (st.st_size, <, 100 * 1000);
+
+  at_drop (window, paths);
+  at_answer (at_wait_dialog (window), PASSPHRASE);
+  g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
+  job = find_job (window, "zeros.raw.gpg");
+  g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_DONE);
+  g_assert_cmpint (padlock_job_get_plaintext_size (job), ==, 3 * 1000 * 1000);
+  at_settle (100);
+  g_assert_true (g_str_has_prefix (gtk_label_get_text (GTK_LABEL (
+                   row_child (window, 0, "status_label"))), expected));
+  close_window (window);
+}
+
+/* The encrypt dialog: Enter moves on, blank passphrases are refused,
+ * weakness in plain words, the generated passphrase can be copied; the
+ * RFC 9580 profile says GnuPG cannot open it. */
+static void
+test_passphrase_dialog (void)
+{
+  g_autofree char *dir = at_new_dir ("dialog");
+  g_autofree char *a = at_write_random (dir, "a.txt", 10);
+  PadlockWindow *window = at_new_window ();
+  PadlockPassphraseDialog *dialog;
+  const char *paths[] = { a, NULL };
+  GdkContentProvider *content;
+  GValue value = G_VALUE_INIT;
+  g_autofree char *generated = NULL;
+
+  g_settings_set_string (window->settings, "profile", "rfc9580");
+  at_drop (window, paths);
+  dialog = at_wait_dialog (window);
+  g_settings_reset (window->settings, "profile");
+  g_assert_cmpstr (gtk_label_get_text (dialog->format_label), ==,
+                   "OpenPGP v6 (RFC 9580) · opens in Sequoia, OpenPGP.js 6, GopenPGP; "
+                   "not GnuPG 2.2/2.4");
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (dialog->note_label)));
+
+  /* Spaces only: the button stays off, though both entries match. */
+  gtk_editable_set_text (GTK_EDITABLE (dialog->entry), "   ");
+  gtk_editable_set_text (GTK_EDITABLE (dialog->confirm_entry), "   ");
+  g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (dialog->ok_button)));
+  gtk_editable_set_text (GTK_EDITABLE (dialog->entry), " x ");
+  gtk_editable_set_text (GTK_EDITABLE (dialog->confirm_entry), " x ");
+  g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (dialog->ok_button)));
+
+  /* Weak, said plainly (libpwquality's own sentence names "password"). */
+  gtk_editable_set_text (GTK_EDITABLE (dialog->entry), "abc");
+  g_assert_cmpstr (gtk_label_get_text (dialog->strength_label), ==,
+                   "Weak: too short. Longer is stronger: try a few words.");
+
+  /* Enter in the first entry moves to the second and starts nothing. */
+  gtk_widget_grab_focus (GTK_WIDGET (dialog->entry));
+  g_signal_emit_by_name (gtk_widget_get_first_child (GTK_WIDGET (dialog->entry)),
+                         "activate");
+  at_settle (50);
+  g_assert_false (dialog->finished);
+  g_assert_true (gtk_widget_is_ancestor (gtk_window_get_focus (GTK_WINDOW (dialog)),
+                                         GTK_WIDGET (dialog->confirm_entry)));
+
+  /* Generate, then copy. */
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (dialog->copy_button)));
+  g_signal_emit_by_name (dialog->generate_button, "clicked");
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (dialog->copy_button)));
+  generated = g_strdup (gtk_editable_get_text (GTK_EDITABLE (dialog->entry)));
+  g_assert_cmpuint (strlen (generated), >=, 10);
+  g_signal_emit_by_name (dialog->copy_button, "clicked");
+  content = gdk_clipboard_get_content (gtk_widget_get_clipboard (GTK_WIDGET (dialog)));
+  g_assert_nonnull (content);
+  g_value_init (&value, G_TYPE_STRING);
+  g_assert_true (gdk_content_provider_get_value (content, &value, NULL));
+  g_assert_cmpstr (g_value_get_string (&value), ==, generated);
+  g_value_unset (&value);
+  /* Typing something else hides it: it copies only what was generated. */
+  gtk_editable_set_text (GTK_EDITABLE (dialog->entry), "typed");
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (dialog->copy_button)));
+
+  gtk_window_close (GTK_WINDOW (dialog));
+  at_settle (100);
+  close_window (window);
+}
+
+/* Show in Files and Open say why they failed, in a toast that shows the
+ * whole message. */
+static void
+test_open_failure (void)
+{
+  g_autofree char *dir = at_new_dir ("open");
+  g_autofree char *plain = at_write_random (dir, "data.padlocktest", 500);
+  g_autofree char *message = g_build_filename (dir, "data.padlocktest.gpg", NULL);
+  g_autoptr(GAppInfo) handler = g_app_info_get_default_for_type ("application/octet-stream",
+                                                                  FALSE);
+  PadlockWindow *window = at_new_window ();
+  const char *paths[] = { message, NULL };
+  GtkListBoxRow *row;
+  GtkWidget *title;
+
+  if (handler)
+    {
+      g_test_skip ("this system opens any file");
+      close_window (window);
+      return;
+    }
+  at_gpg_encrypt (plain, message, PASSPHRASE, NULL);
+  g_unlink (plain);
+  at_drop (window, paths);
+  at_answer (at_wait_dialog (window), PASSPHRASE);
+  g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
+  row = gtk_list_box_get_row_at_index (window->job_list, 0);
+  g_clear_pointer (&window->last_notice, g_free);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (row), "row.open", NULL));
+  at_settle (1000);
+  g_assert_nonnull (window->last_notice);
+  g_assert_true (g_str_has_prefix (window->last_notice, "Could not open the file: "));
+  /* The toast's title wraps rather than cutting the message short. */
+  title = find_widget (GTK_WIDGET (window->toast_overlay), is_label_with_text,
+                       window->last_notice);
+  g_assert_nonnull (title);
+  g_assert_true (gtk_label_get_wrap (GTK_LABEL (title)));
+  g_assert_cmpint (gtk_label_get_ellipsize (GTK_LABEL (title)), ==, PANGO_ELLIPSIZE_NONE);
+  close_window (window);
+}
+
+static gboolean
+triggers_ctrl_o (GtkShortcut *shortcut)
+{
+  GtkShortcutTrigger *trigger = gtk_shortcut_get_trigger (shortcut);
+
+  return GTK_IS_KEYVAL_TRIGGER (trigger)
+         && gtk_keyval_trigger_get_keyval (GTK_KEYVAL_TRIGGER (trigger)) == GDK_KEY_o
+         && gtk_keyval_trigger_get_modifiers (GTK_KEYVAL_TRIGGER (trigger)) == GDK_CONTROL_MASK;
+}
+
+/* Shortcuts on Ctrl+O among the window's controllers. */
+static guint
+count_ctrl_o (PadlockWindow *window)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (window));
+  guint n = 0;
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
+        continue;
+      for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (controller)); j++)
+        {
+          g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), j);
+
+          n += triggers_ctrl_o (shortcut);
+        }
+    }
+  return n;
+}
+
+/* Ctrl+O is bound in one place (the application's accelerators), and the
+ * header and the list have one width, at any window width down to 360. */
+static void
+test_layout_and_bindings (void)
+{
+  g_autofree char *dir = at_new_dir ("layout");
+  g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
+  PadlockApplication *app = at_application ();
+  PadlockWindow *window = at_new_window ();
+  g_auto(GStrv) accels = gtk_application_get_accels_for_action (GTK_APPLICATION (app),
+                                                                "win.open");
+  const char *none[] = { NULL };
+  guint bindings;
+  graphene_rect_t header, list;
+  int minimum, width;
+
+  /* Without the application's accelerator, nothing is left on Ctrl+O. */
+  g_assert_cmpuint (g_strv_length (accels), ==, 1);
+  g_assert_cmpuint (count_ctrl_o (window), >, 0);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "win.open", none);
+  bindings = count_ctrl_o (window);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "win.open",
+                                         (const char *const *) accels);
+  g_assert_cmpuint (bindings, ==, 0);
+
+  /* Enough rows to scroll, and scrollbars that take room (as when a
+   * mouse is plugged in, or overlay scrolling is off). */
+  gtk_scrolled_window_set_overlay_scrolling (window->scroller, FALSE);
+  for (guint i = 0; i < 10; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("a rather long file name, number %u.txt", i);
+      g_ptr_array_add (paths, at_write_random (dir, name, 1000));
+    }
+  g_ptr_array_add (paths, NULL);
+  at_drop (window, (const char *const *) paths->pdata);
+  at_answer (at_wait_dialog (window), PASSPHRASE);
+  g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
+  at_settle (200);
+  g_assert_true (gtk_widget_compute_bounds (window->summary_box, GTK_WIDGET (window), &header));
+  g_assert_true (gtk_widget_compute_bounds (GTK_WIDGET (window->job_list), GTK_WIDGET (window),
+                                            &list));
+  g_assert_cmpfloat (header.size.width, >, 100);
+  g_assert_cmpfloat (header.origin.x, ==, list.origin.x);
+  g_assert_cmpfloat (header.size.width, ==, list.size.width);
+
+  gtk_widget_measure (GTK_WIDGET (window), GTK_ORIENTATION_HORIZONTAL, -1,
+                      &minimum, NULL, NULL, NULL);
+  g_assert_cmpint (minimum, <=, 360);
+  gtk_window_set_default_size (GTK_WINDOW (window), 360, 560);
+  at_settle (300);
+  width = gtk_widget_get_width (GTK_WIDGET (window));
+  g_assert_cmpint (width, <=, 360);
+  g_assert_true (gtk_widget_compute_bounds (window->summary_box, GTK_WIDGET (window), &header));
+  g_assert_true (gtk_widget_compute_bounds (GTK_WIDGET (window->job_list), GTK_WIDGET (window),
+                                            &list));
+  g_assert_cmpfloat (header.origin.x + header.size.width, <=, width);
+  g_assert_cmpfloat (list.origin.x + list.size.width, <=, width);
+  g_assert_cmpfloat (header.size.width, ==, list.size.width);
+  close_window (window);
+}
+
+static gboolean
+speed_done (gpointer data)
+{
+  return !padlock_speed_window_is_running (data);
+}
+
+/* The Speed Test's bars on one logarithmic scale: each bar's fill is the
+ * share of the scale its number says, as drawn. */
+static void
+test_speed_scale (void)
+{
+  PadlockWindow *window = at_new_window ();
+  PadlockSpeedWindow *speed =
+    PADLOCK_SPEED_WINDOW (padlock_speed_window_new (GTK_WINDOW (window)));
+  double decades;
+
+  gtk_window_present (GTK_WINDOW (speed));
+  g_assert_true (at_wait_until (speed_done, speed, TIMEOUT_MS));
+  at_settle (300);
+  decades = log10 (speed->upper / speed->lower);
+  g_assert_cmpfloat (decades, >=, 2);
+  for (int i = 0; i < PADLOCK_SPEED_N_TESTS; i++)
+    {
+      GtkWidget *bar = GTK_WIDGET (speed->bars[i]);
+      GtkWidget *trough = gtk_widget_get_first_child (bar);
+      GtkWidget *block = gtk_widget_get_first_child (trough);
+      double rate = speed->rates[i];
+      double share = rate > 0 ? log10 (rate / speed->lower) / decades : 0;
+      double drawn = (double) gtk_widget_get_width (block) / gtk_widget_get_width (trough);
+
+      g_assert_cmpfloat (rate, >=, speed->lower);
+      g_assert_cmpfloat (rate, <=, speed->upper);
+      g_test_message ("%s: %.0f MB/s, %.2f of the scale, %.2f drawn",
+                      padlock_speed_test_name (i), rate / 1e6, share, drawn);
+      g_assert_cmpfloat (fabs (gtk_level_bar_get_value (speed->bars[i])
+                               / gtk_level_bar_get_max_value (speed->bars[i]) - share),
+                         <, 0.001);
+      g_assert_cmpfloat (fabs (drawn - share), <, 0.03);
+    }
+  gtk_window_destroy (GTK_WINDOW (speed));
+  close_window (window);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -613,5 +1158,11 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/preferences", test_preferences);
   g_test_add_func ("/ui/armor", test_armor);
   g_test_add_func ("/ui/accessible-names", test_accessible_names);
+  g_test_add_func ("/ui/counts-and-quit", test_counts_and_quit);
+  g_test_add_func ("/ui/plaintext-size", test_plaintext_size);
+  g_test_add_func ("/ui/passphrase-dialog", test_passphrase_dialog);
+  g_test_add_func ("/ui/open-failure", test_open_failure);
+  g_test_add_func ("/ui/layout-and-bindings", test_layout_and_bindings);
+  g_test_add_func ("/ui/speed-scale", test_speed_scale);
   return g_test_run ();
 }
