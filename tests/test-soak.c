@@ -367,7 +367,7 @@ pick_cancels (GPtrArray *jobs,
       if (info->to_cancel)
         continue;
       info->to_cancel = TRUE;
-      info->delay_ms = (guint) g_test_rand_int_range (0, (gint32) MAX (ms * 1.1, 20) + 1);
+      info->delay_ms = (guint) g_test_rand_int_range (0, (gint32) MAX (ms * 0.9, 20) + 1);
       picked++;
     }
 }
