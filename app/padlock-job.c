@@ -317,6 +317,8 @@ encrypt_with_secret (JobWork              *work,
   pl_key key = pl_key_passphrase (pw, pw_len);
   opts.keys = &key;
   opts.n_keys = 1;
+  /* The batch derives once for all its files (issue 13). */
+  opts.batch = padlock_secret_get_batch (work->secret);
   return pl_encrypt (src, sink, &opts, ctl);
 }
 
@@ -339,6 +341,7 @@ decrypt_with_secret (JobWork              *work,
   opts.n_keys = 1;
   if (work->allow_expansion)
     opts.expansion_floor = PL_INFLATE_NO_LIMIT;
+  opts.batch = padlock_secret_get_batch (work->secret);
   return pl_decrypt (src, sink, &opts, result, ctl);
 }
 

@@ -4,11 +4,14 @@
 #include <string.h>
 #include <gcrypt.h>
 
+#include "batch.h"
+
 struct _PadlockSecret
 {
   gatomicrefcount ref_count;
   char *data;                   /* secret: gcry_malloc_secure */
   gsize len;
+  pl_batch *batch;              /* its derived keys: secure memory */
 };
 
 G_DEFINE_BOXED_TYPE (PadlockSecret, padlock_secret,
@@ -28,6 +31,8 @@ padlock_secret_new (const char *text)
   if (!self->data)
     g_error ("out of secure memory");
   memcpy (self->data, text, self->len + 1);
+  if (pl_batch_new (&self->batch))
+    g_error ("out of memory");
   return self;
 }
 
@@ -48,6 +53,7 @@ padlock_secret_unref (PadlockSecret *self)
   /* gcry_free wipes secure memory, but do not rely on it. */
   explicit_bzero (self->data, self->len);
   gcry_free (self->data);
+  pl_batch_free (self->batch);
   g_free (self);
 }
 
@@ -59,4 +65,11 @@ padlock_secret_get_data (PadlockSecret *self,
   if (len)
     *len = self->len;
   return self->data;
+}
+
+pl_batch *
+padlock_secret_get_batch (PadlockSecret *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return self->batch;
 }

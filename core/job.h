@@ -50,9 +50,14 @@ typedef struct
 typedef enum
 {
   PL_KEY_PASSPHRASE = 1,        /* DATA, LEN: the passphrase's octets */
-  PL_KEY_SESSION                /* DATA, LEN: a session key for CIPHER_ALGO
+  PL_KEY_SESSION,               /* DATA, LEN: a session key for CIPHER_ALGO
                                  * (decryption only) */
+  PL_KEY_DERIVED                /* DATA: a pl_derived_key (keys.h), an S2K
+                                 * output with its specifier; LEN: its size */
 } pl_key_kind;
+
+/* The jobs of one batch share one (batch.h); NULL: none. */
+typedef struct pl_batch pl_batch;
 
 typedef struct
 {
@@ -96,6 +101,10 @@ typedef struct
   int argon2_passes;            /* 0: defaults t=3, p=4, m=2^16 KiB */
   int argon2_parallelism;
   int argon2_memory_exp;
+  /* Not NULL: every passphrase locks with the batch's one S2K specifier,
+   * derived once for all its jobs; the session key is random and
+   * wrapped in each SKESK, also with the rfc4880 profile (batch.h). */
+  pl_batch *batch;
 } pl_encrypt_options;
 
 void pl_encrypt_options_init (pl_encrypt_options *opts);
@@ -117,6 +126,9 @@ typedef struct
    * compressed input only below this many octets.  0: 1 GiB;
    * PL_INFLATE_NO_LIMIT (UINT64_MAX) lifts the limit. */
   uint64_t expansion_floor;
+  /* Not NULL: each (passphrase, S2K specifier) the job derives is looked
+   * up in the batch first and kept there (batch.h). */
+  pl_batch *batch;
 } pl_decrypt_options;
 
 typedef enum

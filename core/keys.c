@@ -2,11 +2,13 @@
 #include "keys.h"
 #include "algo.h"
 #include "aead.h"
+#include "batch.h"
 #include "derive.h"
 #include "errors.h"
 #include "s2k.h"
 #include "skesk.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <gcrypt.h>
@@ -15,9 +17,18 @@
  * an S2K per passphrase), not a use. */
 #define MAX_SKESK 16
 
-/* Encryption's S2K keys are derived here, cancellable (s2k.h).
- * Decryption's go through the message's derivation context (derive.h:
- * budget, cache, cancel) in pl_key_candidates_next. */
+static atomic_size_t derivations;
+
+size_t
+pl_keys_derivations (void)
+{
+  return atomic_load (&derivations);
+}
+
+/* Encryption's S2K keys are derived here, cancellable (s2k.h), each
+ * counted.  Decryption's go through the message's derivation context
+ * (derive.h: budget, cache, cancel) in message_s2k_key, and through the
+ * batch first when there is one (batch.h). */
 static gpg_error_t
 derive_s2k_key (const pl_job_control *ctl, const pl_s2k *s2k,
                 const void *passphrase, size_t passphrase_len,
@@ -29,71 +40,182 @@ derive_s2k_key (const pl_job_control *ctl, const pl_s2k *s2k,
 
   if (err)
     return err;
+  atomic_fetch_add (&derivations, 1);
   return pl_s2k_derive_controlled (s2k, passphrase, passphrase_len, out,
                                    outlen, argon2_cap_kib, &s2k_ctl);
 }
 
+/* What a batch's derivation needs to run derive_s2k_key (encryption). */
+typedef struct
+{
+  const pl_job_control *ctl;
+  const pl_encrypt_options *o;  /* encryption: the profile's specifier */
+  const void *passphrase;
+  size_t passphrase_len;
+} batch_derivation;
+
+static const atomic_int *
+cancel_flag (const pl_job_control *ctl)
+{
+  return ctl ? ctl->cancel : NULL;
+}
+
 /* ---- Encryption ---------------------------------------------------- */
 
-/* The SKESK fields that the profile decides: version, AEAD mode and S2K.
- * Iterated S2K is calibrated once per message (TEMPLATE), then each
- * packet gets a fresh salt. */
-static gpg_error_t
-skesk_for_profile (const pl_encrypt_options *o, pl_s2k *template,
-                   int *calibrated, pl_skesk *sk)
+/* The SKESK fields that the profile decides, but the S2K: version,
+ * cipher, AEAD mode. */
+static void
+skesk_for_profile (const pl_encrypt_options *o, pl_skesk *sk)
 {
-  gpg_error_t err;
-
   memset (sk, 0, sizeof *sk);
   sk->cipher_algo = o->cipher_algo;
   if (o->profile == PL_PROFILE_RFC9580)
+    sk->version = 6;
+  else
+    sk->version = o->profile == PL_PROFILE_LIBREPGP ? 5 : 4;
+  sk->aead_algo = sk->version == 4 ? 0 : PL_AEAD_OCB;
+}
+
+/* A fresh S2K specifier for the profile of O.  An iterated one is made
+ * once per message (TEMPLATE: a test's calibration runs once), then each
+ * packet gets a fresh salt. */
+static gpg_error_t
+s2k_for_profile (const pl_encrypt_options *o, pl_s2k *template,
+                 int *calibrated, pl_s2k *s2k)
+{
+  gpg_error_t err;
+
+  if (o->profile == PL_PROFILE_RFC9580)
     {
-      sk->version = 6;
-      sk->aead_algo = PL_AEAD_OCB;
-      pl_s2k_new_argon2 (&sk->s2k, o->argon2_passes ? o->argon2_passes : 3,
+      pl_s2k_new_argon2 (s2k, o->argon2_passes ? o->argon2_passes : 3,
                          o->argon2_parallelism ? o->argon2_parallelism : 4,
                          o->argon2_memory_exp ? o->argon2_memory_exp : 16);
       return 0;
     }
-  sk->version = o->profile == PL_PROFILE_LIBREPGP ? 5 : 4;
-  sk->aead_algo = sk->version == 5 ? PL_AEAD_OCB : 0;
   if (!*calibrated)
     {
-      err = pl_s2k_new_iterated (template, PL_HASH_SHA256,
-                                 o->s2k_ms ? o->s2k_ms : 100);
+      /* 0: the steady count, 65011712 (issue 13 item 3). */
+      err = pl_s2k_new_iterated (template, PL_HASH_SHA256, o->s2k_ms);
       if (err)
         return err;
       *calibrated = 1;
-      sk->s2k = *template;
+      *s2k = *template;
       return 0;
     }
-  sk->s2k = *template;
-  gcry_randomize (sk->s2k.salt, 8, GCRY_STRONG_RANDOM);
+  *s2k = *template;
+  gcry_randomize (s2k->salt, 8, GCRY_STRONG_RANDOM);
   return 0;
 }
 
-/* One SKESK for the passphrase KEY.  With S2K_IS_KEY (v4, the only key)
- * the S2K output becomes SESSION_KEY; otherwise it wraps it. */
+/* The batch's derivation when encrypting: a fresh specifier, derived. */
 static gpg_error_t
-lock_with_passphrase (const pl_encrypt_options *o, const pl_job_control *ctl,
-                      const pl_key *key, pl_s2k *template, int *calibrated,
-                      int s2k_is_key, uint8_t *session_key, size_t keylen,
-                      pl_packet_emit_fn emit, void *arg)
+make_batch_key (void *arg, pl_derived_key *key)
+{
+  const batch_derivation *d = arg;
+  pl_s2k template;
+  int calibrated = 0;
+  gpg_error_t err = s2k_for_profile (d->o, &template, &calibrated, &key->s2k);
+
+  if (!err)
+    err = derive_s2k_key (d->ctl, &key->s2k, d->passphrase,
+                          d->passphrase_len, 0, key->key, key->len);
+  pl_wipe (&template, sizeof template);
+  return err;
+}
+
+gpg_error_t
+pl_keys_derive (const pl_encrypt_options *o, const char *pw, size_t pw_len,
+                const pl_job_control *ctl, pl_derived_key *out)
+{
+  batch_derivation d = { ctl, o, pw, pw_len };
+  gpg_error_t err;
+
+  memset (out, 0, sizeof *out);
+  out->len = pl_cipher_key_length (o->cipher_algo);
+  if (!out->len || out->len > sizeof out->key)
+    return gpg_error (GPG_ERR_CIPHER_ALGO);
+  err = make_batch_key (&d, out);
+  if (err)
+    pl_wipe (out, sizeof *out);
+  return err;
+}
+
+/* The batch's key for the passphrase KEY: every job of the batch that
+ * asks with the same profile and parameters shares one specifier. */
+static gpg_error_t
+batch_lock_key (const pl_encrypt_options *o, const pl_job_control *ctl,
+                const pl_key *key, size_t s2k_len,
+                const pl_derived_key **derived)
+{
+  struct
+  {
+    int profile, cipher_algo, passes, parallelism, memory_exp;
+    unsigned int s2k_ms;
+  } request;
+  batch_derivation d = { ctl, o, key->data, key->len };
+
+  memset (&request, 0, sizeof request);
+  request.profile = o->profile;
+  request.cipher_algo = o->cipher_algo;
+  request.passes = o->argon2_passes;
+  request.parallelism = o->argon2_parallelism;
+  request.memory_exp = o->argon2_memory_exp;
+  request.s2k_ms = o->s2k_ms;
+  return pl_batch_lock_key (o->batch, &request, sizeof request, key->data,
+                            key->len, s2k_len, cancel_flag (ctl),
+                            make_batch_key, &d, derived);
+}
+
+/* Whether the files of a batch may share SK's S2K key.  SKESK v4 wraps
+ * the session key in CFB with a zero IV: under one key the first block
+ * of keystream repeats, so two files' wrapped keys XOR to the XOR of
+ * their keys' first 15 octets.  With a 32-octet key 17 octets (136 bits)
+ * stay unrelated; a shorter one would be left with 1 to 9, so it gets a
+ * derivation of its own.  v5 and v6 wrap with AEAD under a random nonce. */
+static int
+batch_may_share (const pl_skesk *sk, size_t s2k_len)
+{
+  return sk->version != 4 || s2k_len >= 32;
+}
+
+/* One SKESK for KEY: a passphrase (through the batch when there is one)
+ * or a derived key.  With S2K_IS_KEY (v4, the only key, no batch) the
+ * S2K output becomes SESSION_KEY; otherwise it wraps it. */
+static gpg_error_t
+lock_with_key (const pl_encrypt_options *o, const pl_job_control *ctl,
+               const pl_key *key, pl_s2k *template, int *calibrated,
+               int s2k_is_key, uint8_t *session_key, size_t keylen,
+               pl_packet_emit_fn emit, void *arg)
 {
   pl_skesk sk;
   uint8_t packet[6 + PL_SKESK_BODY_MAX];
   uint8_t *s2k_key = gcry_malloc_secure (PL_SESSION_KEY_MAX);
-  size_t len, hl;
-  gpg_error_t err;
+  const pl_derived_key *derived = NULL;
+  size_t len, hl, s2k_len;
+  gpg_error_t err = 0;
 
   if (!s2k_key)
     return gpg_error (GPG_ERR_ENOMEM);
-  err = skesk_for_profile (o, template, calibrated, &sk);
-  if (!err)
-    err = derive_s2k_key (ctl, &sk.s2k, key->data, key->len, 0, s2k_key,
-                          pl_skesk_s2k_length (&sk));
+  skesk_for_profile (o, &sk);
+  s2k_len = pl_skesk_s2k_length (&sk);
+  if (key->kind == PL_KEY_DERIVED)
+    derived = key->data;
+  else if (o->batch && batch_may_share (&sk, s2k_len))
+    err = batch_lock_key (o, ctl, key, s2k_len, &derived);
+  else
+    {
+      err = s2k_for_profile (o, template, calibrated, &sk.s2k);
+      if (!err)
+        err = derive_s2k_key (ctl, &sk.s2k, key->data, key->len, 0, s2k_key,
+                              s2k_len);
+    }
   if (err)
     goto leave;
+  if (derived)
+    {
+      sk.s2k = derived->s2k;
+      memcpy (s2k_key, derived->key, s2k_len);
+    }
   if (s2k_is_key)
     {
       memcpy (session_key, s2k_key, keylen);
@@ -115,6 +237,20 @@ lock_with_passphrase (const pl_encrypt_options *o, const pl_job_control *ctl,
   return err;
 }
 
+/* 1 when KEY can lock a message for the cipher of O. */
+static int
+key_locks (const pl_encrypt_options *o, const pl_key *key)
+{
+  const pl_derived_key *derived = key->data;
+
+  if (!key->data)
+    return 0;
+  if (key->kind == PL_KEY_PASSPHRASE)
+    return 1;
+  return key->kind == PL_KEY_DERIVED && key->len == sizeof *derived
+         && derived->len == pl_cipher_key_length (o->cipher_algo);
+}
+
 gpg_error_t
 pl_keys_lock (const pl_encrypt_options *o, const pl_job_control *ctl,
               uint8_t *session_key, size_t keylen, pl_packet_emit_fn emit,
@@ -127,16 +263,18 @@ pl_keys_lock (const pl_encrypt_options *o, const pl_job_control *ctl,
   if (!o->n_keys || !o->keys)
     return gpg_error (GPG_ERR_NO_PASSPHRASE);
   for (size_t i = 0; i < o->n_keys; i++)
-    if (o->keys[i].kind != PL_KEY_PASSPHRASE || !o->keys[i].data)
+    if (!key_locks (o, &o->keys[i]))
       return gpg_error (GPG_ERR_INV_ARG);
   /* As gpg -c: one passphrase, SKESK v4, and the S2K output is the
-   * session key.  More passphrases need a key each can wrap. */
-  s2k_is_key = o->profile == PL_PROFILE_RFC4880 && o->n_keys == 1;
+   * session key.  More passphrases need a key each can wrap, and so do
+   * the files of a batch, which share their S2K output. */
+  s2k_is_key = o->profile == PL_PROFILE_RFC4880 && o->n_keys == 1
+               && o->keys[0].kind == PL_KEY_PASSPHRASE && !o->batch;
   if (!s2k_is_key)
     gcry_randomize (session_key, keylen, GCRY_STRONG_RANDOM);
   for (size_t i = 0; i < o->n_keys && !err; i++)
-    err = lock_with_passphrase (o, ctl, &o->keys[i], &template, &calibrated,
-                                s2k_is_key, session_key, keylen, emit, arg);
+    err = lock_with_key (o, ctl, &o->keys[i], &template, &calibrated,
+                         s2k_is_key, session_key, keylen, emit, arg);
   pl_wipe (&template, sizeof template);
   return err;
 }
@@ -246,16 +384,36 @@ trimmed_length (const char *s, size_t n)
   return n;
 }
 
-/* The next passphrase to try, and how much of it: each as given, then
- * trimmed when that differs.  0 when the passphrases are through for the
- * current SKESK. */
+/* 1 when DERIVED was derived with SK's specifier, for its key length. */
 static int
-next_passphrase (pl_key_candidates *c, const char **pw, size_t *len)
+derived_opens (const pl_derived_key *derived, const pl_skesk *sk)
 {
+  uint8_t a[20], b[20];
+  size_t n = pl_s2k_write (&derived->s2k, a);
+
+  return derived->len == pl_skesk_s2k_length (sk)
+         && pl_s2k_write (&sk->s2k, b) == n && !memcmp (a, b, n);
+}
+
+/* The next key to try on SK: a derived key made with its specifier
+ * (*DERIVED), or a passphrase and how much of it, each as given, then
+ * trimmed when that differs.  0 when the keys are through for SK. */
+static int
+next_secret (pl_key_candidates *c, const pl_skesk *sk, const char **pw,
+             size_t *len, const pl_derived_key **derived)
+{
+  *derived = NULL;
   while (c->next_key < c->o->n_keys)
     {
       const pl_key *k = &c->o->keys[c->next_key];
 
+      if (k->kind == PL_KEY_DERIVED && k->data && k->len == sizeof **derived
+          && derived_opens (k->data, sk))
+        {
+          c->next_key++;
+          *derived = k->data;
+          return 1;
+        }
       if (k->kind != PL_KEY_PASSPHRASE || !k->data)
         {
           c->next_key++;
@@ -275,6 +433,68 @@ next_passphrase (pl_key_candidates *c, const char **pw, size_t *len)
         return 1;
     }
   return 0;
+}
+
+/* SK's S2K output for the passphrase PW from the message's derivation
+ * context (derive.h), counted when it ran an S2K. */
+static gpg_error_t
+message_s2k_key (pl_key_candidates *c, const pl_skesk *sk, const char *pw,
+                 size_t len, const uint8_t **s2k_key)
+{
+  size_t s2k_len = pl_skesk_s2k_length (sk);
+  size_t before = c->derive.derivations;
+  gpg_error_t err;
+
+  if (!s2k_len)
+    return gpg_error (GPG_ERR_CIPHER_ALGO);
+  err = pl_derive_key (&c->derive, &sk->s2k, s2k_len, pw, len, s2k_key);
+  atomic_fetch_add (&derivations, c->derive.derivations - before);
+  return err;
+}
+
+/* What the batch's derivation needs when decrypting. */
+typedef struct
+{
+  pl_key_candidates *c;
+  const pl_skesk *sk;
+  const char *pw;
+  size_t len;
+} batch_opening;
+
+/* The batch's derivation when decrypting: through the message's
+ * context, so that its budget and cancel hold. */
+static gpg_error_t
+derive_batch_key (void *arg, pl_derived_key *key)
+{
+  const batch_opening *o = arg;
+  const uint8_t *s2k_key;
+  gpg_error_t err = message_s2k_key (o->c, o->sk, o->pw, o->len, &s2k_key);
+
+  if (!err)
+    memcpy (key->key, s2k_key, key->len);
+  return err;
+}
+
+/* SK's S2K output for the passphrase PW: from the batch when there is
+ * one (which derives it through the message's context the first time),
+ * else from the message's context.  *S2K_KEY is valid until the list is
+ * freed. */
+static gpg_error_t
+s2k_key_for (pl_key_candidates *c, const pl_skesk *sk, const char *pw,
+             size_t len, const uint8_t **s2k_key)
+{
+  size_t s2k_len = pl_skesk_s2k_length (sk);
+  batch_opening o = { c, sk, pw, len };
+  const pl_derived_key *derived;
+  gpg_error_t err;
+
+  if (!c->o->batch || !s2k_len)
+    return message_s2k_key (c, sk, pw, len, s2k_key);
+  err = pl_batch_open_key (c->o->batch, &sk->s2k, s2k_len, pw, len,
+                           cancel_flag (c->ctl), derive_batch_key, &o,
+                           &derived);
+  *s2k_key = err ? NULL : derived->key;
+  return err;
 }
 
 static int
@@ -349,17 +569,18 @@ pl_key_candidates_next (pl_key_candidates *c, const uint8_t **key,
   for (; c->next_skesk < c->n_skesk; c->next_skesk++, c->next_key = 0)
     {
       const pl_skesk *sk = &c->skesk[c->next_skesk];
-      const char *pw;
-      size_t len;
+      const pl_derived_key *derived;
+      const char *pw = NULL;
+      size_t len = 0;
 
-      while (next_passphrase (c, &pw, &len))
+      while (next_secret (c, sk, &pw, &len, &derived))
         {
           const uint8_t *s2k_key = NULL;
-          size_t s2k_len = pl_skesk_s2k_length (sk);
-          gpg_error_t err = s2k_len ? pl_derive_key (&c->derive, &sk->s2k,
-                                                     s2k_len, pw, len,
-                                                     &s2k_key)
-                                    : gpg_error (GPG_ERR_CIPHER_ALGO);
+          gpg_error_t err = derived ? 0 : s2k_key_for (c, sk, pw, len,
+                                                       &s2k_key);
+
+          if (derived)
+            s2k_key = derived->key;
           if (gpg_err_code (err) == GPG_ERR_CANCELED
               || gpg_err_code (err) == GPG_ERR_TOO_LARGE)
             return err;

@@ -9,7 +9,8 @@
  * jobs in encrypt.c and decrypt.c do not change.
  *
  * Every S2K key is derived in one function of keys.c, which sees the
- * job's cancel flag: the place for a per-message derivation cache.
+ * job's cancel flag: the place for a per-message derivation cache.  With
+ * the options' batch, keys come from the batch first (batch.h).
  */
 #pragma once
 
@@ -19,6 +20,39 @@
 
 #include "job.h"
 #include "packet.h"
+#include "s2k.h"
+#include "skesk.h"
+
+/* An S2K output and the specifier it came from (a PL_KEY_DERIVED key):
+ * secret, so in secure memory.  Encrypting, each file it locks gets a
+ * random session key wrapped under KEY in an SKESK with S2K, and no
+ * derivation runs; decrypting, it opens the SKESKs with an equal S2K
+ * and key length without one. */
+typedef struct
+{
+  pl_s2k s2k;
+  size_t len;                   /* octets of KEY: the SKESK cipher's key */
+  uint8_t key[PL_SESSION_KEY_MAX];
+} pl_derived_key;
+
+static inline pl_key
+pl_key_derived (const pl_derived_key *derived)
+{
+  pl_key k = { PL_KEY_DERIVED, derived, sizeof *derived, 0 };
+  return k;
+}
+
+/* A fresh S2K specifier for the profile of O and its output for the
+ * passphrase PW, into *OUT (secure memory): a key that locks any number
+ * of messages without a further derivation.  GPG_ERR_CANCELED when
+ * CTL's flag is set. */
+gpg_error_t pl_keys_derive (const pl_encrypt_options *o, const char *pw,
+                            size_t pw_len, const pl_job_control *ctl,
+                            pl_derived_key *out);
+
+/* S2K runs made by every job of this process so far (one counter, for
+ * tests and benchmarks that prove where derivations went). */
+size_t pl_keys_derivations (void);
 
 /* Writes one packet (header and body) where the job's output goes. */
 typedef gpg_error_t (*pl_packet_emit_fn) (void *arg, const uint8_t *p,
@@ -27,11 +61,14 @@ typedef gpg_error_t (*pl_packet_emit_fn) (void *arg, const uint8_t *p,
 /* Encryption.  Chooses the session key for the profile of O (KEYLEN
  * octets for O->cipher_algo) into SESSION_KEY (secure memory,
  * PL_SESSION_KEY_MAX octets) and emits one key packet per key in O->keys,
- * in order.  A single passphrase with the rfc4880 profile writes an SKESK
- * v4 whose S2K output is the session key, as gpg -c does; otherwise the
- * session key is random and each packet wraps it.  No key, or a key this
- * direction cannot use (a session key): GPG_ERR_NO_PASSPHRASE /
- * GPG_ERR_INV_ARG, before anything is emitted. */
+ * in order.  A single passphrase with the rfc4880 profile and no batch
+ * writes an SKESK v4 whose S2K output is the session key, as gpg -c
+ * does; otherwise the session key is random and each packet wraps it.  A
+ * derived key (or, with O->batch, the batch's key for a passphrase)
+ * wraps it under its own specifier, without a derivation.  No key, or a
+ * key this direction cannot use (a session key, a derived key of another
+ * length than the cipher's): GPG_ERR_NO_PASSPHRASE / GPG_ERR_INV_ARG,
+ * before anything is emitted. */
 gpg_error_t pl_keys_lock (const pl_encrypt_options *o,
                           const pl_job_control *ctl, uint8_t *session_key,
                           size_t keylen, pl_packet_emit_fn emit, void *arg);
@@ -53,7 +90,8 @@ int pl_key_packet_tag (int tag);
 gpg_error_t pl_key_candidates_add_packet (pl_key_candidates *c,
                                           pl_packet_body *body);
 
-/* The next candidate: *KEY points to *KEYLEN octets in the list's
+/* The next candidate (session keys; then per key packet, the derived
+ * keys with its specifier and the passphrases): *KEY points to *KEYLEN octets in the list's
  * secure memory, valid until the next call or free; *CIPHER_ALGO is 0
  * when the data packet names the cipher (SKESK v6).  GPG_ERR_EOF when
  * the list is exhausted; other errors (cancelled, Argon2 over the cap)

@@ -12,6 +12,8 @@
 #include "padlock-settings.h"
 #include "padlock-sniff.h"
 #include "padlock-speed.h"
+#include "batch.h"
+#include "keys.h"
 
 #define PASSPHRASE "correct horse battery staple"
 #define TIMEOUT_MS (120 * 1000)
@@ -667,6 +669,80 @@ test_concurrency (void)
                                           on_state_count, &max_seen);
 }
 
+/* Queues a job for each of PATHS (N) with one SECRET: a batch. */
+static void
+run_batch (PadlockDirection direction, char **paths, guint n,
+           PadlockSecret *secret, const PadlockJobConfig *config)
+{
+  g_autoptr(PadlockQueue) queue = padlock_queue_new ();
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(GFile) file = g_file_new_for_path (paths[i]);
+      g_autoptr(PadlockJob) job = padlock_job_new (file, direction, config);
+
+      padlock_job_set_secret (job, secret);
+      padlock_queue_add (queue, job);
+    }
+  g_assert_true (at_wait_queue_idle (queue, TIMEOUT_MS));
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(PadlockJob) job = g_list_model_get_item (G_LIST_MODEL (queue), i);
+
+      g_assert_no_error (padlock_job_get_error (job));
+      g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_DONE);
+    }
+}
+
+/* Issue 13: the jobs of one batch (one passphrase, one drop) derive
+ * their key once, encrypting and decrypting; verifying an output to
+ * delete its original derives nothing more.  Counted by the engine. */
+static void
+test_batch_derives_once (void)
+{
+  g_autofree char *dir = at_new_dir ("batch-once");
+  g_autoptr(PadlockSecret) lock = padlock_secret_new (PASSPHRASE);
+  g_autoptr(PadlockSecret) open = padlock_secret_new (PASSPHRASE);
+  PadlockJobConfig config = { 0 };
+  char *plain[8], *cipher[8];
+  size_t before;
+
+  config.delete_original = TRUE;
+  for (guint i = 0; i < G_N_ELEMENTS (plain); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("f%u", i);
+
+      plain[i] = at_write_random (dir, name, 16384);
+      cipher[i] = g_strdup_printf ("%s.gpg", plain[i]);
+    }
+  before = pl_keys_derivations ();
+  run_batch (PADLOCK_DIRECTION_ENCRYPT, plain, G_N_ELEMENTS (plain), lock,
+             &config);
+  g_assert_cmpuint (pl_keys_derivations () - before, ==, 1);
+  g_assert_cmpuint (pl_batch_derivations (padlock_secret_get_batch (lock)),
+                    ==, 1);
+  for (guint i = 0; i < G_N_ELEMENTS (plain); i++)
+    {
+      g_assert_false (g_file_test (plain[i], G_FILE_TEST_EXISTS));
+      g_assert_true (g_file_test (cipher[i], G_FILE_TEST_EXISTS));
+    }
+
+  before = pl_keys_derivations ();
+  run_batch (PADLOCK_DIRECTION_DECRYPT, cipher, G_N_ELEMENTS (cipher), open,
+             &config);
+  g_assert_cmpuint (pl_keys_derivations () - before, ==, 1);
+  for (guint i = 0; i < G_N_ELEMENTS (plain); i++)
+    {
+      g_autoptr(GBytes) back = at_gpg_decrypt (cipher[i], PASSPHRASE);
+
+      /* gpg reads every file of the batch, and so did we. */
+      g_assert_nonnull (back);
+      g_assert_true (at_same_content (plain[i], back));
+      g_free (plain[i]);
+      g_free (cipher[i]);
+    }
+}
+
 static void
 on_speed (PadlockSpeedTest test,
           double           rate,
@@ -738,6 +814,7 @@ main (int argc, char **argv)
   g_test_add_func ("/app/job/hide-names", test_hide_names);
   g_test_add_func ("/app/job/hide-names-setting", test_hide_names_setting);
   g_test_add_func ("/app/queue/concurrency", test_concurrency);
+  g_test_add_func ("/app/queue/batch-derives-once", test_batch_derives_once);
   g_test_add_func ("/app/speed", test_speed);
   return g_test_run ();
 }

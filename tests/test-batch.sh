@@ -27,7 +27,7 @@ gpg_d () { # FILE PASSPHRASE
       --decrypt "$1"
 }
 
-echo "1..21"
+echo "1..23"
 cd "$WORK" || exit 1
 mkdir -p "Photos/sub/empty" out
 head -c 2500000 /dev/urandom > Photos/sub/big.bin
@@ -62,6 +62,20 @@ check "tar keeps modes and times" \
 check "the stored name is Photos.tar" \
   sh -c "gpg --batch --pinentry-mode loopback --passphrase 'pass word' \
          --list-packets Photos.tar.gpg 2>/dev/null | grep -q 'name=\"Photos.tar\"'"
+
+# One run is one batch (issue 13): one S2K specifier for both files (the
+# same salt and count), each with its own encrypted session key.
+s2k_of () {
+  gpg --batch --pinentry-mode loopback --passphrase 'pass word' \
+      --list-packets "$1" 2>/dev/null | grep -m1 -o 'salt [0-9A-F]*, count [0-9]*'
+}
+check "the files of one run share one S2K salt and count" \
+  sh -c "test -n \"$(s2k_of notes.txt.gpg)\" && \
+         test \"$(s2k_of notes.txt.gpg)\" = \"$(s2k_of Photos.tar.gpg)\""
+check "and each carries its own session key (v4 with an encrypted key)" \
+  sh -c "gpg --batch --pinentry-mode loopback --passphrase 'pass word' \
+             --list-packets notes.txt.gpg 2>/dev/null | \
+         grep -q 'symkey enc packet: version 4, .*seskey 256 bits'"
 
 "$APP" --batch --passphrase-file=pw --output-dir=out Photos.tar.gpg \
        notes.txt.gpg > stdout 2> stderr

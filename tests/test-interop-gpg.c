@@ -2,6 +2,7 @@
  * writes, run against the real gpg at test time */
 #include "testutil.h"
 #include "algo.h"
+#include "batch.h"
 
 #include <string.h>
 #include <glib/gstdio.h>
@@ -85,6 +86,95 @@ test_gpg_reads_ours (gconstpointer p)
       g_free (pwfile);
       g_free (pw);
     }
+}
+
+/* The other peers of a batch: rnp and Sequoia's sqop decrypt a file
+ * with the passphrase in PWFILE (PW for rnp, which takes it as an
+ * argument).  FALSE when the peer is not installed. */
+static gboolean
+peer_decrypts (const char *peer, const char *pw, const char *pwfile,
+               GBytes *cipher, GBytes *plain)
+{
+  g_autofree char *path = tu_find_program (peer);
+  g_autofree char *opt = g_strdup_printf ("--with-password=%s", pwfile);
+  g_autofree char *home = g_build_filename (tu_tmpdir (), "rnp-home", NULL);
+  g_autofree char *err_text = NULL;
+  GBytes *out = NULL;
+  int status;
+
+  if (!path)
+    return FALSE;
+  g_mkdir_with_parents (home, 0700);
+  if (!strcmp (peer, "rnp"))
+    {
+      const char *argv[] = { path, "--homedir", home, "--decrypt",
+                             "--password", pw, "--output", "-", NULL };
+      g_assert_true (tu_run (argv, cipher, &out, &err_text, &status));
+    }
+  else
+    {
+      const char *argv[] = { path, "decrypt", opt, NULL };
+      g_assert_true (tu_run (argv, cipher, &out, &err_text, &status));
+    }
+  if (status)
+    g_test_message ("%s: %s", peer, err_text);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_true (g_bytes_equal (out, plain));
+  g_bytes_unref (out);
+  return TRUE;
+}
+
+/* The files of one batch (issue 13: one S2K specifier for all, each
+ * with its own session key wrapped in its SKESK, v4 included) open in
+ * gpg, rnp and sqop, each file alone. */
+static void
+test_peers_read_batch (gconstpointer p)
+{
+  const pl_profile profile = (pl_profile) GPOINTER_TO_INT (p);
+  char *pw, *pwfile;
+  pl_encrypt_options o;
+  pl_batch *batch;
+  int peers = 0;
+
+  if (!have_gpg ())
+    return;
+  pw = tu_random_passphrase ();
+  pwfile = tu_write_temp ("batch-pw", pw, strlen (pw));
+  g_assert_cmpint (pl_batch_new (&batch), ==, 0);
+  pl_encrypt_options_init (&o);
+  o.profile = profile;
+  o.s2k_ms = 10;
+  o.batch = batch;
+  for (int i = 0; i < 4; i++)
+    {
+      GBytes *plain = tu_random_bytes (16384 + 4097 * i), *cipher, *out;
+      const char *args[] = { "--decrypt", NULL };
+      char *err_text;
+      int status;
+
+      g_assert_cmpuint (tu_encrypt (&o, pw, g_bytes_get_data (plain, NULL),
+                                    g_bytes_get_size (plain), &cipher), ==, 0);
+      status = run_gpg (pwfile, args, cipher, &out, &err_text);
+      if (status)
+        g_test_message ("gpg: %s", err_text);
+      g_assert_cmpint (status, ==, 0);
+      g_assert_true (g_bytes_equal (out, plain));
+      g_bytes_unref (out);
+      g_free (err_text);
+      peers = 1;
+      peers += peer_decrypts ("rnp", pw, pwfile, cipher, plain);
+      /* Sequoia 1 (sqop 0.27) reads neither LibrePGP's OCB packet nor
+       * SKESK v6 (it answers 29, cannot decrypt). */
+      if (profile == PL_PROFILE_RFC4880)
+        peers += peer_decrypts ("sqop", pw, pwfile, cipher, plain);
+      g_bytes_unref (cipher);
+      g_bytes_unref (plain);
+    }
+  g_test_message ("%d peers read the batch", peers);
+  g_assert_cmpuint (pl_batch_derivations (batch), ==, 1);
+  pl_batch_free (batch);
+  g_free (pwfile);
+  g_free (pw);
 }
 
 typedef struct
@@ -215,6 +305,12 @@ main (int argc, char **argv)
   g_test_add_data_func ("/gpg-reads-ours/librepgp/armor",
                         GINT_TO_POINTER (PL_PROFILE_LIBREPGP << 1 | 1),
                         test_gpg_reads_ours);
+  g_test_add_data_func ("/peers-read-batch/rfc4880",
+                        GINT_TO_POINTER (PL_PROFILE_RFC4880),
+                        test_peers_read_batch);
+  g_test_add_data_func ("/peers-read-batch/librepgp",
+                        GINT_TO_POINTER (PL_PROFILE_LIBREPGP),
+                        test_peers_read_batch);
   for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
     {
       char *path = g_strdup_printf ("/ours-reads-gpg/%s", cases[i].name);

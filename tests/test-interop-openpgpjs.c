@@ -3,6 +3,7 @@
  * build folder by build-aux/install-deps) at test time */
 #include "testutil.h"
 #include "algo.h"
+#include "batch.h"
 
 #include <string.h>
 #include <glib/gstdio.h>
@@ -172,6 +173,45 @@ test_openpgpjs_reads_ours (gconstpointer p)
       g_free (pwfile);
       g_free (pw);
     }
+}
+
+/* OpenPGP.js decrypts every file of a batch (issue 13): one S2K
+ * specifier for all, a session key each, wrapped in its SKESK (v4 too). */
+static void
+test_openpgpjs_reads_batch (gconstpointer p)
+{
+  const pl_profile profile = (pl_profile) GPOINTER_TO_INT (p);
+  char *pw, *pwfile;
+  pl_encrypt_options o;
+  pl_batch *batch;
+
+  if (!have_openpgpjs ())
+    return;
+  vary_random (g_test_get_path ());
+  pw = tu_random_passphrase ();
+  pwfile = tu_write_temp ("js-pw", pw, strlen (pw));
+  g_assert_cmpint (pl_batch_new (&batch), ==, 0);
+  pl_encrypt_options_init (&o);
+  o.profile = profile;
+  o.s2k_ms = 10;
+  o.argon2_passes = 1;
+  o.argon2_parallelism = 1;
+  o.argon2_memory_exp = 10;
+  o.batch = batch;
+  for (int i = 0; i < 3; i++)
+    {
+      GBytes *plain = tu_random_bytes (16384 + 1000 * i), *cipher;
+
+      g_assert_cmpuint (tu_encrypt (&o, pw, g_bytes_get_data (plain, NULL),
+                                    g_bytes_get_size (plain), &cipher), ==, 0);
+      check_openpgpjs_decrypts (pwfile, cipher, plain);
+      g_bytes_unref (cipher);
+      g_bytes_unref (plain);
+    }
+  g_assert_cmpuint (pl_batch_derivations (batch), ==, 1);
+  pl_batch_free (batch);
+  g_free (pwfile);
+  g_free (pw);
 }
 
 /* OpenPGP.js decrypts 9 MiB that padlock-sop encrypted with its defaults:
@@ -384,6 +424,17 @@ main (int argc, char **argv)
                               test_openpgpjs_reads_ours);
         g_free (path);
       }
+  for (gsize i = 0; i < G_N_ELEMENTS (profiles); i++)
+    {
+      char *path = g_strdup_printf ("/openpgpjs-reads-ours/batch/%s",
+                                    profiles[i].name);
+      g_test_add_data_func (path, GINT_TO_POINTER (profiles[i].profile),
+                            test_openpgpjs_reads_batch);
+      g_free (path);
+    }
+  g_test_add_data_func ("/openpgpjs-reads-ours/batch/rfc4880",
+                        GINT_TO_POINTER (PL_PROFILE_RFC4880),
+                        test_openpgpjs_reads_batch);
   g_test_add_data_func ("/openpgpjs-reads-ours/sop-rfc9580-9mib",
                         "rfc9580", test_openpgpjs_reads_sop);
 

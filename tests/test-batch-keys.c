@@ -1,0 +1,448 @@
+/* test-batch-keys.c - one key derivation per batch (issue 13 items 1-2),
+ * counted by the engine's derivation counter, never timed */
+#include "testutil.h"
+#include "algo.h"
+#include "batch.h"
+#include "keys.h"
+#include "skesk.h"
+
+#include <pthread.h>
+#include <string.h>
+
+#define N_FILES 6
+#define PASSPHRASE "correct horse battery staple"
+
+static const pl_profile profiles[] = {
+  PL_PROFILE_RFC4880, PL_PROFILE_LIBREPGP, PL_PROFILE_RFC9580
+};
+
+/* Cheap work factors: the counts are what is tested. */
+static void
+options_for (pl_profile profile, pl_encrypt_options *o)
+{
+  pl_encrypt_options_init (o);
+  o->profile = profile;
+  o->s2k_ms = 5;
+  o->argon2_passes = 1;
+  o->argon2_parallelism = 1;
+  o->argon2_memory_exp = 10;
+}
+
+/* N_FILES messages of different contents, with BATCH (or none). */
+static void
+encrypt_files (pl_profile profile, pl_batch *batch, GBytes **plain,
+               GBytes **cipher)
+{
+  pl_encrypt_options o;
+
+  options_for (profile, &o);
+  o.batch = batch;
+  for (int i = 0; i < N_FILES; i++)
+    {
+      plain[i] = tu_random_bytes (1000 + 100 * i);
+      g_assert_cmpint (tu_encrypt (&o, PASSPHRASE,
+                                   g_bytes_get_data (plain[i], NULL),
+                                   g_bytes_get_size (plain[i]), &cipher[i]),
+                       ==, 0);
+    }
+}
+
+static void
+free_files (GBytes **plain, GBytes **cipher)
+{
+  for (int i = 0; i < N_FILES; i++)
+    {
+      g_bytes_unref (plain[i]);
+      g_bytes_unref (cipher[i]);
+    }
+}
+
+/* Decrypts MSG with KEY and BATCH; the session key into SESSION_KEY
+ * (PL_SESSION_KEY_MAX octets) when not NULL. */
+static gpg_error_t
+decrypt_with (GBytes *msg, const pl_key *key, pl_batch *batch,
+              atomic_int *cancel, GBytes **out, uint8_t *session_key)
+{
+  pl_source *src = pl_source_new_memory (g_bytes_get_data (msg, NULL),
+                                         g_bytes_get_size (msg));
+  pl_sink *sink = pl_sink_new_memory ();
+  pl_decrypt_options o = { 0 };
+  pl_job_control ctl = { .cancel = cancel };
+  pl_decrypt_result r = { 0 };
+  gpg_error_t err;
+  size_t n;
+  const uint8_t *d;
+
+  o.keys = key;
+  o.n_keys = 1;
+  o.batch = batch;
+  o.session_key_out = session_key;
+  err = pl_decrypt (src, sink, &o, &r, &ctl);
+  d = pl_sink_memory_data (sink, &n);
+  *out = g_bytes_new (d, n);
+  pl_sink_free (sink);
+  pl_source_free (src);
+  return err;
+}
+
+static gpg_error_t
+decrypt_pw (GBytes *msg, const char *pw, pl_batch *batch, GBytes **out)
+{
+  pl_key key = pl_key_passphrase (pw, strlen (pw));
+
+  return decrypt_with (msg, &key, batch, NULL, out, NULL);
+}
+
+/* The first packet of MSG, an SKESK with a one-octet length. */
+static void
+first_skesk (GBytes *msg, pl_skesk *sk)
+{
+  const uint8_t *p = g_bytes_get_data (msg, NULL);
+
+  g_assert_cmpuint (g_bytes_get_size (msg), >, 2);
+  g_assert_cmphex (p[0], ==, 0xC3);
+  g_assert_cmpuint (p[1], <, 192);
+  g_assert_cmpint (pl_skesk_parse (sk, p + 2, p[1]), ==, 0);
+}
+
+static size_t
+spec_of (const pl_skesk *sk, uint8_t *spec)
+{
+  return pl_s2k_write (&sk->s2k, spec);
+}
+
+/* Every file of a batch: one derivation, one specifier, its own
+ * encrypted session key, and it opens alone (no batch) too. */
+static void
+test_encrypt_once (gconstpointer data)
+{
+  pl_profile profile = (pl_profile) GPOINTER_TO_INT (data);
+  GBytes *plain[N_FILES], *cipher[N_FILES];
+  uint8_t keys[N_FILES][PL_SESSION_KEY_MAX];
+  pl_skesk first, sk;
+  uint8_t spec0[20], spec[20];
+  size_t before, spec0_len;
+  pl_batch *batch;
+
+  g_assert_cmpint (pl_batch_new (&batch), ==, 0);
+  before = pl_keys_derivations ();
+  encrypt_files (profile, batch, plain, cipher);
+  g_assert_cmpuint (pl_keys_derivations () - before, ==, 1);
+  g_assert_cmpuint (pl_batch_derivations (batch), ==, 1);
+
+  first_skesk (cipher[0], &first);
+  spec0_len = spec_of (&first, spec0);
+  for (int i = 0; i < N_FILES; i++)
+    {
+      pl_key key = pl_key_passphrase (PASSPHRASE, strlen (PASSPHRASE));
+      GBytes *back;
+
+      first_skesk (cipher[i], &sk);
+      g_assert_cmpint (sk.version, ==, profile == PL_PROFILE_RFC4880 ? 4
+                                       : profile == PL_PROFILE_LIBREPGP ? 5
+                                       : 6);
+      g_assert_cmpmem (spec0, spec0_len, spec, spec_of (&sk, spec));
+      /* v4 too carries its session key, encrypted. */
+      g_assert_cmpuint (sk.esk_len, >, 0);
+      if (i)
+        g_assert_true (sk.esk_len != first.esk_len
+                       || memcmp (sk.esk, first.esk, sk.esk_len));
+      g_assert_cmpint (decrypt_with (cipher[i], &key, NULL, NULL, &back,
+                                     keys[i]), ==, 0);
+      g_assert_true (g_bytes_equal (back, plain[i]));
+      g_bytes_unref (back);
+      for (int j = 0; j < i; j++)
+        g_assert_true (memcmp (keys[i], keys[j], sizeof keys[i]));
+    }
+  pl_batch_free (batch);
+  free_files (plain, cipher);
+}
+
+/* A batch Padlock made opens with one derivation in a new batch, and
+ * with none in the batch that made it; without a batch, one a file. */
+static void
+test_decrypt_once (gconstpointer data)
+{
+  pl_profile profile = (pl_profile) GPOINTER_TO_INT (data);
+  GBytes *plain[N_FILES], *cipher[N_FILES], *back;
+  pl_batch *made, *opening;
+  size_t before;
+
+  g_assert_cmpint (pl_batch_new (&made), ==, 0);
+  g_assert_cmpint (pl_batch_new (&opening), ==, 0);
+  encrypt_files (profile, made, plain, cipher);
+
+  before = pl_keys_derivations ();
+  for (int i = 0; i < N_FILES; i++)
+    {
+      g_assert_cmpint (decrypt_pw (cipher[i], PASSPHRASE, opening, &back),
+                       ==, 0);
+      g_assert_true (g_bytes_equal (back, plain[i]));
+      g_bytes_unref (back);
+    }
+  g_assert_cmpuint (pl_keys_derivations () - before, ==, 1);
+  g_assert_cmpuint (pl_batch_derivations (opening), ==, 1);
+
+  before = pl_keys_derivations ();
+  for (int i = 0; i < N_FILES; i++)
+    {
+      g_assert_cmpint (decrypt_pw (cipher[i], PASSPHRASE, made, &back), ==, 0);
+      g_bytes_unref (back);
+    }
+  g_assert_cmpuint (pl_keys_derivations () - before, ==, 0);
+
+  before = pl_keys_derivations ();
+  for (int i = 0; i < N_FILES; i++)
+    {
+      g_assert_cmpint (decrypt_pw (cipher[i], PASSPHRASE, NULL, &back), ==, 0);
+      g_bytes_unref (back);
+    }
+  g_assert_cmpuint (pl_keys_derivations () - before, ==, N_FILES);
+
+  pl_batch_free (opening);
+  pl_batch_free (made);
+  free_files (plain, cipher);
+}
+
+/* Files made one by one (a salt each): one derivation a file, once. */
+static void
+test_distinct_salts (void)
+{
+  GBytes *plain[N_FILES], *cipher[N_FILES], *back;
+  pl_batch *batch;
+  size_t before;
+
+  encrypt_files (PL_PROFILE_RFC4880, NULL, plain, cipher);
+  g_assert_cmpint (pl_batch_new (&batch), ==, 0);
+  before = pl_keys_derivations ();
+  for (int pass = 0; pass < 2; pass++)
+    for (int i = 0; i < N_FILES; i++)
+      {
+        g_assert_cmpint (decrypt_pw (cipher[i], PASSPHRASE, batch, &back),
+                         ==, 0);
+        g_assert_true (g_bytes_equal (back, plain[i]));
+        g_bytes_unref (back);
+      }
+  g_assert_cmpuint (pl_keys_derivations () - before, ==, N_FILES);
+  g_assert_cmpuint (pl_batch_derivations (batch), ==, N_FILES);
+  pl_batch_free (batch);
+  free_files (plain, cipher);
+}
+
+/* SKESK v4 with a 16-octet key does not share its S2K key (its CFB
+ * wrapping would relate the files' keys): a derivation and a salt each. */
+static void
+test_short_v4_key_alone (void)
+{
+  pl_encrypt_options o;
+  pl_batch *batch;
+  GBytes *plain = tu_random_bytes (100), *a, *b;
+  pl_skesk ska, skb;
+  size_t before = pl_keys_derivations ();
+
+  g_assert_cmpint (pl_batch_new (&batch), ==, 0);
+  options_for (PL_PROFILE_RFC4880, &o);
+  o.cipher_algo = PL_CIPHER_AES128;
+  o.batch = batch;
+  g_assert_cmpint (tu_encrypt (&o, PASSPHRASE, g_bytes_get_data (plain, NULL),
+                               100, &a), ==, 0);
+  g_assert_cmpint (tu_encrypt (&o, PASSPHRASE, g_bytes_get_data (plain, NULL),
+                               100, &b), ==, 0);
+  g_assert_cmpuint (pl_keys_derivations () - before, ==, 2);
+  g_assert_cmpuint (pl_batch_derivations (batch), ==, 0);
+  first_skesk (a, &ska);
+  first_skesk (b, &skb);
+  g_assert_true (memcmp (ska.s2k.salt, skb.s2k.salt, 8));
+  pl_batch_free (batch);
+  g_bytes_unref (a);
+  g_bytes_unref (b);
+  g_bytes_unref (plain);
+}
+
+/* A wrong passphrase is its own pair: derived, refused, and the right
+ * one still opens from the batch. */
+static void
+test_wrong_passphrase (void)
+{
+  GBytes *plain[N_FILES], *cipher[N_FILES], *back;
+  pl_batch *batch;
+
+  g_assert_cmpint (pl_batch_new (&batch), ==, 0);
+  encrypt_files (PL_PROFILE_LIBREPGP, batch, plain, cipher);
+  for (int i = 0; i < 2; i++)
+    {
+      g_assert_cmpint (gpg_err_code (decrypt_pw (cipher[i], "not it", batch,
+                                                 &back)),
+                       ==, GPG_ERR_BAD_PASSPHRASE);
+      g_assert_cmpuint (g_bytes_get_size (back), ==, 0);
+      g_bytes_unref (back);
+    }
+  g_assert_cmpuint (pl_batch_derivations (batch), ==, 2);
+  g_assert_cmpint (decrypt_pw (cipher[0], PASSPHRASE, batch, &back), ==, 0);
+  g_assert_true (g_bytes_equal (back, plain[0]));
+  g_bytes_unref (back);
+  g_assert_cmpuint (pl_batch_derivations (batch), ==, 2);
+  pl_batch_free (batch);
+  free_files (plain, cipher);
+}
+
+typedef struct
+{
+  GBytes **cipher;
+  GBytes **plain;
+  pl_batch *batch;
+  int first;
+} worker_arg;
+
+static void *
+decrypt_worker (void *data)
+{
+  worker_arg *a = data;
+
+  for (int k = 0; k < N_FILES; k++)
+    {
+      int i = (a->first + k) % N_FILES;
+      GBytes *back;
+
+      g_assert_cmpint (decrypt_pw (a->cipher[i], PASSPHRASE, a->batch, &back),
+                       ==, 0);
+      g_assert_true (g_bytes_equal (back, a->plain[i]));
+      g_bytes_unref (back);
+    }
+  return NULL;
+}
+
+/* Four jobs at once on one batch: the others wait for the first
+ * derivation rather than run their own. */
+static void
+test_parallel_jobs (void)
+{
+  GBytes *plain[N_FILES], *cipher[N_FILES];
+  pthread_t threads[4];
+  worker_arg args[4];
+  pl_batch *made, *batch;
+
+  g_assert_cmpint (pl_batch_new (&made), ==, 0);
+  encrypt_files (PL_PROFILE_RFC9580, made, plain, cipher);
+  pl_batch_free (made);
+  g_assert_cmpint (pl_batch_new (&batch), ==, 0);
+  for (int t = 0; t < 4; t++)
+    {
+      args[t] = (worker_arg) { cipher, plain, batch, t };
+      g_assert_cmpint (pthread_create (&threads[t], NULL, decrypt_worker,
+                                       &args[t]), ==, 0);
+    }
+  for (int t = 0; t < 4; t++)
+    pthread_join (threads[t], NULL);
+  g_assert_cmpuint (pl_batch_derivations (batch), ==, 1);
+  pl_batch_free (batch);
+  free_files (plain, cipher);
+}
+
+/* A cancelled job keeps nothing in the batch; the next one derives. */
+static void
+test_cancelled (void)
+{
+  GBytes *plain[N_FILES], *cipher[N_FILES], *back;
+  pl_key key = pl_key_passphrase (PASSPHRASE, strlen (PASSPHRASE));
+  atomic_int cancel = 1;
+  pl_batch *batch;
+
+  encrypt_files (PL_PROFILE_RFC4880, NULL, plain, cipher);
+  g_assert_cmpint (pl_batch_new (&batch), ==, 0);
+  g_assert_cmpint (gpg_err_code (decrypt_with (cipher[0], &key, batch,
+                                               &cancel, &back, NULL)),
+                   ==, GPG_ERR_CANCELED);
+  g_bytes_unref (back);
+  g_assert_cmpuint (pl_batch_derivations (batch), ==, 0);
+  g_assert_cmpint (decrypt_pw (cipher[0], PASSPHRASE, batch, &back), ==, 0);
+  g_assert_true (g_bytes_equal (back, plain[0]));
+  g_bytes_unref (back);
+  g_assert_cmpuint (pl_batch_derivations (batch), ==, 1);
+  pl_batch_free (batch);
+  free_files (plain, cipher);
+}
+
+/* The derived-key kind: locks and opens without a derivation; the
+ * passphrase alone still opens what it locked. */
+static void
+test_derived_key (gconstpointer data)
+{
+  pl_profile profile = (pl_profile) GPOINTER_TO_INT (data);
+  pl_derived_key *derived = gcry_malloc_secure (sizeof *derived);
+  pl_encrypt_options o;
+  pl_source *src;
+  pl_sink *sink;
+  GBytes *plain = tu_random_bytes (5000), *cipher, *back;
+  pl_key key;
+  size_t before, n;
+  const uint8_t *d;
+
+  options_for (profile, &o);
+  g_assert_cmpint (pl_keys_derive (&o, PASSPHRASE, strlen (PASSPHRASE), NULL,
+                                   derived), ==, 0);
+  key = pl_key_derived (derived);
+  o.keys = &key;
+  o.n_keys = 1;
+  before = pl_keys_derivations ();
+  src = pl_source_new_memory (g_bytes_get_data (plain, NULL),
+                              g_bytes_get_size (plain));
+  sink = pl_sink_new_memory ();
+  g_assert_cmpint (pl_encrypt (src, sink, &o, NULL), ==, 0);
+  d = pl_sink_memory_data (sink, &n);
+  cipher = g_bytes_new (d, n);
+  pl_sink_free (sink);
+  pl_source_free (src);
+  g_assert_cmpint (decrypt_with (cipher, &key, NULL, NULL, &back, NULL),
+                   ==, 0);
+  g_assert_true (g_bytes_equal (back, plain));
+  g_bytes_unref (back);
+  g_assert_cmpuint (pl_keys_derivations () - before, ==, 0);
+
+  g_assert_cmpint (decrypt_pw (cipher, PASSPHRASE, NULL, &back), ==, 0);
+  g_assert_true (g_bytes_equal (back, plain));
+  g_bytes_unref (back);
+
+  /* Not a key for another cipher's length. */
+  o.cipher_algo = PL_CIPHER_AES128;
+  src = pl_source_new_memory ("x", 1);
+  sink = pl_sink_new_memory ();
+  g_assert_cmpint (gpg_err_code (pl_encrypt (src, sink, &o, NULL)), ==,
+                   GPG_ERR_INV_ARG);
+  pl_sink_free (sink);
+  pl_source_free (src);
+
+  pl_wipe (derived, sizeof *derived);
+  gcry_free (derived);
+  g_bytes_unref (cipher);
+  g_bytes_unref (plain);
+}
+
+int
+main (int argc, char **argv)
+{
+  static const char *names[] = { "rfc4880", "librepgp", "rfc9580" };
+
+  tu_init (&argc, &argv);
+  for (gsize i = 0; i < G_N_ELEMENTS (profiles); i++)
+    {
+      char *path = g_strdup_printf ("/batch/encrypt-once/%s", names[i]);
+      g_test_add_data_func (path, GINT_TO_POINTER (profiles[i]),
+                            test_encrypt_once);
+      g_free (path);
+      path = g_strdup_printf ("/batch/decrypt-once/%s", names[i]);
+      g_test_add_data_func (path, GINT_TO_POINTER (profiles[i]),
+                            test_decrypt_once);
+      g_free (path);
+      path = g_strdup_printf ("/batch/derived-key/%s", names[i]);
+      g_test_add_data_func (path, GINT_TO_POINTER (profiles[i]),
+                            test_derived_key);
+      g_free (path);
+    }
+  g_test_add_func ("/batch/distinct-salts", test_distinct_salts);
+  g_test_add_func ("/batch/wrong-passphrase", test_wrong_passphrase);
+  g_test_add_func ("/batch/short-v4-key-alone", test_short_v4_key_alone);
+  g_test_add_func ("/batch/parallel-jobs", test_parallel_jobs);
+  g_test_add_func ("/batch/cancelled", test_cancelled);
+  return g_test_run ();
+}
