@@ -76,6 +76,9 @@ padlock_queue_schedule (PadlockQueue *self)
   guint running = 0, queued = 0, finished = 0;
   gboolean busy;
   int cores = pl_default_threads ();
+  /* Once a call, not once a job: the core count is read from sysfs, and
+   * a batch of 1,000 files calls this some 3,000 times. */
+  guint max_running = effective_max (self);
 
   for (guint i = 0; i < self->jobs->len; i++)
     {
@@ -91,10 +94,10 @@ padlock_queue_schedule (PadlockQueue *self)
     }
 
   /* One big job gets every core; several share them. */
-  for (guint i = 0; i < self->jobs->len && queued && running < effective_max (self); i++)
+  for (guint i = 0; i < self->jobs->len && queued && running < max_running; i++)
     {
       PadlockJob *job = g_ptr_array_index (self->jobs, i);
-      guint will_run = MIN (running + queued, effective_max (self));
+      guint will_run = MIN (running + queued, max_running);
 
       if (padlock_job_get_state (job) != PADLOCK_JOB_QUEUED)
         continue;
