@@ -259,6 +259,35 @@ test_short_v4_key_alone (void)
   g_bytes_unref (plain);
 }
 
+/* rfc4880 and librepgp write the steady iterated count, 65011712 (issue
+ * 13 item 3), when no test time target is set: a batch pays it once. */
+static void
+test_steady_count (void)
+{
+  pl_encrypt_options o;
+  pl_batch *batch;
+  GBytes *plain = tu_random_bytes (10), *cipher;
+  pl_skesk sk;
+
+  g_assert_cmpint (pl_batch_new (&batch), ==, 0);
+  pl_encrypt_options_init (&o);
+  o.batch = batch;
+  for (int i = 0; i < 2; i++)
+    {
+      g_assert_cmpint (tu_encrypt (&o, PASSPHRASE,
+                                   g_bytes_get_data (plain, NULL), 10,
+                                   &cipher), ==, 0);
+      first_skesk (cipher, &sk);
+      g_assert_cmpint (sk.s2k.type, ==, PL_S2K_ITERATED);
+      g_assert_cmpuint (pl_s2k_decode_count (sk.s2k.coded_count), ==,
+                        PL_S2K_ITERATED_MAX_COUNT);
+      g_bytes_unref (cipher);
+    }
+  g_assert_cmpuint (pl_batch_derivations (batch), ==, 1);
+  pl_batch_free (batch);
+  g_bytes_unref (plain);
+}
+
 /* A wrong passphrase is its own pair: derived, refused, and the right
  * one still opens from the batch. */
 static void
@@ -441,6 +470,7 @@ main (int argc, char **argv)
     }
   g_test_add_func ("/batch/distinct-salts", test_distinct_salts);
   g_test_add_func ("/batch/wrong-passphrase", test_wrong_passphrase);
+  g_test_add_func ("/batch/steady-count", test_steady_count);
   g_test_add_func ("/batch/short-v4-key-alone", test_short_v4_key_alone);
   g_test_add_func ("/batch/parallel-jobs", test_parallel_jobs);
   g_test_add_func ("/batch/cancelled", test_cancelled);
