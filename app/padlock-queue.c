@@ -1,7 +1,19 @@
 /* padlock-queue.c - the jobs, as a GListModel, started a few at a time */
 #include "padlock-queue.h"
 
+#include <string.h>
+
 #include "job.h"
+
+/* The throughput is measured over the last two seconds of samples. */
+#define RATE_WINDOW_US (2 * G_USEC_PER_SEC)
+#define RATE_SAMPLES 64
+
+typedef struct
+{
+  gint64 time;
+  guint64 bytes;
+} RateSample;
 
 struct _PadlockQueue
 {
@@ -13,6 +25,11 @@ struct _PadlockQueue
   guint max_running;
   guint n_finished;
   gboolean busy;
+  /* Bytes all jobs have been through, sampled when asked for the
+   * throughput; those of cleared jobs are kept in CLEARED_BYTES. */
+  RateSample samples[RATE_SAMPLES];
+  guint n_samples;
+  guint64 cleared_bytes;
 };
 
 static void list_model_iface_init (GListModelInterface *iface);
@@ -60,6 +77,22 @@ list_model_iface_init (GListModelInterface *iface)
   iface->get_item_type = padlock_queue_get_item_type;
   iface->get_n_items = padlock_queue_get_n_items;
   iface->get_item = padlock_queue_get_item;
+}
+
+/* The plaintext bytes JOB has been through: those read so far while it
+ * runs, all of them once it is verifying or done. */
+static guint64
+job_bytes (PadlockJob *job)
+{
+  PadlockJobState state = padlock_job_get_state (job);
+  gint64 total = padlock_job_get_bytes_total (job);
+
+  if (state == PADLOCK_JOB_QUEUED)
+    return 0;
+  if ((state == PADLOCK_JOB_VERIFYING || state == PADLOCK_JOB_DONE)
+      && total >= 0)
+    return (guint64) total;
+  return padlock_job_get_bytes_done (job);
 }
 
 static guint
@@ -160,6 +193,7 @@ padlock_queue_clear_finished (PadlockQueue *self)
 
       if (!padlock_job_is_finished (job))
         continue;
+      self->cleared_bytes += job_bytes (job);
       g_signal_handlers_disconnect_by_func (job, on_job_state, self);
       g_ptr_array_remove_index (self->jobs, i - 1);
       g_list_model_items_changed (G_LIST_MODEL (self), i - 1, 1, 0);
@@ -213,18 +247,33 @@ padlock_queue_get_n_finished (PadlockQueue *self)
 double
 padlock_queue_get_throughput (PadlockQueue *self)
 {
-  double total = 0;
+  gint64 now = g_get_monotonic_time ();
+  guint64 bytes;
+  guint drop = 0;
 
   g_return_val_if_fail (PADLOCK_IS_QUEUE (self), 0);
+  bytes = self->cleared_bytes;
   for (guint i = 0; i < self->jobs->len; i++)
-    {
-      PadlockJob *job = g_ptr_array_index (self->jobs, i);
-      PadlockJobState state = padlock_job_get_state (job);
+    bytes += job_bytes (g_ptr_array_index (self->jobs, i));
 
-      if (state == PADLOCK_JOB_RUNNING || state == PADLOCK_JOB_VERIFYING)
-        total += padlock_job_get_throughput (job);
-    }
-  return total;
+  /* Samples older than the window go; so do all when the count went
+   * back (a job tried again starts from 0). */
+  while (drop < self->n_samples
+         && self->samples[drop].time < now - RATE_WINDOW_US)
+    drop++;
+  if (self->n_samples && self->samples[self->n_samples - 1].bytes > bytes)
+    drop = self->n_samples;
+  if (self->n_samples == RATE_SAMPLES && !drop)
+    drop = 1;
+  memmove (self->samples, self->samples + drop,
+           (self->n_samples - drop) * sizeof *self->samples);
+  self->n_samples -= drop;
+  self->samples[self->n_samples++] = (RateSample) { now, bytes };
+
+  if (self->n_samples < 2 || now == self->samples[0].time)
+    return 0;
+  return (bytes - self->samples[0].bytes) * (double) G_USEC_PER_SEC
+         / (now - self->samples[0].time);
 }
 
 static void

@@ -22,7 +22,10 @@ void          padlock_queue_set_max_running    (PadlockQueue *self,
 guint         padlock_queue_get_max_running    (PadlockQueue *self);
 gboolean      padlock_queue_get_busy           (PadlockQueue *self);
 guint         padlock_queue_get_n_finished     (PadlockQueue *self);
-/* Bytes a second, all running jobs together. */
+/* Plaintext bytes a second over the last two seconds, all jobs together
+ * (those that finished in that time too, so that a batch of small files
+ * shows a rate); 0 until two calls are apart.  Each call takes a sample:
+ * call it from a timer. */
 double        padlock_queue_get_throughput     (PadlockQueue *self);
 
 G_END_DECLS

@@ -743,6 +743,58 @@ test_batch_derives_once (void)
     }
 }
 
+typedef struct
+{
+  PadlockQueue *queue;
+  double max_rate;
+} RateWatch;
+
+static gboolean
+sample_rate (gpointer data)
+{
+  RateWatch *w = data;
+
+  w->max_rate = MAX (w->max_rate, padlock_queue_get_throughput (w->queue));
+  return G_SOURCE_CONTINUE;
+}
+
+/* Issue 13 item 4: a batch of small files, each done long before a job
+ * reports its own rate, still gives the queue (the header and graph) a
+ * rate, counted from the bytes the jobs have been through. */
+static void
+test_queue_rate_small_files (void)
+{
+  g_autofree char *dir = at_new_dir ("queue-rate");
+  g_autoptr(PadlockQueue) queue = padlock_queue_new ();
+  g_autoptr(PadlockSecret) secret = padlock_secret_new (PASSPHRASE);
+  PadlockJobConfig config = { 0 };
+  RateWatch watch = { queue, 0 };
+  guint id;
+
+  g_assert_cmpfloat (padlock_queue_get_throughput (queue), ==, 0);
+  for (guint i = 0; i < 200; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("s%03u", i);
+      g_autofree char *path = at_write_random (dir, name, 16384);
+      g_autoptr(GFile) file = g_file_new_for_path (path);
+      g_autoptr(PadlockJob) job = padlock_job_new (file, PADLOCK_DIRECTION_ENCRYPT,
+                                                   &config);
+
+      padlock_job_set_secret (job, secret);
+      padlock_queue_add (queue, job);
+    }
+  sample_rate (&watch);
+  id = g_timeout_add (20, sample_rate, &watch);
+  g_assert_true (at_wait_queue_idle (queue, TIMEOUT_MS));
+  sample_rate (&watch);
+  g_source_remove (id);
+  g_test_message ("highest rate: %.0f B/s", watch.max_rate);
+  g_assert_cmpfloat (watch.max_rate, >, 0);
+  /* Clearing the finished jobs does not make the count go back. */
+  padlock_queue_clear_finished (queue);
+  g_assert_cmpfloat (padlock_queue_get_throughput (queue), >=, 0);
+}
+
 static void
 on_speed (PadlockSpeedTest test,
           double           rate,
@@ -815,6 +867,7 @@ main (int argc, char **argv)
   g_test_add_func ("/app/job/hide-names-setting", test_hide_names_setting);
   g_test_add_func ("/app/queue/concurrency", test_concurrency);
   g_test_add_func ("/app/queue/batch-derives-once", test_batch_derives_once);
+  g_test_add_func ("/app/queue/rate-small-files", test_queue_rate_small_files);
   g_test_add_func ("/app/speed", test_speed);
   return g_test_run ();
 }
