@@ -60,6 +60,12 @@ struct _PadlockJob
   atomic_int phase;             /* 1 while verifying */
   atomic_uint_fast64_t atomic_done;
   atomic_int_fast64_t atomic_total;
+  /* Key derivation (issue 13): whether it runs, since when, and how long
+   * it took in all, which the throughput leaves out. */
+  atomic_int atomic_deriving;
+  atomic_int_fast64_t deriving_since;
+  atomic_int_fast64_t derive_us;
+  gboolean deriving;
 };
 
 G_DEFINE_TYPE (PadlockJob, padlock_job, G_TYPE_OBJECT)
@@ -90,6 +96,7 @@ enum {
   PROP_TIME_LEFT,
   PROP_ERROR,
   PROP_DETAIL,
+  PROP_DERIVING,
   N_PROPS
 };
 
@@ -202,6 +209,16 @@ set_bytes (PadlockJob *self,
 }
 
 static void
+set_deriving (PadlockJob *self,
+              gboolean    deriving)
+{
+  if (self->deriving == deriving)
+    return;
+  self->deriving = deriving;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DERIVING]);
+}
+
+static void
 reset_samples (PadlockJob *self)
 {
   self->n_samples = 0;
@@ -227,6 +244,7 @@ padlock_job_update (PadlockJob *self)
   if (total < 0)
     total = self->bytes_total;
   set_bytes (self, done, total);
+  set_deriving (self, atomic_load (&self->atomic_deriving));
 
   self->sample_time[self->next_sample] = now;
   self->sample_bytes[self->next_sample] = done;
@@ -406,6 +424,22 @@ verify_and_delete (PadlockJob           *self,
   return NULL;
 }
 
+/* From the engine: key derivation starts or ends (on the job's thread). */
+static void
+on_core_deriving (void *user_data,
+                  int   deriving)
+{
+  PadlockJob *self = user_data;
+  gint64 now = g_get_monotonic_time ();
+
+  if (deriving)
+    atomic_store (&self->deriving_since, now);
+  else
+    atomic_fetch_add (&self->derive_us,
+                      now - atomic_load (&self->deriving_since));
+  atomic_store (&self->atomic_deriving, deriving);
+}
+
 static pl_job_control
 job_control (PadlockJob *self,
              JobWork    *work)
@@ -415,6 +449,7 @@ job_control (PadlockJob *self,
     .user_data = self,
     .cancel = &self->cancel,
     .threads = work->threads,
+    .deriving = on_core_deriving,
   };
   return ctl;
 }
@@ -583,6 +618,7 @@ padlock_job_finished (GObject      *object,
     }
 
   g_object_freeze_notify (G_OBJECT (self));
+  set_deriving (self, FALSE);
   if (self->is_folder)
     set_detail (self, padlock_folder_status_skipped (&self->folder_status));
   if (!g_task_propagate_boolean (G_TASK (result), &error))
@@ -613,8 +649,10 @@ padlock_job_finished (GObject      *object,
         self->plaintext_size = work->plaintext_size;
       if (self->bytes_total >= 0)
         set_bytes (self, (guint64) self->bytes_total, self->bytes_total);
-      /* When done, the throughput is the average over the whole job. */
-      seconds = (g_get_monotonic_time () - self->start_time)
+      /* When done, the throughput is the average over the whole job's
+       * data time: key derivation left out. */
+      seconds = (g_get_monotonic_time () - self->start_time
+                 - atomic_load (&self->derive_us))
                 / (double) G_USEC_PER_SEC;
       if (seconds > 0 && self->bytes_total > 0)
         set_double (self, &self->throughput, self->bytes_total / seconds,
@@ -682,6 +720,8 @@ padlock_job_start (PadlockJob *self,
   atomic_store (&self->phase, 0);
   atomic_store (&self->atomic_done, 0);
   atomic_store (&self->atomic_total, self->bytes_total);
+  atomic_store (&self->atomic_deriving, 0);
+  atomic_store (&self->derive_us, 0);
   reset_samples (self);
   self->start_time = g_get_monotonic_time ();
   g_clear_error (&self->error);
@@ -897,6 +937,9 @@ padlock_job_get_property (GObject    *object,
     case PROP_DETAIL:
       g_value_set_string (value, self->detail);
       break;
+    case PROP_DERIVING:
+      g_value_set_boolean (value, self->deriving);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -939,6 +982,8 @@ padlock_job_class_init (PadlockJobClass *klass)
 
   properties[PROP_DETAIL] =
     g_param_spec_string ("detail", NULL, NULL, NULL, flags);
+  properties[PROP_DERIVING] =
+    g_param_spec_boolean ("deriving", NULL, NULL, FALSE, flags);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -1086,4 +1131,11 @@ padlock_job_get_detail (PadlockJob *self)
 {
   g_return_val_if_fail (PADLOCK_IS_JOB (self), NULL);
   return self->detail;
+}
+
+gboolean
+padlock_job_get_deriving (PadlockJob *self)
+{
+  g_return_val_if_fail (PADLOCK_IS_JOB (self), FALSE);
+  return self->deriving;
 }

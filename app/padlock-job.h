@@ -85,6 +85,9 @@ gboolean          padlock_job_get_original_deleted (PadlockJob    *self);
 gint64            padlock_job_get_plaintext_size (PadlockJob      *self);
 /* The pl_profile it encrypts with (from its config). */
 int               padlock_job_get_profile       (PadlockJob       *self);
+/* TRUE while the job derives its key from the passphrase (or waits for
+ * its batch to): "Deriving key…".  Its throughput counts data time only. */
+gboolean          padlock_job_get_deriving      (PadlockJob       *self);
 guint             padlock_job_get_batch         (PadlockJob       *self);
 void              padlock_job_set_batch         (PadlockJob       *self,
                                                  guint             batch);

@@ -36,6 +36,10 @@ int pl_profile_from_name (const char *name);
 /* Bytes done so far and the total, or -1 when the total is unknown. */
 typedef void (*pl_progress_fn) (void *user_data, uint64_t done, int64_t total);
 
+/* 1 when the job starts deriving a key from a passphrase (or waiting for
+ * its batch to), 0 when that is over: the time between is not data time. */
+typedef void (*pl_deriving_fn) (void *user_data, int deriving);
+
 typedef struct
 {
   pl_progress_fn progress;      /* may be NULL; called from the job's threads
@@ -43,6 +47,8 @@ typedef struct
   void *user_data;
   atomic_int *cancel;           /* may be NULL; non-zero stops the job */
   int threads;                  /* thread budget; 0 = all cores */
+  pl_deriving_fn deriving;      /* may be NULL; from the job's thread, with
+                                 * USER_DATA, in pairs (1, then 0) */
 } pl_job_control;
 
 /* A key: what locks a message (encryption) or may open it (decryption).

@@ -60,6 +60,14 @@ cancel_flag (const pl_job_control *ctl)
   return ctl ? ctl->cancel : NULL;
 }
 
+/* Tells the caller that key derivation starts (1) or ends (0). */
+static void
+tell_deriving (const pl_job_control *ctl, int deriving)
+{
+  if (ctl && ctl->deriving)
+    ctl->deriving (ctl->user_data, deriving);
+}
+
 /* ---- Encryption ---------------------------------------------------- */
 
 /* The SKESK fields that the profile decides, but the S2K: version,
@@ -200,14 +208,19 @@ lock_with_key (const pl_encrypt_options *o, const pl_job_control *ctl,
   s2k_len = pl_skesk_s2k_length (&sk);
   if (key->kind == PL_KEY_DERIVED)
     derived = key->data;
-  else if (o->batch && batch_may_share (&sk, s2k_len))
-    err = batch_lock_key (o, ctl, key, s2k_len, &derived);
   else
     {
-      err = s2k_for_profile (o, template, calibrated, &sk.s2k);
-      if (!err)
-        err = derive_s2k_key (ctl, &sk.s2k, key->data, key->len, 0, s2k_key,
-                              s2k_len);
+      tell_deriving (ctl, 1);
+      if (o->batch && batch_may_share (&sk, s2k_len))
+        err = batch_lock_key (o, ctl, key, s2k_len, &derived);
+      else
+        {
+          err = s2k_for_profile (o, template, calibrated, &sk.s2k);
+          if (!err)
+            err = derive_s2k_key (ctl, &sk.s2k, key->data, key->len, 0,
+                                  s2k_key, s2k_len);
+        }
+      tell_deriving (ctl, 0);
     }
   if (err)
     goto leave;
@@ -576,11 +589,16 @@ pl_key_candidates_next (pl_key_candidates *c, const uint8_t **key,
       while (next_secret (c, sk, &pw, &len, &derived))
         {
           const uint8_t *s2k_key = NULL;
-          gpg_error_t err = derived ? 0 : s2k_key_for (c, sk, pw, len,
-                                                       &s2k_key);
+          gpg_error_t err = 0;
 
           if (derived)
             s2k_key = derived->key;
+          else
+            {
+              tell_deriving (c->ctl, 1);
+              err = s2k_key_for (c, sk, pw, len, &s2k_key);
+              tell_deriving (c->ctl, 0);
+            }
           if (gpg_err_code (err) == GPG_ERR_CANCELED
               || gpg_err_code (err) == GPG_ERR_TOO_LARGE)
             return err;

@@ -795,6 +795,34 @@ test_queue_rate_small_files (void)
   g_assert_cmpfloat (padlock_queue_get_throughput (queue), >=, 0);
 }
 
+/* Issue 13 item 4: a row's throughput counts data time only.  A 16 KiB
+ * file under rfc9580 spends far longer in Argon2 (64 MiB, t=3) than on
+ * its data: its rate must be well above the whole job's average. */
+static void
+test_rate_leaves_out_derivation (void)
+{
+  g_autofree char *dir = at_new_dir ("rate-data-time");
+  g_autofree char *path = at_write_random (dir, "small", 16384);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(PadlockQueue) queue = padlock_queue_new ();
+  g_autoptr(PadlockSecret) secret = padlock_secret_new (PASSPHRASE);
+  PadlockJobConfig config = { .profile = PL_PROFILE_RFC9580 };
+  g_autoptr(PadlockJob) job = padlock_job_new (file, PADLOCK_DIRECTION_ENCRYPT,
+                                               &config);
+  gint64 start = g_get_monotonic_time ();
+  double wall;
+
+  padlock_job_set_secret (job, secret);
+  padlock_queue_add (queue, job);
+  g_assert_true (at_wait_queue_idle (queue, TIMEOUT_MS));
+  wall = (g_get_monotonic_time () - start) / (double) G_USEC_PER_SEC;
+  g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_DONE);
+  g_assert_false (padlock_job_get_deriving (job));
+  g_test_message ("whole job %.3f s, rate %.0f B/s", wall,
+                  padlock_job_get_throughput (job));
+  g_assert_cmpfloat (padlock_job_get_throughput (job), >, 2 * 16384 / wall);
+}
+
 static void
 on_speed (PadlockSpeedTest test,
           double           rate,
@@ -868,6 +896,8 @@ main (int argc, char **argv)
   g_test_add_func ("/app/queue/concurrency", test_concurrency);
   g_test_add_func ("/app/queue/batch-derives-once", test_batch_derives_once);
   g_test_add_func ("/app/queue/rate-small-files", test_queue_rate_small_files);
+  g_test_add_func ("/app/job/rate-leaves-out-derivation",
+                   test_rate_leaves_out_derivation);
   g_test_add_func ("/app/speed", test_speed);
   return g_test_run ();
 }

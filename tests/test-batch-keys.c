@@ -447,6 +447,81 @@ test_derived_key (gconstpointer data)
   g_bytes_unref (plain);
 }
 
+typedef struct
+{
+  int starts, ends, depth_bad;
+} deriving_count;
+
+static void
+on_deriving (void *user_data, int deriving)
+{
+  deriving_count *d = user_data;
+
+  if (deriving)
+    d->depth_bad |= d->starts++ != d->ends;
+  else
+    d->depth_bad |= ++d->ends != d->starts;
+}
+
+/* The job tells when it derives (a row shows "Deriving key…" and counts
+ * only data time): once a passphrase, in pairs; never for a derived
+ * key. */
+static void
+test_deriving_told (void)
+{
+  deriving_count d = { 0 };
+  pl_job_control ctl = { .deriving = on_deriving, .user_data = &d };
+  pl_encrypt_options o;
+  pl_key key = pl_key_passphrase (PASSPHRASE, strlen (PASSPHRASE));
+  pl_decrypt_options dopts = { 0 };
+  pl_derived_key *derived = gcry_malloc_secure (sizeof *derived);
+  pl_key dkey;
+  pl_source *src;
+  pl_sink *sink;
+  const uint8_t *data;
+  size_t n;
+  GBytes *cipher;
+
+  options_for (PL_PROFILE_LIBREPGP, &o);
+  o.keys = &key;
+  o.n_keys = 1;
+  src = pl_source_new_memory ("hello", 5);
+  sink = pl_sink_new_memory ();
+  g_assert_cmpint (pl_encrypt (src, sink, &o, &ctl), ==, 0);
+  data = pl_sink_memory_data (sink, &n);
+  cipher = g_bytes_new (data, n);
+  pl_sink_free (sink);
+  pl_source_free (src);
+  g_assert_cmpint (d.starts, ==, 1);
+  g_assert_cmpint (d.ends, ==, 1);
+
+  dopts.keys = &key;
+  dopts.n_keys = 1;
+  src = pl_source_new_memory (g_bytes_get_data (cipher, NULL), n);
+  sink = pl_sink_new_memory ();
+  g_assert_cmpint (pl_decrypt (src, sink, &dopts, NULL, &ctl), ==, 0);
+  pl_sink_free (sink);
+  pl_source_free (src);
+  g_assert_cmpint (d.starts, ==, 2);
+  g_assert_cmpint (d.ends, ==, 2);
+
+  g_assert_cmpint (pl_keys_derive (&o, PASSPHRASE, strlen (PASSPHRASE), NULL,
+                                   derived), ==, 0);
+  dkey = pl_key_derived (derived);
+  o.keys = &dkey;
+  src = pl_source_new_memory ("hello", 5);
+  sink = pl_sink_new_memory ();
+  g_assert_cmpint (pl_encrypt (src, sink, &o, &ctl), ==, 0);
+  pl_sink_free (sink);
+  pl_source_free (src);
+  g_assert_cmpint (d.starts, ==, 2);
+  g_assert_false (d.depth_bad);
+
+  pl_wipe (derived, sizeof *derived);
+  gcry_free (derived);
+  g_bytes_unref (cipher);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -471,6 +546,7 @@ main (int argc, char **argv)
   g_test_add_func ("/batch/distinct-salts", test_distinct_salts);
   g_test_add_func ("/batch/wrong-passphrase", test_wrong_passphrase);
   g_test_add_func ("/batch/steady-count", test_steady_count);
+  g_test_add_func ("/batch/deriving-told", test_deriving_told);
   g_test_add_func ("/batch/short-v4-key-alone", test_short_v4_key_alone);
   g_test_add_func ("/batch/parallel-jobs", test_parallel_jobs);
   g_test_add_func ("/batch/cancelled", test_cancelled);
