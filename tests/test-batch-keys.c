@@ -8,6 +8,7 @@
 
 #include <pthread.h>
 #include <string.h>
+#include <time.h>
 
 #define N_FILES 6
 #define PASSPHRASE "correct horse battery staple"
@@ -522,6 +523,89 @@ test_deriving_told (void)
   g_bytes_unref (cipher);
 }
 
+/* Two derivations that meet: each waits (up to 10 s) until both are
+ * inside their callback at once, which only happens when the batch lets
+ * different keys derive in parallel. */
+typedef struct
+{
+  pthread_mutex_t lock;
+  pthread_cond_t cond;
+  int inside;
+  int calls;
+} meeting;
+
+static gpg_error_t
+derive_meeting (void *arg, pl_derived_key *key)
+{
+  meeting *m = arg;
+  struct timespec until;
+  int met;
+
+  clock_gettime (CLOCK_REALTIME, &until);
+  until.tv_sec += 10;
+  pthread_mutex_lock (&m->lock);
+  m->calls++;
+  m->inside++;
+  pthread_cond_broadcast (&m->cond);
+  while (m->inside < 2
+         && pthread_cond_timedwait (&m->cond, &m->lock, &until) == 0)
+    ;
+  met = m->inside >= 2;
+  pthread_mutex_unlock (&m->lock);
+  memset (key->key, met ? 0xAA : 0, key->len);
+  return met ? 0 : gpg_error (GPG_ERR_TIMEOUT);
+}
+
+typedef struct
+{
+  pl_batch *batch;
+  meeting *m;
+  uint8_t salt;
+  gpg_error_t err;
+} opener;
+
+static void *
+open_one (void *data)
+{
+  opener *o = data;
+  pl_s2k s2k = { .type = PL_S2K_ITERATED, .hash_algo = 8,
+                 .coded_count = 96 };
+  const pl_derived_key *key;
+
+  s2k.salt[0] = o->salt;
+  o->err = pl_batch_open_key (o->batch, &s2k, 32, PASSPHRASE,
+                              strlen (PASSPHRASE), NULL, derive_meeting,
+                              o->m, &key);
+  return NULL;
+}
+
+/* Messages with different salts derive in parallel (one thread each);
+ * those with the same one wait for the first and derive nothing. */
+static void
+test_salts_in_parallel (void)
+{
+  meeting m = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0 };
+  pl_batch *batch;
+  pthread_t t[4];
+  opener o[4];
+
+  g_assert_cmpint (pl_batch_new (&batch), ==, 0);
+  for (int i = 0; i < 4; i++)
+    {
+      /* Salts 1, 2, 1, 2: two keys, four jobs. */
+      o[i] = (opener) { batch, &m, (uint8_t) (1 + i % 2), 0 };
+      g_assert_cmpint (pthread_create (&t[i], NULL, open_one, &o[i]), ==, 0);
+    }
+  for (int i = 0; i < 4; i++)
+    {
+      pthread_join (t[i], NULL);
+      g_assert_cmpint (o[i].err, ==, 0);
+    }
+  g_assert_cmpint (m.calls, ==, 2);
+  g_assert_cmpuint (pl_batch_derivations (batch), ==, 2);
+  pl_batch_free (batch);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -547,6 +631,7 @@ main (int argc, char **argv)
   g_test_add_func ("/batch/wrong-passphrase", test_wrong_passphrase);
   g_test_add_func ("/batch/steady-count", test_steady_count);
   g_test_add_func ("/batch/deriving-told", test_deriving_told);
+  g_test_add_func ("/batch/salts-in-parallel", test_salts_in_parallel);
   g_test_add_func ("/batch/short-v4-key-alone", test_short_v4_key_alone);
   g_test_add_func ("/batch/parallel-jobs", test_parallel_jobs);
   g_test_add_func ("/batch/cancelled", test_cancelled);
