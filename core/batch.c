@@ -98,7 +98,8 @@ entry_matches (const entry *e, const entry *want)
 {
   if (e->keylen != want->keylen
       || e->passphrase_len != want->passphrase_len
-      || memcmp (e->passphrase, want->passphrase, want->passphrase_len))
+      || !pl_equal_const_time (e->passphrase, want->passphrase,
+                               want->passphrase_len))
     return 0;
   if (want->request_len)
     return e->request_len == want->request_len
