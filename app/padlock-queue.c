@@ -25,6 +25,12 @@ struct _PadlockQueue
   guint max_running;
   guint n_finished;
   gboolean busy;
+  /* Counted as the jobs' states change, so that scheduling does not go
+   * through every job each time one changes (10,000 jobs). */
+  guint n_queued;
+  guint n_running;
+  guint n_ended;
+  guint first_queued;           /* no job before it is queued */
   /* Bytes all jobs have been through, sampled when asked for the
    * throughput; those of cleared jobs are kept in CLEARED_BYTES. */
   RateSample samples[RATE_SAMPLES];
@@ -102,51 +108,90 @@ effective_max (PadlockQueue *self)
                            : (guint) pl_default_threads ();
 }
 
-/* Counts, starts what may start, and tells when the numbers change. */
+/* The counter a job in STATE belongs to. */
+static guint *
+state_counter (PadlockQueue    *self,
+               PadlockJobState  state)
+{
+  if (state == PADLOCK_JOB_QUEUED)
+    return &self->n_queued;
+  if (state == PADLOCK_JOB_RUNNING || state == PADLOCK_JOB_VERIFYING)
+    return &self->n_running;
+  return &self->n_ended;
+}
+
+/* Moves JOB from the counter of the state it was last seen in (kept on
+ * the job) to its present state's; STILL FALSE takes it out. */
+static void
+count_job (PadlockQueue *self,
+           PadlockJob   *job,
+           gboolean      still)
+{
+  static GQuark seen_quark;
+  gpointer seen;
+  PadlockJobState state = padlock_job_get_state (job);
+
+  if (!seen_quark)
+    seen_quark = g_quark_from_static_string ("padlock-queue-seen-state");
+  seen = g_object_get_qdata (G_OBJECT (job), seen_quark);
+  if (seen)
+    (*state_counter (self, GPOINTER_TO_INT (seen) - 1))--;
+  if (!still)
+    {
+      g_object_set_qdata (G_OBJECT (job), seen_quark, NULL);
+      return;
+    }
+  (*state_counter (self, state))++;
+  g_object_set_qdata (G_OBJECT (job), seen_quark, GINT_TO_POINTER (state + 1));
+  /* Tried again: queued once more, wherever it is. */
+  if (state == PADLOCK_JOB_QUEUED && seen
+      && GPOINTER_TO_INT (seen) - 1 != PADLOCK_JOB_QUEUED)
+    self->first_queued = 0;
+}
+
+/* The first queued job, or NULL; moves FIRST_QUEUED past the others. */
+static PadlockJob *
+next_queued (PadlockQueue *self)
+{
+  for (; self->first_queued < self->jobs->len; self->first_queued++)
+    {
+      PadlockJob *job = g_ptr_array_index (self->jobs, self->first_queued);
+
+      if (padlock_job_get_state (job) == PADLOCK_JOB_QUEUED)
+        return job;
+    }
+  return NULL;
+}
+
+/* Starts what may start, and tells when the numbers change. */
 static void
 padlock_queue_schedule (PadlockQueue *self)
 {
-  guint running = 0, queued = 0, finished = 0;
   gboolean busy;
   int cores = pl_default_threads ();
   /* Once a call, not once a job: the core count is read from sysfs, and
    * a batch of 1,000 files calls this some 3,000 times. */
   guint max_running = effective_max (self);
+  PadlockJob *job = NULL;
 
-  for (guint i = 0; i < self->jobs->len; i++)
+  if (self->n_queued && self->n_running < max_running)
+    job = next_queued (self);
+  if (job)
     {
-      PadlockJob *job = g_ptr_array_index (self->jobs, i);
-      PadlockJobState state = padlock_job_get_state (job);
+      /* One big job gets every core; several share them. */
+      guint will_run = MIN (self->n_running + self->n_queued, max_running);
 
-      if (state == PADLOCK_JOB_QUEUED)
-        queued++;
-      else if (state == PADLOCK_JOB_RUNNING || state == PADLOCK_JOB_VERIFYING)
-        running++;
-      else
-        finished++;
-    }
-
-  /* One big job gets every core; several share them. */
-  for (guint i = 0; i < self->jobs->len && queued && running < max_running; i++)
-    {
-      PadlockJob *job = g_ptr_array_index (self->jobs, i);
-      guint will_run = MIN (running + queued, max_running);
-
-      if (padlock_job_get_state (job) != PADLOCK_JOB_QUEUED)
-        continue;
-      running++;
-      queued--;
       /* Starting notifies the state, which reschedules. */
       padlock_job_start (job, MAX (1, cores / (int) MAX (will_run, 1)));
       return;
     }
 
-  if (self->n_finished != finished)
+  if (self->n_finished != self->n_ended)
     {
-      self->n_finished = finished;
+      self->n_finished = self->n_ended;
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_FINISHED]);
     }
-  busy = running + queued > 0;
+  busy = self->n_running + self->n_queued > 0;
   if (self->busy != busy)
     {
       self->busy = busy;
@@ -159,6 +204,7 @@ on_job_state (PadlockJob   *job,
               GParamSpec   *pspec,
               PadlockQueue *self)
 {
+  count_job (self, job, TRUE);
   padlock_queue_schedule (self);
 }
 
@@ -176,6 +222,7 @@ padlock_queue_add (PadlockQueue *self,
   g_return_if_fail (PADLOCK_IS_JOB (job));
 
   g_ptr_array_add (self->jobs, g_object_ref (job));
+  count_job (self, job, TRUE);
   g_signal_connect_object (job, "notify::state", G_CALLBACK (on_job_state),
                            self, 0);
   g_list_model_items_changed (G_LIST_MODEL (self), self->jobs->len - 1, 0, 1);
@@ -194,10 +241,12 @@ padlock_queue_clear_finished (PadlockQueue *self)
       if (!padlock_job_is_finished (job))
         continue;
       self->cleared_bytes += job_bytes (job);
+      count_job (self, job, FALSE);
       g_signal_handlers_disconnect_by_func (job, on_job_state, self);
       g_ptr_array_remove_index (self->jobs, i - 1);
       g_list_model_items_changed (G_LIST_MODEL (self), i - 1, 1, 0);
     }
+  self->first_queued = 0;
   padlock_queue_schedule (self);
 }
 
@@ -283,8 +332,11 @@ padlock_queue_dispose (GObject *object)
 
   if (self->jobs)
     for (guint i = 0; i < self->jobs->len; i++)
-      g_signal_handlers_disconnect_by_func (g_ptr_array_index (self->jobs, i),
-                                            on_job_state, self);
+      {
+        count_job (self, g_ptr_array_index (self->jobs, i), FALSE);
+        g_signal_handlers_disconnect_by_func (g_ptr_array_index (self->jobs, i),
+                                              on_job_state, self);
+      }
   g_clear_pointer (&self->jobs, g_ptr_array_unref);
 
   G_OBJECT_CLASS (padlock_queue_parent_class)->dispose (object);
