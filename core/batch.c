@@ -22,7 +22,7 @@ typedef struct
   uint8_t spec[SPEC_MAX];       /* the specifier as written; 0 long while an
                                  * encryption key is being made */
   size_t spec_len;
-  char *passphrase;             /* secret: secure memory */
+  char *passphrase;             /* secret: after KEY, in its allocation */
   size_t passphrase_len;
   size_t keylen;
   pl_derived_key *key;          /* secret: secure memory */
@@ -57,11 +57,8 @@ entry_free (entry *e)
 {
   if (!e)
     return;
-  if (e->passphrase)
-    pl_wipe (e->passphrase, e->passphrase_len);
-  gcry_free (e->passphrase);
   if (e->key)
-    pl_wipe (e->key, sizeof *e->key);
+    pl_wipe (e->key, sizeof *e->key + e->passphrase_len + 1);
   gcry_free (e->key);
   pl_wipe (e, sizeof *e);
   free (e);
@@ -117,16 +114,37 @@ find (pl_batch *b, const entry *want)
   return NULL;
 }
 
+/* Takes E out of the batch (keeping the others' order: oldest first). */
 static void
 forget (pl_batch *b, entry *e)
 {
   for (size_t i = 0; i < b->n_entries; i++)
     if (b->entries[i] == e)
       {
-        b->entries[i] = b->entries[--b->n_entries];
+        memmove (b->entries + i, b->entries + i + 1,
+                 (b->n_entries - i - 1) * sizeof *b->entries);
+        b->n_entries--;
         break;
       }
   entry_free (e);
+}
+
+/* Makes room for one more decryption key: the oldest ready one goes. */
+static void
+bound_open_keys (pl_batch *b)
+{
+  size_t n = 0;
+  entry *oldest = NULL;
+
+  for (size_t i = 0; i < b->n_entries; i++)
+    if (!b->entries[i]->request_len)
+      {
+        n++;
+        if (!oldest && b->entries[i]->ready)
+          oldest = b->entries[i];
+      }
+  if (n >= PL_BATCH_OPEN_KEYS && oldest)
+    forget (b, oldest);
 }
 
 /* A pending copy of WANT in the batch, its secrets in secure memory. */
@@ -139,11 +157,15 @@ add (pl_batch *b, const entry *want, const pl_s2k *s2k, entry **out)
   if (!e)
     return gpg_error_from_syserror ();
   *e = *want;
-  e->passphrase = gcry_malloc_secure (want->passphrase_len + 1);
-  e->key = gcry_calloc_secure (1, sizeof *e->key);
+  /* One allocation for the key and the passphrase: secure memory is a
+   * pool of 1 MiB (pl_init). */
+  e->key = gcry_calloc_secure (1, sizeof *e->key + want->passphrase_len + 1);
+  e->passphrase = e->key ? (char *) (e->key + 1) : NULL;
   if (e->passphrase)
     memcpy (e->passphrase, want->passphrase, want->passphrase_len);
-  if (b->n_entries == b->cap_entries && e->key && e->passphrase)
+  if (!want->request_len)
+    bound_open_keys (b);
+  if (b->n_entries == b->cap_entries && e->key)
     {
       size_t cap = b->cap_entries ? 2 * b->cap_entries : 8;
       entry **grown = realloc (b->entries, cap * sizeof *grown);
@@ -154,7 +176,7 @@ add (pl_batch *b, const entry *want, const pl_s2k *s2k, entry **out)
           b->cap_entries = cap;
         }
     }
-  if (!e->key || !e->passphrase || b->n_entries == b->cap_entries)
+  if (!e->key || b->n_entries == b->cap_entries)
     {
       entry_free (e);
       return gpg_error (GPG_ERR_ENOMEM);
@@ -187,21 +209,21 @@ wait_for_other (pl_batch *b, const atomic_int *cancel)
 }
 
 /* The key WANT names: ready, awaited, or derived here (the lock is
- * released while DERIVE runs, so that other keys derive meanwhile). */
+ * released while DERIVE runs, so that other keys derive meanwhile), and
+ * copied into OUT under the lock (an old key may go once it is out). */
 static gpg_error_t
 get_key (pl_batch *b, const entry *want, const pl_s2k *s2k,
          const atomic_int *cancel, pl_batch_derive_fn derive, void *arg,
-         const pl_derived_key **key)
+         pl_derived_key *out)
 {
   entry *e;
   gpg_error_t err = 0;
 
-  *key = NULL;
   pthread_mutex_lock (&b->lock);
   while ((e = find (b, want)) && !e->ready && !err)
     err = wait_for_other (b, cancel);
   if (!err && e)
-    *key = e->key;
+    *out = *e->key;
   if (err || e)
     {
       pthread_mutex_unlock (&b->lock);
@@ -223,7 +245,7 @@ get_key (pl_batch *b, const entry *want, const pl_s2k *s2k,
         e->spec_len = pl_s2k_write (&e->key->s2k, e->spec);
       e->ready = 1;
       b->derivations++;
-      *key = e->key;
+      *out = *e->key;
     }
   pthread_cond_broadcast (&b->changed);
   pthread_mutex_unlock (&b->lock);
@@ -235,11 +257,10 @@ pl_batch_lock_key (pl_batch *b, const void *request, size_t request_len,
                    const char *passphrase, size_t passphrase_len,
                    size_t keylen, const atomic_int *cancel,
                    pl_batch_derive_fn derive, void *arg,
-                   const pl_derived_key **key)
+                   pl_derived_key *key)
 {
   entry want = { 0 };
 
-  *key = NULL;
   if (!request_len || request_len > REQUEST_MAX || !keylen
       || keylen > PL_SESSION_KEY_MAX)
     return gpg_error (GPG_ERR_INV_ARG);
@@ -255,16 +276,25 @@ gpg_error_t
 pl_batch_open_key (pl_batch *b, const pl_s2k *s2k, size_t keylen,
                    const char *passphrase, size_t passphrase_len,
                    const atomic_int *cancel, pl_batch_derive_fn derive,
-                   void *arg, const pl_derived_key **key)
+                   void *arg, uint8_t *key)
 {
   entry want = { 0 };
+  pl_derived_key *got;
+  gpg_error_t err;
 
-  *key = NULL;
   if (!keylen || keylen > PL_SESSION_KEY_MAX)
     return gpg_error (GPG_ERR_INV_KEYLEN);
+  got = gcry_malloc_secure (sizeof *got);
+  if (!got)
+    return gpg_error (GPG_ERR_ENOMEM);
   want.spec_len = pl_s2k_write (s2k, want.spec);
   want.passphrase = (char *) passphrase;
   want.passphrase_len = passphrase_len;
   want.keylen = keylen;
-  return get_key (b, &want, s2k, cancel, derive, arg, key);
+  err = get_key (b, &want, s2k, cancel, derive, arg, got);
+  if (!err)
+    memcpy (key, got->key, keylen);
+  pl_wipe (got, sizeof *got);
+  gcry_free (got);
+  return err;
 }

@@ -18,7 +18,10 @@
  *    files too (verifying an output costs no derivation).
  *
  * Derived keys live in secure memory until pl_batch_free wipes them;
- * the passphrases are copied there too.  A job that asks for a key that
+ * the passphrases are copied there too.  Decryption keeps at most
+ * PL_BATCH_OPEN_KEYS of its keys (the oldest goes first), so that a
+ * batch of 10,000 files made one by one (a salt each, nothing to share)
+ * does not exhaust secure memory; a batch made by Padlock needs one.  A job that asks for a key that
  * another job is deriving waits for it, and stops waiting (with
  * GPG_ERR_CANCELED) once its own cancel flag is set.  A derivation that
  * fails or is cancelled is not kept: the next job that asks derives
@@ -33,6 +36,8 @@
 #include <gpg-error.h>
 
 #include "keys.h"
+
+#define PL_BATCH_OPEN_KEYS 64
 
 /* The jobs' key derivation: fills KEY (its s2k already set when
  * decrypting; the derivation picks it when encrypting) with KEY->len
@@ -52,20 +57,20 @@ size_t pl_batch_derivations (pl_batch *b);
  * parameters) and PASSPHRASE, of KEYLEN octets.  The first call runs
  * DERIVE, which chooses a fresh specifier and derives with it; every
  * later call with equal REQUEST, PASSPHRASE and KEYLEN gets the same
- * key.  *KEY is valid until pl_batch_free. */
+ * key, copied into *KEY (the caller's secure memory). */
 gpg_error_t pl_batch_lock_key (pl_batch *b, const void *request,
                                size_t request_len, const char *passphrase,
                                size_t passphrase_len, size_t keylen,
                                const atomic_int *cancel,
                                pl_batch_derive_fn derive, void *arg,
-                               const pl_derived_key **key);
+                               pl_derived_key *key);
 
 /* Decryption: the KEYLEN octets of S2K output for (S2K, PASSPHRASE), from
- * the batch or derived now by DERIVE (and kept).  *KEY is valid until
- * pl_batch_free. */
+ * the batch or derived now by DERIVE (and kept), copied into KEY (the
+ * caller's secure memory, KEYLEN octets). */
 gpg_error_t pl_batch_open_key (pl_batch *b, const pl_s2k *s2k,
                                size_t keylen, const char *passphrase,
                                size_t passphrase_len,
                                const atomic_int *cancel,
                                pl_batch_derive_fn derive, void *arg,
-                               const pl_derived_key **key);
+                               uint8_t *key);

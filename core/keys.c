@@ -152,8 +152,7 @@ pl_keys_derive (const pl_encrypt_options *o, const char *pw, size_t pw_len,
  * asks with the same profile and parameters shares one specifier. */
 static gpg_error_t
 batch_lock_key (const pl_encrypt_options *o, const pl_job_control *ctl,
-                const pl_key *key, size_t s2k_len,
-                const pl_derived_key **derived)
+                const pl_key *key, size_t s2k_len, pl_derived_key *derived)
 {
   struct
   {
@@ -197,45 +196,40 @@ lock_with_key (const pl_encrypt_options *o, const pl_job_control *ctl,
 {
   pl_skesk sk;
   uint8_t packet[6 + PL_SKESK_BODY_MAX];
-  uint8_t *s2k_key = gcry_malloc_secure (PL_SESSION_KEY_MAX);
-  const pl_derived_key *derived = NULL;
-  size_t len, hl, s2k_len;
+  pl_derived_key *s2k = gcry_calloc_secure (1, sizeof *s2k);
+  size_t len, hl;
   gpg_error_t err = 0;
 
-  if (!s2k_key)
+  if (!s2k)
     return gpg_error (GPG_ERR_ENOMEM);
   skesk_for_profile (o, &sk);
-  s2k_len = pl_skesk_s2k_length (&sk);
+  s2k->len = pl_skesk_s2k_length (&sk);
   if (key->kind == PL_KEY_DERIVED)
-    derived = key->data;
+    *s2k = *(const pl_derived_key *) key->data;
   else
     {
       tell_deriving (ctl, 1);
-      if (o->batch && batch_may_share (&sk, s2k_len))
-        err = batch_lock_key (o, ctl, key, s2k_len, &derived);
+      if (o->batch && batch_may_share (&sk, s2k->len))
+        err = batch_lock_key (o, ctl, key, s2k->len, s2k);
       else
         {
-          err = s2k_for_profile (o, template, calibrated, &sk.s2k);
+          err = s2k_for_profile (o, template, calibrated, &s2k->s2k);
           if (!err)
-            err = derive_s2k_key (ctl, &sk.s2k, key->data, key->len, 0,
-                                  s2k_key, s2k_len);
+            err = derive_s2k_key (ctl, &s2k->s2k, key->data, key->len, 0,
+                                  s2k->key, s2k->len);
         }
       tell_deriving (ctl, 0);
     }
   if (err)
     goto leave;
-  if (derived)
-    {
-      sk.s2k = derived->s2k;
-      memcpy (s2k_key, derived->key, s2k_len);
-    }
+  sk.s2k = s2k->s2k;
   if (s2k_is_key)
     {
-      memcpy (session_key, s2k_key, keylen);
+      memcpy (session_key, s2k->key, keylen);
       err = pl_skesk_encrypt (&sk, NULL, NULL, 0);
     }
   else
-    err = pl_skesk_encrypt (&sk, s2k_key, session_key, keylen);
+    err = pl_skesk_encrypt (&sk, s2k->key, session_key, keylen);
   if (err)
     goto leave;
   len = pl_skesk_write (&sk, packet + 6);
@@ -245,8 +239,8 @@ lock_with_key (const pl_encrypt_options *o, const pl_job_control *ctl,
 
  leave:
   pl_wipe (&sk, sizeof sk);
-  pl_wipe (s2k_key, PL_SESSION_KEY_MAX);
-  gcry_free (s2k_key);
+  pl_wipe (s2k, sizeof *s2k);
+  gcry_free (s2k);
   return err;
 }
 
@@ -490,23 +484,22 @@ derive_batch_key (void *arg, pl_derived_key *key)
 
 /* SK's S2K output for the passphrase PW: from the batch when there is
  * one (which derives it through the message's context the first time),
- * else from the message's context.  *S2K_KEY is valid until the list is
- * freed. */
+ * copied into the list's own secure memory, else from the message's
+ * context.  *S2K_KEY is valid until the next call or the list is freed. */
 static gpg_error_t
 s2k_key_for (pl_key_candidates *c, const pl_skesk *sk, const char *pw,
              size_t len, const uint8_t **s2k_key)
 {
   size_t s2k_len = pl_skesk_s2k_length (sk);
   batch_opening o = { c, sk, pw, len };
-  const pl_derived_key *derived;
   gpg_error_t err;
 
   if (!c->o->batch || !s2k_len)
     return message_s2k_key (c, sk, pw, len, s2k_key);
   err = pl_batch_open_key (c->o->batch, &sk->s2k, s2k_len, pw, len,
                            cancel_flag (c->ctl), derive_batch_key, &o,
-                           &derived);
-  *s2k_key = err ? NULL : derived->key;
+                           c->s2k_key);
+  *s2k_key = err ? NULL : c->s2k_key;
   return err;
 }
 

@@ -570,12 +570,12 @@ open_one (void *data)
   opener *o = data;
   pl_s2k s2k = { .type = PL_S2K_ITERATED, .hash_algo = 8,
                  .coded_count = 96 };
-  const pl_derived_key *key;
+  uint8_t key[32];
 
   s2k.salt[0] = o->salt;
   o->err = pl_batch_open_key (o->batch, &s2k, 32, PASSPHRASE,
                               strlen (PASSPHRASE), NULL, derive_meeting,
-                              o->m, &key);
+                              o->m, key);
   return NULL;
 }
 
@@ -606,6 +606,55 @@ test_salts_in_parallel (void)
   pl_batch_free (batch);
 }
 
+static gpg_error_t
+derive_fake (void *arg, pl_derived_key *key)
+{
+  (*(int *) arg)++;
+  memset (key->key, key->s2k.salt[0] ^ key->s2k.salt[1], key->len);
+  return 0;
+}
+
+/* 10,000 files made one by one (a salt each) in one batch: secure memory
+ * (a 1 MiB pool) must not run out, so the batch keeps only the newest
+ * PL_BATCH_OPEN_KEYS; each key still comes out right. */
+static void
+test_many_salts_bounded (void)
+{
+  pl_batch *batch;
+  int calls = 0;
+
+  g_assert_cmpint (pl_batch_new (&batch), ==, 0);
+  for (int i = 0; i < 10000; i++)
+    {
+      pl_s2k s2k = { .type = PL_S2K_ITERATED, .hash_algo = 8,
+                     .coded_count = 96 };
+      uint8_t key[32];
+
+      s2k.salt[0] = (uint8_t) i;
+      s2k.salt[1] = (uint8_t) (i >> 8);
+      g_assert_cmpint (pl_batch_open_key (batch, &s2k, 32, PASSPHRASE,
+                                          strlen (PASSPHRASE), NULL,
+                                          derive_fake, &calls, key), ==, 0);
+      g_assert_cmphex (key[31], ==, (uint8_t) (i ^ (i >> 8)));
+    }
+  g_assert_cmpint (calls, ==, 10000);
+  /* The newest are still there: no derivation for them. */
+  for (int i = 10000 - PL_BATCH_OPEN_KEYS; i < 10000; i++)
+    {
+      pl_s2k s2k = { .type = PL_S2K_ITERATED, .hash_algo = 8,
+                     .coded_count = 96 };
+      uint8_t key[32];
+
+      s2k.salt[0] = (uint8_t) i;
+      s2k.salt[1] = (uint8_t) (i >> 8);
+      g_assert_cmpint (pl_batch_open_key (batch, &s2k, 32, PASSPHRASE,
+                                          strlen (PASSPHRASE), NULL,
+                                          derive_fake, &calls, key), ==, 0);
+    }
+  g_assert_cmpint (calls, ==, 10000);
+  pl_batch_free (batch);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -632,6 +681,7 @@ main (int argc, char **argv)
   g_test_add_func ("/batch/steady-count", test_steady_count);
   g_test_add_func ("/batch/deriving-told", test_deriving_told);
   g_test_add_func ("/batch/salts-in-parallel", test_salts_in_parallel);
+  g_test_add_func ("/batch/many-salts-bounded", test_many_salts_bounded);
   g_test_add_func ("/batch/short-v4-key-alone", test_short_v4_key_alone);
   g_test_add_func ("/batch/parallel-jobs", test_parallel_jobs);
   g_test_add_func ("/batch/cancelled", test_cancelled);
