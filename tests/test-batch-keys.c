@@ -614,6 +614,19 @@ derive_fake (void *arg, pl_derived_key *key)
   return 0;
 }
 
+/* Opens the key of a message whose salt is the number I. */
+static gpg_error_t
+open_salt (pl_batch *batch, int i, int *calls, uint8_t *key)
+{
+  pl_s2k s2k = { .type = PL_S2K_ITERATED, .hash_algo = 8,
+                 .coded_count = 96 };
+
+  s2k.salt[0] = (uint8_t) i;
+  s2k.salt[1] = (uint8_t) (i >> 8);
+  return pl_batch_open_key (batch, &s2k, 32, PASSPHRASE, strlen (PASSPHRASE),
+                            NULL, derive_fake, calls, key);
+}
+
 /* 10,000 files made one by one (a salt each) in one batch: secure memory
  * (a 1 MiB pool) must not run out, so the batch keeps only the newest
  * PL_BATCH_OPEN_KEYS; each key still comes out right. */
@@ -621,36 +634,19 @@ static void
 test_many_salts_bounded (void)
 {
   pl_batch *batch;
+  uint8_t key[32];
   int calls = 0;
 
   g_assert_cmpint (pl_batch_new (&batch), ==, 0);
   for (int i = 0; i < 10000; i++)
     {
-      pl_s2k s2k = { .type = PL_S2K_ITERATED, .hash_algo = 8,
-                     .coded_count = 96 };
-      uint8_t key[32];
-
-      s2k.salt[0] = (uint8_t) i;
-      s2k.salt[1] = (uint8_t) (i >> 8);
-      g_assert_cmpint (pl_batch_open_key (batch, &s2k, 32, PASSPHRASE,
-                                          strlen (PASSPHRASE), NULL,
-                                          derive_fake, &calls, key), ==, 0);
+      g_assert_cmpint (open_salt (batch, i, &calls, key), ==, 0);
       g_assert_cmphex (key[31], ==, (uint8_t) (i ^ (i >> 8)));
     }
   g_assert_cmpint (calls, ==, 10000);
   /* The newest are still there: no derivation for them. */
   for (int i = 10000 - PL_BATCH_OPEN_KEYS; i < 10000; i++)
-    {
-      pl_s2k s2k = { .type = PL_S2K_ITERATED, .hash_algo = 8,
-                     .coded_count = 96 };
-      uint8_t key[32];
-
-      s2k.salt[0] = (uint8_t) i;
-      s2k.salt[1] = (uint8_t) (i >> 8);
-      g_assert_cmpint (pl_batch_open_key (batch, &s2k, 32, PASSPHRASE,
-                                          strlen (PASSPHRASE), NULL,
-                                          derive_fake, &calls, key), ==, 0);
-    }
+    g_assert_cmpint (open_salt (batch, i, &calls, key), ==, 0);
   g_assert_cmpint (calls, ==, 10000);
   pl_batch_free (batch);
 }
