@@ -8,6 +8,7 @@
 /* The throughput is measured over the last two seconds of samples. */
 #define RATE_WINDOW_US (2 * G_USEC_PER_SEC)
 #define RATE_SAMPLES 64
+#define RATE_STEP_US (G_USEC_PER_SEC / 20)
 
 typedef struct
 {
@@ -35,6 +36,7 @@ struct _PadlockQueue
    * throughput; those of cleared jobs are kept in CLEARED_BYTES. */
   RateSample samples[RATE_SAMPLES];
   guint n_samples;
+  double rate;                  /* from the newest sample */
   guint64 cleared_bytes;
 };
 
@@ -301,28 +303,34 @@ padlock_queue_get_throughput (PadlockQueue *self)
   guint drop = 0;
 
   g_return_val_if_fail (PADLOCK_IS_QUEUE (self), 0);
+  /* A sample every RATE_STEP_US at most, each a pass over the jobs: the
+   * window asks on every job's change too, thousands of times a second
+   * in a batch of small files. */
+  if (self->n_samples
+      && now - self->samples[self->n_samples - 1].time < RATE_STEP_US)
+    return self->rate;
   bytes = self->cleared_bytes;
   for (guint i = 0; i < self->jobs->len; i++)
     bytes += job_bytes (g_ptr_array_index (self->jobs, i));
 
   /* Samples older than the window go; so do all when the count went
-   * back (a job tried again starts from 0). */
+   * back (a job tried again starts from 0), and the oldest when full. */
   while (drop < self->n_samples
          && self->samples[drop].time < now - RATE_WINDOW_US)
     drop++;
   if (self->n_samples && self->samples[self->n_samples - 1].bytes > bytes)
     drop = self->n_samples;
-  if (self->n_samples == RATE_SAMPLES && !drop)
-    drop = 1;
+  if (self->n_samples - drop == RATE_SAMPLES)
+    drop++;
   memmove (self->samples, self->samples + drop,
            (self->n_samples - drop) * sizeof *self->samples);
   self->n_samples -= drop;
   self->samples[self->n_samples++] = (RateSample) { now, bytes };
 
-  if (self->n_samples < 2 || now == self->samples[0].time)
-    return 0;
-  return (bytes - self->samples[0].bytes) * (double) G_USEC_PER_SEC
-         / (now - self->samples[0].time);
+  self->rate = now == self->samples[0].time ? 0
+               : (bytes - self->samples[0].bytes) * (double) G_USEC_PER_SEC
+                 / (now - self->samples[0].time);
+  return self->rate;
 }
 
 static void

@@ -24,8 +24,9 @@ gboolean      padlock_queue_get_busy           (PadlockQueue *self);
 guint         padlock_queue_get_n_finished     (PadlockQueue *self);
 /* Plaintext bytes a second over the last two seconds, all jobs together
  * (those that finished in that time too, so that a batch of small files
- * shows a rate); 0 until two calls are apart.  Each call takes a sample:
- * call it from a timer. */
+ * shows a rate); 0 until two calls are apart.  A call takes a sample
+ * (a pass over the jobs) at most every 50 ms, and otherwise gives the
+ * last rate: cheap to call on every change. */
 double        padlock_queue_get_throughput     (PadlockQueue *self);
 
 G_END_DECLS
