@@ -28,9 +28,7 @@ struct _PadlockQueue
   gboolean busy;
   /* Counted as the jobs' states change, so that scheduling does not go
    * through every job each time one changes (10,000 jobs). */
-  guint n_queued;
-  guint n_running;
-  guint n_ended;
+  guint n_in_state[PADLOCK_JOB_CANCELLED + 1];
   guint first_queued;           /* no job before it is queued */
   /* Bytes all jobs have been through, sampled when asked for the
    * throughput; those of cleared jobs are kept in CLEARED_BYTES. */
@@ -110,16 +108,19 @@ effective_max (PadlockQueue *self)
                            : (guint) pl_default_threads ();
 }
 
-/* The counter a job in STATE belongs to. */
-static guint *
-state_counter (PadlockQueue    *self,
-               PadlockJobState  state)
+static guint
+n_running (PadlockQueue *self)
 {
-  if (state == PADLOCK_JOB_QUEUED)
-    return &self->n_queued;
-  if (state == PADLOCK_JOB_RUNNING || state == PADLOCK_JOB_VERIFYING)
-    return &self->n_running;
-  return &self->n_ended;
+  return self->n_in_state[PADLOCK_JOB_RUNNING]
+         + self->n_in_state[PADLOCK_JOB_VERIFYING];
+}
+
+static guint
+n_ended (PadlockQueue *self)
+{
+  return self->n_in_state[PADLOCK_JOB_DONE]
+         + self->n_in_state[PADLOCK_JOB_FAILED]
+         + self->n_in_state[PADLOCK_JOB_CANCELLED];
 }
 
 /* Moves JOB from the counter of the state it was last seen in (kept on
@@ -137,13 +138,13 @@ count_job (PadlockQueue *self,
     seen_quark = g_quark_from_static_string ("padlock-queue-seen-state");
   seen = g_object_get_qdata (G_OBJECT (job), seen_quark);
   if (seen)
-    (*state_counter (self, GPOINTER_TO_INT (seen) - 1))--;
+    self->n_in_state[GPOINTER_TO_INT (seen) - 1]--;
   if (!still)
     {
       g_object_set_qdata (G_OBJECT (job), seen_quark, NULL);
       return;
     }
-  (*state_counter (self, state))++;
+  self->n_in_state[state]++;
   g_object_set_qdata (G_OBJECT (job), seen_quark, GINT_TO_POINTER (state + 1));
   /* Tried again: queued once more, wherever it is. */
   if (state == PADLOCK_JOB_QUEUED && seen
@@ -175,25 +176,26 @@ padlock_queue_schedule (PadlockQueue *self)
    * a batch of 1,000 files calls this some 3,000 times. */
   guint max_running = effective_max (self);
   PadlockJob *job = NULL;
+  guint queued = self->n_in_state[PADLOCK_JOB_QUEUED];
 
-  if (self->n_queued && self->n_running < max_running)
+  if (queued && n_running (self) < max_running)
     job = next_queued (self);
   if (job)
     {
       /* One big job gets every core; several share them. */
-      guint will_run = MIN (self->n_running + self->n_queued, max_running);
+      guint will_run = MIN (n_running (self) + queued, max_running);
 
       /* Starting notifies the state, which reschedules. */
       padlock_job_start (job, MAX (1, cores / (int) MAX (will_run, 1)));
       return;
     }
 
-  if (self->n_finished != self->n_ended)
+  if (self->n_finished != n_ended (self))
     {
-      self->n_finished = self->n_ended;
+      self->n_finished = n_ended (self);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_FINISHED]);
     }
-  busy = self->n_running + self->n_queued > 0;
+  busy = n_running (self) + queued > 0;
   if (self->busy != busy)
     {
       self->busy = busy;
@@ -421,4 +423,13 @@ static void
 padlock_queue_init (PadlockQueue *self)
 {
   self->jobs = g_ptr_array_new_with_free_func (g_object_unref);
+}
+
+guint
+padlock_queue_count_state (PadlockQueue    *self,
+                           PadlockJobState  state)
+{
+  g_return_val_if_fail (PADLOCK_IS_QUEUE (self), 0);
+  g_return_val_if_fail (state <= PADLOCK_JOB_CANCELLED, 0);
+  return self->n_in_state[state];
 }

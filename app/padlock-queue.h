@@ -22,6 +22,10 @@ void          padlock_queue_set_max_running    (PadlockQueue *self,
 guint         padlock_queue_get_max_running    (PadlockQueue *self);
 gboolean      padlock_queue_get_busy           (PadlockQueue *self);
 guint         padlock_queue_get_n_finished     (PadlockQueue *self);
+/* How many jobs are in STATE now, kept as they change: a summary of
+ * 10,000 jobs need not go through them. */
+guint         padlock_queue_count_state        (PadlockQueue    *self,
+                                                PadlockJobState  state);
 /* Plaintext bytes a second over the last two seconds, all jobs together
  * (those that finished in that time too, so that a batch of small files
  * shows a rate); 0 until two calls are apart.  A call takes a sample

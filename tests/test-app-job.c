@@ -262,6 +262,7 @@ test_wrong_passphrase (void)
   after = at_list_dir (dir);
   g_assert_cmpstr (before, ==, after);
   g_assert_null (padlock_job_get_output (job));
+  g_assert_cmpuint (padlock_queue_count_state (queue, PADLOCK_JOB_FAILED), ==, 1);
 
   /* Retried with the right one, it opens. */
   {
@@ -271,6 +272,8 @@ test_wrong_passphrase (void)
   g_assert_true (at_wait_queue_idle (queue, TIMEOUT_MS));
   g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_DONE);
   g_assert_cmpstr (padlock_job_get_output_name (job), ==, "secret.txt");
+  g_assert_cmpuint (padlock_queue_count_state (queue, PADLOCK_JOB_FAILED), ==, 0);
+  g_assert_cmpuint (padlock_queue_count_state (queue, PADLOCK_JOB_DONE), ==, 1);
 }
 
 static void
@@ -664,6 +667,8 @@ test_concurrency (void)
   g_assert_true (at_wait_queue_idle (queue, TIMEOUT_MS));
   g_assert_cmpuint (max_seen, ==, 1);
   g_assert_cmpuint (padlock_queue_get_n_finished (queue), ==, 4);
+  g_assert_cmpuint (padlock_queue_count_state (queue, PADLOCK_JOB_DONE), ==, 4);
+  g_assert_cmpuint (padlock_queue_count_state (queue, PADLOCK_JOB_QUEUED), ==, 0);
   for (guint i = 0; i < jobs->len; i++)
     g_signal_handlers_disconnect_by_func (g_ptr_array_index (jobs, i),
                                           on_state_count, &max_seen);
