@@ -55,6 +55,9 @@ status_text (PadlockJob *job)
                   : g_strdup (_("Waiting"));
     case PADLOCK_JOB_RUNNING:
     case PADLOCK_JOB_VERIFYING:
+      /* Its own state: no data moves while the passphrase is stretched. */
+      if (padlock_job_get_deriving (job))
+        return g_strdup (_("Deriving key…"));
       rate = padlock_format_rate (padlock_job_get_throughput (job));
       left = padlock_format_time_left (padlock_job_get_time_left (job));
       if (padlock_job_get_state (job) == PADLOCK_JOB_VERIFYING)

@@ -26,39 +26,19 @@ typedef struct
   guint queued, running, done, failed, cancelled;
 } JobCounts;
 
+/* Kept by the queue as states change: no pass over 10,000 jobs. */
 static void
 count_jobs (PadlockWindow *self,
             JobCounts     *counts)
 {
-  GListModel *model = G_LIST_MODEL (self->queue);
+  PadlockQueue *q = self->queue;
 
-  memset (counts, 0, sizeof *counts);
-  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
-    {
-      g_autoptr(PadlockJob) job = g_list_model_get_item (model, i);
-
-      switch (padlock_job_get_state (job))
-        {
-        case PADLOCK_JOB_QUEUED:
-          counts->queued++;
-          break;
-        case PADLOCK_JOB_RUNNING:
-        case PADLOCK_JOB_VERIFYING:
-          counts->running++;
-          break;
-        case PADLOCK_JOB_DONE:
-          counts->done++;
-          break;
-        case PADLOCK_JOB_FAILED:
-          counts->failed++;
-          break;
-        case PADLOCK_JOB_CANCELLED:
-          counts->cancelled++;
-          break;
-        default:
-          g_assert_not_reached ();
-        }
-    }
+  counts->queued = padlock_queue_count_state (q, PADLOCK_JOB_QUEUED);
+  counts->running = padlock_queue_count_state (q, PADLOCK_JOB_RUNNING)
+                    + padlock_queue_count_state (q, PADLOCK_JOB_VERIFYING);
+  counts->done = padlock_queue_count_state (q, PADLOCK_JOB_DONE);
+  counts->failed = padlock_queue_count_state (q, PADLOCK_JOB_FAILED);
+  counts->cancelled = padlock_queue_count_state (q, PADLOCK_JOB_CANCELLED);
 }
 
 static void
