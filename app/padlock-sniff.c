@@ -5,6 +5,7 @@
 #include <glib/gi18n.h>
 
 #include "armor.h"
+#include "compress.h"
 #include "padlock-error.h"
 
 /* Reads a packet header: the tag, the header's length, and the body's
@@ -59,6 +60,49 @@ parse_header (const guint8 *buf,
   return TRUE;
 }
 
+/* Whether a packet that a compressed packet holds may start with P: a
+ * literal, or a signed message's one-pass signature or signature. */
+static gboolean
+plausible_inner_packet (const guint8 *p,
+                        gsize         len)
+{
+  int tag = 0;
+  gsize hdr = 0;
+  gint64 body_len = 0;
+
+  if (!parse_header (p, len, &tag, &hdr, &body_len))
+    return len < 6 && len && (p[0] & 0x80); /* too short to judge */
+  return tag == 11 || tag == 4 || tag == 2;
+}
+
+/* Whether a compressed packet's stream (P, LEN: from its algorithm octet
+ * on, as far as the buffer goes) starts as a message's would: gpg writes
+ * compressed packets with the old format's indeterminate length, 0xa3,
+ * and 0xa3 0x00-0x03 starts one random file in 16,384.  The stream must
+ * inflate without error as far as the buffer and OUT hold it, and what
+ * it inflates to must begin with a packet that a message compresses. */
+static gboolean
+plausible_compressed (const guint8 *p,
+                      gsize         len)
+{
+  pl_inflate z;
+  guint8 out[1024];
+  size_t consumed = 0, produced = 0;
+  gpg_error_t err;
+
+  if (len < 2)
+    return TRUE;                /* nothing more to judge by */
+  if (p[0] == 0)                /* uncompressed */
+    return plausible_inner_packet (p + 1, len - 1);
+  if (pl_inflate_init (&z, p[0]))
+    return FALSE;
+  pl_inflate_set_expansion_floor (&z, PL_INFLATE_NO_LIMIT);
+  err = pl_inflate_push (&z, p + 1, len - 1, &consumed, out, sizeof out,
+                         &produced);
+  pl_inflate_clear (&z);
+  return !err && (!produced || plausible_inner_packet (out, produced));
+}
+
 /* Whether the first packet could start a message, judged strictly enough
  * that an ordinary file whose first octet happens to look like a tag is
  * not taken for one.  TOTAL is the file's size, or -1. */
@@ -94,7 +138,8 @@ plausible_packet (const guint8 *buf,
     case 20:                    /* OCB Encrypted Data (LibrePGP) */
       return version == 1 && fills;
     case 8:                     /* compressed: the algorithm */
-      return version >= 0 && version <= 3 && fills;
+      return version >= 0 && version <= 3 && fills
+             && plausible_compressed (buf + hdr, len - hdr);
     case 10:                    /* marker: "PGP" */
       return body_len == 3 && hdr + 3 <= len && !memcmp (buf + hdr, "PGP", 3);
     case 9:

@@ -34,6 +34,54 @@ test_error_mapping (void)
   g_assert_cmpstr (bad->message, ==, "The passphrase is wrong.");
 }
 
+/* gpg's compressed packets (0xa3, algorithm, stream) are messages; random
+ * octets after 0xa3 0x01-0x03 are not, nor an uncompressed packet that
+ * holds no packet. */
+static void
+sniff_compressed (void)
+{
+  static const char *const algos[] = { "zip", "zlib", "bzip2" };
+  guint8 random[PADLOCK_SNIFF_SIZE];
+  guint taken[4] = { 0 };
+
+  for (guint a = 0; a < G_N_ELEMENTS (algos); a++)
+    {
+      g_autofree char *dir = at_new_dir ("sniff-compressed");
+      g_autofree char *plain = g_build_filename (dir, "plain.txt", NULL);
+      g_autofree char *msg = g_build_filename (dir, "plain.txt.gpg", NULL);
+      g_autofree char *cmd = NULL;
+      g_autofree guint8 *data = NULL;
+      gsize len = 0;
+
+      g_assert_true (g_file_set_contents (plain, "hello hello hello\n", -1, NULL));
+      /* No SKESK: only the compressed packet, as gpg --store -z writes it. */
+      cmd = g_strdup_printf ("gpg --batch --quiet --homedir %s --compress-algo %s "
+                             "--store -o %s %s", dir, algos[a], msg, plain);
+      g_assert_true (g_spawn_command_line_sync (cmd, NULL, NULL, NULL, NULL));
+      g_assert_true (g_file_get_contents (msg, (char **) &data, &len, NULL));
+      g_assert_cmpint (data[0] & 0xbc, ==, 0xa0); /* old format, tag 8 */
+      g_assert_cmpint (padlock_sniff_buffer (data, len, (gint64) len), ==,
+                       PADLOCK_SNIFF_BINARY);
+    }
+  for (guint i = 0; i < 4000; i++)
+    {
+      for (gsize k = 0; k < sizeof random; k++)
+        random[k] = (guint8) g_test_rand_int_range (0, 256);
+      random[0] = 0xa3;
+      random[1] = (guint8) (i % 4);
+      taken[i % 4] += padlock_sniff_buffer (random, sizeof random, 16384)
+                      != PADLOCK_SNIFF_PLAIN;
+    }
+  g_test_message ("random files after 0xa3 0x00-0x03 taken for messages, "
+                  "per 1000: %u, %u, %u, %u", taken[0], taken[1], taken[2],
+                  taken[3]);
+  /* Uncompressed (algorithm 0) passes when a literal, one-pass signature
+   * or signature header follows: 3 octets of 64 at the most; random ZIP,
+   * ZLIB and BZip2 streams fail to inflate. */
+  g_assert_cmpuint (taken[0], <, 100);
+  g_assert_cmpuint (taken[1] + taken[2] + taken[3], <=, 8);
+}
+
 static void
 test_sniff (void)
 {
@@ -74,6 +122,7 @@ test_sniff (void)
   g_assert_cmpint (padlock_sniff_buffer (skesk_old, sizeof skesk_old, 100), ==, PADLOCK_SNIFF_BINARY);
   g_assert_cmpint (padlock_sniff_buffer (sed_old, sizeof sed_old, 1000), ==, PADLOCK_SNIFF_PLAIN);
   g_assert_cmpint (padlock_sniff_buffer (sed_exact, sizeof sed_exact, 4), ==, PADLOCK_SNIFF_BINARY);
+  sniff_compressed ();
 
   /* A folder is encrypted, as an archive. */
   g_assert_true (padlock_sniff_file (folder, &kind, &error));
