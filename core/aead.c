@@ -77,6 +77,9 @@ struct pl_aead_stream
   uint8_t ad[5];                /* Packet tag, version, algos, chunk.  */
 
   gcry_cipher_hd_t hd;          /* Reused for every chunk.  */
+  int gcry_algo, gcry_mode;     /* For more handles: */
+  uint8_t *key;                 /* the message key, in secure memory.  */
+  size_t keylen;
 
   /* Decryption: ciphertext of the current chunk and what follows it, up
    * to chunk + tag + final tag.  The plaintext of a verified chunk is
@@ -344,11 +347,15 @@ pl_aead_stream_new (pl_aead_stream **out, const pl_aead_header *h,
       goto leave;
     }
 
-  err = gcry_cipher_open (&s->hd, pl_cipher_gcry_algo (h->cipher_algo),
-                          pl_aead_gcry_mode (h->aead_algo),
-                          GCRY_CIPHER_SECURE);
-  if (err)
-    goto leave;
+  s->gcry_algo = pl_cipher_gcry_algo (h->cipher_algo);
+  s->gcry_mode = pl_aead_gcry_mode (h->aead_algo);
+  s->keylen = cipher_keylen;
+  s->key = gcry_malloc_secure (cipher_keylen);
+  if (!s->key)
+    {
+      err = gpg_error_from_syserror ();
+      goto leave;
+    }
 
   if (h->format == PL_AEAD_FORMAT_SEIPD2)
     {
@@ -366,18 +373,17 @@ pl_aead_stream_new (pl_aead_stream **out, const pl_aead_header *h,
                             s->ad, sizeof s->ad, okm, okm_len);
       if (err)
         goto leave;
-      err = gcry_cipher_setkey (s->hd, okm, cipher_keylen);
-      if (err)
-        goto leave;
+      memcpy (s->key, okm, cipher_keylen);
       memcpy (s->nonce_base, okm + cipher_keylen, ivlen);
     }
   else
     {
-      err = gcry_cipher_setkey (s->hd, session_key, keylen);
-      if (err)
-        goto leave;
+      memcpy (s->key, session_key, keylen);
       memcpy (s->nonce_base, h->iv, s->nonce_len);
     }
+  err = pl_aead_stream_open_handle (s, &s->hd);
+  if (err)
+    goto leave;
 
   *out = s;
   s = NULL;
@@ -390,6 +396,54 @@ pl_aead_stream_new (pl_aead_stream **out, const pl_aead_header *h,
     }
   pl_aead_stream_free (s);
   return err;
+}
+
+
+gpg_error_t
+pl_aead_stream_open_handle (const pl_aead_stream *s, gcry_cipher_hd_t *hd)
+{
+  gpg_error_t err;
+
+  *hd = NULL;
+  err = gcry_cipher_open (hd, s->gcry_algo, s->gcry_mode, GCRY_CIPHER_SECURE);
+  if (!err)
+    err = gcry_cipher_setkey (*hd, s->key, s->keylen);
+  if (err)
+    {
+      gcry_cipher_close (*hd);
+      *hd = NULL;
+    }
+  return err;
+}
+
+
+size_t
+pl_aead_stream_chunk_size (const pl_aead_stream *s)
+{
+  return s->chunk_size;
+}
+
+
+gpg_error_t
+pl_aead_chunk_crypt (const pl_aead_stream *s, gcry_cipher_hd_t hd,
+                     uint64_t index, uint8_t *out, const uint8_t *in,
+                     size_t len, const uint8_t *tag_in, uint8_t *tag_out)
+{
+  if (len > s->chunk_size)
+    return gpg_error (GPG_ERR_INV_ARG);
+  return crypt_chunk (s, hd, index, NULL, out, in, len, tag_in, tag_out);
+}
+
+
+gpg_error_t
+pl_aead_final_tag (const pl_aead_stream *s, gcry_cipher_hd_t hd,
+                   uint64_t index, uint64_t total, const uint8_t *tag_in,
+                   uint8_t *tag_out)
+{
+  uint8_t scratch[1];
+
+  return crypt_chunk (s, hd, index, &total, scratch, NULL, 0, tag_in,
+                      tag_out);
 }
 
 
@@ -772,6 +826,11 @@ pl_aead_stream_free (pl_aead_stream *s)
   if (!s)
     return;
   gcry_cipher_close (s->hd);
+  if (s->key)
+    {
+      pl_wipe (s->key, s->keylen);
+      gcry_free (s->key);
+    }
   for (int i = 0; i < 2; i++)
     if (s->bufs[i])
       {

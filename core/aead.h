@@ -74,3 +74,42 @@ gpg_error_t pl_aead_stream_finish (pl_aead_stream *s, const uint8_t **out,
                                    size_t *outlen);
 
 void pl_aead_stream_free (pl_aead_stream *s);
+
+/* ---- Chunk by chunk, on several threads ----------------------------
+ *
+ * AEAD chunks are independent: with these calls a job may seal or open
+ * chunk k on any thread, given the whole chunk.  They use only S's
+ * read-only setup (key, nonce base, associated data), never its buffers
+ * or position, so they may run concurrently with each other, as long as
+ * each thread has its own handle; they must not run concurrently with
+ * push, finish or free on the same S.  Encryption or decryption is S's
+ * (the ENCRYPT of pl_aead_stream_new).  A caller that opens chunks this
+ * way must itself hold back each chunk's plaintext until its call
+ * returned 0, and the message's until the final tag verified. */
+
+/* Opens a cipher handle (GCRY_CIPHER_SECURE) keyed with S's message key,
+ * which S keeps in secure memory.  One handle per thread, never shared;
+ * the caller closes it with gcry_cipher_close before freeing S. */
+gpg_error_t pl_aead_stream_open_handle (const pl_aead_stream *s,
+                                        gcry_cipher_hd_t *hd);
+
+/* The chunk size, 2^(chunk octet + 6). */
+size_t pl_aead_stream_chunk_size (const pl_aead_stream *s);
+
+/* Seals (encryption) or opens (decryption) chunk INDEX: LEN octets
+ * (at most the chunk size; only the last chunk may be shorter) from IN
+ * to OUT, which may be the same buffer (IN NULL: in place at OUT).
+ * Encryption writes the 16-octet tag to TAG_OUT; decryption checks
+ * TAG_IN in constant time: GPG_ERR_CHECKSUM when wrong, and then OUT
+ * holds unverified plaintext that the caller must wipe, not hand out. */
+gpg_error_t pl_aead_chunk_crypt (const pl_aead_stream *s,
+                                 gcry_cipher_hd_t hd, uint64_t index,
+                                 uint8_t *out, const uint8_t *in, size_t len,
+                                 const uint8_t *tag_in, uint8_t *tag_out);
+
+/* The final tag, after INDEX chunks carrying TOTAL plaintext octets:
+ * written to TAG_OUT (encryption) or checked against TAG_IN
+ * (decryption, GPG_ERR_CHECKSUM when wrong). */
+gpg_error_t pl_aead_final_tag (const pl_aead_stream *s, gcry_cipher_hd_t hd,
+                               uint64_t index, uint64_t total,
+                               const uint8_t *tag_in, uint8_t *tag_out);

@@ -809,6 +809,170 @@ test_header_parse (void)
   }
 }
 
+/* ---- Chunk by chunk on several threads (pl_aead_chunk_crypt) -------- */
+
+typedef struct
+{
+  const pl_aead_stream *s;
+  const guint8 *in;             /* the plaintext, or the chunks (body) */
+  guint8 *out;                  /* the chunks (body), or the plaintext */
+  size_t len;                   /* plaintext octets */
+  size_t c;
+  size_t nchunks;
+  int encrypt;
+  gint next;                    /* the next chunk number to take */
+  gpg_error_t *errs;            /* per chunk */
+} chunk_job;
+
+/* One worker: its own handle; takes chunk numbers until none is left.  */
+static gpointer
+chunk_worker (gpointer data)
+{
+  chunk_job *job = data;
+  gcry_cipher_hd_t hd;
+  gint k;
+
+  g_assert_cmpint (pl_aead_stream_open_handle (job->s, &hd), ==, 0);
+  while ((k = g_atomic_int_add (&job->next, 1)) < (gint) job->nchunks)
+    {
+      size_t off = (size_t) k * job->c;
+      size_t n = MIN (job->c, job->len - off);
+      size_t boff = (size_t) k * (job->c + TAG_LEN);
+
+      if (job->encrypt)
+        job->errs[k] = pl_aead_chunk_crypt (job->s, hd, k, job->out + boff,
+                                            job->in + off, n, NULL,
+                                            job->out + boff + n);
+      else
+        job->errs[k] = pl_aead_chunk_crypt (job->s, hd, k, job->out + off,
+                                            job->in + boff, n,
+                                            job->in + boff + n, NULL);
+    }
+  gcry_cipher_close (hd);
+  return NULL;
+}
+
+/* Runs JOB on NTHREADS threads, then the final tag on this one; returns
+ * the final tag's error.  */
+static gpg_error_t
+run_chunk_job (chunk_job *job, int nthreads)
+{
+  GThread *t[4];
+  gcry_cipher_hd_t hd;
+  gpg_error_t err;
+  size_t tag = job->nchunks * (job->c + TAG_LEN) - (job->nchunks * job->c
+                                                     - job->len);
+
+  job->next = 0;
+  for (int i = 0; i < nthreads; i++)
+    t[i] = g_thread_new ("chunk", chunk_worker, job);
+  for (int i = 0; i < nthreads; i++)
+    g_thread_join (t[i]);
+  g_assert_cmpint (pl_aead_stream_open_handle (job->s, &hd), ==, 0);
+  if (job->encrypt)
+    err = pl_aead_final_tag (job->s, hd, job->nchunks, job->len, NULL,
+                             job->out + tag);
+  else
+    err = pl_aead_final_tag (job->s, hd, job->nchunks, job->len,
+                             job->in + tag, NULL);
+  gcry_cipher_close (hd);
+  return err;
+}
+
+/* Chunks sealed and opened on 1, 2 and 4 threads give the octets the
+ * stream gives, for 0..4 whole chunks with and without a short last one;
+ * a flipped octet in the first, a middle or the last chunk, or in the
+ * final tag, fails exactly that chunk (or the final tag).  */
+static void
+test_chunks_threaded (gconstpointer data)
+{
+  const mode_case *mc = data;
+  static const int chunk_octets[] = { 0, 2, 6 };
+  static const int nthreads[] = { 1, 2, 4 };
+
+  for (size_t ci = 0; ci < G_N_ELEMENTS (chunk_octets); ci++)
+    for (size_t full = 0; full <= 4; full++)
+      for (int short_last = 0; short_last <= 2; short_last++)
+        {
+          size_t c = (size_t) 1 << (chunk_octets[ci] + 6);
+          size_t len = full * c + (short_last == 2 ? c - 1 : (size_t) short_last);
+          size_t nchunks = len ? (len + c - 1) / c : 1, keylen, used;
+          size_t bodylen = len + nchunks * TAG_LEN + TAG_LEN;
+          pl_aead_header h;
+          guint8 *key = random_key (PL_CIPHER_AES128, &keylen);
+          guint8 *pt = g_malloc (len + 1), *body = g_malloc (bodylen);
+          guint8 *back = g_malloc (len + 1);
+          gpg_error_t *errs = g_new0 (gpg_error_t, nchunks);
+          pl_aead_stream *enc, *dec;
+          GByteArray *ct;
+          chunk_job job;
+
+          gcry_randomize (pt, len + 1, GCRY_WEAK_RANDOM);
+          random_header (&h, mc->format, PL_CIPHER_AES128, mc->aead_algo,
+                         chunk_octets[ci]);
+          ct = encrypt_body (&h, key, keylen, pt, len, NULL);
+          g_assert_cmpint (pl_aead_header_parse (&h, mc->format, ct->data,
+                                                 ct->len, &used), ==, 0);
+          g_assert_cmpuint (ct->len - used, ==, bodylen);
+          g_assert_cmpint (pl_aead_stream_new (&enc, &h, key, keylen, 1),
+                           ==, 0);
+          g_assert_cmpint (pl_aead_stream_new (&dec, &h, key, keylen, 0),
+                           ==, 0);
+          g_assert_cmpuint (pl_aead_stream_chunk_size (enc), ==, c);
+
+          for (size_t ti = 0; ti < G_N_ELEMENTS (nthreads); ti++)
+            {
+              job = (chunk_job) { enc, pt, body, len, c, nchunks, 1, 0,
+                                  errs };
+              memset (body, 0, bodylen);
+              g_assert_cmpint (run_chunk_job (&job, nthreads[ti]), ==, 0);
+              for (size_t k = 0; k < nchunks; k++)
+                g_assert_cmpint (errs[k], ==, 0);
+              g_assert_cmpmem (body, bodylen, ct->data + used, bodylen);
+
+              job = (chunk_job) { dec, body, back, len, c, nchunks, 0, 0,
+                                  errs };
+              g_assert_cmpint (run_chunk_job (&job, nthreads[ti]), ==, 0);
+              for (size_t k = 0; k < nchunks; k++)
+                g_assert_cmpint (errs[k], ==, 0);
+              g_assert_true (same (back, pt, len));
+            }
+
+          /* Damage: the first, a middle and the last chunk; the final
+           * tag.  */
+          {
+            size_t ks[] = { 0, nchunks / 2, nchunks - 1, nchunks };
+
+            for (size_t di = 0; di < G_N_ELEMENTS (ks); di++)
+              {
+                size_t k = ks[di];
+                size_t at = k < nchunks ? k * (c + TAG_LEN) : bodylen - 1;
+                gpg_error_t ferr;
+
+                memcpy (body, ct->data + used, bodylen);
+                body[at] ^= 0x01;
+                job = (chunk_job) { dec, body, back, len, c, nchunks, 0, 0,
+                                    errs };
+                ferr = run_chunk_job (&job, 2);
+                for (size_t j = 0; j < nchunks; j++)
+                  g_assert_cmpint (gpg_err_code (errs[j]), ==,
+                                   j == k ? GPG_ERR_CHECKSUM : 0);
+                g_assert_cmpint (gpg_err_code (ferr), ==,
+                                 k == nchunks ? GPG_ERR_CHECKSUM : 0);
+              }
+          }
+
+          pl_aead_stream_free (enc);
+          pl_aead_stream_free (dec);
+          g_byte_array_unref (ct);
+          g_free (pt);
+          g_free (back);
+          g_free (body);
+          g_free (errs);
+          gcry_free (key);
+        }
+}
+
 
 int
 main (int argc, char **argv)
@@ -837,6 +1001,9 @@ main (int argc, char **argv)
       g_free (path);
       path = g_strdup_printf ("/aead/tamper/%s-%s", fmt, mode);
       g_test_add_data_func (path, mc, test_tamper);
+      g_free (path);
+      path = g_strdup_printf ("/aead/chunks-threaded/%s-%s", fmt, mode);
+      g_test_add_data_func (path, mc, test_chunks_threaded);
       g_free (path);
       path = g_strdup_printf ("/aead/empty-zero-chunks/%s-%s", fmt, mode);
       g_test_add_data_func (path, mc, test_empty_zero_chunks);
