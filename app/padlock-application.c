@@ -15,6 +15,8 @@
 struct _PadlockApplication
 {
   AdwApplication parent_instance;
+
+  gboolean options_parsed;      /* handle_local_options ran */
 };
 
 G_DEFINE_FINAL_TYPE (PadlockApplication, padlock_application, ADW_TYPE_APPLICATION)
@@ -69,6 +71,7 @@ static int
 padlock_application_handle_local_options (GApplication *app,
                                           GVariantDict *dict)
 {
+  PADLOCK_APPLICATION (app)->options_parsed = TRUE;
   if (g_variant_dict_contains (dict, "version"))
     {
       g_print ("padlock %s\n", PADLOCK_VERSION);
@@ -266,11 +269,30 @@ padlock_application_startup (GApplication *app)
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "win.open", open_accels);
 }
 
+/* GApplication answers a command line it cannot parse with exit status 1
+ * before handle_local_options runs.  For --batch, whose callers are
+ * scripts, bad usage is 2 (padlock-batch.h), whichever part finds it. */
+static gboolean
+padlock_application_local_command_line (GApplication   *app,
+                                        char         ***arguments,
+                                        int            *exit_status)
+{
+  gboolean batch = g_strv_contains ((const char *const *) *arguments, "--batch");
+  gboolean handled = G_APPLICATION_CLASS (padlock_application_parent_class)
+    ->local_command_line (app, arguments, exit_status);
+
+  if (batch && handled && *exit_status == 1
+      && !PADLOCK_APPLICATION (app)->options_parsed)
+    *exit_status = PADLOCK_BATCH_EXIT_USAGE;
+  return handled;
+}
+
 static void
 padlock_application_class_init (PadlockApplicationClass *klass)
 {
   GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
 
+  app_class->local_command_line = padlock_application_local_command_line;
   app_class->startup = padlock_application_startup;
   app_class->activate = padlock_application_activate;
   app_class->open = padlock_application_open;

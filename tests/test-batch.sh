@@ -27,7 +27,7 @@ gpg_d () { # FILE PASSPHRASE
       --decrypt "$1"
 }
 
-echo "1..23"
+echo "1..25"
 cd "$WORK" || exit 1
 mkdir -p "Photos/sub/empty" out
 head -c 2500000 /dev/urandom > Photos/sub/big.bin
@@ -119,5 +119,9 @@ check "no --passphrase-file is bad usage (2)" test $? -eq 2
 check "--encrypt with --decrypt is bad usage (2)" test $? -eq 2
 "$APP" --batch --passphrase-file=pw --profile=nonsense Photos > /dev/null 2>&1
 check "an unknown profile is bad usage (2)" test $? -eq 2
+"$APP" --batch --passphrase-file=pw --no-such-option Photos > /dev/null 2>&1
+check "an unknown option is bad usage (2)" test $? -eq 2
+"$APP" --no-such-option > /dev/null 2>&1
+check "an unknown option without --batch stays GApplication's 1" test $? -eq 1
 
 exit $failed
