@@ -1081,12 +1081,12 @@ add_at_levels (const char *name, GTestFunc func)
 {
   for (size_t i = 0; i < G_N_ELEMENTS (simd_levels); i++)
     {
-      level_case *c = g_new (level_case, 1);   /* lives as long as the run */
+      level_case *c = g_new (level_case, 1);   /* freed with the test case */
       char *path = g_strdup_printf ("/armor/%s/%s", simd_levels[i], name);
 
       c->level = simd_levels[i];
       c->func = func;
-      g_test_add_data_func (path, c, run_at_level);
+      g_test_add_data_func_full (path, c, run_at_level, g_free);
       g_free (path);
     }
 }
