@@ -9,8 +9,8 @@ CC=${FUZZ_CC:-clang}
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
 CFLAGS="-g -O1 -std=c11 -D_GNU_SOURCE -fno-omit-frame-pointer -Wall
 -Wno-unused-parameter -Wno-unused-function -Icore"
-PKG_CFLAGS=$(pkg-config --cflags libgcrypt gpg-error zlib)
-LIBS="$(pkg-config --libs libgcrypt gpg-error zlib) -lbz2 -lpthread"
+PKG_CFLAGS=$(pkg-config --cflags libgcrypt gpg-error zlib libarchive)
+LIBS="$(pkg-config --libs libgcrypt gpg-error zlib libarchive) -lbz2 -lpthread"
 
 mkdir -p "$OUT/obj"
 objs=""
