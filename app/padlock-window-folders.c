@@ -20,16 +20,9 @@ open_folder_action (GtkWidget  *widget,
 
   if (self->chooser)
     return;
-  self->chooser_mode = PADLOCK_OPEN_ENCRYPT;
-  self->chooser = gtk_file_chooser_native_new (_("Choose Folders to Encrypt"),
-                                               GTK_WINDOW (self),
-                                               GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
-                                               _("_Choose"), _("_Cancel"));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
-  gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (self->chooser), TRUE);
-  g_signal_connect_object (self->chooser, "response",
-                           G_CALLBACK (padlock_window_chooser_response), self, 0);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+  padlock_window_show_chooser (self, PADLOCK_OPEN_ENCRYPT,
+                               _("Choose Folders to Encrypt"),
+                               GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER);
 }
 
 gboolean

@@ -66,6 +66,14 @@ void padlock_window_notice     (PadlockWindow *self,
 void padlock_window_update_summary (PadlockWindow *self);
 /* Asks again for every file that failed on a wrong passphrase. */
 void padlock_window_retry_failed (PadlockWindow *self);
+/* Opens the window's one native chooser (none may be open) for several
+ * files or folders (ACTION), whose answer goes to
+ * padlock_window_chooser_response with MODE. */
+void padlock_window_show_chooser (PadlockWindow        *self,
+                                  PadlockOpenMode       mode,
+                                  const char           *title,
+                                  GtkFileChooserAction  action);
+
 /* The file chooser's answer: its files go to padlock_window_add_files
  * with chooser_mode. */
 void padlock_window_chooser_response (GtkNativeDialog *chooser,

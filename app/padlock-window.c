@@ -321,10 +321,19 @@ padlock_window_choose_files (PadlockWindow   *self,
       title = _("Choose Files to Encrypt or Decrypt");
       break;
     }
+  padlock_window_show_chooser (self, mode, title, GTK_FILE_CHOOSER_ACTION_OPEN);
+}
+
+void
+padlock_window_show_chooser (PadlockWindow        *self,
+                             PadlockOpenMode       mode,
+                             const char           *title,
+                             GtkFileChooserAction  action)
+{
+  g_assert (self->chooser == NULL);
+
   self->chooser_mode = mode;
-  self->chooser = gtk_file_chooser_native_new (title,
-                                               GTK_WINDOW (self),
-                                               GTK_FILE_CHOOSER_ACTION_OPEN,
+  self->chooser = gtk_file_chooser_native_new (title, GTK_WINDOW (self), action,
                                                _("_Choose"), _("_Cancel"));
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
   gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (self->chooser), TRUE);

@@ -668,6 +668,19 @@ match_armor_line (const pl_armor_decoder *dec, const char *prefix,
 }
 
 /* One character of the radix-64 body, the slow way.  */
+
+/* C starts a line at the beginning of a line ('-' or '='): collect the
+ * whole line, to be judged by special_line at its end.  */
+static gpg_error_t
+collect_line (pl_armor_decoder *dec, uint8_t c)
+{
+  line_reset (dec);
+  dec->bol = 0;
+  line_add (dec, c);
+  dec->state = ST_LINE;
+  return 0;
+}
+
 static gpg_error_t
 body_char (pl_armor_decoder *dec, sink *s, uint8_t c)
 {
@@ -711,14 +724,7 @@ body_char (pl_armor_decoder *dec, sink *s, uint8_t c)
     case C_DASH:
     case C_PAD:
       if (dec->bol)
-        {
-          /* The END line or the CRC line; collect it.  */
-          line_reset (dec);
-          dec->bol = 0;
-          line_add (dec, c);
-          dec->state = ST_LINE;
-          return 0;
-        }
+        return collect_line (dec, c);   /* the END line or the CRC line */
       if (v == C_DASH)
         break;
       dec->bol = 0;
@@ -996,13 +1002,7 @@ tail_char (pl_armor_decoder *dec, uint8_t c)
       return 0;
     case C_DASH:
       if (dec->bol)
-        {
-          line_reset (dec);
-          dec->bol = 0;
-          line_add (dec, c);
-          dec->state = ST_LINE;
-          return 0;
-        }
+        return collect_line (dec, c);   /* the END line */
       /* fall through */
     default:
       return gpg_error (GPG_ERR_INV_ARMOR);
