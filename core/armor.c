@@ -667,8 +667,6 @@ match_armor_line (const pl_armor_decoder *dec, const char *prefix,
   return 0;
 }
 
-/* One character of the radix-64 body, the slow way.  */
-
 /* C starts a line at the beginning of a line ('-' or '='): collect the
  * whole line, to be judged by special_line at its end.  */
 static gpg_error_t
@@ -681,6 +679,7 @@ collect_line (pl_armor_decoder *dec, uint8_t c)
   return 0;
 }
 
+/* One character of the radix-64 body, the slow way.  */
 static gpg_error_t
 body_char (pl_armor_decoder *dec, sink *s, uint8_t c)
 {
