@@ -145,6 +145,7 @@ typedef struct
   guint timeout_id;
   PadlockJobState state_at_cancel;
   gboolean cancel_sent;
+  gboolean cancel_on_start;     /* cancel the moment it starts running */
 } JobInfo;
 
 static void job_info_free (gpointer data) { g_free (data); }
@@ -173,9 +174,13 @@ on_state (PadlockJob *job,
   if (state == PADLOCK_JOB_RUNNING && !info->started)
     {
       info->started = g_get_monotonic_time ();
-      /* A random point of its run: the delay is drawn from how long the
-       * same job took in the first round. */
-      if (info->to_cancel && !info->cancel_sent && !info->timeout_id)
+      /* Half of the picked jobs at once, so that some cancels surely land
+       * while their job runs, however fast it turns out to be; the others
+       * at a random point of their run: the delay is drawn from how long
+       * the same job took in the first round. */
+      if (info->to_cancel && info->cancel_on_start && !info->cancel_sent)
+        cancel_now (job);
+      else if (info->to_cancel && !info->cancel_sent && !info->timeout_id)
         info->timeout_id = g_timeout_add_full (G_PRIORITY_DEFAULT, info->delay_ms,
                                                cancel_now, g_object_ref (job),
                                                g_object_unref);
@@ -350,7 +355,9 @@ test_rounds (void)
 }
 
 /* Half of the jobs, picked at random, get cancelled: a few while still
- * queued, the others at a random point of their run. */
+ * queued, every other one of the rest the moment it starts running (so
+ * that at least an eighth of all cancels land mid-run, however fast the
+ * jobs), the others at a random point of their run. */
 static void
 pick_cancels (GPtrArray *jobs,
               gboolean   decrypting)
@@ -367,6 +374,7 @@ pick_cancels (GPtrArray *jobs,
       if (info->to_cancel)
         continue;
       info->to_cancel = TRUE;
+      info->cancel_on_start = picked % 2 == 0;
       info->delay_ms = (guint) g_test_rand_int_range (0, (gint32) MAX (ms * 0.9, 20) + 1);
       picked++;
     }
