@@ -551,6 +551,27 @@ hold (pl_aead_stream *s, const uint8_t *in, size_t len)
   mark_dirty (s, s->fill);
 }
 
+/* Runs the cipher over the chunk up to TARGET octets (rounded down to
+ * whole blocks), taking them from IN, and holds back the rest of IN's LEN
+ * octets: the chunk is not complete yet.  */
+static gpg_error_t
+advance_and_hold (pl_aead_stream *s, const uint8_t *in, size_t len,
+                  size_t target, size_t *consumed)
+{
+  size_t used = 0;
+
+  target -= target % BLOCK;
+  if (target > s->done)
+    {
+      gpg_error_t err = advance (s, in, target, 0, &used);
+      if (err)
+        return fail (s, err);
+    }
+  hold (s, in + used, len - used);
+  *consumed = len;
+  return 0;
+}
+
 /* The current chunk is sealed or opened: hand out its LEN octets.  */
 static void
 chunk_done (pl_aead_stream *s, size_t len, const uint8_t **out,
@@ -594,19 +615,9 @@ push_decrypt (pl_aead_stream *s, const uint8_t *in, size_t len,
     {
       /* Octets with 32 more after them are chunk data, whether the chunk
        * is full or a short last one (see "Framing" above).  */
-      size_t target = seen > 2 * TAG_LEN ? seen - 2 * TAG_LEN : 0;
-
-      target -= target % BLOCK;
-      used = 0;
-      if (target > s->done)
-        {
-          err = advance (s, in, target, 0, &used);
-          if (err)
-            return fail (s, err);
-        }
-      hold (s, in + used, len - used);
-      *consumed = len;
-      return 0;
+      return advance_and_hold (s, in, len,
+                               seen > 2 * TAG_LEN ? seen - 2 * TAG_LEN : 0,
+                               consumed);
     }
 
   /* The chunk is full.  Take only up to the end of its tag; the caller
@@ -656,19 +667,7 @@ push_encrypt (pl_aead_stream *s, const uint8_t *in, size_t len,
 
   if (s->fill + len < c)
     {
-      size_t target = s->fill + len;
-
-      target -= target % BLOCK;
-      used = 0;
-      if (target > s->done)
-        {
-          err = advance (s, in, target, 0, &used);
-          if (err)
-            return fail (s, err);
-        }
-      hold (s, in + used, len - used);
-      *consumed = len;
-      return 0;
+      return advance_and_hold (s, in, len, s->fill + len, consumed);
     }
 
   mark_dirty (s, c + TAG_LEN);
