@@ -52,19 +52,11 @@ at_gpg_decrypt (const char *path,
                 const char *passphrase)
 {
   g_autofree char *pw_file = at_passphrase_file (passphrase);
-  g_autofree char *err_text = NULL;
-  const char *argv[] = { "gpg", "--homedir", tu_gnupg_home (), "--batch",
-                         "--quiet", "--pinentry-mode", "loopback",
-                         "--passphrase-file", pw_file, "-d", path, NULL };
+  const char *args[] = { "-d", path, NULL };
   GBytes *out = NULL;
-  int status = -1;
 
-  g_assert_true (tu_run (argv, NULL, &out, &err_text, &status));
-  if (status != 0)
-    {
-      g_test_message ("gpg -d %s: %s", path, err_text);
-      g_clear_pointer (&out, g_bytes_unref);
-    }
+  if (tu_run_gpg (pw_file, args, NULL, &out, NULL) != 0)
+    g_clear_pointer (&out, g_bytes_unref);
   return out;
 }
 
@@ -75,33 +67,12 @@ at_gpg_encrypt (const char *in,
                 const char *literal_name)
 {
   g_autofree char *pw_file = at_passphrase_file (passphrase);
-  g_autofree char *err_text = NULL;
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  int status = -1;
+  const char *named[] = { "--set-filename", literal_name, "-o", out,
+                          "--symmetric", in, NULL };
+  const char *const *args = literal_name ? named : named + 2;
 
-  g_ptr_array_add (argv, "gpg");
-  g_ptr_array_add (argv, "--homedir");
-  g_ptr_array_add (argv, (char *) tu_gnupg_home ());
-  g_ptr_array_add (argv, "--batch");
-  g_ptr_array_add (argv, "--yes");
-  g_ptr_array_add (argv, "--pinentry-mode");
-  g_ptr_array_add (argv, "loopback");
-  g_ptr_array_add (argv, "--passphrase-file");
-  g_ptr_array_add (argv, pw_file);
-  if (literal_name)
-    {
-      g_ptr_array_add (argv, "--set-filename");
-      g_ptr_array_add (argv, (char *) literal_name);
-    }
-  g_ptr_array_add (argv, "-o");
-  g_ptr_array_add (argv, (char *) out);
-  g_ptr_array_add (argv, "--symmetric");
-  g_ptr_array_add (argv, (char *) in);
-  g_ptr_array_add (argv, NULL);
-  g_assert_true (tu_run ((const char *const *) argv->pdata, NULL, NULL,
-                         &err_text, &status));
-  if (status != 0)
-    g_error ("gpg --symmetric: %s", err_text);
+  if (tu_run_gpg (pw_file, args, NULL, NULL, NULL) != 0)
+    g_error ("gpg --symmetric %s failed", in);
 }
 
 gboolean

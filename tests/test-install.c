@@ -195,14 +195,6 @@ gpg (const char *first,
   g_autoptr(GPtrArray) argv = g_ptr_array_new ();
   va_list args;
 
-  g_ptr_array_add (argv, (gpointer) "gpg");
-  g_ptr_array_add (argv, (gpointer) "--homedir");
-  g_ptr_array_add (argv, (gpointer) tu_gnupg_home ());
-  g_ptr_array_add (argv, (gpointer) "--batch");
-  g_ptr_array_add (argv, (gpointer) "--quiet");
-  g_ptr_array_add (argv, (gpointer) "--yes");
-  g_ptr_array_add (argv, (gpointer) "--pinentry-mode");
-  g_ptr_array_add (argv, (gpointer) "loopback");
   g_ptr_array_add (argv, (gpointer) "--trust-model");
   g_ptr_array_add (argv, (gpointer) "always");
   va_start (args, first);
@@ -210,7 +202,8 @@ gpg (const char *first,
     g_ptr_array_add (argv, (gpointer) a);
   va_end (args);
   g_ptr_array_add (argv, NULL);
-  run_ok ((const char *const *) argv->pdata, NULL);
+  if (tu_run_gpg (NULL, (const char *const *) argv->pdata, NULL, NULL, NULL))
+    g_error ("gpg %s failed", first);
 }
 
 static char *

@@ -20,32 +20,6 @@ have_gpg (void)
   return gpg != NULL;
 }
 
-/* gpg with our own home, batch mode, the passphrase from a file. */
-static int
-run_gpg (const char *pwfile, const char *const *args, GBytes *in,
-         GBytes **out, char **err_text)
-{
-  GPtrArray *argv = g_ptr_array_new ();
-  int status;
-
-  g_ptr_array_add (argv, gpg);
-  g_ptr_array_add (argv, "--homedir");
-  g_ptr_array_add (argv, (char *) tu_gnupg_home ());
-  g_ptr_array_add (argv, "--batch");
-  g_ptr_array_add (argv, "--no-tty");
-  g_ptr_array_add (argv, "--quiet");
-  g_ptr_array_add (argv, "--pinentry-mode");
-  g_ptr_array_add (argv, "loopback");
-  g_ptr_array_add (argv, "--passphrase-file");
-  g_ptr_array_add (argv, (char *) pwfile);
-  for (const char *const *a = args; *a; a++)
-    g_ptr_array_add (argv, (char *) *a);
-  g_ptr_array_add (argv, NULL);
-  g_assert_true (tu_run ((const char *const *) argv->pdata, in, out,
-                         err_text, &status));
-  g_ptr_array_free (argv, TRUE);
-  return status;
-}
 
 /* gpg decrypts our default-profile output, byte for byte. */
 static void
@@ -64,9 +38,7 @@ test_gpg_reads_ours (gconstpointer p)
       GBytes *plain = tu_random_bytes (sizes[i]);
       GBytes *cipher, *out;
       pl_encrypt_options o;
-      char *err_text;
       const char *args[] = { "--decrypt", NULL };
-      int status;
 
       pl_encrypt_options_init (&o);
       o.armor = armor;
@@ -74,15 +46,11 @@ test_gpg_reads_ours (gconstpointer p)
       o.s2k_ms = 10;
       g_assert_cmpuint (tu_encrypt (&o, pw, g_bytes_get_data (plain, NULL),
                                     sizes[i], &cipher), ==, 0);
-      status = run_gpg (pwfile, args, cipher, &out, &err_text);
-      if (status)
-        g_test_message ("gpg: %s", err_text);
-      g_assert_cmpint (status, ==, 0);
+      g_assert_cmpint (tu_run_gpg (pwfile, args, cipher, &out, NULL), ==, 0);
       g_assert_true (g_bytes_equal (out, plain));
       g_bytes_unref (out);
       g_bytes_unref (cipher);
       g_bytes_unref (plain);
-      g_free (err_text);
       g_free (pwfile);
       g_free (pw);
     }
@@ -149,18 +117,12 @@ test_peers_read_batch (gconstpointer p)
     {
       GBytes *plain = tu_random_bytes (16384 + 4097 * i), *cipher, *out;
       const char *args[] = { "--decrypt", NULL };
-      char *err_text;
-      int status;
 
       g_assert_cmpuint (tu_encrypt (&o, pw, g_bytes_get_data (plain, NULL),
                                     g_bytes_get_size (plain), &cipher), ==, 0);
-      status = run_gpg (pwfile, args, cipher, &out, &err_text);
-      if (status)
-        g_test_message ("gpg: %s", err_text);
-      g_assert_cmpint (status, ==, 0);
+      g_assert_cmpint (tu_run_gpg (pwfile, args, cipher, &out, NULL), ==, 0);
       g_assert_true (g_bytes_equal (out, plain));
       g_bytes_unref (out);
-      g_free (err_text);
       peers = 1;
       peers += peer_decrypts ("rnp", pw, pwfile, cipher, plain);
       /* Sequoia 1 (sqop 0.27) reads neither LibrePGP's OCB packet nor
@@ -227,10 +189,8 @@ test_ours_reads_gpg (gconstpointer p)
   if (!c->pipe)
     g_ptr_array_add (args, in_path);
   g_ptr_array_add (args, NULL);
-  status = run_gpg (pwfile, (const char *const *) args->pdata,
-                    c->pipe ? plain : NULL, &cipher, &err_text);
-  if (status)
-    g_test_message ("gpg: %s", err_text);
+  status = tu_run_gpg (pwfile, (const char *const *) args->pdata,
+                       c->pipe ? plain : NULL, &cipher, &err_text);
   g_assert_cmpint (status, ==, 0);
   g_test_message ("%s: %" G_GSIZE_FORMAT " octets, %" G_GSIZE_FORMAT
                   " of ciphertext", c->name, len, g_bytes_get_size (cipher));

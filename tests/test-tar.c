@@ -311,33 +311,10 @@ decrypt_to_folder (const char *in, const char *dir, const char *name,
 static int
 run_gpg (const char *const *args, GBytes *in, GBytes **out)
 {
-  char *gpg = tu_find_program ("gpg");
   char *pwfile = tu_write_temp ("tar-pw", PASSPHRASE, strlen (PASSPHRASE));
-  GPtrArray *argv = g_ptr_array_new ();
-  char *err_text = NULL;
-  int status;
+  int status = tu_run_gpg (pwfile, args, in, out, NULL);
 
-  g_ptr_array_add (argv, gpg);
-  g_ptr_array_add (argv, "--homedir");
-  g_ptr_array_add (argv, (char *) tu_gnupg_home ());
-  g_ptr_array_add (argv, "--batch");
-  g_ptr_array_add (argv, "--no-tty");
-  g_ptr_array_add (argv, "--quiet");
-  g_ptr_array_add (argv, "--pinentry-mode");
-  g_ptr_array_add (argv, "loopback");
-  g_ptr_array_add (argv, "--passphrase-file");
-  g_ptr_array_add (argv, pwfile);
-  for (; *args; args++)
-    g_ptr_array_add (argv, (char *) *args);
-  g_ptr_array_add (argv, NULL);
-  g_assert_true (tu_run ((const char *const *) argv->pdata, in, out,
-                         &err_text, &status));
-  if (status)
-    g_test_message ("gpg: %s", err_text);
-  g_free (err_text);
-  g_ptr_array_free (argv, TRUE);
   g_free (pwfile);
-  g_free (gpg);
   return status;
 }
 

@@ -299,3 +299,40 @@ tu_random_passphrase (void)
     }
   return g_string_free (s, FALSE);
 }
+
+int
+tu_run_gpg (const char *pwfile, const char *const *args, GBytes *in,
+            GBytes **out, char **err_text)
+{
+  GPtrArray *argv = g_ptr_array_new ();
+  char *err = NULL;
+  int status;
+
+  g_ptr_array_add (argv, "gpg");
+  g_ptr_array_add (argv, "--homedir");
+  g_ptr_array_add (argv, (char *) tu_gnupg_home ());
+  g_ptr_array_add (argv, "--batch");
+  g_ptr_array_add (argv, "--no-tty");
+  g_ptr_array_add (argv, "--quiet");
+  g_ptr_array_add (argv, "--yes");
+  g_ptr_array_add (argv, "--pinentry-mode");
+  g_ptr_array_add (argv, "loopback");
+  if (pwfile)
+    {
+      g_ptr_array_add (argv, "--passphrase-file");
+      g_ptr_array_add (argv, (char *) pwfile);
+    }
+  for (; *args; args++)
+    g_ptr_array_add (argv, (char *) *args);
+  g_ptr_array_add (argv, NULL);
+  g_assert_true (tu_run ((const char *const *) argv->pdata, in, out, &err,
+                         &status));
+  if (status)
+    g_test_message ("gpg: %s", err);
+  if (err_text)
+    *err_text = err;
+  else
+    g_free (err);
+  g_ptr_array_free (argv, TRUE);
+  return status;
+}

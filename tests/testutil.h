@@ -42,6 +42,14 @@ const char *tu_vectors_dir (void);
 /* A GnuPG home of our own, so that tests never touch the user's. */
 const char *tu_gnupg_home (void);
 
+/* Runs gpg (from PATH) in tu_gnupg_home, in batch mode with loopback
+ * pinentry, the passphrase from PWFILE (NULL: none), then ARGS
+ * (NULL-terminated), with IN on stdin; collects stdout in *OUT and
+ * stderr in *ERR_TEXT (either may be NULL).  Returns gpg's exit status
+ * (asserts that gpg could be run), and logs stderr when it is not 0. */
+int tu_run_gpg (const char *pwfile, const char *const *args, GBytes *in,
+                GBytes **out, char **err_text);
+
 /* Octets from hex (spaces allowed); asserts on a bad digit. */
 GByteArray *tu_unhex (const char *hex);
 
