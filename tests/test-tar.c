@@ -342,29 +342,79 @@ have (const char *program)
   return path != NULL;
 }
 
+/* What a test of one archive works with: a source folder "Photos" made
+ * by make_tree, the archive's path beside it, and an empty folder to
+ * unpack into. */
+typedef struct
+{
+  char *src_parent;
+  char *folder;
+  char *archive;
+  char *out_dir;
+} Scene;
+
+static void
+scene_init (Scene *sc, int with, const char *archive_name)
+{
+  sc->src_parent = fresh_dir ("src");
+  sc->folder = make_tree (sc->src_parent, with);
+  sc->archive = g_build_filename (sc->src_parent, archive_name, NULL);
+  sc->out_dir = fresh_dir ("out");
+}
+
+static void
+scene_clear (Scene *sc)
+{
+  g_free (sc->out_dir);
+  g_free (sc->archive);
+  g_free (sc->folder);
+  g_free (sc->src_parent);
+}
+
+/* Runs the program ARGV[0] names (on PATH) with IN on stdin; asserts it
+ * exits 0, logging its stderr when not.  Returns stdout. */
+static GBytes *
+run_tool (const char **argv, GBytes *in)
+{
+  char *program = tu_find_program (argv[0]);
+  const char *name = argv[0];
+  char *err_text = NULL;
+  GBytes *out = NULL;
+  int status;
+
+  g_assert_nonnull (program);
+  argv[0] = program;
+  g_assert_true (tu_run (argv, in, &out, &err_text, &status));
+  argv[0] = name;
+  if (status)
+    g_test_message ("%s: %s", name, err_text);
+  g_assert_cmpint (status, ==, 0);
+  g_free (err_text);
+  g_free (program);
+  return out;
+}
+
 /* Our archive, unpacked by ourselves: twice, the second time beside the
  * first as "Photos (1)". */
 static void
 test_roundtrip (gconstpointer data)
 {
   pl_profile profile = GPOINTER_TO_INT (data);
-  char *src_parent = fresh_dir ("src");
-  char *folder = make_tree (src_parent, WITH_FIFO | WITH_SETUID);
-  char *out_dir = fresh_dir ("out");
-  char *archive = g_build_filename (src_parent, "Photos.tar.gpg", NULL);
+  Scene sc;
   char *final = NULL, *want;
   pl_tar_callbacks cb;
   pl_tar_totals totals;
   Seen seen;
 
+  scene_init (&sc, WITH_FIFO | WITH_SETUID, "Photos.tar.gpg");
   seen_init (&seen, &cb);
-  g_assert_cmpint (pl_tar_scan (folder, NULL, &totals, NULL), ==, 0);
+  g_assert_cmpint (pl_tar_scan (sc.folder, NULL, &totals, NULL), ==, 0);
   /* Photos, sub, empty, 5 files, 2 links, hard link: the FIFO is left out. */
   g_assert_cmpuint (totals.files, ==, 12);
   g_assert_cmpuint (totals.bytes, ==,
                     1000 + 3 * PL_TAR_BLOCK + 123 + 64 + 10 + 20);
-  g_assert_cmpint (encrypt_folder (folder, archive, &cb, profile, FALSE),
-                   ==, 0);
+  g_assert_cmpint (encrypt_folder (sc.folder, sc.archive, &cb, profile,
+                                   FALSE), ==, 0);
   g_assert_cmpuint (seen.skipped->len, ==, 1);
   g_assert_cmpstr (g_ptr_array_index (seen.skipped, 0), ==, "fifo");
   /* The hard link's data is not read twice. */
@@ -372,145 +422,105 @@ test_roundtrip (gconstpointer data)
   g_assert_true (g_ptr_array_find_with_equal_func (seen.read, "sub/big.bin",
                                                    g_str_equal, NULL));
 
-  g_assert_cmpint (decrypt_to_folder (archive, out_dir, "Photos", NULL, NULL,
-                                      &final), ==, 0);
-  want = g_build_filename (out_dir, "Photos", NULL);
-  g_assert_cmpstr (final, ==, want);
-  compare_trees (folder, final, SAME_ALL);
-  g_free (final);
-  g_free (want);
-
-  g_assert_cmpint (decrypt_to_folder (archive, out_dir, "Photos", NULL, NULL,
-                                      &final), ==, 0);
-  want = g_build_filename (out_dir, "Photos (1)", NULL);
-  g_assert_cmpstr (final, ==, want);
-  compare_trees (folder, final, SAME_ALL);
-
+  for (int round = 0; round < 2; round++)
+    {
+      g_assert_cmpint (decrypt_to_folder (sc.archive, sc.out_dir, "Photos",
+                                          NULL, NULL, &final), ==, 0);
+      want = g_build_filename (sc.out_dir, round ? "Photos (1)" : "Photos",
+                               NULL);
+      g_assert_cmpstr (final, ==, want);
+      compare_trees (sc.folder, final, SAME_ALL);
+      g_free (final);
+      g_free (want);
+    }
   seen_clear (&seen);
-  g_free (want);
-  g_free (final);
-  g_free (archive);
-  g_free (out_dir);
-  g_free (folder);
-  g_free (src_parent);
+  scene_clear (&sc);
 }
 
 /* gpg -d | tar x reproduces the folder. */
 static void
 test_gpg_pipe_tar (void)
 {
-  char *src_parent = fresh_dir ("src");
-  char *folder = make_tree (src_parent, WITH_SETUID);
-  char *archive = g_build_filename (src_parent, "Photos.tar.asc", NULL);
-  char *out_dir = fresh_dir ("out");
-  char *unpacked = g_build_filename (out_dir, "Photos", NULL);
-  GBytes *plain = NULL, *listing = NULL;
-  char *tar = NULL;
-  int status;
+  Scene sc;
+  char *unpacked;
+  GBytes *plain, *listing;
 
   if (!have ("gpg") || !have ("tar"))
-    goto leave;
-  g_assert_cmpint (encrypt_folder (folder, archive, NULL, PL_PROFILE_RFC4880,
-                                   TRUE), ==, 0);
+    return;
+  scene_init (&sc, WITH_SETUID, "Photos.tar.asc");
+  g_assert_cmpint (encrypt_folder (sc.folder, sc.archive, NULL,
+                                   PL_PROFILE_RFC4880, TRUE), ==, 0);
   {
-    const char *args[] = { "--decrypt", archive, NULL };
+    const char *args[] = { "--decrypt", sc.archive, NULL };
     g_assert_cmpint (run_gpg (args, NULL, &plain), ==, 0);
   }
-  tar = tu_find_program ("tar");
   {
-    const char *argv[] = { tar, "-x", "-p", "-f", "-", "-C", out_dir, NULL };
-    g_assert_true (tu_run (argv, plain, &listing, NULL, &status));
-    g_assert_cmpint (status, ==, 0);
+    const char *argv[] = { "tar", "-x", "-p", "-f", "-", "-C", sc.out_dir,
+                           NULL };
+    listing = run_tool (argv, plain);
   }
-  compare_trees (folder, unpacked, SAME_ALL);
+  unpacked = g_build_filename (sc.out_dir, "Photos", NULL);
+  compare_trees (sc.folder, unpacked, SAME_ALL);
 
- leave:
-  g_clear_pointer (&plain, g_bytes_unref);
-  g_clear_pointer (&listing, g_bytes_unref);
-  g_free (tar);
   g_free (unpacked);
-  g_free (out_dir);
-  g_free (archive);
-  g_free (folder);
-  g_free (src_parent);
+  g_bytes_unref (plain);
+  g_bytes_unref (listing);
+  scene_clear (&sc);
 }
 
 /* gpgtar --decrypt reproduces the folder. */
 static void
 test_gpgtar_reads_ours (void)
 {
-  char *src_parent = fresh_dir ("src");
-  char *folder = make_tree (src_parent, WITH_SETUID);
-  char *archive = g_build_filename (src_parent, "Photos.tar.gpg", NULL);
-  char *out_dir = fresh_dir ("out");
-  char *unpacked = g_build_filename (out_dir, "Photos", NULL);
-  char *gpgtar = tu_find_program ("gpgtar");
-  char *gpg_args = gpgtar_gpg_args ();
-  char *err_text = NULL;
-  GBytes *out = NULL;
-  int status;
+  Scene sc;
+  char *unpacked, *gpg_args;
 
   if (!have ("gpgtar"))
-    goto leave;
-  g_assert_cmpint (encrypt_folder (folder, archive, NULL, PL_PROFILE_RFC4880,
-                                   FALSE), ==, 0);
+    return;
+  scene_init (&sc, WITH_SETUID, "Photos.tar.gpg");
+  gpg_args = gpgtar_gpg_args ();
+  g_assert_cmpint (encrypt_folder (sc.folder, sc.archive, NULL,
+                                   PL_PROFILE_RFC4880, FALSE), ==, 0);
   {
-    const char *argv[] = { gpgtar, "--gpg-args", gpg_args, "--decrypt",
-                           "--directory", out_dir, archive, NULL };
-    g_assert_true (tu_run (argv, NULL, &out, &err_text, &status));
-    if (status)
-      g_test_message ("gpgtar: %s", err_text);
-    g_assert_cmpint (status, ==, 0);
+    const char *argv[] = { "gpgtar", "--gpg-args", gpg_args, "--decrypt",
+                           "--directory", sc.out_dir, sc.archive, NULL };
+    g_bytes_unref (run_tool (argv, NULL));
   }
   /* gpgtar 2.2.40 --decrypt restores names, folders and file contents;
    * it skips symbolic and hard links ("unsupported file type") and sets
    * neither modes nor times, for its own archives as for ours: compare
    * what it restores.  gpg | tar x above checks the rest. */
-  compare_trees (folder, unpacked, SAME_NAMES_AND_CONTENTS);
+  unpacked = g_build_filename (sc.out_dir, "Photos", NULL);
+  compare_trees (sc.folder, unpacked, SAME_NAMES_AND_CONTENTS);
 
- leave:
-  g_clear_pointer (&out, g_bytes_unref);
-  g_free (err_text);
-  g_free (gpg_args);
-  g_free (gpgtar);
   g_free (unpacked);
-  g_free (out_dir);
-  g_free (archive);
-  g_free (folder);
-  g_free (src_parent);
+  g_free (gpg_args);
+  scene_clear (&sc);
 }
 
 /* We unpack gpgtar --encrypt --symmetric's output. */
 static void
 test_ours_reads_gpgtar (void)
 {
-  char *src_parent = fresh_dir ("src");
-  char *folder = make_tree (src_parent, WITH_SETUID);
-  char *archive = g_build_filename (src_parent, "Photos.tar.gpg", NULL);
-  char *out_dir = fresh_dir ("out");
-  char *gpgtar = tu_find_program ("gpgtar");
-  char *gpg_args = gpgtar_gpg_args ();
-  char *err_text = NULL, *final = NULL;
-  GBytes *out = NULL;
-  int status;
+  Scene sc;
+  char *final = NULL, *gpg_args;
 
   if (!have ("gpgtar"))
-    goto leave;
+    return;
+  scene_init (&sc, WITH_SETUID, "Photos.tar.gpg");
+  gpg_args = gpgtar_gpg_args ();
   {
-    const char *argv[] = { gpgtar, "--gpg-args", gpg_args, "--encrypt",
-                           "--symmetric", "--output", archive,
-                           "--directory", src_parent, "Photos", NULL };
-    g_assert_true (tu_run (argv, NULL, &out, &err_text, &status));
-    if (status)
-      g_test_message ("gpgtar: %s", err_text);
-    g_assert_cmpint (status, ==, 0);
+    const char *argv[] = { "gpgtar", "--gpg-args", gpg_args, "--encrypt",
+                           "--symmetric", "--output", sc.archive,
+                           "--directory", sc.src_parent, "Photos", NULL };
+    g_bytes_unref (run_tool (argv, NULL));
   }
-  g_assert_cmpint (decrypt_to_folder (archive, out_dir, "Photos", NULL, NULL,
-                                      &final), ==, 0);
+  g_assert_cmpint (decrypt_to_folder (sc.archive, sc.out_dir, "Photos", NULL,
+                                      NULL, &final), ==, 0);
   /* gpgtar 2.2 keeps files, folders and symbolic links, not hard links
    * (it stores the data twice), nor folder times: compare what it keeps. */
   {
-    char *p = g_build_filename (folder, "hard", NULL);
+    char *p = g_build_filename (sc.folder, "hard", NULL);
     g_assert_cmpint (unlink (p), ==, 0);
     g_free (p);
     p = g_build_filename (final, "hard", NULL);
@@ -518,58 +528,41 @@ test_ours_reads_gpgtar (void)
     g_assert_cmpint (unlink (p), ==, 0);
     g_free (p);
   }
-  compare_trees (folder, final, SAME_BUT_DIR_TIMES);
+  compare_trees (sc.folder, final, SAME_BUT_DIR_TIMES);
 
- leave:
-  g_clear_pointer (&out, g_bytes_unref);
   g_free (final);
-  g_free (err_text);
   g_free (gpg_args);
-  g_free (gpgtar);
-  g_free (out_dir);
-  g_free (archive);
-  g_free (folder);
-  g_free (src_parent);
+  scene_clear (&sc);
 }
 
 /* We unpack tar c | gpg -c. */
 static void
 test_ours_reads_tar_gpg (void)
 {
-  char *src_parent = fresh_dir ("src");
-  char *folder = make_tree (src_parent, 0);
-  char *archive = g_build_filename (src_parent, "Photos.tar.gpg", NULL);
-  char *out_dir = fresh_dir ("out");
-  char *tar = tu_find_program ("tar");
+  Scene sc;
   char *final = NULL;
-  GBytes *plain = NULL, *cipher = NULL;
-  int status;
+  GBytes *plain, *cipher;
 
   if (!have ("gpg") || !have ("tar"))
-    goto leave;
+    return;
+  scene_init (&sc, 0, "Photos.tar.gpg");
   {
-    const char *argv[] = { tar, "-c", "-f", "-", "-C", src_parent, "Photos",
-                           NULL };
-    g_assert_true (tu_run (argv, NULL, &plain, NULL, &status));
-    g_assert_cmpint (status, ==, 0);
+    const char *argv[] = { "tar", "-c", "-f", "-", "-C", sc.src_parent,
+                           "Photos", NULL };
+    plain = run_tool (argv, NULL);
   }
   {
-    const char *args[] = { "--symmetric", "--output", archive, NULL };
+    const char *args[] = { "--symmetric", "--output", sc.archive, NULL };
     g_assert_cmpint (run_gpg (args, plain, &cipher), ==, 0);
   }
-  g_assert_cmpint (decrypt_to_folder (archive, out_dir, "Photos", NULL, NULL,
-                                      &final), ==, 0);
-  compare_trees (folder, final, SAME_ALL);
+  g_assert_cmpint (decrypt_to_folder (sc.archive, sc.out_dir, "Photos", NULL,
+                                      NULL, &final), ==, 0);
+  compare_trees (sc.folder, final, SAME_ALL);
 
- leave:
-  g_clear_pointer (&plain, g_bytes_unref);
-  g_clear_pointer (&cipher, g_bytes_unref);
+  g_bytes_unref (plain);
+  g_bytes_unref (cipher);
   g_free (final);
-  g_free (tar);
-  g_free (out_dir);
-  g_free (archive);
-  g_free (folder);
-  g_free (src_parent);
+  scene_clear (&sc);
 }
 
 typedef struct
@@ -656,26 +649,21 @@ test_hostile (gconstpointer data)
 static void
 test_tampered_leaves_nothing (void)
 {
-  char *src_parent = fresh_dir ("src");
-  char *folder = make_tree (src_parent, WITH_SETUID);
-  char *archive = g_build_filename (src_parent, "Photos.tar.gpg", NULL);
-  char *out_dir = fresh_dir ("out");
+  Scene sc;
   char *data;
   gsize len;
 
-  g_assert_cmpint (encrypt_folder (folder, archive, NULL, PL_PROFILE_RFC4880,
-                                   FALSE), ==, 0);
-  g_assert_true (g_file_get_contents (archive, &data, &len, NULL));
+  scene_init (&sc, WITH_SETUID, "Photos.tar.gpg");
+  g_assert_cmpint (encrypt_folder (sc.folder, sc.archive, NULL,
+                                   PL_PROFILE_RFC4880, FALSE), ==, 0);
+  g_assert_true (g_file_get_contents (sc.archive, &data, &len, NULL));
   data[len - 10] ^= 1;
-  g_assert_true (g_file_set_contents (archive, data, (gssize) len, NULL));
-  g_assert_cmpint (decrypt_to_folder (archive, out_dir, "Photos", NULL, NULL,
-                                      NULL), !=, 0);
-  assert_empty_dir (out_dir);
+  g_assert_true (g_file_set_contents (sc.archive, data, (gssize) len, NULL));
+  g_assert_cmpint (decrypt_to_folder (sc.archive, sc.out_dir, "Photos", NULL,
+                                      NULL, NULL), !=, 0);
+  assert_empty_dir (sc.out_dir);
   g_free (data);
-  g_free (out_dir);
-  g_free (archive);
-  g_free (folder);
-  g_free (src_parent);
+  scene_clear (&sc);
 }
 
 /* Not a tar, or cut short: refused as damaged, nothing left. */
