@@ -39,7 +39,7 @@ usage (FILE *f)
          "  version [--backend|--extended]\n"
          "  list-profiles encrypt\n"
          "  encrypt [--as=binary|text] [--no-armor] [--profile=NAME]\n"
-         "          --with-password=PASSWORD\n"
+         "          --with-password=PASSWORD...\n"
          "  decrypt --with-password=PASSWORD... [--session-key-out=FILE]\n"
          "          [--with-session-key=SESSIONKEY...]\n"
          "          [--no-expansion-limit]  (extension: allow content that\n"
@@ -365,14 +365,39 @@ cmd_list_profiles (int argc, char **argv)
   return SOP_OK;
 }
 
+/* One --with-password of encrypt: read (secure memory, into *PW, which
+ * the caller frees with free_secret), checked and trimmed as SOP says,
+ * into *KEY.  Returns a SOP exit code. */
+static int
+read_encrypt_password (const char *spec, char **pw, pl_key *key)
+{
+  size_t len;
+  int code = read_indirect (spec, pw, &len);
+
+  if (code)
+    return code;
+  if (!valid_utf8 ((const unsigned char *) *pw, len))
+    return fail (SOP_PASSWORD_NOT_HUMAN_READABLE,
+                 "the password is not UTF-8", 0);
+  /* SOP: trailing whitespace is not part of a password on encryption. */
+  while (len && strchr (" \t\r\n", (*pw)[len - 1]))
+    (*pw)[--len] = 0;
+  /* Nothing but whitespace would lock the data with no secret at all. */
+  if (strspn (*pw, " \t\r\n\v\f") == len)
+    return fail (SOP_PASSWORD_NOT_HUMAN_READABLE,
+                 "the password is empty or only whitespace", 0);
+  *key = pl_key_passphrase (*pw, len);
+  return SOP_OK;
+}
+
 static int
 cmd_encrypt (int argc, char **argv)
 {
   pl_encrypt_options o;
   const char *passwords[MAX_PASSWORDS];
   size_t n_passwords = 0;
-  char *pw = NULL;
-  size_t pwlen = 0;
+  char *pw[MAX_PASSWORDS] = { NULL };
+  pl_key keys[MAX_PASSWORDS];
   pl_source *src = NULL;
   pl_sink *sink = NULL;
   int code = SOP_OK, as_text = 0;
@@ -425,28 +450,12 @@ cmd_encrypt (int argc, char **argv)
     }
   if (!n_passwords)
     return fail (SOP_MISSING_ARG, "encrypt needs --with-password", 0);
-  if (n_passwords > 1)
-    return fail (SOP_UNSUPPORTED_OPTION,
-                 "encrypt takes a single --with-password", 0);
 
-  code = read_indirect (passwords[0], &pw, &pwlen);
-  if (code)
-    return code;
-  if (!valid_utf8 ((const unsigned char *) pw, pwlen))
+  for (size_t i = 0; i < n_passwords; i++)
     {
-      code = fail (SOP_PASSWORD_NOT_HUMAN_READABLE,
-                   "the password is not UTF-8", 0);
-      goto leave;
-    }
-  /* SOP: trailing whitespace is not part of a password on encryption. */
-  while (pwlen && strchr (" \t\r\n", pw[pwlen - 1]))
-    pw[--pwlen] = 0;
-  /* Nothing but whitespace would lock the data with no secret at all. */
-  if (strspn (pw, " \t\r\n\v\f") == pwlen)
-    {
-      code = fail (SOP_PASSWORD_NOT_HUMAN_READABLE,
-                   "the password is empty or only whitespace", 0);
-      goto leave;
+      code = read_encrypt_password (passwords[i], &pw[i], &keys[i]);
+      if (code)
+        goto leave;
     }
   if (as_text)
     o.literal_format = 'u';
@@ -458,14 +467,12 @@ cmd_encrypt (int argc, char **argv)
       code = fail (1, "cannot set up input and output", err);
       goto leave;
     }
-  {
-    pl_key key = pl_key_passphrase (pw, pwlen);
-    o.keys = &key;
-    o.n_keys = 1;
-    guard_output (sink);
-    err = pl_encrypt (src, sink, &o, NULL);
-    unguard_output ();
-  }
+  /* One SKESK per password, all wrapping the same session key. */
+  o.keys = keys;
+  o.n_keys = n_passwords;
+  guard_output (sink);
+  err = pl_encrypt (src, sink, &o, NULL);
+  unguard_output ();
   if (err)
     code = fail (pl_error_outcome (err) == PL_OUTCOME_IO ? 1
                  : exit_code_for (err), "encryption failed", err);
@@ -473,7 +480,8 @@ cmd_encrypt (int argc, char **argv)
  leave:
   pl_sink_free (sink);
   pl_source_free (src);
-  free_secret (pw);
+  for (size_t i = 0; i < n_passwords; i++)
+    free_secret (pw[i]);
   return code;
 }
 

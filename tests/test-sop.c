@@ -155,6 +155,76 @@ test_roundtrip (void)
   g_free (pwfile);
 }
 
+/* Several --with-password: one key packet each, and each opens the
+ * message alone, for us and for gpg; a bad one among them fails the whole
+ * command before any output. */
+static void
+test_several_passwords (void)
+{
+  static const char *profiles[] = { "rfc4880", "librepgp", "rfc9580" };
+  char *gpg = tu_find_program ("gpg");
+  GBytes *plain = tu_random_bytes (70000);
+
+  g_setenv ("SOP_PW_A", "first pass", TRUE);
+  g_setenv ("SOP_PW_B", "second pass", TRUE);
+  g_setenv ("SOP_PW_C", "third pass", TRUE);
+  g_setenv ("SOP_PW_BLANK", " \t", TRUE);
+  for (gsize i = 0; i < G_N_ELEMENTS (profiles); i++)
+    {
+      char *profile = g_strdup_printf ("--profile=%s", profiles[i]);
+      const char *enc[] = { "encrypt", profile, "--no-armor",
+                            "--with-password=@ENV:SOP_PW_A",
+                            "--with-password=@ENV:SOP_PW_B", NULL };
+      const char *bad[] = { "encrypt", profile,
+                            "--with-password=@ENV:SOP_PW_A",
+                            "--with-password=@ENV:SOP_PW_BLANK", NULL };
+      static const char *const pws[] = { "A", "B", "C" };
+      GBytes *cipher, *back;
+      char *e;
+
+      g_assert_cmpint (sop (enc, plain, &cipher, &e), ==, 0);
+      g_free (e);
+      for (gsize k = 0; k < G_N_ELEMENTS (pws); k++)
+        {
+          char *arg = g_strdup_printf ("--with-password=@ENV:SOP_PW_%s",
+                                       pws[k]);
+          const char *dec[] = { "decrypt", arg, NULL };
+          int status = sop (dec, cipher, &back, &e);
+
+          /* C was not among the passwords. */
+          g_assert_cmpint (status, ==, k == 2 ? 29 : 0);
+          if (k < 2)
+            g_assert_true (g_bytes_equal (plain, back));
+          g_bytes_unref (back);
+          g_free (e);
+          g_free (arg);
+        }
+      /* gpg 2.2 reads no SEIPD v2.  gpg 2.2.40 uses the first key packet
+       * whatever the passphrase ("Bad session key" with the second one):
+       * it opens the message with the first password only. */
+      if (gpg && i < 2)
+        {
+          const char *pw = "first pass";
+          char *pwfile = tu_write_temp ("sop-pw-a", pw, strlen (pw));
+          const char *args[] = { "--decrypt", NULL };
+
+          g_assert_cmpint (tu_run_gpg (pwfile, args, cipher, &back, NULL),
+                           ==, 0);
+          g_assert_true (g_bytes_equal (plain, back));
+          g_bytes_unref (back);
+          g_free (pwfile);
+        }
+      g_assert_cmpint (sop (bad, plain, &back, &e), ==, 31);
+      g_assert_cmpuint (g_bytes_get_size (back), ==, 0);
+      g_bytes_unref (back);
+      g_free (e);
+      g_bytes_unref (cipher);
+      g_free (profile);
+    }
+  g_bytes_unref (plain);
+  g_free (gpg);
+}
+
 /* @FD:N passes the password through an inherited descriptor. */
 static void
 test_fd_password (void)
@@ -350,6 +420,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sop/errors", test_errors);
   g_test_add_func ("/sop/roundtrip", test_roundtrip);
   g_test_add_func ("/sop/fd-password", test_fd_password);
+  g_test_add_func ("/sop/several-passwords", test_several_passwords);
   g_test_add_func ("/sop/session-keys", test_session_keys);
   g_test_add_func ("/sop/armor-dearmor", test_armor_dearmor);
   g_test_add_func ("/sop/no-plaintext-on-failure",
