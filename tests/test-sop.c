@@ -163,6 +163,7 @@ test_several_passwords (void)
 {
   static const char *profiles[] = { "rfc4880", "librepgp", "rfc9580" };
   char *gpg = tu_find_program ("gpg");
+  char *rnp = tu_find_program ("rnp");
   GBytes *plain = tu_random_bytes (70000);
 
   g_setenv ("SOP_PW_A", "first pass", TRUE);
@@ -214,6 +215,21 @@ test_several_passwords (void)
           g_bytes_unref (back);
           g_free (pwfile);
         }
+      /* rnp tries every key packet: the second password opens it. */
+      if (rnp && i < 2)
+        {
+          const char *argv[] = { rnp, "--decrypt", "--password",
+                                 "second pass", "--output", "-", NULL };
+          int status;
+
+          g_assert_true (tu_run (argv, cipher, &back, &e, &status));
+          if (status)
+            g_test_message ("rnp: %s", e);
+          g_assert_cmpint (status, ==, 0);
+          g_assert_true (g_bytes_equal (plain, back));
+          g_bytes_unref (back);
+          g_free (e);
+        }
       g_assert_cmpint (sop (bad, plain, &back, &e), ==, 31);
       g_assert_cmpuint (g_bytes_get_size (back), ==, 0);
       g_bytes_unref (back);
@@ -222,6 +238,7 @@ test_several_passwords (void)
       g_free (profile);
     }
   g_bytes_unref (plain);
+  g_free (rnp);
   g_free (gpg);
 }
 
