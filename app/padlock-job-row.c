@@ -10,7 +10,7 @@
 
 struct _PadlockJobRow
 {
-  GtkListBoxRow parent_instance;
+  GtkBox parent_instance;
 
   /* Template widgets */
   GtkImage *icon;
@@ -20,16 +20,19 @@ struct _PadlockJobRow
   GtkLabel *status_label;
   GtkLabel *format_label;
   GtkLabel *error_label;
+  GtkLabel *verdict_label;
+  GtkWidget *details_box;
   GtkButton *show_button;
   GtkButton *open_button;
   GtkButton *cancel_button;
   GtkButton *retry_button;
 
   /* Owned */
-  PadlockJob *job;
+  PadlockJob *job;              /* NULL while the row shows no job */
+  gulong notify_id;             /* on JOB */
 };
 
-G_DEFINE_FINAL_TYPE (PadlockJobRow, padlock_job_row, GTK_TYPE_LIST_BOX_ROW)
+G_DEFINE_FINAL_TYPE (PadlockJobRow, padlock_job_row, GTK_TYPE_BOX)
 
 enum {
   PROP_0,
@@ -84,6 +87,43 @@ status_text (PadlockJob *job)
     default:
       g_assert_not_reached ();
     }
+}
+
+/* A finished row is one line: the name, the verdict (what the status or
+ * the error label would say) and the actions; what it wrote, and the
+ * whole error, in the verdict's tooltip.  Runs after the full layout's
+ * labels are set, from which it takes its text. */
+static void
+padlock_job_row_sync_compact (PadlockJobRow *self)
+{
+  gboolean compact = padlock_job_is_finished (self->job);
+  gboolean failed = gtk_widget_get_visible (GTK_WIDGET (self->error_label));
+  GtkLabel *source = failed ? self->error_label : self->status_label;
+  g_autofree char *tooltip = NULL;
+
+  gtk_widget_set_visible (GTK_WIDGET (self->subtitle_label), !compact);
+  gtk_widget_set_visible (self->details_box, !compact);
+  gtk_widget_set_visible (GTK_WIDGET (self->verdict_label), compact);
+  if (compact)
+    gtk_widget_add_css_class (GTK_WIDGET (self), "compact");
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (self), "compact");
+  if (failed)
+    gtk_widget_add_css_class (GTK_WIDGET (self->verdict_label), "error");
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (self->verdict_label), "error");
+  gtk_label_set_text (self->verdict_label, gtk_label_get_text (source));
+  /* The name of what was written, and in which format. */
+  tooltip = g_strdup_printf ("%s\n%s", gtk_label_get_text (self->subtitle_label),
+                             gtk_label_get_text (source));
+  if (gtk_widget_get_visible (GTK_WIDGET (self->format_label)))
+    {
+      char *more = g_strdup_printf ("%s\n%s", tooltip,
+                                    gtk_label_get_text (self->format_label));
+      g_free (tooltip);
+      tooltip = more;
+    }
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->verdict_label), compact ? tooltip : NULL);
 }
 
 static void
@@ -163,6 +203,7 @@ padlock_job_row_sync (PadlockJobRow *self)
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, show_label, -1);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->progress_bar),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, input_name, -1);
+  padlock_job_row_sync_compact (self);
 }
 
 static void
@@ -176,7 +217,10 @@ cancel_action (GtkWidget  *widget,
                const char *action_name,
                GVariant   *parameter)
 {
-  padlock_job_cancel (PADLOCK_JOB_ROW (widget)->job);
+  PadlockJob *job = PADLOCK_JOB_ROW (widget)->job;
+
+  if (job)
+    padlock_job_cancel (job);
 }
 
 static void
@@ -184,7 +228,8 @@ show_action (GtkWidget  *widget,
              const char *action_name,
              GVariant   *parameter)
 {
-  GFile *output = padlock_job_get_output (PADLOCK_JOB_ROW (widget)->job);
+  PadlockJob *job = PADLOCK_JOB_ROW (widget)->job;
+  GFile *output = job ? padlock_job_get_output (job) : NULL;
 
   if (output)
     padlock_show_in_files (widget, output);
@@ -195,22 +240,11 @@ open_action (GtkWidget  *widget,
              const char *action_name,
              GVariant   *parameter)
 {
-  GFile *output = padlock_job_get_output (PADLOCK_JOB_ROW (widget)->job);
+  PadlockJob *job = PADLOCK_JOB_ROW (widget)->job;
+  GFile *output = job ? padlock_job_get_output (job) : NULL;
 
   if (output)
     padlock_open_file (widget, output);
-}
-
-static void
-padlock_job_row_constructed (GObject *object)
-{
-  PadlockJobRow *self = PADLOCK_JOB_ROW (object);
-
-  G_OBJECT_CLASS (padlock_job_row_parent_class)->constructed (object);
-
-  g_signal_connect_object (self->job, "notify", G_CALLBACK (on_job_notify),
-                           self, G_CONNECT_SWAPPED);
-  padlock_job_row_sync (self);
 }
 
 static void
@@ -218,8 +252,10 @@ padlock_job_row_dispose (GObject *object)
 {
   PadlockJobRow *self = PADLOCK_JOB_ROW (object);
 
-  gtk_widget_dispose_template (GTK_WIDGET (self), PADLOCK_TYPE_JOB_ROW);
+  if (self->job)
+    g_clear_signal_handler (&self->notify_id, self->job);
   g_clear_object (&self->job);
+  gtk_widget_dispose_template (GTK_WIDGET (self), PADLOCK_TYPE_JOB_ROW);
 
   G_OBJECT_CLASS (padlock_job_row_parent_class)->dispose (object);
 }
@@ -253,7 +289,7 @@ padlock_job_row_set_property (GObject      *object,
   switch (prop_id)
     {
     case PROP_JOB:
-      self->job = g_value_dup_object (value);
+      padlock_job_row_set_job (self, g_value_get_object (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -266,14 +302,13 @@ padlock_job_row_class_init (PadlockJobRowClass *klass)
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
-  object_class->constructed = padlock_job_row_constructed;
   object_class->dispose = padlock_job_row_dispose;
   object_class->get_property = padlock_job_row_get_property;
   object_class->set_property = padlock_job_row_set_property;
 
   properties[PROP_JOB] =
     g_param_spec_object ("job", NULL, NULL, PADLOCK_TYPE_JOB,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY
                          | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
@@ -286,6 +321,8 @@ padlock_job_row_class_init (PadlockJobRowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PadlockJobRow, status_label);
   gtk_widget_class_bind_template_child (widget_class, PadlockJobRow, format_label);
   gtk_widget_class_bind_template_child (widget_class, PadlockJobRow, error_label);
+  gtk_widget_class_bind_template_child (widget_class, PadlockJobRow, verdict_label);
+  gtk_widget_class_bind_template_child (widget_class, PadlockJobRow, details_box);
   gtk_widget_class_bind_template_child (widget_class, PadlockJobRow, show_button);
   gtk_widget_class_bind_template_child (widget_class, PadlockJobRow, open_button);
   gtk_widget_class_bind_template_child (widget_class, PadlockJobRow, cancel_button);
@@ -305,8 +342,38 @@ padlock_job_row_init (PadlockJobRow *self)
 GtkWidget *
 padlock_job_row_new (PadlockJob *job)
 {
-  g_return_val_if_fail (PADLOCK_IS_JOB (job), NULL);
+  g_return_val_if_fail (job == NULL || PADLOCK_IS_JOB (job), NULL);
   return g_object_new (PADLOCK_TYPE_JOB_ROW, "job", job, NULL);
+}
+
+void
+padlock_job_row_set_job (PadlockJobRow *self,
+                         PadlockJob    *job)
+{
+  g_return_if_fail (PADLOCK_IS_JOB_ROW (self));
+  g_return_if_fail (job == NULL || PADLOCK_IS_JOB (job));
+
+  if (self->job == job)
+    return;
+  /* The one handler this row put on the job it showed goes with it. */
+  if (self->job)
+    g_clear_signal_handler (&self->notify_id, self->job);
+  g_set_object (&self->job, job);
+  if (job)
+    {
+      self->notify_id = g_signal_connect_swapped (job, "notify",
+                                                  G_CALLBACK (on_job_notify), self);
+      padlock_job_row_sync (self);
+    }
+  else
+    {
+      /* Shown nowhere (the list view keeps it for a later job): nothing
+       * on it can be acted on. */
+      gtk_widget_action_set_enabled (GTK_WIDGET (self), "row.cancel", FALSE);
+      gtk_widget_action_set_enabled (GTK_WIDGET (self), "row.show", FALSE);
+      gtk_widget_action_set_enabled (GTK_WIDGET (self), "row.open", FALSE);
+    }
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_JOB]);
 }
 
 PadlockJob *

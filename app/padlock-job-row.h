@@ -8,9 +8,16 @@
 G_BEGIN_DECLS
 
 #define PADLOCK_TYPE_JOB_ROW (padlock_job_row_get_type ())
-G_DECLARE_FINAL_TYPE (PadlockJobRow, padlock_job_row, PADLOCK, JOB_ROW, GtkListBoxRow)
+G_DECLARE_FINAL_TYPE (PadlockJobRow, padlock_job_row, PADLOCK, JOB_ROW, GtkBox)
 
+/* JOB may be NULL: a row the list view fills later. */
 GtkWidget  *padlock_job_row_new     (PadlockJob    *job);
+/* Shows JOB (or nothing: NULL), and follows its changes until it shows
+ * another.  The row holds a reference to JOB and one notify handler on
+ * it, both let go when it shows another job, NULL, or is disposed: a row
+ * the list view recycles leaves nothing on the job it showed before. */
+void        padlock_job_row_set_job (PadlockJobRow *self,
+                                     PadlockJob    *job);
 PadlockJob *padlock_job_row_get_job (PadlockJobRow *self);
 
 G_END_DECLS

@@ -233,22 +233,47 @@ padlock_queue_add (PadlockQueue *self,
   padlock_queue_schedule (self);
 }
 
-void
-padlock_queue_clear_finished (PadlockQueue *self)
+/* Removes the finished jobs from JOBS[FROM, TO) (they all are), and tells
+ * of it in one items-changed. */
+static void
+remove_range (PadlockQueue *self,
+              guint         from,
+              guint         to)
 {
-  g_return_if_fail (PADLOCK_IS_QUEUE (self));
-
-  for (guint i = self->jobs->len; i > 0; i--)
+  for (guint i = from; i < to; i++)
     {
-      PadlockJob *job = g_ptr_array_index (self->jobs, i - 1);
+      PadlockJob *job = g_ptr_array_index (self->jobs, i);
 
-      if (!padlock_job_is_finished (job))
-        continue;
       self->cleared_bytes += job_bytes (job);
       count_job (self, job, FALSE);
       g_signal_handlers_disconnect_by_func (job, on_job_state, self);
-      g_ptr_array_remove_index (self->jobs, i - 1);
-      g_list_model_items_changed (G_LIST_MODEL (self), i - 1, 1, 0);
+    }
+  g_ptr_array_remove_range (self->jobs, from, to - from);
+  g_list_model_items_changed (G_LIST_MODEL (self), from, to - from, 0);
+}
+
+void
+padlock_queue_clear_finished (PadlockQueue *self)
+{
+  guint i;
+
+  g_return_if_fail (PADLOCK_IS_QUEUE (self));
+
+  /* From the end, one run of finished jobs at a time: one items-changed a
+   * run (Clearing 10,000 finished jobs is one signal, not 10,000), and
+   * what is moved down is only what follows the run, already thinned. */
+  i = self->jobs->len;
+  while (i > 0)
+    {
+      guint end;
+
+      while (i > 0 && !padlock_job_is_finished (g_ptr_array_index (self->jobs, i - 1)))
+        i--;
+      end = i;
+      while (i > 0 && padlock_job_is_finished (g_ptr_array_index (self->jobs, i - 1)))
+        i--;
+      if (i < end)
+        remove_range (self, i, end);
     }
   self->first_queued = 0;
   padlock_queue_schedule (self);

@@ -266,6 +266,7 @@ on_job_state (PadlockJob    *job,
 {
   /* Jobs that start, end or fail change the header's counts. */
   padlock_window_update_summary (self);
+  padlock_window_list_job_state (self, job);
   if (padlock_job_is_finished (job)
       && padlock_job_get_direction (job) == PADLOCK_DIRECTION_DECRYPT)
     check_batch (self, padlock_job_get_batch (job));

@@ -28,18 +28,20 @@ struct _PadlockWindow
   AdwStatusPage *status_page;
   GtkButton *choose_button;
   GtkWidget *drop_hint;
-  GtkListBox *job_list;
+  GtkListView *job_list;       /* over JOB_FILTER_MODEL over QUEUE */
   PadlockGraph *graph;
   GtkLabel *throughput_label;
   GtkLabel *files_label;
   GtkMenuButton *menu_button;
   GtkWidget *summary_box;
   GtkScrolledWindow *scroller;
+  GtkToggleButton *failures_button;   /* "Only Failures" */
 
   /* Owned */
   GSettings *settings;
   PadlockQueue *queue;
   GtkDropTarget *drop_target;
+  GtkFilter *failures_filter;   /* failed and cancelled jobs */
   GQueue requests;              /* PadlockRequest */
   PadlockRequest *request;      /* the one being asked */
   GtkFileChooserNative *chooser;
@@ -47,10 +49,14 @@ struct _PadlockWindow
   char *last_notice;
 
   /* Borrowed */
+  GtkFilterListModel *job_filter_model;  /* the list view's, filtered or not */
   PadlockPassphraseDialog *dialog;
   AdwMessageDialog *quit_dialog;  /* "Stop 2 running jobs?" */
 
   guint next_batch;
+  guint filter_id;              /* the filter catches up (padlock-window-list.c) */
+  gboolean failures_entered;    /* since FILTER_ID was set: a job failed */
+  gboolean failures_left;       /* a failed job was tried again */
   guint graph_id;
   guint idle_ticks;
   gboolean quitting;            /* confirmed: the jobs are being stopped */
@@ -58,6 +64,17 @@ struct _PadlockWindow
 };
 
 void padlock_window_init_files (PadlockWindow *self);
+/* The list view, its rows and the "Only Failures" filter
+ * (padlock-window-list.c). */
+void padlock_window_init_list (PadlockWindow *self);
+void padlock_window_dispose_list (PadlockWindow *self);
+/* JOB's state changed: the filtered list follows (soon, not at once). */
+void padlock_window_list_job_state (PadlockWindow *self,
+                                    PadlockJob    *job);
+/* "Only Failures" is offered while N_FAILURES (failed and cancelled
+ * jobs) is not 0, and turns off when it comes to 0. */
+void padlock_window_list_sync_failures (PadlockWindow *self,
+                                        guint          n_failures);
 void padlock_window_dispose_files (PadlockWindow *self);
 void padlock_window_notice     (PadlockWindow *self,
                                 const char    *message);

@@ -5,20 +5,12 @@
 #include <glib/gi18n.h>
 
 #include "padlock-format.h"
-#include "padlock-job-row.h"
 #include "padlock-settings.h"
 
 G_DEFINE_FINAL_TYPE (PadlockWindow, padlock_window, ADW_TYPE_APPLICATION_WINDOW)
 
 /* The graph keeps moving this long after the queue went idle. */
 #define IDLE_TICKS (30 * 1000 / PADLOCK_GRAPH_INTERVAL_MS)
-
-static GtkWidget *
-create_row (gpointer item,
-            gpointer user_data)
-{
-  return padlock_job_row_new (PADLOCK_JOB (item));
-}
 
 /* What happened to the jobs in the list, counted from their states. */
 typedef struct
@@ -106,6 +98,7 @@ padlock_window_update_summary (PadlockWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.clear-finished",
                                  counts.done + counts.failed + counts.cancelled > 0);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.cancel-all", busy);
+  padlock_window_list_sync_failures (self, counts.failed + counts.cancelled);
 }
 
 static gboolean
@@ -399,12 +392,14 @@ padlock_window_dispose (GObject *object)
     padlock_queue_cancel_all (self->queue);
   g_clear_handle_id (&self->graph_id, g_source_remove);
   padlock_window_dispose_files (self);
+  padlock_window_dispose_list (self);
   if (self->chooser)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
   g_clear_object (&self->chooser);
   if (self->quit_dialog)
     gtk_window_destroy (GTK_WINDOW (g_steal_pointer (&self->quit_dialog)));
   gtk_widget_dispose_template (GTK_WIDGET (self), PADLOCK_TYPE_WINDOW);
+  self->job_filter_model = NULL;        /* went with the list view */
   g_clear_object (&self->queue);
   g_clear_object (&self->settings);
   g_clear_pointer (&self->last_notice, g_free);
@@ -436,6 +431,7 @@ padlock_window_class_init (PadlockWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PadlockWindow, menu_button);
   gtk_widget_class_bind_template_child (widget_class, PadlockWindow, summary_box);
   gtk_widget_class_bind_template_child (widget_class, PadlockWindow, scroller);
+  gtk_widget_class_bind_template_child (widget_class, PadlockWindow, failures_button);
 
   gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
   gtk_widget_class_install_action (widget_class, "win.clear-finished", NULL,
@@ -464,8 +460,7 @@ padlock_window_init (PadlockWindow *self)
                            G_CONNECT_SWAPPED);
   on_concurrency_changed (self);
 
-  gtk_list_box_bind_model (self->job_list, G_LIST_MODEL (self->queue),
-                           create_row, NULL, NULL);
+  padlock_window_init_list (self);
   g_signal_connect_object (self->queue, "items-changed",
                            G_CALLBACK (padlock_window_update_summary), self,
                            G_CONNECT_SWAPPED);

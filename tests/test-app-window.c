@@ -105,16 +105,36 @@ menu_item_enabled (PadlockWindow *window,
   return enabled;
 }
 
+static gboolean
+is_row_of_job (GtkWidget *widget,
+               gpointer   job)
+{
+  return PADLOCK_IS_JOB_ROW (widget)
+         && padlock_job_row_get_job (PADLOCK_JOB_ROW (widget)) == job;
+}
+
+/* The row the list view shows the queue's job INDEX in (it makes rows
+ * only for the jobs in sight). */
+static GtkWidget *
+row_at (PadlockWindow *window,
+        guint          index)
+{
+  g_autoptr(PadlockJob) job = g_list_model_get_item (G_LIST_MODEL (window->queue), index);
+  GtkWidget *row;
+
+  g_assert_nonnull (job);
+  row = find_widget (GTK_WIDGET (window->job_list), is_row_of_job, job);
+  g_assert_nonnull (row);
+  return row;
+}
+
 static GtkWidget *
 row_child (PadlockWindow *window,
            guint          index,
            const char    *name)
 {
-  GtkListBoxRow *row = gtk_list_box_get_row_at_index (window->job_list, index);
-
-  g_assert_nonnull (row);
-  return GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (row), PADLOCK_TYPE_JOB_ROW,
-                                                   name));
+  return GTK_WIDGET (gtk_widget_get_template_child (row_at (window, index),
+                                                   PADLOCK_TYPE_JOB_ROW, name));
 }
 
 /* A mixed drop: the plain file is encrypted, the message decrypted, each
@@ -174,17 +194,27 @@ test_mixed_drop (void)
   g_assert_cmpstr (gtk_label_get_text (window->files_label), ==, "2 done");
   g_assert_cmpstr (gtk_label_get_text (window->throughput_label), ==, "Done");
   at_settle (100);
-  /* The encrypted row says what it wrote; both bars have one length,
-   * though one row has an Open button and the other not. */
-  g_assert_true (gtk_widget_get_visible (row_child (window, 0, "format_label")));
+  /* Finished, each row is one line: the name, the verdict, the actions;
+   * the encrypted row says what it wrote in the verdict's tooltip. */
   g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (row_child (window, 0, "format_label"))), ==,
                    "OpenPGP (RFC 4880) · opens in GnuPG, Kleopatra, RNP, Sequoia, OpenPGP.js");
   g_assert_false (gtk_widget_get_visible (row_child (window, 1, "format_label")));
+  for (guint i = 0; i < 2; i++)
+    {
+      GtkWidget *verdict = row_child (window, i, "verdict_label");
+
+      g_assert_true (gtk_widget_get_visible (verdict));
+      g_assert_true (gtk_widget_get_mapped (verdict));
+      g_assert_false (gtk_widget_get_mapped (row_child (window, i, "progress_bar")));
+      g_assert_false (gtk_widget_get_mapped (row_child (window, i, "subtitle_label")));
+      g_assert_true (gtk_widget_has_css_class (row_at (window, i), "compact"));
+      g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (verdict)), ==,
+                       gtk_label_get_text (GTK_LABEL (row_child (window, i, "status_label"))));
+    }
+  g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (row_child (window, 0, "verdict_label")),
+                            "opens in GnuPG"));
   g_assert_true (gtk_widget_get_visible (row_child (window, 1, "open_button")));
   g_assert_false (gtk_widget_get_visible (row_child (window, 0, "open_button")));
-  g_assert_cmpint (gtk_widget_get_width (row_child (window, 0, "progress_bar")), >, 0);
-  g_assert_cmpint (gtk_widget_get_width (row_child (window, 0, "progress_bar")), ==,
-                   gtk_widget_get_width (row_child (window, 1, "progress_bar")));
 
   decrypted = at_gpg_decrypt (encrypted, PASSPHRASE);
   g_assert_true (decrypted && g_bytes_equal (decrypted, plain_bytes));
@@ -361,17 +391,20 @@ test_cancel (void)
   g_autofree char *big = at_write_random (dir, "video.mkv", 200 * 1024 * 1024);
   g_autofree char *listing = NULL;
   PadlockWindow *window = at_new_window ();
-  GtkListBoxRow *row;
+  GtkWidget *row;
   PadlockJob *job;
   const char *paths[] = { big, NULL };
 
   at_drop (window, paths);
   at_answer (at_wait_dialog (window), PASSPHRASE);
-  row = gtk_list_box_get_row_at_index (window->job_list, 0);
-  g_assert_true (PADLOCK_IS_JOB_ROW (row));
+  at_settle (50);
+  row = row_at (window, 0);
   job = padlock_job_row_get_job (PADLOCK_JOB_ROW (row));
   g_assert_true (at_wait_until (job_has_progress, job, TIMEOUT_MS));
   g_assert_false (padlock_job_is_finished (job));
+  /* Running, the row has its full layout: the bar under the name. */
+  g_assert_true (gtk_widget_get_mapped (row_child (window, 0, "progress_bar")));
+  g_assert_false (gtk_widget_get_visible (row_child (window, 0, "verdict_label")));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (row), "row.cancel", NULL));
   g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
   g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_CANCELLED);
@@ -614,13 +647,11 @@ test_accessible_names (void)
   g_autofree char *plain = at_write_random (dir, "budget.ods", 64 * 1024 * 1024);
   PadlockWindow *window = at_new_window ();
   const char *paths[] = { plain, NULL };
-  GtkListBoxRow *row;
   GtkWidget *child;
 
   at_drop (window, paths);
   at_answer (at_wait_dialog (window), PASSPHRASE);
-  row = gtk_list_box_get_row_at_index (window->job_list, 0);
-  g_assert_nonnull (row);
+  at_settle (50);
   child = row_child (window, 0, "cancel_button");
   g_assert_true (is_icon_button (child, NULL));
   gtk_test_accessible_assert_property (GTK_ACCESSIBLE (child),
@@ -973,7 +1004,7 @@ test_open_failure (void)
                                                                   FALSE);
   PadlockWindow *window = at_new_window ();
   const char *paths[] = { message, NULL };
-  GtkListBoxRow *row;
+  GtkWidget *row;
   GtkWidget *title;
 
   if (handler)
@@ -987,7 +1018,8 @@ test_open_failure (void)
   at_drop (window, paths);
   at_answer (at_wait_dialog (window), PASSPHRASE);
   g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
-  row = gtk_list_box_get_row_at_index (window->job_list, 0);
+  at_settle (50);
+  row = row_at (window, 0);
   g_clear_pointer (&window->last_notice, g_free);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (row), "row.open", NULL));
   at_settle (1000);
@@ -1074,8 +1106,11 @@ test_layout_and_bindings (void)
   g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
   at_settle (200);
   g_assert_true (gtk_widget_compute_bounds (window->summary_box, GTK_WIDGET (window), &header));
-  g_assert_true (gtk_widget_compute_bounds (GTK_WIDGET (window->job_list), GTK_WIDGET (window),
+  /* The list's column: the list view and its scrollbar. */
+  g_assert_true (gtk_widget_compute_bounds (GTK_WIDGET (window->scroller), GTK_WIDGET (window),
                                             &list));
+  g_assert_true (gtk_widget_get_visible (
+                   gtk_scrolled_window_get_vscrollbar (window->scroller)));
   g_assert_cmpfloat (header.size.width, >, 100);
   g_assert_cmpfloat (header.origin.x, ==, list.origin.x);
   g_assert_cmpfloat (header.size.width, ==, list.size.width);
@@ -1088,7 +1123,7 @@ test_layout_and_bindings (void)
   width = gtk_widget_get_width (GTK_WIDGET (window));
   g_assert_cmpint (width, <=, 360);
   g_assert_true (gtk_widget_compute_bounds (window->summary_box, GTK_WIDGET (window), &header));
-  g_assert_true (gtk_widget_compute_bounds (GTK_WIDGET (window->job_list), GTK_WIDGET (window),
+  g_assert_true (gtk_widget_compute_bounds (GTK_WIDGET (window->scroller), GTK_WIDGET (window),
                                             &list));
   g_assert_cmpfloat (header.origin.x + header.size.width, <=, width);
   g_assert_cmpfloat (list.origin.x + list.size.width, <=, width);
@@ -1139,6 +1174,291 @@ test_speed_scale (void)
   close_window (window);
 }
 
+/* A job on FILE_NAME in DIR that has its passphrase; the file need not
+ * exist (the job then fails, as a missing file does). */
+static PadlockJob *
+new_job (const char    *dir,
+         const char    *file_name,
+         PadlockSecret *secret)
+{
+  g_autofree char *path = g_build_filename (dir, file_name, NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  PadlockJobConfig config = { 0 };
+  PadlockJob *job = padlock_job_new (file, PADLOCK_DIRECTION_ENCRYPT, &config);
+
+  if (secret)
+    padlock_job_set_secret (job, secret);
+  return job;
+}
+
+static void
+count_signal (guint *count)
+{
+  (*count)++;
+}
+
+static guint
+count_rows (GtkWidget *root)
+{
+  guint n = 0;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child;
+       child = gtk_widget_get_next_sibling (child))
+    n += PADLOCK_IS_JOB_ROW (child) ? 1 : count_rows (child);
+  return n;
+}
+
+static GListModel *
+view_model (PadlockWindow *window)
+{
+  return G_LIST_MODEL (gtk_list_view_get_model (window->job_list));
+}
+
+/* 10,000 jobs in one go: the list view holds them all, but makes rows
+ * only for those in sight; scrolled to the end, its rows show the last
+ * jobs; Clear Finished removes them in one items-changed, not 10,000. */
+static void
+test_ten_thousand (void)
+{
+  g_autofree char *dir = at_new_dir ("many");
+  g_autoptr(PadlockSecret) secret = padlock_secret_new (PASSPHRASE);
+  PadlockWindow *window = at_new_window ();
+  GtkAdjustment *adjustment;
+  guint changes = 0;
+  guint rows;
+
+  for (guint i = 0; i < 10000; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("missing-%05u.txt", i);
+      g_autoptr(PadlockJob) job = new_job (dir, name, secret);
+
+      padlock_queue_add (window->queue, job);
+    }
+  /* The first few start (and fail: no such file); the rest wait, and
+   * are cancelled here, before they can start. */
+  padlock_queue_cancel_all (window->queue);
+  g_assert_cmpuint (g_list_model_get_n_items (view_model (window)), ==, 10000);
+  at_settle (200);
+  rows = count_rows (GTK_WIDGET (window->job_list));
+  g_assert_cmpuint (rows, >, 0);
+  g_assert_cmpuint (rows, <, 500);
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (row_child (window, 0, "title_label"))), ==,
+                   "missing-00000.txt");
+
+  /* At the end, rows (made anew or given other jobs) show the last jobs. */
+  adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (window->job_list));
+  gtk_adjustment_set_value (adjustment, gtk_adjustment_get_upper (adjustment));
+  at_settle (200);
+  gtk_adjustment_set_value (adjustment, gtk_adjustment_get_upper (adjustment));
+  at_settle (200);
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (row_child (window, 9999, "title_label"))),
+                   ==, "missing-09999.txt");
+  g_assert_cmpuint (count_rows (GTK_WIDGET (window->job_list)), <, 500);
+
+  g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
+  g_assert_cmpuint (padlock_queue_count_state (window->queue, PADLOCK_JOB_FAILED)
+                    + padlock_queue_count_state (window->queue, PADLOCK_JOB_CANCELLED),
+                    ==, 10000);
+  g_signal_connect_swapped (window->queue, "items-changed", G_CALLBACK (count_signal),
+                            &changes);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.clear-finished",
+                                             NULL));
+  g_assert_cmpuint (changes, ==, 1);
+  g_assert_cmpuint (g_list_model_get_n_items (view_model (window)), ==, 0);
+  g_signal_handlers_disconnect_by_func (window->queue, count_signal, &changes);
+  at_settle (100);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (window->stack), ==, "empty");
+  close_window (window);
+}
+
+/* Clear Finished takes out each run of finished jobs in one items-changed
+ * and leaves the jobs that are not finished, in their order. */
+static void
+test_clear_ranges (void)
+{
+  g_autofree char *dir = at_new_dir ("ranges");
+  g_autofree char *big = sparse_file (dir, "big.iso", G_GINT64_CONSTANT (4) << 30);
+  g_autoptr(PadlockSecret) secret = padlock_secret_new (PASSPHRASE);
+  g_autoptr(PadlockQueue) queue = padlock_queue_new ();
+  g_autoptr(GPtrArray) jobs = g_ptr_array_new_with_free_func (g_object_unref);
+  /* Finished (x) or not (.): three runs of finished jobs.  One job runs
+   * at a time: the first that is not finished (a 4 GiB file), and the
+   * others wait behind it. */
+  const char *pattern = "xx.xxx..x.";
+  guint changes = 0;
+
+  padlock_queue_set_max_running (queue, 1);
+  for (guint i = 0; pattern[i]; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("file-%u.txt", i);
+      PadlockJob *job = i == 2 ? new_job (dir, "big.iso", secret)
+                               : new_job (dir, name, secret);
+
+      if (pattern[i] == 'x')
+        padlock_job_cancel (job);
+      g_ptr_array_add (jobs, job);
+      padlock_queue_add (queue, job);
+    }
+  g_assert_cmpint (padlock_job_get_state (jobs->pdata[2]), ==, PADLOCK_JOB_RUNNING);
+  g_signal_connect_swapped (queue, "items-changed", G_CALLBACK (count_signal), &changes);
+  padlock_queue_clear_finished (queue);
+  g_assert_cmpuint (changes, ==, 3);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (queue)), ==, 4);
+  for (guint i = 0, j = 0; pattern[i]; i++)
+    if (pattern[i] == '.')
+      {
+        g_autoptr(PadlockJob) job = g_list_model_get_item (G_LIST_MODEL (queue), j++);
+
+        g_assert_true (job == jobs->pdata[i]);
+      }
+  g_assert_cmpuint (padlock_queue_count_state (queue, PADLOCK_JOB_CANCELLED), ==, 0);
+  g_assert_cmpuint (padlock_queue_count_state (queue, PADLOCK_JOB_QUEUED), ==, 3);
+  padlock_queue_cancel_all (queue);
+  g_assert_true (at_wait_queue_idle (queue, TIMEOUT_MS));
+  g_signal_handlers_disconnect_by_func (queue, count_signal, &changes);
+}
+
+typedef struct
+{
+  PadlockWindow *window;
+  guint n;
+} ViewCount;
+
+static gboolean
+view_has_n (gpointer data)
+{
+  ViewCount *count = data;
+
+  return g_list_model_get_n_items (view_model (count->window)) == count->n;
+}
+
+/* "Only Failures": offered only when something failed or was cancelled;
+ * on, the list shows exactly those jobs, and jobs that fail or are
+ * cancelled later come in; off again once they are cleared. */
+static void
+test_failures_filter (void)
+{
+  g_autofree char *dir = at_new_dir ("failures");
+  g_autofree char *plain = at_write_random (dir, "fine.txt", 1000);
+  g_autofree char *big_path = sparse_file (dir, "big.iso", G_GINT64_CONSTANT (4) << 30);
+  g_autoptr(PadlockSecret) secret = padlock_secret_new (PASSPHRASE);
+  g_autoptr(PadlockJob) fine = new_job (dir, "fine.txt", secret);
+  g_autoptr(PadlockJob) lost = new_job (dir, "lost.txt", secret);
+  g_autoptr(PadlockJob) big = new_job (dir, "big.iso", secret);
+  g_autoptr(PadlockJob) waiting = new_job (dir, "waiting.txt", secret);
+  g_autoptr(PadlockJob) later = new_job (dir, "gone too.txt", secret);
+  PadlockWindow *window = at_new_window ();
+  GtkWidget *toggle = GTK_WIDGET (window->failures_button);
+  ViewCount count = { window, 0 };
+
+  padlock_queue_add (window->queue, fine);
+  g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
+  at_settle (50);
+  g_assert_cmpint (padlock_job_get_state (fine), ==, PADLOCK_JOB_DONE);
+  g_assert_false (gtk_widget_get_visible (toggle));
+
+  padlock_queue_add (window->queue, lost);
+  g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
+  g_assert_cmpint (padlock_job_get_state (lost), ==, PADLOCK_JOB_FAILED);
+  g_assert_true (gtk_widget_get_visible (toggle));
+  gtk_toggle_button_set_active (window->failures_button, TRUE);
+  g_assert_cmpuint (g_list_model_get_n_items (view_model (window)), ==, 1);
+  at_settle (50);
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (row_child (window, 1, "title_label"))), ==,
+                   "lost.txt");
+  g_assert_cmpuint (count_rows (GTK_WIDGET (window->job_list)), ==, 1);
+
+  /* One at a time: BIG runs, WAITING and LATER wait; neither is shown. */
+  padlock_queue_set_max_running (window->queue, 1);
+  padlock_queue_add (window->queue, big);
+  padlock_queue_add (window->queue, waiting);
+  padlock_queue_add (window->queue, later);
+  at_settle (100);
+  g_assert_cmpint (padlock_job_get_state (waiting), ==, PADLOCK_JOB_QUEUED);
+  g_assert_cmpuint (g_list_model_get_n_items (view_model (window)), ==, 1);
+  /* Cancelled, WAITING comes in; BIG too; LATER then runs and fails. */
+  padlock_job_cancel (waiting);
+  count.n = 2;
+  g_assert_true (at_wait_until (view_has_n, &count, TIMEOUT_MS));
+  padlock_job_cancel (big);
+  g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
+  g_assert_cmpint (padlock_job_get_state (big), ==, PADLOCK_JOB_CANCELLED);
+  g_assert_cmpint (padlock_job_get_state (later), ==, PADLOCK_JOB_FAILED);
+  count.n = 4;
+  g_assert_true (at_wait_until (view_has_n, &count, TIMEOUT_MS));
+  for (guint i = 0; i < 4; i++)
+    {
+      g_autoptr(PadlockJob) job = g_list_model_get_item (view_model (window), i);
+
+      g_assert_true (job == lost || job == big || job == waiting || job == later);
+    }
+
+  /* Off: every job again. */
+  gtk_toggle_button_set_active (window->failures_button, FALSE);
+  g_assert_cmpuint (g_list_model_get_n_items (view_model (window)), ==, 5);
+  gtk_toggle_button_set_active (window->failures_button, TRUE);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.clear-finished",
+                                             NULL));
+  g_assert_false (gtk_widget_get_visible (toggle));
+  g_assert_false (gtk_toggle_button_get_active (window->failures_button));
+  g_assert_cmpuint (g_list_model_get_n_items (view_model (window)), ==, 0);
+  padlock_queue_set_max_running (window->queue, 0);
+  close_window (window);
+}
+
+/* A row the list view gives another job shows that job, and the job it
+ * showed before no longer reaches it, nor keeps a handler of it. */
+static void
+test_row_recycle (void)
+{
+  g_autofree char *dir = at_new_dir ("recycle");
+  g_autoptr(PadlockJob) alpha = new_job (dir, "alpha.txt", NULL);
+  g_autoptr(PadlockJob) beta = new_job (dir, "beta.txt", NULL);
+  guint notify_id = g_signal_lookup ("notify", G_TYPE_OBJECT);
+  PadlockJobRow *row = PADLOCK_JOB_ROW (g_object_ref_sink (padlock_job_row_new (NULL)));
+  GtkLabel *title = GTK_LABEL (gtk_widget_get_template_child (GTK_WIDGET (row),
+                                                              PADLOCK_TYPE_JOB_ROW,
+                                                              "title_label"));
+  GtkLabel *status = GTK_LABEL (gtk_widget_get_template_child (GTK_WIDGET (row),
+                                                               PADLOCK_TYPE_JOB_ROW,
+                                                               "status_label"));
+
+  at_application ();
+  padlock_job_row_set_job (row, alpha);
+  g_assert_cmpstr (gtk_label_get_text (title), ==, "alpha.txt");
+  g_assert_true (g_signal_has_handler_pending (alpha, notify_id, 0, FALSE));
+
+  padlock_job_row_set_job (row, beta);
+  g_assert_true (padlock_job_row_get_job (row) == beta);
+  g_assert_cmpstr (gtk_label_get_text (title), ==, "beta.txt");
+  g_assert_cmpstr (gtk_label_get_text (status), ==, "Waiting");
+  g_assert_false (g_signal_has_handler_pending (alpha, notify_id, 0, FALSE));
+  g_assert_cmpuint (G_OBJECT (alpha)->ref_count, ==, 1);
+  /* ALPHA changes: the row, showing BETA, does not. */
+  padlock_job_cancel (alpha);
+  g_assert_cmpstr (gtk_label_get_text (title), ==, "beta.txt");
+  g_assert_cmpstr (gtk_label_get_text (status), ==, "Waiting");
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (gtk_widget_get_template_child (
+                   GTK_WIDGET (row), PADLOCK_TYPE_JOB_ROW, "progress_bar"))));
+  /* BETA does: the row follows, and compacts to one line. */
+  padlock_job_cancel (beta);
+  g_assert_cmpstr (gtk_label_get_text (status), ==, "Cancelled · nothing was written");
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (row), "compact"));
+
+  padlock_job_row_set_job (row, NULL);
+  g_assert_null (padlock_job_row_get_job (row));
+  g_assert_false (g_signal_has_handler_pending (beta, notify_id, 0, FALSE));
+  g_assert_cmpuint (G_OBJECT (beta)->ref_count, ==, 1);
+  /* Nothing to act on: the row's actions are off. */
+  g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (gtk_widget_get_template_child (
+                    GTK_WIDGET (row), PADLOCK_TYPE_JOB_ROW, "cancel_button"))));
+  /* Disposed while showing a job, it lets go of it too. */
+  padlock_job_row_set_job (row, alpha);
+  g_object_unref (row);
+  g_assert_false (g_signal_has_handler_pending (alpha, notify_id, 0, FALSE));
+  g_assert_cmpuint (G_OBJECT (alpha)->ref_count, ==, 1);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1164,5 +1484,9 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/open-failure", test_open_failure);
   g_test_add_func ("/ui/layout-and-bindings", test_layout_and_bindings);
   g_test_add_func ("/ui/speed-scale", test_speed_scale);
+  g_test_add_func ("/ui/ten-thousand", test_ten_thousand);
+  g_test_add_func ("/ui/clear-ranges", test_clear_ranges);
+  g_test_add_func ("/ui/failures-filter", test_failures_filter);
+  g_test_add_func ("/ui/row-recycle", test_row_recycle);
   return g_test_run ();
 }

@@ -1,0 +1,141 @@
+/* padlock-window-list.c - the window's list of jobs: a list view over the
+ * queue that makes rows only for what is in sight (10,000 jobs), and its
+ * "Only Failures" filter */
+#include "padlock-window-private.h"
+
+#include "padlock-job-row.h"
+
+/* The filtered list catches up with jobs that fail, or are tried again,
+ * at most this often: a batch of 10,000 failing files asks for one pass
+ * over the list a tenth of a second, not one a job. */
+#define FILTER_DELAY_MS 100
+
+static gboolean
+is_failure (PadlockJobState state)
+{
+  return state == PADLOCK_JOB_FAILED || state == PADLOCK_JOB_CANCELLED;
+}
+
+static gboolean
+failure_filter_match (gpointer item,
+                      gpointer user_data)
+{
+  return is_failure (padlock_job_get_state (PADLOCK_JOB (item)));
+}
+
+static void
+setup_row (GtkListItemFactory *factory,
+           GtkListItem        *item,
+           gpointer            user_data)
+{
+  gtk_list_item_set_activatable (item, FALSE);
+  gtk_list_item_set_selectable (item, FALSE);
+  gtk_list_item_set_child (item, padlock_job_row_new (NULL));
+}
+
+static void
+bind_row (GtkListItemFactory *factory,
+          GtkListItem        *item,
+          gpointer            user_data)
+{
+  padlock_job_row_set_job (PADLOCK_JOB_ROW (gtk_list_item_get_child (item)),
+                           PADLOCK_JOB (gtk_list_item_get_item (item)));
+}
+
+static void
+unbind_row (GtkListItemFactory *factory,
+            GtkListItem        *item,
+            gpointer            user_data)
+{
+  padlock_job_row_set_job (PADLOCK_JOB_ROW (gtk_list_item_get_child (item)), NULL);
+}
+
+static gboolean
+on_filter_timeout (gpointer user_data)
+{
+  PadlockWindow *self = user_data;
+  GtkFilterChange change;
+
+  if (self->failures_entered && self->failures_left)
+    change = GTK_FILTER_CHANGE_DIFFERENT;
+  else if (self->failures_entered)
+    change = GTK_FILTER_CHANGE_LESS_STRICT;
+  else
+    change = GTK_FILTER_CHANGE_MORE_STRICT;
+  self->failures_entered = self->failures_left = FALSE;
+  self->filter_id = 0;
+  gtk_filter_changed (self->failures_filter, change);
+  return G_SOURCE_REMOVE;
+}
+
+void
+padlock_window_list_job_state (PadlockWindow *self,
+                               PadlockJob    *job)
+{
+  PadlockJobState state = padlock_job_get_state (job);
+
+  /* Unfiltered (or the window is going), nothing to follow. */
+  if (!self->failures_button || !gtk_toggle_button_get_active (self->failures_button))
+    return;
+  /* Failed or cancelled, it comes in; tried again (queued once more: a
+   * job only ever goes back to the queue from an end), it may leave.
+   * Starting and finishing well move nothing in or out. */
+  if (is_failure (state))
+    self->failures_entered = TRUE;
+  else if (state == PADLOCK_JOB_QUEUED)
+    self->failures_left = TRUE;
+  else
+    return;
+  if (!self->filter_id)
+    self->filter_id = g_timeout_add (FILTER_DELAY_MS, on_filter_timeout, self);
+}
+
+static void
+on_failures_toggled (PadlockWindow *self)
+{
+  gboolean active = gtk_toggle_button_get_active (self->failures_button);
+
+  g_clear_handle_id (&self->filter_id, g_source_remove);
+  self->failures_entered = self->failures_left = FALSE;
+  /* Off, the list has no filter at all: jobs' changes cost it nothing. */
+  gtk_filter_list_model_set_filter (self->job_filter_model,
+                                    active ? self->failures_filter : NULL);
+}
+
+void
+padlock_window_list_sync_failures (PadlockWindow *self,
+                                   guint          n_failures)
+{
+  gtk_widget_set_visible (GTK_WIDGET (self->failures_button), n_failures > 0);
+  if (!n_failures)
+    gtk_toggle_button_set_active (self->failures_button, FALSE);
+}
+
+void
+padlock_window_init_list (PadlockWindow *self)
+{
+  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+  GtkNoSelection *selection;
+
+  self->failures_filter =
+    GTK_FILTER (gtk_custom_filter_new (failure_filter_match, NULL, NULL));
+  self->job_filter_model =
+    gtk_filter_list_model_new (G_LIST_MODEL (g_object_ref (self->queue)), NULL);
+  selection = gtk_no_selection_new (G_LIST_MODEL (self->job_filter_model));
+  g_signal_connect (factory, "setup", G_CALLBACK (setup_row), NULL);
+  g_signal_connect (factory, "bind", G_CALLBACK (bind_row), NULL);
+  g_signal_connect (factory, "unbind", G_CALLBACK (unbind_row), NULL);
+  gtk_list_view_set_factory (self->job_list, factory);
+  gtk_list_view_set_model (self->job_list, GTK_SELECTION_MODEL (selection));
+  g_object_unref (factory);
+  g_object_unref (selection);
+  g_signal_connect_object (self->failures_button, "toggled",
+                           G_CALLBACK (on_failures_toggled), self, G_CONNECT_SWAPPED);
+}
+
+void
+padlock_window_dispose_list (PadlockWindow *self)
+{
+  g_clear_handle_id (&self->filter_id, g_source_remove);
+  g_clear_object (&self->failures_filter);
+}
