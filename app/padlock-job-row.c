@@ -112,7 +112,12 @@ padlock_job_row_sync_compact (PadlockJobRow *self)
     gtk_widget_add_css_class (GTK_WIDGET (self->verdict_label), "error");
   else
     gtk_widget_remove_css_class (GTK_WIDGET (self->verdict_label), "error");
-  gtk_label_set_text (self->verdict_label, gtk_label_get_text (source));
+  /* The name is beside it: "Wrong passphrase", not "… for NAME". */
+  if (failed && g_error_matches (padlock_job_get_error (self->job), PADLOCK_ERROR,
+                                 PADLOCK_ERROR_BAD_PASSPHRASE))
+    gtk_label_set_text (self->verdict_label, _("Wrong passphrase"));
+  else
+    gtk_label_set_text (self->verdict_label, gtk_label_get_text (source));
   /* The name of what was written, and in which format. */
   tooltip = g_strdup_printf ("%s\n%s", gtk_label_get_text (self->subtitle_label),
                              gtk_label_get_text (source));
