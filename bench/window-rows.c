@@ -77,6 +77,8 @@ print_span (const char  *what,
 {
   printf ("%-6s wall %8.3f s  cpu %8.3f s\n", what,
           (to->wall - from->wall) / 1e6, to->cpu - from->cpu);
+  /* Each as it comes: a run stopped by a time limit still tells. */
+  fflush (stdout);
 }
 
 int
@@ -121,17 +123,17 @@ main (int argc, char **argv)
       padlock_queue_add (queue, job);
     }
   stamp (&added);
+  printf ("%u jobs\n", n);
+  print_span ("add", &start, &added);
   wait_frame (GTK_WIDGET (window));
   stamp (&framed);
+  print_span ("frame", &start, &framed);
   while (padlock_queue_get_busy (queue))
     g_main_context_iteration (NULL, TRUE);
   wait_frame (GTK_WIDGET (window));
   stamp (&idle);
-
-  printf ("%u jobs, %u ended\n", n, padlock_queue_get_n_finished (queue));
-  print_span ("add", &start, &added);
-  print_span ("frame", &start, &framed);
   print_span ("idle", &start, &idle);
+  printf ("%u ended\n", padlock_queue_get_n_finished (queue));
   gtk_window_destroy (GTK_WINDOW (window));
   g_rmdir (dir);
   return 0;
