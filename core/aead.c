@@ -424,6 +424,13 @@ pl_aead_stream_chunk_size (const pl_aead_stream *s)
 }
 
 
+int
+pl_aead_stream_encrypting (const pl_aead_stream *s)
+{
+  return s->encrypt;
+}
+
+
 gpg_error_t
 pl_aead_chunk_crypt (const pl_aead_stream *s, gcry_cipher_hd_t hd,
                      uint64_t index, uint8_t *out, const uint8_t *in,

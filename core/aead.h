@@ -96,6 +96,10 @@ gpg_error_t pl_aead_stream_open_handle (const pl_aead_stream *s,
 /* The chunk size, 2^(chunk octet + 6). */
 size_t pl_aead_stream_chunk_size (const pl_aead_stream *s);
 
+/* 1 when S encrypts (the ENCRYPT of pl_aead_stream_new), 0 when it
+ * decrypts. */
+int pl_aead_stream_encrypting (const pl_aead_stream *s);
+
 /* Seals (encryption) or opens (decryption) chunk INDEX: LEN octets
  * (at most the chunk size; only the last chunk may be shorter) from IN
  * to OUT, which may be the same buffer (IN NULL: in place at OUT).

@@ -18,6 +18,7 @@
 #include "algo.h"
 #include "armor.h"
 #include "aead.h"
+#include "aead-parallel.h"
 #include "compress.h"
 #include "errors.h"
 #include "keys.h"
@@ -261,6 +262,8 @@ typedef struct
   pl_reader base;
   pl_cursor *in;
   pl_aead_stream *s;
+  pl_aead_parallel *par;        /* over S, on the job's threads */
+  int stable;                   /* large blocks are borrowed from memory */
   int ended;
 } aead_reader;
 
@@ -282,12 +285,17 @@ aead_next (pl_reader *self, uint8_t **data, size_t *len)
         return err;
       if (!n)
         {
-          r->ended = 1;
-          err = pl_aead_stream_finish (r->s, &out, &outlen);
+          err = pl_aead_parallel_finish (r->par, &out, &outlen);
+          /* The stage hands out what is pending one call at a time. */
+          r->ended = !err && !outlen;
         }
       else
         {
-          err = pl_aead_stream_push (r->s, p, n, &used, &out, &outlen);
+          /* A block no larger than a coalesced one may be the packet
+           * body's own copy (packet.h), which does not stay. */
+          err = pl_aead_parallel_push (r->par, p, n,
+                                       r->stable && n > PL_PACKET_COALESCE,
+                                       &used, &out, &outlen);
           r->in->p += used;
           r->in->n -= used;
         }
@@ -745,6 +753,17 @@ decrypt_aead (decrypt_job *j, pl_key_candidates *c, pl_cursor *bc,
   err = open_with_candidates (j, c, aead_open, &opening);
   if (err)
     return err;
+  err = pl_aead_parallel_new (&r.par, r.s,
+                              pl_aead_parallel_threads
+                                (r.s, pl_job_threads (j->ctl)));
+  if (err)
+    {
+      pl_aead_stream_free (r.s);
+      return err;
+    }
+  /* Unarmored blocks of an input in memory are borrowed (start_reading)
+   * and stay valid as long as the source. */
+  r.stable = j->src->borrow && !j->result->armored;
   r.base.next = aead_next;
   r.in = bc;
   pl_cursor_init (&inner, &r.base);
@@ -760,6 +779,7 @@ decrypt_aead (decrypt_job *j, pl_key_candidates *c, pl_cursor *bc,
     err = pl_writer_finish (&j->writer);
   else
     pl_writer_finish (&j->writer);
+  pl_aead_parallel_free (r.par);
   pl_aead_stream_free (r.s);
   return err;
 }

@@ -16,6 +16,7 @@
 #include "algo.h"
 #include "armor.h"
 #include "aead.h"
+#include "aead-parallel.h"
 #include "compress.h"
 #include "keys.h"
 #include "packet.h"
@@ -253,26 +254,32 @@ seipd1_finish (writer *self)
   return err;
 }
 
-/* AEAD chunks.  The stage seals into two buffers of its own in turn and
- * every chunk it hands out is written at once: the writer's contract
- * for such a producer (pipeline.h), so nothing here waits. */
+/* AEAD chunks, on the job's threads (aead-parallel.h).  The stage seals
+ * into buffers of its own and every chunk it hands out is written at
+ * once: the writer's contract for such a producer (pipeline.h), so
+ * nothing here waits.  [STABLE_LO, STABLE_HI) is the block borrowed from
+ * an input in memory, if any: octets from there stay valid, and the
+ * stage reads them in place. */
 typedef struct
 {
   writer base;
   pl_aead_stream *s;
+  pl_aead_parallel *par;
+  const uint8_t *stable_lo, *stable_hi;
 } aead_writer;
 
 static gpg_error_t
 aead_write (writer *self, const uint8_t *p, size_t n)
 {
   aead_writer *w = (aead_writer *) self;
+  int stable = p >= w->stable_lo && p + n <= w->stable_hi;
 
   while (n)
     {
       const uint8_t *out;
       size_t used = 0, outlen = 0;
-      gpg_error_t err = pl_aead_stream_push (w->s, p, n, &used, &out,
-                                             &outlen);
+      gpg_error_t err = pl_aead_parallel_push (w->par, p, n, stable, &used,
+                                               &out, &outlen);
       if (!err && outlen)
         err = w->base.next->write (w->base.next, out, outlen);
       if (err)
@@ -287,12 +294,20 @@ static gpg_error_t
 aead_finish (writer *self)
 {
   aead_writer *w = (aead_writer *) self;
-  const uint8_t *out;
-  size_t outlen = 0;
-  gpg_error_t err = pl_aead_stream_finish (w->s, &out, &outlen);
+  gpg_error_t err;
 
-  if (!err && outlen)
-    err = w->base.next->write (w->base.next, out, outlen);
+  for (;;)
+    {
+      const uint8_t *out;
+      size_t outlen = 0;
+
+      err = pl_aead_parallel_finish (w->par, &out, &outlen);
+      if (err || !outlen)
+        break;
+      err = w->base.next->write (w->base.next, out, outlen);
+      if (err)
+        return err;
+    }
   if (!err)
     err = w->base.next->finish (w->base.next);
   return err;
@@ -385,6 +400,7 @@ encrypt_job_clear (encrypt_job *j)
   pl_writer_clear (&j->out.writer);
   free (j->out.armored);
   pl_seipd1_clear (&j->seipd1.st);
+  pl_aead_parallel_free (j->aead.par);
   pl_aead_stream_free (j->aead.s);
   pl_deflate_clear (&j->deflate.z);
   free (j->deflate.buf);
@@ -535,8 +551,13 @@ start_encryption (encrypt_job *j)
       j->aead.base.finish = aead_finish;
       j->aead.base.next = frame;
       j->head = &j->aead.base;
-      return pl_aead_stream_new (&j->aead.s, &j->aead_head, j->key,
-                                 j->keylen, 1);
+      err = pl_aead_stream_new (&j->aead.s, &j->aead_head, j->key,
+                                j->keylen, 1);
+      if (!err)
+        err = pl_aead_parallel_new (&j->aead.par, j->aead.s,
+                                    pl_aead_parallel_threads
+                                      (j->aead.s, pl_job_threads (j->ctl)));
+      return err;
     }
   j->seipd1.base.write = seipd1_write;
   j->seipd1.base.finish = seipd1_finish;
@@ -672,6 +693,11 @@ encrypt_blocks (encrypt_job *j)
       if (!n)
         break;
       done += n;
+      if (j->src->borrow)
+        {
+          j->aead.stable_lo = p;
+          j->aead.stable_hi = p + n;
+        }
       /* The file grew while we read it: the lengths written are wrong
        * now. */
       if (size >= 0 && done > (uint64_t) size)
