@@ -13,8 +13,28 @@
 #include "testutil.h"
 #include "hkdf.h"
 #include "aead.h"
+#include "aead-parallel.h"
 
 #define TAG_LEN 16
+
+/* The threads every stream of a test runs on, through pl_aead_parallel
+ * (1: straight to the pl_aead_stream), and whether the input is handed
+ * over as stable (read in place) or to be copied.  Each test runs on
+ * each setting (see main).  */
+typedef struct
+{
+  const char *name;
+  int threads;
+  int stable;
+} thread_setting;
+
+static const thread_setting thread_settings[] = {
+  { "1t", 1, 0 },
+  { "2t-stable", 2, 1 },
+  { "3t-copied", 3, 0 },
+};
+
+static const thread_setting *setting = &thread_settings[0];
 
 /* memcmp that allows NULL for zero octets (an empty GByteArray).  */
 static gboolean
@@ -49,8 +69,8 @@ raw_seal (int cipher_algo, int aead_algo, const guint8 *key, size_t keylen,
 }
 
 /* Feeds IN to S in slices (random ones when RNG is set, else all at
- * once), appends everything handed out to OUT and returns the first
- * error.  */
+ * once), on SETTING's threads, appends everything handed out to OUT and
+ * returns the first error.  */
 static gpg_error_t
 run_stream (pl_aead_stream *s, const guint8 *in, size_t len, GRand *rng,
             size_t chunk, GByteArray *out)
@@ -58,7 +78,9 @@ run_stream (pl_aead_stream *s, const guint8 *in, size_t len, GRand *rng,
   gpg_error_t err;
   const uint8_t *o;
   size_t olen, off = 0;
+  pl_aead_parallel *par;
 
+  g_assert_cmpint (pl_aead_parallel_new (&par, s, setting->threads), ==, 0);
   while (off < len)
     {
       size_t slice = len - off;
@@ -79,12 +101,13 @@ run_stream (pl_aead_stream *s, const guint8 *in, size_t len, GRand *rng,
         {
           size_t used;
 
-          err = pl_aead_stream_push (s, in + off, slice, &used, &o, &olen);
+          err = pl_aead_parallel_push (par, in + off, slice, setting->stable,
+                                       &used, &o, &olen);
           /* Whatever is handed out counts, even along with an error.  */
           if (olen)
             g_byte_array_append (out, o, olen);
           if (err)
-            return err;
+            goto leave;
           /* Every call makes progress: it takes input or hands out.  */
           g_assert_true (used || olen);
           g_assert_cmpuint (used, <=, slice);
@@ -92,9 +115,15 @@ run_stream (pl_aead_stream *s, const guint8 *in, size_t len, GRand *rng,
           slice -= used;
         }
     }
-  err = pl_aead_stream_finish (s, &o, &olen);
-  if (olen)
-    g_byte_array_append (out, o, olen);
+  do
+    {
+      err = pl_aead_parallel_finish (par, &o, &olen);
+      if (olen)
+        g_byte_array_append (out, o, olen);
+    }
+  while (!err && olen);
+ leave:
+  pl_aead_parallel_free (par);
   return err;
 }
 
@@ -974,6 +1003,159 @@ test_chunks_threaded (gconstpointer data)
 }
 
 
+/* Many chunks on 2 to 4 threads, stable and copied input, in one push
+ * and in small ones: the plaintext comes out in order; a damaged chunk K
+ * (or final tag) stops the stream at K: what came out before is a whole
+ * number of chunks before K, and every later call fails the same way.  */
+static void
+test_parallel_order (gconstpointer data)
+{
+  const mode_case *mc = data;
+  const size_t c = 64, nchunks = 20, len = nchunks * c - 7;
+  size_t keylen, hdrlen, bodylen;
+  guint8 *key = random_key (PL_CIPHER_AES128, &keylen);
+  guint8 *pt = g_malloc (len);
+  pl_aead_header h;
+  GByteArray *ct, *bad = g_byte_array_new ();
+  GRand *rng = g_rand_new_with_seed (7 + mc->aead_algo);
+
+  gcry_randomize (pt, len, GCRY_WEAK_RANDOM);
+  random_header (&h, mc->format, PL_CIPHER_AES128, mc->aead_algo, 0);
+  ct = encrypt_body (&h, key, keylen, pt, len, NULL);
+  bodylen = len + nchunks * TAG_LEN + TAG_LEN;
+  hdrlen = ct->len - bodylen;
+
+  for (int threads = 2; threads <= PL_AEAD_PARALLEL_MAX_THREADS; threads++)
+    for (int stable = 0; stable < 2; stable++)
+      {
+        thread_setting ts = { "order", threads, stable };
+        size_t ks[] = { 0, 1, 5, nchunks - 2, nchunks - 1, nchunks };
+
+        setting = &ts;
+        /* Sealing on these threads gives the one-thread octets.  */
+        {
+          GByteArray *again = encrypt_body (&h, key, keylen, pt, len, rng);
+
+          g_assert_cmpmem (again->data, again->len, ct->data, ct->len);
+          g_byte_array_unref (again);
+        }
+        for (size_t di = 0; di < G_N_ELEMENTS (ks); di++)
+          for (int sliced = 0; sliced < 2; sliced++)
+            {
+              size_t k = ks[di];
+              size_t at = hdrlen + (k < nchunks ? k * (c + TAG_LEN) + 3
+                                                : bodylen - 1);
+              GByteArray *out = g_byte_array_new ();
+              gpg_error_t err;
+
+              g_byte_array_set_size (bad, 0);
+              g_byte_array_append (bad, ct->data, ct->len);
+              bad->data[at] ^= 0x40;
+              err = decrypt_body (mc->format, bad->data, bad->len, key,
+                                  keylen, sliced ? rng : NULL, out);
+              g_assert_cmpint (gpg_err_code (err), ==, GPG_ERR_CHECKSUM);
+              g_assert_cmpuint (out->len % c, ==, 0);
+              g_assert_cmpuint (out->len, <=, MIN (k, nchunks - 1) * c);
+              g_assert_true (same (out->data, pt, out->len));
+              g_byte_array_unref (out);
+            }
+
+        /* Sticky: a stage that failed fails every later call, and hands
+         * out nothing more.  */
+        {
+          pl_aead_stream *s;
+          pl_aead_parallel *par;
+          const uint8_t *o;
+          size_t used, olen, got = 0, off = 0;
+          gpg_error_t err = 0;
+
+          g_byte_array_set_size (bad, 0);
+          g_byte_array_append (bad, ct->data, ct->len);
+          bad->data[hdrlen + 2 * (c + TAG_LEN)] ^= 1;
+          g_assert_cmpint (pl_aead_stream_new (&s, &h, key, keylen, 0),
+                           ==, 0);
+          g_assert_cmpint (pl_aead_parallel_new (&par, s, threads), ==, 0);
+          while (!err && off < bad->len - hdrlen)
+            {
+              err = pl_aead_parallel_push (par, bad->data + hdrlen + off,
+                                           bad->len - hdrlen - off, stable,
+                                           &used, &o, &olen);
+              off += used;
+              got += olen;
+            }
+          g_assert_cmpint (gpg_err_code (err), ==, GPG_ERR_CHECKSUM);
+          g_assert_cmpuint (got, <=, 2 * c);
+          err = pl_aead_parallel_push (par, bad->data + hdrlen, 100, stable,
+                                       &used, &o, &olen);
+          g_assert_cmpint (gpg_err_code (err), ==, GPG_ERR_CHECKSUM);
+          g_assert_cmpuint (olen, ==, 0);
+          err = pl_aead_parallel_finish (par, &o, &olen);
+          g_assert_cmpint (gpg_err_code (err), ==, GPG_ERR_CHECKSUM);
+          g_assert_cmpuint (olen, ==, 0);
+          pl_aead_parallel_free (par);
+          pl_aead_stream_free (s);
+        }
+        setting = &thread_settings[0];
+      }
+
+  /* The policy: small chunks stay on one thread; budgets are capped.  */
+  {
+    pl_aead_stream *s;
+
+    g_assert_cmpint (pl_aead_stream_new (&s, &h, key, keylen, 1), ==, 0);
+    g_assert_cmpint (pl_aead_parallel_threads (s, 8), ==, 1);
+    pl_aead_stream_free (s);
+    h.chunk_octet = 12;
+    g_assert_cmpint (pl_aead_stream_new (&s, &h, key, keylen, 1), ==, 0);
+    g_assert_cmpint (pl_aead_parallel_threads (s, 1), ==, 1);
+    g_assert_cmpint (pl_aead_parallel_threads (s, 2), ==, 2);
+    g_assert_cmpint (pl_aead_parallel_threads (s, 64), ==,
+                     PL_AEAD_PARALLEL_MAX_THREADS);
+    pl_aead_stream_free (s);
+  }
+
+  g_rand_free (rng);
+  g_byte_array_unref (bad);
+  g_byte_array_unref (ct);
+  g_free (pt);
+  gcry_free (key);
+}
+
+
+/* A test of a mode case, on one thread setting.  */
+typedef struct
+{
+  const mode_case *mc;
+  const thread_setting *ts;
+  void (*fn) (gconstpointer data);
+} setting_case;
+
+static void
+run_setting_case (gconstpointer data)
+{
+  const setting_case *sc = data;
+
+  setting = sc->ts;
+  sc->fn (sc->mc);
+  setting = &thread_settings[0];
+}
+
+static void
+add_case (const char *what, const char *fmt, const char *mode,
+          const mode_case *mc, const thread_setting *ts,
+          void (*fn) (gconstpointer data))
+{
+  /* Lives as long as the test program.  */
+  setting_case *sc = g_new (setting_case, 1);
+  char *path = g_strdup_printf ("/aead/%s/%s-%s/%s", what, fmt, mode,
+                                ts->name);
+
+  *sc = (setting_case) { mc, ts, fn };
+  g_test_add_data_func_full (path, sc, run_setting_case, g_free);
+  g_free (path);
+}
+
+
 int
 main (int argc, char **argv)
 {
@@ -996,17 +1178,20 @@ main (int argc, char **argv)
       const char *mode = pl_aead_name (mc->aead_algo);
       char *path;
 
-      path = g_strdup_printf ("/aead/round-trip/%s-%s", fmt, mode);
-      g_test_add_data_func (path, mc, test_round_trip);
-      g_free (path);
-      path = g_strdup_printf ("/aead/tamper/%s-%s", fmt, mode);
-      g_test_add_data_func (path, mc, test_tamper);
-      g_free (path);
+      for (size_t t = 0; t < G_N_ELEMENTS (thread_settings); t++)
+        {
+          add_case ("round-trip", fmt, mode, mc, &thread_settings[t],
+                    test_round_trip);
+          add_case ("tamper", fmt, mode, mc, &thread_settings[t],
+                    test_tamper);
+          add_case ("empty-zero-chunks", fmt, mode, mc, &thread_settings[t],
+                    test_empty_zero_chunks);
+        }
       path = g_strdup_printf ("/aead/chunks-threaded/%s-%s", fmt, mode);
       g_test_add_data_func (path, mc, test_chunks_threaded);
       g_free (path);
-      path = g_strdup_printf ("/aead/empty-zero-chunks/%s-%s", fmt, mode);
-      g_test_add_data_func (path, mc, test_empty_zero_chunks);
+      path = g_strdup_printf ("/aead/parallel-order/%s-%s", fmt, mode);
+      g_test_add_data_func (path, mc, test_parallel_order);
       g_free (path);
     }
   return g_test_run ();

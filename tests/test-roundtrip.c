@@ -502,6 +502,221 @@ test_two_passphrases (void)
     }
 }
 
+/* A sink that keeps what it is written, before any commit: what a
+ * failing decryption let out. */
+typedef struct
+{
+  pl_sink base;
+  GByteArray *got;
+  int committed;
+} keep_sink;
+
+static gpg_error_t
+keep_write (pl_sink *self, const void *buf, size_t len)
+{
+  g_byte_array_append (((keep_sink *) self)->got, buf, len);
+  return 0;
+}
+
+static gpg_error_t
+keep_commit (pl_sink *self)
+{
+  ((keep_sink *) self)->committed = 1;
+  return 0;
+}
+
+static void
+keep_abort (pl_sink *self)
+{
+  (void) self;
+}
+
+static void
+keep_sink_init (keep_sink *k)
+{
+  k->base = (pl_sink) { keep_write, keep_commit, keep_abort, NULL, };
+  k->got = g_byte_array_new ();
+  k->committed = 0;
+}
+
+/* Encrypts PLAIN on THREADS, from memory (read in place) or from a file
+ * (read into buffers); returns the message. */
+static guint8 *
+encrypt_chunked (pl_profile profile, int compress, GBytes *plain,
+                 gboolean file, int threads, gsize *len)
+{
+  rt_case c = { profile, 0, compress, 0, FALSE };
+  pl_encrypt_options o;
+  pl_key key = pl_key_passphrase ("pw", 2);
+  pl_job_control ctl = { NULL, NULL, NULL, threads };
+  pl_sink *sink = pl_sink_new_memory ();
+  char *path = NULL;
+  pl_source *src;
+  const uint8_t *d;
+  guint8 *msg;
+
+  fast_options (&o, &c);
+  o.keys = &key;
+  o.n_keys = 1;
+  /* 256 KiB: the smallest chunks the jobs spread over threads. */
+  o.chunk_octet = 12;
+  if (file)
+    {
+      path = tu_write_temp ("chunked.bin", g_bytes_get_data (plain, NULL),
+                            g_bytes_get_size (plain));
+      g_assert_cmpuint (pl_source_new_file (path, &src), ==, 0);
+    }
+  else
+    src = pl_source_new_memory (g_bytes_get_data (plain, NULL),
+                                g_bytes_get_size (plain));
+  g_assert_cmpuint (pl_encrypt (src, sink, &o, &ctl), ==, 0);
+  d = pl_sink_memory_data (sink, len);
+  msg = g_memdup2 (d, *len);
+  pl_sink_free (sink);
+  pl_source_free (src);
+  if (path)
+    g_unlink (path);
+  g_free (path);
+  return msg;
+}
+
+/* AEAD chunks on several threads through the jobs (aead-parallel.h),
+ * both AEAD profiles, input read in place or copied (a file, or through
+ * compression): the plaintext comes back on every budget; with an octet
+ * changed in chunk K, nothing of chunk K or later reaches the sink. */
+static void
+test_parallel_chunks (void)
+{
+  const gsize c = 256 * 1024;
+  const gsize lens[] = { 0, c - 100, 5 * c + 17, 8 * c };
+  static const int threads[] = { 1, 2, 3 };
+
+  for (int p = PL_PROFILE_LIBREPGP; p <= PL_PROFILE_RFC9580; p++)
+    for (gsize i = 0; i < G_N_ELEMENTS (lens); i++)
+      for (gsize t = 0; t < G_N_ELEMENTS (threads); t++)
+        for (int enc_file = 0; enc_file < 2; enc_file++)
+          {
+            GBytes *plain = tu_random_bytes (lens[i]);
+            int compress = enc_file && i == 2 ? PL_COMPRESS_ZLIB : 0;
+            gsize n;
+            guint8 *msg = encrypt_chunked ((pl_profile) p, compress, plain,
+                                           enc_file, threads[t], &n);
+
+            for (int file = 0; file < 2; file++)
+              {
+                GBytes *back;
+                gpg_error_t err = decrypt_from (file, msg, n, threads[t],
+                                                &back);
+
+                g_assert_cmpstr (gpg_strerror (err), ==, gpg_strerror (0));
+                g_assert_true (g_bytes_equal (plain, back));
+                g_bytes_unref (back);
+              }
+            if (lens[i] >= 5 * c && !compress)
+              for (gsize k = 0; k < 5; k += 2)
+                {
+                  /* The packets before the first chunk take less than
+                   * c / 2, so this octet is in chunk K. */
+                  gsize at = k * (c + 16) + c / 2;
+                  pl_key key = pl_key_passphrase ("pw", 2);
+                  pl_decrypt_options d = { 0 };
+                  pl_job_control ctl = { NULL, NULL, NULL, threads[t] };
+                  pl_source *src = pl_source_new_memory (msg, n);
+                  keep_sink sink;
+                  gpg_error_t err;
+
+                  keep_sink_init (&sink);
+                  d.keys = &key;
+                  d.n_keys = 1;
+                  msg[at] ^= 0x04;
+                  err = pl_decrypt (src, &sink.base, &d, NULL, &ctl);
+                  msg[at] ^= 0x04;
+                  g_assert_cmpint (gpg_err_code (err), ==, GPG_ERR_CHECKSUM);
+                  g_assert_false (sink.committed);
+                  g_assert_cmpuint (sink.got->len, <=, k * c);
+                  g_assert_true (sink.got->len == 0
+                                 || !memcmp (sink.got->data,
+                                             g_bytes_get_data (plain, NULL),
+                                             sink.got->len));
+                  g_byte_array_unref (sink.got);
+                  pl_source_free (src);
+                }
+            g_free (msg);
+            g_bytes_unref (plain);
+          }
+}
+
+typedef struct
+{
+  atomic_int cancel;
+  uint64_t at;
+} cancel_at;
+
+static void
+cancel_when_past (void *user, uint64_t done, int64_t total)
+{
+  cancel_at *c = user;
+
+  (void) total;
+  if (done >= c->at)
+    atomic_store (&c->cancel, 1);
+}
+
+/* A cancel half-way through a message of many chunks on two threads
+ * stops encryption and decryption, and nothing is committed. */
+static void
+test_parallel_cancel (void)
+{
+  const gsize c = 256 * 1024, len = 16 * c;
+  GBytes *plain = tu_random_bytes (len);
+  gsize n;
+
+  for (int p = PL_PROFILE_LIBREPGP; p <= PL_PROFILE_RFC9580; p++)
+    {
+      guint8 *msg = encrypt_chunked ((pl_profile) p, 0, plain, FALSE, 2, &n);
+
+      for (int encrypt = 0; encrypt < 2; encrypt++)
+        {
+          cancel_at ca = { 0, 3 * c };
+          pl_job_control ctl = { cancel_when_past, &ca, &ca.cancel, 2 };
+          pl_key key = pl_key_passphrase ("pw", 2);
+          pl_source *src = encrypt
+            ? pl_source_new_memory (g_bytes_get_data (plain, NULL), len)
+            : pl_source_new_memory (msg, n);
+          keep_sink sink;
+          gpg_error_t err;
+
+          keep_sink_init (&sink);
+          if (encrypt)
+            {
+              rt_case rc = { (pl_profile) p, 0, 0, 0, FALSE };
+              pl_encrypt_options o;
+
+              fast_options (&o, &rc);
+              o.keys = &key;
+              o.n_keys = 1;
+              o.chunk_octet = 12;
+              err = pl_encrypt (src, &sink.base, &o, &ctl);
+            }
+          else
+            {
+              pl_decrypt_options d = { 0 };
+
+              d.keys = &key;
+              d.n_keys = 1;
+              err = pl_decrypt (src, &sink.base, &d, NULL, &ctl);
+            }
+          g_assert_cmpint (gpg_err_code (err), ==, GPG_ERR_CANCELED);
+          g_assert_false (sink.committed);
+          g_assert_cmpuint (sink.got->len, <, len);
+          g_byte_array_unref (sink.got);
+          pl_source_free (src);
+        }
+      g_free (msg);
+    }
+  g_bytes_unref (plain);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -539,6 +754,8 @@ main (int argc, char **argv)
   g_test_add_func ("/roundtrip/cancel", test_cancel);
   g_test_add_func ("/roundtrip/borrowed-and-read", test_borrowed_and_read);
   g_test_add_func ("/roundtrip/two-passphrases", test_two_passphrases);
+  g_test_add_func ("/roundtrip/parallel-chunks", test_parallel_chunks);
+  g_test_add_func ("/roundtrip/parallel-cancel", test_parallel_cancel);
   g_test_add_func ("/roundtrip/progress-no-overwrite",
                    test_progress_and_no_overwrite);
   return g_test_run ();
