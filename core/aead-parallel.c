@@ -90,10 +90,11 @@ struct pl_aead_parallel
 
 
 int
-pl_aead_parallel_threads (const pl_aead_stream *s, int budget)
+pl_aead_parallel_threads (const pl_aead_stream *s, int budget,
+                          int read_in_place)
 {
   if (pl_aead_stream_chunk_size (s) < PL_AEAD_PARALLEL_MIN_CHUNK
-      || budget < 1)
+      || !read_in_place || budget < 1)
     return 1;
   return budget > PL_AEAD_PARALLEL_MAX_THREADS ? PL_AEAD_PARALLEL_MAX_THREADS
                                                : budget;

@@ -36,9 +36,15 @@
 typedef struct pl_aead_parallel pl_aead_parallel;
 
 /* The number of threads a job with a budget of BUDGET threads gives a
- * stage over S: 1 for chunks below PL_AEAD_PARALLEL_MIN_CHUNK, else
- * BUDGET capped at PL_AEAD_PARALLEL_MAX_THREADS. */
-int pl_aead_parallel_threads (const pl_aead_stream *s, int budget);
+ * stage over S.  More than one only where a second thread can help:
+ * chunks of at least PL_AEAD_PARALLEL_MIN_CHUNK, and input READ_IN_PLACE
+ * (pushed as stable, see pl_aead_parallel_push).  Input the stage would
+ * have to copy first is left to one thread: the copy costs as much as the
+ * cipher saves, and such a job (a file read into buffers, armor,
+ * compression) keeps its other threads busy reading and writing already.
+ * Then BUDGET, capped at PL_AEAD_PARALLEL_MAX_THREADS. */
+int pl_aead_parallel_threads (const pl_aead_stream *s, int budget,
+                              int read_in_place);
 
 /* A stage over S (which it borrows: S must outlive it, and must not be
  * pushed or finished directly any more) on THREADS threads, the caller's

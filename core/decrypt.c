@@ -753,17 +753,17 @@ decrypt_aead (decrypt_job *j, pl_key_candidates *c, pl_cursor *bc,
   err = open_with_candidates (j, c, aead_open, &opening);
   if (err)
     return err;
+  /* Unarmored blocks of an input in memory are borrowed (start_reading)
+   * and stay valid as long as the source. */
+  r.stable = j->src->borrow && !j->result->armored;
   err = pl_aead_parallel_new (&r.par, r.s,
                               pl_aead_parallel_threads
-                                (r.s, pl_job_threads (j->ctl)));
+                                (r.s, pl_job_threads (j->ctl), r.stable));
   if (err)
     {
       pl_aead_stream_free (r.s);
       return err;
     }
-  /* Unarmored blocks of an input in memory are borrowed (start_reading)
-   * and stay valid as long as the source. */
-  r.stable = j->src->borrow && !j->result->armored;
   r.base.next = aead_next;
   r.in = bc;
   pl_cursor_init (&inner, &r.base);

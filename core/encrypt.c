@@ -553,10 +553,14 @@ start_encryption (encrypt_job *j)
       j->head = &j->aead.base;
       err = pl_aead_stream_new (&j->aead.s, &j->aead_head, j->key,
                                 j->keylen, 1);
+      /* Borrowed input reaches the stage in place unless text or
+       * compression rewrites it first (see encrypt_blocks). */
       if (!err)
         err = pl_aead_parallel_new (&j->aead.par, j->aead.s,
                                     pl_aead_parallel_threads
-                                      (j->aead.s, pl_job_threads (j->ctl)));
+                                      (j->aead.s, pl_job_threads (j->ctl),
+                                       j->src->borrow && !j->text
+                                       && !j->o.compress_algo));
       return err;
     }
   j->seipd1.base.write = seipd1_write;

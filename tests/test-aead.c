@@ -1098,18 +1098,20 @@ test_parallel_order (gconstpointer data)
         setting = &thread_settings[0];
       }
 
-  /* The policy: small chunks stay on one thread; budgets are capped.  */
+  /* The policy: small chunks, and input that would be copied, stay on
+   * one thread; budgets are capped.  */
   {
     pl_aead_stream *s;
 
     g_assert_cmpint (pl_aead_stream_new (&s, &h, key, keylen, 1), ==, 0);
-    g_assert_cmpint (pl_aead_parallel_threads (s, 8), ==, 1);
+    g_assert_cmpint (pl_aead_parallel_threads (s, 8, 1), ==, 1);
     pl_aead_stream_free (s);
     h.chunk_octet = 12;
     g_assert_cmpint (pl_aead_stream_new (&s, &h, key, keylen, 1), ==, 0);
-    g_assert_cmpint (pl_aead_parallel_threads (s, 1), ==, 1);
-    g_assert_cmpint (pl_aead_parallel_threads (s, 2), ==, 2);
-    g_assert_cmpint (pl_aead_parallel_threads (s, 64), ==,
+    g_assert_cmpint (pl_aead_parallel_threads (s, 1, 1), ==, 1);
+    g_assert_cmpint (pl_aead_parallel_threads (s, 2, 1), ==, 2);
+    g_assert_cmpint (pl_aead_parallel_threads (s, 2, 0), ==, 1);
+    g_assert_cmpint (pl_aead_parallel_threads (s, 64, 1), ==,
                      PL_AEAD_PARALLEL_MAX_THREADS);
     pl_aead_stream_free (s);
   }

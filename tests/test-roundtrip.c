@@ -581,9 +581,11 @@ encrypt_chunked (pl_profile profile, int compress, GBytes *plain,
 }
 
 /* AEAD chunks on several threads through the jobs (aead-parallel.h),
- * both AEAD profiles, input read in place or copied (a file, or through
- * compression): the plaintext comes back on every budget; with an octet
- * changed in chunk K, nothing of chunk K or later reaches the sink. */
+ * both AEAD profiles: input in memory, read in place and spread over the
+ * threads, and input from a file or through compression, which stays on
+ * one (pl_aead_parallel_threads).  The plaintext comes back on every
+ * budget; with an octet changed in chunk K, nothing of chunk K or later
+ * reaches the sink. */
 static void
 test_parallel_chunks (void)
 {
