@@ -18,6 +18,15 @@
  * any other input is copied into the slot and worked on in place.  The
  * first octets that do not continue the run turn the chunk into a copy.
  *
+ * A chunk handed to a worker is not the worker's for good: whichever
+ * thread claims it first seals or opens it.  The caller, once it must
+ * have the chunk and the worker has not begun it (not scheduled, on a
+ * machine whose other core is taken), does it itself; and it does the
+ * worker's next chunk too while the worker has not yet got round to
+ * skipping the last.  So a second thread that gets no core costs a
+ * handover, never a wait.  A claim names the chunk (CLAIM below), so a
+ * late task never takes the next chunk gathered into the same slot.
+ *
  * Framing when decrypting is aead.c's: a chunk is known to be full only
  * once a final tag's worth of octets follows its tag, and a stream ends
  * with a lone final tag or a short (maybe empty) chunk, its tag and the
@@ -26,6 +35,7 @@
  */
 #include "aead-parallel.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,14 +65,33 @@ typedef struct
   size_t data_len;              /* the chunk's data octets */
   uint8_t tag[TAG_LEN];         /* decryption: the chunk's tag */
   int thread;                   /* 0: the caller's */
+  /* 2 K + 2: chunk K waits for a thread; 2 K + 3: a thread has it;
+   * 0 while gathering. */
+  atomic_uint_fast64_t claim;
   gpg_error_t err;
 } slot;
+
+static inline uint_fast64_t
+unclaimed (uint64_t index)
+{
+  return 2 * index + 2;
+}
+
+/* 1 when this thread won chunk INDEX of SL. */
+static inline int
+claim_chunk (slot *sl, uint64_t index)
+{
+  uint_fast64_t expect = unclaimed (index);
+
+  return atomic_compare_exchange_strong (&sl->claim, &expect, expect + 1);
+}
 
 typedef struct
 {
   pl_worker worker;
   gcry_cipher_hd_t hd;
   struct pl_aead_parallel *par;
+  uint64_t task_index;          /* the chunk of the task queued last */
 } par_thread;
 
 struct pl_aead_parallel
@@ -125,7 +154,10 @@ run_task (void *arg, const uint8_t *p, size_t n)
   (void) n;
   while (sl->buf != p)
     sl++;
-  sl->err = crypt_slot (t->par, t->hd, sl);
+  /* Not claimed by the caller meanwhile: the slot still holds the
+   * chunk, and no one else touches it until this returns. */
+  if (claim_chunk (sl, t->task_index))
+    sl->err = crypt_slot (t->par, t->hd, sl);
   return 0;
 }
 
@@ -245,6 +277,7 @@ can_gather (pl_aead_parallel *p)
 static void
 slot_begin (pl_aead_parallel *p, slot *sl)
 {
+  atomic_store (&sl->claim, 0);
   sl->state = SLOT_GATHERING;
   sl->index = p->next;
   sl->ext = NULL;
@@ -271,9 +304,15 @@ dispatch (pl_aead_parallel *p, slot *sl, size_t data_len)
   mark_dirty (sl, data_len + TAG_LEN);
   p->total += data_len;
   p->next++;
+  /* A worker still busy (with a task for a chunk the caller claimed,
+   * which it has not got round to skipping) would make the submit wait:
+   * the caller does the chunk instead. */
+  if (t && pl_worker_busy (&th->worker))
+    t = 0;
   sl->thread = t;
   if (t == 0)
     {
+      atomic_store (&sl->claim, unclaimed (sl->index) + 1);
       sl->err = crypt_slot (p, p->hd, sl);
       sl->state = SLOT_DONE;
       return 0;
@@ -288,6 +327,9 @@ dispatch (pl_aead_parallel *p, slot *sl, size_t data_len)
         return err;
     }
   sl->state = SLOT_RUNNING;
+  atomic_store (&sl->claim, unclaimed (sl->index));
+  /* Not busy: no task reads TASK_INDEX until this submit. */
+  th->task_index = sl->index;
   err = pl_worker_submit (&th->worker, sl->buf, sl->data_len + TAG_LEN);
   if (err)
     sl->state = SLOT_DONE;
@@ -342,10 +384,13 @@ slot_ready (pl_aead_parallel *p, slot *sl, int wait)
     {
       pl_worker *w = &p->thr[sl->thread].worker;
 
-      /* The worker's task after this slot's is never queued before this
-       * chunk came out (see can_gather), so waiting for the worker waits
-       * for this chunk. */
-      if (wait)
+      if (wait && claim_chunk (sl, sl->index))
+        /* The worker has not begun it: no waiting for it. */
+        sl->err = crypt_slot (p, p->hd, sl);
+      else if (wait)
+        /* The worker's task after this slot's is never queued before
+         * this chunk came out (see can_gather), so waiting for the
+         * worker waits for this chunk. */
         pl_worker_wait (w);
       else if (pl_worker_reading (w, sl->buf, 1))
         return 0;

@@ -81,6 +81,19 @@ pl_worker_reading (pl_worker *w, const void *lo, size_t len)
   return reading;
 }
 
+int
+pl_worker_busy (pl_worker *w)
+{
+  int busy;
+
+  if (!w->fn)
+    return 0;
+  pthread_mutex_lock (&w->lock);
+  busy = w->busy;
+  pthread_mutex_unlock (&w->lock);
+  return busy;
+}
+
 gpg_error_t
 pl_worker_wait (pl_worker *w)
 {

@@ -41,6 +41,9 @@ gpg_error_t pl_worker_submit (pl_worker *w, const uint8_t *p, size_t n);
  * owner of buffers (pipeline.c) choosing one to refill. */
 int pl_worker_reading (pl_worker *w, const void *lo, size_t len);
 
+/* 1 while a task is queued or running: a submit now would wait. */
+int pl_worker_busy (pl_worker *w);
+
 /* Waits until no task runs; returns the first task error. */
 gpg_error_t pl_worker_wait (pl_worker *w);
 
