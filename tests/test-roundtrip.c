@@ -257,6 +257,35 @@ test_trimmed_passphrase (void)
   g_bytes_unref (cipher);
 }
 
+/* An input over DATA: in memory (borrowed in place) or from a file (read
+ * into buffers).  close_input frees it and removes the file. */
+static pl_source *
+open_input (gboolean file, const void *data, gsize len, char **path)
+{
+  pl_source *src;
+
+  *path = NULL;
+  if (!file)
+    {
+      src = pl_source_new_memory (data, len);
+      g_assert_nonnull (src->borrow);
+      return src;
+    }
+  *path = tu_write_temp ("input.bin", data, len);
+  g_assert_cmpuint (pl_source_new_file (*path, &src), ==, 0);
+  g_assert_null (src->borrow);
+  return src;
+}
+
+static void
+close_input (pl_source *src, char *path)
+{
+  pl_source_free (src);
+  if (path)
+    g_unlink (path);
+  g_free (path);
+}
+
 /* Decrypts MSG on THREADS from memory (borrowed in place) or from a file
  * (read into buffers); *OUT gets what the sink committed (empty after a
  * failure). */
@@ -268,33 +297,19 @@ decrypt_from (gboolean file, const guint8 *msg, gsize len, int threads,
   pl_decrypt_options o = { 0 };
   pl_job_control ctl = { NULL, NULL, NULL, threads };
   pl_sink *sink = pl_sink_new_memory ();
-  pl_source *src;
-  char *path = NULL;
+  char *path;
+  pl_source *src = open_input (file, msg, len, &path);
   const uint8_t *d;
   size_t n;
   gpg_error_t err;
 
-  if (file)
-    {
-      path = tu_write_temp ("borrowed.pgp", msg, len);
-      g_assert_cmpuint (pl_source_new_file (path, &src), ==, 0);
-      g_assert_null (src->borrow);
-    }
-  else
-    {
-      src = pl_source_new_memory (msg, len);
-      g_assert_nonnull (src->borrow);
-    }
   o.keys = &key;
   o.n_keys = 1;
   err = pl_decrypt (src, sink, &o, NULL, &ctl);
   d = pl_sink_memory_data (sink, &n);
   *out = g_bytes_new (d, err ? 0 : n);
   pl_sink_free (sink);
-  pl_source_free (src);
-  if (path)
-    g_unlink (path);
-  g_free (path);
+  close_input (src, path);
   return err;
 }
 
@@ -550,8 +565,9 @@ encrypt_chunked (pl_profile profile, int compress, GBytes *plain,
   pl_key key = pl_key_passphrase ("pw", 2);
   pl_job_control ctl = { NULL, NULL, NULL, threads };
   pl_sink *sink = pl_sink_new_memory ();
-  char *path = NULL;
-  pl_source *src;
+  char *path;
+  pl_source *src = open_input (file, g_bytes_get_data (plain, NULL),
+                               g_bytes_get_size (plain), &path);
   const uint8_t *d;
   guint8 *msg;
 
@@ -560,23 +576,11 @@ encrypt_chunked (pl_profile profile, int compress, GBytes *plain,
   o.n_keys = 1;
   /* 256 KiB: the smallest chunks the jobs spread over threads. */
   o.chunk_octet = 12;
-  if (file)
-    {
-      path = tu_write_temp ("chunked.bin", g_bytes_get_data (plain, NULL),
-                            g_bytes_get_size (plain));
-      g_assert_cmpuint (pl_source_new_file (path, &src), ==, 0);
-    }
-  else
-    src = pl_source_new_memory (g_bytes_get_data (plain, NULL),
-                                g_bytes_get_size (plain));
   g_assert_cmpuint (pl_encrypt (src, sink, &o, &ctl), ==, 0);
   d = pl_sink_memory_data (sink, len);
   msg = g_memdup2 (d, *len);
   pl_sink_free (sink);
-  pl_source_free (src);
-  if (path)
-    g_unlink (path);
-  g_free (path);
+  close_input (src, path);
   return msg;
 }
 
