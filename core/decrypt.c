@@ -976,6 +976,8 @@ pl_decrypt (pl_source *src, pl_sink *sink, const pl_decrypt_options *opts,
                   pl_job_threads (ctl) > 1);
   err = decrypt_message (j);
   if (!err)
+    err = pl_source_check (src);
+  if (!err)
     err = sink->commit (sink);
   pl_read_ahead_clear (&j->ra);
   /* Before the abort: the writer may still be in a sink write. */

@@ -801,6 +801,8 @@ pl_encrypt (pl_source *src, pl_sink *sink, const pl_encrypt_options *opts,
   if (!err)
     err = encrypt_message (j, sink);
   if (!err)
+    err = pl_source_check (src);
+  if (!err)
     err = sink->commit (sink);
   /* The writer thread may still be in a sink write: it must be done
    * before the sink is aborted, or abort races with that write (and the

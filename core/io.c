@@ -1,5 +1,6 @@
 /* io.c - sources and sinks over descriptors, files and memory */
 #include "io.h"
+#include "mapsource.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -40,6 +41,12 @@ pl_source_free (pl_source *src)
 {
   if (src)
     src->free (src);
+}
+
+gpg_error_t
+pl_source_check (pl_source *src)
+{
+  return src && src->check ? src->check (src) : 0;
 }
 
 void
@@ -139,9 +146,13 @@ fd_source_free (pl_source *self)
 pl_source *
 pl_source_new_fd (int fd, int close_fd)
 {
-  fd_source *s = calloc (1, sizeof *s);
+  fd_source *s;
+  pl_source *mapped;
   struct stat st;
 
+  if (pl_source_map_pays (fd) && !pl_source_new_mapped (fd, close_fd, &mapped))
+    return mapped;
+  s = calloc (1, sizeof *s);
   if (!s)
     return NULL;
   s->base.read = fd_source_read;

@@ -25,6 +25,11 @@ struct pl_source
    * Reads and borrows share one position. */
   gpg_error_t (*borrow) (pl_source *self, size_t len, const uint8_t **p,
                          size_t *n);
+  /* Optional, NULL when nothing can go wrong after the fact: called once
+   * the job is done with every octet it was handed (and before its output
+   * is committed); an error when those octets may not have been the
+   * input's (a mapped file that shrank while read, mapsource.h). */
+  gpg_error_t (*check) (pl_source *self);
 };
 
 typedef struct pl_sink pl_sink;
@@ -42,12 +47,15 @@ struct pl_sink
 gpg_error_t pl_source_read_full (pl_source *src, void *buf, size_t len,
                                  size_t *nread);
 void pl_source_free (pl_source *src);
+/* SRC's check, or 0 when it has none. */
+gpg_error_t pl_source_check (pl_source *src);
 void pl_sink_free (pl_sink *sink);
 
 /* Borrows DATA: it must outlive the source. */
 pl_source *pl_source_new_memory (const void *data, size_t len);
 /* Takes ownership of FD when CLOSE_FD.  The size is known for a regular
- * file. */
+ * file.  A regular file where mapping pays (pl_source_map_pays) is
+ * mapped and lent in place (mapsource.h); anything else is read. */
 pl_source *pl_source_new_fd (int fd, int close_fd);
 /* Opens PATH for reading; fails with the errno as a gpg_error_t. */
 gpg_error_t pl_source_new_file (const char *path, pl_source **out);
