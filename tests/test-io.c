@@ -435,6 +435,20 @@ test_mapped_truncated_while_borrowed (void)
   g_unlink (path);
 }
 
+/* PROFILE with KEY, at the cheapest key derivation. */
+static void
+fast_options (pl_encrypt_options *o, pl_profile profile, const pl_key *key)
+{
+  pl_encrypt_options_init (o);
+  o->profile = profile;
+  o->s2k_ms = 1;
+  o->argon2_memory_exp = 10;
+  o->argon2_passes = 1;
+  o->argon2_parallelism = 1;
+  o->keys = key;
+  o->n_keys = 1;
+}
+
 typedef struct
 {
   int fd;                       /* cut short at 4 MiB, or -1 */
@@ -475,14 +489,7 @@ mapped_job_fails (pl_profile profile, int truncate, gpg_error_t want)
   pl_sink *sink = NULL;
   g_autoptr(GDir) listing = NULL;
 
-  pl_encrypt_options_init (&o);
-  o.profile = profile;
-  o.s2k_ms = 1;
-  o.argon2_memory_exp = 10;
-  o.argon2_passes = 1;
-  o.argon2_parallelism = 1;
-  o.keys = &key;
-  o.n_keys = 1;
+  fast_options (&o, profile, &key);
   g_assert_cmpint (pl_sink_new_file (out, &sink), ==, 0);
   g_assert_cmpint (gpg_err_code (pl_encrypt (src, sink, &o, &ctl)), ==, want);
   pl_sink_free (sink);
@@ -531,14 +538,7 @@ test_mapped_roundtrip (void)
       size_t n;
       int fd = open (path, O_RDONLY);
 
-      pl_encrypt_options_init (&o);
-      o.profile = profiles[i];
-      o.s2k_ms = 1;
-      o.argon2_memory_exp = 10;
-      o.argon2_passes = 1;
-      o.argon2_parallelism = 1;
-      o.keys = &key;
-      o.n_keys = 1;
+      fast_options (&o, profiles[i], &key);
       src = mapped (fd);
       g_assert_cmpint (pl_sink_new_file (out, &sink), ==, 0);
       g_assert_cmpint (pl_encrypt (src, sink, &o, NULL), ==, 0);
