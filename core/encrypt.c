@@ -603,6 +603,12 @@ start_encryption (encrypt_job *j)
   err = pl_seipd1_encrypt_init (&j->seipd1.st, j->o.cipher_algo, j->key,
                                 j->keylen, prefix, &prefix_len);
   pl_seipd1_set_threads (&j->seipd1.st, pl_job_threads (j->ctl));
+  /* A borrowed input reaches the stage in place, unless text or
+   * compression makes it anew, or partial framing gathers it. */
+  pl_seipd1_set_stable_input (&j->seipd1.st,
+                              j->src->borrow && !j->text
+                              && !j->o.compress_algo && j->lit_body >= 0
+                              && (uint64_t) j->lit_body <= DEFINITE_MAX);
   return err ? err : frame->write (frame, prefix, prefix_len);
 }
 

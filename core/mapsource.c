@@ -15,15 +15,11 @@
 #include <sys/stat.h>
 #include <sys/vfs.h>
 
-#ifndef MADV_POPULATE_READ
-#define MADV_POPULATE_READ 22
-#endif
 #ifndef TMPFS_MAGIC
 #define TMPFS_MAGIC 0x01021994
 #endif
 
-/* Pages are made present this much at a time (one madvise, instead of a
- * fault a page), and dropped behind the position this much at a time. */
+/* Pages are dropped behind the position this much at a time. */
 #define MAP_WINDOW (4 * 1024 * 1024)
 /* What stays mapped behind the position: blocks the job still works on
  * (the AEAD stage may hold a few chunks) are touched there without
@@ -145,7 +141,6 @@ typedef struct
   uint8_t *map;                 /* NULL when LEN is 0 */
   size_t map_len;
   size_t skip;                  /* START's distance past the page it is in */
-  uint64_t populated;           /* octets from 0 made present */
   uint64_t dropped;             /* octets from 0 dropped from the mapping */
   guard_slot *guard;
   int failed;
@@ -170,27 +165,6 @@ map_source_fail (map_source *m)
   return gpg_error (GPG_ERR_EIO);
 }
 
-/* Makes [pos, pos + n) present, a window at a time; EFAULT means a page
- * past the file's end now. */
-static gpg_error_t
-map_source_populate (map_source *m, size_t n)
-{
-  while (m->populated < m->pos + n)
-    {
-      uint64_t to = m->populated + MAP_WINDOW;
-      if (to > m->len)
-        to = m->len;
-      long page = sysconf (_SC_PAGESIZE);
-      size_t from = (m->skip + (size_t) m->populated) & ~(size_t) (page - 1);
-      if (madvise (m->map + from, m->skip + (size_t) to - from,
-                   MADV_POPULATE_READ) && errno == EFAULT)
-        return map_source_fail (m);
-      /* Other errors (a kernel before 5.14): the loads fault instead. */
-      m->populated = to;
-    }
-  return 0;
-}
-
 /* Drops what lies more than MAP_KEEP behind the position. */
 static void
 map_source_drop_behind (map_source *m)
@@ -211,7 +185,6 @@ map_source_borrow (pl_source *self, size_t len, const uint8_t **p, size_t *n)
 {
   map_source *m = (map_source *) self;
   uint64_t left = m->len - m->pos;
-  gpg_error_t err;
 
   *n = 0;
   *p = NULL;
@@ -223,9 +196,10 @@ map_source_borrow (pl_source *self, size_t len, const uint8_t **p, size_t *n)
     return 0;
   if (len > left)
     len = (size_t) left;
-  err = map_source_populate (m, len);
-  if (err)
-    return err;
+  /* No MADV_POPULATE_READ: the pages are made present by the loads that
+   * fault on them (fault-around maps 16 at a time), on whichever thread
+   * gets there first.  bench/COPY.md: populating costs as much, all on
+   * the borrowing thread, which for SEIPD v1 is the CFB's. */
   *p = m->map + m->skip + m->pos;
   *n = len;
   m->pos += len;

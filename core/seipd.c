@@ -34,6 +34,12 @@ pl_seipd1_set_threads (pl_seipd1 *st, int threads)
   st->threads = threads;
 }
 
+void
+pl_seipd1_set_stable_input (pl_seipd1 *st, int stable)
+{
+  st->stable_input = stable;
+}
+
 static gpg_error_t
 open_cipher (pl_seipd1 *st, int cipher_algo, const uint8_t *key,
              size_t keylen)
@@ -92,10 +98,11 @@ pl_seipd1_encrypt_push (pl_seipd1 *st, const uint8_t *in, uint8_t *out,
       return gcry_cipher_encrypt (st->cipher, out, len, in, len);
     }
   /* The hasher reads IN while we encrypt it into OUT; IN is the caller's
-   * again when we return, so wait. */
+   * again when we return, so wait, unless it stays as it is. */
   pl_worker_submit (h, in, len);
   err = gcry_cipher_encrypt (st->cipher, out, len, in, len);
-  pl_worker_wait (h);
+  if (!st->stable_input)
+    pl_worker_wait (h);
   return err;
 }
 

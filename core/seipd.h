@@ -39,12 +39,20 @@ typedef struct
   uint8_t held[PL_MDC_PACKET_LEN];
   size_t held_len;
   int threads;                  /* thread budget: > 1 allows the hasher */
+  int stable_input;             /* pl_seipd1_set_stable_input */
   pl_worker hasher;             /* started on the first large push */
 } pl_seipd1;
 
 /* Sets the thread budget (default 1: everything on the caller's thread).
  * Call after init. */
 void pl_seipd1_set_threads (pl_seipd1 *st, int threads);
+
+/* Encryption, when every IN pushed stays valid and unchanged until
+ * finish (an input borrowed in place, io.h): push returns without
+ * waiting for the hasher, which may still be reading IN, so that the
+ * cipher goes straight on to the next block; it waits only when the
+ * hasher is a whole push behind.  Call after init. */
+void pl_seipd1_set_stable_input (pl_seipd1 *st, int stable);
 
 /* Encryption: writes the encrypted prefix (block length + 2 octets) to
  * PREFIX and returns its length in *PREFIX_LEN. */
