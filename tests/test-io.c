@@ -608,6 +608,68 @@ test_mapped_guard_chains (void)
   g_test_trap_assert_stdout ("*earlier handler ran*");
 }
 
+/* An input of unknown length (a pipe, a folder's tar) in SEIPD v1: the
+ * literal packet's partial chunks come from overlapping reads
+ * (encrypt.c).  Lengths around each chunk's end, with the literal
+ * header (6 octets: no name) in the first; decrypted by padlock, and by
+ * gpg when it is installed. */
+static void
+test_unknown_length_chunks (void)
+{
+  const gsize p = 1 << 20, h = 6;
+  const gsize sizes[] = { 0, 1, p - h - 1, p - h, p - h + 1, 2 * p - h,
+                          2 * p - h + 1, 3 * p + 7 };
+  g_autofree char *gpg = tu_find_program ("gpg");
+  g_autofree char *pwfile = tu_write_temp ("pw", "pw", 2);
+  g_autoptr(GBytes) data = tu_random_bytes (3 * p + 7);
+  pl_key key = pl_key_passphrase ("pw", 2);
+  pl_decrypt_options d = { .keys = &key, .n_keys = 1 };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (sizes); i++)
+    {
+      const guint8 *in = g_bytes_get_data (data, NULL);
+      pl_source *src = pl_source_new_memory (in, sizes[i]);
+      pl_sink *sink = pl_sink_new_memory ();
+      pl_encrypt_options o;
+      const uint8_t *ct, *back;
+      size_t ct_len, n;
+
+      g_test_message ("size %zu", sizes[i]);
+      /* Neither a length nor octets to borrow: read as from a pipe. */
+      src->size = -1;
+      src->borrow = NULL;
+      fast_options (&o, PL_PROFILE_RFC4880, &key);
+      g_assert_cmpint (pl_encrypt (src, sink, &o, NULL), ==, 0);
+      pl_source_free (src);
+      ct = pl_sink_memory_data (sink, &ct_len);
+      g_autoptr(GBytes) cipher = g_bytes_new (ct, ct_len);
+      pl_sink_free (sink);
+
+      src = pl_source_new_memory (g_bytes_get_data (cipher, NULL), ct_len);
+      sink = pl_sink_new_memory ();
+      g_assert_cmpint (pl_decrypt (src, sink, &d, NULL, NULL), ==, 0);
+      back = pl_sink_memory_data (sink, &n);
+      g_assert_cmpmem (back, n, in, sizes[i]);
+      pl_sink_free (sink);
+      pl_source_free (src);
+
+      if (gpg)
+        {
+          const char *argv[] = { gpg, "--homedir", tu_gnupg_home (), "--batch",
+                                 "--no-tty", "--quiet", "--pinentry-mode",
+                                 "loopback", "--passphrase-file", pwfile,
+                                 "--decrypt", NULL };
+          g_autoptr(GBytes) out = NULL;
+          int status = -1;
+
+          g_assert_true (tu_run (argv, cipher, &out, NULL, &status));
+          g_assert_cmpint (status, ==, 0);
+          g_assert_cmpmem (g_bytes_get_data (out, NULL), g_bytes_get_size (out),
+                           in, sizes[i]);
+        }
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -628,5 +690,6 @@ main (int argc, char **argv)
   g_test_add_func ("/io/mapped/job-cancel", test_mapped_job_cancel);
   g_test_add_func ("/io/mapped/roundtrip", test_mapped_roundtrip);
   g_test_add_func ("/io/mapped/guard-chains", test_mapped_guard_chains);
+  g_test_add_func ("/io/unknown-length/chunks", test_unknown_length_chunks);
   return g_test_run ();
 }
