@@ -418,6 +418,17 @@ test_mapped_truncated_while_borrowed (void)
   size_t n;
   guint sum = 0;
 
+  /* Valgrind's own signal handling turns the kernel's SIGBUS for a page
+   * past the file's end into a SIGSEGV, which the guard leaves alone. */
+  if (strstr (g_getenv ("LD_PRELOAD") ? g_getenv ("LD_PRELOAD") : "",
+              "vgpreload"))
+    {
+      pl_source_free (src);
+      close (fd);
+      g_unlink (path);
+      g_test_skip ("under valgrind, SIGBUS arrives as SIGSEGV");
+      return;
+    }
   g_assert_cmpint (src->borrow (src, 4 << 20, &p, &n), ==, 0);
   g_assert_cmpint (src->borrow (src, 1 << 20, &q, &n), ==, 0);
   g_assert_cmpuint (n, ==, 1 << 20);
