@@ -666,15 +666,10 @@ test_unknown_length_chunks (void)
 
       if (gpg)
         {
-          const char *argv[] = { gpg, "--homedir", tu_gnupg_home (), "--batch",
-                                 "--no-tty", "--quiet", "--pinentry-mode",
-                                 "loopback", "--passphrase-file", pwfile,
-                                 "--decrypt", NULL };
+          const char *args[] = { "--decrypt", NULL };
           g_autoptr(GBytes) out = NULL;
-          int status = -1;
 
-          g_assert_true (tu_run (argv, cipher, &out, NULL, &status));
-          g_assert_cmpint (status, ==, 0);
+          g_assert_cmpint (tu_run_gpg (pwfile, args, cipher, &out, NULL), ==, 0);
           g_assert_cmpmem (g_bytes_get_data (out, NULL), g_bytes_get_size (out),
                            in, sizes[i]);
         }
