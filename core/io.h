@@ -28,7 +28,7 @@ struct pl_source
   /* Optional, NULL when nothing can go wrong after the fact: called once
    * the job is done with every octet it was handed (and before its output
    * is committed); an error when those octets may not have been the
-   * input's (a mapped file that shrank while read, mapsource.h). */
+   * input's (a mapped file that changed size while read, mapsource.h). */
   gpg_error_t (*check) (pl_source *self);
 };
 

@@ -43,6 +43,7 @@ typedef struct
 
 static guard_slot guard_slots[GUARD_SLOTS];
 static struct sigaction guard_previous;
+static long guard_page;             /* sysconf () is not for a handler */
 static pthread_once_t guard_once = PTHREAD_ONCE_INIT;
 static int guard_installed;
 
@@ -65,7 +66,7 @@ static void
 guard_handler (int sig, siginfo_t *info, void *ctx)
 {
   uintptr_t addr = (uintptr_t) info->si_addr;
-  long page = sysconf (_SC_PAGESIZE);
+  long page = guard_page;
   int saved_errno = errno;
 
   for (int i = 0; i < GUARD_SLOTS; i++)
@@ -92,6 +93,7 @@ guard_install (void)
 {
   struct sigaction sa;
 
+  guard_page = sysconf (_SC_PAGESIZE);
   memset (&sa, 0, sizeof sa);
   sa.sa_sigaction = guard_handler;
   sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK;
@@ -146,16 +148,18 @@ typedef struct
   int failed;
 } map_source;
 
-/* Whether the file lost octets we map: the guard covered a fault, or the
- * file is shorter now. */
+/* Whether the file changed size since it was mapped: the guard covered
+ * a fault on a page it lost, or its length is not what it was.  A file
+ * that grew fails as well, as it does when read (encrypt.c): what was
+ * lent is then not the whole file. */
 static int
-map_source_truncated (map_source *m)
+map_source_changed (map_source *m)
 {
   struct stat st;
 
   if (m->failed || (m->guard && atomic_load (&m->guard->hit)))
     return 1;
-  return fstat (m->fd, &st) || (uint64_t) st.st_size < m->start + m->len;
+  return fstat (m->fd, &st) || (uint64_t) st.st_size != m->start + m->len;
 }
 
 static gpg_error_t
@@ -190,7 +194,7 @@ map_source_borrow (pl_source *self, size_t len, const uint8_t **p, size_t *n)
   *p = NULL;
   /* One fstat a block: a file cut short is found before its lost pages
    * are lent, not only when a load faults on them. */
-  if (map_source_truncated (m))
+  if (map_source_changed (m))
     return map_source_fail (m);
   if (!left)
     return 0;
@@ -238,7 +242,7 @@ static gpg_error_t
 map_source_check (pl_source *self)
 {
   map_source *m = (map_source *) self;
-  return map_source_truncated (m) ? map_source_fail (m) : 0;
+  return map_source_changed (m) ? map_source_fail (m) : 0;
 }
 
 static void

@@ -14,7 +14,9 @@
  * the source.  A marked source fails every later call with GPG_ERR_EIO,
  * and so does the check the job makes before it commits its output
  * (pl_source.check): a truncated input is an error, never a crash and
- * never output.
+ * never output.  Every borrow and the check also compare the file's
+ * length with the one it had when mapped: a file that changed size
+ * while read fails with GPG_ERR_EIO, as a read one does (encrypt.c).
  */
 #pragma once
 

@@ -404,6 +404,31 @@ test_mapped_truncated_before_borrow (void)
   g_unlink (path);
 }
 
+/* The file grows while it is lent: the next borrow, and the check after
+ * the last one, fail, as reading it would (the lengths written are
+ * wrong). */
+static void
+test_mapped_grown (void)
+{
+  g_autofree guint8 *data = NULL;
+  g_autofree char *path = pattern_file ("grow", 2 << 20, &data);
+  int fd = open (path, O_RDWR);
+  pl_source *src = mapped (fd);
+  const uint8_t *p;
+  size_t n;
+
+  g_assert_cmpint (src->borrow (src, 2 << 20, &p, &n), ==, 0);
+  g_assert_cmpuint (n, ==, 2 << 20);
+  g_assert_cmpint (pl_source_check (src), ==, 0);
+  g_assert_cmpint (pwrite (fd, "more", 4, 2 << 20), ==, 4);
+  g_assert_cmpint (gpg_err_code (src->borrow (src, 1, &p, &n)), ==,
+                   GPG_ERR_EIO);
+  g_assert_cmpint (gpg_err_code (pl_source_check (src)), ==, GPG_ERR_EIO);
+  pl_source_free (src);
+  close (fd);
+  g_unlink (path);
+}
+
 /* The file is cut short while a block is lent and not yet read: the
  * loads raise SIGBUS, the guard gives them zeros, and the source is
  * marked: the process lives, and the check fails. */
@@ -692,6 +717,7 @@ main (int argc, char **argv)
                    test_mapped_truncated_before_borrow);
   g_test_add_func ("/io/mapped/truncated-while-borrowed",
                    test_mapped_truncated_while_borrowed);
+  g_test_add_func ("/io/mapped/grown", test_mapped_grown);
   g_test_add_func ("/io/mapped/job-truncated", test_mapped_job_truncated);
   g_test_add_func ("/io/mapped/job-cancel", test_mapped_job_cancel);
   g_test_add_func ("/io/mapped/roundtrip", test_mapped_roundtrip);
