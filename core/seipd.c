@@ -83,13 +83,49 @@ pl_seipd1_encrypt_init (pl_seipd1 *st, int cipher_algo, const uint8_t *key,
   return pl_seipd1_encrypt_push (st, prefix, prefix, bl + 2);
 }
 
+/* Hands the pending span to the hasher (waiting for its last task). */
+static void
+hash_span_submit (pl_seipd1 *st)
+{
+  if (!st->span_len)
+    return;
+  pl_worker_submit (&st->hasher, st->span, st->span_len);
+  st->hashing = st->span;
+  st->hashing_len = st->span_len;
+  st->span_len = 0;
+}
+
+/* Stable input: IN joins the pending span, which goes to the hasher
+ * as soon as it is free (or is too long to wait). */
+static void
+hash_span_add (pl_seipd1 *st, const uint8_t *in, size_t len)
+{
+  if (st->span_len && st->span + st->span_len != in)
+    hash_span_submit (st);
+  if (!st->span_len)
+    st->span = in;
+  st->span_len += len;
+  if (st->span_len >= PL_SEIPD1_SPAN_MAX
+      || !pl_worker_reading (&st->hasher, st->hashing, st->hashing_len))
+    hash_span_submit (st);
+}
+
 gpg_error_t
 pl_seipd1_encrypt_push (pl_seipd1 *st, const uint8_t *in, uint8_t *out,
                         size_t len)
 {
-  pl_worker *h = in == out ? NULL : use_hasher (st, len);
+  pl_worker *h;
   gpg_error_t err;
 
+  /* Hashed inline or not, IN comes after the span in the MDC. */
+  if (st->span_len && (in == out || len < PL_SEIPD1_THREAD_MIN))
+    hash_span_submit (st);
+  h = in == out ? NULL : use_hasher (st, len);
+  if (h && st->stable_input)
+    {
+      hash_span_add (st, in, len);
+      return gcry_cipher_encrypt (st->cipher, out, len, in, len);
+    }
   if (!h)
     {
       gcry_md_write (st->mdc, in, len);
@@ -98,17 +134,17 @@ pl_seipd1_encrypt_push (pl_seipd1 *st, const uint8_t *in, uint8_t *out,
       return gcry_cipher_encrypt (st->cipher, out, len, in, len);
     }
   /* The hasher reads IN while we encrypt it into OUT; IN is the caller's
-   * again when we return, so wait, unless it stays as it is. */
+   * again when we return, so wait. */
   pl_worker_submit (h, in, len);
   err = gcry_cipher_encrypt (st->cipher, out, len, in, len);
-  if (!st->stable_input)
-    pl_worker_wait (h);
+  pl_worker_wait (h);
   return err;
 }
 
 gpg_error_t
 pl_seipd1_encrypt_finish (pl_seipd1 *st, uint8_t *out)
 {
+  hash_span_submit (st);
   pl_worker_wait (&st->hasher);
   out[0] = 0xD3;
   out[1] = 0x14;

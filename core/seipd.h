@@ -40,6 +40,10 @@ typedef struct
   size_t held_len;
   int threads;                  /* thread budget: > 1 allows the hasher */
   int stable_input;             /* pl_seipd1_set_stable_input */
+  const uint8_t *span;          /* stable input pushed, not yet hashed */
+  size_t span_len;
+  const uint8_t *hashing;       /* the span the hasher was last given */
+  size_t hashing_len;
   pl_worker hasher;             /* started on the first large push */
 } pl_seipd1;
 
@@ -48,10 +52,12 @@ typedef struct
 void pl_seipd1_set_threads (pl_seipd1 *st, int threads);
 
 /* Encryption, when every IN pushed stays valid and unchanged until
- * finish (an input borrowed in place, io.h): push returns without
- * waiting for the hasher, which may still be reading IN, so that the
- * cipher goes straight on to the next block; it waits only when the
- * hasher is a whole push behind.  Call after init. */
+ * finish (an input borrowed in place, io.h): the hasher is handed what
+ * was pushed since its last task, as one span, whenever it is free, and
+ * push never waits for it, so that the cipher goes straight on; only a
+ * span of PL_SEIPD1_SPAN_MAX, or an IN that does not continue the span,
+ * waits for the hasher to take it.  Call after init. */
+#define PL_SEIPD1_SPAN_MAX (8 * 1024 * 1024)
 void pl_seipd1_set_stable_input (pl_seipd1 *st, int stable);
 
 /* Encryption: writes the encrypted prefix (block length + 2 octets) to
