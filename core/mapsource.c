@@ -22,9 +22,11 @@
 /* Pages are dropped behind the position this much at a time. */
 #define MAP_WINDOW (4 * 1024 * 1024)
 /* What stays mapped behind the position: blocks the job still works on
- * (the AEAD stage may hold a few chunks) are touched there without
- * faulting again. */
-#define MAP_KEEP (8 * 1024 * 1024)
+ * (the AEAD stage may hold a few chunks; the MDC hasher may be two spans
+ * behind, seipd.h) are touched there without faulting again.  A page
+ * touched again after it was dropped would stay resident until the
+ * source is freed. */
+#define MAP_KEEP (12 * 1024 * 1024)
 
 /* ---- The SIGBUS guard ---------------------------------------------- */
 

@@ -56,8 +56,11 @@ void pl_seipd1_set_threads (pl_seipd1 *st, int threads);
  * was pushed since its last task, as one span, whenever it is free, and
  * push never waits for it, so that the cipher goes straight on; only a
  * span of PL_SEIPD1_SPAN_MAX, or an IN that does not continue the span,
- * waits for the hasher to take it.  Call after init. */
-#define PL_SEIPD1_SPAN_MAX (8 * 1024 * 1024)
+ * waits for the hasher to take it.  Call after init.  The hasher is
+ * then at most two spans behind the cipher: a mapped input
+ * (mapsource.c) keeps more than that mapped behind its position, so the
+ * hasher never faults dropped pages back in. */
+#define PL_SEIPD1_SPAN_MAX (4 * 1024 * 1024)
 void pl_seipd1_set_stable_input (pl_seipd1 *st, int stable);
 
 /* Encryption: writes the encrypted prefix (block length + 2 octets) to
