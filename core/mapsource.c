@@ -27,6 +27,7 @@
  * touched again after it was dropped would stay resident until the
  * source is freed. */
 #define MAP_KEEP (12 * 1024 * 1024)
+#define MAP_SLACK (32 * 1024 * 1024)
 
 /* ---- The SIGBUS guard ---------------------------------------------- */
 
@@ -171,7 +172,11 @@ map_source_fail (map_source *m)
   return gpg_error (GPG_ERR_EIO);
 }
 
-/* Drops what lies more than MAP_KEEP behind the position. */
+/* Drops what lies more than MAP_KEEP behind the position.  Each time
+ * the MAP_SLACK before the last drop goes again: a consumer further
+ * behind than MAP_KEEP (the AEAD stage's workers may hold up to 4
+ * chunks of 4 MiB, aead-parallel.h) faults pages back in there, and
+ * they would otherwise stay until the source is freed. */
 static void
 map_source_drop_behind (map_source *m)
 {
@@ -180,7 +185,9 @@ map_source_drop_behind (map_source *m)
   if (m->pos < m->dropped + MAP_KEEP + MAP_WINDOW)
     return;
   uint64_t to = (m->skip + m->pos - MAP_KEEP) & ~(uint64_t) (page - 1);
-  uint64_t from = m->dropped ? m->skip + m->dropped : 0;
+  uint64_t from = m->dropped > MAP_SLACK ? m->skip + m->dropped - MAP_SLACK
+                                         : 0;
+  from &= ~(uint64_t) (page - 1);
   if (to > from)
     madvise (m->map + from, (size_t) (to - from), MADV_DONTNEED);
   m->dropped = to - m->skip;

@@ -4,6 +4,7 @@
 #include "algo.h"
 #include "skesk.h"
 #include "pipeline.h"
+#include "mapsource.h"
 
 #include <pthread.h>
 #include <string.h>
@@ -259,8 +260,12 @@ test_trimmed_passphrase (void)
 
 /* An input over DATA: in memory (borrowed in place) or from a file (read
  * into buffers).  close_input frees it and removes the file. */
+/* FILE: 0 in memory, 1 a file read into buffers, INPUT_MAPPED a file
+ * mapped and lent in place (mapsource.h). */
+#define INPUT_MAPPED 2
+
 static pl_source *
-open_input (gboolean file, const void *data, gsize len, char **path)
+open_input (int file, const void *data, gsize len, char **path)
 {
   pl_source *src;
 
@@ -272,6 +277,13 @@ open_input (gboolean file, const void *data, gsize len, char **path)
       return src;
     }
   *path = tu_write_temp ("input.bin", data, len);
+  if (file == INPUT_MAPPED)
+    {
+      int fd = open (*path, O_RDONLY | O_CLOEXEC);
+      g_assert_cmpint (pl_source_new_mapped (fd, 1, &src), ==, 0);
+      g_assert_nonnull (src->borrow);
+      return src;
+    }
   g_assert_cmpuint (pl_source_new_file (*path, &src), ==, 0);
   g_assert_null (src->borrow);
   return src;
@@ -287,10 +299,10 @@ close_input (pl_source *src, char *path)
 }
 
 /* Decrypts MSG on THREADS from memory (borrowed in place) or from a file
- * (read into buffers); *OUT gets what the sink committed (empty after a
- * failure). */
+ * (read into buffers, or mapped: open_input's FILE); *OUT gets what the
+ * sink committed (empty after a failure). */
 static gpg_error_t
-decrypt_from (gboolean file, const guint8 *msg, gsize len, int threads,
+decrypt_from (int file, const guint8 *msg, gsize len, int threads,
               GBytes **out)
 {
   pl_key key = pl_key_passphrase ("pw", 2);
@@ -352,7 +364,7 @@ test_borrowed_and_read (void)
             pl_sink_free (sink);
             pl_source_free (src);
 
-            for (int file = 0; file < 2; file++)
+            for (int file = 0; file <= INPUT_MAPPED; file++)
               {
                 GBytes *back;
                 gpg_error_t err = decrypt_from (file, msg, n, threads[t],
@@ -555,10 +567,11 @@ keep_sink_init (keep_sink *k)
 }
 
 /* Encrypts PLAIN on THREADS, from memory (read in place) or from a file
- * (read into buffers); returns the message. */
+ * (read into buffers, or mapped: open_input's FILE); returns the
+ * message. */
 static guint8 *
 encrypt_chunked (pl_profile profile, int compress, GBytes *plain,
-                 gboolean file, int threads, gsize *len)
+                 int file, int threads, gsize *len)
 {
   rt_case c = { profile, 0, compress, 0, FALSE };
   pl_encrypt_options o;
@@ -585,9 +598,9 @@ encrypt_chunked (pl_profile profile, int compress, GBytes *plain,
 }
 
 /* AEAD chunks on several threads through the jobs (aead-parallel.h),
- * both AEAD profiles: input in memory, read in place and spread over the
- * threads, and input from a file or through compression, which stays on
- * one (pl_aead_parallel_threads).  The plaintext comes back on every
+ * both AEAD profiles: input in memory or a mapped file, read in place
+ * and spread over the threads, and input from a file read into buffers
+ * or through compression, which stays on one (pl_aead_parallel_threads).  The plaintext comes back on every
  * budget; with an octet changed in chunk K, nothing of chunk K or later
  * reaches the sink. */
 static void
@@ -600,15 +613,15 @@ test_parallel_chunks (void)
   for (int p = PL_PROFILE_LIBREPGP; p <= PL_PROFILE_RFC9580; p++)
     for (gsize i = 0; i < G_N_ELEMENTS (lens); i++)
       for (gsize t = 0; t < G_N_ELEMENTS (threads); t++)
-        for (int enc_file = 0; enc_file < 2; enc_file++)
+        for (int enc_file = 0; enc_file <= INPUT_MAPPED; enc_file++)
           {
             GBytes *plain = tu_random_bytes (lens[i]);
-            int compress = enc_file && i == 2 ? PL_COMPRESS_ZLIB : 0;
+            int compress = enc_file == 1 && i == 2 ? PL_COMPRESS_ZLIB : 0;
             gsize n;
             guint8 *msg = encrypt_chunked ((pl_profile) p, compress, plain,
                                            enc_file, threads[t], &n);
 
-            for (int file = 0; file < 2; file++)
+            for (int file = 0; file <= INPUT_MAPPED; file++)
               {
                 GBytes *back;
                 gpg_error_t err = decrypt_from (file, msg, n, threads[t],
