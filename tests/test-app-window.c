@@ -1137,6 +1137,36 @@ speed_done (gpointer data)
   return !padlock_speed_window_is_running (data);
 }
 
+/* Bar I's fill as drawn, and the share of the scale its number says. */
+static void
+speed_bar_shares (PadlockSpeedWindow *speed, int i, double *share,
+                  double *drawn)
+{
+  GtkWidget *trough = gtk_widget_get_first_child (GTK_WIDGET (speed->bars[i]));
+  GtkWidget *block = gtk_widget_get_first_child (trough);
+  double decades = log10 (speed->upper / speed->lower);
+  double rate = speed->rates[i];
+
+  *share = rate > 0 ? log10 (rate / speed->lower) / decades : 0;
+  *drawn = (double) gtk_widget_get_width (block) / gtk_widget_get_width (trough);
+}
+
+/* Every bar has been laid out at its final value (on a busy machine the
+ * frame after the last result can come late). */
+static gboolean
+speed_bars_laid_out (gpointer data)
+{
+  for (int i = 0; i < PADLOCK_SPEED_N_TESTS; i++)
+    {
+      double share, drawn;
+
+      speed_bar_shares (data, i, &share, &drawn);
+      if (fabs (drawn - share) >= 0.03)
+        return FALSE;
+    }
+  return TRUE;
+}
+
 /* The Speed Test's bars on one logarithmic scale: each bar's fill is the
  * share of the scale its number says, as drawn. */
 static void
@@ -1149,17 +1179,17 @@ test_speed_scale (void)
 
   gtk_window_present (GTK_WINDOW (speed));
   g_assert_true (at_wait_until (speed_done, speed, TIMEOUT_MS));
-  at_settle (300);
+  /* Waits for the layout, not for a result: a bar drawn at the wrong
+   * share stays wrong, and the loop below then fails. */
+  at_wait_until (speed_bars_laid_out, speed, TIMEOUT_MS);
   decades = log10 (speed->upper / speed->lower);
   g_assert_cmpfloat (decades, >=, 2);
   for (int i = 0; i < PADLOCK_SPEED_N_TESTS; i++)
     {
-      GtkWidget *bar = GTK_WIDGET (speed->bars[i]);
-      GtkWidget *trough = gtk_widget_get_first_child (bar);
-      GtkWidget *block = gtk_widget_get_first_child (trough);
       double rate = speed->rates[i];
-      double share = rate > 0 ? log10 (rate / speed->lower) / decades : 0;
-      double drawn = (double) gtk_widget_get_width (block) / gtk_widget_get_width (trough);
+      double share, drawn;
+
+      speed_bar_shares (speed, i, &share, &drawn);
 
       g_assert_cmpfloat (rate, >=, speed->lower);
       g_assert_cmpfloat (rate, <=, speed->upper);
