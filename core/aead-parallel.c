@@ -27,6 +27,21 @@
  * handover, never a wait.  A claim names the chunk (CLAIM below), so a
  * late task never takes the next chunk gathered into the same slot.
  *
+ * Adapting to a busy machine.  When the machine's cores are all taken
+ * (several jobs at once), the worker gets a core late: the caller keeps
+ * taking its chunks back, or waits for a chunk the worker began and then
+ * lost its core in the middle of.  Each costs a handover and two
+ * wake-ups for nothing, or a wait, and two threads ran slower than one
+ * (0.78-0.86x at load 5).  So every chunk given to a worker is scored
+ * when it comes out: a miss when the caller took it back, found the
+ * worker still busy at dispatch, or waited for it longer than half the
+ * time the caller takes for a chunk of its own; a hit otherwise.  After
+ * MISS_LIMIT misses in a row the caller does every chunk itself for a
+ * spell (SOLO_FIRST chunks, doubling after each spell that ends in
+ * misses again, up to SOLO_MAX; a hit starts over at SOLO_FIRST), then
+ * tries the workers again.  Which thread does a chunk changes nothing
+ * else: the slots, the order and the claims are the same.
+ *
  * Framing when decrypting is aead.c's: a chunk is known to be full only
  * once a final tag's worth of octets follows its tag, and a stream ends
  * with a lone final tag or a short (maybe empty) chunk, its tag and the
@@ -38,11 +53,17 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "algo.h"
 #include "worker.h"
 
 #define TAG_LEN 16
+
+/* See "Adapting" above. */
+#define MISS_LIMIT 2
+#define SOLO_FIRST 8
+#define SOLO_MAX 256
 
 typedef enum
 {
@@ -86,6 +107,15 @@ claim_chunk (slot *sl, uint64_t index)
   return atomic_compare_exchange_strong (&sl->claim, &expect, expect + 1);
 }
 
+static double
+now_s (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (double) ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
 typedef struct
 {
   pl_worker worker;
@@ -115,6 +145,12 @@ struct pl_aead_parallel
   int ending;                   /* the last chunk and final tag are done */
   int finished;                 /* pass-through: S finished */
   gpg_error_t err;              /* sticky */
+  /* Adapting (see the top). */
+  int misses;                   /* worker chunks missed in a row */
+  uint64_t solo_until;          /* chunks before this stay on the caller */
+  uint64_t solo_len;            /* the next spell's length */
+  double caller_chunk_s;        /* the caller's time for its last chunk */
+  pl_aead_parallel_stats stats;
 };
 
 
@@ -176,6 +212,7 @@ pl_aead_parallel_new (pl_aead_parallel **out, pl_aead_stream *s, int threads)
   p->chunk = pl_aead_stream_chunk_size (s);
   p->threads = threads > PL_AEAD_PARALLEL_MAX_THREADS
                ? PL_AEAD_PARALLEL_MAX_THREADS : threads;
+  p->solo_len = SOLO_FIRST;
   if (p->threads >= 2)
     {
       p->nslots = p->threads + 1;
@@ -287,6 +324,39 @@ slot_begin (pl_aead_parallel *p, slot *sl)
   p->carry_len = 0;
 }
 
+/* Seals or opens SL on the caller's thread, and times a full chunk for
+ * scoring the workers' (see "Adapting" at the top). */
+static gpg_error_t
+crypt_on_caller (pl_aead_parallel *p, slot *sl)
+{
+  double t0 = now_s ();
+  gpg_error_t err = crypt_slot (p, p->hd, sl);
+
+  if (sl->data_len == p->chunk)
+    p->caller_chunk_s = now_s () - t0;
+  p->stats.on_caller++;
+  return err;
+}
+
+/* Scores a chunk given to a worker, as it comes out: HIT 0 for a miss.
+ * MISS_LIMIT misses in a row start a spell on the caller's thread. */
+static void
+score (pl_aead_parallel *p, int hit)
+{
+  if (hit)
+    {
+      p->misses = 0;
+      p->solo_len = SOLO_FIRST;
+      return;
+    }
+  p->stats.misses++;
+  if (++p->misses < MISS_LIMIT)
+    return;
+  p->misses = 0;
+  pl_aead_parallel_solo (p, p->solo_len);
+  p->solo_len = p->solo_len * 2 > SOLO_MAX ? SOLO_MAX : p->solo_len * 2;
+}
+
 /* Seals or opens the gathered chunk, its first DATA_LEN octets: now on
  * the caller's thread, or handed to its worker. */
 static gpg_error_t
@@ -304,16 +374,17 @@ dispatch (pl_aead_parallel *p, slot *sl, size_t data_len)
   mark_dirty (sl, data_len + TAG_LEN);
   p->total += data_len;
   p->next++;
-  /* A worker still busy (with a task for a chunk the caller claimed,
-   * which it has not got round to skipping) would make the submit wait:
-   * the caller does the chunk instead. */
-  if (t && pl_worker_busy (&th->worker))
+  /* A spell on the caller's thread alone (see "Adapting" at the top);
+   * or a worker still busy (with a task for a chunk the caller claimed,
+   * which it has not got round to skipping), which would make the submit
+   * wait: the caller does the chunk instead. */
+  if (t && (sl->index < p->solo_until || pl_worker_busy (&th->worker)))
     t = 0;
   sl->thread = t;
   if (t == 0)
     {
       atomic_store (&sl->claim, unclaimed (sl->index) + 1);
-      sl->err = crypt_slot (p, p->hd, sl);
+      sl->err = crypt_on_caller (p, sl);
       sl->state = SLOT_DONE;
       return 0;
     }
@@ -385,15 +456,29 @@ slot_ready (pl_aead_parallel *p, slot *sl, int wait)
       pl_worker *w = &p->thr[sl->thread].worker;
 
       if (wait && claim_chunk (sl, sl->index))
-        /* The worker has not begun it: no waiting for it. */
-        sl->err = crypt_slot (p, p->hd, sl);
+        {
+          /* The worker has not begun it: no waiting for it. */
+          sl->err = crypt_on_caller (p, sl);
+          score (p, 0);
+        }
       else if (wait)
-        /* The worker's task after this slot's is never queued before
-         * this chunk came out (see can_gather), so waiting for the
-         * worker waits for this chunk. */
-        pl_worker_wait (w);
+        {
+          /* The worker's task after this slot's is never queued before
+           * this chunk came out (see can_gather), so waiting for the
+           * worker waits for this chunk. */
+          double t0 = now_s ();
+
+          pl_worker_wait (w);
+          p->stats.on_workers++;
+          score (p, now_s () - t0 <= p->caller_chunk_s / 2);
+        }
       else if (pl_worker_reading (w, sl->buf, 1))
         return 0;
+      else
+        {
+          p->stats.on_workers++;
+          score (p, 1);
+        }
       sl->state = SLOT_DONE;
     }
   return sl->state == SLOT_DONE;
@@ -553,6 +638,24 @@ pl_aead_parallel_finish (pl_aead_parallel *p, const uint8_t **out,
       *outlen = TAG_LEN;
     }
   return 0;
+}
+
+
+void
+pl_aead_parallel_solo (pl_aead_parallel *p, uint64_t nchunks)
+{
+  if (p->threads < 2)
+    return;
+  if (p->next + nchunks > p->solo_until)
+    p->solo_until = p->next + nchunks;
+  p->stats.spells++;
+}
+
+void
+pl_aead_parallel_get_stats (const pl_aead_parallel *p,
+                            pl_aead_parallel_stats *stats)
+{
+  *stats = p->stats;
 }
 
 

@@ -13,6 +13,13 @@
  * chunks still pending at the end, come out only after the final tag
  * verified.
  *
+ * On a machine whose cores are all taken, a worker that gets no core in
+ * time costs more than it saves; the stage notices (chunks the caller
+ * had to take back or wait long for) and then seals or opens every chunk
+ * on the caller's thread for a spell, trying the workers again after it
+ * (see aead-parallel.c, "Adapting").  Output and checks are the same on
+ * any thread.
+ *
  * With a budget of one thread, or chunks too small to be worth a handover,
  * every call goes straight to the pl_aead_stream underneath: the same
  * path as without this stage.
@@ -76,6 +83,27 @@ gpg_error_t pl_aead_parallel_push (pl_aead_parallel *p, const uint8_t *in,
  * is.  Errors as pl_aead_stream_finish's. */
 gpg_error_t pl_aead_parallel_finish (pl_aead_parallel *p, const uint8_t **out,
                                      size_t *outlen);
+
+/* The chunks gathered from now on, up to NCHUNKS of them, are sealed or
+ * opened on the caller's thread, none handed to a worker (a spell, as
+ * the stage starts itself when workers get no core in time).  A spell
+ * that is already longer stays.  Nothing else changes: order, checks and
+ * what is held.  For a caller that knows the machine is saturated, and
+ * for tests that switch threads mid-stream. */
+void pl_aead_parallel_solo (pl_aead_parallel *p, uint64_t nchunks);
+
+/* What the stage did so far, for benchmarks and tests. */
+typedef struct
+{
+  uint64_t on_caller;           /* chunks sealed or opened by the caller */
+  uint64_t on_workers;          /* by workers */
+  uint64_t misses;              /* worker chunks taken back or waited for
+                                 * long */
+  uint64_t spells;              /* spells on the caller's thread alone */
+} pl_aead_parallel_stats;
+
+void pl_aead_parallel_get_stats (const pl_aead_parallel *p,
+                                 pl_aead_parallel_stats *stats);
 
 /* Waits for the workers and stops them, wipes the buffers.  NULL-safe. */
 void pl_aead_parallel_free (pl_aead_parallel *p);

@@ -5,6 +5,7 @@
  * aead.c), round trips over all formats, modes and chunk sizes with input
  * in random slices, and tampering and truncation of every octet.
  */
+#include <sched.h>
 #include <string.h>
 #include <glib.h>
 #include <gcrypt.h>
@@ -26,12 +27,17 @@ typedef struct
   const char *name;
   int threads;
   int stable;
+  /* Spells on the caller's thread alone (pl_aead_parallel_solo) start
+   * and end mid-stream, as the stage starts them on a busy machine. */
+  int switching;
 } thread_setting;
 
 static const thread_setting thread_settings[] = {
-  { "1t", 1, 0 },
-  { "2t-stable", 2, 1 },
-  { "3t-copied", 3, 0 },
+  { "1t", 1, 0, 0 },
+  { "2t-stable", 2, 1, 0 },
+  { "3t-copied", 3, 0, 0 },
+  { "2t-switching", 2, 1, 1 },
+  { "4t-switching-copied", 4, 0, 1 },
 };
 
 static const thread_setting *setting = &thread_settings[0];
@@ -79,11 +85,17 @@ run_stream (pl_aead_stream *s, const guint8 *in, size_t len, GRand *rng,
   const uint8_t *o;
   size_t olen, off = 0;
   pl_aead_parallel *par;
+  unsigned calls = 0;
 
   g_assert_cmpint (pl_aead_parallel_new (&par, s, setting->threads), ==, 0);
   while (off < len)
     {
       size_t slice = len - off;
+
+      /* Spells of 1 to 3 chunks, begun every fourth push or so: the
+       * chunks around them go to workers and the caller by turns.  */
+      if (setting->switching && calls++ % 4 == 1)
+        pl_aead_parallel_solo (par, 1 + calls % 3);
 
       if (rng)
         {
@@ -1026,9 +1038,9 @@ test_parallel_order (gconstpointer data)
   hdrlen = ct->len - bodylen;
 
   for (int threads = 2; threads <= PL_AEAD_PARALLEL_MAX_THREADS; threads++)
-    for (int stable = 0; stable < 2; stable++)
+    for (int stable = 0; stable < 4; stable++)
       {
-        thread_setting ts = { "order", threads, stable };
+        thread_setting ts = { "order", threads, stable & 1, stable >> 1 };
         size_t ks[] = { 0, 1, 5, nchunks - 2, nchunks - 1, nchunks };
 
         setting = &ts;
@@ -1078,14 +1090,14 @@ test_parallel_order (gconstpointer data)
           while (!err && off < bad->len - hdrlen)
             {
               err = pl_aead_parallel_push (par, bad->data + hdrlen + off,
-                                           bad->len - hdrlen - off, stable,
+                                           bad->len - hdrlen - off, ts.stable,
                                            &used, &o, &olen);
               off += used;
               got += olen;
             }
           g_assert_cmpint (gpg_err_code (err), ==, GPG_ERR_CHECKSUM);
           g_assert_cmpuint (got, <=, 2 * c);
-          err = pl_aead_parallel_push (par, bad->data + hdrlen, 100, stable,
+          err = pl_aead_parallel_push (par, bad->data + hdrlen, 100, ts.stable,
                                        &used, &o, &olen);
           g_assert_cmpint (gpg_err_code (err), ==, GPG_ERR_CHECKSUM);
           g_assert_cmpuint (olen, ==, 0);
@@ -1118,6 +1130,135 @@ test_parallel_order (gconstpointer data)
 
   g_rand_free (rng);
   g_byte_array_unref (bad);
+  g_byte_array_unref (ct);
+  g_free (pt);
+  gcry_free (key);
+}
+
+
+/* Pushes all of IN to a fresh stage over S on THREADS threads (stable
+ * input, in one push), first starting a spell of SOLO chunks on the
+ * caller's thread when SOLO > 0; appends what comes out to OUT and
+ * returns the error, with the stage's counts in *STATS.  */
+static gpg_error_t
+run_counted (pl_aead_stream *s, int threads, uint64_t solo, const guint8 *in,
+             size_t len, GByteArray *out, pl_aead_parallel_stats *stats)
+{
+  pl_aead_parallel *par;
+  const uint8_t *o;
+  size_t used, olen, off = 0;
+  gpg_error_t err = 0;
+
+  g_assert_cmpint (pl_aead_parallel_new (&par, s, threads), ==, 0);
+  if (solo)
+    pl_aead_parallel_solo (par, solo);
+  while (!err && off < len)
+    {
+      err = pl_aead_parallel_push (par, in + off, len - off, 1, &used, &o,
+                                   &olen);
+      g_byte_array_append (out, o, olen);
+      off += used;
+    }
+  while (!err)
+    {
+      err = pl_aead_parallel_finish (par, &o, &olen);
+      if (!olen)
+        break;
+      g_byte_array_append (out, o, olen);
+    }
+  pl_aead_parallel_get_stats (par, stats);
+  pl_aead_parallel_free (par);
+  return err;
+}
+
+/* Which thread does a chunk: a spell over the whole stream leaves the
+ * workers idle (every chunk on the caller's, counted); a spell of the
+ * first chunks only gives the rest back to the workers.  Then the stage
+ * on one CPU (the process pinned, as on a machine whose other core is
+ * taken), where it starts spells of its own: a long stream still comes
+ * out whole and in order, and a damaged chunk K lets nothing of K or
+ * later out.  */
+static void
+test_parallel_spells (void)
+{
+  const size_t c = 1024, nchunks = 400, len = nchunks * c;
+  size_t keylen, hdrlen, used;
+  guint8 *key = random_key (PL_CIPHER_AES128, &keylen);
+  guint8 *pt = g_malloc (len);
+  pl_aead_header h;
+  pl_aead_parallel_stats st;
+  GByteArray *ct, *out = g_byte_array_new ();
+  pl_aead_stream *s;
+  cpu_set_t all, one;
+
+  gcry_randomize (pt, len, GCRY_WEAK_RANDOM);
+  random_header (&h, PL_AEAD_FORMAT_SEIPD2, PL_CIPHER_AES128,
+                 PL_AEAD_OCB, 4);
+  ct = encrypt_body (&h, key, keylen, pt, len, NULL);
+  g_assert_cmpint (pl_aead_header_parse (&h, PL_AEAD_FORMAT_SEIPD2,
+                                         ct->data, ct->len, &used), ==, 0);
+  hdrlen = used;
+
+  for (int threads = 2; threads <= 3; threads++)
+    {
+      g_assert_cmpint (pl_aead_stream_new (&s, &h, key, keylen, 0), ==, 0);
+      g_byte_array_set_size (out, 0);
+      g_assert_cmpint (run_counted (s, threads, 2 * nchunks,
+                                    ct->data + hdrlen, ct->len - hdrlen,
+                                    out, &st), ==, 0);
+      g_assert_cmpmem (out->data, out->len, pt, len);
+      g_assert_cmpuint (st.on_workers, ==, 0);
+      g_assert_cmpuint (st.on_caller, ==, nchunks);
+      pl_aead_stream_free (s);
+
+      g_assert_cmpint (pl_aead_stream_new (&s, &h, key, keylen, 0), ==, 0);
+      g_byte_array_set_size (out, 0);
+      g_assert_cmpint (run_counted (s, threads, 10, ct->data + hdrlen,
+                                    ct->len - hdrlen, out, &st), ==, 0);
+      g_assert_cmpmem (out->data, out->len, pt, len);
+      g_assert_cmpuint (st.on_caller + st.on_workers, ==, nchunks);
+      g_assert_cmpuint (st.on_caller, >=, 10);
+      pl_aead_stream_free (s);
+    }
+
+  g_assert_cmpint (sched_getaffinity (0, sizeof all, &all), ==, 0);
+  CPU_ZERO (&one);
+  CPU_SET (sched_getcpu (), &one);
+  g_assert_cmpint (sched_setaffinity (0, sizeof one, &one), ==, 0);
+  for (int damaged = 0; damaged < 2; damaged++)
+    {
+      const size_t k = 301;
+      gpg_error_t err;
+
+      if (damaged)
+        ct->data[hdrlen + k * (c + TAG_LEN) + 5] ^= 0x10;
+      g_assert_cmpint (pl_aead_stream_new (&s, &h, key, keylen, 0), ==, 0);
+      g_byte_array_set_size (out, 0);
+      err = run_counted (s, 2, 0, ct->data + hdrlen, ct->len - hdrlen, out,
+                         &st);
+      g_test_message ("one CPU: %" G_GUINT64_FORMAT " chunks on the caller, "
+                      "%" G_GUINT64_FORMAT " on the worker, %"
+                      G_GUINT64_FORMAT " misses, %" G_GUINT64_FORMAT
+                      " spells", st.on_caller, st.on_workers, st.misses,
+                      st.spells);
+      if (damaged)
+        {
+          g_assert_cmpint (gpg_err_code (err), ==, GPG_ERR_CHECKSUM);
+          g_assert_cmpuint (out->len % c, ==, 0);
+          g_assert_cmpuint (out->len, <=, k * c);
+        }
+      else
+        {
+          g_assert_cmpint (err, ==, 0);
+          g_assert_cmpuint (out->len, ==, len);
+          g_assert_cmpuint (st.on_caller + st.on_workers, ==, nchunks);
+        }
+      g_assert_true (same (out->data, pt, out->len));
+      pl_aead_stream_free (s);
+    }
+  g_assert_cmpint (sched_setaffinity (0, sizeof all, &all), ==, 0);
+
+  g_byte_array_unref (out);
   g_byte_array_unref (ct);
   g_free (pt);
   gcry_free (key);
@@ -1172,6 +1313,7 @@ main (int argc, char **argv)
   g_test_add_func ("/aead/librepgp/a3-ocb-packet", test_librepgp_ocb_packet);
   g_test_add_func ("/aead/header", test_header_parse);
   g_test_add_func ("/aead/sticky-error", test_sticky_error);
+  g_test_add_func ("/aead/parallel-spells", test_parallel_spells);
   for (size_t i = 0; i < G_N_ELEMENTS (mode_cases); i++)
     {
       const mode_case *mc = &mode_cases[i];
