@@ -1,4 +1,4 @@
-/* worker.c - a one-task-at-a-time thread */
+/* worker.c - a thread that runs a stage's tasks in order */
 #include "worker.h"
 
 #include <string.h>
@@ -11,18 +11,29 @@ worker_main (void *arg)
   pthread_mutex_lock (&w->lock);
   for (;;)
     {
+      pl_worker_task t;
       gpg_error_t err;
 
-      while (!w->busy && !w->quit)
+      while (!w->count && !w->quit)
         pthread_cond_wait (&w->cond, &w->lock);
-      if (w->quit && !w->busy)
+      if (w->quit)
         break;
+      /* The task stays in the ring while it runs: pl_worker_reading
+       * sees it. */
+      t = w->q[w->head];
       pthread_mutex_unlock (&w->lock);
-      err = w->fn (w->arg, w->p, w->n);
+      err = w->fn (w->arg, t.p, t.n);
       pthread_mutex_lock (&w->lock);
       if (err && !w->err)
         w->err = err;
-      w->busy = 0;
+      if (w->err)
+        /* A failed task stops the rest, in order. */
+        w->count = 0;
+      else
+        {
+          w->head = (w->head + 1) % PL_WORKER_DEPTH_MAX;
+          w->count--;
+        }
       pthread_cond_broadcast (&w->cond);
     }
   pthread_mutex_unlock (&w->lock);
@@ -30,13 +41,15 @@ worker_main (void *arg)
 }
 
 gpg_error_t
-pl_worker_start (pl_worker *w, pl_task_fn fn, void *arg)
+pl_worker_start_queue (pl_worker *w, pl_task_fn fn, void *arg, int depth)
 {
   memset (w, 0, sizeof *w);
   pthread_mutex_init (&w->lock, NULL);
   pthread_cond_init (&w->cond, NULL);
   w->fn = fn;
   w->arg = arg;
+  w->depth = depth < 1 ? 1
+             : depth > PL_WORKER_DEPTH_MAX ? PL_WORKER_DEPTH_MAX : depth;
   if (pthread_create (&w->thread, NULL, worker_main, w))
     {
       pthread_cond_destroy (&w->cond);
@@ -48,19 +61,25 @@ pl_worker_start (pl_worker *w, pl_task_fn fn, void *arg)
 }
 
 gpg_error_t
+pl_worker_start (pl_worker *w, pl_task_fn fn, void *arg)
+{
+  return pl_worker_start_queue (w, fn, arg, 1);
+}
+
+gpg_error_t
 pl_worker_submit (pl_worker *w, const uint8_t *p, size_t n)
 {
   gpg_error_t err;
 
   pthread_mutex_lock (&w->lock);
-  while (w->busy)
+  while (w->count >= w->depth && !w->err)
     pthread_cond_wait (&w->cond, &w->lock);
   err = w->err;
   if (!err)
     {
-      w->p = p;
-      w->n = n;
-      w->busy = 1;
+      w->q[(w->head + w->count) % PL_WORKER_DEPTH_MAX]
+        = (pl_worker_task) { p, n };
+      w->count++;
       pthread_cond_broadcast (&w->cond);
     }
   pthread_mutex_unlock (&w->lock);
@@ -71,12 +90,17 @@ int
 pl_worker_reading (pl_worker *w, const void *lo, size_t len)
 {
   const uint8_t *a = lo, *b = a + len;
-  int reading;
+  int reading = 0;
 
   if (!w->fn)
     return 0;
   pthread_mutex_lock (&w->lock);
-  reading = w->busy && w->p < b && w->p + w->n > a;
+  for (int i = 0; i < w->count && !reading; i++)
+    {
+      const pl_worker_task *t = &w->q[(w->head + i) % PL_WORKER_DEPTH_MAX];
+
+      reading = t->p < b && t->p + t->n > a;
+    }
   pthread_mutex_unlock (&w->lock);
   return reading;
 }
@@ -89,7 +113,7 @@ pl_worker_busy (pl_worker *w)
   if (!w->fn)
     return 0;
   pthread_mutex_lock (&w->lock);
-  busy = w->busy;
+  busy = w->count > 0;
   pthread_mutex_unlock (&w->lock);
   return busy;
 }
@@ -102,7 +126,7 @@ pl_worker_wait (pl_worker *w)
   if (!w->fn)
     return 0;
   pthread_mutex_lock (&w->lock);
-  while (w->busy)
+  while (w->count)
     pthread_cond_wait (&w->cond, &w->lock);
   err = w->err;
   pthread_mutex_unlock (&w->lock);

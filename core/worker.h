@@ -1,10 +1,20 @@
-/* worker.h - a thread that runs one task at a time for a pipeline stage
+/* worker.h - a thread that runs a stage's tasks in order, a few queued
  *
  * The stages hand work to a worker and go on: the MDC's SHA-1 while the
- * cipher runs, a sink write while the next block is decrypted.  Submit
- * waits for the previous task, so a stage that alternates two buffers
- * overlaps exactly one task with its own work and never touches a buffer
- * the worker still reads.
+ * cipher runs, a sink write while the next block is decrypted.  A worker
+ * holds up to DEPTH tasks, queued or running (pl_worker_start_queue; 1
+ * for pl_worker_start), and submit waits while it holds DEPTH.  With
+ * DEPTH 1 a stage that alternates two buffers overlaps exactly one task
+ * with its own work; with a larger DEPTH the stage goes on while the
+ * worker is up to DEPTH tasks behind, and must keep every buffer a task
+ * was given unchanged until pl_worker_reading says the worker is done
+ * with it (so a pool of DEPTH + 1 buffers is what a stage that fills one
+ * while the worker reads the rest needs).
+ *
+ * Tasks run one at a time, in the order submitted, on the worker's
+ * thread.  The first task that fails stops the rest: the tasks queued
+ * behind it are dropped unrun, and every later submit and wait returns
+ * its error.
  */
 #pragma once
 
@@ -15,6 +25,15 @@
 
 typedef gpg_error_t (*pl_task_fn) (void *arg, const uint8_t *p, size_t n);
 
+/* The deepest queue a worker holds: each task pins a stage's buffer. */
+#define PL_WORKER_DEPTH_MAX 8
+
+typedef struct
+{
+  const uint8_t *p;
+  size_t n;
+} pl_worker_task;
+
 typedef struct
 {
   pthread_t thread;
@@ -22,33 +41,44 @@ typedef struct
   pthread_cond_t cond;
   pl_task_fn fn;
   void *arg;
-  const uint8_t *p;
-  size_t n;
-  int busy;
+  pl_worker_task q[PL_WORKER_DEPTH_MAX]; /* a ring: q[head] runs first */
+  int head;
+  int count;                    /* tasks queued or running */
+  int depth;
   int quit;
   gpg_error_t err;              /* the first task error, kept */
 } pl_worker;
 
-/* Starts the thread.  FN (ARG, P, N) runs for each task. */
+/* Starts the thread.  FN (ARG, P, N) runs for each task.  One task at a
+ * time is held: a submit waits for the previous task. */
 gpg_error_t pl_worker_start (pl_worker *w, pl_task_fn fn, void *arg);
 
-/* Waits for the previous task, then queues FN (ARG, P, N).  Returns the
- * error of an earlier task, if any (and then queues nothing). */
+/* As pl_worker_start, holding up to DEPTH tasks (1 to
+ * PL_WORKER_DEPTH_MAX; clamped). */
+gpg_error_t pl_worker_start_queue (pl_worker *w, pl_task_fn fn, void *arg,
+                                   int depth);
+
+/* Waits while the worker holds DEPTH tasks, then queues FN (ARG, P, N)
+ * behind them.  Returns the error of an earlier task, if any (and then
+ * queues nothing). */
 gpg_error_t pl_worker_submit (pl_worker *w, const uint8_t *p, size_t n);
 
-/* 1 while the queued or running task reads from [LO, LO + LEN): the
+/* 1 while a queued or running task reads from [LO, LO + LEN): the
  * moment it returns 0 for a range, the worker is done with it.  For an
  * owner of buffers (pipeline.c) choosing one to refill. */
 int pl_worker_reading (pl_worker *w, const void *lo, size_t len);
 
-/* 1 while a task is queued or running: a submit now would wait. */
+/* 1 while a task is queued or running.  With DEPTH 1: a submit now
+ * would wait. */
 int pl_worker_busy (pl_worker *w);
 
-/* Waits until no task runs; returns the first task error. */
+/* Waits until every task submitted has run (or was dropped after a
+ * failure); returns the first task error. */
 gpg_error_t pl_worker_wait (pl_worker *w);
 
-/* Waits, stops and joins the thread.  Safe on a zeroed, never started
- * worker. */
+/* Waits for the running task, drops the queued ones unrun (a stage
+ * stopping early, as on cancel, does not wait for them), stops and joins
+ * the thread.  Safe on a zeroed, never started worker. */
 void pl_worker_stop (pl_worker *w);
 
 /* 1 when started. */

@@ -2,6 +2,7 @@
 #include "testutil.h"
 #include "algo.h"
 #include "seipd.h"
+#include "worker.h"
 
 #include <string.h>
 
@@ -120,11 +121,117 @@ test_failures (void)
   g_bytes_unref (plain);
 }
 
+
+/* A worker's tasks for the tests: each appends its first octet to LOG
+ * (the order they ran in), sleeps DELAY_US (so that the queue fills
+ * behind it) and fails on octet FAIL_AT. */
+typedef struct
+{
+  GMutex lock;
+  GString *log;
+  gulong delay_us;
+  int fail_at;
+} task_log;
+
+static gpg_error_t
+log_task (void *arg, const uint8_t *p, size_t n)
+{
+  task_log *l = arg;
+
+  g_assert_cmpuint (n, >, 0);
+  g_usleep (l->delay_us);
+  g_mutex_lock (&l->lock);
+  g_string_append_c (l->log, (char) p[0]);
+  g_mutex_unlock (&l->lock);
+  return p[0] == l->fail_at ? gpg_error (GPG_ERR_EIO) : 0;
+}
+
+/* A queue of DEPTH tasks: they run in order; submit goes on while fewer
+ * than DEPTH are held; pl_worker_reading sees every queued task's
+ * buffer, not only the running one's; a failure mid-queue drops what is
+ * behind it, and every later submit and wait returns it; stop drops the
+ * queued tasks unrun (a cancel does not wait for them). */
+static void
+test_worker_queue (void)
+{
+  static const uint8_t tasks[] = "abcdefghijklmnop";
+  task_log l = { .log = g_string_new (NULL), .fail_at = -1 };
+  pl_worker w;
+
+  g_mutex_init (&l.lock);
+  for (int depth = 1; depth <= PL_WORKER_DEPTH_MAX; depth *= 2)
+    {
+      g_string_truncate (l.log, 0);
+      l.delay_us = 2000;
+      l.fail_at = -1;
+      g_assert_cmpint (pl_worker_start_queue (&w, log_task, &l, depth), ==,
+                       0);
+      for (int i = 0; i < 16; i++)
+        g_assert_cmpint (pl_worker_submit (&w, tasks + i, 1), ==, 0);
+      /* The last DEPTH tasks are at most queued or running: at least
+       * the 16 - DEPTH - 1 before them have run. */
+      g_mutex_lock (&l.lock);
+      g_assert_cmpuint (l.log->len, >=, 16 - depth - 1);
+      g_mutex_unlock (&l.lock);
+      if (depth > 1)
+        {
+          g_assert_true (pl_worker_reading (&w, tasks + 15, 1));
+          g_assert_true (pl_worker_busy (&w));
+        }
+      g_assert_cmpint (pl_worker_wait (&w), ==, 0);
+      g_assert_cmpstr (l.log->str, ==, (const char *) tasks);
+      g_assert_false (pl_worker_reading (&w, tasks, 16));
+      g_assert_false (pl_worker_busy (&w));
+
+      /* A failure at 'e': what is queued behind it never runs. */
+      g_string_truncate (l.log, 0);
+      l.fail_at = 'e';
+      for (int i = 0; i < 16; i++)
+        if (pl_worker_submit (&w, tasks + i, 1))
+          break;
+      g_assert_cmpint (gpg_err_code (pl_worker_wait (&w)), ==, GPG_ERR_EIO);
+      g_assert_cmpstr (l.log->str, ==, "abcde");
+      g_assert_cmpint (gpg_err_code (pl_worker_submit (&w, tasks, 1)), ==,
+                       GPG_ERR_EIO);
+      g_assert_cmpint (gpg_err_code (pl_worker_wait (&w)), ==, GPG_ERR_EIO);
+      g_assert_false (pl_worker_reading (&w, tasks, 16));
+      pl_worker_stop (&w);
+
+      /* Stop with a full queue: the running task ends, the rest are
+       * dropped. */
+      g_string_truncate (l.log, 0);
+      l.fail_at = -1;
+      l.delay_us = 50000;
+      g_assert_cmpint (pl_worker_start_queue (&w, log_task, &l, depth), ==,
+                       0);
+      for (int i = 0; i < depth; i++)
+        g_assert_cmpint (pl_worker_submit (&w, tasks + i, 1), ==, 0);
+      g_usleep (10000);
+      pl_worker_stop (&w);
+      g_assert_cmpuint (l.log->len, >=, 1);
+      g_assert_cmpuint (l.log->len, <, MAX (depth, 2));
+      g_assert_false (pl_worker_running (&w));
+    }
+  /* A depth beyond the ring is clamped, never overruns it. */
+  g_string_truncate (l.log, 0);
+  l.delay_us = 100;
+  g_assert_cmpint (pl_worker_start_queue (&w, log_task, &l, 99), ==, 0);
+  g_assert_cmpint (w.depth, ==, PL_WORKER_DEPTH_MAX);
+  for (int i = 0; i < 16; i++)
+    g_assert_cmpint (pl_worker_submit (&w, tasks + i, 1), ==, 0);
+  g_assert_cmpint (pl_worker_wait (&w), ==, 0);
+  g_assert_cmpstr (l.log->str, ==, (const char *) tasks);
+  pl_worker_stop (&w);
+  g_mutex_clear (&l.lock);
+  g_string_free (l.log, TRUE);
+}
+
 int
 main (int argc, char **argv)
 {
   tu_init (&argc, &argv);
   g_test_add_func ("/seipd1/holdback", test_holdback);
   g_test_add_func ("/seipd1/failures", test_failures);
+  g_test_add_func ("/seipd1/worker-queue", test_worker_queue);
   return g_test_run ();
 }
