@@ -237,6 +237,7 @@ main (int argc, char **argv)
 
       double fixed_e[3], fixed_d[3];
       double e[3] = { 1e9, 1e9, 1e9 }, d[3] = { 1e9, 1e9, 1e9 };
+      double sum_e[3] = { 0 }, sum_d[3] = { 0 };
 
       for (int threads = 1; threads <= 2; threads++)
         {
@@ -256,8 +257,10 @@ main (int argc, char **argv)
             double t = time_job (1, (pl_profile) p, plain, LEN, threads, 1);
 
             e[threads] = t < e[threads] ? t : e[threads];
+            sum_e[threads] += t - fixed_e[threads];
             t = time_job (0, (pl_profile) p, msg, msg_len, threads, 1);
             d[threads] = t < d[threads] ? t : d[threads];
+            sum_d[threads] += t - fixed_d[threads];
           }
       for (int threads = 1; threads <= 2; threads++)
         {
@@ -265,6 +268,16 @@ main (int argc, char **argv)
                   mbs (e[threads] - fixed_e[threads]));
           printf ("engine-%s-decrypt-%dt %.0f\n", names[p], threads,
                   mbs (d[threads] - fixed_d[threads]));
+        }
+      /* Over all the turns rather than the best: on a loaded machine
+       * the best of a few is the luckiest slice, and what a batch job
+       * sees is the sum. */
+      for (int threads = 1; threads <= 2; threads++)
+        {
+          printf ("engine-%s-encrypt-%dt-mean %.0f\n", names[p], threads,
+                  mbs (sum_e[threads] / engine_rounds ()));
+          printf ("engine-%s-decrypt-%dt-mean %.0f\n", names[p], threads,
+                  mbs (sum_d[threads] / engine_rounds ()));
         }
       free (msg);
       free (empty);
