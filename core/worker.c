@@ -1,4 +1,11 @@
-/* worker.c - a thread that runs a stage's tasks in order */
+/* worker.c - a thread that runs a stage's tasks in order
+ *
+ * Each side signals the other after unlocking, on a condition of its
+ * own: signalled under the lock, the woken thread ran at once on the
+ * other core (or preempted the signaller), found the lock held and slept
+ * on it again, which made four context switches of each handover (perf
+ * sched_switch, rfc4880 decryption in memory: 16 per 1 MiB block on 2
+ * threads, a third of them in __lll_lock_wait / __lll_lock_wake). */
 #include "worker.h"
 
 #include <string.h>
@@ -15,7 +22,7 @@ worker_main (void *arg)
       gpg_error_t err;
 
       while (!w->count && !w->quit)
-        pthread_cond_wait (&w->cond, &w->lock);
+        pthread_cond_wait (&w->work, &w->lock);
       if (w->quit)
         break;
       /* The task stays in the ring while it runs: pl_worker_reading
@@ -34,7 +41,10 @@ worker_main (void *arg)
           w->head = (w->head + 1) % PL_WORKER_DEPTH_MAX;
           w->count--;
         }
-      pthread_cond_broadcast (&w->cond);
+      pthread_mutex_unlock (&w->lock);
+      /* Submit and wait may both be waiting (a stage's two threads). */
+      pthread_cond_broadcast (&w->done);
+      pthread_mutex_lock (&w->lock);
     }
   pthread_mutex_unlock (&w->lock);
   return NULL;
@@ -45,14 +55,16 @@ pl_worker_start_queue (pl_worker *w, pl_task_fn fn, void *arg, int depth)
 {
   memset (w, 0, sizeof *w);
   pthread_mutex_init (&w->lock, NULL);
-  pthread_cond_init (&w->cond, NULL);
+  pthread_cond_init (&w->work, NULL);
+  pthread_cond_init (&w->done, NULL);
   w->fn = fn;
   w->arg = arg;
   w->depth = depth < 1 ? 1
              : depth > PL_WORKER_DEPTH_MAX ? PL_WORKER_DEPTH_MAX : depth;
   if (pthread_create (&w->thread, NULL, worker_main, w))
     {
-      pthread_cond_destroy (&w->cond);
+      pthread_cond_destroy (&w->work);
+      pthread_cond_destroy (&w->done);
       pthread_mutex_destroy (&w->lock);
       memset (w, 0, sizeof *w);
       return gpg_error (GPG_ERR_ENOMEM);
@@ -73,16 +85,17 @@ pl_worker_submit (pl_worker *w, const uint8_t *p, size_t n)
 
   pthread_mutex_lock (&w->lock);
   while (w->count >= w->depth && !w->err)
-    pthread_cond_wait (&w->cond, &w->lock);
+    pthread_cond_wait (&w->done, &w->lock);
   err = w->err;
   if (!err)
     {
       w->q[(w->head + w->count) % PL_WORKER_DEPTH_MAX]
         = (pl_worker_task) { p, n };
       w->count++;
-      pthread_cond_broadcast (&w->cond);
     }
   pthread_mutex_unlock (&w->lock);
+  if (!err)
+    pthread_cond_signal (&w->work);
   return err;
 }
 
@@ -127,7 +140,7 @@ pl_worker_wait (pl_worker *w)
     return 0;
   pthread_mutex_lock (&w->lock);
   while (w->count)
-    pthread_cond_wait (&w->cond, &w->lock);
+    pthread_cond_wait (&w->done, &w->lock);
   err = w->err;
   pthread_mutex_unlock (&w->lock);
   return err;
@@ -140,10 +153,11 @@ pl_worker_stop (pl_worker *w)
     return;
   pthread_mutex_lock (&w->lock);
   w->quit = 1;
-  pthread_cond_broadcast (&w->cond);
   pthread_mutex_unlock (&w->lock);
+  pthread_cond_signal (&w->work);
   pthread_join (w->thread, NULL);
-  pthread_cond_destroy (&w->cond);
+  pthread_cond_destroy (&w->work);
+  pthread_cond_destroy (&w->done);
   pthread_mutex_destroy (&w->lock);
   memset (w, 0, sizeof *w);
 }

@@ -38,7 +38,8 @@ typedef struct
 {
   pthread_t thread;
   pthread_mutex_t lock;
-  pthread_cond_t cond;
+  pthread_cond_t work;          /* the thread waits for a task */
+  pthread_cond_t done;          /* submit and wait wait for tasks to end */
   pl_task_fn fn;
   void *arg;
   pl_worker_task q[PL_WORKER_DEPTH_MAX]; /* a ring: q[head] runs first */
