@@ -131,6 +131,9 @@ typedef struct
   GString *log;
   gulong delay_us;
   int fail_at;
+  gint started;                 /* tasks begun */
+  GCond opened;
+  gboolean closed;              /* tasks wait at their start until open */
 } task_log;
 
 static gpg_error_t
@@ -139,6 +142,11 @@ log_task (void *arg, const uint8_t *p, size_t n)
   task_log *l = arg;
 
   g_assert_cmpuint (n, >, 0);
+  g_atomic_int_inc (&l->started);
+  g_mutex_lock (&l->lock);
+  while (l->closed)
+    g_cond_wait (&l->opened, &l->lock);
+  g_mutex_unlock (&l->lock);
   g_usleep (l->delay_us);
   g_mutex_lock (&l->lock);
   g_string_append_c (l->log, (char) p[0]);
@@ -159,6 +167,7 @@ test_worker_queue (void)
   pl_worker w;
 
   g_mutex_init (&l.lock);
+  g_cond_init (&l.opened);
   for (int depth = 1; depth <= PL_WORKER_DEPTH_MAX; depth *= 2)
     {
       g_string_truncate (l.log, 0);
@@ -173,15 +182,28 @@ test_worker_queue (void)
       g_mutex_lock (&l.lock);
       g_assert_cmpuint (l.log->len, >=, 16 - depth - 1);
       g_mutex_unlock (&l.lock);
-      if (depth > 1)
-        {
-          g_assert_true (pl_worker_reading (&w, tasks + 15, 1));
-          g_assert_true (pl_worker_busy (&w));
-        }
       g_assert_cmpint (pl_worker_wait (&w), ==, 0);
       g_assert_cmpstr (l.log->str, ==, (const char *) tasks);
       g_assert_false (pl_worker_reading (&w, tasks, 16));
       g_assert_false (pl_worker_busy (&w));
+
+      /* Held at the gate: the running task's buffer and every queued
+       * one's are being read, the rest not. */
+      g_string_truncate (l.log, 0);
+      l.closed = TRUE;
+      for (int i = 0; i < depth; i++)
+        g_assert_cmpint (pl_worker_submit (&w, tasks + i, 1), ==, 0);
+      g_assert_true (pl_worker_busy (&w));
+      for (int i = 0; i < depth; i++)
+        g_assert_true (pl_worker_reading (&w, tasks + i, 1));
+      g_assert_false (pl_worker_reading (&w, tasks + depth, 16 - depth));
+      g_mutex_lock (&l.lock);
+      l.closed = FALSE;
+      g_cond_broadcast (&l.opened);
+      g_mutex_unlock (&l.lock);
+      g_assert_cmpint (pl_worker_wait (&w), ==, 0);
+      g_assert_cmpuint (l.log->len, ==, (guint) depth);
+      g_assert_false (pl_worker_reading (&w, tasks, 16));
 
       /* A failure at 'e': what is queued behind it never runs. */
       g_string_truncate (l.log, 0);
@@ -204,9 +226,13 @@ test_worker_queue (void)
       l.delay_us = 50000;
       g_assert_cmpint (pl_worker_start_queue (&w, log_task, &l, depth), ==,
                        0);
+      g_atomic_int_set (&l.started, 0);
       for (int i = 0; i < depth; i++)
         g_assert_cmpint (pl_worker_submit (&w, tasks + i, 1), ==, 0);
-      g_usleep (10000);
+      /* Once the first task runs (however slow the machine), the others
+       * are still queued behind its 50 ms. */
+      while (!g_atomic_int_get (&l.started))
+        g_usleep (1000);
       pl_worker_stop (&w);
       g_assert_cmpuint (l.log->len, >=, 1);
       g_assert_cmpuint (l.log->len, <, MAX (depth, 2));
@@ -222,6 +248,7 @@ test_worker_queue (void)
   g_assert_cmpint (pl_worker_wait (&w), ==, 0);
   g_assert_cmpstr (l.log->str, ==, (const char *) tasks);
   pl_worker_stop (&w);
+  g_cond_clear (&l.opened);
   g_mutex_clear (&l.lock);
   g_string_free (l.log, TRUE);
 }
