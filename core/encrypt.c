@@ -43,32 +43,27 @@ struct writer
   writer *next;
 };
 
-/* The end of the chain: the pipeline's writer, which writes to the sink,
- * on its own thread when the budget allows, so that it overlaps the
- * cipher.  Armor (when asked) goes with the lighter of the two: the
- * writer's thread after CFB, whose one serial stream keeps the caller's
- * thread busiest; the caller's after AEAD, whose cipher is several times
- * faster than writing the armored text (4/3 of the octets) to the sink,
- * so that the writer's thread would be the one everything waits for. */
+/* The end of the chain: the pipeline's writer, which armors (when asked)
+ * and writes to the sink, on its own thread when the budget allows, so
+ * that both overlap the cipher. */
 typedef struct
 {
   writer base;
   pl_writer writer;
   pl_sink *sink;
   int armor;
-  int armor_here;               /* armor on the caller's thread */
   pl_armor_encoder enc;
   char *armored;                /* a block's armored text */
 } output_writer;
 
-/* Armors (when asked, and not done already) and writes: the output's
- * work, on the writer's thread or the caller's, one call at a time. */
+/* Armors (when asked) and writes: the whole of the output's work, on the
+ * writer's thread or the caller's, one call at a time. */
 static gpg_error_t
 emit_output (void *arg, const uint8_t *p, size_t n)
 {
   output_writer *w = arg;
 
-  if (!w->armor || w->armor_here)
+  if (!w->armor)
     return w->sink->write (w->sink, p, n);
   while (n)
     {
@@ -86,30 +81,7 @@ emit_output (void *arg, const uint8_t *p, size_t n)
 static gpg_error_t
 output_write (writer *self, const uint8_t *p, size_t n)
 {
-  output_writer *w = (output_writer *) self;
-
-  if (!w->armor_here)
-    return pl_writer_write (&w->writer, p, n);
-  /* Armored here into a buffer of the writer's, which it writes while
-   * the next block is armored. */
-  while (n)
-    {
-      size_t k = n < PL_BLOCK_SIZE ? n : PL_BLOCK_SIZE;
-      uint8_t *buf;
-      gpg_error_t err = pl_writer_acquire (&w->writer, &buf);
-
-      if (err)
-        return err;
-      err = pl_writer_write (&w->writer, buf,
-                             pl_armor_encoder_push (&w->enc, p, k,
-                                                    (char *) buf));
-      pl_writer_release (&w->writer, buf);
-      if (err)
-        return err;
-      p += k;
-      n -= k;
-    }
-  return 0;
+  return pl_writer_write (&((output_writer *) self)->writer, p, n);
 }
 
 static gpg_error_t
@@ -543,17 +515,13 @@ start_output (encrypt_job *j, pl_sink *sink)
   w->base.finish = output_finish;
   w->sink = sink;
   w->armor = j->o.armor;
-  w->armor_here = w->armor && j->o.profile != PL_PROFILE_RFC4880;
   if (w->armor
       && !(w->armored = malloc (pl_armor_encoder_bound (PL_BLOCK_SIZE))))
     return gpg_error (GPG_ERR_ENOMEM);
   /* RFC 9580 §6.1: no CRC24 around a v2 message. */
   pl_armor_encoder_init (&w->enc, PL_ARMOR_MESSAGE,
                          j->o.profile != PL_PROFILE_RFC9580);
-  /* Armored here, a block takes more room than PL_BLOCK_SIZE. */
-  pl_writer_init (&w->writer, emit_output, w,
-                  w->armor_here ? pl_armor_encoder_bound (PL_BLOCK_SIZE)
-                                : PL_BLOCK_SIZE,
+  pl_writer_init (&w->writer, emit_output, w, PL_BLOCK_SIZE,
                   pl_job_threads (j->ctl) > 1);
   return 0;
 }
