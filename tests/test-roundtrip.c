@@ -325,6 +325,19 @@ decrypt_from (int file, const guint8 *msg, gsize len, int threads,
   return err;
 }
 
+/* MSG decrypts to PLAIN from input kind FILE on THREADS. */
+static void
+assert_opens (int file, const guint8 *msg, gsize len, int threads,
+              GBytes *plain)
+{
+  GBytes *back;
+  gpg_error_t err = decrypt_from (file, msg, len, threads, &back);
+
+  g_assert_cmpstr (gpg_strerror (err), ==, gpg_strerror (0));
+  g_assert_true (g_bytes_equal (plain, back));
+  g_bytes_unref (back);
+}
+
 /* An input in memory is borrowed in place, a file's is read into
  * buffers: the same messages either way, on any thread budget, at sizes
  * around the read size and with many small chunks; and one octet changed
@@ -367,12 +380,9 @@ test_borrowed_and_read (void)
             for (int file = 0; file <= INPUT_MAPPED; file++)
               {
                 GBytes *back;
-                gpg_error_t err = decrypt_from (file, msg, n, threads[t],
-                                                &back);
+                gpg_error_t err;
 
-                g_assert_cmpstr (gpg_strerror (err), ==, gpg_strerror (0));
-                g_assert_true (g_bytes_equal (plain, back));
-                g_bytes_unref (back);
+                assert_opens (file, msg, n, threads[t], plain);
                 /* Past the key packet: amid the data of a large message,
                  * in the MDC or the final tag of a small one. */
                 at = n / 2 + 40 < n - 10 ? n / 2 + 40 : n - 10;
@@ -622,15 +632,7 @@ test_parallel_chunks (void)
                                            enc_file, threads[t], &n);
 
             for (int file = 0; file <= INPUT_MAPPED; file++)
-              {
-                GBytes *back;
-                gpg_error_t err = decrypt_from (file, msg, n, threads[t],
-                                                &back);
-
-                g_assert_cmpstr (gpg_strerror (err), ==, gpg_strerror (0));
-                g_assert_true (g_bytes_equal (plain, back));
-                g_bytes_unref (back);
-              }
+              assert_opens (file, msg, n, threads[t], plain);
             if (lens[i] >= 5 * c && !compress)
               for (gsize k = 0; k < 5; k += 2)
                 {
