@@ -72,6 +72,21 @@ struct _PadlockJob
   gboolean deriving;
 };
 
+/* Where the worker writes: each kind is made by one function of
+ * padlock-job-work.c (job_sink_new), which is where a new kind goes. */
+typedef enum
+{
+  /* The core's transactional file, named by the output plan at commit
+   * (padlock_output_sink_new). */
+  PADLOCK_JOB_SINK_FILE,
+  /* Decryption that may unpack: a tar archive becomes a folder, anything
+   * else goes to the file sink (padlock_folder_sink_new). */
+  PADLOCK_JOB_SINK_FOLDER,
+  /* Nothing is kept: the length and SHA-256 of what passes, to compare
+   * (verify-and-delete; padlock_digest_sink_new). */
+  PADLOCK_JOB_SINK_DIGEST,
+} PadlockJobSinkKind;
+
 /* The work handed to the job's thread: what it needs, copied so that it
  * never reads the job's fields, and what it produced. */
 typedef struct
@@ -90,7 +105,8 @@ typedef struct
   PadlockSecret *secret;
   pl_decrypt_result result;
   gboolean folder;              /* encrypting a folder as NAME.tar */
-  gboolean unpack;              /* decrypting: a tar may become a folder */
+  PadlockJobSinkKind sink;      /* the output's: FILE, or FOLDER when a
+                                 * decrypted tar may become a folder */
   char *stored_name;            /* in the literal packet */
   GStrv items;                  /* padlock_job_new_archive's */
   char *archive_top;            /* their archive's name, less .tar */

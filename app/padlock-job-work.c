@@ -43,6 +43,60 @@ on_core_progress (void     *user_data,
     atomic_store (&self->atomic_total, total);
 }
 
+/* The one place where a sink of KIND is made, for WORK's output or, with
+ * DIGEST (PADLOCK_JOB_SINK_DIGEST only), to count into. */
+static gpg_error_t
+job_sink_new (PadlockJobWork     *work,
+              PadlockJobSinkKind  kind,
+              PadlockDigest      *digest,
+              pl_sink           **out)
+{
+  const pl_literal_header *stored =
+    work->direction == PADLOCK_DIRECTION_DECRYPT ? &work->result.literal : NULL;
+  pl_sink *file = NULL;
+  gpg_error_t err;
+
+  *out = NULL;
+  switch (kind)
+    {
+    case PADLOCK_JOB_SINK_FILE:
+      return padlock_output_sink_new (work->plan, stored, out);
+    case PADLOCK_JOB_SINK_FOLDER:
+      g_assert (stored != NULL);
+      err = padlock_output_sink_new (work->plan, stored, &file);
+      if (!err)
+        *out = padlock_folder_sink_new (work->plan->dir, work->input_name,
+                                        stored, file);
+      return err;
+    case PADLOCK_JOB_SINK_DIGEST:
+      g_assert (digest != NULL);
+      *out = padlock_digest_sink_new (digest);
+      return 0;
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+/* After commit, what SINK (of WORK's kind) wrote: the file, or the folder
+ * an archive became. */
+static char *
+job_sink_written_path (PadlockJobWork *work,
+                       pl_sink        *sink)
+{
+  switch (work->sink)
+    {
+    case PADLOCK_JOB_SINK_FILE:
+      return g_strdup (pl_sink_file_path (sink));
+    case PADLOCK_JOB_SINK_FOLDER:
+      if (padlock_folder_sink_get_folder (sink))
+        return g_strdup (padlock_folder_sink_get_folder (sink));
+      return g_strdup (pl_sink_file_path (padlock_folder_sink_get_file_sink (sink)));
+    case PADLOCK_JOB_SINK_DIGEST:
+    default:
+      g_assert_not_reached ();
+    }
+}
+
 /* The one place where the job hands its passphrase to encryption. */
 static gpg_error_t
 encrypt_with_secret (PadlockJobWork       *work,
@@ -118,8 +172,9 @@ verify_output (PadlockJob           *self,
   err = pl_source_new_file (work->output_path, &src);
   if (err)
     goto leave;
-  sink = padlock_digest_sink_new (&digest);
-  err = decrypt_with_secret (work, src, sink, &result, ctl);
+  err = job_sink_new (work, PADLOCK_JOB_SINK_DIGEST, &digest, &sink);
+  if (!err)
+    err = decrypt_with_secret (work, src, sink, &result, ctl);
   if (!err)
     *verified = padlock_digest_equal (expected, &digest);
 
@@ -210,7 +265,7 @@ open_folder_input (PadlockJob     *self,
   return err;
 }
 
-/* The input, and the output as the plan names it. */
+/* The input, and the output's sink of the work's kind. */
 static gpg_error_t
 open_input_output (PadlockJob      *self,
                    PadlockJobWork  *work,
@@ -227,26 +282,7 @@ open_input_output (PadlockJob      *self,
     return err;
   if ((*src)->size >= 0)
     atomic_store (&self->atomic_total, (*src)->size);
-  err = padlock_output_sink_new (work->plan,
-                                 work->direction == PADLOCK_DIRECTION_DECRYPT
-                                 ? &work->result.literal : NULL,
-                                 sink);
-  if (!err && work->unpack)
-    *sink = padlock_folder_sink_new (work->plan->dir, work->input_name,
-                                     &work->result.literal, *sink);
-  return err;
-}
-
-/* What was written: the file, or the folder an archive became. */
-static char *
-output_path (PadlockJobWork *work,
-             pl_sink        *sink)
-{
-  if (work->unpack && padlock_folder_sink_get_folder (sink))
-    return g_strdup (padlock_folder_sink_get_folder (sink));
-  return g_strdup (pl_sink_file_path (work->unpack
-                                      ? padlock_folder_sink_get_file_sink (sink)
-                                      : sink));
+  return job_sink_new (work, work->sink, NULL, sink);
 }
 
 static void
@@ -284,7 +320,7 @@ encrypt_thread (GTask          *task,
     err = encrypt_with_secret (work, src, sink, &ctl);
   if (!err)
     {
-      work->output_path = g_strdup (pl_sink_file_path (sink));
+      work->output_path = job_sink_written_path (work, sink);
       if (work->delete_original)
         error = verify_and_delete (self, work, &digest, &ctl);
     }
@@ -315,13 +351,14 @@ decrypt_thread (GTask          *task,
     {
       GStatBuf st;
 
-      work->output_path = output_path (work, sink);
+      work->output_path = job_sink_written_path (work, sink);
       /* A file's size; a folder (an unpacked archive) has none to give. */
       if (g_stat (work->output_path, &st) == 0 && S_ISREG (st.st_mode))
         work->plaintext_size = st.st_size;
     }
   else
-    error = padlock_folder_error (NULL, FALSE, sink, work->unpack, err);
+    error = padlock_folder_error (NULL, FALSE, sink,
+                                  work->sink == PADLOCK_JOB_SINK_FOLDER, err);
   pl_sink_free (sink);
   pl_source_free (src);
   return_outcome (task, err, error);

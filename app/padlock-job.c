@@ -289,8 +289,9 @@ padlock_job_start (PadlockJob *self,
   work->input_name = g_file_get_basename (self->input);
   work->secret = padlock_secret_ref (self->secret);
   work->folder = self->is_folder;
-  work->unpack = self->direction == PADLOCK_DIRECTION_DECRYPT
-                 && self->config.unpack_archives;
+  work->sink = self->direction == PADLOCK_DIRECTION_DECRYPT
+               && self->config.unpack_archives
+               ? PADLOCK_JOB_SINK_FOLDER : PADLOCK_JOB_SINK_FILE;
   /* A folder is never deleted: verify-and-delete is for files. */
   if (work->folder)
     work->delete_original = FALSE;
