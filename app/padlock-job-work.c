@@ -90,7 +90,8 @@ job_sink_written_path (PadlockJobWork *work,
     case PADLOCK_JOB_SINK_FOLDER:
       if (padlock_folder_sink_get_folder (sink))
         return g_strdup (padlock_folder_sink_get_folder (sink));
-      return g_strdup (pl_sink_file_path (padlock_folder_sink_get_file_sink (sink)));
+      sink = padlock_folder_sink_get_file_sink (sink);
+      return g_strdup (pl_sink_file_path (sink));
     case PADLOCK_JOB_SINK_DIGEST:
     default:
       g_assert_not_reached ();

@@ -147,7 +147,8 @@ padlock_job_update (PadlockJob *self)
   self->next_sample = (self->next_sample + 1) % PADLOCK_JOB_N_SAMPLES;
   if (self->n_samples < PADLOCK_JOB_N_SAMPLES)
     self->n_samples++;
-  oldest = (self->next_sample + PADLOCK_JOB_N_SAMPLES - self->n_samples) % PADLOCK_JOB_N_SAMPLES;
+  oldest = (self->next_sample + PADLOCK_JOB_N_SAMPLES - self->n_samples)
+           % PADLOCK_JOB_N_SAMPLES;
 
   if (now - self->sample_time[oldest] >= G_USEC_PER_SEC / 4
       && done >= self->sample_bytes[oldest])
