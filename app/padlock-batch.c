@@ -340,7 +340,7 @@ run_jobs (Batch *batch, PadlockSecret *secret, guint concurrency)
     {
       PadlockJob *job = g_ptr_array_index (batch->jobs, i);
 
-      padlock_job_set_batch (job, 1);
+      padlock_job_set_group (job, 1);
       padlock_job_set_secret (job, secret);
       g_signal_connect (job, "notify::state", G_CALLBACK (on_job_state), batch);
       padlock_queue_add (batch->queue, job);

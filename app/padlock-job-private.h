@@ -45,7 +45,7 @@ struct _PadlockJob
   double throughput;
   double time_left;
   gboolean original_deleted;
-  guint batch;
+  guint group;                  /* padlock_job_set_group's */
   gboolean is_folder;           /* encrypting a folder */
   GStrv items;                  /* several items in one archive, or NULL */
   char *detail;

@@ -705,18 +705,18 @@ padlock_job_get_profile (PadlockJob *self)
 }
 
 guint
-padlock_job_get_batch (PadlockJob *self)
+padlock_job_get_group (PadlockJob *self)
 {
   g_return_val_if_fail (PADLOCK_IS_JOB (self), 0);
-  return self->batch;
+  return self->group;
 }
 
 void
-padlock_job_set_batch (PadlockJob *self,
-                       guint       batch)
+padlock_job_set_group (PadlockJob *self,
+                       guint       group)
 {
   g_return_if_fail (PADLOCK_IS_JOB (self));
-  self->batch = batch;
+  self->group = group;
 }
 
 const char *
