@@ -36,7 +36,8 @@ char *tu_find_program (const char *name);
 /* The project's padlock-sop executable. */
 const char *tu_sop_path (void);
 
-/* ../shared/vectors, or NULL when absent. */
+/* tests/data/vectors in the source tree (the peers' messages and their
+ * MANIFEST.tsv); never NULL. */
 const char *tu_vectors_dir (void);
 
 /* A GnuPG home of our own, so that tests never touch the user's. */
