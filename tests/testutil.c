@@ -218,6 +218,20 @@ tu_find_program (const char *name)
   return g_find_program_in_path (name);
 }
 
+char *
+tu_peer (const char *name)
+{
+  char *path = g_find_program_in_path (name);
+
+  if (!path)
+    {
+      g_test_message ("%s is not on PATH (build-aux/install-deps installs "
+                      "it)", name);
+      g_test_fail ();
+    }
+  return path;
+}
+
 const char *
 tu_sop_path (void)
 {
