@@ -25,10 +25,10 @@
 /* SHA-1 runs at about the speed of CFB encryption, so on more than one
  * core the MDC is computed on a thread of its own, overlapping the
  * cipher.  Pushes smaller than this are hashed inline: a handover costs
- * two thread wake-ups (25-30 us a submit and wait on the 2-core VM of
- * bench/), which is a fifth of hashing 256 KiB (the blocks of an input
- * in memory) and more than the hasher saves there, but a twentieth of
- * hashing the 1 MiB blocks read from a file. */
+ * two thread wake-ups, which is a fifth of hashing 256 KiB (the blocks
+ * of an input in memory) and more than the hasher saves there, but a
+ * twentieth of hashing the 1 MiB blocks read from a file (bench/README.md
+ * has the figures). */
 #define PL_SEIPD1_THREAD_MIN (512 * 1024)
 
 typedef struct
