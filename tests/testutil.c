@@ -218,6 +218,20 @@ tu_find_program (const char *name)
   return g_find_program_in_path (name);
 }
 
+char *
+tu_peer (const char *name)
+{
+  char *path = g_find_program_in_path (name);
+
+  if (!path)
+    {
+      g_test_message ("%s is not on PATH (build-aux/install-deps installs "
+                      "it)", name);
+      g_test_fail ();
+    }
+  return path;
+}
+
 const char *
 tu_sop_path (void)
 {
@@ -230,17 +244,13 @@ const char *
 tu_vectors_dir (void)
 {
   static char *dir;
-  const char *shared = g_getenv ("PADLOCK_SHARED_DIR");
 
-  if (!dir && shared)
+  if (!dir)
     {
-      char *d = g_build_filename (shared, "vectors", NULL);
-      char *m = g_build_filename (d, "MANIFEST.tsv", NULL);
-      if (g_file_test (m, G_FILE_TEST_EXISTS))
-        dir = d;
-      else
-        g_free (d);
-      g_free (m);
+      const char *src = g_getenv ("PADLOCK_SOURCE_DIR");
+
+      g_assert_nonnull (src);
+      dir = g_build_filename (src, "tests", "data", "vectors", NULL);
     }
   return dir;
 }
