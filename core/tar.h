@@ -79,7 +79,9 @@ typedef enum
   PL_TAR_DOTDOT,                /* ".." in a name */
   PL_TAR_ABSOLUTE,              /* an absolute name */
   PL_TAR_THROUGH_SYMLINK,       /* a name through a symbolic link */
-  PL_TAR_HARDLINK_OUTSIDE,      /* a hard link to something not unpacked */
+  PL_TAR_HARDLINK_OUTSIDE,      /* a hard link out of the archive's tree */
+  PL_TAR_HARDLINK_MISSING,      /* a hard link to a file that is not in the
+                                 * archive (before it) */
   PL_TAR_DEVICE,                /* a device node, FIFO or socket */
   PL_TAR_SETID,                 /* setuid or setgid bits */
   PL_TAR_DUPLICATE,             /* a name that is there already */
