@@ -15,6 +15,7 @@ static atomic_int armed;
 static atomic_int kind;
 static atomic_uint count, fail_at;
 static atomic_int fail_errno, fail_short, failing;
+static atomic_uint delay_us;
 static char under[PATH_MAX];
 static size_t under_len;
 
@@ -32,7 +33,14 @@ tu_fail_io (const char *dir, tu_io_call call, guint n, int errno_,
   atomic_store (&fail_errno, errno_);
   atomic_store (&fail_short, short_write);
   atomic_store (&failing, 0);
+  atomic_store (&delay_us, 0);
   atomic_store (&armed, 1);
+}
+
+void
+tu_fail_io_slow (guint usec)
+{
+  atomic_store (&delay_us, usec);
 }
 
 guint
@@ -75,6 +83,8 @@ verdict (tu_io_call call, int fd)
       errno = atomic_load (&fail_errno);
       return 1;
     }
+  if (atomic_load (&delay_us))
+    g_usleep (atomic_load (&delay_us));
   n = atomic_fetch_add (&count, 1) + 1;
   if (n != atomic_load (&fail_at))
     return 0;

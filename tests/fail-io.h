@@ -28,6 +28,9 @@ typedef enum
  * fails with ERRNO: a disk that fills up in mid-write. */
 void tu_fail_io (const char *dir, tu_io_call call, guint n, int errno_,
                  gboolean short_write);
+/* After tu_fail_io: each write it counts first sleeps USEC (a slow
+ * disk, so that the unpacking lags behind the decryption). */
+void tu_fail_io_slow (guint usec);
 /* The calls counted since tu_fail_io. */
 guint tu_fail_io_count (void);
 void tu_fail_io_off (void);

@@ -25,7 +25,7 @@ not_ok () { n=$((n + 1)); failed=1; echo "not ok $n - $1"; }
 skip () { n=$((n + 1)); echo "ok $n # SKIP $1"; }
 check () { desc=$1; shift; if "$@"; then ok "$desc"; else not_ok "$desc"; fi; }
 
-echo "1..10"
+echo "1..11"
 cd "$WORK" || exit 1
 printf 'pass word\n' > pw
 mkdir src
@@ -88,22 +88,33 @@ check "a stale hidden tree is removed by the next unpacking" \
   sh -c "test ! -e stale/.padlock-AbC123 && test \"\$(ls -A stale)\" = src && \
          cmp -s src/file-7.bin stale/src/file-7.bin"
 
-# An MDC flipped in an archive of 150 MiB: tampered with, like a small one.
-cp src.tar.gpg src-mdc.tar.gpg
-python3 - src-mdc.tar.gpg <<'EOF'
+# Tampered with, in an archive of 150 MiB: the MDC flipped, and 400
+# octets flipped in the first file's tar header (some 600 octets in), which
+# damages the archive long before the MDC comes.  Both say tampered with.
+flip () { # FILE FROM COUNT (FROM < 0: from the end)
+  python3 -c '
 import sys
-path = sys.argv[1]
+path, start, count = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 data = bytearray(open(path, "rb").read())
-data[-10] ^= 1
+start = start if start >= 0 else len(data) + start
+for i in range(start, start + count):
+    data[i] ^= 1
 open(path, "wb").write(data)
-EOF
-mkdir tampered
-"$APP" --batch --passphrase-file=pw --output-dir=tampered src-mdc.tar.gpg \
-       > stdout 2> stderr
-status=$?
-sed 's/^/# /' stderr
-check "a flipped MDC in a large archive says tampered with" \
-  sh -c "test $status -eq 1 && grep -q 'tampered with' stderr && \
-         test -z \"\$(ls -A tampered)\""
+' "$@"
+}
+for how in mdc:-10:1 header:700:400; do
+  name=${how%%:*}
+  cp src.tar.gpg "src-$name.tar.gpg"
+  flip "src-$name.tar.gpg" "$(echo "$how" | cut -d: -f2)" \
+       "$(echo "$how" | cut -d: -f3)"
+  mkdir "tampered-$name"
+  "$APP" --batch --passphrase-file=pw --output-dir="tampered-$name" \
+         "src-$name.tar.gpg" > stdout 2> stderr
+  status=$?
+  sed 's/^/# /' stderr
+  check "flipped in the $name, a large archive says tampered with" \
+    sh -c "test $status -eq 1 && grep -q 'tampered with' stderr && \
+           test -z \"\$(ls -A tampered-$name)\""
+done
 
 exit $failed
