@@ -4,9 +4,9 @@
  * The extractor (tar-extract.c) decides what an entry may be; this writes
  * it, relative to ROOT (the hidden folder) with the *at() calls, and lets
  * no failure pass: a write that fails or makes no progress, the ftruncate
- * that ends a file on a hole, fchmod, futimens, fsync and close.  Every
- * regular file is fsynced before it is closed, and finish() fsyncs every
- * folder, so that what commit() renames into place is on the disk.
+ * that ends a file on a hole, fchmod, futimens, close, and the syncfs that
+ * ends finish(), so that what commit() renames into place is on the disk
+ * and any write-back error since ROOT was opened fails it.
  *
  * Paths are normalized by the caller (no "", ".", ".." or leading "/")
  * and checked not to pass through anything but real folders: nothing
@@ -74,15 +74,15 @@ gpg_error_t pl_tar_disk_file_open (pl_tar_disk *d, const char *path,
 /* LEN octets at OFFSET; what lies between stays a hole. */
 gpg_error_t pl_tar_disk_file_write (pl_tar_disk_file *f, const void *buf,
                                     size_t len, uint64_t offset);
-/* Extends the file to SIZE (a hole at its end), sets MODE and MTIME,
- * fsyncs and closes it; the descriptor is closed whatever fails. */
+/* Extends the file to SIZE (a hole at its end), sets MODE and MTIME and
+ * closes it; the descriptor is closed whatever fails. */
 gpg_error_t pl_tar_disk_file_close (pl_tar_disk *d, pl_tar_disk_file *f,
                                     uint64_t size, mode_t mode,
                                     const struct timespec *mtime);
 /* Closes without a check, after a failure. */
 void pl_tar_disk_file_discard (pl_tar_disk_file *f);
 
-/* The folders' modes and times, deepest first, each folder fsynced, then
- * ROOT.  On failure *FAILED is the folder's path (borrowed), or NULL for
- * ROOT. */
+/* The folders' modes and times, deepest first, then syncfs on ROOT's
+ * file system.  On failure *FAILED is the folder's path (borrowed), or
+ * NULL for the sync. */
 gpg_error_t pl_tar_disk_finish (pl_tar_disk *d, const char **failed);

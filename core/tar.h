@@ -28,8 +28,8 @@
  * sink's own runs it, fed through a bounded ring (PL_TAR_RING octets) that
  * write() fills and blocks on when full.  Entries go into a hidden folder
  * (".padlock-XXXXXX", mode 0700) made in the destination folder; commit()
- * waits for the whole archive, finishes it (folder modes and times, every
- * folder fsynced) and only then renames it into place as NAME, or
+ * waits for the whole archive, finishes it (folder modes and times, then
+ * one syncfs) and only then renames it into place as NAME, or
  * "NAME (1)", "NAME (2)"...: never into or over anything that exists
  * (renameat2 RENAME_NOREPLACE).  When the archive holds exactly one
  * top-level folder, that folder becomes NAME; otherwise the hidden folder
@@ -39,7 +39,7 @@
  * Writing is tar-disk.c's, relative to the hidden folder's descriptor,
  * and every call of it is checked (libarchive's disk writer is not used:
  * it takes a failed write for a warning and then extends the file to its
- * size with zeros).  A failed write, ftruncate, fsync or close (ENOSPC,
+ * size with zeros).  A failed write, ftruncate, close or syncfs (ENOSPC,
  * EDQUOT, EIO, EFBIG...) fails the next write() or commit() with that
  * errno at once, PL_TAR_WRITE_FAILED naming the entry.  The umask applies
  * to every mode restored (see tar-disk.h).

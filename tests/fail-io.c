@@ -1,4 +1,4 @@
-/* fail-io.c - write, ftruncate, fsync and close failing on demand */
+/* fail-io.c - write, ftruncate, fsync, syncfs and close failing on demand */
 #include "fail-io.h"
 
 #include <errno.h>
@@ -125,6 +125,14 @@ fsync (int fd)
   if (verdict (TU_IO_FSYNC, fd))
     return -1;
   return (int) syscall (SYS_fsync, fd);
+}
+
+int
+syncfs (int fd)
+{
+  if (verdict (TU_IO_FSYNC, fd))
+    return -1;
+  return (int) syscall (SYS_syncfs, fd);
 }
 
 /* Regular files only: a folder's close reports nothing worth having.

@@ -1,10 +1,10 @@
-/* fail-io.h - write, ftruncate, fsync and close failing on demand, for
- * the files under one folder only (a full disk, a quota, an I/O error, a
- * size limit, a write cut short)
+/* fail-io.h - write, ftruncate, fsync, syncfs and close failing on
+ * demand, for the files under one folder only (a full disk, a quota, an
+ * I/O error, a size limit, a write cut short)
  *
- * Linking this in replaces write, ftruncate64, fsync and close for the
- * whole test, as refuse-tmpfile.c replaces open64: the engine is linked
- * statically, so its calls are these.  Calls on descriptors of anything
+ * Linking this in replaces write, ftruncate64, fsync, syncfs and close for
+ * the whole test, as refuse-tmpfile.c replaces open64: the engine is
+ * linked statically, so its calls are these.  Calls on descriptors of anything
  * outside the folder, or while nothing is armed, pass straight through
  * (as system calls).  A descriptor's place is what /proc/self/fd says;
  * close counts regular files only. */
@@ -16,7 +16,7 @@ typedef enum
 {
   TU_IO_WRITE,
   TU_IO_FTRUNCATE,
-  TU_IO_FSYNC,
+  TU_IO_FSYNC,                  /* fsync and syncfs */
   TU_IO_CLOSE,
   TU_IO_N_CALLS
 } tu_io_call;
