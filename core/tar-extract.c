@@ -12,9 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <sys/file.h>
 #include <archive.h>
 #include <archive_entry.h>
 
