@@ -7,7 +7,9 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <unistd.h>
+#include <sys/mount.h>
 #include <sys/wait.h>
 #include <gcrypt.h>
 #include <glib/gstdio.h>
@@ -345,4 +347,36 @@ tu_run_gpg (const char *pwfile, const char *const *args, GBytes *in,
     g_free (err);
   g_ptr_array_free (argv, TRUE);
   return status;
+}
+
+char *
+tu_mount_tmpfs (const char *name, const char *size)
+{
+  static gboolean own_namespace;
+  char *dir = g_build_filename (tu_tmpdir (), name, NULL);
+  g_autofree char *options = g_strdup_printf ("size=%s", size);
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  if (!own_namespace && unshare (CLONE_NEWNS) == 0
+      && mount (NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == 0)
+    own_namespace = TRUE;
+  if (mount ("tmpfs", dir, "tmpfs", MS_NOSUID | MS_NODEV, options) != 0)
+    {
+      g_test_skip_printf ("cannot mount a tmpfs (%s): needs root",
+                          g_strerror (errno));
+      g_rmdir (dir);
+      g_free (dir);
+      return NULL;
+    }
+  g_test_message ("a %s tmpfs on %s%s", size, dir,
+                  own_namespace ? ", in a mount namespace of our own" : "");
+  return dir;
+}
+
+void
+tu_unmount_tmpfs (char *dir)
+{
+  g_assert_cmpint (umount (dir), ==, 0);
+  g_rmdir (dir);
+  g_free (dir);
 }

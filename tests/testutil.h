@@ -72,3 +72,12 @@ char *tu_random_passphrase (void);
 
 /* Writes DATA to a new file in tu_tmpdir; returns its path. */
 char *tu_write_temp (const char *name, const void *data, gsize len);
+
+/* A tmpfs of SIZE ("2m") mounted on a new folder under tu_tmpdir, in a
+ * mount namespace of the process's own when it may make one (the mount
+ * then goes with the process even if the test dies first).  Needs root:
+ * elsewhere, or when the mount fails, the test is marked skipped (with
+ * why) and NULL is returned. */
+char *tu_mount_tmpfs (const char *name, const char *size);
+/* Unmounts it, removes the folder and frees DIR. */
+void tu_unmount_tmpfs (char *dir);
