@@ -1,0 +1,487 @@
+/* test-pubkey.c - certificates from the real gpg: parsing, fingerprints,
+ * binding signatures, the choice of the encryption subkey, and the
+ * hostile ones (an appended subkey, expired, revoked) */
+#include "testutil.h"
+#include "cert.h"
+#include "pubkey.h"
+
+#include <string.h>
+#include <time.h>
+#include <glib/gstdio.h>
+
+typedef struct
+{
+  const char *name;
+  const char *primary_algo;
+  const char *sub_algo;
+  char *fpr;                    /* hex, upper case, as gpg lists it */
+  char *sub_fpr;
+} gpg_key;
+
+static gpg_key keys[] = {
+  { "rsa3072", "rsa3072", "rsa3072", NULL, NULL },
+  { "cv25519", "ed25519", "cv25519", NULL, NULL },
+  { "nistp256", "nistp256", "nistp256", NULL, NULL },
+  { "nistp384", "nistp384", "nistp384", NULL, NULL },
+  { "nistp521", "nistp521", "nistp521", NULL, NULL },
+  { "brainpoolP256r1", "brainpoolP256r1", "brainpoolP256r1", NULL, NULL },
+};
+
+static gboolean
+have_gpg (void)
+{
+  g_autofree char *gpg = tu_find_program ("gpg");
+  if (!gpg)
+    g_test_skip ("gpg is not installed");
+  return gpg != NULL;
+}
+
+/* The fingerprints gpg lists for the key named by UID: primary first. */
+static char **
+gpg_fingerprints (const char *uid)
+{
+  const char *args[] = { "--with-colons", "--list-keys", uid, NULL };
+  GBytes *out = NULL;
+  GPtrArray *fprs = g_ptr_array_new ();
+  char **lines;
+
+  g_assert_cmpint (tu_run_gpg (NULL, args, NULL, &out, NULL), ==, 0);
+  lines = g_strsplit (g_bytes_get_data (out, NULL), "\n", -1);
+  for (char **l = lines; *l; l++)
+    if (g_str_has_prefix (*l, "fpr:"))
+      {
+        char **f = g_strsplit (*l, ":", -1);
+        g_ptr_array_add (fprs, g_strdup (f[9]));
+        g_strfreev (f);
+      }
+  g_ptr_array_add (fprs, NULL);
+  g_strfreev (lines);
+  g_bytes_unref (out);
+  return (char **) g_ptr_array_free (fprs, FALSE);
+}
+
+/* Makes KEY in gpg's home once: a primary that signs and certifies, then
+ * an encryption subkey. */
+static gpg_key *
+ensure_key (gpg_key *key)
+{
+  g_autofree char *uid = NULL;
+  char **fprs;
+
+  if (key->fpr)
+    return key;
+  uid = g_strdup_printf ("pk-%s <%s@example.org>", key->name, key->name);
+  {
+    const char *gen[] = { "--passphrase", "", "--quick-gen-key", uid,
+                          key->primary_algo, "sign,cert", "never", NULL };
+    g_assert_cmpint (tu_run_gpg (NULL, gen, NULL, NULL, NULL), ==, 0);
+  }
+  fprs = gpg_fingerprints (uid);
+  key->fpr = g_strdup (fprs[0]);
+  g_strfreev (fprs);
+  {
+    const char *add[] = { "--passphrase", "", "--quick-add-key", key->fpr,
+                          key->sub_algo, "encr", "never", NULL };
+    g_assert_cmpint (tu_run_gpg (NULL, add, NULL, NULL, NULL), ==, 0);
+  }
+  fprs = gpg_fingerprints (uid);
+  g_assert_nonnull (fprs[1]);
+  key->sub_fpr = g_strdup (fprs[1]);
+  g_strfreev (fprs);
+  return key;
+}
+
+static GBytes *
+gpg_export (const char *what, int armor)
+{
+  const char *args[] = { "--export", what, NULL, NULL };
+  GBytes *out = NULL;
+
+  if (armor)
+    {
+      args[0] = "--armor";
+      args[1] = "--export";
+      args[2] = what;
+    }
+  g_assert_cmpint (tu_run_gpg (NULL, args, NULL, &out, NULL), ==, 0);
+  g_assert_cmpuint (g_bytes_get_size (out), >, 0);
+  return out;
+}
+
+static char *
+hex_fpr (const pl_pubkey *k)
+{
+  char buf[2 * PL_FPR_MAX + 3];
+  pl_fpr_format (k->fpr, k->fpr_len, buf);
+  return g_strdup (buf + 2);
+}
+
+static uint32_t
+now (void)
+{
+  return (uint32_t) time (NULL);
+}
+
+/* The subkey we choose for gpg's key is the one gpg made for encryption,
+ * from binary and armored exports. */
+static void
+test_chooses_gpg_subkey (gconstpointer p)
+{
+  gpg_key *key = &keys[GPOINTER_TO_INT (p)];
+
+  if (!have_gpg ())
+    return;
+  ensure_key (key);
+  for (int armor = 0; armor < 2; armor++)
+    {
+      GBytes *cert = gpg_export (key->fpr, armor);
+      pl_cert **certs;
+      size_t n;
+      const pl_cert_key *enc;
+      char why[128] = "";
+      g_autofree char *fpr = NULL, *sub = NULL;
+
+      g_assert_cmpuint (pl_certs_read (g_bytes_get_data (cert, NULL),
+                                       g_bytes_get_size (cert), &certs, &n),
+                        ==, 0);
+      g_assert_cmpuint (n, ==, 1);
+      fpr = hex_fpr (&certs[0]->primary.key);
+      g_assert_cmpstr (fpr, ==, key->fpr);
+      g_assert_cmpuint (pl_cert_encryption_key (certs[0], now (), &enc, why,
+                                                sizeof why), ==, 0);
+      sub = hex_fpr (&enc->key);
+      g_assert_cmpstr (sub, ==, key->sub_fpr);
+      pl_certs_free (certs, n);
+      g_bytes_unref (cert);
+    }
+}
+
+/* A keyring of every key above, in one armor block. */
+static void
+test_keyring (void)
+{
+  GPtrArray *args = g_ptr_array_new ();
+  GBytes *out = NULL;
+  pl_cert **certs;
+  size_t n;
+
+  if (!have_gpg ())
+    return;
+  g_ptr_array_add (args, "--armor");
+  g_ptr_array_add (args, "--export");
+  for (gsize i = 0; i < G_N_ELEMENTS (keys); i++)
+    g_ptr_array_add (args, ensure_key (&keys[i])->fpr);
+  g_ptr_array_add (args, NULL);
+  g_assert_cmpint (tu_run_gpg (NULL, (const char *const *) args->pdata, NULL,
+                               &out, NULL), ==, 0);
+  g_assert_cmpuint (pl_certs_read (g_bytes_get_data (out, NULL),
+                                   g_bytes_get_size (out), &certs, &n), ==, 0);
+  g_assert_cmpuint (n, ==, G_N_ELEMENTS (keys));
+  for (size_t i = 0; i < n; i++)
+    {
+      g_autofree char *fpr = hex_fpr (&certs[i]->primary.key);
+      g_assert_cmpstr (fpr, ==, keys[i].fpr);
+    }
+  pl_certs_free (certs, n);
+  g_bytes_unref (out);
+  g_ptr_array_free (args, TRUE);
+}
+
+/* ---- Hostile certificates ------------------------------------------ */
+
+typedef struct
+{
+  int tag;
+  gsize start, end;             /* the whole packet, header included */
+} packet_span;
+
+/* Splits binary packets (old and new headers, definite lengths). */
+static GArray *
+split_packets (GBytes *bytes)
+{
+  const guint8 *p = g_bytes_get_data (bytes, NULL);
+  gsize n = g_bytes_get_size (bytes), pos = 0;
+  GArray *a = g_array_new (FALSE, FALSE, sizeof (packet_span));
+
+  while (pos < n)
+    {
+      packet_span s = { 0, pos, 0 };
+      gsize len, hl;
+      if (p[pos] & 0x40)
+        {
+          s.tag = p[pos] & 0x3F;
+          if (p[pos + 1] < 192)
+            len = p[pos + 1], hl = 2;
+          else if (p[pos + 1] < 224)
+            len = ((gsize) (p[pos + 1] - 192) << 8) + p[pos + 2] + 192, hl = 3;
+          else
+            {
+              g_assert_cmpint (p[pos + 1], ==, 255);
+              len = ((gsize) p[pos + 2] << 24) | ((gsize) p[pos + 3] << 16)
+                    | ((gsize) p[pos + 4] << 8) | p[pos + 5];
+              hl = 6;
+            }
+        }
+      else
+        {
+          int lt = p[pos] & 3;
+          s.tag = (p[pos] >> 2) & 0xF;
+          g_assert_cmpint (lt, !=, 3);
+          hl = 1 + (lt == 0 ? 1 : lt == 1 ? 2 : 4);
+          len = 0;
+          for (gsize i = 1; i < hl; i++)
+            len = (len << 8) | p[pos + i];
+        }
+      s.end = pos + hl + len;
+      g_assert_cmpuint (s.end, <=, n);
+      g_array_append_val (a, s);
+      pos = s.end;
+    }
+  return a;
+}
+
+/* The packets of CERT before its first subkey, and then those of OTHER
+ * from its first subkey on (that subkey and its binding by OTHER's
+ * primary), with or without CERT's own subkeys in between. */
+static GBytes *
+graft_subkey (GBytes *cert, GBytes *other, gboolean keep_own)
+{
+  GArray *a = split_packets (cert), *b = split_packets (other);
+  GByteArray *out = g_byte_array_new ();
+  gboolean in_sub = FALSE;
+
+  for (guint i = 0; i < a->len; i++)
+    {
+      packet_span *s = &g_array_index (a, packet_span, i);
+      in_sub = in_sub || s->tag == 14;
+      if (!in_sub || keep_own)
+        g_byte_array_append (out, (const guint8 *) g_bytes_get_data (cert, NULL)
+                                  + s->start, (guint) (s->end - s->start));
+    }
+  in_sub = FALSE;
+  for (guint i = 0; i < b->len; i++)
+    {
+      packet_span *s = &g_array_index (b, packet_span, i);
+      in_sub = in_sub || s->tag == 14;
+      if (in_sub)
+        g_byte_array_append (out, (const guint8 *) g_bytes_get_data (other, NULL)
+                                  + s->start, (guint) (s->end - s->start));
+    }
+  g_array_unref (a);
+  g_array_unref (b);
+  return g_byte_array_free_to_bytes (out);
+}
+
+static gpg_error_t
+choose (GBytes *cert, char **fpr, char *why, size_t why_len)
+{
+  pl_cert **certs;
+  size_t n;
+  const pl_cert_key *enc = NULL;
+  gpg_error_t err;
+
+  g_assert_cmpuint (pl_certs_read (g_bytes_get_data (cert, NULL),
+                                   g_bytes_get_size (cert), &certs, &n), ==, 0);
+  g_assert_cmpuint (n, ==, 1);
+  err = pl_cert_encryption_key (certs[0], now (), &enc, why, why_len);
+  *fpr = enc ? hex_fpr (&enc->key) : NULL;
+  pl_certs_free (certs, n);
+  return err;
+}
+
+/* Another key's subkey appended to a certificate, with that key's valid
+ * binding: never chosen, whether or not the certificate has its own. */
+static void
+test_appended_subkey (void)
+{
+  GBytes *a, *b, *grafted;
+  char why[128] = "";
+  char *fpr = NULL;
+
+  if (!have_gpg ())
+    return;
+  a = gpg_export (ensure_key (&keys[1])->fpr, 0);
+  b = gpg_export (ensure_key (&keys[2])->fpr, 0);
+  /* B's subkey is newer than A's, so it would win if it counted. */
+  grafted = graft_subkey (a, b, TRUE);
+  g_assert_cmpuint (choose (grafted, &fpr, why, sizeof why), ==, 0);
+  g_assert_cmpstr (fpr, ==, keys[1].sub_fpr);
+  g_free (fpr);
+  g_bytes_unref (grafted);
+
+  grafted = graft_subkey (a, b, FALSE);
+  g_assert_cmpuint (gpg_err_code (choose (grafted, &fpr, why, sizeof why)), ==,
+                    GPG_ERR_UNUSABLE_PUBKEY);
+  g_assert_null (fpr);
+  g_assert_cmpstr (why, ==,
+                   "no valid encryption subkey: no valid binding signature");
+  g_bytes_unref (grafted);
+  g_bytes_unref (a);
+  g_bytes_unref (b);
+}
+
+/* A binding signature with one octet of its signature flipped. */
+static void
+test_bad_binding (void)
+{
+  GBytes *a;
+  GArray *spans;
+  GByteArray *bad;
+  char why[128] = "";
+  char *fpr = NULL;
+  guint last_sig = 0;
+
+  if (!have_gpg ())
+    return;
+  a = gpg_export (ensure_key (&keys[1])->fpr, 0);
+  spans = split_packets (a);
+  for (guint i = 0; i < spans->len; i++)
+    if (g_array_index (spans, packet_span, i).tag == 2)
+      last_sig = i;
+  bad = g_byte_array_new ();
+  g_byte_array_append (bad, g_bytes_get_data (a, NULL), (guint) g_bytes_get_size (a));
+  bad->data[g_array_index (spans, packet_span, last_sig).end - 5] ^= 0x01;
+  {
+    GBytes *b = g_byte_array_free_to_bytes (bad);
+    g_assert_cmpuint (gpg_err_code (choose (b, &fpr, why, sizeof why)), ==,
+                      GPG_ERR_UNUSABLE_PUBKEY);
+    g_assert_cmpstr (why, ==,
+                     "no valid encryption subkey: no valid binding signature");
+    g_bytes_unref (b);
+  }
+  g_array_unref (spans);
+  g_bytes_unref (a);
+}
+
+/* A key made in 2020 whose encryption subkey expired after a year. */
+static void
+test_expired_subkey (void)
+{
+  const char *uid = "pk-expired <expired@example.org>";
+  char **fprs;
+  GBytes *cert;
+  char why[128] = "";
+  char *fpr = NULL;
+
+  if (!have_gpg ())
+    return;
+  {
+    const char *gen[] = { "--faked-system-time", "20200301T120000",
+                          "--passphrase", "", "--quick-gen-key", uid,
+                          "ed25519", "sign,cert", "never", NULL };
+    g_assert_cmpint (tu_run_gpg (NULL, gen, NULL, NULL, NULL), ==, 0);
+  }
+  fprs = gpg_fingerprints (uid);
+  {
+    const char *add[] = { "--faked-system-time", "20200301T120000",
+                          "--passphrase", "", "--quick-add-key", fprs[0],
+                          "cv25519", "encr", "2021-03-01", NULL };
+    g_assert_cmpint (tu_run_gpg (NULL, add, NULL, NULL, NULL), ==, 0);
+  }
+  cert = gpg_export (fprs[0], 0);
+  g_assert_cmpuint (gpg_err_code (choose (cert, &fpr, why, sizeof why)), ==,
+                    GPG_ERR_UNUSABLE_PUBKEY);
+  g_assert_true (g_str_has_prefix (why,
+                                   "no valid encryption subkey: expired on 2021-03-0"));
+  g_bytes_unref (cert);
+  g_strfreev (fprs);
+}
+
+/* A key revoked with the revocation certificate gpg made for it. */
+static void
+test_revoked_key (void)
+{
+  const char *uid = "pk-revoked <revoked@example.org>";
+  char **fprs;
+  GBytes *cert;
+  char *rev_path, *text, *armor;
+  gsize len;
+  char why[128] = "";
+  char *fpr = NULL;
+
+  if (!have_gpg ())
+    return;
+  {
+    const char *gen[] = { "--passphrase", "", "--quick-gen-key", uid,
+                          "future-default", "default", "never", NULL };
+    g_assert_cmpint (tu_run_gpg (NULL, gen, NULL, NULL, NULL), ==, 0);
+  }
+  fprs = gpg_fingerprints (uid);
+  cert = gpg_export (fprs[0], 0);
+  g_assert_cmpuint (choose (cert, &fpr, why, sizeof why), ==, 0);
+  g_free (fpr);
+  g_bytes_unref (cert);
+  rev_path = g_strdup_printf ("%s/openpgp-revocs.d/%s.rev", tu_gnupg_home (),
+                              fprs[0]);
+  g_assert_true (g_file_get_contents (rev_path, &text, &len, NULL));
+  /* gpg guards the armor line with a leading colon. */
+  armor = strstr (text, ":-----BEGIN");
+  g_assert_nonnull (armor);
+  {
+    GBytes *in = g_bytes_new (armor + 1, strlen (armor + 1));
+    const char *imp[] = { "--import", NULL };
+    g_assert_cmpint (tu_run_gpg (NULL, imp, in, NULL, NULL), ==, 0);
+    g_bytes_unref (in);
+  }
+  cert = gpg_export (fprs[0], 1);
+  g_assert_cmpuint (gpg_err_code (choose (cert, &fpr, why, sizeof why)), ==,
+                    GPG_ERR_UNUSABLE_PUBKEY);
+  g_assert_cmpstr (why, ==, "no valid encryption subkey: revoked");
+  g_bytes_unref (cert);
+  g_free (text);
+  g_free (rev_path);
+  g_strfreev (fprs);
+}
+
+/* Cut anywhere, flipped anywhere: an error or a certificate, no crash. */
+static void
+test_every_cut_and_flip (void)
+{
+  GBytes *a;
+  const guint8 *p;
+  gsize n;
+
+  if (!have_gpg ())
+    return;
+  a = gpg_export (ensure_key (&keys[2])->fpr, 0);
+  p = g_bytes_get_data (a, &n);
+  for (gsize i = 0; i < n; i++)
+    {
+      guint8 *q = g_memdup2 (p, n);
+      pl_cert **certs;
+      size_t count;
+      const pl_cert_key *enc;
+
+      if (!pl_certs_read (p, i, &certs, &count))
+        pl_certs_free (certs, count);
+      q[i] ^= 0x55;
+      if (!pl_certs_read (q, n, &certs, &count))
+        {
+          for (size_t c = 0; c < count; c++)
+            (void) pl_cert_encryption_key (certs[c], now (), &enc, NULL, 0);
+          pl_certs_free (certs, count);
+        }
+      g_free (q);
+    }
+  g_bytes_unref (a);
+}
+
+int
+main (int argc, char **argv)
+{
+  tu_init (&argc, &argv);
+  for (gsize i = 0; i < G_N_ELEMENTS (keys); i++)
+    {
+      char *path = g_strdup_printf ("/pubkey/gpg-subkey/%s", keys[i].name);
+      g_test_add_data_func (path, GINT_TO_POINTER ((int) i),
+                            test_chooses_gpg_subkey);
+      g_free (path);
+    }
+  g_test_add_func ("/pubkey/keyring", test_keyring);
+  g_test_add_func ("/pubkey/hostile/appended-subkey", test_appended_subkey);
+  g_test_add_func ("/pubkey/hostile/bad-binding", test_bad_binding);
+  g_test_add_func ("/pubkey/hostile/expired-subkey", test_expired_subkey);
+  g_test_add_func ("/pubkey/hostile/revoked-key", test_revoked_key);
+  g_test_add_func ("/pubkey/hostile/cut-and-flip", test_every_cut_and_flip);
+  return g_test_run ();
+}
