@@ -291,11 +291,14 @@ pl_keys_lock (const pl_encrypt_options *o, const pl_job_control *ctl,
                && o->keys[0].kind == PL_KEY_PASSPHRASE && !o->batch;
   if (!s2k_is_key)
     gcry_randomize (session_key, keylen, GCRY_STRONG_RANDOM);
+  /* PKESKs first, as gpg writes them: gpg reads the key packets in order
+   * and asks for a passphrase at an SKESK even when it holds the key. */
   for (size_t i = 0; i < o->n_keys && !err; i++)
     if (o->keys[i].kind == PL_KEY_CERT)
       err = pl_recipient_lock (o, o->keys[i].data, now, session_key, keylen,
                                emit, arg);
-    else
+  for (size_t i = 0; i < o->n_keys && !err; i++)
+    if (o->keys[i].kind != PL_KEY_CERT)
       err = lock_with_key (o, ctl, &o->keys[i], &template, &calibrated,
                            s2k_is_key, session_key, keylen, emit, arg);
   pl_wipe (&template, sizeof template);

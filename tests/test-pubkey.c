@@ -2,6 +2,7 @@
  * binding signatures, the choice of the encryption subkey, and the
  * hostile ones (an appended subkey, expired, revoked) */
 #include "testutil.h"
+#include "gpg-keys.h"
 #include "cert.h"
 #include "pubkey.h"
 
@@ -9,104 +10,15 @@
 #include <time.h>
 #include <glib/gstdio.h>
 
-typedef struct
-{
-  const char *name;
-  const char *primary_algo;
-  const char *sub_algo;
-  char *fpr;                    /* hex, upper case, as gpg lists it */
-  char *sub_fpr;
-} gpg_key;
-
-static gpg_key keys[] = {
-  { "rsa3072", "rsa3072", "rsa3072", NULL, NULL },
-  { "cv25519", "ed25519", "cv25519", NULL, NULL },
-  { "nistp256", "nistp256", "nistp256", NULL, NULL },
-  { "nistp384", "nistp384", "nistp384", NULL, NULL },
-  { "nistp521", "nistp521", "nistp521", NULL, NULL },
-  { "brainpoolP256r1", "brainpoolP256r1", "brainpoolP256r1", NULL, NULL },
+static tk_gpg_key keys[] = {
+  { "rsa3072", "rsa3072", "rsa3072", NULL, NULL, NULL },
+  { "cv25519", "ed25519", "cv25519", NULL, NULL, NULL },
+  { "nistp256", "nistp256", "nistp256", NULL, NULL, NULL },
+  { "nistp384", "nistp384", "nistp384", NULL, NULL, NULL },
+  { "nistp521", "nistp521", "nistp521", NULL, NULL, NULL },
+  { "brainpoolP256r1", "brainpoolP256r1", "brainpoolP256r1", NULL, NULL,
+    NULL },
 };
-
-static gboolean
-have_gpg (void)
-{
-  g_autofree char *gpg = tu_find_program ("gpg");
-  if (!gpg)
-    g_test_skip ("gpg is not installed");
-  return gpg != NULL;
-}
-
-/* The fingerprints gpg lists for the key named by UID: primary first. */
-static char **
-gpg_fingerprints (const char *uid)
-{
-  const char *args[] = { "--with-colons", "--list-keys", uid, NULL };
-  GBytes *out = NULL;
-  GPtrArray *fprs = g_ptr_array_new ();
-  char **lines;
-
-  g_assert_cmpint (tu_run_gpg (NULL, args, NULL, &out, NULL), ==, 0);
-  lines = g_strsplit (g_bytes_get_data (out, NULL), "\n", -1);
-  for (char **l = lines; *l; l++)
-    if (g_str_has_prefix (*l, "fpr:"))
-      {
-        char **f = g_strsplit (*l, ":", -1);
-        g_ptr_array_add (fprs, g_strdup (f[9]));
-        g_strfreev (f);
-      }
-  g_ptr_array_add (fprs, NULL);
-  g_strfreev (lines);
-  g_bytes_unref (out);
-  return (char **) g_ptr_array_free (fprs, FALSE);
-}
-
-/* Makes KEY in gpg's home once: a primary that signs and certifies, then
- * an encryption subkey. */
-static gpg_key *
-ensure_key (gpg_key *key)
-{
-  g_autofree char *uid = NULL;
-  char **fprs;
-
-  if (key->fpr)
-    return key;
-  uid = g_strdup_printf ("pk-%s <%s@example.org>", key->name, key->name);
-  {
-    const char *gen[] = { "--passphrase", "", "--quick-gen-key", uid,
-                          key->primary_algo, "sign,cert", "never", NULL };
-    g_assert_cmpint (tu_run_gpg (NULL, gen, NULL, NULL, NULL), ==, 0);
-  }
-  fprs = gpg_fingerprints (uid);
-  key->fpr = g_strdup (fprs[0]);
-  g_strfreev (fprs);
-  {
-    const char *add[] = { "--passphrase", "", "--quick-add-key", key->fpr,
-                          key->sub_algo, "encr", "never", NULL };
-    g_assert_cmpint (tu_run_gpg (NULL, add, NULL, NULL, NULL), ==, 0);
-  }
-  fprs = gpg_fingerprints (uid);
-  g_assert_nonnull (fprs[1]);
-  key->sub_fpr = g_strdup (fprs[1]);
-  g_strfreev (fprs);
-  return key;
-}
-
-static GBytes *
-gpg_export (const char *what, int armor)
-{
-  const char *args[] = { "--export", what, NULL, NULL };
-  GBytes *out = NULL;
-
-  if (armor)
-    {
-      args[0] = "--armor";
-      args[1] = "--export";
-      args[2] = what;
-    }
-  g_assert_cmpint (tu_run_gpg (NULL, args, NULL, &out, NULL), ==, 0);
-  g_assert_cmpuint (g_bytes_get_size (out), >, 0);
-  return out;
-}
 
 static char *
 hex_fpr (const pl_pubkey *k)
@@ -127,14 +39,14 @@ now (void)
 static void
 test_chooses_gpg_subkey (gconstpointer p)
 {
-  gpg_key *key = &keys[GPOINTER_TO_INT (p)];
+  tk_gpg_key *key = &keys[GPOINTER_TO_INT (p)];
 
-  if (!have_gpg ())
+  if (!tk_have_gpg ())
     return;
-  ensure_key (key);
+  tk_ensure_key (key);
   for (int armor = 0; armor < 2; armor++)
     {
-      GBytes *cert = gpg_export (key->fpr, armor);
+      GBytes *cert = tk_gpg_export (key->fpr, armor);
       pl_cert **certs;
       size_t n;
       const pl_cert_key *enc;
@@ -165,12 +77,12 @@ test_keyring (void)
   pl_cert **certs;
   size_t n;
 
-  if (!have_gpg ())
+  if (!tk_have_gpg ())
     return;
   g_ptr_array_add (args, "--armor");
   g_ptr_array_add (args, "--export");
   for (gsize i = 0; i < G_N_ELEMENTS (keys); i++)
-    g_ptr_array_add (args, ensure_key (&keys[i])->fpr);
+    g_ptr_array_add (args, tk_ensure_key (&keys[i])->fpr);
   g_ptr_array_add (args, NULL);
   g_assert_cmpint (tu_run_gpg (NULL, (const char *const *) args->pdata, NULL,
                                &out, NULL), ==, 0);
@@ -298,10 +210,10 @@ test_appended_subkey (void)
   char why[128] = "";
   char *fpr = NULL;
 
-  if (!have_gpg ())
+  if (!tk_have_gpg ())
     return;
-  a = gpg_export (ensure_key (&keys[1])->fpr, 0);
-  b = gpg_export (ensure_key (&keys[2])->fpr, 0);
+  a = tk_gpg_export (tk_ensure_key (&keys[1])->fpr, 0);
+  b = tk_gpg_export (tk_ensure_key (&keys[2])->fpr, 0);
   /* B's subkey is newer than A's, so it would win if it counted. */
   grafted = graft_subkey (a, b, TRUE);
   g_assert_cmpuint (choose (grafted, &fpr, why, sizeof why), ==, 0);
@@ -331,9 +243,9 @@ test_bad_binding (void)
   char *fpr = NULL;
   guint last_sig = 0;
 
-  if (!have_gpg ())
+  if (!tk_have_gpg ())
     return;
-  a = gpg_export (ensure_key (&keys[1])->fpr, 0);
+  a = tk_gpg_export (tk_ensure_key (&keys[1])->fpr, 0);
   spans = split_packets (a);
   for (guint i = 0; i < spans->len; i++)
     if (g_array_index (spans, packet_span, i).tag == 2)
@@ -363,7 +275,7 @@ test_expired_subkey (void)
   char why[128] = "";
   char *fpr = NULL;
 
-  if (!have_gpg ())
+  if (!tk_have_gpg ())
     return;
   {
     const char *gen[] = { "--faked-system-time", "20200301T120000",
@@ -371,14 +283,14 @@ test_expired_subkey (void)
                           "ed25519", "sign,cert", "never", NULL };
     g_assert_cmpint (tu_run_gpg (NULL, gen, NULL, NULL, NULL), ==, 0);
   }
-  fprs = gpg_fingerprints (uid);
+  fprs = tk_gpg_fingerprints (uid);
   {
     const char *add[] = { "--faked-system-time", "20200301T120000",
                           "--passphrase", "", "--quick-add-key", fprs[0],
                           "cv25519", "encr", "2021-03-01", NULL };
     g_assert_cmpint (tu_run_gpg (NULL, add, NULL, NULL, NULL), ==, 0);
   }
-  cert = gpg_export (fprs[0], 0);
+  cert = tk_gpg_export (fprs[0], 0);
   g_assert_cmpuint (gpg_err_code (choose (cert, &fpr, why, sizeof why)), ==,
                     GPG_ERR_UNUSABLE_PUBKEY);
   g_assert_true (g_str_has_prefix (why,
@@ -399,15 +311,15 @@ test_revoked_key (void)
   char why[128] = "";
   char *fpr = NULL;
 
-  if (!have_gpg ())
+  if (!tk_have_gpg ())
     return;
   {
     const char *gen[] = { "--passphrase", "", "--quick-gen-key", uid,
                           "future-default", "default", "never", NULL };
     g_assert_cmpint (tu_run_gpg (NULL, gen, NULL, NULL, NULL), ==, 0);
   }
-  fprs = gpg_fingerprints (uid);
-  cert = gpg_export (fprs[0], 0);
+  fprs = tk_gpg_fingerprints (uid);
+  cert = tk_gpg_export (fprs[0], 0);
   g_assert_cmpuint (choose (cert, &fpr, why, sizeof why), ==, 0);
   g_free (fpr);
   g_bytes_unref (cert);
@@ -423,7 +335,7 @@ test_revoked_key (void)
     g_assert_cmpint (tu_run_gpg (NULL, imp, in, NULL, NULL), ==, 0);
     g_bytes_unref (in);
   }
-  cert = gpg_export (fprs[0], 1);
+  cert = tk_gpg_export (fprs[0], 1);
   g_assert_cmpuint (gpg_err_code (choose (cert, &fpr, why, sizeof why)), ==,
                     GPG_ERR_UNUSABLE_PUBKEY);
   g_assert_cmpstr (why, ==, "no valid encryption subkey: revoked");
@@ -441,9 +353,9 @@ test_every_cut_and_flip (void)
   const guint8 *p;
   gsize n;
 
-  if (!have_gpg ())
+  if (!tk_have_gpg ())
     return;
-  a = gpg_export (ensure_key (&keys[2])->fpr, 0);
+  a = tk_gpg_export (tk_ensure_key (&keys[2])->fpr, 0);
   p = g_bytes_get_data (a, &n);
   for (gsize i = 0; i < n; i++)
     {

@@ -1,0 +1,604 @@
+/* test-pubkey-interop.c - messages to public keys, both ways, with the
+ * real peers: gpg's keys of every algorithm it makes, protected keys, two
+ * recipients and a passphrase, anonymous recipients; sqop's and rnp's
+ * keys; and the hostile PKESKs (bad padding, wrong checksum, failed
+ * unwrap, bad points) that must all give the one error */
+#include "testutil.h"
+#include "gpg-keys.h"
+#include "cert.h"
+#include "pkesk.h"
+#include "seckey.h"
+#include "skesk.h"
+
+#include <string.h>
+#include <glib/gstdio.h>
+#include <gcrypt.h>
+
+static tk_gpg_key keys[] = {
+  { "rsa3072", "rsa3072", "rsa3072", NULL, NULL, NULL },
+  { "cv25519", "ed25519", "cv25519", NULL, NULL, NULL },
+  { "nistp256", "nistp256", "nistp256", NULL, NULL, NULL },
+  { "nistp384", "nistp384", "nistp384", NULL, NULL, NULL },
+  { "nistp521", "nistp521", "nistp521", NULL, NULL, NULL },
+  { "brainpoolP256r1", "brainpoolP256r1", "brainpoolP256r1", NULL, NULL,
+    NULL },
+};
+
+static tk_gpg_key protected_keys[] = {
+  { "locked-cv25519", "ed25519", "cv25519", "key pass \xc3\xa4", NULL, NULL },
+  { "locked-rsa3072", "rsa3072", "rsa3072", "key pass \xc3\xa4", NULL, NULL },
+};
+
+/* Runs padlock-sop ARGS (NULL-terminated) on IN; *OUT its output. */
+static int
+sop (const char *const *args, GBytes *in, GBytes **out, char **err_text)
+{
+  GPtrArray *argv = g_ptr_array_new ();
+  int status = -1;
+
+  g_ptr_array_add (argv, (char *) tu_sop_path ());
+  for (; *args; args++)
+    g_ptr_array_add (argv, (char *) *args);
+  g_ptr_array_add (argv, NULL);
+  g_assert_true (tu_run ((const char *const *) argv->pdata, in, out, err_text,
+                         &status));
+  g_ptr_array_free (argv, TRUE);
+  return status;
+}
+
+static char *
+temp_file (const char *name, GBytes *b)
+{
+  return tu_write_temp (name, g_bytes_get_data (b, NULL), g_bytes_get_size (b));
+}
+
+static GBytes *
+text (const char *s)
+{
+  return g_bytes_new (s, strlen (s));
+}
+
+/* gpg encrypts to WHO (user ID or fingerprints, more than one with
+ * EXTRA args first). */
+static GBytes *
+gpg_encrypt (const char *const *extra, GBytes *plain)
+{
+  GPtrArray *a = g_ptr_array_new ();
+  GBytes *out = NULL;
+
+  g_ptr_array_add (a, "--trust-model");
+  g_ptr_array_add (a, "always");
+  for (; *extra; extra++)
+    g_ptr_array_add (a, (char *) *extra);
+  g_ptr_array_add (a, NULL);
+  g_assert_cmpint (tu_run_gpg (NULL, (const char *const *) a->pdata, plain,
+                               &out, NULL), ==, 0);
+  g_ptr_array_free (a, TRUE);
+  return out;
+}
+
+static void
+assert_sop_decrypts (const char *const *args, GBytes *msg, GBytes *plain)
+{
+  GBytes *out = NULL;
+  g_autofree char *err = NULL;
+
+  g_assert_cmpint (sop (args, msg, &out, &err), ==, 0);
+  g_assert_true (g_bytes_equal (out, plain));
+  g_bytes_unref (out);
+}
+
+/* gpg -e to the key, padlock-sop decrypt with its secret key; padlock-sop
+ * encrypt to its certificate, gpg -d. */
+static void
+test_gpg_both_ways (gconstpointer p)
+{
+  tk_gpg_key *key = &keys[GPOINTER_TO_INT (p)];
+  GBytes *plain = tu_random_bytes (70000), *msg, *cert, *sec, *out = NULL;
+  g_autofree char *cert_path = NULL, *sec_path = NULL;
+
+  if (!tk_have_gpg ())
+    return;
+  tk_ensure_key (key);
+  cert = tk_gpg_export (key->fpr, 1);
+  sec = tk_gpg_export_secret (key->fpr, NULL);
+  cert_path = temp_file ("cert", cert);
+  sec_path = temp_file ("sec", sec);
+  {
+    const char *e[] = { "-e", "-r", key->fpr, NULL };
+    const char *d[] = { "decrypt", sec_path, NULL };
+    msg = gpg_encrypt (e, plain);
+    assert_sop_decrypts (d, msg, plain);
+    g_bytes_unref (msg);
+  }
+  {
+    const char *e[] = { "encrypt", cert_path, NULL };
+    const char *d[] = { "--decrypt", NULL };
+    g_assert_cmpint (sop (e, plain, &msg, NULL), ==, 0);
+    g_assert_cmpint (tu_run_gpg (NULL, d, msg, &out, NULL), ==, 0);
+    g_assert_true (g_bytes_equal (out, plain));
+    g_bytes_unref (out);
+    g_bytes_unref (msg);
+  }
+  g_bytes_unref (cert);
+  g_bytes_unref (sec);
+  g_bytes_unref (plain);
+}
+
+/* A key protected by gpg: locked without --with-key-password or with a
+ * wrong one (67), opened with the right one, as a later password. */
+static void
+test_gpg_protected (gconstpointer p)
+{
+  tk_gpg_key *key = &protected_keys[GPOINTER_TO_INT (p)];
+  GBytes *plain = text ("for a locked key\n"), *msg, *sec;
+  g_autofree char *sec_path = NULL, *good = NULL, *bad = NULL;
+  g_autofree char *good_opt = NULL, *bad_opt = NULL, *err = NULL;
+
+  if (!tk_have_gpg ())
+    return;
+  tk_ensure_key (key);
+  sec = tk_gpg_export_secret (key->fpr, key->passphrase);
+  sec_path = temp_file ("locked-sec", sec);
+  good = tu_write_temp ("good-pw", key->passphrase, strlen (key->passphrase));
+  bad = tu_write_temp ("bad-pw", "not it", 6);
+  good_opt = g_strdup_printf ("--with-key-password=%s", good);
+  bad_opt = g_strdup_printf ("--with-key-password=%s", bad);
+  {
+    const char *e[] = { "-e", "-r", key->fpr, NULL };
+    msg = gpg_encrypt (e, plain);
+  }
+  {
+    const char *d[] = { "decrypt", sec_path, NULL };
+    g_assert_cmpint (sop (d, msg, NULL, &err), ==, 67);
+    g_free (g_steal_pointer (&err));
+  }
+  {
+    const char *d[] = { "decrypt", bad_opt, sec_path, NULL };
+    g_assert_cmpint (sop (d, msg, NULL, NULL), ==, 67);
+  }
+  {
+    const char *d[] = { "decrypt", bad_opt, good_opt, sec_path, NULL };
+    assert_sop_decrypts (d, msg, plain);
+  }
+  g_bytes_unref (msg);
+  g_bytes_unref (sec);
+  g_bytes_unref (plain);
+}
+
+/* Two recipients and a passphrase, both ways: each key alone opens it,
+ * and so does the passphrase. */
+static void
+test_two_and_passphrase (void)
+{
+  GBytes *plain = text ("two and a passphrase\n"), *msg, *out = NULL;
+  g_autofree char *pwfile = NULL, *pw_opt = NULL;
+  char *sec[2], *cert[2];
+
+  if (!tk_have_gpg ())
+    return;
+  for (int i = 0; i < 2; i++)
+    {
+      GBytes *b;
+      tk_ensure_key (&keys[i + 1]);
+      b = tk_gpg_export_secret (keys[i + 1].fpr, NULL);
+      sec[i] = temp_file ("two-sec", b);
+      g_bytes_unref (b);
+      b = tk_gpg_export (keys[i + 1].fpr, 0);
+      cert[i] = temp_file ("two-cert", b);
+      g_bytes_unref (b);
+    }
+  pwfile = tu_write_temp ("two-pw", "message pass", 12);
+  pw_opt = g_strdup_printf ("--with-password=%s", pwfile);
+  {
+    const char *e[] = { "--passphrase-file", pwfile, "-c", "-e", "-r",
+                        keys[1].fpr, "-r", keys[2].fpr, NULL };
+    msg = gpg_encrypt (e, plain);
+  }
+  for (int i = 0; i < 3; i++)
+    {
+      const char *d[] = { "decrypt", i < 2 ? sec[i] : pw_opt, NULL };
+      assert_sop_decrypts (d, msg, plain);
+    }
+  g_bytes_unref (msg);
+  {
+    const char *e[] = { "encrypt", pw_opt, cert[0], cert[1], NULL };
+    const char *d[] = { "--decrypt", NULL };
+    g_assert_cmpint (sop (e, plain, &msg, NULL), ==, 0);
+    g_assert_cmpint (tu_run_gpg (NULL, d, msg, &out, NULL), ==, 0);
+    g_assert_true (g_bytes_equal (out, plain));
+    g_bytes_unref (out);
+  }
+  for (int i = 0; i < 3; i++)
+    {
+      const char *d[] = { "decrypt", i < 2 ? sec[i] : pw_opt, NULL };
+      assert_sop_decrypts (d, msg, plain);
+    }
+  g_bytes_unref (msg);
+  for (int i = 0; i < 2; i++)
+    {
+      g_free (sec[i]);
+      g_free (cert[i]);
+    }
+  g_bytes_unref (plain);
+}
+
+/* gpg --throw-keyids: anonymous PKESKs, tried with every key given; a
+ * key that is not the recipient's fails with 29 and names the
+ * recipients. */
+static void
+test_throw_keyids (void)
+{
+  GBytes *plain = text ("anonymous\n"), *msg, *a, *b;
+  g_autofree char *pa = NULL, *pb = NULL, *err = NULL;
+
+  if (!tk_have_gpg ())
+    return;
+  a = tk_gpg_export_secret (tk_ensure_key (&keys[1])->fpr, NULL);
+  b = tk_gpg_export_secret (tk_ensure_key (&keys[5])->fpr, NULL);
+  pa = temp_file ("anon-a", a);
+  pb = temp_file ("anon-b", b);
+  {
+    const char *e[] = { "--throw-keyids", "-e", "-r", keys[5].fpr, NULL };
+    msg = gpg_encrypt (e, plain);
+  }
+  {
+    const char *d[] = { "decrypt", pa, pb, NULL };
+    assert_sop_decrypts (d, msg, plain);
+  }
+  {
+    const char *d[] = { "decrypt", pa, NULL };
+    g_assert_cmpint (sop (d, msg, NULL, &err), ==, 29);
+    g_assert_nonnull (strstr (err, "the message is for anonymous"));
+  }
+  g_bytes_unref (msg);
+  g_free (g_steal_pointer (&err));
+  {
+    const char *e[] = { "-e", "-r", keys[5].fpr, NULL };
+    const char *d[] = { "decrypt", pa, NULL };
+    g_autofree char *want = g_strdup_printf ("0x%s", keys[5].sub_fpr + 24);
+    msg = gpg_encrypt (e, plain);
+    g_assert_cmpint (sop (d, msg, NULL, &err), ==, 29);
+    g_assert_nonnull (strstr (err, want));
+    g_bytes_unref (msg);
+  }
+  g_bytes_unref (a);
+  g_bytes_unref (b);
+  g_bytes_unref (plain);
+}
+
+/* A profile the recipient does not advertise is refused (17); without
+ * --profile, gpg 2.2's keys get SEIPD v1. */
+static void
+test_profile_refused (void)
+{
+  GBytes *plain = text ("x"), *cert, *msg = NULL;
+  g_autofree char *path = NULL, *err = NULL;
+
+  if (!tk_have_gpg ())
+    return;
+  cert = tk_gpg_export (tk_ensure_key (&keys[1])->fpr, 0);
+  path = temp_file ("profile-cert", cert);
+  {
+    const char *e[] = { "encrypt", "--profile=rfc9580", path, NULL };
+    g_assert_cmpint (sop (e, plain, &msg, &err), ==, 17);
+    g_assert_nonnull (strstr (err, "cannot read the rfc9580 profile"));
+    g_assert_cmpuint (g_bytes_get_size (msg), ==, 0);
+    g_bytes_unref (msg);
+  }
+  g_bytes_unref (cert);
+  g_bytes_unref (plain);
+}
+
+/* ---- sqop and rnp -------------------------------------------------- */
+
+static gboolean
+have (const char *program)
+{
+  g_autofree char *p = tu_find_program (program);
+  if (!p)
+    g_test_skip (program);
+  return p != NULL;
+}
+
+/* sqop's generate-key: sqop encrypts, we decrypt; we encrypt, sqop
+ * decrypts. */
+static void
+test_sqop_both_ways (void)
+{
+  GBytes *plain = tu_random_bytes (5000), *sec = NULL, *cert = NULL;
+  GBytes *msg = NULL, *out = NULL;
+  g_autofree char *sq = NULL, *sec_path = NULL, *cert_path = NULL;
+  int status;
+
+  if (!have ("sqop"))
+    return;
+  sq = tu_find_program ("sqop");
+  {
+    const char *argv[] = { sq, "generate-key", "Sq <sq@example.org>", NULL };
+    g_assert_true (tu_run (argv, NULL, &sec, NULL, &status));
+    g_assert_cmpint (status, ==, 0);
+  }
+  {
+    const char *argv[] = { sq, "extract-cert", NULL };
+    g_assert_true (tu_run (argv, sec, &cert, NULL, &status));
+    g_assert_cmpint (status, ==, 0);
+  }
+  sec_path = temp_file ("sq-sec", sec);
+  cert_path = temp_file ("sq-cert", cert);
+  {
+    const char *argv[] = { sq, "encrypt", cert_path, NULL };
+    const char *d[] = { "decrypt", sec_path, NULL };
+    g_assert_true (tu_run (argv, plain, &msg, NULL, &status));
+    g_assert_cmpint (status, ==, 0);
+    assert_sop_decrypts (d, msg, plain);
+    g_bytes_unref (msg);
+  }
+  {
+    const char *e[] = { "encrypt", cert_path, NULL };
+    const char *argv[] = { sq, "decrypt", sec_path, NULL };
+    g_assert_cmpint (sop (e, plain, &msg, NULL), ==, 0);
+    g_assert_true (tu_run (argv, msg, &out, NULL, &status));
+    g_assert_cmpint (status, ==, 0);
+    g_assert_true (g_bytes_equal (out, plain));
+    g_bytes_unref (out);
+    g_bytes_unref (msg);
+  }
+  g_bytes_unref (sec);
+  g_bytes_unref (cert);
+  g_bytes_unref (plain);
+}
+
+/* rnp's own Ed25519 + Curve25519 key, both ways. */
+static void
+test_rnp_both_ways (void)
+{
+  GBytes *plain = tu_random_bytes (5000), *sec = NULL, *cert = NULL;
+  GBytes *msg = NULL, *out = NULL, *in;
+  g_autofree char *rnp = NULL, *rnpkeys = NULL, *home = NULL;
+  g_autofree char *sec_path = NULL, *cert_path = NULL;
+  int status;
+
+  if (!have ("rnp") || !have ("rnpkeys"))
+    return;
+  rnp = tu_find_program ("rnp");
+  rnpkeys = tu_find_program ("rnpkeys");
+  home = g_build_filename (tu_tmpdir (), "rnp-keys", NULL);
+  g_mkdir_with_parents (home, 0700);
+  in = text ("22\n");
+  {
+    const char *argv[] = { rnpkeys, "--homedir", home, "--generate-key",
+                           "--userid", "Rn <rn@example.org>", "--password",
+                           "", "--expert", NULL };
+    g_assert_true (tu_run (argv, in, NULL, NULL, &status));
+    g_assert_cmpint (status, ==, 0);
+  }
+  {
+    const char *argv[] = { rnpkeys, "--homedir", home, "--export-key",
+                           "rn@example.org", NULL };
+    g_assert_true (tu_run (argv, NULL, &cert, NULL, &status));
+    g_assert_cmpint (status, ==, 0);
+  }
+  {
+    const char *argv[] = { rnpkeys, "--homedir", home, "--export-key",
+                           "--secret", "rn@example.org", NULL };
+    g_assert_true (tu_run (argv, NULL, &sec, NULL, &status));
+    g_assert_cmpint (status, ==, 0);
+  }
+  sec_path = temp_file ("rn-sec", sec);
+  cert_path = temp_file ("rn-cert", cert);
+  {
+    const char *argv[] = { rnp, "--homedir", home, "-e", "-r",
+                           "rn@example.org", "--output", "-", NULL };
+    const char *d[] = { "decrypt", sec_path, NULL };
+    g_assert_true (tu_run (argv, plain, &msg, NULL, &status));
+    g_assert_cmpint (status, ==, 0);
+    assert_sop_decrypts (d, msg, plain);
+    g_bytes_unref (msg);
+  }
+  {
+    const char *e[] = { "encrypt", cert_path, NULL };
+    const char *argv[] = { rnp, "--homedir", home, "--password", "", "-d",
+                           "--output", "-", NULL };
+    g_assert_cmpint (sop (e, plain, &msg, NULL), ==, 0);
+    g_assert_true (tu_run (argv, msg, &out, NULL, &status));
+    g_assert_cmpint (status, ==, 0);
+    g_assert_true (g_bytes_equal (out, plain));
+    g_bytes_unref (out);
+    g_bytes_unref (msg);
+  }
+  g_bytes_unref (in);
+  g_bytes_unref (sec);
+  g_bytes_unref (cert);
+  g_bytes_unref (plain);
+}
+
+/* ---- Hostile PKESKs -------------------------------------------------- */
+
+/* KEY's secret encryption subkey, unlocked, and its certificate. */
+static pl_cert **
+load_secret (tk_gpg_key *key, pl_seckey *sk, const pl_cert_key **sub)
+{
+  GBytes *sec = tk_gpg_export_secret (tk_ensure_key (key)->fpr, NULL);
+  pl_cert **certs;
+  size_t n;
+
+  g_assert_cmpuint (pl_certs_read (g_bytes_get_data (sec, NULL),
+                                   g_bytes_get_size (sec), &certs, &n), ==, 0);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmpuint (certs[0]->n_subkeys, ==, 1);
+  *sub = &certs[0]->subkeys[0];
+  g_assert_cmpuint (pl_seckey_unlock (*sub, 7, NULL, 0, 0, NULL, sk), ==, 0);
+  g_bytes_unref (sec);
+  return certs;
+}
+
+static gpg_error_t
+try_open (const pl_pkesk *p, const pl_seckey *sk)
+{
+  uint8_t *key = gcry_malloc_secure (PL_SESSION_KEY_MAX);
+  size_t keylen;
+  int algo;
+  gpg_error_t err = pl_pkesk_decrypt (p, sk, key, &keylen, &algo);
+
+  gcry_free (key);
+  return err;
+}
+
+/* RSA: m^e for an EM of our making (raw RSA with the public key). */
+static void
+rsa_raw (pl_pkesk *p, const pl_pubkey *pub, const uint8_t *em, size_t k)
+{
+  gcry_sexp_t key, data, res;
+  gcry_mpi_t n, e, c;
+  uint8_t buf[2048];
+  size_t len;
+
+  g_assert_cmpuint (pl_pubkey_mpi (pub, 0, &n), ==, 0);
+  g_assert_cmpuint (pl_pubkey_mpi (pub, 1, &e), ==, 0);
+  g_assert_cmpuint (gcry_sexp_build (&key, NULL, "(public-key (rsa (n %m) "
+                                     "(e %m)))", n, e), ==, 0);
+  g_assert_cmpuint (gcry_sexp_build (&data, NULL, "(data (flags raw) "
+                                     "(value %b))", (int) k, em), ==, 0);
+  g_assert_cmpuint (gcry_pk_encrypt (&res, data, key), ==, 0);
+  c = gcry_sexp_nth_mpi (gcry_sexp_find_token (res, "a", 0), 1,
+                         GCRYMPI_FMT_USG);
+  g_assert_cmpuint (gcry_mpi_print (GCRYMPI_FMT_USG, buf, sizeof buf, &len,
+                                    c), ==, 0);
+  p->data_len = pl_mpi_write (buf, len, p->data);
+  p->f[0].off = 2;
+  p->f[0].len = p->data_len - 2;
+  gcry_mpi_release (n);
+  gcry_mpi_release (e);
+  gcry_mpi_release (c);
+  gcry_sexp_release (key);
+  gcry_sexp_release (data);
+  gcry_sexp_release (res);
+}
+
+/* Bad PKCS#1 padding and a wrong checksum, each well-formed otherwise:
+ * one error; the same EM with both right opens. */
+static void
+test_hostile_rsa (void)
+{
+  pl_seckey sk;
+  const pl_cert_key *sub;
+  pl_cert **certs;
+  size_t k;
+  uint8_t em[512];
+  pl_pkesk p;
+
+  if (!tk_have_gpg ())
+    return;
+  certs = load_secret (&keys[0], &sk, &sub);
+  k = sub->key.field[0].len;
+  for (int variant = 0; variant < 4; variant++)
+    {
+      size_t m = k - 35;
+      unsigned int sum = 0;
+
+      em[0] = 0;
+      em[1] = 2;
+      for (size_t i = 2; i < m - 1; i++)
+        em[i] = (uint8_t) (1 + g_test_rand_int_range (0, 255));
+      em[m - 1] = 0;
+      em[m] = 9;                /* AES-256 */
+      for (int i = 0; i < 32; i++)
+        sum += em[m + 1 + i] = (uint8_t) g_test_rand_int ();
+      em[k - 2] = (uint8_t) (sum >> 8);
+      em[k - 1] = (uint8_t) sum;
+      if (variant == 1)
+        em[1] = 1;              /* not type 2 */
+      else if (variant == 2)
+        em[k - 1] ^= 1;         /* the checksum */
+      else if (variant == 3)
+        memset (em + 2, 0, 4);  /* padding too short */
+      memset (&p, 0, sizeof p);
+      p.version = 3;
+      p.algo = sub->key.algo;
+      rsa_raw (&p, &sub->key, em, k);
+      g_assert_cmpuint (gpg_err_code (try_open (&p, &sk)), ==,
+                        variant ? GPG_ERR_DECRYPT_FAILED : 0);
+    }
+  pl_seckey_clear (&sk);
+  pl_certs_free (certs, 1);
+}
+
+/* A real PKESK to each EC key, then its point moved off the curve (or,
+ * on Curve25519, to small-order points), and its wrapped key flipped:
+ * one error each time. */
+static void
+test_hostile_ecdh (gconstpointer data)
+{
+  tk_gpg_key *key = &keys[GPOINTER_TO_INT (data)];
+  static const uint8_t session[32] = { 1, 2, 3, 4, 5 };
+  pl_seckey sk;
+  const pl_cert_key *sub;
+  pl_cert **certs;
+  pl_pkesk p, bad;
+
+  if (!tk_have_gpg ())
+    return;
+  certs = load_secret (key, &sk, &sub);
+  g_assert_cmpuint (pl_pkesk_encrypt (&p, 3, &sub->key, 0, 9, session, 32),
+                    ==, 0);
+  g_assert_cmpuint (try_open (&p, &sk), ==, 0);
+  /* Off the curve: the last octet of y (or u) changed. */
+  bad = p;
+  bad.data[bad.f[0].off + bad.f[0].len - 1] ^= 0x01;
+  g_assert_cmpuint (gpg_err_code (try_open (&bad, &sk)), ==,
+                    GPG_ERR_DECRYPT_FAILED);
+  if (sub->key.curve == PL_CURVE_CV25519_LEGACY)
+    for (int u = 0; u < 2; u++)
+      {
+        bad = p;
+        memset (bad.data + bad.f[0].off + 1, 0, 32);
+        bad.data[bad.f[0].off + 1] = (uint8_t) u;   /* u = 0, u = 1 */
+        g_assert_cmpuint (gpg_err_code (try_open (&bad, &sk)), ==,
+                          GPG_ERR_DECRYPT_FAILED);
+      }
+  for (size_t i = 0; i < p.f[1].len; i += 7)
+    {
+      bad = p;
+      bad.data[bad.f[1].off + i] ^= 0x80;
+      g_assert_cmpuint (gpg_err_code (try_open (&bad, &sk)), ==,
+                        GPG_ERR_DECRYPT_FAILED);
+    }
+  pl_seckey_clear (&sk);
+  pl_certs_free (certs, 1);
+}
+
+int
+main (int argc, char **argv)
+{
+  tu_init (&argc, &argv);
+  for (gsize i = 0; i < G_N_ELEMENTS (keys); i++)
+    {
+      char *path = g_strdup_printf ("/pubkey-interop/gpg/%s", keys[i].name);
+      g_test_add_data_func (path, GINT_TO_POINTER ((int) i),
+                            test_gpg_both_ways);
+      g_free (path);
+      if (i == 0)
+        continue;
+      path = g_strdup_printf ("/pubkey-interop/hostile/ecdh-%s", keys[i].name);
+      g_test_add_data_func (path, GINT_TO_POINTER ((int) i),
+                            test_hostile_ecdh);
+      g_free (path);
+    }
+  for (gsize i = 0; i < G_N_ELEMENTS (protected_keys); i++)
+    {
+      char *path = g_strdup_printf ("/pubkey-interop/gpg/%s",
+                                    protected_keys[i].name);
+      g_test_add_data_func (path, GINT_TO_POINTER ((int) i),
+                            test_gpg_protected);
+      g_free (path);
+    }
+  g_test_add_func ("/pubkey-interop/gpg/two-and-passphrase",
+                   test_two_and_passphrase);
+  g_test_add_func ("/pubkey-interop/gpg/throw-keyids", test_throw_keyids);
+  g_test_add_func ("/pubkey-interop/gpg/profile-refused", test_profile_refused);
+  g_test_add_func ("/pubkey-interop/sqop", test_sqop_both_ways);
+  g_test_add_func ("/pubkey-interop/rnp", test_rnp_both_ways);
+  g_test_add_func ("/pubkey-interop/hostile/rsa", test_hostile_rsa);
+  return g_test_run ();
+}
