@@ -413,6 +413,89 @@ test_rnp_both_ways (void)
   g_bytes_unref (plain);
 }
 
+/* ---- OpenPGP.js ---------------------------------------------------- */
+
+typedef struct
+{
+  const char *name;
+  const char *v6;               /* "1": a v6 key (PKESK v6, SEIPD v2) */
+  const char *aead_protect;     /* "1": S2K usage 253 */
+  gboolean locked;
+} js_key;
+
+static const js_key js_keys[] = {
+  { "v6", "1", "0", FALSE },
+  { "v6-locked", "1", "0", TRUE },
+  { "v6-aead-locked", "1", "1", TRUE },
+  { "v4-x25519", "0", "0", FALSE },
+  { "v4-x25519-aead-locked", "0", "1", TRUE },
+};
+
+/* OpenPGP.js 6 makes an Ed25519 + X25519 key: it encrypts to it and we
+ * decrypt; we encrypt to its certificate and it decrypts. */
+static void
+test_openpgpjs_both_ways (gconstpointer data)
+{
+  const js_key *k = data;
+  const char *why = tu_openpgpjs_missing ();
+  GBytes *plain = tu_random_bytes (9000), *key = NULL, *cert = NULL;
+  GBytes *msg = NULL, *out = NULL;
+  g_autofree char *pw = NULL, *key_path = NULL, *cert_path = NULL;
+  g_autofree char *pw_opt = NULL;
+
+  if (why)
+    {
+      g_test_skip (why);
+      g_bytes_unref (plain);
+      return;
+    }
+  pw = tu_write_temp ("js-pw", "js key pass", 11);
+  pw_opt = g_strdup_printf ("--with-key-password=%s", pw);
+  {
+    const char *a[] = { "genkey", k->v6, k->aead_protect,
+                        k->locked ? pw : "-", NULL };
+    g_assert_cmpint (tu_run_openpgpjs (a, NULL, &key), ==, 0);
+  }
+  key_path = temp_file ("js-key", key);
+  {
+    const char *a[] = { "cert", key_path, NULL };
+    g_assert_cmpint (tu_run_openpgpjs (a, NULL, &cert), ==, 0);
+  }
+  cert_path = temp_file ("js-cert", cert);
+  {
+    const char *a[] = { "encrypt-to", cert_path, NULL };
+    const char *d[] = { "decrypt", pw_opt, key_path, NULL };
+    g_assert_cmpint (tu_run_openpgpjs (a, plain, &msg), ==, 0);
+    assert_sop_decrypts (d, msg, plain);
+    g_bytes_unref (msg);
+  }
+  {
+    const char *e[] = { "encrypt", cert_path, NULL };
+    const char *a[] = { "decrypt-with", key_path, k->locked ? pw : "-", NULL };
+    g_assert_cmpint (sop (e, plain, &msg, NULL), ==, 0);
+    /* A v6 key gets PKESK v6 before SEIPD v2, and so does a v4 key that
+     * advertises SEIPD v2 (OpenPGP.js does with aeadProtect); else v3. */
+    {
+      const char *d[] = { "dearmor", NULL };
+      GBytes *bin = NULL;
+      const guint8 *b;
+      g_assert_cmpint (sop (d, msg, &bin, NULL), ==, 0);
+      b = g_bytes_get_data (bin, NULL);
+      g_assert_cmpint (b[0] & 0x3F, ==, 1);
+      g_assert_cmpint (b[2], ==, (k->v6[0] == '1' || k->aead_protect[0] == '1')
+                                 ? 6 : 3);
+      g_bytes_unref (bin);
+    }
+    g_assert_cmpint (tu_run_openpgpjs (a, msg, &out), ==, 0);
+    g_assert_true (g_bytes_equal (out, plain));
+    g_bytes_unref (out);
+    g_bytes_unref (msg);
+  }
+  g_bytes_unref (key);
+  g_bytes_unref (cert);
+  g_bytes_unref (plain);
+}
+
 /* ---- Hostile PKESKs -------------------------------------------------- */
 
 /* KEY's secret encryption subkey, unlocked, and its certificate. */
@@ -600,5 +683,12 @@ main (int argc, char **argv)
   g_test_add_func ("/pubkey-interop/sqop", test_sqop_both_ways);
   g_test_add_func ("/pubkey-interop/rnp", test_rnp_both_ways);
   g_test_add_func ("/pubkey-interop/hostile/rsa", test_hostile_rsa);
+  for (gsize i = 0; i < G_N_ELEMENTS (js_keys); i++)
+    {
+      char *path = g_strdup_printf ("/pubkey-interop/openpgpjs/%s",
+                                    js_keys[i].name);
+      g_test_add_data_func (path, &js_keys[i], test_openpgpjs_both_ways);
+      g_free (path);
+    }
   return g_test_run ();
 }

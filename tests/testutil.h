@@ -65,3 +65,13 @@ char *tu_random_passphrase (void);
 
 /* Writes DATA to a new file in tu_tmpdir; returns its path. */
 char *tu_write_temp (const char *name, const void *data, gsize len);
+
+/* NULL when node, OpenPGP.js (in the build folder, by
+ * build-aux/install-deps) and tests/openpgpjs-helper.mjs are all there
+ * (OPENPGPJS_DIR is then set for the helper); else why not. */
+const char *tu_openpgpjs_missing (void);
+
+/* node tests/openpgpjs-helper.mjs ARGS... (NULL-terminated) with IN on
+ * stdin; *OUT its output.  Returns the exit status (logs stderr when it
+ * is not 0).  Call tu_openpgpjs_missing first. */
+int tu_run_openpgpjs (const char *const *args, GBytes *in, GBytes **out);
