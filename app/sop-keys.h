@@ -33,3 +33,19 @@ void sop_keyring_clear (sop_keyring *ring);
 /* Reads all of standard input into *DATA (*LEN octets; free ()): SOP
  * exit code. */
 int sop_read_stdin (unsigned char **data, size_t *len);
+
+/* generate-key [--no-armor] [--with-key-password=PASSWORD]
+ * [--profile=default|rfc9580] USERID...: a new secret key on standard
+ * output (keygen.h).  argv without the subcommand; a SOP exit code. */
+int sop_cmd_generate_key (int argc, char **argv);
+
+/* extract-cert [--no-armor]: the certificates of the secret keys on
+ * standard input. */
+int sop_cmd_extract_cert (int argc, char **argv);
+
+/* The profiles of generate-key, for list-profiles. */
+void sop_list_generate_profiles (void);
+
+/* Reads an indirect input (sop.c): a password or session key. */
+int sop_read_indirect (const char *spec, char **out, size_t *outlen);
+void sop_free_secret (char *s);

@@ -50,6 +50,10 @@ usage (FILE *f)
          "          [--with-key-password=PASSWORD...] [KEYS...]\n"
          "          [--no-expansion-limit]  (extension: allow content that\n"
          "          expands more than 1000-fold past 1 GiB)\n"
+         "  generate-key [--no-armor] [--with-key-password=PASSWORD]\n"
+         "          [--profile=default|rfc9580] USERID...\n"
+         "  extract-cert [--no-armor]\n"
+         "  list-profiles generate-key\n"
          "  armor [--label=auto|message|key|sig]\n"
          "  dearmor\n"
          "  speed [--seconds=S]    (extension: cipher speeds in memory)\n"
@@ -373,8 +377,14 @@ cmd_list_profiles (int argc, char **argv)
 
   if (argc < 1)
     return fail (SOP_MISSING_ARG, "list-profiles needs a subcommand", 0);
+  if (!strcmp (argv[0], "generate-key"))
+    {
+      sop_list_generate_profiles ();
+      return SOP_OK;
+    }
   if (strcmp (argv[0], "encrypt"))
-    return fail (SOP_UNSUPPORTED_PROFILE, "only encrypt has profiles", 0);
+    return fail (SOP_UNSUPPORTED_PROFILE, "only encrypt and generate-key "
+                 "have profiles", 0);
   p = pl_profiles (&n);
   for (size_t i = 0; i < n; i++)
     printf ("%s: %s%s\n", p[i].name, i == 0 ? "(default) " : "",
@@ -1057,10 +1067,27 @@ pl_sop_main (int argc, char **argv)
     return cmd_decrypt (argc - 2, argv + 2);
   if (!strcmp (cmd, "armor"))
     return cmd_armor (argc - 2, argv + 2);
+  if (!strcmp (cmd, "generate-key"))
+    return sop_cmd_generate_key (argc - 2, argv + 2);
+  if (!strcmp (cmd, "extract-cert"))
+    return sop_cmd_extract_cert (argc - 2, argv + 2);
   if (!strcmp (cmd, "dearmor"))
     return cmd_dearmor (argc - 2, argv + 2);
   if (!strcmp (cmd, "speed"))
     return cmd_speed (argc - 2, argv + 2);
   fprintf (stderr, "padlock-sop: unsupported subcommand %s\n", cmd);
   return SOP_UNSUPPORTED_SUBCOMMAND;
+}
+
+/* For sop-keys.c. */
+int
+sop_read_indirect (const char *spec, char **out, size_t *outlen)
+{
+  return read_indirect (spec, out, outlen);
+}
+
+void
+sop_free_secret (char *s)
+{
+  free_secret (s);
 }

@@ -644,3 +644,79 @@ pl_cert_user_id (const pl_cert *cert, char *out, size_t out_len)
   snprintf (out, out_len, "%.*s", (int) cert->uids[pick].len,
             (const char *) cert->uids[pick].data);
 }
+
+/* ---- Writing ------------------------------------------------------- */
+
+/* One packet of the public certificate for TAG and BODY into *OUT: a
+ * secret key packet loses its secret part and becomes the public one. */
+static gpg_error_t
+put_public (uint8_t **out, size_t *len, size_t *cap, int tag,
+            const uint8_t *body, size_t n)
+{
+  pl_pubkey k;
+  size_t used = n;
+
+  if (tag == TAG_SECRET_KEY || tag == TAG_SECRET_SUBKEY)
+    {
+      if (pl_pubkey_parse (&k, body, n, &used))
+        return 0;               /* a key we do not read stays out */
+      pl_pubkey_clear (&k);
+      tag = tag == TAG_SECRET_KEY ? TAG_PUBLIC_KEY : TAG_PUBLIC_SUBKEY;
+    }
+  if (*len + used + 6 > *cap)
+    {
+      size_t c = 2 * (*cap + used + 6);
+      uint8_t *p = realloc (*out, c);
+      if (!p)
+        return gpg_error (GPG_ERR_ENOMEM);
+      *out = p;
+      *cap = c;
+    }
+  *len += pl_packet_write_header (*out + *len, tag, used);
+  memcpy (*out + *len, body, used);
+  *len += used;
+  return 0;
+}
+
+gpg_error_t
+pl_cert_public_packets (const pl_cert *cert, uint8_t **out, size_t *out_len)
+{
+  mem_reader m = { { mem_next }, cert->packets, cert->packets_len, 0 };
+  pl_cursor cur;
+  pl_packet_body *body = malloc (sizeof *body);
+  uint8_t *buf = NULL;
+  size_t cap = 0, n;
+  gpg_error_t err = body ? 0 : gpg_error (GPG_ERR_ENOMEM);
+
+  *out = NULL;
+  *out_len = 0;
+  pl_cursor_init (&cur, &m.base);
+  while (!err)
+    {
+      n = 0;
+      err = pl_packet_begin (&cur, body);
+      if (gpg_err_code (err) == GPG_ERR_EOF)
+        {
+          err = 0;
+          break;
+        }
+      if (!err && !(buf = malloc (body->remaining ? body->remaining : 1)))
+        err = gpg_error (GPG_ERR_ENOMEM);
+      if (!err)
+        err = pl_packet_read_all (body, buf, body->remaining, &n);
+      if (!err && body->tag != TAG_TRUST)
+        err = put_public (out, out_len, &cap, body->tag, buf, n);
+      if (buf)
+        pl_wipe (buf, n);
+      free (buf);
+      buf = NULL;
+    }
+  free (body);
+  if (err)
+    {
+      free (*out);
+      *out = NULL;
+      *out_len = 0;
+    }
+  return err;
+}

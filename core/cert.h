@@ -118,3 +118,9 @@ int pl_cert_key_may_decrypt (const pl_cert *cert, const pl_cert_key *key,
 /* The user ID of CERT to show (primary, else the first), NUL-terminated
  * in OUT; "" when it has none. */
 void pl_cert_user_id (const pl_cert *cert, char *out, size_t out_len);
+
+/* The certificate of CERT as packets (binary, *OUT malloc'ed): a secret
+ * key's packets with their secret parts dropped (tags 5 and 7 become 6
+ * and 14), every other packet as read but trust packets. */
+gpg_error_t pl_cert_public_packets (const pl_cert *cert, uint8_t **out,
+                                    size_t *out_len);

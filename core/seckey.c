@@ -147,10 +147,12 @@ checksum_ok (const uint8_t *p, size_t n, const uint8_t *check)
   return check[0] == (uint8_t) (sum >> 8) && check[1] == (uint8_t) sum;
 }
 
-/* CFB (254, 255) or AEAD (253) with the S2K output KEY, in place. */
+/* CFB (254, 255) or AEAD (253) with the S2K output KEY, in place: on
+ * decryption *LEN includes the AEAD tag and loses it; on encryption
+ * (ENCRYPT) the tag is appended after *LEN octets and counted. */
 static gpg_error_t
-decrypt_fields (const pl_cert_key *k, int tag, const protection *p,
-                const uint8_t *key, uint8_t *buf, size_t *len)
+crypt_fields (const pl_pubkey *pub, int tag, const protection *p,
+              const uint8_t *key, uint8_t *buf, size_t *len, int encrypt)
 {
   gcry_cipher_hd_t hd;
   int aead = p->usage == USAGE_AEAD;
@@ -162,11 +164,11 @@ decrypt_fields (const pl_cert_key *k, int tag, const protection *p,
   if (!hkey)
     return gpg_error (GPG_ERR_ENOMEM);
   memcpy (hkey, key, keylen);
-  if (aead && *len < 16)
+  if (aead && !encrypt && *len < 16)
     err = gpg_error (GPG_ERR_INV_PACKET);
   else if (aead)
     {
-      uint8_t info[4] = { (uint8_t) (0xC0 | tag), (uint8_t) k->key.version,
+      uint8_t info[4] = { (uint8_t) (0xC0 | tag), (uint8_t) pub->version,
                           (uint8_t) p->cipher_algo, (uint8_t) p->aead_algo };
       err = pl_hkdf_sha256 (NULL, 0, key, keylen, info, 4, hkey, keylen);
     }
@@ -183,16 +185,24 @@ decrypt_fields (const pl_cert_key *k, int tag, const protection *p,
   if (!err && aead)
     {
       uint8_t head = (uint8_t) (0xC0 | tag);
-      *len -= 16;
+      if (!encrypt)
+        *len -= 16;
       err = gcry_cipher_authenticate (hd, &head, 1);
       if (!err)
-        err = gcry_cipher_authenticate (hd, k->key.body, k->key.body_len);
+        err = gcry_cipher_authenticate (hd, pub->body, pub->body_len);
       if (!err)
         err = gcry_cipher_final (hd);
     }
-  if (!err)
+  if (!err && encrypt)
+    err = gcry_cipher_encrypt (hd, buf, *len, NULL, 0);
+  else if (!err)
     err = gcry_cipher_decrypt (hd, buf, *len, NULL, 0);
-  if (!err && aead && gcry_cipher_checktag (hd, buf + *len, 16))
+  if (!err && aead && encrypt)
+    {
+      err = gcry_cipher_gettag (hd, buf + *len, 16);
+      *len += 16;
+    }
+  else if (!err && aead && gcry_cipher_checktag (hd, buf + *len, 16))
     err = gpg_error (GPG_ERR_BAD_PASSPHRASE);
   gcry_cipher_close (hd);
  leave:
@@ -262,7 +272,7 @@ pl_seckey_unlock (const pl_cert_key *key, int tag, const char *passphrase,
                                         passphrase_len, s2k_key, keylen,
                                         argon2_cap_kib, &ctl);
       if (!err)
-        err = decrypt_fields (key, tag, &p, s2k_key, out->mem, &len);
+        err = crypt_fields (&key->key, tag, &p, s2k_key, out->mem, &len, 0);
     }
   if (!err)
     {
@@ -300,4 +310,106 @@ pl_seckey_clear (pl_seckey *sk)
       gcry_free (sk->mem);
     }
   memset (sk, 0, sizeof *sk);
+}
+
+/* The protection parameters a new key gets: v4 S2K usage 254 with
+ * AES-256 and iterated SHA-256 (what gpg 2.2 reads), v6 usage 253 with
+ * AES-256 OCB and Argon2 (RFC 9580 §3.7.2.1). */
+static gpg_error_t
+new_protection (const pl_pubkey *pub, protection *p, uint8_t *iv)
+{
+  gpg_error_t err = 0;
+
+  memset (p, 0, sizeof *p);
+  p->cipher_algo = PL_CIPHER_AES256;
+  if (pub->version == 6)
+    {
+      p->usage = USAGE_AEAD;
+      p->aead_algo = PL_AEAD_OCB;
+      pl_s2k_new_argon2 (&p->s2k, 3, 4, 16);
+    }
+  else
+    {
+      p->usage = USAGE_SHA1;
+      err = pl_s2k_new_iterated (&p->s2k, PL_HASH_SHA256, 0);
+    }
+  p->iv_len = p->usage == USAGE_AEAD ? pl_aead_nonce_length (p->aead_algo)
+                                     : pl_cipher_block_length (p->cipher_algo);
+  gcry_randomize (iv, p->iv_len, GCRY_STRONG_RANDOM);
+  p->iv = iv;
+  return err;
+}
+
+/* The octets before the fields for P (usage, cipher, S2K, IV) into OUT. */
+static size_t
+write_protection (const pl_pubkey *pub, const protection *p, uint8_t *out)
+{
+  uint8_t s2k[20];
+  size_t s2k_len = pl_s2k_write (&p->s2k, s2k), pos = 0;
+
+  out[pos++] = (uint8_t) p->usage;
+  if (pub->version == 6)
+    out[pos++] = (uint8_t) (1 + (p->usage == USAGE_AEAD) + 1 + s2k_len
+                            + p->iv_len);
+  out[pos++] = (uint8_t) p->cipher_algo;
+  if (p->usage == USAGE_AEAD)
+    out[pos++] = (uint8_t) p->aead_algo;
+  if (pub->version == 6)
+    out[pos++] = (uint8_t) s2k_len;
+  memcpy (out + pos, s2k, s2k_len);
+  pos += s2k_len;
+  memcpy (out + pos, p->iv, p->iv_len);
+  return pos + p->iv_len;
+}
+
+gpg_error_t
+pl_seckey_seal (const pl_pubkey *pub, int tag, const uint8_t *fields,
+                size_t len, const char *passphrase, size_t passphrase_len,
+                uint8_t *out, size_t *out_len)
+{
+  protection p;
+  uint8_t iv[16], *key = NULL, *data;
+  size_t pos = 0, n = len;
+  gpg_error_t err = 0;
+
+  if (!passphrase)
+    {
+      out[pos++] = USAGE_CLEAR;
+      memcpy (out + pos, fields, len);
+      pos += len;
+      if (pub->version != 6)
+        {
+          unsigned int sum = 0;
+          for (size_t i = 0; i < len; i++)
+            sum += fields[i];
+          out[pos++] = (uint8_t) (sum >> 8);
+          out[pos++] = (uint8_t) sum;
+        }
+      *out_len = pos;
+      return 0;
+    }
+  err = new_protection (pub, &p, iv);
+  key = err ? NULL : gcry_malloc_secure (PL_SESSION_KEY_MAX);
+  if (!err && !key)
+    err = gpg_error (GPG_ERR_ENOMEM);
+  if (!err)
+    err = pl_s2k_derive (&p.s2k, passphrase, passphrase_len, key,
+                         pl_cipher_key_length (p.cipher_algo), 0);
+  if (err)
+    goto leave;
+  pos = write_protection (pub, &p, out);
+  data = out + pos;
+  memcpy (data, fields, len);
+  if (p.usage == USAGE_SHA1)
+    {
+      gcry_md_hash_buffer (GCRY_MD_SHA1, data + len, fields, len);
+      n += 20;
+    }
+  err = crypt_fields (pub, tag, &p, key, data, &n, 1);
+  *out_len = pos + n;
+ leave:
+  if (key)
+    pl_wipe (key, PL_SESSION_KEY_MAX);
+  gcry_free (key);
+  return err;
 }

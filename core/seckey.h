@@ -46,5 +46,16 @@ gpg_error_t pl_seckey_unlock (const pl_cert_key *key, int tag,
 /* An MPI (secure) of FIELD. */
 gpg_error_t pl_seckey_mpi (const pl_seckey *sk, int field, gcry_mpi_t *out);
 
+/* The secret part of a new key packet of TAG for PUB: the cleartext
+ * secret FIELDS (LEN octets, as they are written: MPIs or native), in
+ * the clear (PASSPHRASE NULL; v4 with its checksum) or protected with
+ * PASSPHRASE (v4: S2K usage 254, AES-256, iterated SHA-256 at the
+ * steady count; v6: usage 253, AES-256 OCB, Argon2 t=3 p=4 m=2^16 KiB),
+ * into OUT (LEN + 128 octets); *OUT_LEN its length. */
+gpg_error_t pl_seckey_seal (const pl_pubkey *pub, int tag,
+                            const uint8_t *fields, size_t len,
+                            const char *passphrase, size_t passphrase_len,
+                            uint8_t *out, size_t *out_len);
+
 /* Wipes and frees; a cleared struct is fine. */
 void pl_seckey_clear (pl_seckey *sk);
