@@ -517,7 +517,7 @@ ecdh_encrypt (pl_pkesk *p, const pl_pubkey *key, int cipher_algo,
   uint8_t *sec = gcry_malloc_secure (2 * 133 + 32 + M_MAX + 8);
   uint8_t *shared = sec, *kek = sec + 133, *m = kek + 32, eph[133];
   uint8_t wrapped[WRAPPED_MAX];
-  size_t shared_len = 133, eph_len = sizeof eph, mlen, wlen;
+  size_t shared_len = 133, eph_len = sizeof eph, mlen = 0, wlen;
   int kek_cipher = 0;
   gpg_error_t err = sec && k ? 0 : gpg_error (GPG_ERR_ENOMEM);
 

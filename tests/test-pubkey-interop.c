@@ -496,6 +496,148 @@ test_openpgpjs_both_ways (gconstpointer data)
   g_bytes_unref (plain);
 }
 
+/* ---- Padlock's own keys ---------------------------------------------- */
+
+/* padlock-sop generate-key (PROFILE, locked with PW when not NULL) and
+ * extract-cert into files; returns the secret key's path. */
+static char *
+own_key (const char *profile, const char *uid, const char *pwfile,
+         char **cert_path)
+{
+  g_autofree char *pw_opt = pwfile ? g_strdup_printf ("--with-key-password=%s",
+                                                      pwfile) : NULL;
+  g_autofree char *prof = g_strdup_printf ("--profile=%s", profile);
+  const char *g[] = { "generate-key", prof, uid, pw_opt, NULL };
+  const char *x[] = { "extract-cert", NULL };
+  GBytes *sec = NULL, *cert = NULL;
+  char *path;
+
+  g_assert_cmpint (sop (g, NULL, &sec, NULL), ==, 0);
+  g_assert_cmpint (sop (x, sec, &cert, NULL), ==, 0);
+  path = temp_file ("own-sec", sec);
+  *cert_path = temp_file ("own-cert", cert);
+  g_bytes_unref (sec);
+  g_bytes_unref (cert);
+  return path;
+}
+
+/* gpg imports what generate-key makes, finds both self-signatures good,
+ * and the key works both ways with gpg and with sqop; locked with a
+ * password, too. */
+static void
+test_own_key_with_gpg_and_sqop (gconstpointer data)
+{
+  const char *pw = data;
+  g_autofree char *cert_path = NULL, *sec_path = NULL, *pwfile = NULL;
+  g_autofree char *uid = g_strdup_printf ("Own %s <own-%s@example.org>",
+                                          pw ? "locked" : "plain",
+                                          pw ? "locked" : "plain");
+  g_autofree char *pw_opt = NULL, *sq = tu_find_program ("sqop");
+  GBytes *plain = tu_random_bytes (3000), *msg, *out = NULL, *listing = NULL;
+  gchar *contents;
+  gsize len;
+  int good = 0;
+
+  if (!tk_have_gpg ())
+    return;
+  pwfile = pw ? tu_write_temp ("own-pw", pw, strlen (pw)) : NULL;
+  pw_opt = pw ? g_strdup_printf ("--with-key-password=%s", pwfile) : NULL;
+  sec_path = own_key ("default", uid, pwfile, &cert_path);
+  g_assert_true (g_file_get_contents (sec_path, &contents, &len, NULL));
+  {
+    GBytes *in = g_bytes_new_take (contents, len);
+    const char *imp[] = { "--passphrase", pw ? pw : "", "--import", NULL };
+    g_assert_cmpint (tu_run_gpg (NULL, imp, in, NULL, NULL), ==, 0);
+    g_bytes_unref (in);
+  }
+  {
+    const char *chk[] = { "--with-colons", "--check-sigs", uid, NULL };
+    char **lines;
+    g_assert_cmpint (tu_run_gpg (NULL, chk, NULL, &listing, NULL), ==, 0);
+    lines = g_strsplit (g_bytes_get_data (listing, NULL), "\n", -1);
+    for (char **l = lines; *l; l++)
+      good += g_str_has_prefix (*l, "sig:!:");
+    g_strfreev (lines);
+    g_assert_cmpint (good, ==, 2);
+  }
+  {
+    const char *e[] = { "-e", "-r", uid, NULL };
+    const char *d[] = { "decrypt", sec_path, pw_opt, NULL };
+    msg = gpg_encrypt (e, plain);
+    assert_sop_decrypts (d, msg, plain);
+    g_bytes_unref (msg);
+  }
+  {
+    const char *e[] = { "encrypt", cert_path, NULL };
+    const char *d[] = { "--passphrase", pw ? pw : "", "--decrypt", NULL };
+    g_assert_cmpint (sop (e, plain, &msg, NULL), ==, 0);
+    g_assert_cmpint (tu_run_gpg (NULL, d, msg, &out, NULL), ==, 0);
+    g_assert_true (g_bytes_equal (out, plain));
+    g_bytes_unref (out);
+    if (sq)
+      {
+        const char *sd[] = { sq, "decrypt", pw ? "--with-key-password"
+                             : sec_path, pw ? pwfile : NULL, sec_path, NULL };
+        int status;
+        g_assert_true (tu_run (sd, msg, &out, NULL, &status));
+        g_assert_cmpint (status, ==, 0);
+        g_assert_true (g_bytes_equal (out, plain));
+        g_bytes_unref (out);
+      }
+    g_bytes_unref (msg);
+  }
+  if (sq)
+    {
+      const char *se[] = { sq, "encrypt", cert_path, NULL };
+      const char *d[] = { "decrypt", sec_path, pw_opt, NULL };
+      int status;
+      g_assert_true (tu_run (se, plain, &msg, NULL, &status));
+      g_assert_cmpint (status, ==, 0);
+      assert_sop_decrypts (d, msg, plain);
+      g_bytes_unref (msg);
+    }
+  g_bytes_unref (listing);
+  g_bytes_unref (plain);
+}
+
+/* The rfc9580 profile's v6 key, plain and locked (S2K usage 253,
+ * Argon2), both ways with OpenPGP.js 6. */
+static void
+test_own_v6_key_with_openpgpjs (gconstpointer data)
+{
+  const char *pw = data, *why = tu_openpgpjs_missing ();
+  g_autofree char *cert_path = NULL, *sec_path = NULL, *pwfile = NULL;
+  g_autofree char *pw_opt = NULL;
+  GBytes *plain = tu_random_bytes (3000), *msg, *out = NULL;
+
+  if (why)
+    {
+      g_test_skip (why);
+      g_bytes_unref (plain);
+      return;
+    }
+  pwfile = pw ? tu_write_temp ("own6-pw", pw, strlen (pw)) : NULL;
+  pw_opt = pw ? g_strdup_printf ("--with-key-password=%s", pwfile) : NULL;
+  sec_path = own_key ("rfc9580", "Six <six@example.org>", pwfile, &cert_path);
+  {
+    const char *e[] = { "encrypt", cert_path, NULL };
+    const char *a[] = { "decrypt-with", sec_path, pw ? pwfile : "-", NULL };
+    g_assert_cmpint (sop (e, plain, &msg, NULL), ==, 0);
+    g_assert_cmpint (tu_run_openpgpjs (a, msg, &out), ==, 0);
+    g_assert_true (g_bytes_equal (out, plain));
+    g_bytes_unref (out);
+    g_bytes_unref (msg);
+  }
+  {
+    const char *a[] = { "encrypt-to", cert_path, NULL };
+    const char *d[] = { "decrypt", sec_path, pw_opt, NULL };
+    g_assert_cmpint (tu_run_openpgpjs (a, plain, &msg), ==, 0);
+    assert_sop_decrypts (d, msg, plain);
+    g_bytes_unref (msg);
+  }
+  g_bytes_unref (plain);
+}
+
 /* ---- Hostile PKESKs -------------------------------------------------- */
 
 /* KEY's secret encryption subkey, unlocked, and its certificate. */
@@ -683,6 +825,14 @@ main (int argc, char **argv)
   g_test_add_func ("/pubkey-interop/sqop", test_sqop_both_ways);
   g_test_add_func ("/pubkey-interop/rnp", test_rnp_both_ways);
   g_test_add_func ("/pubkey-interop/hostile/rsa", test_hostile_rsa);
+  g_test_add_data_func ("/pubkey-interop/own/default", NULL,
+                        test_own_key_with_gpg_and_sqop);
+  g_test_add_data_func ("/pubkey-interop/own/default-locked",
+                        "own key pass", test_own_key_with_gpg_and_sqop);
+  g_test_add_data_func ("/pubkey-interop/own/rfc9580", NULL,
+                        test_own_v6_key_with_openpgpjs);
+  g_test_add_data_func ("/pubkey-interop/own/rfc9580-locked",
+                        "own key pass", test_own_v6_key_with_openpgpjs);
   for (gsize i = 0; i < G_N_ELEMENTS (js_keys); i++)
     {
       char *path = g_strdup_printf ("/pubkey-interop/openpgpjs/%s",
