@@ -58,7 +58,7 @@ usage (FILE *f)
          "  dearmor\n"
          "  speed [--seconds=S]    (extension: cipher speeds in memory)\n"
          "\n"
-         "PASSWORD and SESSIONKEY name a file, @ENV:NAME or @FD:N;\n"
+         "PASSWORD and SESSIONKEY name a file, @ENV:NAME or @FD:N.\n"
          "CERTS and KEYS name files (or @FD:N) of certificates or secret keys.\n"
          "Data is read from standard input and written to standard output.\n",
          f);
