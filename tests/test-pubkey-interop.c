@@ -6,6 +6,8 @@
 #include "testutil.h"
 #include "gpg-keys.h"
 #include "cert.h"
+#include "errors.h"
+#include "recipients.h"
 #include "pkesk.h"
 #include "seckey.h"
 #include "skesk.h"
@@ -638,6 +640,157 @@ test_own_v6_key_with_openpgpjs (gconstpointer data)
   g_bytes_unref (plain);
 }
 
+/* ---- Through the engine: keys held elsewhere, anonymous recipients --- */
+
+typedef struct
+{
+  const pl_cert *cert;          /* what the "agent" holds */
+  gpg_error_t answer;           /* 0: unwrap; else answer this */
+  int calls;
+  int named_it;                 /* the PKESK named the held subkey */
+} holder_state;
+
+/* A stand-in for gpg-agent: unwraps with the secret key it holds. */
+static gpg_error_t
+unwrap_held (void *arg, const pl_pkesk *p, uint8_t *session_key,
+             size_t *keylen, int *cipher_algo)
+{
+  holder_state *h = arg;
+  const pl_cert_key *sub = &h->cert->subkeys[0];
+  pl_seckey sk;
+  gpg_error_t err;
+
+  h->calls++;
+  h->named_it |= pl_pkesk_names (p, &sub->key);
+  if (h->answer)
+    return h->answer;
+  if (!pl_pkesk_names (p, &sub->key))
+    return gpg_error (GPG_ERR_NO_SECKEY);
+  err = pl_seckey_unlock (sub, 7, NULL, 0, 0, NULL, &sk);
+  if (!err)
+    err = pl_pkesk_decrypt (p, &sk, session_key, keylen, cipher_algo);
+  pl_seckey_clear (&sk);
+  return err;
+}
+
+static gpg_error_t
+engine_decrypt (GBytes *msg, const pl_key *keys, size_t n, GBytes **out,
+                pl_decrypt_result *result)
+{
+  pl_decrypt_options o;
+  pl_source *src = pl_source_new_memory (g_bytes_get_data (msg, NULL),
+                                         g_bytes_get_size (msg));
+  pl_sink *sink = pl_sink_new_memory ();
+  gpg_error_t err;
+  const uint8_t *p;
+  size_t len;
+
+  memset (&o, 0, sizeof o);
+  o.keys = keys;
+  o.n_keys = n;
+  err = pl_decrypt (src, sink, &o, result, NULL);
+  p = pl_sink_memory_data (sink, &len);
+  *out = err ? NULL : g_bytes_new (p, len);
+  pl_sink_free (sink);
+  pl_source_free (src);
+  return err;
+}
+
+/* gpg encrypts to a key the engine does not hold: the holder's callback
+ * is asked with the PKESK that names it, and its answers come through:
+ * the session key, "not mine", "cancelled". */
+static void
+test_held_elsewhere (void)
+{
+  GBytes *plain = text ("held elsewhere\n"), *msg, *sec, *out = NULL;
+  pl_cert **certs;
+  size_t n;
+  holder_state h;
+  pl_key_holder holder = { unwrap_held, &h };
+  pl_key k = pl_key_held (&holder);
+  pl_decrypt_result result;
+
+  if (!tk_have_gpg ())
+    return;
+  sec = tk_gpg_export_secret (tk_ensure_key (&keys[1])->fpr, NULL);
+  g_assert_cmpuint (pl_certs_read (g_bytes_get_data (sec, NULL),
+                                   g_bytes_get_size (sec), &certs, &n), ==, 0);
+  {
+    const char *e[] = { "-e", "-r", keys[1].fpr, NULL };
+    msg = gpg_encrypt (e, plain);
+  }
+  memset (&h, 0, sizeof h);
+  h.cert = certs[0];
+  g_assert_cmpuint (engine_decrypt (msg, &k, 1, &out, &result), ==, 0);
+  g_assert_true (g_bytes_equal (out, plain));
+  g_assert_cmpint (h.calls, ==, 1);
+  g_assert_true (h.named_it);
+  g_bytes_unref (out);
+
+  h.answer = gpg_error (GPG_ERR_NO_SECKEY);
+  g_assert_cmpuint (gpg_err_code (engine_decrypt (msg, &k, 1, &out, &result)),
+                    ==, GPG_ERR_NO_SECKEY);
+  g_assert_nonnull (strstr (result.recipients, "0x"));
+  h.answer = gpg_error (GPG_ERR_CANCELED);
+  g_assert_cmpuint (gpg_err_code (engine_decrypt (msg, &k, 1, &out, &result)),
+                    ==, GPG_ERR_CANCELED);
+  g_bytes_unref (msg);
+  pl_certs_free (certs, n);
+  g_bytes_unref (sec);
+  g_bytes_unref (plain);
+}
+
+/* The engine's anonymous recipients (gpg's --throw-keyids): key ID 0 in
+ * each PKESK, and gpg still decrypts. */
+static void
+test_engine_anonymous (void)
+{
+  GBytes *plain = text ("anonymous from us\n"), *cert, *out = NULL, *msg;
+  pl_cert **certs;
+  size_t n, len;
+  pl_encrypt_options o;
+  pl_key k;
+  pl_sink *sink;
+  pl_source *src;
+  const uint8_t *p;
+
+  if (!tk_have_gpg ())
+    return;
+  cert = tk_gpg_export (tk_ensure_key (&keys[2])->fpr, 0);
+  g_assert_cmpuint (pl_certs_read (g_bytes_get_data (cert, NULL),
+                                   g_bytes_get_size (cert), &certs, &n), ==, 0);
+  k.kind = PL_KEY_CERT;
+  k.data = certs[0];
+  k.len = 0;
+  k.cipher_algo = 0;
+  pl_encrypt_options_init (&o);
+  o.keys = &k;
+  o.n_keys = 1;
+  o.anonymous_recipients = 1;
+  src = pl_source_new_memory (g_bytes_get_data (plain, NULL),
+                              g_bytes_get_size (plain));
+  sink = pl_sink_new_memory ();
+  g_assert_cmpuint (pl_encrypt (src, sink, &o, NULL), ==, 0);
+  p = pl_sink_memory_data (sink, &len);
+  /* A PKESK v3 whose key ID is all zeros. */
+  g_assert_cmpint (p[0] & 0x3F, ==, 1);
+  for (int i = 0; i < 8; i++)
+    g_assert_cmpint (p[3 + i], ==, 0);
+  msg = g_bytes_new (p, len);
+  {
+    const char *d[] = { "--decrypt", NULL };
+    g_assert_cmpint (tu_run_gpg (NULL, d, msg, &out, NULL), ==, 0);
+    g_assert_true (g_bytes_equal (out, plain));
+  }
+  g_bytes_unref (out);
+  g_bytes_unref (msg);
+  pl_sink_free (sink);
+  pl_source_free (src);
+  pl_certs_free (certs, n);
+  g_bytes_unref (cert);
+  g_bytes_unref (plain);
+}
+
 /* ---- Hostile PKESKs -------------------------------------------------- */
 
 /* KEY's secret encryption subkey, unlocked, and its certificate. */
@@ -825,6 +978,9 @@ main (int argc, char **argv)
   g_test_add_func ("/pubkey-interop/sqop", test_sqop_both_ways);
   g_test_add_func ("/pubkey-interop/rnp", test_rnp_both_ways);
   g_test_add_func ("/pubkey-interop/hostile/rsa", test_hostile_rsa);
+  g_test_add_func ("/pubkey-interop/engine/held-elsewhere",
+                   test_held_elsewhere);
+  g_test_add_func ("/pubkey-interop/engine/anonymous", test_engine_anonymous);
   g_test_add_data_func ("/pubkey-interop/own/default", NULL,
                         test_own_key_with_gpg_and_sqop);
   g_test_add_data_func ("/pubkey-interop/own/default-locked",
