@@ -39,7 +39,9 @@ mem_next (pl_reader *self, uint8_t **data, size_t *len)
 {
   mem_reader *m = (mem_reader *) self;
 
-  *data = m->done ? NULL : m->p;
+  /* The end is an empty block at the end, never NULL: the cursor adds
+   * to the pointer. */
+  *data = m->done ? m->p + m->n : m->p;
   *len = m->done ? 0 : m->n;
   m->done = 1;
   return 0;
