@@ -4,6 +4,16 @@
 
 #include <string.h>
 
+tk_gpg_key tk_keys[TK_N_KEYS] = {
+  { "rsa3072", "rsa3072", "rsa3072", NULL, NULL, NULL },
+  { "cv25519", "ed25519", "cv25519", NULL, NULL, NULL },
+  { "nistp256", "nistp256", "nistp256", NULL, NULL, NULL },
+  { "nistp384", "nistp384", "nistp384", NULL, NULL, NULL },
+  { "nistp521", "nistp521", "nistp521", NULL, NULL, NULL },
+  { "brainpoolP256r1", "brainpoolP256r1", "brainpoolP256r1", NULL, NULL,
+    NULL },
+};
+
 gboolean
 tk_have_gpg (void)
 {

@@ -16,15 +16,8 @@
 #include <glib/gstdio.h>
 #include <gcrypt.h>
 
-static tk_gpg_key keys[] = {
-  { "rsa3072", "rsa3072", "rsa3072", NULL, NULL, NULL },
-  { "cv25519", "ed25519", "cv25519", NULL, NULL, NULL },
-  { "nistp256", "nistp256", "nistp256", NULL, NULL, NULL },
-  { "nistp384", "nistp384", "nistp384", NULL, NULL, NULL },
-  { "nistp521", "nistp521", "nistp521", NULL, NULL, NULL },
-  { "brainpoolP256r1", "brainpoolP256r1", "brainpoolP256r1", NULL, NULL,
-    NULL },
-};
+/* tk_keys: the six kinds gpg makes (gpg-keys.h), in this process's
+ * GnuPG home. */
 
 static tk_gpg_key protected_keys[] = {
   { "locked-cv25519", "ed25519", "cv25519", "key pass \xc3\xa4", NULL, NULL },
@@ -95,7 +88,7 @@ assert_sop_decrypts (const char *const *args, GBytes *msg, GBytes *plain)
 static void
 test_gpg_both_ways (gconstpointer p)
 {
-  tk_gpg_key *key = &keys[GPOINTER_TO_INT (p)];
+  tk_gpg_key *key = &tk_keys[GPOINTER_TO_INT (p)];
   GBytes *plain = tu_random_bytes (70000), *msg, *cert, *sec, *out = NULL;
   g_autofree char *cert_path = NULL, *sec_path = NULL;
 
@@ -182,11 +175,11 @@ test_two_and_passphrase (void)
   for (int i = 0; i < 2; i++)
     {
       GBytes *b;
-      tk_ensure_key (&keys[i + 1]);
-      b = tk_gpg_export_secret (keys[i + 1].fpr, NULL);
+      tk_ensure_key (&tk_keys[i + 1]);
+      b = tk_gpg_export_secret (tk_keys[i + 1].fpr, NULL);
       sec[i] = temp_file ("two-sec", b);
       g_bytes_unref (b);
-      b = tk_gpg_export (keys[i + 1].fpr, 0);
+      b = tk_gpg_export (tk_keys[i + 1].fpr, 0);
       cert[i] = temp_file ("two-cert", b);
       g_bytes_unref (b);
     }
@@ -194,7 +187,7 @@ test_two_and_passphrase (void)
   pw_opt = g_strdup_printf ("--with-password=%s", pwfile);
   {
     const char *e[] = { "--passphrase-file", pwfile, "-c", "-e", "-r",
-                        keys[1].fpr, "-r", keys[2].fpr, NULL };
+                        tk_keys[1].fpr, "-r", tk_keys[2].fpr, NULL };
     msg = gpg_encrypt (e, plain);
   }
   for (int i = 0; i < 3; i++)
@@ -236,12 +229,12 @@ test_throw_keyids (void)
 
   if (!tk_have_gpg ())
     return;
-  a = tk_gpg_export_secret (tk_ensure_key (&keys[1])->fpr, NULL);
-  b = tk_gpg_export_secret (tk_ensure_key (&keys[5])->fpr, NULL);
+  a = tk_gpg_export_secret (tk_ensure_key (&tk_keys[1])->fpr, NULL);
+  b = tk_gpg_export_secret (tk_ensure_key (&tk_keys[5])->fpr, NULL);
   pa = temp_file ("anon-a", a);
   pb = temp_file ("anon-b", b);
   {
-    const char *e[] = { "--throw-keyids", "-e", "-r", keys[5].fpr, NULL };
+    const char *e[] = { "--throw-keyids", "-e", "-r", tk_keys[5].fpr, NULL };
     msg = gpg_encrypt (e, plain);
   }
   {
@@ -256,9 +249,9 @@ test_throw_keyids (void)
   g_bytes_unref (msg);
   g_free (g_steal_pointer (&err));
   {
-    const char *e[] = { "-e", "-r", keys[5].fpr, NULL };
+    const char *e[] = { "-e", "-r", tk_keys[5].fpr, NULL };
     const char *d[] = { "decrypt", pa, NULL };
-    g_autofree char *want = g_strdup_printf ("0x%s", keys[5].sub_fpr + 24);
+    g_autofree char *want = g_strdup_printf ("0x%s", tk_keys[5].sub_fpr + 24);
     msg = gpg_encrypt (e, plain);
     g_assert_cmpint (sop (d, msg, NULL, &err), ==, 29);
     g_assert_nonnull (strstr (err, want));
@@ -279,7 +272,7 @@ test_profile_refused (void)
 
   if (!tk_have_gpg ())
     return;
-  cert = tk_gpg_export (tk_ensure_key (&keys[1])->fpr, 0);
+  cert = tk_gpg_export (tk_ensure_key (&tk_keys[1])->fpr, 0);
   path = temp_file ("profile-cert", cert);
   {
     const char *e[] = { "encrypt", "--profile=rfc9580", path, NULL };
@@ -712,11 +705,11 @@ test_held_elsewhere (void)
 
   if (!tk_have_gpg ())
     return;
-  sec = tk_gpg_export_secret (tk_ensure_key (&keys[1])->fpr, NULL);
+  sec = tk_gpg_export_secret (tk_ensure_key (&tk_keys[1])->fpr, NULL);
   g_assert_cmpuint (pl_certs_read (g_bytes_get_data (sec, NULL),
                                    g_bytes_get_size (sec), &certs, &n), ==, 0);
   {
-    const char *e[] = { "-e", "-r", keys[1].fpr, NULL };
+    const char *e[] = { "-e", "-r", tk_keys[1].fpr, NULL };
     msg = gpg_encrypt (e, plain);
   }
   memset (&h, 0, sizeof h);
@@ -756,7 +749,7 @@ test_engine_anonymous (void)
 
   if (!tk_have_gpg ())
     return;
-  cert = tk_gpg_export (tk_ensure_key (&keys[2])->fpr, 0);
+  cert = tk_gpg_export (tk_ensure_key (&tk_keys[2])->fpr, 0);
   g_assert_cmpuint (pl_certs_read (g_bytes_get_data (cert, NULL),
                                    g_bytes_get_size (cert), &certs, &n), ==, 0);
   k.kind = PL_KEY_CERT;
@@ -868,7 +861,7 @@ test_hostile_rsa (void)
 
   if (!tk_have_gpg ())
     return;
-  certs = load_secret (&keys[0], &sk, &sub);
+  certs = load_secret (&tk_keys[0], &sk, &sub);
   k = sub->key.field[0].len;
   for (int variant = 0; variant < 4; variant++)
     {
@@ -908,7 +901,7 @@ test_hostile_rsa (void)
 static void
 test_hostile_ecdh (gconstpointer data)
 {
-  tk_gpg_key *key = &keys[GPOINTER_TO_INT (data)];
+  tk_gpg_key *key = &tk_keys[GPOINTER_TO_INT (data)];
   static const uint8_t session[32] = { 1, 2, 3, 4, 5 };
   pl_seckey sk;
   const pl_cert_key *sub;
@@ -950,15 +943,15 @@ int
 main (int argc, char **argv)
 {
   tu_init (&argc, &argv);
-  for (gsize i = 0; i < G_N_ELEMENTS (keys); i++)
+  for (gsize i = 0; i < TK_N_KEYS; i++)
     {
-      char *path = g_strdup_printf ("/pubkey-interop/gpg/%s", keys[i].name);
+      char *path = g_strdup_printf ("/pubkey-interop/gpg/%s", tk_keys[i].name);
       g_test_add_data_func (path, GINT_TO_POINTER ((int) i),
                             test_gpg_both_ways);
       g_free (path);
       if (i == 0)
         continue;
-      path = g_strdup_printf ("/pubkey-interop/hostile/ecdh-%s", keys[i].name);
+      path = g_strdup_printf ("/pubkey-interop/hostile/ecdh-%s", tk_keys[i].name);
       g_test_add_data_func (path, GINT_TO_POINTER ((int) i),
                             test_hostile_ecdh);
       g_free (path);

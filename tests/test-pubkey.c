@@ -10,15 +10,8 @@
 #include <time.h>
 #include <glib/gstdio.h>
 
-static tk_gpg_key keys[] = {
-  { "rsa3072", "rsa3072", "rsa3072", NULL, NULL, NULL },
-  { "cv25519", "ed25519", "cv25519", NULL, NULL, NULL },
-  { "nistp256", "nistp256", "nistp256", NULL, NULL, NULL },
-  { "nistp384", "nistp384", "nistp384", NULL, NULL, NULL },
-  { "nistp521", "nistp521", "nistp521", NULL, NULL, NULL },
-  { "brainpoolP256r1", "brainpoolP256r1", "brainpoolP256r1", NULL, NULL,
-    NULL },
-};
+/* tk_keys: the six kinds gpg makes (gpg-keys.h), in this process's
+ * GnuPG home. */
 
 static char *
 hex_fpr (const pl_pubkey *k)
@@ -39,7 +32,7 @@ now (void)
 static void
 test_chooses_gpg_subkey (gconstpointer p)
 {
-  tk_gpg_key *key = &keys[GPOINTER_TO_INT (p)];
+  tk_gpg_key *key = &tk_keys[GPOINTER_TO_INT (p)];
 
   if (!tk_have_gpg ())
     return;
@@ -81,18 +74,18 @@ test_keyring (void)
     return;
   g_ptr_array_add (args, "--armor");
   g_ptr_array_add (args, "--export");
-  for (gsize i = 0; i < G_N_ELEMENTS (keys); i++)
-    g_ptr_array_add (args, tk_ensure_key (&keys[i])->fpr);
+  for (gsize i = 0; i < TK_N_KEYS; i++)
+    g_ptr_array_add (args, tk_ensure_key (&tk_keys[i])->fpr);
   g_ptr_array_add (args, NULL);
   g_assert_cmpint (tu_run_gpg (NULL, (const char *const *) args->pdata, NULL,
                                &out, NULL), ==, 0);
   g_assert_cmpuint (pl_certs_read (g_bytes_get_data (out, NULL),
                                    g_bytes_get_size (out), &certs, &n), ==, 0);
-  g_assert_cmpuint (n, ==, G_N_ELEMENTS (keys));
+  g_assert_cmpuint (n, ==, TK_N_KEYS);
   for (size_t i = 0; i < n; i++)
     {
       g_autofree char *fpr = hex_fpr (&certs[i]->primary.key);
-      g_assert_cmpstr (fpr, ==, keys[i].fpr);
+      g_assert_cmpstr (fpr, ==, tk_keys[i].fpr);
     }
   pl_certs_free (certs, n);
   g_bytes_unref (out);
@@ -212,12 +205,12 @@ test_appended_subkey (void)
 
   if (!tk_have_gpg ())
     return;
-  a = tk_gpg_export (tk_ensure_key (&keys[1])->fpr, 0);
-  b = tk_gpg_export (tk_ensure_key (&keys[2])->fpr, 0);
+  a = tk_gpg_export (tk_ensure_key (&tk_keys[1])->fpr, 0);
+  b = tk_gpg_export (tk_ensure_key (&tk_keys[2])->fpr, 0);
   /* B's subkey is newer than A's, so it would win if it counted. */
   grafted = graft_subkey (a, b, TRUE);
   g_assert_cmpuint (choose (grafted, &fpr, why, sizeof why), ==, 0);
-  g_assert_cmpstr (fpr, ==, keys[1].sub_fpr);
+  g_assert_cmpstr (fpr, ==, tk_keys[1].sub_fpr);
   g_free (fpr);
   g_bytes_unref (grafted);
 
@@ -245,7 +238,7 @@ test_bad_binding (void)
 
   if (!tk_have_gpg ())
     return;
-  a = tk_gpg_export (tk_ensure_key (&keys[1])->fpr, 0);
+  a = tk_gpg_export (tk_ensure_key (&tk_keys[1])->fpr, 0);
   spans = split_packets (a);
   for (guint i = 0; i < spans->len; i++)
     if (g_array_index (spans, packet_span, i).tag == 2)
@@ -355,7 +348,7 @@ test_every_cut_and_flip (void)
 
   if (!tk_have_gpg ())
     return;
-  a = tk_gpg_export (tk_ensure_key (&keys[2])->fpr, 0);
+  a = tk_gpg_export (tk_ensure_key (&tk_keys[2])->fpr, 0);
   p = g_bytes_get_data (a, &n);
   for (gsize i = 0; i < n; i++)
     {
@@ -382,9 +375,9 @@ int
 main (int argc, char **argv)
 {
   tu_init (&argc, &argv);
-  for (gsize i = 0; i < G_N_ELEMENTS (keys); i++)
+  for (gsize i = 0; i < TK_N_KEYS; i++)
     {
-      char *path = g_strdup_printf ("/pubkey/gpg-subkey/%s", keys[i].name);
+      char *path = g_strdup_printf ("/pubkey/gpg-subkey/%s", tk_keys[i].name);
       g_test_add_data_func (path, GINT_TO_POINTER ((int) i),
                             test_chooses_gpg_subkey);
       g_free (path);
