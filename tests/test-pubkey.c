@@ -338,6 +338,40 @@ test_revoked_key (void)
   g_strfreev (fprs);
 }
 
+/* A subkey that signs as well as encrypts needs its back-signature
+ * (0x19), which gpg embeds in the binding: verified, it is chosen. */
+static void
+test_signing_subkey_back_signed (void)
+{
+  const char *uid = "pk-backsig <backsig@example.org>";
+  char **fprs;
+  GBytes *cert;
+  char why[128] = "";
+  char *fpr = NULL;
+
+  if (!tk_have_gpg ())
+    return;
+  {
+    const char *gen[] = { "--passphrase", "", "--quick-gen-key", uid,
+                          "rsa3072", "cert", "never", NULL };
+    g_assert_cmpint (tu_run_gpg (NULL, gen, NULL, NULL, NULL), ==, 0);
+  }
+  fprs = tk_gpg_fingerprints (uid);
+  {
+    const char *add[] = { "--passphrase", "", "--quick-add-key", fprs[0],
+                          "rsa3072", "sign,encr", "never", NULL };
+    g_assert_cmpint (tu_run_gpg (NULL, add, NULL, NULL, NULL), ==, 0);
+  }
+  g_strfreev (fprs);
+  fprs = tk_gpg_fingerprints (uid);
+  cert = tk_gpg_export (fprs[0], 0);
+  g_assert_cmpuint (choose (cert, &fpr, why, sizeof why), ==, 0);
+  g_assert_cmpstr (fpr, ==, fprs[1]);
+  g_free (fpr);
+  g_bytes_unref (cert);
+  g_strfreev (fprs);
+}
+
 /* Cut anywhere, flipped anywhere: an error or a certificate, no crash. */
 static void
 test_every_cut_and_flip (void)
@@ -388,5 +422,7 @@ main (int argc, char **argv)
   g_test_add_func ("/pubkey/hostile/expired-subkey", test_expired_subkey);
   g_test_add_func ("/pubkey/hostile/revoked-key", test_revoked_key);
   g_test_add_func ("/pubkey/hostile/cut-and-flip", test_every_cut_and_flip);
+  g_test_add_func ("/pubkey/signing-subkey-back-signed",
+                   test_signing_subkey_back_signed);
   return g_test_run ();
 }
