@@ -12,6 +12,8 @@ tk_gpg_key tk_keys[TK_N_KEYS] = {
   { "nistp521", "nistp521", "nistp521", NULL, NULL, NULL },
   { "brainpoolP256r1", "brainpoolP256r1", "brainpoolP256r1", NULL, NULL,
     NULL },
+  { "brainpoolP512r1", "brainpoolP512r1", "brainpoolP512r1", NULL, NULL,
+    NULL },
 };
 
 gboolean

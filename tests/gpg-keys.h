@@ -31,9 +31,9 @@ GBytes *tk_gpg_export (const char *what, int armor);
 /* gpg --export-secret-keys WHAT, with KEY's passphrase (may be NULL). */
 GBytes *tk_gpg_export_secret (const char *what, const char *passphrase);
 
-/* RSA-3072, Ed25519 + cv25519, NIST P-256, P-384, P-521 and
- * brainpoolP256r1, each a primary and an encryption subkey of the same
+/* RSA-3072, Ed25519 + cv25519, NIST P-256, P-384, P-521,
+ * brainpoolP256r1 and brainpoolP512r1, each a primary and an encryption subkey of the same
  * algorithm (cv25519's primary is Ed25519), unprotected; made on first
  * use by tk_ensure_key, once per test process. */
-#define TK_N_KEYS 6
+#define TK_N_KEYS 7
 extern tk_gpg_key tk_keys[TK_N_KEYS];
