@@ -331,11 +331,14 @@ read_packets (reading *r, uint8_t *bin, size_t len)
   return err;
 }
 
-/* Decodes each armor block of TEXT into *BIN (appended). */
+/* Decodes each armor block of TEXT into *BIN, one after the other.  A
+ * block is decoded from its BEGIN line through the end of its END line
+ * only: blocks never overlap, so the output fits in LEN octets and the
+ * work stays linear however many BEGIN lines a hostile file holds. */
 static gpg_error_t
 dearmor_all (const uint8_t *text, size_t len, uint8_t **bin, size_t *bin_len)
 {
-  static const char begin[] = "-----BEGIN PGP ";
+  static const char begin[] = "-----BEGIN PGP ", end[] = "-----END PGP ";
   uint8_t *out = malloc (len ? len : 1);
   size_t total = 0, pos = 0;
   gpg_error_t err = out ? 0 : gpg_error (GPG_ERR_ENOMEM);
@@ -343,19 +346,22 @@ dearmor_all (const uint8_t *text, size_t len, uint8_t **bin, size_t *bin_len)
   while (!err && pos < len)
     {
       const uint8_t *hit = memmem (text + pos, len - pos, begin,
-                                   sizeof begin - 1);
+                                   sizeof begin - 1), *stop, *nl;
+      size_t at, block, n = 0;
       pl_armor_decoder dec;
-      size_t n = 0;
 
       if (!hit)
         break;
+      at = (size_t) (hit - text);
+      stop = memmem (hit, len - at, end, sizeof end - 1);
+      nl = stop ? memchr (stop, '\n', len - (size_t) (stop - text)) : NULL;
+      block = nl ? (size_t) (nl - hit) + 1 : len - at;
       pl_armor_decoder_init (&dec);
-      err = pl_armor_decoder_push (&dec, hit, len - (size_t) (hit - text),
-                                   out + total, &n);
+      err = pl_armor_decoder_push (&dec, hit, block, out + total, &n);
       if (!err)
         err = pl_armor_decoder_finish (&dec);
       total += n;
-      pos = (size_t) (hit - text) + sizeof begin - 1;
+      pos = at + block;
     }
   *bin = out;
   *bin_len = total;

@@ -90,6 +90,22 @@ test_keyring (void)
   pl_certs_free (certs, n);
   g_bytes_unref (out);
   g_ptr_array_free (args, TRUE);
+
+  /* Two armor blocks one after the other, text around them. */
+  {
+    GBytes *a = tk_gpg_export (tk_keys[1].fpr, 1), *b = tk_gpg_export (tk_keys[2].fpr, 1);
+    GByteArray *both = g_byte_array_new ();
+    g_byte_array_append (both, (const guint8 *) "Alice's key:\n", 13);
+    g_byte_array_append (both, g_bytes_get_data (a, NULL), (guint) g_bytes_get_size (a));
+    g_byte_array_append (both, (const guint8 *) "\nand Bob's:\n", 12);
+    g_byte_array_append (both, g_bytes_get_data (b, NULL), (guint) g_bytes_get_size (b));
+    g_assert_cmpuint (pl_certs_read (both->data, both->len, &certs, &n), ==, 0);
+    g_assert_cmpuint (n, ==, 2);
+    pl_certs_free (certs, n);
+    g_byte_array_unref (both);
+    g_bytes_unref (a);
+    g_bytes_unref (b);
+  }
 }
 
 /* ---- Hostile certificates ------------------------------------------ */
