@@ -308,9 +308,16 @@ read_packets (reading *r, uint8_t *bin, size_t len)
           err = finish_cert (r, len);
           break;
         }
-      if (!err && (body->partial || body->until_eof
-                   || body->remaining > PACKET_MAX))
+      if (!err && (body->partial || body->until_eof))
         err = gpg_error (GPG_ERR_INV_PACKET);
+      if (!err && body->remaining > PACKET_MAX)
+        {
+          /* A photo ID of megabytes, or a key we would not use: skipped,
+           * and the signatures after it with it. */
+          r->sigs = NULL;
+          err = pl_packet_skip (body);
+          continue;
+        }
       if (!err && !(buf = malloc (body->remaining ? body->remaining : 1)))
         err = gpg_error (GPG_ERR_ENOMEM);
       if (!err)
