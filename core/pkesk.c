@@ -25,13 +25,18 @@ parse_fields (pl_pkesk *p)
 
   switch (p->algo)
     {
-    case PL_PK_RSA: case PL_PK_RSA_E:
-      err = pl_mpi_read (d, n, PL_PUBKEY_BITS_MAX, &off, &len, &used);
-      if (err || used != n)
-        return gpg_error (GPG_ERR_INV_PACKET);
-      p->f[0].off = off;
-      p->f[0].len = len;
-      return 0;
+    case PL_PK_RSA: case PL_PK_RSA_E: case PL_PK_ELGAMAL:
+      for (int i = 0; i < (p->algo == PL_PK_ELGAMAL ? 2 : 1); i++)
+        {
+          err = pl_mpi_read (d + pos, n - pos, PL_PUBKEY_BITS_MAX, &off, &len,
+                             &used);
+          if (err)
+            return err;
+          p->f[i].off = pos + off;
+          p->f[i].len = len;
+          pos += used;
+        }
+      return pos == n ? 0 : gpg_error (GPG_ERR_INV_PACKET);
     case PL_PK_ECDH:
       err = pl_mpi_read (d, n, (1 + 2 * 66) * 8, &off, &len, &used);
       if (err)
@@ -330,25 +335,62 @@ rsa_unpad (const uint8_t *em, size_t k, int v3, uint8_t *key, size_t *keylen,
   return good & ct_take_session_key (em, k, sep + 1, k, v3, key, keylen, algo);
 }
 
+/* ElGamal's secret key: p, g, y and x. */
 static gpg_error_t
-rsa_decrypt (const pl_pkesk *p, const pl_seckey *sk, uint8_t *key,
-             size_t *keylen, int *algo)
+elg_private (const pl_seckey *sk, gcry_sexp_t *out)
+{
+  gcry_mpi_t v[4] = { NULL };
+  gpg_error_t err = 0;
+
+  for (int i = 0; i < 3 && !err; i++)
+    err = pl_pubkey_mpi (sk->pub, i, &v[i]);
+  if (!err)
+    err = pl_seckey_mpi (sk, 0, &v[3]);
+  if (!err)
+    err = gcry_sexp_build (out, NULL, "(private-key (elg (p %m) (g %m) (y %m)"
+                           " (x %m)))", v[0], v[1], v[2], v[3]);
+  for (int i = 0; i < 4; i++)
+    gcry_mpi_release (v[i]);
+  return err;
+}
+
+/* The PKESK's value(s) for libgcrypt: RSA's m^e, ElGamal's pair. */
+static gpg_error_t
+pkcs1_enc_val (const pl_pkesk *p, gcry_sexp_t *out)
+{
+  gcry_mpi_t a = NULL, b = NULL;
+  gpg_error_t err = gcry_mpi_scan (&a, GCRYMPI_FMT_USG, p->data + p->f[0].off,
+                                   p->f[0].len, NULL);
+
+  if (!err && p->algo == PL_PK_ELGAMAL)
+    err = gcry_mpi_scan (&b, GCRYMPI_FMT_USG, p->data + p->f[1].off,
+                         p->f[1].len, NULL);
+  if (!err && p->algo == PL_PK_ELGAMAL)
+    err = gcry_sexp_build (out, NULL, "(enc-val (flags raw) (elg (a %m)"
+                           " (b %m)))", a, b);
+  else if (!err)
+    err = gcry_sexp_build (out, NULL, "(enc-val (flags raw) (rsa (a %m)))", a);
+  gcry_mpi_release (a);
+  gcry_mpi_release (b);
+  return err;
+}
+
+/* RSA and ElGamal: the raw decryption, then EME-PKCS1-v1_5 decoding. */
+static gpg_error_t
+pkcs1_decrypt (const pl_pkesk *p, const pl_seckey *sk, uint8_t *key,
+               size_t *keylen, int *algo)
 {
   size_t k = sk->pub->field[0].len, n = k;
   gcry_sexp_t priv = NULL, data = NULL, res = NULL;
-  gcry_mpi_t c = NULL;
   uint8_t *em = gcry_malloc_secure (k);
   unsigned int good = 0;
   gpg_error_t err = em ? 0 : gpg_error (GPG_ERR_ENOMEM);
 
   if (!err)
-    err = rsa_private (sk, &priv);
+    err = p->algo == PL_PK_ELGAMAL ? elg_private (sk, &priv)
+                                   : rsa_private (sk, &priv);
   if (!err)
-    err = gcry_mpi_scan (&c, GCRYMPI_FMT_USG, p->data + p->f[0].off,
-                         p->f[0].len, NULL);
-  if (!err)
-    err = gcry_sexp_build (&data, NULL, "(enc-val (flags raw) (rsa (a %m)))",
-                           c);
+    err = pkcs1_enc_val (p, &data);
   if (!err && gcry_pk_decrypt (&res, data, priv))
     err = gpg_error (GPG_ERR_DECRYPT_FAILED);
   if (!err && k >= 11)
@@ -360,7 +402,6 @@ rsa_decrypt (const pl_pkesk *p, const pl_seckey *sk, uint8_t *key,
   if (em)
     pl_wipe (em, k);
   gcry_free (em);
-  gcry_mpi_release (c);
   gcry_sexp_release (priv);
   gcry_sexp_release (data);
   gcry_sexp_release (res);
@@ -742,8 +783,9 @@ pl_pkesk_decrypt (const pl_pkesk *p, const pl_seckey *sk,
   if (sk->pub->algo != p->algo
       && !(p->algo == PL_PK_RSA && sk->pub->algo == PL_PK_RSA_E))
     return gpg_error (GPG_ERR_DECRYPT_FAILED);
-  if (p->algo == PL_PK_RSA || p->algo == PL_PK_RSA_E)
-    err = rsa_decrypt (p, sk, session_key, keylen, cipher_algo);
+  if (p->algo == PL_PK_RSA || p->algo == PL_PK_RSA_E
+      || p->algo == PL_PK_ELGAMAL)
+    err = pkcs1_decrypt (p, sk, session_key, keylen, cipher_algo);
   else
     err = ecdh_decrypt (p, sk, session_key, keylen, cipher_algo);
   if (err)

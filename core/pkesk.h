@@ -4,8 +4,9 @@
  * (EME-PKCS1-v1_5, §5.1.3), ECDH (§5.1.5, §11.5: the KDF over the
  * recipient's fingerprint, then AES key wrap; Curve25519 legacy and the
  * NIST and brainpool curves) and X25519 (§5.1.6: HKDF-SHA256, AES-128
- * key wrap, no checksum).  These functions work on a whole packet body;
- * the header is the caller's.
+ * key wrap, no checksum); ElGamal (§5.1.4) for decryption only, for old
+ * keys.  These functions work on a whole packet body; the header is the
+ * caller's.
  *
  * Decryption is one error for everything a hostile packet can make go
  * wrong after the secret key was used: a bad PKCS#1 padding, a wrong
@@ -37,8 +38,9 @@ typedef struct
   size_t fpr_len;
   uint8_t data[PL_PKESK_DATA_MAX]; /* the algorithm's fields as written */
   size_t data_len;
-  pl_field f[2];                /* RSA: m^e; ECDH and X25519: the
-                                 * ephemeral point and the wrapped key */
+  pl_field f[2];                /* RSA: m^e; ElGamal: its two values;
+                                 * ECDH and X25519: the ephemeral point
+                                 * and the wrapped key */
   int sym_algo;                 /* X25519 v3: the cipher, in the clear */
 } pl_pkesk;
 

@@ -394,6 +394,26 @@ pl_pubkey_mpi (const pl_pubkey *key, int field, gcry_mpi_t *out)
                         key->field[field].len, NULL);
 }
 
+/* DSA (p, q, g, y) and ElGamal (p, g, y): the fields in order. */
+static gpg_error_t
+fields_sexp (const pl_pubkey *key, gcry_sexp_t *out)
+{
+  gcry_mpi_t v[4] = { NULL };
+  gpg_error_t err = 0;
+
+  for (int i = 0; i < key->n_fields && !err; i++)
+    err = pl_pubkey_mpi (key, i, &v[i]);
+  if (!err && key->algo == PL_PK_DSA)
+    err = gcry_sexp_build (out, NULL, "(public-key (dsa (p %m) (q %m) (g %m)"
+                           " (y %m)))", v[0], v[1], v[2], v[3]);
+  else if (!err)
+    err = gcry_sexp_build (out, NULL, "(public-key (elg (p %m) (g %m)"
+                           " (y %m)))", v[0], v[1], v[2]);
+  for (int i = 0; i < 4; i++)
+    gcry_mpi_release (v[i]);
+  return err;
+}
+
 gpg_error_t
 pl_pubkey_sexp (const pl_pubkey *key, gcry_sexp_t *out)
 {
@@ -415,6 +435,8 @@ pl_pubkey_sexp (const pl_pubkey *key, gcry_sexp_t *out)
       gcry_mpi_release (n);
       gcry_mpi_release (e);
       return err;
+    case PL_PK_DSA: case PL_PK_ELGAMAL:
+      return fields_sexp (key, out);
     case PL_PK_ECDSA:
       return gcry_sexp_build (out, NULL, "(public-key (ecc (curve %s) (q %b)))",
                               pl_curve_gcry_name (key->curve), qlen, q);

@@ -322,7 +322,7 @@ build_sexps (const pl_sig *sig, const uint8_t *digest, size_t dlen,
                                (int) sig->field[0].len,
                                sig->body + sig->field[0].off);
       return err;
-    case PL_PK_ECDSA:
+    case PL_PK_ECDSA: case PL_PK_DSA:
       err = gcry_mpi_scan (&a, GCRYMPI_FMT_USG, sig->body + sig->field[0].off,
                            sig->field[0].len, NULL);
       if (!err)
@@ -333,8 +333,9 @@ build_sexps (const pl_sig *sig, const uint8_t *digest, size_t dlen,
         err = gcry_sexp_build (data, NULL, "(data (flags raw) (value %b))",
                                (int) dlen, digest);
       if (!err)
-        err = gcry_sexp_build (sv, NULL, "(sig-val (ecdsa (r %m) (s %m)))",
-                               a, b);
+        err = gcry_sexp_build (sv, NULL, sig->pk_algo == PL_PK_DSA
+                               ? "(sig-val (dsa (r %m) (s %m)))"
+                               : "(sig-val (ecdsa (r %m) (s %m)))", a, b);
       gcry_mpi_release (a);
       gcry_mpi_release (b);
       return err;

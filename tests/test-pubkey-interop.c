@@ -161,6 +161,39 @@ test_gpg_protected (gconstpointer p)
   g_bytes_unref (plain);
 }
 
+/* An old DSA + ElGamal key: gpg encrypts to it and we decrypt (the DSA
+ * self-signatures verify); we do not encrypt to ElGamal (13). */
+static void
+test_gpg_elgamal (void)
+{
+  static tk_gpg_key key = { "elg2048", "dsa2048", "elg2048", NULL, NULL,
+                            NULL };
+  GBytes *plain = text ("for an old key\n"), *msg, *sec, *cert;
+  g_autofree char *sec_path = NULL, *cert_path = NULL, *err = NULL;
+
+  if (!tk_have_gpg ())
+    return;
+  tk_ensure_key (&key);
+  sec = tk_gpg_export_secret (key.fpr, NULL);
+  cert = tk_gpg_export (key.fpr, 0);
+  sec_path = temp_file ("elg-sec", sec);
+  cert_path = temp_file ("elg-cert", cert);
+  {
+    const char *e[] = { "-e", "-r", key.fpr, NULL };
+    const char *d[] = { "decrypt", sec_path, NULL };
+    msg = gpg_encrypt (e, plain);
+    assert_sop_decrypts (d, msg, plain);
+    g_bytes_unref (msg);
+  }
+  {
+    const char *e[] = { "encrypt", cert_path, NULL };
+    g_assert_cmpint (sop (e, plain, NULL, &err), ==, 13);
+  }
+  g_bytes_unref (sec);
+  g_bytes_unref (cert);
+  g_bytes_unref (plain);
+}
+
 /* Two recipients and a passphrase, both ways: each key alone opens it,
  * and so does the passphrase. */
 static void
@@ -967,6 +1000,7 @@ main (int argc, char **argv)
   g_test_add_func ("/pubkey-interop/gpg/two-and-passphrase",
                    test_two_and_passphrase);
   g_test_add_func ("/pubkey-interop/gpg/throw-keyids", test_throw_keyids);
+  g_test_add_func ("/pubkey-interop/gpg/elgamal", test_gpg_elgamal);
   g_test_add_func ("/pubkey-interop/gpg/profile-refused", test_profile_refused);
   g_test_add_func ("/pubkey-interop/sqop", test_sqop_both_ways);
   g_test_add_func ("/pubkey-interop/rnp", test_rnp_both_ways);
