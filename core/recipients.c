@@ -163,7 +163,16 @@ struct pl_pkesk_list
   size_t next_p, next_k, next_sub;
   size_t locked;                /* keys a PKESK named that stayed locked */
   gpg_error_t held_err;         /* what a holder answered */
+  /* Each secret key is unlocked at most once a message, however many
+   * PKESKs name it (a hostile message may hold 32 anonymous ones): one
+   * slot per key of each PL_KEY_SECRET certificate, from SLOT_BASE. */
+  size_t *slot_base;            /* per key of the options */
+  size_t n_slots;
+  uint8_t *slot_state;          /* SLOT_UNKNOWN, SLOT_OPEN, SLOT_LOCKED */
+  pl_seckey *slot_key;          /* the unlocked ones */
 };
+
+enum { SLOT_UNKNOWN = 0, SLOT_OPEN, SLOT_LOCKED };
 
 gpg_error_t
 pl_pkesk_list_new (pl_pkesk_list **out, const pl_key *keys, size_t n_keys,
@@ -181,8 +190,21 @@ pl_pkesk_list_new (pl_pkesk_list **out, const pl_key *keys, size_t n_keys,
   l->n_keys = n_keys;
   l->cancel = cancel;
   l->argon2_cap_kib = argon2_cap_kib;
+  l->slot_base = calloc (n_keys ? n_keys : 1, sizeof *l->slot_base);
+  for (size_t i = 0; i < n_keys && l->slot_base; i++)
+    {
+      l->slot_base[i] = l->n_slots;
+      if (keys[i].kind == PL_KEY_SECRET && keys[i].data)
+        l->n_slots += 1 + ((const pl_cert *) keys[i].data)->n_subkeys;
+    }
+  l->slot_state = calloc (l->n_slots + 1, 1);
+  l->slot_key = calloc (l->n_slots + 1, sizeof *l->slot_key);
   *out = l;
-  return 0;
+  if (l->slot_base && l->slot_state && l->slot_key)
+    return 0;
+  pl_pkesk_list_free (l);
+  *out = NULL;
+  return gpg_error (GPG_ERR_ENOMEM);
 }
 
 void
@@ -190,6 +212,11 @@ pl_pkesk_list_free (pl_pkesk_list *l)
 {
   if (!l)
     return;
+  for (size_t i = 0; i < l->n_slots && l->slot_key; i++)
+    pl_seckey_clear (&l->slot_key[i]);
+  free (l->slot_key);
+  free (l->slot_state);
+  free (l->slot_base);
   free (l->pkesk);
   free (l);
 }
@@ -314,7 +341,7 @@ try_key (pl_pkesk_list *l, const pl_pkesk *p, const pl_key *k,
 {
   const pl_cert *cert = k->data;
   const pl_cert_key *key;
-  pl_seckey sk;
+  size_t slot;
   gpg_error_t err;
 
   if (k->kind == PL_KEY_HELD)
@@ -332,14 +359,19 @@ try_key (pl_pkesk_list *l, const pl_pkesk *p, const pl_key *k,
   key = l->next_sub ? &cert->subkeys[l->next_sub - 1] : &cert->primary;
   if (!key_fits (p, cert, key))
     return gpg_error (GPG_ERR_NO_SECKEY);
-  err = unlock (l, key, l->next_sub ? 7 : 5, &sk);
-  if (gpg_err_code (err) == GPG_ERR_CANCELED
-      || gpg_err_code (err) == GPG_ERR_TOO_LARGE)
-    return err;
-  if (err)
+  slot = l->slot_base[l->next_k] + l->next_sub;
+  if (l->slot_state[slot] == SLOT_UNKNOWN)
+    {
+      err = unlock (l, key, l->next_sub ? 7 : 5, &l->slot_key[slot]);
+      if (gpg_err_code (err) == GPG_ERR_CANCELED
+          || gpg_err_code (err) == GPG_ERR_TOO_LARGE)
+        return err;
+      l->slot_state[slot] = err ? SLOT_LOCKED : SLOT_OPEN;
+    }
+  if (l->slot_state[slot] != SLOT_OPEN)
     return gpg_error (GPG_ERR_NO_SECKEY);
-  err = pl_pkesk_decrypt (p, &sk, session_key, keylen, cipher_algo);
-  pl_seckey_clear (&sk);
+  err = pl_pkesk_decrypt (p, &l->slot_key[slot], session_key, keylen,
+                          cipher_algo);
   return err ? gpg_error (GPG_ERR_NO_SECKEY) : 0;
 }
 
