@@ -45,21 +45,21 @@ parse_fields (pl_pkesk *p)
       p->f[0].len = len;
       pos = used;
       break;
-    case PL_PK_X25519:
-      if (n < 32)
+    case PL_PK_X25519: case PL_PK_X448:
+      pos = p->algo == PL_PK_X448 ? 56 : 32;
+      if (n < pos)
         return gpg_error (GPG_ERR_INV_PACKET);
       p->f[0].off = 0;
-      p->f[0].len = 32;
-      pos = 32;
+      p->f[0].len = pos;
       break;
     default:
       return gpg_error (GPG_ERR_PUBKEY_ALGO);
     }
-  /* A size octet, (X25519 v3: the cipher,) the wrapped key. */
+  /* A size octet, (X25519/X448 v3: the cipher,) the wrapped key. */
   if (pos >= n || d[pos] == 0xFF || d[pos] != n - pos - 1)
     return gpg_error (GPG_ERR_INV_PACKET);
   pos++;
-  if (p->algo == PL_PK_X25519 && p->version == 3)
+  if ((p->algo == PL_PK_X25519 || p->algo == PL_PK_X448) && p->version == 3)
     {
       if (pos >= n)
         return gpg_error (GPG_ERR_INV_PACKET);
@@ -652,7 +652,7 @@ ecdh_unwrap (const pl_pkesk *p, const uint8_t *kek, int kek_cipher,
   if (!err && pl_keywrap_unwrap (kek_cipher, kek, p->data + p->f[1].off,
                                  wlen, m))
     err = gpg_error (GPG_ERR_DECRYPT_FAILED);
-  if (!err && p->algo == PL_PK_X25519)
+  if (!err && (p->algo == PL_PK_X25519 || p->algo == PL_PK_X448))
     {
       good = ct_eq (mlen, 16) | ct_eq (mlen, 24) | ct_eq (mlen, 32);
       memcpy (key, m, mlen <= PL_SESSION_KEY_MAX ? mlen : 0);
@@ -724,6 +724,101 @@ ecdh_decrypt (const pl_pkesk *p, const pl_seckey *sk, uint8_t *key,
   return err;
 }
 
+/* ---- X448 ----------------------------------------------------------- */
+
+/* The X448 KEK (RFC 9580 §5.1.7): HKDF-SHA512 over E || R || S, for
+ * AES-256 key wrap; S all zero (a small-order point) is refused. */
+static gpg_error_t
+x448_kek (const pl_pubkey *key, const uint8_t *eph, const uint8_t *s,
+          uint8_t *kek)
+{
+  static const char info[] = "OpenPGP X448";
+  uint8_t *ikm = gcry_malloc_secure (3 * 56), acc = 0;
+  gpg_error_t err;
+
+  for (int i = 0; i < 56; i++)
+    acc |= s[i];
+  if (!acc)
+    err = gpg_error (GPG_ERR_DECRYPT_FAILED);
+  else if (!ikm)
+    err = gpg_error (GPG_ERR_ENOMEM);
+  else
+    {
+      memcpy (ikm, eph, 56);
+      memcpy (ikm + 56, pl_pubkey_field (key, 0), 56);
+      memcpy (ikm + 112, s, 56);
+      err = pl_hkdf_sha512 (NULL, 0, ikm, 3 * 56, (const uint8_t *) info,
+                            sizeof info - 1, kek, 32);
+    }
+  if (ikm)
+    pl_wipe (ikm, 3 * 56);
+  gcry_free (ikm);
+  return err;
+}
+
+/* libgcrypt's X448 (RFC 7748 §5) takes the scalar in native order. */
+static gpg_error_t
+x448_encrypt (pl_pkesk *p, const pl_pubkey *key, int cipher_algo,
+              const uint8_t *session_key, size_t keylen)
+{
+  uint8_t *sec = gcry_malloc_secure (56 + 56 + 32), eph[57];
+  uint8_t *k = sec, *shared = sec + 56, *kek = sec + 112;
+  uint8_t wrapped[WRAPPED_MAX];
+  gpg_error_t err = sec ? 0 : gpg_error (GPG_ERR_ENOMEM);
+
+  if (!err)
+    {
+      gcry_randomize (k, 56, GCRY_STRONG_RANDOM);
+      err = gcry_ecc_mul_point (GCRY_ECC_CURVE448, eph + 1, k, NULL);
+    }
+  if (!err)
+    err = gcry_ecc_mul_point (GCRY_ECC_CURVE448, shared, k,
+                              pl_pubkey_field (key, 0));
+  if (!err)
+    err = x448_kek (key, eph + 1, shared, kek);
+  if (!err)
+    err = pl_keywrap_wrap (PL_CIPHER_AES256, kek, session_key, keylen,
+                           wrapped);
+  if (!err)
+    {
+      size_t pos = 56;
+      memcpy (p->data, eph + 1, 56);
+      p->data[pos++] = (uint8_t) (keylen + 8 + (p->version == 3));
+      if (p->version == 3)
+        p->data[pos++] = (uint8_t) cipher_algo;
+      memcpy (p->data + pos, wrapped, keylen + 8);
+      p->data_len = pos + keylen + 8;
+    }
+  if (sec)
+    pl_wipe (sec, 56 + 56 + 32);
+  gcry_free (sec);
+  return err;
+}
+
+static gpg_error_t
+x448_decrypt (const pl_pkesk *p, const pl_seckey *sk, uint8_t *key,
+              size_t *keylen, int *algo)
+{
+  uint8_t *sec = gcry_malloc_secure (56 + 32);
+  uint8_t *shared = sec, *kek = sec + 56;
+  const uint8_t *e = p->data + p->f[0].off;
+  gpg_error_t err = sec ? 0 : gpg_error (GPG_ERR_ENOMEM);
+
+  if (!err && gcry_ecc_mul_point (GCRY_ECC_CURVE448, shared,
+                                  sk->mem + sk->field[0].off, e))
+    err = gpg_error (GPG_ERR_DECRYPT_FAILED);
+  if (!err)
+    err = x448_kek (sk->pub, e, shared, kek);
+  if (!err)
+    err = ecdh_unwrap (p, kek, PL_CIPHER_AES256, key, keylen, algo);
+  if (err && gpg_err_code (err) != GPG_ERR_ENOMEM)
+    err = gpg_error (GPG_ERR_DECRYPT_FAILED);
+  if (sec)
+    pl_wipe (sec, 56 + 32);
+  gcry_free (sec);
+  return err;
+}
+
 /* ---- Both directions ----------------------------------------------- */
 
 gpg_error_t
@@ -757,12 +852,14 @@ pl_pkesk_encrypt (pl_pkesk *p, int version, const pl_pubkey *key,
       pl_wipe (m, M_MAX);
       gcry_free (m);
       break;
-    case PL_PK_ECDH: case PL_PK_X25519:
-      if (key->algo == PL_PK_X25519 && version == 3
+    case PL_PK_ECDH: case PL_PK_X25519: case PL_PK_X448:
+      if (key->algo != PL_PK_ECDH && version == 3
           && cipher_algo != PL_CIPHER_AES128 && cipher_algo != PL_CIPHER_AES192
           && cipher_algo != PL_CIPHER_AES256)
         return gpg_error (GPG_ERR_CIPHER_ALGO);
-      err = ecdh_encrypt (p, key, cipher_algo, session_key, keylen);
+      err = key->algo == PL_PK_X448
+            ? x448_encrypt (p, key, cipher_algo, session_key, keylen)
+            : ecdh_encrypt (p, key, cipher_algo, session_key, keylen);
       break;
     default:
       return gpg_error (GPG_ERR_PUBKEY_ALGO);
@@ -786,6 +883,8 @@ pl_pkesk_decrypt (const pl_pkesk *p, const pl_seckey *sk,
   if (p->algo == PL_PK_RSA || p->algo == PL_PK_RSA_E
       || p->algo == PL_PK_ELGAMAL)
     err = pkcs1_decrypt (p, sk, session_key, keylen, cipher_algo);
+  else if (p->algo == PL_PK_X448)
+    err = x448_decrypt (p, sk, session_key, keylen, cipher_algo);
   else
     err = ecdh_decrypt (p, sk, session_key, keylen, cipher_algo);
   if (err)

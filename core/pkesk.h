@@ -3,8 +3,8 @@
  * v3 (before SEIPD v1 and OCB tag 20) and v6 (before SEIPD v2), for RSA
  * (EME-PKCS1-v1_5, §5.1.3), ECDH (§5.1.5, §11.5: the KDF over the
  * recipient's fingerprint, then AES key wrap; Curve25519 legacy and the
- * NIST and brainpool curves) and X25519 (§5.1.6: HKDF-SHA256, AES-128
- * key wrap, no checksum); ElGamal (§5.1.4) for decryption only, for old
+ * NIST and brainpool curves), X25519 (§5.1.6: HKDF-SHA256, AES-128
+ * key wrap, no checksum) and X448 (§5.1.7: HKDF-SHA512, AES-256); ElGamal (§5.1.4) for decryption only, for old
  * keys.  These functions work on a whole packet body; the header is the
  * caller's.
  *

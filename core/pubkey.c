@@ -449,6 +449,10 @@ pl_pubkey_sexp (const pl_pubkey *key, gcry_sexp_t *out)
       return gcry_sexp_build (out, NULL,
                               "(public-key (ecc (curve Ed25519) (flags eddsa)"
                               " (q %b)))", qlen, q);
+    case PL_PK_ED448:
+      return gcry_sexp_build (out, NULL,
+                              "(public-key (ecc (curve Ed448) (q %b)))", qlen,
+                              q);
     default:
       return gpg_error (GPG_ERR_PUBKEY_ALGO);
     }

@@ -40,7 +40,8 @@ pl_recipients_check (const pl_key *keys, size_t n_keys, uint32_t now,
       err = pl_cert_encryption_key (cert, now, &enc, reason, sizeof reason);
       pl_fpr_format (cert->primary.key.fpr, cert->primary.key.fpr_len, fpr);
       if (!err && enc->key.algo != PL_PK_RSA && enc->key.algo != PL_PK_RSA_E
-          && enc->key.algo != PL_PK_ECDH && enc->key.algo != PL_PK_X25519)
+          && enc->key.algo != PL_PK_ECDH && enc->key.algo != PL_PK_X25519
+          && enc->key.algo != PL_PK_X448)
         {
           snprintf (reason, sizeof reason, "its encryption key's algorithm "
                     "(%d) is not supported", enc->key.algo);

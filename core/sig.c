@@ -353,6 +353,16 @@ build_sexps (const pl_sig *sig, const uint8_t *digest, size_t dlen,
         err = gcry_sexp_build (sv, NULL, "(sig-val (eddsa (r %b) (s %b)))",
                                32, r, 32, s);
       return err;
+    case PL_PK_ED448:
+      /* Ed448 over the digest as its message, no context (RFC 9580
+       * §5.2.3.4). */
+      err = gcry_sexp_build (data, NULL, "(data (value %b))", (int) dlen,
+                             digest);
+      if (!err)
+        err = gcry_sexp_build (sv, NULL, "(sig-val (eddsa (r %b) (s %b)))",
+                               57, sig->body + sig->field[0].off, 57,
+                               sig->body + sig->field[0].off + 57);
+      return err;
     default:
       return gpg_error (GPG_ERR_PUBKEY_ALGO);
     }

@@ -6,7 +6,7 @@
  * signature's type over a key, a user ID or a subkey, then checks the
  * signature with gcry_pk_verify: RSA (PKCS#1 v1.5), DSA (for the old keys
  * that carry ElGamal subkeys), ECDSA on the NIST and brainpool curves,
- * EdDSA legacy (22) and Ed25519 (27).
+ * EdDSA legacy (22), Ed25519 (27) and Ed448 (28).
  *
  * Policy (pl_sig_verify): SHA-256/384/512/224 and SHA3-256/512; SHA-1
  * only for signatures made before 2023-01-01, as Sequoia's standard

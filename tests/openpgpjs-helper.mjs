@@ -4,7 +4,7 @@
 //   node openpgpjs-helper.mjs encrypt PWFILE AEAD CHUNKOCTET S2K ARMOR
 //                                                       < plain > msg
 //   node openpgpjs-helper.mjs v1 PWFILE S2K ARMOR        < plain > msg
-//   node openpgpjs-helper.mjs genkey V6 AEADPROTECT PWFILE|-  > key
+//   node openpgpjs-helper.mjs genkey V6 AEADPROTECT PWFILE|- [TYPE] > key
 //   node openpgpjs-helper.mjs cert KEYFILE                   > cert
 //   node openpgpjs-helper.mjs encrypt-to CERTFILE            < plain > msg
 //   node openpgpjs-helper.mjs decrypt-with KEYFILE PWFILE|-  < msg > plain
@@ -14,7 +14,8 @@
 // m=2^10 KiB) or argon2-default (OpenPGP.js's own, t=3 p=4 m=2^16 KiB);
 // ARMOR is 0 or 1.  "encrypt" writes SEIPD v2 + SKESK v6, "v1" writes
 // SEIPD v1 + SKESK v4.  "genkey" makes an Ed25519 + X25519 key (algorithms
-// 27 and 25), v6 when V6 is 1, else v4, its secret protected with the
+// 27 and 25; TYPE curve448: Ed448 + X448, 28 and 26), v6 when V6 is 1,
+// else v4, its secret protected with the
 // password in PWFILE (AEAD, S2K usage 253, when AEADPROTECT is 1).  The openpgp module is found through OPENPGPJS_DIR
 // (its node_modules/openpgp folder).  Failures exit 1 with the error on
 // standard error and nothing more on standard output.
@@ -205,11 +206,11 @@ function password (pwfile)
   return pwfile === '-' ? undefined : readFileSync(pwfile, 'utf8');
 }
 
-async function genkey (v6, aeadProtect, pwfile)
+async function genkey (v6, aeadProtect, pwfile, type)
 {
   const config = { v6Keys: v6 === '1', aeadProtect: aeadProtect === '1' };
   const { privateKey } = await openpgp.generateKey({
-    type: 'curve25519', userIDs: [{ name: 'Js', email: 'js@example.org' }],
+    type: type || 'curve25519', userIDs: [{ name: 'Js', email: 'js@example.org' }],
     passphrase: password(pwfile), format: 'armored', config
   });
   await output(privateKey);
@@ -263,8 +264,8 @@ try
       await encrypt(args[0], args[1], args[2], args[3], args[4], false);
     else if (cmd === 'v1' && args.length === 3)
       await encrypt(args[0], null, null, args[1], args[2], true);
-    else if (cmd === 'genkey' && args.length === 3)
-      await genkey(args[0], args[1], args[2]);
+    else if (cmd === 'genkey' && (args.length === 3 || args.length === 4))
+      await genkey(args[0], args[1], args[2], args[3]);
     else if (cmd === 'cert' && args.length === 1)
       await cert(args[0]);
     else if (cmd === 'encrypt-to' && args.length === 1)

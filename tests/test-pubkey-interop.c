@@ -449,18 +449,23 @@ typedef struct
   const char *v6;               /* "1": a v6 key (PKESK v6, SEIPD v2) */
   const char *aead_protect;     /* "1": S2K usage 253 */
   gboolean locked;
+  const char *type;             /* curve25519 (Ed25519 + X25519) or
+                                 * curve448 (Ed448 + X448) */
 } js_key;
 
 static const js_key js_keys[] = {
-  { "v6", "1", "0", FALSE },
-  { "v6-locked", "1", "0", TRUE },
-  { "v6-aead-locked", "1", "1", TRUE },
-  { "v4-x25519", "0", "0", FALSE },
-  { "v4-x25519-aead-locked", "0", "1", TRUE },
+  { "v6", "1", "0", FALSE, "curve25519" },
+  { "v6-locked", "1", "0", TRUE, "curve25519" },
+  { "v6-aead-locked", "1", "1", TRUE, "curve25519" },
+  { "v4-x25519", "0", "0", FALSE, "curve25519" },
+  { "v4-x25519-aead-locked", "0", "1", TRUE, "curve25519" },
+  { "v6-x448", "1", "0", FALSE, "curve448" },
+  { "v4-x448-locked", "0", "0", TRUE, "curve448" },
 };
 
-/* OpenPGP.js 6 makes an Ed25519 + X25519 key: it encrypts to it and we
- * decrypt; we encrypt to its certificate and it decrypts. */
+/* OpenPGP.js 6 makes an Ed25519 + X25519 (or Ed448 + X448) key: it
+ * encrypts to it and we decrypt; we encrypt to its certificate and it
+ * decrypts. */
 static void
 test_openpgpjs_both_ways (gconstpointer data)
 {
@@ -481,7 +486,7 @@ test_openpgpjs_both_ways (gconstpointer data)
   pw_opt = g_strdup_printf ("--with-key-password=%s", pw);
   {
     const char *a[] = { "genkey", k->v6, k->aead_protect,
-                        k->locked ? pw : "-", NULL };
+                        k->locked ? pw : "-", k->type, NULL };
     g_assert_cmpint (tu_run_openpgpjs (a, NULL, &key), ==, 0);
   }
   key_path = temp_file ("js-key", key);
