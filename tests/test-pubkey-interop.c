@@ -6,7 +6,9 @@
 #include "testutil.h"
 #include "gpg-keys.h"
 #include "cert.h"
+#include "algo.h"
 #include "errors.h"
+#include "keygen.h"
 #include "recipients.h"
 #include "pkesk.h"
 #include "seckey.h"
@@ -977,6 +979,54 @@ test_hostile_ecdh (gconstpointer data)
   pl_certs_free (certs, 1);
 }
 
+/* X25519 (algo 25, our rfc9580 key): small-order ephemeral points (u = 0,
+ * u = 1, and the order-8 point) and a flipped wrapped key give the one
+ * error. */
+static void
+test_hostile_x25519 (void)
+{
+  static const uint8_t session[32] = { 9, 8, 7 };
+  static const uint8_t order8[32] = {
+    0xe0, 0xeb, 0x7a, 0x7c, 0x3b, 0x41, 0xb8, 0xae, 0x16, 0x56, 0xe3, 0xfa,
+    0xf1, 0x9f, 0xc4, 0x6a, 0xda, 0x09, 0x8d, 0xeb, 0x9c, 0x32, 0xb1, 0xfd,
+    0x86, 0x62, 0x05, 0x16, 0x5f, 0x49, 0xb8, 0x00 };
+  const char *uids[] = { "X <x@example.org>" };
+  uint8_t *tsk;
+  size_t len, n;
+  pl_cert **certs;
+  pl_seckey sk;
+  pl_pkesk p, bad;
+
+  g_assert_cmpuint (pl_keygen (PL_KEYGEN_RFC9580, uids, 1, NULL, 0,
+                               1700000000u, &tsk, &len), ==, 0);
+  g_assert_cmpuint (pl_certs_read (tsk, len, &certs, &n), ==, 0);
+  g_assert_cmpint (certs[0]->subkeys[0].key.algo, ==, 25);
+  g_assert_cmpuint (pl_seckey_unlock (&certs[0]->subkeys[0], 7, NULL, 0, 0,
+                                      NULL, &sk), ==, 0);
+  g_assert_cmpuint (pl_pkesk_encrypt (&p, 6, &certs[0]->subkeys[0].key, 0, 0,
+                                      session, 32), ==, 0);
+  g_assert_cmpuint (try_open (&p, &sk), ==, 0);
+  for (int v = 0; v < 3; v++)
+    {
+      bad = p;
+      memset (bad.data, 0, 32);
+      if (v == 1)
+        bad.data[0] = 1;
+      else if (v == 2)
+        memcpy (bad.data, order8, 32);
+      g_assert_cmpuint (gpg_err_code (try_open (&bad, &sk)), ==,
+                        GPG_ERR_DECRYPT_FAILED);
+    }
+  bad = p;
+  bad.data[bad.f[1].off + 3] ^= 1;
+  g_assert_cmpuint (gpg_err_code (try_open (&bad, &sk)), ==,
+                    GPG_ERR_DECRYPT_FAILED);
+  pl_seckey_clear (&sk);
+  pl_certs_free (certs, n);
+  pl_wipe (tsk, len);
+  gcry_free (tsk);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1010,6 +1060,7 @@ main (int argc, char **argv)
   g_test_add_func ("/pubkey-interop/sqop", test_sqop_both_ways);
   g_test_add_func ("/pubkey-interop/rnp", test_rnp_both_ways);
   g_test_add_func ("/pubkey-interop/hostile/rsa", test_hostile_rsa);
+  g_test_add_func ("/pubkey-interop/hostile/x25519", test_hostile_x25519);
   g_test_add_func ("/pubkey-interop/engine/held-elsewhere",
                    test_held_elsewhere);
   g_test_add_func ("/pubkey-interop/engine/anonymous", test_engine_anonymous);
