@@ -5,12 +5,14 @@
 #include "batch.h"
 #include "derive.h"
 #include "errors.h"
+#include "recipients.h"
 #include "s2k.h"
 #include "skesk.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <gcrypt.h>
 
 /* Key packets kept per message: more is a denial of service (each costs
@@ -252,7 +254,7 @@ key_locks (const pl_encrypt_options *o, const pl_key *key)
 
   if (!key->data)
     return 0;
-  if (key->kind == PL_KEY_PASSPHRASE)
+  if (key->kind == PL_KEY_PASSPHRASE || key->kind == PL_KEY_CERT)
     return 1;
   return key->kind == PL_KEY_DERIVED && key->len == sizeof *derived
          && derived->len == pl_cipher_key_length (o->cipher_algo);
@@ -265,13 +267,23 @@ pl_keys_lock (const pl_encrypt_options *o, const pl_job_control *ctl,
 {
   pl_s2k template;
   int calibrated = 0, s2k_is_key;
+  uint32_t now = (uint32_t) time (NULL);
+  pl_profile readable;
   gpg_error_t err = 0;
 
   if (!o->n_keys || !o->keys)
-    return gpg_error (GPG_ERR_NO_PASSPHRASE);
+    return gpg_error (GPG_ERR_NO_KEY);
   for (size_t i = 0; i < o->n_keys; i++)
     if (!key_locks (o, &o->keys[i]))
       return gpg_error (GPG_ERR_INV_ARG);
+  /* Every certificate can take a PKESK and read the profile, before
+   * anything is emitted. */
+  err = pl_recipients_check (o->keys, o->n_keys, now, NULL, 0);
+  if (!err)
+    err = pl_recipients_profile (o->keys, o->n_keys, (int) o->profile, now,
+                                 &readable, NULL, 0);
+  if (err)
+    return err;
   /* As gpg -c: one passphrase, SKESK v4, and the S2K output is the
    * session key.  More passphrases need a key each can wrap, and so do
    * the files of a batch, which share their S2K output. */
@@ -279,9 +291,16 @@ pl_keys_lock (const pl_encrypt_options *o, const pl_job_control *ctl,
                && o->keys[0].kind == PL_KEY_PASSPHRASE && !o->batch;
   if (!s2k_is_key)
     gcry_randomize (session_key, keylen, GCRY_STRONG_RANDOM);
+  /* PKESKs first, as gpg writes them: gpg reads the key packets in order
+   * and asks for a passphrase at an SKESK even when it holds the key. */
   for (size_t i = 0; i < o->n_keys && !err; i++)
-    err = lock_with_key (o, ctl, &o->keys[i], &template, &calibrated,
-                         s2k_is_key, session_key, keylen, emit, arg);
+    if (o->keys[i].kind == PL_KEY_CERT)
+      err = pl_recipient_lock (o, o->keys[i].data, now, session_key, keylen,
+                               emit, arg);
+  for (size_t i = 0; i < o->n_keys && !err; i++)
+    if (o->keys[i].kind != PL_KEY_CERT)
+      err = lock_with_key (o, ctl, &o->keys[i], &template, &calibrated,
+                           s2k_is_key, session_key, keylen, emit, arg);
   pl_wipe (&template, sizeof template);
   return err;
 }
@@ -298,6 +317,7 @@ struct pl_key_candidates
   int planned;
   size_t n_skesk;
   int n_pkesk;
+  pl_pkesk_list *pkesks;        /* the PKESKs, tried first (recipients.h) */
   uint8_t *s2k_key;             /* secure: PL_SESSION_KEY_MAX each */
   uint8_t *session_key;         /* the candidate handed out */
   /* The iterator: session keys first, then SKESK x passphrase x
@@ -325,9 +345,14 @@ pl_key_candidates_new (pl_key_candidates **out, const pl_decrypt_options *o,
                       pl_job_threads (ctl), o->argon2_cap_kib);
       c->s2k_key = gcry_malloc_secure (2 * PL_SESSION_KEY_MAX);
       c->session_key = c->s2k_key + PL_SESSION_KEY_MAX;
+      if (pl_pkesk_list_new (&c->pkesks, o->keys, o->n_keys,
+                             ctl ? ctl->cancel : NULL, o->argon2_cap_kib))
+        c->pkesks = NULL;
     }
-  if (c && c->s2k_key)
+  if (c && c->s2k_key && c->pkesks)
     return 0;
+  if (c)
+    gcry_free (c->s2k_key);
   free (c);
   *out = NULL;
   return gpg_error (GPG_ERR_ENOMEM);
@@ -339,6 +364,7 @@ pl_key_candidates_free (pl_key_candidates *c)
   if (!c)
     return;
   pl_derive_clear (&c->derive);
+  pl_pkesk_list_free (c->pkesks);
   if (c->s2k_key)
     pl_wipe (c->s2k_key, 2 * PL_SESSION_KEY_MAX);
   gcry_free (c->s2k_key);
@@ -361,9 +387,14 @@ pl_key_candidates_add_packet (pl_key_candidates *c, pl_packet_body *body)
 
   if (body->tag == PL_PKT_PKESK)
     {
-      /* No secret keys here: counted, so that the failure can say so. */
+      uint8_t *pk = malloc (PL_PKESK_BODY_MAX);
       c->n_pkesk++;
-      return pl_packet_skip (body);
+      err = pk ? pl_packet_read_all (body, pk, PL_PKESK_BODY_MAX, &len)
+               : gpg_error (GPG_ERR_ENOMEM);
+      if (!err)
+        err = pl_pkesk_list_add (c->pkesks, pk, len);
+      free (pk);
+      return err;
     }
   err = pl_packet_read_all (body, buf, sizeof buf, &len);
   if (!err && c->n_skesk == MAX_SKESK)
@@ -562,9 +593,15 @@ gpg_error_t
 pl_key_candidates_next (pl_key_candidates *c, const uint8_t **key,
                         size_t *keylen, int *cipher_algo)
 {
+  gpg_error_t pk_err;
+
   *key = c->session_key;
   if (next_session_key (c, c->session_key, keylen, cipher_algo))
     return 0;
+  /* Public-key recipients before any S2K runs. */
+  pk_err = pl_pkesk_list_next (c->pkesks, c->session_key, keylen, cipher_algo);
+  if (gpg_err_code (pk_err) != GPG_ERR_EOF)
+    return pk_err;
   if (!c->planned)
     {
       gpg_error_t err = plan_derivations (c);
@@ -613,14 +650,32 @@ pl_key_candidates_reject (pl_key_candidates *c, gpg_error_t why)
   c->last = why;
 }
 
+/* 1 when the options give a passphrase for SKESKs. */
+static int
+has_passphrase (const pl_decrypt_options *o)
+{
+  for (size_t i = 0; i < o->n_keys; i++)
+    if (o->keys[i].kind == PL_KEY_PASSPHRASE
+        || o->keys[i].kind == PL_KEY_DERIVED)
+      return 1;
+  return 0;
+}
+
+void
+pl_key_candidates_recipients (const pl_key_candidates *c, char *out,
+                              size_t out_len)
+{
+  pl_pkesk_list_recipients (c->pkesks, out, out_len);
+}
+
 gpg_error_t
 pl_key_candidates_failure (const pl_key_candidates *c)
 {
   if (c->last && (gpg_err_code (c->last) != GPG_ERR_BAD_PASSPHRASE
                   || c->session_tried))
     return c->last;
-  if (!c->n_skesk && c->n_pkesk)
-    return gpg_error (GPG_ERR_NO_SECKEY);
+  if (c->n_pkesk && (!c->n_skesk || !has_passphrase (c->o)))
+    return pl_pkesk_list_failure (c->pkesks);
   if (c->n_dropped)
     return gpg_error (PL_ERR_TOO_MANY_KEYS);
   if (!c->n_skesk)
