@@ -360,8 +360,8 @@ cmd_list_profiles (int argc, char **argv)
     return fail (SOP_UNSUPPORTED_PROFILE, "only encrypt has profiles", 0);
   p = pl_profiles (&n);
   for (size_t i = 0; i < n; i++)
-    printf ("%s: %s%s\n", p[i].name, i == 0 ? "(default) " : "",
-            p[i].description);
+    printf ("%s: %s%s; %s\n", p[i].name, i == 0 ? "(default) " : "",
+            p[i].format, p[i].readers);
   return SOP_OK;
 }
 

@@ -12,6 +12,7 @@
 #include "padlock-settings.h"
 #include "padlock-sniff.h"
 #include "padlock-speed.h"
+#include "algo.h"
 #include "batch.h"
 #include "keys.h"
 
@@ -80,6 +81,32 @@ sniff_compressed (void)
    * ZLIB and BZip2 streams fail to inflate. */
   g_assert_cmpuint (taken[0], <, 100);
   g_assert_cmpuint (taken[1] + taken[2] + taken[3], <=, 8);
+}
+
+/* The settings' cipher choices, through the core's one table. */
+static void
+test_cipher_names (void)
+{
+  static const struct { const char *setting; int algo; const char *label; } want[] = {
+    { "aes256", PL_CIPHER_AES256, "AES-256" },
+    { "aes192", PL_CIPHER_AES192, "AES-192" },
+    { "aes128", PL_CIPHER_AES128, "AES-128" },
+    { "twofish", PL_CIPHER_TWOFISH, "Twofish" },
+    { "camellia256", PL_CIPHER_CAMELLIA256, "Camellia-256" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (want); i++)
+    {
+      int algo = padlock_settings_cipher_algo (want[i].setting);
+      g_assert_cmpint (algo, ==, want[i].algo);
+      g_assert_cmpstr (pl_cipher_name (algo), ==, want[i].label);
+      g_assert_cmpint (pl_cipher_from_name (pl_cipher_name (algo)), ==, algo);
+    }
+  /* gpg's spellings read too; an unknown name falls back to AES-256. */
+  g_assert_cmpint (pl_cipher_from_name ("CAMELLIA128"), ==, PL_CIPHER_CAMELLIA128);
+  g_assert_cmpint (pl_cipher_from_name ("aes-192"), ==, PL_CIPHER_AES192);
+  g_assert_cmpint (padlock_settings_cipher_algo ("rot13"), ==, PL_CIPHER_AES256);
+  g_assert_cmpint (padlock_settings_cipher_algo (NULL), ==, PL_CIPHER_AES256);
 }
 
 static void
@@ -931,6 +958,7 @@ main (int argc, char **argv)
 
   g_test_add_func ("/app/error/mapping", test_error_mapping);
   g_test_add_func ("/app/sniff", test_sniff);
+  g_test_add_func ("/app/cipher-names", test_cipher_names);
   g_test_add_func ("/app/output/names", test_output_names);
   g_test_add_func ("/app/output/name-safety", test_output_name_safety);
   g_test_add_func ("/app/output/hidden-names", test_hidden_names);
