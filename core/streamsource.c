@@ -158,3 +158,19 @@ pl_source_new_stream (int fd, int close_fd, const atomic_int *cancel)
   s->cancel = cancel;
   return &s->base;
 }
+
+gpg_error_t
+pl_source_sniff (pl_source **src, pl_sniff_result *result)
+{
+  uint8_t head[PL_SNIFF_SIZE];
+  size_t n = 0;
+  int64_t size = (*src)->size;
+  gpg_error_t err = pl_source_read_full (*src, head, sizeof head, &n);
+
+  memset (result, 0, sizeof *result);
+  if (err)
+    return err;
+  pl_sniff (head, n, n < sizeof head ? (int64_t) n : size, result);
+  *src = pl_source_new_replay (head, n, *src);
+  return *src ? 0 : gpg_error (GPG_ERR_ENOMEM);
+}

@@ -13,6 +13,7 @@
 #include <stddef.h>
 
 #include "io.h"
+#include "sniff.h"
 
 /* A source that hands out a copy of PREFIX (LEN octets; NULL when 0)
  * first, then the octets of REST, which it takes over: REST is freed with
@@ -41,3 +42,11 @@ pl_source *pl_source_new_replay (const void *prefix, size_t len,
  * closed). */
 pl_source *pl_source_new_stream (int fd, int close_fd,
                                  const atomic_int *cancel);
+
+/* Reads the first octets of *SRC (up to PL_SNIFF_SIZE, or its end),
+ * sniffs them (pl_sniff, with *SRC's size, or the octets read when it
+ * ended within) into *RESULT, and replaces *SRC with a replay source
+ * that hands them out again first: the caller goes on as if nothing had
+ * been read.  On an error *SRC is left as it is (some octets consumed);
+ * GPG_ERR_ENOMEM frees it and sets it NULL. */
+gpg_error_t pl_source_sniff (pl_source **src, pl_sniff_result *result);
