@@ -75,6 +75,8 @@ typedef struct decrypt_job
   const pl_job_control *ctl;
   uint64_t done;
   int have_literal;
+  int in_packet;                /* parse_plaintext is inside a packet body
+                                 * (kept as it was when it failed) */
   source_reader source;
   pl_cursor source_cursor;      /* over SOURCE */
   armor_filter armor;
@@ -527,6 +529,7 @@ parse_plaintext (decrypt_job *j, pl_cursor *in, int depth)
         break;
       if (err)
         return err;
+      j->in_packet++;
       switch (body.tag)
         {
         case PL_PKT_LITERAL:
@@ -547,6 +550,7 @@ parse_plaintext (decrypt_job *j, pl_cursor *in, int depth)
         }
       if (err)
         return err;
+      j->in_packet--;
     }
   if (!depth && !j->have_literal)
     return gpg_error (GPG_ERR_NO_DATA);
@@ -674,6 +678,16 @@ decrypt_seipd1 (decrypt_job *j, pl_key_candidates *c, pl_cursor *bc)
   r.out = &j->writer;
   pl_cursor_init (&inner, &r.base);
   err = parse_plaintext (j, &inner, 0);
+  /* The body ended with no MDC packet: too short to hold one, or a
+   * packet inside ran on into where it must be.  Stripped, or never
+   * written: that is no integrity protection, not a file cut short nor
+   * one tampered with (issue 19 §9).  An MDC that is there but wrong
+   * stays a checksum error: the packets inside end before it. */
+  if ((gpg_err_code (err) == GPG_ERR_TRUNCATED
+       || gpg_err_code (err) == GPG_ERR_CHECKSUM)
+      && r.ended && !pl_seipd1_mdc_present (&r.st)
+      && (j->in_packet || r.st.held_len < PL_MDC_PACKET_LEN))
+    err = gpg_error (PL_ERR_UNPROTECTED);
   if (!err && !r.ended)
     {
       /* The literal ended before the body did: read to the MDC. */
