@@ -21,7 +21,7 @@ mkdir -m 700 "$GNUPGHOME"
 unset DISPLAY WAYLAND_DISPLAY
 export DBUS_SESSION_BUS_ADDRESS=disabled:
 export GSETTINGS_BACKEND=memory
-LIMIT=600                       # tenths of a second: a hang, not a speed
+LIMIT=${LIMIT:-600}                       # tenths of a second: a hang, not a speed
 
 n=0
 failed=0
