@@ -318,6 +318,37 @@ run_job (PadlockQueue     *queue,
   return job;
 }
 
+/* Random octets named x.gpg (issue 19 §9): the window and --batch sort
+ * them to decryption by the name (/app/input), and the job says what the
+ * file is not, writing nothing; so does one forced to decrypt a text. */
+static void
+test_not_openpgp (void)
+{
+  g_autofree char *dir = at_new_dir ("not-openpgp");
+  g_autofree char *fake = at_write_random (dir, "x.gpg", 5000);
+  g_autofree char *text = g_build_filename (dir, "notes.txt", NULL);
+  g_autoptr(PadlockQueue) queue = padlock_queue_new ();
+  g_autoptr(PadlockJob) job = NULL;
+  g_autoptr(PadlockJob) forced = NULL;
+  g_autoptr(GDir) d = NULL;
+  guint n = 0;
+
+  g_assert_true (g_file_set_contents (text, "hello\n", -1, NULL));
+  job = run_job (queue, fake, PADLOCK_DIRECTION_DECRYPT, NULL, PASSPHRASE);
+  forced = run_job (queue, text, PADLOCK_DIRECTION_DECRYPT, NULL, PASSPHRASE);
+  g_assert_true (at_wait_queue_idle (queue, TIMEOUT_MS));
+  g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_FAILED);
+  g_assert_error (padlock_job_get_error (job), PADLOCK_ERROR, PADLOCK_ERROR_MALFORMED);
+  g_assert_cmpstr (padlock_job_get_error (job)->message, ==,
+                   "x.gpg is not an OpenPGP message.");
+  g_assert_cmpstr (padlock_job_get_error (forced)->message, ==,
+                   "notes.txt is not an OpenPGP message.");
+  d = g_dir_open (dir, 0, NULL);
+  while (g_dir_read_name (d))
+    n++;
+  g_assert_cmpuint (n, ==, 2);
+}
+
 static void
 test_roundtrip (void)
 {
@@ -1001,6 +1032,7 @@ main (int argc, char **argv)
 
   g_test_add_func ("/app/error/mapping", test_error_mapping);
   g_test_add_func ("/app/input", test_input);
+  g_test_add_func ("/app/not-openpgp", test_not_openpgp);
   g_test_add_func ("/app/cipher-names", test_cipher_names);
   g_test_add_func ("/app/output/names", test_output_names);
   g_test_add_func ("/app/output/name-safety", test_output_name_safety);
