@@ -317,12 +317,11 @@ on_prefix_read (GObject      *object,
 
 /* A stream's first octets (a pipe, a FIFO, /dev/stdin) tell what it is;
  * they are read as they come, with the signals heard meanwhile (a FIFO's
- * writer may never come).  FALSE when interrupted or one failed. */
+ * writer may never come).  One that fails is said and counted; FALSE
+ * when interrupted. */
 static gboolean
 read_prefixes (Batch *batch)
 {
-  guint failed = batch->n_failed;
-
   batch->n_left = 0;
   for (guint i = 0; i < batch->inputs->len; i++)
     {
@@ -336,8 +335,7 @@ read_prefixes (Batch *batch)
     }
   if (batch->n_left)
     g_main_loop_run (batch->loop);
-  return batch->n_failed == failed
-         && !g_cancellable_is_cancelled (batch->interrupt);
+  return !g_cancellable_is_cancelled (batch->interrupt);
 }
 
 /* Sorts each input into a job, as the window sorts what is dropped on
@@ -355,12 +353,16 @@ make_jobs (Batch                  *batch,
       PadlockDirection direction = forced >= 0 ? (PadlockDirection) forced
                                    : padlock_input_direction (input);
 
+      if (!padlock_input_is_sniffed (input))
+        continue;               /* its first read failed, and said so */
       /* A pipe's output goes to the current folder, not to /dev/fd. */
       if (padlock_input_is_stream (input) && !here.output_dir)
         here.output_dir = cwd = g_get_current_dir ();
       g_ptr_array_add (batch->jobs,
                        padlock_job_new_for_input (input, direction, &here));
     }
+  /* The jobs hold their inputs now, each let go when its job ends. */
+  g_ptr_array_set_size (batch->inputs, 0);
 }
 
 /* Reads the options into CONFIG and the rest; FALSE and a

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
 #include <glib/gi18n.h>
@@ -146,6 +147,13 @@ padlock_input_get_mtime (PadlockInput *self)
   return (gint64) self->st.st_mtime;
 }
 
+gboolean
+padlock_input_is_sniffed (PadlockInput *self)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+  return self->prefix_done;
+}
+
 const pl_sniff_result *
 padlock_input_get_sniff (PadlockInput *self)
 {
@@ -210,9 +218,11 @@ on_prefix_ready (int          fd,
   if (n < 0)
     {
       int e = errno;
+      g_autofree char *name = g_file_get_basename (self->file);
+
       prefix_read_stop (read_);
       g_task_return_new_error (task, G_IO_ERROR, g_io_error_from_errno (e),
-                               "%s", g_strerror (e));
+                               "%s: %s", name, g_strerror (e));
       return G_SOURCE_REMOVE;
     }
   self->prefix_len += (gsize) n;

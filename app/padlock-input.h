@@ -40,6 +40,9 @@ gboolean               padlock_input_is_stream   (PadlockInput  *self);
 gint64                 padlock_input_get_size    (PadlockInput  *self);
 /* Its modification time, for the literal packet. */
 gint64                 padlock_input_get_mtime   (PadlockInput  *self);
+/* Whether its first octets were read and sniffed: at once for a file or
+ * a folder, once padlock_input_read_prefix_async succeeded for a stream. */
+gboolean               padlock_input_is_sniffed  (PadlockInput  *self);
 /* What the first octets are: all zero for a folder, and for a stream
  * until its prefix is read. */
 const pl_sniff_result *padlock_input_get_sniff   (PadlockInput  *self);

@@ -298,8 +298,10 @@ padlock_job_start (PadlockJob *self,
   work->sink = self->direction == PADLOCK_DIRECTION_DECRYPT
                && self->config.unpack_archives
                ? PADLOCK_JOB_SINK_FOLDER : PADLOCK_JOB_SINK_FILE;
-  /* A folder is never deleted: verify-and-delete is for files. */
-  if (work->folder)
+  /* A folder is never deleted: verify-and-delete is for files; nor is a
+   * pipe or FIFO, which holds no data once read. */
+  if (work->folder
+      || (self->opened && padlock_input_is_stream (self->opened)))
     work->delete_original = FALSE;
   work->items = g_strdupv (self->items);
   work->archive_top = g_strdup (self->archive_top);
