@@ -1017,6 +1017,42 @@ test_passphrase_dialog (void)
   close_window (window);
 }
 
+/* Random octets named x.gpg are a decryption that says what they are not
+ * (issue 19 §9), nothing encrypted to x.gpg.gpg; a FIFO dropped is
+ * refused with a notice, without waiting for a writer (issue 19 §2). */
+static void
+test_not_openpgp_drop (void)
+{
+  g_autofree char *dir = at_new_dir ("not-openpgp");
+  g_autofree char *fake = at_write_random (dir, "x.gpg", 5000);
+  g_autofree char *fifo = g_build_filename (dir, "fifo", NULL);
+  g_autofree char *listing = NULL;
+  PadlockWindow *window = at_new_window ();
+  const char *paths[] = { fake, NULL };
+  const char *fifos[] = { fifo, NULL };
+  g_autoptr(PadlockJob) job = NULL;
+
+  at_drop (window, paths);
+  g_assert_cmpint (at_wait_dialog (window)->mode, ==, PADLOCK_PASSPHRASE_DECRYPT);
+  at_answer (at_wait_dialog (window), PASSPHRASE);
+  g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
+  job = g_list_model_get_item (G_LIST_MODEL (window->queue), 0);
+  g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_FAILED);
+  g_assert_cmpstr (padlock_job_get_error (job)->message, ==,
+                   "x.gpg is not an OpenPGP message.");
+
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  g_clear_pointer (&window->last_notice, g_free);
+  at_drop (window, fifos);
+  g_assert_nonnull (window->last_notice);
+  g_assert_true (g_str_has_prefix (window->last_notice,
+                                   "fifo is not a file or folder"));
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (window->queue)), ==, 1);
+  listing = at_list_dir (dir);
+  g_assert_cmpstr (listing, ==, "fifo|x.gpg");
+  close_window (window);
+}
+
 /* Show in Files and Open say why they failed, in a toast that shows the
  * whole message. */
 static void
@@ -1537,6 +1573,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/plaintext-size", test_plaintext_size);
   g_test_add_func ("/ui/passphrase-dialog", test_passphrase_dialog);
   g_test_add_func ("/ui/open-failure", test_open_failure);
+  g_test_add_func ("/ui/not-openpgp-drop", test_not_openpgp_drop);
   g_test_add_func ("/ui/layout-and-bindings", test_layout_and_bindings);
   g_test_add_func ("/ui/speed-scale", test_speed_scale);
   g_test_add_func ("/ui/ten-thousand", test_ten_thousand);
