@@ -305,7 +305,7 @@ on_prefix_read (GObject      *object,
   Batch *batch = user_data;
   g_autoptr(GError) error = NULL;
 
-  if (!g_task_propagate_boolean (G_TASK (result), &error)
+  if (!padlock_input_read_prefix_finish (NULL, result, &error)
       && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     {
       g_printerr ("padlock: %s\n", error->message);

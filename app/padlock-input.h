@@ -61,6 +61,7 @@ void                   padlock_input_read_prefix_async  (PadlockInput        *se
                                                          GCancellable        *cancellable,
                                                          GAsyncReadyCallback  callback,
                                                          gpointer             user_data);
+/* SELF may be NULL (the result knows its input). */
 gboolean               padlock_input_read_prefix_finish (PadlockInput        *self,
                                                          GAsyncResult        *result,
                                                          GError             **error);
