@@ -9,6 +9,7 @@
 #include "packet.h"
 #include "s2k.h"
 #include "sniff.h"
+#include "tar.h"
 
 #include <string.h>
 
@@ -421,22 +422,22 @@ test_keys (void)
   }
 }
 
-/* A tar header block for one file. */
+/* The first 1024 octets of the archive Padlock writes of a folder that
+ * holds one small file (core/tar.c). */
 static void
-tar_header (guint8 *h)
+padlock_tar (guint8 *out, gsize len)
 {
-  unsigned long sum = 0;
+  g_autofree char *folder = g_build_filename (tu_tmpdir (), "sniff-tar", NULL);
+  g_autofree char *file = g_build_filename (folder, "a.txt", NULL);
+  pl_source *src = NULL;
+  size_t n = 0;
 
-  memset (h, 0, 512);
-  strcpy ((char *) h, "folder/a.txt");
-  memcpy (h + 100, "0000644", 7);
-  memcpy (h + 124, "00000000005", 11);
-  h[156] = '0';
-  memcpy (h + 257, "ustar\0" "00", 8);
-  memset (h + 148, ' ', 8);
-  for (int i = 0; i < 512; i++)
-    sum += h[i];
-  g_snprintf ((char *) h + 148, 8, "%06lo", sum);
+  g_assert_cmpint (g_mkdir_with_parents (folder, 0755), ==, 0);
+  g_assert_true (g_file_set_contents (file, "hello\n", -1, NULL));
+  g_assert_cmpuint (pl_tar_source_new (folder, NULL, &src), ==, 0);
+  g_assert_cmpuint (pl_source_read_full (src, out, len, &n), ==, 0);
+  g_assert_cmpuint (n, ==, len);
+  pl_source_free (src);
 }
 
 /* Not encrypted (gpg --store, with or without compression): whether the
@@ -448,8 +449,7 @@ test_tar_inside (void)
   guint8 tar[1024], text[1024];
   GByteArray *lit_tar, *lit_text;
 
-  tar_header (tar);
-  memset (tar + 512, 'x', 512);
+  padlock_tar (tar, sizeof tar);
   memset (text, 'y', sizeof text);
   lit_tar = pb_literal_body (tar, sizeof tar);
   lit_text = pb_literal_body (text, sizeof text);
