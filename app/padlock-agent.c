@@ -371,8 +371,10 @@ request_begin (Request *request, PadlockAgent *self, GCancellable *cancellable,
       return FALSE;
     }
   request->fd = fds[0];
-  request->handler = g_cancellable_connect (cancellable, G_CALLBACK (cut_connection),
-                                            request, NULL);
+  if (cancellable)
+    request->handler = g_cancellable_connect (cancellable,
+                                              G_CALLBACK (cut_connection),
+                                              request, NULL);
   return TRUE;
 }
 
@@ -383,7 +385,8 @@ request_end (Request *request, GCancellable *cancellable, gpg_error_t err,
 {
   gboolean cut;
 
-  g_cancellable_disconnect (cancellable, request->handler);
+  if (cancellable)
+    g_cancellable_disconnect (cancellable, request->handler);
   cut = g_atomic_int_get (&request->cut);
   if (cut)
     err = gpg_error (GPG_ERR_CANCELED);

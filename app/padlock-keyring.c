@@ -106,6 +106,14 @@ cancel_context (GCancellable *cancellable, gpointer ctx)
   gpgme_cancel_async (ctx);
 }
 
+static gulong
+connect_cancel (GCancellable *cancellable, gpgme_ctx_t ctx)
+{
+  if (!cancellable)
+    return 0;
+  return g_cancellable_connect (cancellable, G_CALLBACK (cancel_context), ctx, NULL);
+}
+
 /* Listing, on a worker thread */
 
 static gpgme_error_t
@@ -261,8 +269,7 @@ list_thread (GTask *task, gpointer source, gpointer task_data,
   err = new_context (home_dir, &ctx);
   if (!err)
     {
-      handler = g_cancellable_connect (cancellable, G_CALLBACK (cancel_context),
-                                       ctx, NULL);
+      handler = connect_cancel (cancellable, ctx);
       /* VALIDATE is a no-op for OpenPGP in GPGME 1.18; gpg's listing gives
        * the validity from the trust database, which it updates when due. */
       err = gpgme_set_keylist_mode (ctx, GPGME_KEYLIST_MODE_LOCAL
@@ -752,8 +759,7 @@ export_thread (GTask *task, gpointer source, gpointer task_data,
   if (!err)
     err = gpgme_data_new (&data);
   if (!err)
-    handler = g_cancellable_connect (cancellable, G_CALLBACK (cancel_context),
-                                     ctx, NULL);
+    handler = connect_cancel (cancellable, ctx);
   for (guint i = 0; !err && transfer->fingerprints[i]; i++)
     {
       err = export_one (ctx, transfer->fingerprints[i], data);
@@ -862,8 +868,7 @@ import_thread (GTask *task, gpointer source, gpointer task_data,
     err = gpgme_data_new_from_mem (&data, contents, len, 0);
   if (!err)
     {
-      handler = g_cancellable_connect (cancellable, G_CALLBACK (cancel_context),
-                                       ctx, NULL);
+      handler = connect_cancel (cancellable, ctx);
       err = gpgme_op_import (ctx, data);
       g_cancellable_disconnect (cancellable, handler);
     }
