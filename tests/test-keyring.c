@@ -394,6 +394,12 @@ has_n_keys (gpointer data)
          && padlock_keyring_get_state (keyring) == PADLOCK_KEYRING_READY;
 }
 
+static gboolean
+has_3_keys (gpointer data)
+{
+  return g_list_model_get_n_items (G_LIST_MODEL (data)) == 3;
+}
+
 static void
 count_changes (GListModel *model, guint position, guint removed, guint added,
                guint *changes)
@@ -416,13 +422,19 @@ test_monitor (void)
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (keyring)), ==, 1);
   g_signal_connect (keyring, "items-changed", G_CALLBACK (count_changes), &changes);
 
-  /* gpg adds a key while the keyring is open: it appears. */
-  second = tg_gen_key (home, "Second <second@example.org>", "ed25519", "default",
-                       "never", "", NULL);
+  /* gpg imports a certificate while the keyring is open (pubring.kbx
+   * only: no secret key changes): it appears. */
+  g_assert_cmpint (tg_gpg (home, NULL, keys.frank_cert, NULL, "--import", NULL), ==, 0);
   g_assert_true (at_wait_until (has_n_keys, keyring, WAIT_MS));
   g_assert_cmpuint (changes, >=, 1);
+  key_of (keyring, keys.frank);
+
+  /* And a new secret key (private-keys-v1.d, then pubring.kbx). */
+  second = tg_gen_key (home, "Second <second@example.org>", "ed25519", "default",
+                       "never", "", NULL);
+  g_assert_true (at_wait_until (has_3_keys, keyring, WAIT_MS));
   key_of (keyring, first);
-  key_of (keyring, second);
+  g_assert_true (padlock_key_get_has_secret (key_of (keyring, second)));
 }
 
 static gboolean
@@ -448,12 +460,11 @@ test_no_home (void)
   /* The user runs gpg for the first time (which creates ~/.gnupg; with
    * --homedir it does not): the keyring follows. */
   g_assert_cmpint (g_mkdir (dir, 0700), ==, 0);
-  g_free (tg_gen_key (&later, "Late <late@example.org>", "ed25519", "default",
-                      "never", "", NULL));
+  g_assert_cmpint (tg_gpg (&later, NULL, keys.frank_cert, NULL, "--import", NULL),
+                   ==, 0);
   g_assert_true (at_wait_until (is_ready, keyring, WAIT_MS));
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (keyring)), ==, 1);
-  /* The parent's agent is not this home's. */
-  tg_home_kill_agent (&later);
+  key_of (keyring, keys.frank);
 }
 
 int
