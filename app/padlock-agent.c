@@ -355,14 +355,14 @@ static gboolean
 request_begin (Request *request, PadlockAgent *self, GCancellable *cancellable,
                GError **error)
 {
-  assuan_fd_t fds[1];
+  assuan_fd_t fds[2];  /* libassuan wants room for two */
 
   request->agent = self;
   request->padding = -1;
   request->ctx = take_connection (self, cancellable, error);
   if (!request->ctx)
     return FALSE;
-  if (assuan_get_active_fds (request->ctx, 0, fds, 1) < 1)
+  if (assuan_get_active_fds (request->ctx, 0, fds, G_N_ELEMENTS (fds)) < 1)
     {
       g_clear_pointer (&request->ctx, assuan_release);
       g_set_error_literal (error, PADLOCK_ERROR, PADLOCK_ERROR_OTHER,
@@ -672,12 +672,18 @@ async_decrypt_free (gpointer data)
   g_free (async);
 }
 
+typedef struct
+{
+  PadlockAgentPinentryFunc func;
+  gpointer                 user_data;
+} Notify;
+
 static gboolean
 notify_in_context (gpointer data)
 {
-  AsyncDecrypt *async = data;
+  Notify *notify = data;
 
-  async->pinentry_launched (async->user_data);
+  notify->func (notify->user_data);
   return G_SOURCE_REMOVE;
 }
 
@@ -686,9 +692,12 @@ pinentry_launched_async (gpointer data)
 {
   GTask *task = data;
   AsyncDecrypt *async = g_task_get_task_data (task);
+  Notify *notify = g_new (Notify, 1);
 
+  notify->func = async->pinentry_launched;
+  notify->user_data = async->user_data;
   g_main_context_invoke_full (async->context, G_PRIORITY_DEFAULT,
-                              notify_in_context, async, NULL);
+                              notify_in_context, notify, g_free);
 }
 
 static void
@@ -731,6 +740,8 @@ padlock_agent_pkdecrypt_async (PadlockAgent *self, const char *keygrip,
 
   task = g_task_new (self, cancellable, callback, callback_data);
   g_task_set_source_tag (task, padlock_agent_pkdecrypt_async);
+  /* Our own words for a cancel ("nothing was written"), not GIO's. */
+  g_task_set_check_cancellable (task, FALSE);
   /* The caller's S-expression may go away: a copy for the thread. */
   if (canonical_sexp (ciphertext, &canon, &len)
       || gcry_sexp_sscan (&copy, NULL, (const char *) canon, len))
