@@ -493,6 +493,28 @@ escape_description (const char *text)
   return g_string_free (out, FALSE);
 }
 
+/* SETKEY and SETKEYDESC: the key of the next operation, and what
+ * pinentry says when it asks for its passphrase. */
+static gpg_error_t
+select_key (Request *request, const char *keygrip, const char *description)
+{
+  char line[ASSUAN_LINELENGTH];
+  g_autofree char *escaped = NULL;
+  gpg_error_t err;
+
+  g_snprintf (line, sizeof line, "SETKEY %s", keygrip);
+  err = assuan_transact (request->ctx, line, NULL, NULL, NULL, NULL, NULL, NULL);
+  if (err || !description)
+    return err;
+  escaped = escape_description (description);
+  /* A description too long for one line is cut (before an escape that
+   * would be cut), not refused. */
+  g_snprintf (line, sizeof line, "SETKEYDESC %s", escaped);
+  for (char *p = strrchr (line, '%'); p && strlen (p) < 3; p = NULL)
+    *p = '\0';
+  return assuan_transact (request->ctx, line, NULL, NULL, NULL, NULL, NULL, NULL);
+}
+
 static gboolean
 is_keygrip (const char *keygrip)
 {
@@ -550,7 +572,6 @@ padlock_agent_pkdecrypt (PadlockAgent *self, const char *keygrip,
 {
   g_autoptr (PadlockAgentDecrypted) decrypted = NULL;
   Request request = { 0 };
-  char line[ASSUAN_LINELENGTH];
   gpg_error_t err;
 
   g_return_val_if_fail (PADLOCK_IS_AGENT (self), NULL);
@@ -564,21 +585,7 @@ padlock_agent_pkdecrypt (PadlockAgent *self, const char *keygrip,
   request.user_data = user_data;
   err = canonical_sexp (ciphertext, &request.ciphertext, &request.ciphertext_len);
   if (!err)
-    {
-      g_snprintf (line, sizeof line, "SETKEY %s", keygrip);
-      err = assuan_transact (request.ctx, line, NULL, NULL, NULL, NULL, NULL, NULL);
-    }
-  if (!err && description)
-    {
-      g_autofree char *escaped = escape_description (description);
-
-      /* A description too long for one line is cut (at an escape's
-       * start, never inside one), not refused. */
-      g_snprintf (line, sizeof line, "SETKEYDESC %s", escaped);
-      for (char *p = strrchr (line, '%'); p && strlen (p) < 3; p = NULL)
-        *p = '\0';
-      err = assuan_transact (request.ctx, line, NULL, NULL, NULL, NULL, NULL, NULL);
-    }
+    err = select_key (&request, keygrip, description);
   if (!err)
     err = assuan_transact (request.ctx, "PKDECRYPT", collect_answer, &request,
                            answer_inquiry, &request, read_status, &request);
@@ -590,6 +597,54 @@ padlock_agent_pkdecrypt (PadlockAgent *self, const char *keygrip,
   if (!request_end (&request, cancellable, err, error))
     return NULL;
   return g_steal_pointer (&decrypted);
+}
+
+gcry_sexp_t
+padlock_agent_pksign (PadlockAgent *self, const char *keygrip,
+                      const char *description, int hash_algo,
+                      const unsigned char *digest, gsize digest_len,
+                      PadlockAgentPinentryFunc pinentry_launched,
+                      gpointer user_data, GCancellable *cancellable,
+                      GError **error)
+{
+  Request request = { 0 };
+  char line[ASSUAN_LINELENGTH];
+  gcry_sexp_t signature = NULL;
+  gpg_error_t err;
+  int n;
+
+  g_return_val_if_fail (PADLOCK_IS_AGENT (self), NULL);
+  g_return_val_if_fail (is_keygrip (keygrip), NULL);
+  g_return_val_if_fail (digest != NULL && digest_len > 0 && digest_len <= 64, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (!request_begin (&request, self, cancellable, error))
+    return NULL;
+  request.pinentry_launched = pinentry_launched;
+  request.user_data = user_data;
+  err = select_key (&request, keygrip, description);
+  if (!err)
+    {
+      /* libgcrypt's numbers, which are OpenPGP's for the SHA-2 family. */
+      n = g_snprintf (line, sizeof line, "SETHASH %d ", hash_algo);
+      for (gsize i = 0; i < digest_len; i++)
+        n += g_snprintf (line + n, sizeof line - n, "%02X", digest[i]);
+      err = assuan_transact (request.ctx, line, NULL, NULL, NULL, NULL, NULL, NULL);
+    }
+  if (!err)
+    err = assuan_transact (request.ctx, "PKSIGN", collect_answer, &request,
+                           answer_inquiry, &request, NULL, NULL);
+  if (!err && !g_atomic_int_get (&request.cut))
+    err = gcry_sexp_sscan (&signature, NULL, (const char *) request.answer,
+                           request.answer_len);
+  gcry_free (request.answer);
+  request.answer = NULL;
+  if (!request_end (&request, cancellable, err, error))
+    {
+      gcry_sexp_release (signature);
+      return NULL;
+    }
+  return signature;
 }
 
 gboolean

@@ -17,6 +17,8 @@
  *   ECDH  (enc-val (ecdh (s C) (e EPHEMERAL)))-> the shared point
  *   ElG   (enc-val (elg (a A) (b B)))        -> the padded block
  *
+ * For signatures (next), padlock_agent_pksign () asks it to sign a digest.
+ *
  * Every request may block (a connection, pinentry): call them on a worker
  * thread, or use the _async variants.  Requests are independent and may
  * run on several threads at once; each runs on a connection of its own,
@@ -109,6 +111,22 @@ void          padlock_agent_pkdecrypt_async   (PadlockAgent             *self,
 PadlockAgentDecrypted *padlock_agent_pkdecrypt_finish (PadlockAgent      *self,
                                                        GAsyncResult      *result,
                                                        GError           **error);
+
+/* PKSIGN: signs DIGEST, made with HASH_ALGO (a GCRY_MD_ number), with
+ * the secret key of KEYGRIP, as gpg's agent_pksign asks (SIGKEY, SETHASH,
+ * PKSIGN); the agent encodes the digest for the key's algorithm (PKCS#1
+ * for RSA, the raw value for ECDSA, EdDSA over the digest).  Returns the
+ * agent's "(sig-val …)".  Blocks; fails as padlock_agent_pkdecrypt. */
+gcry_sexp_t   padlock_agent_pksign            (PadlockAgent             *self,
+                                               const char               *keygrip,
+                                               const char               *description,
+                                               int                       hash_algo,
+                                               const unsigned char      *digest,
+                                               gsize                     digest_len,
+                                               PadlockAgentPinentryFunc  pinentry_launched,
+                                               gpointer                  user_data,
+                                               GCancellable             *cancellable,
+                                               GError                  **error);
 
 /* KEYINFO: whether the agent holds KEYGRIP's secret key, on a card, with
  * its passphrase cached.  Blocks; never asks the user.  A key it does not

@@ -26,12 +26,17 @@ typedef struct
   const char *subkey;
   char       *fpr;
   char       *grip;    /* of the encryption subkey */
+  char       *primary_grip;
+  const char *verify_data; /* how libgcrypt checks the agent's signature */
 } TestKey;
 
 static TestKey test_keys[] = {
-  { "rsa3072", "Alice <alice@example.org>", "rsa3072", "rsa3072" },
-  { "cv25519", "Bob <bob@example.org>", "ed25519", "cv25519" },
-  { "nistp256", "Carol <carol@example.org>", "nistp256", "nistp256" },
+  { "rsa3072", "Alice <alice@example.org>", "rsa3072", "rsa3072",
+    .verify_data = "(data (flags pkcs1) (hash sha256 %b))" },
+  { "cv25519", "Bob <bob@example.org>", "ed25519", "cv25519",
+    .verify_data = "(data (flags eddsa) (hash-algo sha512) (value %b))" },
+  { "nistp256", "Carol <carol@example.org>", "nistp256", "nistp256",
+    .verify_data = "(data (flags raw) (value %b))" },
 };
 
 static TgHome *home;
@@ -51,6 +56,7 @@ make_keys (void)
       grips = tg_keygrips (home, key->fpr);
       g_assert_cmpuint (g_strv_length (grips), ==, 2);
       key->grip = g_strdup (grips[1]);
+      key->primary_grip = g_strdup (grips[0]);
     }
   /* Padlock starts it again (/agent/start), with an empty cache. */
   tg_home_kill_agent (home);
@@ -348,6 +354,41 @@ test_no_secret_key (void)
   gcry_sexp_release (enc);
 }
 
+/* The agent signs a SHA-256 digest with the primary key; libgcrypt
+ * checks it on the public key, and refuses it for another digest. */
+static void
+test_pksign (gconstpointer data)
+{
+  TestKey *key = (TestKey *) data;
+  g_autoptr (PadlockAgent) agent = padlock_agent_new (home->dir);
+  g_autoptr (GError) error = NULL;
+  gcry_sexp_t signature, public_key, signed_data = NULL, other_data = NULL;
+  unsigned char digest[32], other[32];
+
+  tg_home_set_pinentry (home, PASSPHRASE);
+  gcry_create_nonce (digest, sizeof digest);
+  memcpy (other, digest, sizeof other);
+  other[7] ^= 0x20;
+  signature = padlock_agent_pksign (agent, key->primary_grip, "Sign it",
+                                    GCRY_MD_SHA256, digest, sizeof digest,
+                                    NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (signature);
+  public_key = padlock_agent_read_key (agent, key->primary_grip, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (gcry_sexp_build (&signed_data, NULL, key->verify_data,
+                                    (int) sizeof digest, digest), ==, 0);
+  g_assert_cmpint (gcry_sexp_build (&other_data, NULL, key->verify_data,
+                                    (int) sizeof other, other), ==, 0);
+  g_assert_cmpint (gcry_pk_verify (signature, signed_data, public_key), ==, 0);
+  g_assert_cmpint (gpg_err_code (gcry_pk_verify (signature, other_data, public_key)),
+                   ==, GPG_ERR_BAD_SIGNATURE);
+  gcry_sexp_release (signature);
+  gcry_sexp_release (public_key);
+  gcry_sexp_release (signed_data);
+  gcry_sexp_release (other_data);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -360,6 +401,9 @@ main (int argc, char **argv)
       g_autofree char *path = g_strdup_printf ("/agent/pkdecrypt/%s", test_keys[i].name);
 
       g_test_add_data_func (path, &test_keys[i], test_pkdecrypt);
+      g_clear_pointer (&path, g_free);
+      path = g_strdup_printf ("/agent/pksign/%s", test_keys[i].name);
+      g_test_add_data_func (path, &test_keys[i], test_pksign);
     }
   g_test_add_func ("/agent/pinentry-cancel", test_pinentry_cancel);
   g_test_add_func ("/agent/cancel-request", test_cancel_request);
