@@ -411,6 +411,27 @@ request_end (Request *request, GCancellable *cancellable, gpg_error_t err,
   return TRUE;
 }
 
+/* Ends REQUEST after ERR, its answer read as an S-expression (a public
+ * one: a key, a signature). */
+static gcry_sexp_t
+request_end_sexp (Request *request, GCancellable *cancellable, gpg_error_t err,
+                  GError **error)
+{
+  gcry_sexp_t sexp = NULL;
+
+  if (!err && !g_atomic_int_get (&request->cut))
+    err = gcry_sexp_sscan (&sexp, NULL, (const char *) request->answer,
+                           request->answer_len);
+  gcry_free (request->answer);
+  request->answer = NULL;
+  if (!request_end (request, cancellable, err, error))
+    {
+      gcry_sexp_release (sexp);
+      return NULL;
+    }
+  return sexp;
+}
+
 static gpg_error_t
 collect_answer (void *data, const void *buffer, size_t len)
 {
@@ -609,7 +630,6 @@ padlock_agent_pksign (PadlockAgent *self, const char *keygrip,
 {
   Request request = { 0 };
   char line[ASSUAN_LINELENGTH];
-  gcry_sexp_t signature = NULL;
   gpg_error_t err;
   int n;
 
@@ -634,17 +654,7 @@ padlock_agent_pksign (PadlockAgent *self, const char *keygrip,
   if (!err)
     err = assuan_transact (request.ctx, "PKSIGN", collect_answer, &request,
                            answer_inquiry, &request, NULL, NULL);
-  if (!err && !g_atomic_int_get (&request.cut))
-    err = gcry_sexp_sscan (&signature, NULL, (const char *) request.answer,
-                           request.answer_len);
-  gcry_free (request.answer);
-  request.answer = NULL;
-  if (!request_end (&request, cancellable, err, error))
-    {
-      gcry_sexp_release (signature);
-      return NULL;
-    }
-  return signature;
+  return request_end_sexp (&request, cancellable, err, error);
 }
 
 gboolean
@@ -679,7 +689,6 @@ padlock_agent_read_key (PadlockAgent *self, const char *keygrip,
 {
   Request request = { 0 };
   char line[ASSUAN_LINELENGTH];
-  gcry_sexp_t key = NULL;
   gpg_error_t err;
 
   g_return_val_if_fail (PADLOCK_IS_AGENT (self), NULL);
@@ -690,17 +699,7 @@ padlock_agent_read_key (PadlockAgent *self, const char *keygrip,
   g_snprintf (line, sizeof line, "READKEY %s", keygrip);
   err = assuan_transact (request.ctx, line, collect_answer, &request,
                          NULL, NULL, NULL, NULL);
-  if (!err && !g_atomic_int_get (&request.cut))
-    err = gcry_sexp_sscan (&key, NULL, (const char *) request.answer,
-                           request.answer_len);
-  gcry_free (request.answer);
-  request.answer = NULL;
-  if (!request_end (&request, cancellable, err, error))
-    {
-      gcry_sexp_release (key);
-      return NULL;
-    }
-  return key;
+  return request_end_sexp (&request, cancellable, err, error);
 }
 
 /* The async variant */

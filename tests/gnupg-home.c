@@ -279,9 +279,9 @@ tg_home_pinentry_count (TgHome *home)
 }
 
 void
-tg_home_kill_agent (TgHome *home)
+tg_gpgconf (TgHome *home, const char *command, const char *component)
 {
-  const char *argv[] = { "gpgconf", "--homedir", home->dir, "--kill", "gpg-agent",
+  const char *argv[] = { "gpgconf", "--homedir", home->dir, command, component,
                          NULL };
   int status;
 

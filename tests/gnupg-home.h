@@ -59,8 +59,12 @@ void    tg_home_set_pinentry (TgHome     *home,
 void    tg_home_release_pinentry (TgHome *home);
 /* How many times pinentry was asked for a PIN so far. */
 guint   tg_home_pinentry_count (TgHome   *home);
-/* Stops the home's gpg-agent (gpgconf --kill gpg-agent). */
-void    tg_home_kill_agent   (TgHome     *home);
+/* gpgconf --homedir HOME COMMAND COMPONENT ("--kill", "gpg-agent";
+ * "--reload", "gpg-agent" forgets the cached passphrases), which must
+ * succeed. */
+void    tg_gpgconf           (TgHome     *home,
+                              const char *command,
+                              const char *component);
 /* The path of NAME in the home (a new string). */
 char   *tg_home_path         (TgHome     *home,
                               const char *name);

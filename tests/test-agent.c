@@ -59,19 +59,13 @@ make_keys (void)
       key->primary_grip = g_strdup (grips[0]);
     }
   /* Padlock starts it again (/agent/start), with an empty cache. */
-  tg_home_kill_agent (home);
+  tg_gpgconf (home, "--kill", "gpg-agent");
 }
 
 static void
 forget_passphrases (void)
 {
-  const char *argv[] = { "gpgconf", "--homedir", home->dir, "--reload", "gpg-agent",
-                         NULL };
-  int status;
-
-  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH,
-                               NULL, NULL, NULL, NULL, &status, NULL));
-  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  tg_gpgconf (home, "--reload", "gpg-agent");
 }
 
 static void
