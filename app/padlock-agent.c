@@ -584,6 +584,64 @@ canonical_sexp (gcry_sexp_t sexp, unsigned char **out, size_t *len)
   return *len ? 0 : gpg_error (GPG_ERR_INV_SEXP);
 }
 
+gcry_sexp_t
+padlock_agent_ciphertext_new (int pubkey_algo, const unsigned char *first,
+                              gsize first_len, const unsigned char *second,
+                              gsize second_len, GError **error)
+{
+  gcry_mpi_t a = NULL, b = NULL;
+  gcry_sexp_t sexp = NULL;
+  gpg_error_t err;
+
+  g_return_val_if_fail (first != NULL && first_len > 0, NULL);
+
+  switch (pubkey_algo)
+    {
+    case 1: /* RSA */
+    case 2: /* RSA, encrypt only */
+      /* Numbers, not octets: libgcrypt reads "a" as a signed MPI. */
+      err = gcry_mpi_scan (&a, GCRYMPI_FMT_USG, first, first_len, NULL);
+      if (!err)
+        err = gcry_sexp_build (&sexp, NULL, "(enc-val(rsa(a%m)))", a);
+      break;
+    case 16: /* ElGamal */
+      if (!second || !second_len)
+        {
+          err = gpg_error (GPG_ERR_INV_VALUE);
+          break;
+        }
+      err = gcry_mpi_scan (&a, GCRYMPI_FMT_USG, first, first_len, NULL);
+      if (!err)
+        err = gcry_mpi_scan (&b, GCRYMPI_FMT_USG, second, second_len, NULL);
+      if (!err)
+        err = gcry_sexp_build (&sexp, NULL, "(enc-val(elg(a%m)(b%m)))", a, b);
+      break;
+    case 18: /* ECDH: octets, as libgcrypt takes a point */
+      if (!second || !second_len)
+        {
+          err = gpg_error (GPG_ERR_INV_VALUE);
+          break;
+        }
+      err = gcry_sexp_build (&sexp, NULL, "(enc-val(ecdh(s%b)(e%b)))",
+                             (int) second_len, second, (int) first_len, first);
+      break;
+    default:
+      err = gpg_error (GPG_ERR_PUBKEY_ALGO);
+      g_set_error (error, PADLOCK_ERROR, PADLOCK_ERROR_UNSUPPORTED,
+                   _("gpg-agent cannot decrypt for public-key algorithm %d."),
+                   pubkey_algo);
+      return NULL;
+    }
+  gcry_mpi_release (a);
+  gcry_mpi_release (b);
+  if (err)
+    {
+      g_propagate_error (error, padlock_error_from_gpg (err));
+      return NULL;
+    }
+  return sexp;
+}
+
 PadlockAgentDecrypted *
 padlock_agent_pkdecrypt (PadlockAgent *self, const char *keygrip,
                          const char *description, gcry_sexp_t ciphertext,

@@ -81,6 +81,21 @@ char         *padlock_agent_describe_request  (const char                *key_la
                                                const char                *key_id,
                                                const char                *file_name);
 
+/* The agent's ciphertext for a PKESK of PUBKEY_ALGO (OpenPGP's numbers),
+ * from the values of its MPIs (unsigned big-endian, as they stand in the
+ * packet without their bit counts), as gpg's pubkey-enc.c builds it:
+ *   RSA (1, 2)    FIRST = m^e mod n                       (enc-val (rsa (a …)))
+ *   ElGamal (16)  FIRST = g^k, SECOND = m·y^k             (enc-val (elg (a …) (b …)))
+ *   ECDH (18)     FIRST = the ephemeral point, SECOND = the wrapped key
+ *                 (with its length octet)                 (enc-val (ecdh (s …) (e …)))
+ * NULL with PADLOCK_ERROR_UNSUPPORTED for another algorithm. */
+gcry_sexp_t   padlock_agent_ciphertext_new    (int                       pubkey_algo,
+                                               const unsigned char      *first,
+                                               gsize                     first_len,
+                                               const unsigned char      *second,
+                                               gsize                     second_len,
+                                               GError                  **error);
+
 /* Asks the agent to decrypt CIPHERTEXT (an "(enc-val …)" S-expression)
  * with the secret key of KEYGRIP (40 hex digits), pinentry showing
  * DESCRIPTION (or the agent's own words when NULL).  Blocks.  Returns

@@ -95,6 +95,34 @@ test_start (void)
   g_assert_false (info.present);
 }
 
+/* libgcrypt's ciphertext taken apart into the values a PKESK holds, and
+ * put together again by padlock_agent_ciphertext_new, as the engine's
+ * callback will. */
+static gcry_sexp_t
+as_packet_holds (gcry_sexp_t enc, gboolean rsa)
+{
+  g_autoptr (GError) error = NULL;
+  gcry_sexp_t part = gcry_sexp_find_token (enc, rsa ? "a" : "e", 0);
+  const char *octets;
+  size_t len;
+  gcry_sexp_t ciphertext;
+  /* An ECDH wrapped key is only carried along: the agent uses e. */
+  static const unsigned char wrapped[41] = { 40 };
+
+  g_assert_nonnull (part);
+  octets = gcry_sexp_nth_data (part, 1, &len);
+  g_assert_nonnull (octets);
+  /* As the packet stores it: no leading zero octet. */
+  while (len > 1 && octets[0] == 0)
+    octets++, len--;
+  ciphertext = padlock_agent_ciphertext_new (rsa ? 1 : 18, (const unsigned char *) octets,
+                                             len, rsa ? NULL : wrapped,
+                                             rsa ? 0 : sizeof wrapped, &error);
+  g_assert_no_error (error);
+  gcry_sexp_release (part);
+  return ciphertext;
+}
+
 /* A random session value encrypted to KEY's encryption subkey, with
  * libgcrypt on the public key the agent reads out; *EXPECTED is what the
  * agent must answer: the value itself for RSA, the shared point for
@@ -103,7 +131,7 @@ static gcry_sexp_t
 encrypt_to (PadlockAgent *agent, TestKey *key, gcry_mpi_t *expected)
 {
   g_autoptr (GError) error = NULL;
-  gcry_sexp_t public_key, data = NULL, enc = NULL, s;
+  gcry_sexp_t public_key, data = NULL, enc = NULL, s, ciphertext;
   gcry_mpi_t value;
   gboolean rsa = g_str_equal (key->subkey, "rsa3072");
 
@@ -129,7 +157,9 @@ encrypt_to (PadlockAgent *agent, TestKey *key, gcry_mpi_t *expected)
   gcry_mpi_release (value);
   gcry_sexp_release (data);
   gcry_sexp_release (public_key);
-  return enc;
+  ciphertext = as_packet_holds (enc, rsa);
+  gcry_sexp_release (enc);
+  return ciphertext;
 }
 
 static void
@@ -331,6 +361,22 @@ test_no_pinentry (void)
 }
 
 static void
+test_ciphertext_refused (void)
+{
+  g_autoptr (GError) error = NULL;
+  const unsigned char octets[] = { 1, 2, 3 };
+
+  /* X25519 (25) is not gpg-agent 2.2's. */
+  g_assert_null (padlock_agent_ciphertext_new (25, octets, sizeof octets, octets,
+                                               sizeof octets, &error));
+  g_assert_error (error, PADLOCK_ERROR, PADLOCK_ERROR_UNSUPPORTED);
+  g_clear_error (&error);
+  g_assert_null (padlock_agent_ciphertext_new (18, octets, sizeof octets, NULL, 0,
+                                               &error));
+  g_assert_nonnull (error);
+}
+
+static void
 test_no_secret_key (void)
 {
   g_autoptr (PadlockAgent) agent = padlock_agent_new (home->dir);
@@ -403,6 +449,7 @@ main (int argc, char **argv)
   g_test_add_func ("/agent/cancel-request", test_cancel_request);
   g_test_add_func ("/agent/no-pinentry", test_no_pinentry);
   g_test_add_func ("/agent/no-secret-key", test_no_secret_key);
+  g_test_add_func ("/agent/ciphertext-refused", test_ciphertext_refused);
   make_keys ();
   status = g_test_run ();
   g_clear_pointer (&home, tg_home_free);
