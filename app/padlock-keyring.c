@@ -29,7 +29,6 @@ struct _PadlockKeyring
   GError             *error;
   GFileMonitor       *home_monitor;
   GFileMonitor       *secret_monitor; /* private-keys-v1.d */
-  GCancellable       *cancellable;   /* the listing under way */
   char               *stamp;         /* of the files the last listing read */
   PadlockKeyringState state;
   guint               reload_source;
@@ -256,22 +255,22 @@ list_thread (GTask *task, gpointer source, gpointer task_data,
   Listing *listing = g_new0 (Listing, 1);
   gpgme_ctx_t ctx = NULL;
   gpgme_error_t err;
-  gulong handler = 0;
 
   listing->stamp = home_stamp (home_dir);
   listing->keys = g_ptr_array_new_with_free_func (g_object_unref);
   if (!g_file_test (home_dir, G_FILE_TEST_IS_DIR))
     {
-      /* Running gpg would create the home: it is for gpg to do. */
+      /* gpg creates its default home when it first runs: for it to do,
+       * not for a listing. */
       g_task_return_pointer (task, listing, listing_free);
       return;
     }
   err = new_context (home_dir, &ctx);
   if (!err)
     {
-      handler = connect_cancel (cancellable, ctx);
-      /* VALIDATE is a no-op for OpenPGP in GPGME 1.18; gpg's listing gives
-       * the validity from the trust database, which it updates when due. */
+      /* GPGME 1.18's gpg engine ignores VALIDATE (gpg's listing gives the
+       * validity from the trust database, which it updates when due) and
+       * asks for keygrips with WITH_SECRET already; both said anyway. */
       err = gpgme_set_keylist_mode (ctx, GPGME_KEYLIST_MODE_LOCAL
                                     | GPGME_KEYLIST_MODE_VALIDATE
                                     | GPGME_KEYLIST_MODE_WITH_KEYGRIP
@@ -281,7 +280,6 @@ list_thread (GTask *task, gpointer source, gpointer task_data,
     err = list_keys (ctx, NULL, 0, listing->keys);
   if (!err)
     listing->default_fpr = choose_default_key (ctx, home_dir, listing->keys);
-  g_cancellable_disconnect (cancellable, handler);
   g_clear_pointer (&ctx, gpgme_release);
   if (err)
     {
@@ -333,11 +331,7 @@ list_done (GObject *source, GAsyncResult *result, gpointer user_data)
   gboolean has_home;
 
   listing = g_task_propagate_pointer (G_TASK (result), &error);
-  if (g_error_matches (error, PADLOCK_ERROR, PADLOCK_ERROR_CANCELLED)
-      || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;  /* disposed */
   self->loading = FALSE;
-  g_clear_object (&self->cancellable);
   g_clear_error (&self->error);
   if (error)
     {
@@ -373,11 +367,11 @@ start_listing (PadlockKeyring *self)
       self->reload_again = TRUE;
       return;
     }
+  /* The task holds the keyring until the listing ends: a listing is
+   * short, and never cancelled. */
   self->loading = TRUE;
-  self->cancellable = g_cancellable_new ();
-  task = g_task_new (self, self->cancellable, list_done, NULL);
+  task = g_task_new (self, NULL, list_done, NULL);
   g_task_set_source_tag (task, start_listing);
-  g_task_set_return_on_cancel (task, FALSE);
   g_task_set_task_data (task, g_strdup (self->home_dir), g_free);
   g_task_run_in_thread (task, list_thread);
 }
@@ -494,8 +488,6 @@ padlock_keyring_dispose (GObject *object)
 {
   PadlockKeyring *self = PADLOCK_KEYRING (object);
 
-  g_cancellable_cancel (self->cancellable);
-  g_clear_object (&self->cancellable);
   g_clear_handle_id (&self->reload_source, g_source_remove);
   if (self->home_monitor)
     g_signal_handlers_disconnect_by_data (self->home_monitor, self);
