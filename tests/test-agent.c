@@ -333,6 +333,69 @@ test_cancel_request (void)
   gcry_sexp_release (enc);
 }
 
+typedef struct
+{
+  PadlockAgent *agent;
+  TestKey      *key;
+  gcry_sexp_t   enc;
+  gcry_mpi_t    expected;
+  int           failures;
+} Shared;
+
+static gpointer
+decrypt_a_few (gpointer data)
+{
+  Shared *shared = data;
+
+  for (guint i = 0; i < 8; i++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autoptr (PadlockAgentDecrypted) decrypted =
+        padlock_agent_pkdecrypt (shared->agent, shared->key->grip, NULL, shared->enc,
+                                 NULL, NULL, NULL, &error);
+      gcry_mpi_t got = NULL;
+
+      if (!decrypted
+          || gcry_mpi_scan (&got, GCRYMPI_FMT_USG, decrypted->value,
+                            decrypted->value_len, NULL)
+          || gcry_mpi_cmp (got, shared->expected) != 0)
+        g_atomic_int_inc (&shared->failures);
+      gcry_mpi_release (got);
+    }
+  return NULL;
+}
+
+/* One agent object for many threads at once, as a batch of files uses
+ * it: every answer right, and one pinentry for all. */
+static void
+test_threads (void)
+{
+  g_autoptr (PadlockAgent) agent = padlock_agent_new (home->dir);
+  g_autoptr (PadlockAgentDecrypted) first = NULL;
+  g_autoptr (GError) error = NULL;
+  Shared shared = { agent, &test_keys[1] };
+  GThread *threads[6];
+  guint asked;
+
+  shared.enc = encrypt_to (agent, shared.key, &shared.expected);
+  forget_passphrases ();
+  asked = tg_home_pinentry_count (home);
+  tg_home_set_pinentry (home, PASSPHRASE);
+  first = padlock_agent_pkdecrypt (agent, shared.key->grip, NULL, shared.enc,
+                                   NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  assert_value (first, shared.expected);
+  tg_home_set_pinentry (home, "cancel");
+  for (guint i = 0; i < G_N_ELEMENTS (threads); i++)
+    threads[i] = g_thread_new ("decrypt", decrypt_a_few, &shared);
+  for (guint i = 0; i < G_N_ELEMENTS (threads); i++)
+    g_thread_join (threads[i]);
+  g_assert_cmpint (shared.failures, ==, 0);
+  g_assert_cmpuint (tg_home_pinentry_count (home), ==, asked + 1);
+  gcry_mpi_release (shared.expected);
+  gcry_sexp_release (shared.enc);
+}
+
 static void
 set_pinentry_program (const char *program)
 {
@@ -453,6 +516,7 @@ main (int argc, char **argv)
     }
   g_test_add_func ("/agent/pinentry-cancel", test_pinentry_cancel);
   g_test_add_func ("/agent/cancel-request", test_cancel_request);
+  g_test_add_func ("/agent/threads", test_threads);
   g_test_add_func ("/agent/no-pinentry", test_no_pinentry);
   g_test_add_func ("/agent/no-secret-key", test_no_secret_key);
   g_test_add_func ("/agent/ciphertext-refused", test_ciphertext_refused);
