@@ -95,13 +95,19 @@ tg_home_new (void)
 }
 
 void
+tg_home_remove (TgHome *home)
+{
+  kill_daemons (home->dir);
+  remove_tree (home->dir);
+}
+
+void
 tg_home_free (TgHome *home)
 {
   if (!home)
     return;
   g_ptr_array_remove (homes, home);
-  kill_daemons (home->dir);
-  remove_tree (home->dir);
+  tg_home_remove (home);
   g_free (home->dir);
   g_free (home);
 }

@@ -18,6 +18,9 @@ typedef struct
 
 TgHome *tg_home_new          (void);
 void    tg_home_free         (TgHome     *home);
+/* Kills the home's daemons and removes its folder, which the test may
+ * make again (a user who has never run gpg). */
+void    tg_home_remove       (TgHome     *home);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TgHome, tg_home_free)
 
 /* Runs gpg --homedir HOME --batch …, with PASSPHRASE through loopback

@@ -446,22 +446,21 @@ is_ready (gpointer data)
 static void
 test_no_home (void)
 {
-  g_autoptr (TgHome) parent = tg_home_new ();
-  g_autofree char *dir = tg_home_path (parent, "gnupg");
-  g_autoptr (PadlockKeyring) keyring = open_keyring (dir);
-  TgHome later = { dir };
+  g_autoptr (TgHome) home = tg_home_new ();
+  g_autoptr (PadlockKeyring) keyring = NULL;
 
   /* Said so, and not created behind the user's back. */
+  tg_home_remove (home);
+  keyring = open_keyring (home->dir);
   g_assert_cmpint (padlock_keyring_get_state (keyring), ==, PADLOCK_KEYRING_NO_HOME);
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (keyring)), ==, 0);
   g_assert_null (padlock_keyring_get_error (keyring));
-  g_assert_false (g_file_test (dir, G_FILE_TEST_EXISTS));
+  g_assert_false (g_file_test (home->dir, G_FILE_TEST_EXISTS));
 
   /* The user runs gpg for the first time (which creates ~/.gnupg; with
    * --homedir it does not): the keyring follows. */
-  g_assert_cmpint (g_mkdir (dir, 0700), ==, 0);
-  g_assert_cmpint (tg_gpg (&later, NULL, keys.frank_cert, NULL, "--import", NULL),
-                   ==, 0);
+  g_assert_cmpint (g_mkdir (home->dir, 0700), ==, 0);
+  g_assert_cmpint (tg_gpg (home, NULL, keys.frank_cert, NULL, "--import", NULL), ==, 0);
   g_assert_true (at_wait_until (is_ready, keyring, WAIT_MS));
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (keyring)), ==, 1);
   key_of (keyring, keys.frank);
