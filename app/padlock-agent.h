@@ -7,20 +7,25 @@
  * agent caches it, so a batch of files costs one question.  Padlock never
  * sees a secret key or its passphrase.
  *
- * This is what sits behind the engine's "key held elsewhere" (issue 21):
- * that callback gets the PKESK's key material as the agent's ciphertext
- * S-expression and the recipient's keygrip, calls
- * padlock_agent_pkdecrypt () on its worker thread, and unpads (RSA) or
- * unwraps (ECDH, with the KDF of RFC 6637 and AES key wrap) the value,
- * as gpg's pubkey-enc.c and ecdh.c do.  The agent of GnuPG 2.2 answers:
- *   RSA   (enc-val (rsa (a C)))              -> the PKCS#1-padded block
- *   ECDH  (enc-val (ecdh (s C) (e EPHEMERAL)))-> the shared point
- *   ElG   (enc-val (elg (a A) (b B)))        -> the padded block
+ * This is what sits behind the engine's key held elsewhere (PL_KEY_HELD,
+ * pl_unwrap_fn in core/recipients.h).  The callback, on the job's
+ * thread, finds the secret subkey the PKESK names in the keyring
+ * (padlock_keyring_find_key: its keygrip), builds the agent's ciphertext
+ * from the PKESK's fields (padlock_agent_ciphertext_new with pl_pkesk's
+ * f[0] and f[1], MPI values without their prefixes), calls
+ * padlock_agent_pkdecrypt, and has the engine finish what the agent
+ * answers, as gpg's pubkey-enc.c and ecdh.c do: GnuPG 2.2's agent gives
+ *   RSA   (enc-val (rsa (a C)))               -> the PKCS#1-padded block
+ *   ECDH  (enc-val (ecdh (s W) (e EPHEMERAL))) -> the shared point, for
+ *                                                the KDF and AES key unwrap
+ *   ElG   (enc-val (elg (a A) (b B)))         -> the padded block
+ * PADLOCK_ERROR_CANCELLED is the callback's GPG_ERR_CANCELED, and
+ * PADLOCK_ERROR_PUBLIC_KEY its GPG_ERR_NO_SECKEY.
  *
  * For signatures (next), padlock_agent_pksign () asks it to sign a digest.
  *
  * Every request may block (a connection, pinentry): call them on a worker
- * thread, or use the _async variants.  Requests are independent and may
+ * thread, or padlock_agent_pkdecrypt_async.  Requests are independent and may
  * run on several threads at once; each runs on a connection of its own,
  * kept for the next request when it ends cleanly.
  *
@@ -87,7 +92,7 @@ char         *padlock_agent_describe_request  (const char                *key_la
  *   RSA (1, 2)    FIRST = m^e mod n                       (enc-val (rsa (a …)))
  *   ElGamal (16)  FIRST = g^k, SECOND = m·y^k             (enc-val (elg (a …) (b …)))
  *   ECDH (18)     FIRST = the ephemeral point, SECOND = the wrapped key
- *                 (with its length octet)                 (enc-val (ecdh (s …) (e …)))
+ *                 (carried along: the agent uses the point) (enc-val (ecdh (s …) (e …)))
  * NULL with PADLOCK_ERROR_UNSUPPORTED for another algorithm. */
 gcry_sexp_t   padlock_agent_ciphertext_new    (int                       pubkey_algo,
                                                const unsigned char      *first,
