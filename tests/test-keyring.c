@@ -330,6 +330,56 @@ test_export (void)
   g_assert_nonnull (strstr (error->message, unknown[1]));
 }
 
+/* How many signature packets by KEY_ID (16 hex digits) DATA holds, by
+ * gpg --list-packets. */
+static guint
+count_signatures_by (TgHome *home, GBytes *data, const char *key_id)
+{
+  g_autoptr (GBytes) listed = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *needle = g_strdup_printf ("KEYID %s", key_id);
+  guint n = 0;
+
+  g_assert_cmpint (tg_gpg (home, NULL, data, &listed, "--list-packets", NULL), ==, 0);
+  /* ":signature packet: algo 22, keyid …"; a key packet says "keyid:". */
+  text = g_ascii_strup (g_bytes_get_data (listed, NULL), g_bytes_get_size (listed));
+  for (const char *p = text; (p = strstr (p, needle)); p++)
+    n++;
+  return n;
+}
+
+/* Minimal: the certificate without the certifications others made. */
+static void
+test_export_minimal (void)
+{
+  g_autoptr (TgHome) home = tg_home_new ();
+  g_autoptr (PadlockKeyring) keyring = NULL;
+  g_autoptr (GAsyncResult) result = NULL;
+  g_autoptr (GBytes) full = NULL;
+  g_autoptr (GBytes) minimal = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *me = tg_gen_key (home, "Me <me@example.org>", "ed25519",
+                                    "default", "never", "", NULL);
+  const char *frank[] = { keys.frank, NULL };
+  const char *my_id = me + 24;
+
+  g_assert_cmpint (tg_gpg (home, NULL, keys.frank_cert, NULL, "--import", NULL), ==, 0);
+  g_assert_cmpint (tg_gpg (home, NULL, NULL, NULL, "--quick-sign-key", keys.frank, NULL),
+                   ==, 0);
+  g_assert_cmpint (tg_gpg (home, NULL, NULL, &full, "--export", keys.frank, NULL), ==, 0);
+  g_assert_cmpuint (count_signatures_by (home, full, my_id), ==, 1);
+
+  keyring = open_keyring (home->dir);
+  /* Certified by the user now: verified. */
+  g_assert_true (padlock_key_is_verified (key_of (keyring, keys.frank)));
+  padlock_keyring_export_async (keyring, frank, NULL, on_result, &result);
+  minimal = padlock_keyring_export_finish (keyring, wait_result (&result), &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (count_signatures_by (home, minimal, my_id), ==, 0);
+  g_assert_cmpuint (count_signatures_by (home, minimal, keys.frank + 24), >=, 2);
+  g_assert_cmpuint (g_bytes_get_size (minimal), <, g_bytes_get_size (full));
+}
+
 static void
 test_import (void)
 {
@@ -479,6 +529,7 @@ main (int argc, char **argv)
   g_test_add_func ("/keyring/search", test_search);
   g_test_add_func ("/keyring/default-key", test_default_key);
   g_test_add_func ("/keyring/export", test_export);
+  g_test_add_func ("/keyring/export-minimal", test_export_minimal);
   make_keys ();
   status = g_test_run ();
   g_clear_pointer (&keys.home, tg_home_free);
