@@ -247,6 +247,38 @@ test_pkdecrypt (gconstpointer data)
   gcry_sexp_release (enc);
 }
 
+/* The pinentry environment reaches the agent's pinentry: a Wayland
+ * display through putenv, the user data by its Assuan name. */
+static void
+test_environment (void)
+{
+  g_autoptr (PadlockAgent) agent = NULL;
+  g_autoptr (PadlockAgentDecrypted) decrypted = NULL;
+  g_autoptr (GError) error = NULL;
+  gcry_sexp_t enc;
+  gcry_mpi_t expected;
+
+  /* The agent runs without them (it would pass its own on), and the
+   * PadlockAgent's first connection sends them. */
+  tg_gpgconf (home, "--launch", "gpg-agent");
+  g_setenv ("WAYLAND_DISPLAY", "padlock-test-wayland", TRUE);
+  g_setenv ("PINENTRY_USER_DATA", "padlock-user-data", TRUE);
+  agent = padlock_agent_new (home->dir);
+  enc = encrypt_to (agent, &test_keys[0], &expected);
+  g_unsetenv ("WAYLAND_DISPLAY");
+  g_unsetenv ("PINENTRY_USER_DATA");
+  forget_passphrases ();
+  tg_home_set_pinentry (home, PASSPHRASE);
+  decrypted = padlock_agent_pkdecrypt (agent, test_keys[0].grip, NULL, enc, NULL,
+                                       NULL, NULL, &error);
+  g_assert_no_error (error);
+  assert_value (decrypted, expected);
+  g_assert_true (log_has ("ENV WAYLAND_DISPLAY=padlock-test-wayland "
+                          "PINENTRY_USER_DATA=padlock-user-data\n"));
+  gcry_mpi_release (expected);
+  gcry_sexp_release (enc);
+}
+
 static void
 test_pinentry_cancel (void)
 {
@@ -514,6 +546,7 @@ main (int argc, char **argv)
       path = g_strdup_printf ("/agent/pksign/%s", test_keys[i].name);
       g_test_add_data_func (path, &test_keys[i], test_pksign);
     }
+  g_test_add_func ("/agent/environment", test_environment);
   g_test_add_func ("/agent/pinentry-cancel", test_pinentry_cancel);
   g_test_add_func ("/agent/cancel-request", test_cancel_request);
   g_test_add_func ("/agent/threads", test_threads);

@@ -5,8 +5,11 @@
 #   pinentry.answer   the passphrase to give; "cancel" to cancel; "hang"
 #                     to wait until pinentry.release exists, then cancel;
 #                     missing: cancel
-#   pinentry.log      one line per GETPIN (and the SETDESC texts)
+#   pinentry.log      one line per GETPIN, the SETDESC texts, and the
+#                     environment the agent gave this pinentry
 dir=$(dirname "$0")
+echo "ENV WAYLAND_DISPLAY=${WAYLAND_DISPLAY-} PINENTRY_USER_DATA=${PINENTRY_USER_DATA-}" \
+  >> "$dir/pinentry.log"
 cancel="ERR 83886179 Operation cancelled <Pinentry>"
 echo "OK Pleased to meet you"
 while IFS= read -r line; do
