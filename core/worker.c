@@ -28,9 +28,11 @@ worker_main (void *arg)
       /* The task stays in the ring while it runs: pl_worker_reading
        * sees it. */
       t = w->q[w->head];
+      w->running = 1;
       pthread_mutex_unlock (&w->lock);
       err = w->fn (w->arg, t.p, t.n);
       pthread_mutex_lock (&w->lock);
+      w->running = 0;
       if (err && !w->err)
         w->err = err;
       if (w->err)
@@ -129,6 +131,58 @@ pl_worker_busy (pl_worker *w)
   busy = w->count > 0;
   pthread_mutex_unlock (&w->lock);
   return busy;
+}
+
+int
+pl_worker_full (pl_worker *w)
+{
+  int full;
+
+  if (!w->fn)
+    return 0;
+  pthread_mutex_lock (&w->lock);
+  full = w->count >= w->depth;
+  pthread_mutex_unlock (&w->lock);
+  return full;
+}
+
+int
+pl_worker_take_back (pl_worker *w, pl_worker_task *tasks)
+{
+  int n = 0;
+
+  if (!w->fn)
+    return 0;
+  pthread_mutex_lock (&w->lock);
+  if (!w->running && !w->err)
+    {
+      for (n = 0; n < w->count; n++)
+        tasks[n] = w->q[(w->head + n) % PL_WORKER_DEPTH_MAX];
+      w->count = 0;
+    }
+  pthread_mutex_unlock (&w->lock);
+  if (n)
+    /* A submit of another thread may wait for room. */
+    pthread_cond_broadcast (&w->done);
+  return n;
+}
+
+void
+pl_worker_wait_running (pl_worker *w)
+{
+  if (!w->fn)
+    return;
+  pthread_mutex_lock (&w->lock);
+  if (w->running)
+    {
+      /* The ring's head moves on when the task ends (or all are
+       * dropped on a failure). */
+      int head = w->head, count = w->count;
+
+      while (w->running && w->head == head && w->count == count)
+        pthread_cond_wait (&w->done, &w->lock);
+    }
+  pthread_mutex_unlock (&w->lock);
 }
 
 gpg_error_t

@@ -45,6 +45,7 @@ typedef struct
   pl_worker_task q[PL_WORKER_DEPTH_MAX]; /* a ring: q[head] runs first */
   int head;
   int count;                    /* tasks queued or running */
+  int running;                  /* q[head] is running on the thread */
   int depth;
   int quit;
   gpg_error_t err;              /* the first task error, kept */
@@ -72,6 +73,24 @@ int pl_worker_reading (pl_worker *w, const void *lo, size_t len);
 /* 1 while a task is queued or running.  With DEPTH 1: a submit now
  * would wait. */
 int pl_worker_busy (pl_worker *w);
+
+/* 1 while the worker holds DEPTH tasks: a submit now would wait. */
+int pl_worker_full (pl_worker *w);
+
+/* Takes back every queued task when none is running (the thread is
+ * between tasks, or was not scheduled since the submit): copies them,
+ * in order, to TASKS (room for PL_WORKER_DEPTH_MAX) and returns how
+ * many; 0 when a task runs, none is queued or a task failed.  The
+ * caller then runs them itself, in that order, before it submits again:
+ * every task before them has run, and none after them starts, so the
+ * order holds.  For a stage whose worker gets no core on a busy machine
+ * (seipd.c): the caller does the work instead of waiting for it. */
+int pl_worker_take_back (pl_worker *w, pl_worker_task *tasks);
+
+/* Waits until the task running now ends; returns at once when none
+ * runs.  With pl_worker_take_back, a wait that can give up on a worker
+ * which does not get to its queue. */
+void pl_worker_wait_running (pl_worker *w);
 
 /* Waits until every task submitted has run (or was dropped after a
  * failure); returns the first task error. */
