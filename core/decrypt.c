@@ -424,19 +424,19 @@ read_to_end (pl_cursor *c)
 
 static gpg_error_t parse_plaintext (decrypt_job *j, pl_cursor *in, int depth);
 
-/* Turns CRLF into LF in place and returns the new length.  A CR that
- * ends the block is dropped and flagged in *CR_PENDING: whether it was
- * part of a CRLF shows only in the next block. */
+/* Copies P, N to DST turning CRLF into LF, and returns the new length.
+ * A CR that ends the block is dropped and flagged in *CR_PENDING:
+ * whether it was part of a CRLF shows only in the next block. */
 static size_t
-crlf_to_lf (uint8_t *p, size_t n, int *cr_pending)
+crlf_to_lf (uint8_t *dst, const uint8_t *p, size_t n, int *cr_pending)
 {
   size_t o = 0, i = 0;
-  uint8_t *cr;
+  const uint8_t *cr;
 
   while ((cr = memchr (p + i, '\r', n - i)))
     {
       size_t k = (size_t) (cr - (p + i));
-      memmove (p + o, p + i, k);
+      memcpy (dst + o, p + i, k);
       o += k;
       i += k;
       if (i + 1 == n)
@@ -445,11 +445,39 @@ crlf_to_lf (uint8_t *p, size_t n, int *cr_pending)
           return o;
         }
       if (p[i + 1] != '\n')
-        p[o++] = '\r';
+        dst[o++] = '\r';
       i++;
     }
-  memmove (p + o, p + i, n - i);
+  memcpy (dst + o, p + i, n - i);
   return o + n - i;
+}
+
+/* Text: P, N with CRLF as LF, through the writer's buffers.  Not in
+ * place: SEIPD v1's MDC thread may still be hashing the block (seipd.h),
+ * which must stay as decrypted until it is unpinned. */
+static gpg_error_t
+write_text (decrypt_job *j, const uint8_t *p, size_t n, int *cr_pending)
+{
+  gpg_error_t err = 0;
+
+  while (n && !err)
+    {
+      size_t k = n < PL_BLOCK_SIZE ? n : PL_BLOCK_SIZE;
+      uint8_t *buf;
+
+      if (*cr_pending && p[0] != '\n')
+        err = write_plaintext (j, (const uint8_t *) "\r", 1);
+      *cr_pending = 0;
+      if (!err)
+        err = pl_writer_acquire (&j->writer, &buf);
+      if (err)
+        return err;
+      err = write_plaintext (j, buf, crlf_to_lf (buf, p, k, cr_pending));
+      pl_writer_release (&j->writer, buf);
+      p += k;
+      n -= k;
+    }
+  return err;
 }
 
 static gpg_error_t
@@ -487,18 +515,10 @@ read_literal (decrypt_job *j, pl_packet_body *body)
         return err;
       if (!n)
         break;
-      if (text)
-        {
-          if (cr_pending && p[0] != '\n')
-            err = write_plaintext (j, (const uint8_t *) "\r", 1);
-          cr_pending = 0;
-          if (err)
-            return err;
-          n = crlf_to_lf (p, n, &cr_pending);
-        }
       /* Even when nothing is left of it (a lone CR): the writer's
        * contract for the AEAD stage wants a write per block. */
-      err = write_plaintext (j, p, n);
+      err = text ? write_text (j, p, n, &cr_pending)
+                 : write_plaintext (j, p, n);
       if (err)
         return err;
     }

@@ -109,9 +109,10 @@ void pl_read_ahead_clear (pl_read_ahead *ra);
  * writer thread, or on the caller's: one call at a time, in order. */
 typedef gpg_error_t (*pl_emit_fn) (void *arg, const uint8_t *p, size_t n);
 
-/* Buffers a writer lends at most: enough for SEIPD v1 (two, one being
- * hashed), inflate and partial framing at once. */
-#define PL_WRITER_BUFFERS 4
+/* Buffers a writer lends at most: enough for SEIPD v1 (three, the
+ * older two being hashed), inflate, text mode's line-end conversion and
+ * partial framing at once. */
+#define PL_WRITER_BUFFERS 6
 /* Writes smaller than this are done on the caller's thread: handing
  * them over costs more than it saves, and they are often on the stack. */
 #define PL_WRITER_THREAD_MIN (64 * 1024)

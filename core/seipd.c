@@ -9,6 +9,10 @@
  * hasher is idle: a handover costs a wake-up of the hasher, more than
  * hashing them (decryption only; see seipd.h). */
 #define INLINE_MAX (64 * 1024)
+/* How long a hasher that has not begun gets before the caller takes its
+ * spans back, before either thread's rate was measured: SHA-1 of
+ * PL_SEIPD1_THREAD_MIN, and more, at the rates bench/README.md gives. */
+#define GRACE_UNKNOWN 0.002
 
 static gpg_error_t
 hash_task (void *arg, const uint8_t *p, size_t n)
@@ -197,7 +201,7 @@ hash_on_caller (pl_seipd1 *st, const uint8_t *p, size_t n)
   double t0 = n >= INLINE_MAX ? clock_s (CLOCK_THREAD_CPUTIME_ID) : 0;
 
   gcry_md_write (st->mdc, p, n);
-  if (pl_worker_running (&st->hasher))
+  if (st->threads >= 2)
     st->stats.on_caller += n;
   if (t0)
     {
@@ -260,35 +264,36 @@ take_back (pl_seipd1 *st)
 }
 
 /* Waits until the hasher has room (P NULL) or reads nothing of [P, P +
- * LEN), taking back what it did not begin; the wait is scored. */
+ * LEN).  A hasher that has not begun what it holds gets GRACE_FACTOR
+ * times what hashing LEN would take it (GRACE_UNKNOWN seconds before a
+ * rate was measured), then the caller takes it back.  The wait is
+ * scored. */
 static void
 hasher_wait (pl_seipd1 *st, const uint8_t *p, size_t len)
 {
-  double waited = 0;
+  double rate = best_rate (st);
+  size_t octets = p ? len : PL_SEIPD1_SPAN_MAX;
+  double limit = rate ? PL_SEIPD1_MISS_FACTOR * rate * (double) octets
+                      : GRACE_UNKNOWN;
+  double start = clock_s (CLOCK_MONOTONIC), waited = 0;
   size_t took = 0;
 
   while (p ? pl_worker_reading (&st->hasher, p, len)
            : pl_worker_full (&st->hasher))
     {
-      size_t n = take_back (st);
-
-      if (n)
+      waited = clock_s (CLOCK_MONOTONIC) - start;
+      if (waited >= limit)
         {
+          size_t n = take_back (st);
+
           took += n;
-          continue;
+          if (n)
+            continue;
         }
-      double t0 = clock_s (CLOCK_MONOTONIC);
-      pl_worker_wait_running (&st->hasher);
-      waited += clock_s (CLOCK_MONOTONIC) - t0;
+      pl_worker_wait_running (&st->hasher, limit - waited);
     }
   if (took || waited > 0)
-    {
-      double rate = best_rate (st);
-      size_t octets = p ? len : PL_SEIPD1_SPAN_MAX;
-
-      score (st, !took && !(rate && waited > PL_SEIPD1_MISS_FACTOR * rate
-                                              * (double) octets));
-    }
+    score (st, !took && waited <= limit);
 }
 
 /* Every span handed to the hasher is hashed when this returns, on
@@ -298,7 +303,7 @@ hash_drain (pl_seipd1 *st)
 {
   while (pl_worker_busy (&st->hasher))
     if (!take_back (st))
-      pl_worker_wait_running (&st->hasher);
+      pl_worker_wait_running (&st->hasher, 0);
   if (st->span_len)
     hash_on_caller (st, st->span, st->span_len);
   st->span_len = 0;
@@ -326,29 +331,36 @@ dec_span_submit (pl_seipd1 *st)
   st->span_len = 0;
 }
 
+/* The pending span, small, to an idle hasher: hashed here (a handover
+ * would cost more); otherwise handed over. */
+static void
+dec_span_flush (pl_seipd1 *st)
+{
+  if (st->span_len && st->span_len < INLINE_MAX
+      && !pl_worker_busy (&st->hasher))
+    {
+      hash_on_caller (st, st->span, st->span_len);
+      st->span_len = 0;
+    }
+  dec_span_submit (st);
+}
+
 /* Released plaintext P, N joins the pending span, which goes to the
- * hasher once it is PL_SEIPD1_THREAD_MIN, or at once when the hasher is
- * idle (hashed here when it is small). */
+ * hasher once it is PL_SEIPD1_SPAN_MAX, or INLINE_MAX when the hasher
+ * is idle; otherwise when the next push does not continue it (the
+ * caller went on to another buffer) or at unpin.  So a busy hasher gets
+ * a buffer a task: its waiting caller is woken once a buffer. */
 static void
 dec_span_add (pl_seipd1 *st, const uint8_t *p, size_t n)
 {
   if (st->span_len && st->span + st->span_len != p)
-    dec_span_submit (st);
+    dec_span_flush (st);
   if (!st->span_len)
     st->span = p;
   st->span_len += n;
-  if (st->span_len >= PL_SEIPD1_THREAD_MIN)
+  if (st->span_len >= PL_SEIPD1_SPAN_MAX
+      || (st->span_len >= INLINE_MAX && !pl_worker_busy (&st->hasher)))
     dec_span_submit (st);
-  else if (!pl_worker_busy (&st->hasher))
-    {
-      if (st->span_len >= INLINE_MAX)
-        dec_span_submit (st);
-      else
-        {
-          hash_on_caller (st, st->span, st->span_len);
-          st->span_len = 0;
-        }
-    }
 }
 
 /* Released plaintext P, N into the MDC: to the hasher, or here (no
@@ -374,20 +386,9 @@ dec_hash (pl_seipd1 *st, const uint8_t *p, size_t n)
 void
 pl_seipd1_decrypt_unpin (pl_seipd1 *st, const uint8_t *p, size_t len)
 {
-  if (!pl_worker_running (&st->hasher))
-    {
-      /* Without the thread, nothing pending is in the hasher's hands:
-       * but a pending span may lie in P. */
-      if (st->span_len && st->span < p + len && st->span + st->span_len > p)
-        {
-          hash_on_caller (st, st->span, st->span_len);
-          st->span_len = 0;
-        }
-      return;
-    }
-  /* The pending span goes first, so that the hasher has its next
-   * work while the caller waits. */
-  dec_span_submit (st);
+  /* The pending span goes first (it may lie in P), so that the hasher
+   * has its next work while the caller waits. */
+  dec_span_flush (st);
   hasher_wait (st, p, len);
 }
 

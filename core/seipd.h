@@ -26,7 +26,7 @@
 
 /* SHA-1 runs at about the speed of CFB encryption, so on more than one
  * core the MDC is computed on a thread of its own, overlapping the
- * cipher.  Pushes smaller than this are hashed inline: a handover costs
+ * cipher.  Encryption: pushes smaller than this are hashed inline: a handover costs
  * two thread wake-ups, which is a fifth of hashing 256 KiB (the blocks
  * of an input in memory) and more than the hasher saves there, but a
  * twentieth of hashing the 1 MiB blocks read from a file (bench/README.md
@@ -37,7 +37,7 @@
  * plaintext as spans (contiguous releases joined, as on the encrypt
  * side) and holds up to PL_SEIPD1_HASH_DEPTH of them, so that it goes
  * from one to the next without sleeping while the caller decrypts
- * ahead, PL_SEIPD1_THREAD_MIN at a time or whenever it is idle.  CFB
+ * ahead: a buffer's worth at a time, or 64 KiB when it is idle.  CFB
  * decryption is some eight times faster than SHA-1 (bench/README.md),
  * so the caller mostly waits for the hasher to be done with a buffer
  * (pl_seipd1_decrypt_unpin).
@@ -63,7 +63,7 @@
 
 typedef struct
 {
-  uint64_t on_caller;           /* octets the caller hashed, threaded */
+  uint64_t on_caller;           /* octets the caller hashed (threads >= 2) */
   uint64_t on_hasher;           /* octets handed to the hasher */
   uint64_t taken_back;          /* of those, octets the caller took back */
   uint64_t misses;

@@ -8,7 +8,9 @@
  * threads, a third of them in __lll_lock_wait / __lll_lock_wake). */
 #include "worker.h"
 
+#include <errno.h>
 #include <string.h>
+#include <time.h>
 
 static void *
 worker_main (void *arg)
@@ -20,6 +22,7 @@ worker_main (void *arg)
     {
       pl_worker_task t;
       gpg_error_t err;
+      int start_waiters;
 
       while (!w->count && !w->quit)
         pthread_cond_wait (&w->work, &w->lock);
@@ -29,7 +32,11 @@ worker_main (void *arg)
        * sees it. */
       t = w->q[w->head];
       w->running = 1;
+      start_waiters = w->start_waiters;
       pthread_mutex_unlock (&w->lock);
+      /* pl_worker_wait_running may wait for a task to begin. */
+      if (start_waiters)
+        pthread_cond_broadcast (&w->done);
       err = w->fn (w->arg, t.p, t.n);
       pthread_mutex_lock (&w->lock);
       w->running = 0;
@@ -168,7 +175,7 @@ pl_worker_take_back (pl_worker *w, pl_worker_task *tasks)
 }
 
 void
-pl_worker_wait_running (pl_worker *w)
+pl_worker_wait_running (pl_worker *w, double timeout)
 {
   if (!w->fn)
     return;
@@ -181,6 +188,21 @@ pl_worker_wait_running (pl_worker *w)
 
       while (w->running && w->head == head && w->count == count)
         pthread_cond_wait (&w->done, &w->lock);
+    }
+  else if (w->count && timeout > 0)
+    {
+      struct timespec until;
+      long ns;
+
+      clock_gettime (CLOCK_REALTIME, &until);
+      ns = until.tv_nsec + (long) ((timeout - (double) (time_t) timeout) * 1e9);
+      until.tv_sec += (time_t) timeout + ns / 1000000000L;
+      until.tv_nsec = ns % 1000000000L;
+      w->start_waiters++;
+      while (!w->running && w->count && !w->quit)
+        if (pthread_cond_timedwait (&w->done, &w->lock, &until) == ETIMEDOUT)
+          break;
+      w->start_waiters--;
     }
   pthread_mutex_unlock (&w->lock);
 }

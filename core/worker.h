@@ -46,6 +46,7 @@ typedef struct
   int head;
   int count;                    /* tasks queued or running */
   int running;                  /* q[head] is running on the thread */
+  int start_waiters;            /* pl_worker_wait_running for a start */
   int depth;
   int quit;
   gpg_error_t err;              /* the first task error, kept */
@@ -87,10 +88,11 @@ int pl_worker_full (pl_worker *w);
  * (seipd.c): the caller does the work instead of waiting for it. */
 int pl_worker_take_back (pl_worker *w, pl_worker_task *tasks);
 
-/* Waits until the task running now ends; returns at once when none
- * runs.  With pl_worker_take_back, a wait that can give up on a worker
- * which does not get to its queue. */
-void pl_worker_wait_running (pl_worker *w);
+/* Waits until the task running now ends; when none runs but some are
+ * queued, until one begins or TIMEOUT seconds have passed; returns at
+ * once when none is held.  With pl_worker_take_back, a wait that can
+ * give up on a worker which does not get to its queue. */
+void pl_worker_wait_running (pl_worker *w, double timeout);
 
 /* Waits until every task submitted has run (or was dropped after a
  * failure); returns the first task error. */
