@@ -3,6 +3,7 @@
 #include "algo.h"
 #include "seipd.h"
 #include "worker.h"
+#include "pipeline.h"
 
 #include <string.h>
 
@@ -561,6 +562,105 @@ test_worker_take_back (void)
   g_string_free (l.log, TRUE);
 }
 
+/* The writer's queue (pipeline.h): writes from its own buffers queue up
+ * to PL_WRITER_DEPTH on the thread and return at once; acquire never
+ * hands out a buffer a queued write reads (it waits for that write); a
+ * write from elsewhere is done by the time the next write returns; the
+ * sink sees everything in order. */
+static void
+test_writer_queue (void)
+{
+  task_log l = { .log = g_string_new (NULL), .fail_at = -1 };
+  const size_t size = PL_WRITER_THREAD_MIN;
+  uint8_t *bufs[PL_WRITER_BUFFERS];
+  static uint8_t foreign[PL_WRITER_THREAD_MIN];
+  pl_writer w;
+
+  g_mutex_init (&l.lock);
+  g_cond_init (&l.opened);
+  pl_writer_init (&w, log_task, &l, size, 1);
+  /* Held at the gate: the first write runs, the rest queue; none of
+   * them waits. */
+  l.closed = TRUE;
+  for (int i = 0; i < PL_WRITER_DEPTH; i++)
+    {
+      g_assert_cmpint (pl_writer_acquire (&w, &bufs[i]), ==, 0);
+      memset (bufs[i], 'a' + i, size);
+      g_assert_cmpint (pl_writer_write (&w, bufs[i], size), ==, 0);
+      pl_writer_release (&w, bufs[i]);
+    }
+  g_assert_cmpuint (l.log->len, ==, 0);
+  /* The buffers being written are not handed out again. */
+  for (int i = PL_WRITER_DEPTH; i < PL_WRITER_BUFFERS; i++)
+    {
+      g_assert_cmpint (pl_writer_acquire (&w, &bufs[i]), ==, 0);
+      for (int k = 0; k < PL_WRITER_DEPTH; k++)
+        g_assert_true (bufs[i] != bufs[k]);
+    }
+  for (int i = PL_WRITER_DEPTH; i < PL_WRITER_BUFFERS; i++)
+    pl_writer_release (&w, bufs[i]);
+  g_mutex_lock (&l.lock);
+  l.closed = FALSE;
+  g_cond_broadcast (&l.opened);
+  g_mutex_unlock (&l.lock);
+  g_assert_cmpint (pl_writer_finish (&w), ==, 0);
+  g_assert_cmpstr (l.log->str, ==, "abc");
+
+  /* Acquire with every buffer held but one being written: it waits for
+   * that write, and gets its buffer. */
+  g_string_truncate (l.log, 0);
+  l.delay_us = 20000;
+  for (int i = 0; i < PL_WRITER_BUFFERS; i++)
+    g_assert_cmpint (pl_writer_acquire (&w, &bufs[i]), ==, 0);
+  memset (bufs[0], 'x', size);
+  g_assert_cmpint (pl_writer_write (&w, bufs[0], size), ==, 0);
+  pl_writer_release (&w, bufs[0]);
+  {
+    uint8_t *again;
+
+    g_assert_cmpint (pl_writer_acquire (&w, &again), ==, 0);
+    g_assert_true (again == bufs[0]);
+    g_mutex_lock (&l.lock);
+    g_assert_cmpstr (l.log->str, ==, "x");
+    g_mutex_unlock (&l.lock);
+    pl_writer_release (&w, again);
+  }
+  for (int i = 1; i < PL_WRITER_BUFFERS; i++)
+    pl_writer_release (&w, bufs[i]);
+
+  /* A write from elsewhere (the AEAD stage's own buffers) is done when
+   * the next write returns, queued writes before it or not. */
+  g_string_truncate (l.log, 0);
+  for (int round = 0; round < 20; round++)
+    {
+      uint8_t *b;
+
+      g_assert_cmpint (pl_writer_acquire (&w, &b), ==, 0);
+      memset (b, 'p', size);
+      g_assert_cmpint (pl_writer_write (&w, b, size), ==, 0);
+      pl_writer_release (&w, b);
+      memset (foreign, 'f', sizeof foreign);
+      g_assert_cmpint (pl_writer_write (&w, foreign, sizeof foreign), ==, 0);
+      g_assert_cmpint (pl_writer_acquire (&w, &b), ==, 0);
+      memset (b, 'q', size);
+      g_assert_cmpint (pl_writer_write (&w, b, size), ==, 0);
+      pl_writer_release (&w, b);
+      g_mutex_lock (&l.lock);
+      g_assert_true (g_str_has_suffix (l.log->str, "pf"));
+      g_mutex_unlock (&l.lock);
+      /* The producer refills its buffer now: the write is long done. */
+      memset (foreign, 'F', sizeof foreign);
+      l.delay_us = round % 2 ? 0 : 2000;
+    }
+  g_assert_cmpint (pl_writer_finish (&w), ==, 0);
+  for (int round = 0; round < 20; round++)
+    g_assert_cmpint (strncmp (l.log->str + 3 * round, "pfq", 3), ==, 0);
+  pl_writer_clear (&w);
+  g_cond_clear (&l.opened);
+  g_mutex_clear (&l.lock);
+  g_string_free (l.log, TRUE);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -571,5 +671,6 @@ main (int argc, char **argv)
   g_test_add_func ("/seipd1/worker-queue", test_worker_queue);
   g_test_add_func ("/seipd1/worker-take-back", test_worker_take_back);
   g_test_add_func ("/seipd1/hasher-spells", test_hasher_spells);
+  g_test_add_func ("/pipeline/writer-queue", test_writer_queue);
   return g_test_run ();
 }
