@@ -105,16 +105,25 @@ hash_span_submit (pl_seipd1 *st)
   st->span_len = 0;
 }
 
+/* P, N joins the pending span; a span it does not continue is handed
+ * on first, by FLUSH. */
+static void
+span_join (pl_seipd1 *st, const uint8_t *p, size_t n,
+           void (*flush) (pl_seipd1 *))
+{
+  if (st->span_len && st->span + st->span_len != p)
+    flush (st);
+  if (!st->span_len)
+    st->span = p;
+  st->span_len += n;
+}
+
 /* Stable input: IN joins the pending span, which goes to the hasher
  * as soon as it is free (or is too long to wait). */
 static void
 hash_span_add (pl_seipd1 *st, const uint8_t *in, size_t len)
 {
-  if (st->span_len && st->span + st->span_len != in)
-    hash_span_submit (st);
-  if (!st->span_len)
-    st->span = in;
-  st->span_len += len;
+  span_join (st, in, len, hash_span_submit);
   if (st->span_len >= PL_SEIPD1_SPAN_MAX
       || !pl_worker_reading (&st->hasher, st->hashing, st->hashing_len))
     hash_span_submit (st);
@@ -228,21 +237,13 @@ best_rate (pl_seipd1 *st)
 static void
 score (pl_seipd1 *st, int hit)
 {
-  if (hit)
-    {
-      st->misses = 0;
-      st->solo_len = PL_SEIPD1_SOLO_FIRST;
-      return;
-    }
-  st->stats.misses++;
-  if (++st->misses < PL_SEIPD1_MISS_LIMIT)
-    return;
-  st->misses = 0;
-  if (!st->solo_len)
-    st->solo_len = PL_SEIPD1_SOLO_FIRST;
-  pl_seipd1_solo (st, st->solo_len);
-  st->solo_len = st->solo_len * 2 > PL_SEIPD1_SOLO_MAX ? PL_SEIPD1_SOLO_MAX
-                                                       : st->solo_len * 2;
+  uint64_t spell = pl_spells_score (&st->spells, hit, PL_SEIPD1_MISS_LIMIT,
+                                    PL_SEIPD1_SOLO_FIRST, PL_SEIPD1_SOLO_MAX);
+
+  if (!hit)
+    st->stats.misses++;
+  if (spell)
+    pl_seipd1_solo (st, spell);
 }
 
 /* Takes back what the hasher has not begun and hashes it here; returns
@@ -353,11 +354,7 @@ dec_span_flush (pl_seipd1 *st)
 static void
 dec_span_add (pl_seipd1 *st, const uint8_t *p, size_t n)
 {
-  if (st->span_len && st->span + st->span_len != p)
-    dec_span_flush (st);
-  if (!st->span_len)
-    st->span = p;
-  st->span_len += n;
+  span_join (st, p, n, dec_span_flush);
   if (st->span_len >= PL_SEIPD1_SPAN_MAX
       || (st->span_len >= INLINE_MAX && !pl_worker_busy (&st->hasher)))
     dec_span_submit (st);

@@ -87,8 +87,7 @@ typedef struct
   /* Decryption's adapting (see above). */
   uint64_t released;            /* octets released so far */
   uint64_t solo_until;          /* RELEASED below this: hash on the caller */
-  uint64_t solo_len;            /* the next spell's length */
-  int misses;                   /* in a row */
+  pl_spells spells;             /* the hasher's waits scored */
   double best_s_per_octet;      /* the caller's best, 0 unknown */
   _Atomic double hasher_s_per_octet; /* the hasher's best, 0 unknown */
   pl_seipd1_stats stats;

@@ -237,3 +237,23 @@ pl_worker_stop (pl_worker *w)
   pthread_mutex_destroy (&w->lock);
   memset (w, 0, sizeof *w);
 }
+
+uint64_t
+pl_spells_score (pl_spells *s, int hit, int limit, uint64_t first,
+                 uint64_t max)
+{
+  uint64_t len;
+
+  if (hit)
+    {
+      s->misses = 0;
+      s->next = first;
+      return 0;
+    }
+  if (++s->misses < limit)
+    return 0;
+  s->misses = 0;
+  len = s->next ? s->next : first;
+  s->next = len * 2 > max ? max : len * 2;
+  return len;
+}

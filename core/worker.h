@@ -103,6 +103,23 @@ gpg_error_t pl_worker_wait (pl_worker *w);
  * the thread.  Safe on a zeroed, never started worker. */
 void pl_worker_stop (pl_worker *w);
 
+/* Spells on the caller's thread alone, for a stage whose helper thread
+ * gets no core on a busy machine (aead-parallel.c, seipd.c): each
+ * handover is scored when it ends, a hit or a miss as the stage judges;
+ * LIMIT misses in a row start a spell of FIRST units (chunks, octets),
+ * doubling after every spell that ends in misses again, up to MAX; a
+ * hit starts over at FIRST.  Zeroed: no misses yet. */
+typedef struct
+{
+  int misses;                   /* in a row */
+  uint64_t next;                /* the next spell's length; 0: FIRST */
+} pl_spells;
+
+/* Scores a handover (HIT 0: a miss); returns the length of the spell to
+ * start now, 0 for none. */
+uint64_t pl_spells_score (pl_spells *s, int hit, int limit, uint64_t first,
+                          uint64_t max);
+
 /* 1 when started. */
 static inline int
 pl_worker_running (const pl_worker *w)
