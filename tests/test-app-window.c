@@ -955,6 +955,20 @@ test_passphrase_dialog (void)
   gtk_editable_set_text (GTK_EDITABLE (dialog->entry), " x ");
   gtk_editable_set_text (GTK_EDITABLE (dialog->confirm_entry), " x ");
   g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (dialog->ok_button)));
+  /* Over the one limit of every entry point (4096 bytes): off, and said. */
+  {
+    g_autofree char *too_long = g_strnfill (4097, 'x');
+
+    gtk_editable_set_text (GTK_EDITABLE (dialog->entry), too_long);
+    gtk_editable_set_text (GTK_EDITABLE (dialog->confirm_entry), too_long);
+    g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (dialog->ok_button)));
+    g_assert_cmpstr (gtk_label_get_text (dialog->match_label), ==,
+                     "The passphrase is too long: at most 4096 bytes.");
+    too_long[4096] = 0;
+    gtk_editable_set_text (GTK_EDITABLE (dialog->entry), too_long);
+    gtk_editable_set_text (GTK_EDITABLE (dialog->confirm_entry), too_long);
+    g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (dialog->ok_button)));
+  }
 
   /* Weak, said plainly (libpwquality's own sentence names "password"). */
   gtk_editable_set_text (GTK_EDITABLE (dialog->entry), "abc");
