@@ -119,9 +119,3 @@ padlock_secret_get_keycache (PadlockSecret *self)
   g_return_val_if_fail (self != NULL, NULL);
   return self->keycache;
 }
-
-pl_keycache *
-padlock_secret_get_batch (PadlockSecret *self)
-{
-  return padlock_secret_get_keycache (self);
-}

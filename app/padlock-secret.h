@@ -42,8 +42,6 @@ pl_key         padlock_secret_get_key  (PadlockSecret *self);
 /* The derived-key cache of the jobs sharing this passphrase: for the
  * engine's options (keycache). */
 pl_keycache   *padlock_secret_get_keycache (PadlockSecret *self);
-/* The same; the name the job code still calls. */
-pl_keycache   *padlock_secret_get_batch (PadlockSecret *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PadlockSecret, padlock_secret_unref)
 

@@ -130,9 +130,8 @@ typedef struct
   int argon2_memory_exp;
   /* Not NULL: every passphrase locks with the cache's one S2K specifier,
    * derived once for all its jobs; the session key is random and
-   * wrapped in each SKESK, also with the rfc4880 profile (keycache.h).
-   * (BATCH: the name until the app's callers move; the same field.) */
-  union { pl_keycache *keycache; pl_keycache *batch; };
+   * wrapped in each SKESK, also with the rfc4880 profile (keycache.h). */
+  pl_keycache *keycache;
 } pl_encrypt_options;
 
 void pl_encrypt_options_init (pl_encrypt_options *opts);
@@ -157,7 +156,7 @@ typedef struct
   /* Not NULL: each (passphrase, S2K specifier) the job derives is looked
    * up in the cache first and kept there (keycache.h); NULL: a cache of
    * the job's own. */
-  union { pl_keycache *keycache; pl_keycache *batch; };
+  pl_keycache *keycache;
 } pl_decrypt_options;
 
 typedef enum
