@@ -62,7 +62,7 @@ opens () {
 printf 'secret\n' > pw-lf
 printf 'secret\r\n' > pw-crlf
 
-echo "1..24"
+echo "1..27"
 for ending in lf crlf; do
   for writer in gpg sop batch; do
     write $writer $ending 2> /dev/null
@@ -106,19 +106,40 @@ check "4097 octets: padlock-sop refuses it as too long (41)" \
 check "4096 octets lock with padlock-sop and open with --batch" \
   opens batch msg-4096.gpg 4096
 
+# Blank and non-UTF-8 passphrases lock nothing, from either entry point.
+printf '  \t\n' > pw-blank
+printf '\377\376\n' > pw-binary
+for pw in blank binary; do
+  "$APP" --batch --encrypt --passphrase-file=pw-$pw plain > /dev/null 2> err
+  batch_status=$?
+  "$SOP" encrypt --with-password=pw-$pw < plain > /dev/null 2> /dev/null
+  check "a $pw passphrase: --batch refuses it (2), padlock-sop too (31)" \
+    sh -c "test $batch_status -eq 2 && test $? -eq 31 && test ! -e plain.gpg"
+done
+
 # RFC 9580 A.12: Argon2 t=1 p=4 m=2^21 KiB (2 GiB, about 2 s), passphrase
 # "password".  A file that `echo password >` made is one derivation, not
 # two charged before either runs (issue 19 item 5).
+# Two of them in one batch (different salts: two derivations) run one
+# after the other for the process's key-derivation memory (2 GiB): both
+# open, and the process peaks near 2 GiB, not 4.
 echo password > pw-a12
 rm -rf back && mkdir back
-"$APP" --batch --decrypt --passphrase-file=pw-a12 --output-dir=back \
-  "$SRC/tests/data/rfc9580-a12-argon2-aes256.asc" > /dev/null 2> err
-check "--batch opens RFC 9580 A.12 with 'password' and a newline" test $? -eq 0
+/usr/bin/time -f %M -o rss "$APP" --batch --decrypt \
+  --passphrase-file=pw-a12 --output-dir=back \
+  "$SRC/tests/data/rfc9580-a12-argon2-aes128.asc" \
+  "$SRC/tests/data/rfc9580-a12-argon2-aes256.asc" > out 2> err
+status=$?
+echo "# --batch, two A.12 messages: peak resident $(cat rss) KiB"
+check "--batch opens two A.12 messages with 'password' and a newline" \
+  sh -c "test $status -eq 0 && test \$(grep -c '^decrypted' out) -eq 2"
+check "and peaks below 3 GiB resident (one 2 GiB derivation at a time)" \
+  test "$(tail -n 1 rss)" -lt 3145728
 # Two passwords, the right one first: the second is never derived.
 "$SOP" decrypt --with-password=pw-a12 --with-password=pw-lf \
   < "$SRC/tests/data/rfc9580-a12-argon2-aes256.asc" > a12.out 2> err
 check "padlock-sop opens A.12 with 'password' and a newline and another password" \
   grep -q 'Hello, world!' a12.out
 
-[ $n -eq 24 ] || { echo "# ran $n checks, planned 24"; failed=1; }
+[ $n -eq 27 ] || { echo "# ran $n checks, planned 27"; failed=1; }
 exit $failed
