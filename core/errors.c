@@ -74,7 +74,7 @@ pl_error_message (gpg_error_t err)
       return PL_N_ ("The passphrase is too long: Padlock reads at most "
                     "4096 octets of it.");
     case PL_ERR_PASSPHRASE_BLANK:
-      return PL_N_ ("The passphrase is empty or only white space.");
+      return PL_N_ ("The passphrase is empty or only whitespace.");
     case PL_ERR_PASSPHRASE_NOT_TEXT:
       return PL_N_ ("The passphrase is not UTF-8 text, or holds a NUL "
                     "character.");
