@@ -1,9 +1,10 @@
 #!/bin/sh
 # test-passphrase-files.sh - one passphrase rule (core/passphrase.h) across
 # the entry points and the real gpg 2.2: for passphrase files that end in
-# "\n" and in "\r\n", what each of gpg, padlock-sop and `padlock --batch`
-# writes opens in the other two with the same file; passphrase files over
-# the limit are refused clearly, never with a crash; a message with Argon2
+# "\n", in "\r\n" and in "\n\n", what each of gpg, padlock-sop and
+# `padlock --batch` writes opens in the other two with the same file;
+# passphrase files over the limit are refused clearly, never with a crash;
+# blank and non-UTF-8 ones lock nothing; a message with Argon2
 # t=1 p=4 m=2^21 (RFC 9580 A.12) opens with `echo password > pw`.  TAP.
 # Needs PADLOCK_APP, PADLOCK_SOP and PADLOCK_SOURCE_DIR.
 set -u
@@ -61,9 +62,10 @@ opens () {
 
 printf 'secret\n' > pw-lf
 printf 'secret\r\n' > pw-crlf
+printf 'secret\n\n' > pw-lflf      # earlier --batch locked with "secret\n"
 
-echo "1..27"
-for ending in lf crlf; do
+echo "1..36"
+for ending in lf crlf lflf; do
   for writer in gpg sop batch; do
     write $writer $ending 2> /dev/null
     check "$writer writes with pw-$ending" test -s "msg-$writer-$ending.gpg"
@@ -141,5 +143,5 @@ check "and peaks below 3 GiB resident (one 2 GiB derivation at a time)" \
 check "padlock-sop opens A.12 with 'password' and a newline and another password" \
   grep -q 'Hello, world!' a12.out
 
-[ $n -eq 27 ] || { echo "# ran $n checks, planned 27"; failed=1; }
+[ $n -eq 36 ] || { echo "# ran $n checks, planned 36"; failed=1; }
 exit $failed
