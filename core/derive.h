@@ -37,19 +37,18 @@
 /* The longest S2K output asked for (an AES-256 key). */
 #define PL_DERIVE_KEY_MAX 32
 
-/* 2^21 units: Argon2 t=1 over 2 GiB (bench/derive-budget has the time it
- * takes). */
+/* 2^21 units: Argon2 t=1 over 2 GiB. */
 #define PL_DERIVE_SKESK_CAP (1ull << 21)
-/* One and a half times that: at worst one-lane Argon2 over 2 GiB and then
- * over 1 GiB; the rfc9580 default (t=3, 64 MiB) fits 16 times, gpg's
- * largest iterated count 24 times (SHA-256) or 12 times (SHA-1: two
- * contexts for a 32-octet key).  README and bench/derive-budget have the
- * figures. */
+/* One and a half times that: at worst one-lane Argon2 over 2 GiB and
+ * then over 1 GiB; the rfc9580 default (t=3, 64 MiB) fits 16 times,
+ * gpg's largest iterated count 24 times (SHA-256) or 12 times (SHA-1:
+ * two contexts for a 32-octet key).  README and bench/README.md
+ * (bench/derive-budget) have what these take. */
 #define PL_DERIVE_BUDGET (3ull << 20)
 
 typedef struct
 {
-  pl_keycache *cache;           /* borrowed, or OWN_CACHE */
+  pl_keycache *cache;           /* borrowed, or OWN_CACHE's */
   pl_keycache *own_cache;       /* made here when the caller has none */
   uint64_t spent;               /* units of the derivations that ran */
   size_t derivations;           /* S2K runs done (the budget's proof) */
