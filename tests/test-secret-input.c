@@ -7,8 +7,10 @@
 #include "passphrase.h"
 #include "padlock-secret-input.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <termios.h>
 #include <unistd.h>
 #include <gcrypt.h>
 
@@ -82,6 +84,68 @@ test_nul (void)
 
   g_assert_cmpint (gpg_err_code (read_spec (path, &len)), ==,
                    PL_ERR_PASSPHRASE_NOT_TEXT);
+}
+
+typedef struct
+{
+  const char *spec;
+  char *text;
+  size_t len;
+  gpg_error_t err;
+} tty_read;
+
+static gpointer
+read_in_thread (gpointer data)
+{
+  tty_read *r = data;
+
+  r->err = padlock_secret_read (r->spec, PADLOCK_SECRET_INDIRECT, &r->text,
+                                &r->len);
+  return NULL;
+}
+
+/* A descriptor that is a terminal is read as one: a line, less its
+ * line ending, with echo off (the terminal shows only the newline).
+ * The line is typed once the reader has turned echo off. */
+static void
+test_terminal_no_echo (void)
+{
+  int master = posix_openpt (O_RDWR | O_NOCTTY);
+  int slave;
+  g_autofree char *spec = NULL;
+  tty_read r = { 0 };
+  struct termios t;
+  GThread *reader;
+  char echoed[64];
+  ssize_t n;
+
+  g_assert_cmpint (master, >=, 0);
+  g_assert_cmpint (grantpt (master), ==, 0);
+  g_assert_cmpint (unlockpt (master), ==, 0);
+  slave = open (ptsname (master), O_RDWR | O_NOCTTY);
+  g_assert_cmpint (slave, >=, 0);
+  spec = g_strdup_printf ("@FD:%d", slave);
+  r.spec = spec;
+  reader = g_thread_new ("reader", read_in_thread, &r);
+  do
+    {
+      g_usleep (1000);
+      g_assert_cmpint (tcgetattr (slave, &t), ==, 0);
+    }
+  while (t.c_lflag & ECHO);
+  g_assert_cmpint (write (master, "typed secret\n", 13), ==, 13);
+  g_thread_join (reader);
+  g_assert_cmpint (r.err, ==, 0);
+  g_assert_cmpmem (r.text, r.len, "typed secret", 12);
+  padlock_secret_text_free (r.text, r.len);
+  /* Echo is back on for whoever reads next. */
+  g_assert_cmpint (tcgetattr (slave, &t), ==, 0);
+  g_assert_true (t.c_lflag & ECHO);
+  fcntl (master, F_SETFL, O_NONBLOCK);
+  n = read (master, echoed, sizeof echoed);
+  g_assert_null (n > 0 ? g_strstr_len (echoed, n, "secret") : NULL);
+  close (slave);
+  close (master);
 }
 
 /* Takes every block of secure memory there is (libgcrypt's pool does not
@@ -161,6 +225,7 @@ main (int argc, char **argv)
   tu_init (&argc, &argv);
   g_test_add_func ("/secret-input/bounded", test_bounded);
   g_test_add_func ("/secret-input/nul", test_nul);
+  g_test_add_func ("/secret-input/terminal-no-echo", test_terminal_no_echo);
   g_test_add_func ("/secret-input/out-of-secure-memory",
                    test_out_of_secure_memory);
   return g_test_run ();
