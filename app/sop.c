@@ -14,7 +14,9 @@
 #include "io.h"
 #include "job.h"
 #include "passphrase.h"
+#include "recipients.h"
 #include "skesk.h"
+#include "sop-keys.h"
 #include "padlock-secret-input.h"
 #include "speed.h"
 
@@ -26,9 +28,12 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <gcrypt.h>
 
 #define MAX_PASSWORDS 8
+/* Certificates a message is encrypted to, secret keys tried on one. */
+#define MAX_RECIPIENTS 64
 
 static void
 usage (FILE *f)
@@ -39,16 +44,22 @@ usage (FILE *f)
          "  version [--backend|--extended]\n"
          "  list-profiles encrypt\n"
          "  encrypt [--as=binary|text] [--no-armor] [--profile=NAME]\n"
-         "          --with-password=PASSWORD...\n"
-         "  decrypt --with-password=PASSWORD... [--session-key-out=FILE]\n"
+         "          [--with-password=PASSWORD...] [CERTS...]\n"
+         "  decrypt [--with-password=PASSWORD...] [--session-key-out=FILE]\n"
          "          [--with-session-key=SESSIONKEY...]\n"
+         "          [--with-key-password=PASSWORD...] [KEYS...]\n"
          "          [--no-expansion-limit]  (extension: allow content that\n"
          "          expands more than 1000-fold past 1 GiB)\n"
+         "  generate-key [--no-armor] [--with-key-password=PASSWORD]\n"
+         "          [--profile=default|rfc9580] USERID...\n"
+         "  extract-cert [--no-armor]\n"
+         "  list-profiles generate-key\n"
          "  armor [--label=auto|message|key|sig]\n"
          "  dearmor\n"
          "  speed [--seconds=S]    (extension: cipher speeds in memory)\n"
          "\n"
          "PASSWORD and SESSIONKEY name a file, @ENV:NAME or @FD:N.\n"
+         "CERTS and KEYS name files (or @FD:N) of certificates or secret keys.\n"
          "Data is read from standard input and written to standard output.\n",
          f);
 }
@@ -60,10 +71,20 @@ exit_code_for (gpg_error_t err)
   switch (pl_error_outcome (err))
     {
     case PL_OUTCOME_OK: return SOP_OK;
+    case PL_OUTCOME_OTHER:
+      if (gpg_err_code (err) == GPG_ERR_UNUSABLE_PUBKEY
+          || gpg_err_code (err) == GPG_ERR_UNSUPPORTED_PROTOCOL)
+        return SOP_CERT_CANNOT_ENCRYPT;
+      if (gpg_err_code (err) == GPG_ERR_PUBKEY_ALGO)
+        return SOP_UNSUPPORTED_ASYMMETRIC_ALGO;
+      return 1;
+    case PL_OUTCOME_PUBLIC_KEY:
+      if (gpg_err_code (err) == PL_ERR_KEY_PROTECTED)
+        return SOP_KEY_IS_PROTECTED;
+      return SOP_CANNOT_DECRYPT;
     case PL_OUTCOME_BAD_PASSPHRASE:
     case PL_OUTCOME_INTEGRITY:
     case PL_OUTCOME_UNPROTECTED:
-    case PL_OUTCOME_PUBLIC_KEY:
     case PL_OUTCOME_UNSUPPORTED:
       return SOP_CANNOT_DECRYPT;
     /* A message that asks for too much work is a bad message. */
@@ -248,8 +269,14 @@ cmd_list_profiles (int argc, char **argv)
 
   if (argc < 1)
     return fail (SOP_MISSING_ARG, "list-profiles needs a subcommand", 0);
+  if (!strcmp (argv[0], "generate-key"))
+    {
+      sop_list_generate_profiles ();
+      return SOP_OK;
+    }
   if (strcmp (argv[0], "encrypt"))
-    return fail (SOP_UNSUPPORTED_PROFILE, "only encrypt has profiles", 0);
+    return fail (SOP_UNSUPPORTED_PROFILE, "only encrypt and generate-key "
+                 "have profiles", 0);
   p = pl_profiles (&n);
   for (size_t i = 0; i < n; i++)
     printf ("%s: %s%s\n", p[i].name, i == 0 ? "(default) " : "",
@@ -279,6 +306,30 @@ read_encrypt_password (const char *spec, char **pw, pl_key *key)
   return SOP_OK;
 }
 
+/* The profile for the certificates among KEYS (recipients.h): the one
+ * they can all read, or REQUESTED (-1: none) when they can.  Every
+ * certificate must have an encryption key.  Returns a SOP exit code. */
+static int
+choose_profile (const pl_key *keys, size_t n_keys, int requested,
+                pl_encrypt_options *o)
+{
+  char why[256] = "";
+  uint32_t now = (uint32_t) time (NULL);
+  pl_profile profile;
+  gpg_error_t err = pl_recipients_check (keys, n_keys, now, why, sizeof why);
+
+  if (!err)
+    err = pl_recipients_profile (keys, n_keys, requested, now, &profile, why,
+                                 sizeof why);
+  if (err)
+    {
+      fprintf (stderr, "padlock-sop: %s: %s\n", pl_error_message (err), why);
+      return exit_code_for (err);
+    }
+  o->profile = profile;
+  return SOP_OK;
+}
+
 static int
 cmd_encrypt (int argc, char **argv)
 {
@@ -286,10 +337,13 @@ cmd_encrypt (int argc, char **argv)
   const char *passwords[MAX_PASSWORDS];
   size_t n_passwords = 0;
   char *pw[MAX_PASSWORDS] = { NULL };
-  pl_key keys[MAX_PASSWORDS];
+  pl_key keys[MAX_PASSWORDS + MAX_RECIPIENTS];
+  sop_keyring ring = { NULL, 0 };
+  const char *cert_files[MAX_RECIPIENTS];
+  size_t n_cert_files = 0;
   pl_source *src = NULL;
   pl_sink *sink = NULL;
-  int code = SOP_OK, as_text = 0;
+  int code = SOP_OK, as_text = 0, profile = -1;
   gpg_error_t err;
 
   pl_encrypt_options_init (&o);
@@ -318,6 +372,7 @@ cmd_encrypt (int argc, char **argv)
               return SOP_UNSUPPORTED_PROFILE;
             }
           o.profile = (pl_profile) p;
+          profile = strcmp (v, "default") ? p : -1;
         }
       else if ((v = option_value ("--with-password", argc, argv, &i)))
         {
@@ -325,20 +380,23 @@ cmd_encrypt (int argc, char **argv)
             return fail (SOP_UNSUPPORTED_OPTION, "too many passwords", 0);
           passwords[n_passwords++] = v;
         }
+      else if (!strcmp (argv[i], "--"))
+        for (i++; i < argc && n_cert_files < MAX_RECIPIENTS; i++)
+          cert_files[n_cert_files++] = argv[i];
       else if (!strncmp (argv[i], "--sign-with", 11)
                || !strncmp (argv[i], "--with-key-password", 19))
         return fail (SOP_UNSUPPORTED_OPTION,
-                     "signing is not supported: padlock-sop encrypts with "
-                     "passwords only", 0);
+                     "signing is not supported yet", 0);
       else if (argv[i][0] == '-' && argv[i][1] == '-')
         return fail_argument (argv[i]);
+      else if (n_cert_files == MAX_RECIPIENTS)
+        return fail (SOP_UNSUPPORTED_OPTION, "too many certificates", 0);
       else
-        return fail (SOP_UNSUPPORTED_OPTION,
-                     "certificates are not supported: padlock-sop encrypts "
-                     "with passwords only", 0);
+        cert_files[n_cert_files++] = argv[i];
     }
-  if (!n_passwords)
-    return fail (SOP_MISSING_ARG, "encrypt needs --with-password", 0);
+  if (!n_passwords && !n_cert_files)
+    return fail (SOP_MISSING_ARG, "encrypt needs --with-password or CERTS",
+                 0);
 
   for (size_t i = 0; i < n_passwords; i++)
     {
@@ -348,6 +406,16 @@ cmd_encrypt (int argc, char **argv)
     }
   if (as_text)
     o.literal_format = 'u';
+  for (size_t i = 0; i < n_cert_files && !code; i++)
+    code = sop_keyring_add_file (&ring, cert_files[i], 0);
+  if (code)
+    goto leave;
+  o.n_keys = n_passwords + sop_keyring_keys (&ring, PL_KEY_CERT,
+                                             keys + n_passwords,
+                                             MAX_RECIPIENTS);
+  code = choose_profile (keys, o.n_keys, profile, &o);
+  if (code)
+    goto leave;
 
   src = pl_source_new_fd (0, 0);
   err = pl_sink_new_fd (1, 0, &sink);
@@ -356,9 +424,9 @@ cmd_encrypt (int argc, char **argv)
       code = fail (1, "cannot set up input and output", err);
       goto leave;
     }
-  /* One SKESK per password, all wrapping the same session key. */
+  /* One SKESK per password and one PKESK per certificate, all wrapping
+   * the same session key. */
   o.keys = keys;
-  o.n_keys = n_passwords;
   guard_output (sink);
   err = pl_encrypt (src, sink, &o, NULL);
   unguard_output ();
@@ -371,6 +439,7 @@ cmd_encrypt (int argc, char **argv)
   pl_source_free (src);
   for (size_t i = 0; i < n_passwords; i++)
     free_secret (pw[i]);
+  sop_keyring_clear (&ring);
   return code;
 }
 
@@ -461,6 +530,10 @@ typedef struct
 {
   const char *password_specs[MAX_PASSWORDS];
   size_t n_passwords;
+  const char *key_password_specs[MAX_PASSWORDS];
+  size_t n_key_passwords;
+  const char *key_files[MAX_RECIPIENTS];
+  size_t n_key_files;
   const char *session_key_spec;
   const char *session_key_out;
   int no_expansion_limit;
@@ -486,20 +559,25 @@ parse_decrypt_args (int argc, char **argv, decrypt_args *a)
         a->session_key_out = v;
       else if (!strcmp (argv[i], "--no-expansion-limit"))
         a->no_expansion_limit = 1;
-      else if (!strncmp (argv[i], "--verify", 8)
-               || !strncmp (argv[i], "--with-key-password", 19))
+      else if ((v = option_value ("--with-key-password", argc, argv, &i)))
+        {
+          if (a->n_key_passwords == MAX_PASSWORDS)
+            return fail (SOP_UNSUPPORTED_OPTION, "too many key passwords", 0);
+          a->key_password_specs[a->n_key_passwords++] = v;
+        }
+      else if (!strncmp (argv[i], "--verify", 8))
         return fail (SOP_UNSUPPORTED_OPTION,
                      "signature verification is not supported", 0);
       else if (argv[i][0] == '-' && argv[i][1] == '-')
         return fail_argument (argv[i]);
+      else if (a->n_key_files == MAX_RECIPIENTS)
+        return fail (SOP_UNSUPPORTED_OPTION, "too many keys", 0);
       else
-        return fail (SOP_UNSUPPORTED_OPTION,
-                     "secret keys are not supported: padlock-sop decrypts "
-                     "with passwords only", 0);
+        a->key_files[a->n_key_files++] = argv[i];
     }
-  if (!a->n_passwords && !a->session_key_spec)
-    return fail (SOP_MISSING_ARG,
-                 "decrypt needs --with-password or --with-session-key", 0);
+  if (!a->n_passwords && !a->session_key_spec && !a->n_key_files)
+    return fail (SOP_MISSING_ARG, "decrypt needs --with-password, "
+                 "--with-session-key or KEYS", 0);
   if (a->session_key_out)
     {
       struct stat st;
@@ -509,15 +587,43 @@ parse_decrypt_args (int argc, char **argv, decrypt_args *a)
   return SOP_OK;
 }
 
+/* decrypt's KEYS into RING and KEYS (after *N_KEYS), with the key
+ * passwords (read into KEY_PASSWORDS, secure).  A SOP exit code. */
+static int
+add_secret_keys (const decrypt_args *a, sop_keyring *ring,
+                 char **key_passwords, pl_key *keys, size_t *n_keys)
+{
+  int code = SOP_OK;
+
+  for (size_t i = 0; i < a->n_key_passwords && !code; i++)
+    {
+      size_t len;
+      code = read_indirect (a->key_password_specs[i], &key_passwords[i], &len);
+      if (!code)
+        {
+          pl_key k = { PL_KEY_KEY_PASSPHRASE, key_passwords[i], len, 0,
+                       PL_PASSPHRASE_SOP };
+          keys[(*n_keys)++] = k;
+        }
+    }
+  for (size_t i = 0; i < a->n_key_files && !code; i++)
+    code = sop_keyring_add_file (ring, a->key_files[i], 1);
+  if (!code)
+    *n_keys += sop_keyring_keys (ring, PL_KEY_SECRET, keys + *n_keys,
+                                 MAX_RECIPIENTS);
+  return code;
+}
+
 static int
 cmd_decrypt (int argc, char **argv)
 {
   decrypt_args a;
-  char *passwords[MAX_PASSWORDS];
+  char *passwords[MAX_PASSWORDS], *key_passwords[MAX_PASSWORDS];
   pl_decrypt_options o;
   pl_decrypt_result result;
   uint8_t *key = NULL, *key_out = NULL;
-  pl_key keys[MAX_PASSWORDS + 1];
+  pl_key keys[2 * MAX_PASSWORDS + 1 + MAX_RECIPIENTS];
+  sop_keyring ring = { NULL, 0 };
   size_t key_len = 0;
   int key_algo = 0;
   pl_source *src = NULL;
@@ -528,6 +634,7 @@ cmd_decrypt (int argc, char **argv)
   memset (&o, 0, sizeof o);
   memset (&result, 0, sizeof result);
   memset (passwords, 0, sizeof passwords);
+  memset (key_passwords, 0, sizeof key_passwords);
   code = parse_decrypt_args (argc, argv, &a);
   if (code)
     return code;
@@ -560,6 +667,9 @@ cmd_decrypt (int argc, char **argv)
     keys[o.n_keys++] = pl_key_passphrase_source (passwords[i],
                                                  strlen (passwords[i]),
                                                  PL_PASSPHRASE_SOP);
+  code = add_secret_keys (&a, &ring, key_passwords, keys, &o.n_keys);
+  if (code)
+    goto leave;
   o.keys = keys;
   if (a.session_key_out)
     {
@@ -587,6 +697,9 @@ cmd_decrypt (int argc, char **argv)
   if (err)
     {
       code = fail (exit_code_for (err), "decryption failed", err);
+      if (result.recipients[0])
+        fprintf (stderr, "padlock-sop: the message is for %s\n",
+                 result.recipients);
       goto leave;
     }
   if (result.signed_inside)
@@ -601,6 +714,9 @@ cmd_decrypt (int argc, char **argv)
   pl_source_free (src);
   for (size_t i = 0; i < a.n_passwords; i++)
     free_secret (passwords[i]);
+  for (size_t i = 0; i < a.n_key_passwords; i++)
+    free_secret (key_passwords[i]);
+  sop_keyring_clear (&ring);
   if (key)
     {
       pl_wipe (key, PL_SESSION_KEY_MAX);
@@ -843,10 +959,27 @@ pl_sop_main (int argc, char **argv)
     return cmd_decrypt (argc - 2, argv + 2);
   if (!strcmp (cmd, "armor"))
     return cmd_armor (argc - 2, argv + 2);
+  if (!strcmp (cmd, "generate-key"))
+    return sop_cmd_generate_key (argc - 2, argv + 2);
+  if (!strcmp (cmd, "extract-cert"))
+    return sop_cmd_extract_cert (argc - 2, argv + 2);
   if (!strcmp (cmd, "dearmor"))
     return cmd_dearmor (argc - 2, argv + 2);
   if (!strcmp (cmd, "speed"))
     return cmd_speed (argc - 2, argv + 2);
   fprintf (stderr, "padlock-sop: unsupported subcommand %s\n", cmd);
   return SOP_UNSUPPORTED_SUBCOMMAND;
+}
+
+/* For sop-keys.c. */
+int
+sop_read_indirect (const char *spec, char **out, size_t *outlen)
+{
+  return read_indirect (spec, out, outlen);
+}
+
+void
+sop_free_secret (char *s)
+{
+  free_secret (s);
 }

@@ -582,7 +582,11 @@ open_with_candidates (decrypt_job *j, pl_key_candidates *c, open_fn open,
       gpg_error_t err = pl_key_candidates_next (c, &key, &keylen, &algo);
 
       if (gpg_err_code (err) == GPG_ERR_EOF)
-        return pl_key_candidates_failure (c);
+        {
+          pl_key_candidates_recipients (c, j->result->recipients,
+                                        sizeof j->result->recipients);
+          return pl_key_candidates_failure (c);
+        }
       if (err)
         return err;
       err = open (stage, key, keylen, algo, &retryable);
@@ -960,7 +964,7 @@ pl_decrypt (pl_source *src, pl_sink *sink, const pl_decrypt_options *opts,
   if (!j)
     err = gpg_error (GPG_ERR_ENOMEM);
   else if (!opts || !opts->n_keys || !opts->keys)
-    err = gpg_error (GPG_ERR_NO_PASSPHRASE);
+    err = gpg_error (GPG_ERR_NO_KEY);
   if (err)
     {
       sink->abort (sink);

@@ -43,6 +43,7 @@ pl_error_outcome (gpg_error_t err)
     case PL_ERR_UNPROTECTED:
       return PL_OUTCOME_UNPROTECTED;
     case GPG_ERR_NO_SECKEY:
+    case PL_ERR_KEY_PROTECTED:
       return PL_OUTCOME_PUBLIC_KEY;
     case GPG_ERR_TOO_LARGE:
     case PL_ERR_BOMB:
@@ -115,8 +116,17 @@ pl_error_message (gpg_error_t err)
                     "have been altered undetectably; Padlock refuses to "
                     "decrypt it.");
     case GPG_ERR_NO_SECKEY:
-      return PL_N_ ("The file is encrypted to a public key, not with a "
-                    "passphrase.");
+      return PL_N_ ("No secret key opens this file: it is encrypted to a "
+                    "public key.");
+    case PL_ERR_KEY_PROTECTED:
+      return PL_N_ ("The secret key for this file is locked: its "
+                    "password is needed.");
+    case GPG_ERR_NO_KEY:
+      return PL_N_ ("No key or passphrase was given.");
+    case GPG_ERR_UNUSABLE_PUBKEY:
+      return PL_N_ ("The certificate has no valid key that can encrypt.");
+    case GPG_ERR_UNSUPPORTED_PROTOCOL:
+      return PL_N_ ("A recipient cannot read the chosen profile.");
     case GPG_ERR_TOO_LARGE:
       return PL_N_ ("The file asks for more key-derivation work than "
                     "Padlock allows.");

@@ -66,8 +66,19 @@ typedef enum
 {
   PL_KEY_PASSPHRASE = 1,        /* DATA, LEN: the passphrase's source, as
                                  * read; RULE: how (passphrase.h) */
-  PL_KEY_SESSION                /* DATA, LEN: a session key for CIPHER_ALGO
+  PL_KEY_SESSION,               /* DATA, LEN: a session key for CIPHER_ALGO
                                  * (decryption only) */
+  PL_KEY_CERT,                  /* DATA: a pl_cert (cert.h) to encrypt to:
+                                 * a PKESK for its encryption key
+                                 * (encryption only) */
+  PL_KEY_SECRET,                /* DATA: a pl_cert with secret keys
+                                 * (cert.h) (decryption only) */
+  PL_KEY_KEY_PASSPHRASE,        /* DATA, LEN: a passphrase that unlocks
+                                 * the PL_KEY_SECRET keys, never tried on
+                                 * an SKESK (decryption only) */
+  PL_KEY_HELD                   /* DATA: a pl_key_holder (recipients.h):
+                                 * secret keys held elsewhere (decryption
+                                 * only) */
 } pl_key_kind;
 
 /* A derived-key cache (keycache.h), which the jobs of one drop or
@@ -132,6 +143,9 @@ typedef struct
    * derived once for all its jobs; the session key is random and
    * wrapped in each SKESK, also with the rfc4880 profile (keycache.h). */
   pl_keycache *keycache;
+  /* PKESKs name no recipient (key ID 0, no fingerprint), as gpg's
+   * --throw-keyids. */
+  int anonymous_recipients;
 } pl_encrypt_options;
 
 void pl_encrypt_options_init (pl_encrypt_options *opts);
@@ -177,6 +191,9 @@ typedef struct
   int signed_inside;            /* one-pass signature or signature seen;
                                  * never verified (no keys here) */
   size_t session_key_len;       /* in the options' session_key_out */
+  /* When no key opened a message with PKESKs: whom they are for,
+   * "0x<key ID>, 0x<fingerprint>, anonymous" (recipients.h). */
+  char recipients[256];
 } pl_decrypt_result;
 
 /* The number of cores online: the default thread budget. */
@@ -197,7 +214,8 @@ int pl_profile_valid (int profile);
 gpg_error_t pl_init (void);
 
 /* Encrypts SRC into SINK for OPTS->keys.  Refusals before any output
- * (the sink is aborted): no key (GPG_ERR_NO_PASSPHRASE), a cipher that
+ * (the sink is aborted): no key (GPG_ERR_NO_KEY), a certificate without
+ * a valid encryption key (GPG_ERR_UNUSABLE_PUBKEY), a cipher that
  * cannot be used (GPG_ERR_CIPHER_ALGO), an unknown profile, compression,
  * literal format or chunk size, or a key that locks nothing (a session
  * key) (GPG_ERR_INV_ARG). */
@@ -207,7 +225,7 @@ gpg_error_t pl_encrypt (pl_source *src, pl_sink *sink,
 
 /* Decrypts SRC into SINK with the first candidate of OPTS->keys that
  * opens it; RESULT may be NULL.  No candidate at all (or OPTS NULL) is
- * GPG_ERR_NO_PASSPHRASE, before reading. */
+ * GPG_ERR_NO_KEY, before reading. */
 gpg_error_t pl_decrypt (pl_source *src, pl_sink *sink,
                         const pl_decrypt_options *opts,
                         pl_decrypt_result *result,

@@ -6,12 +6,14 @@
 #include "errors.h"
 #include "keycache.h"
 #include "passphrase.h"
+#include "recipients.h"
 #include "s2k.h"
 #include "skesk.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <gcrypt.h>
 
 /* Key packets kept per message: more is a denial of service (each costs
@@ -246,7 +248,8 @@ lock_with_key (const pl_encrypt_options *o, const pl_job_control *ctl,
 static int
 key_locks (const pl_key *key)
 {
-  return key->data && key->kind == PL_KEY_PASSPHRASE;
+  return key->data && (key->kind == PL_KEY_PASSPHRASE
+                       || key->kind == PL_KEY_CERT);
 }
 
 gpg_error_t
@@ -256,13 +259,23 @@ pl_keys_lock (const pl_encrypt_options *o, const pl_job_control *ctl,
 {
   pl_s2k template;
   int calibrated = 0, s2k_is_key;
+  uint32_t now = (uint32_t) time (NULL);
+  pl_profile readable;
   gpg_error_t err = 0;
 
   if (!o->n_keys || !o->keys)
-    return gpg_error (GPG_ERR_NO_PASSPHRASE);
+    return gpg_error (GPG_ERR_NO_KEY);
   for (size_t i = 0; i < o->n_keys; i++)
     if (!key_locks (&o->keys[i]))
       return gpg_error (GPG_ERR_INV_ARG);
+  /* Every certificate can take a PKESK and read the profile, before
+   * anything is emitted. */
+  err = pl_recipients_check (o->keys, o->n_keys, now, NULL, 0);
+  if (!err)
+    err = pl_recipients_profile (o->keys, o->n_keys, (int) o->profile, now,
+                                 &readable, NULL, 0);
+  if (err)
+    return err;
   /* As gpg -c: one passphrase, SKESK v4, and the S2K output is the
    * session key.  More passphrases need a key each can wrap, and so do
    * the files sharing a cache, which share their S2K output. */
@@ -270,9 +283,16 @@ pl_keys_lock (const pl_encrypt_options *o, const pl_job_control *ctl,
                && o->keys[0].kind == PL_KEY_PASSPHRASE && !o->keycache;
   if (!s2k_is_key)
     gcry_randomize (session_key, keylen, GCRY_STRONG_RANDOM);
+  /* PKESKs first, as gpg writes them: gpg reads the key packets in order
+   * and asks for a passphrase at an SKESK even when it holds the key. */
   for (size_t i = 0; i < o->n_keys && !err; i++)
-    err = lock_with_key (o, ctl, &o->keys[i], &template, &calibrated,
-                         s2k_is_key, session_key, keylen, emit, arg);
+    if (o->keys[i].kind == PL_KEY_CERT)
+      err = pl_recipient_lock (o, o->keys[i].data, now, session_key, keylen,
+                               emit, arg);
+  for (size_t i = 0; i < o->n_keys && !err; i++)
+    if (o->keys[i].kind != PL_KEY_CERT)
+      err = lock_with_key (o, ctl, &o->keys[i], &template, &calibrated,
+                           s2k_is_key, session_key, keylen, emit, arg);
   pl_wipe (&template, sizeof template);
   return err;
 }
@@ -288,6 +308,7 @@ struct pl_key_candidates
   pl_derive derive;             /* every S2K key of the message */
   size_t n_skesk;
   int n_pkesk;
+  pl_pkesk_list *pkesks;        /* the PKESKs, tried first (recipients.h) */
   uint8_t *s2k_key;             /* secure: PL_SESSION_KEY_MAX each */
   uint8_t *session_key;         /* the candidate handed out */
   /* The iterator: session keys first, then SKESK x passphrase x form
@@ -318,6 +339,9 @@ pl_key_candidates_new (pl_key_candidates **out, const pl_decrypt_options *o,
   if (c->s2k_key)
     err = pl_derive_init (&c->derive, o->keycache, &s2k_ctl,
                           o->argon2_cap_kib);
+  if (!err && pl_pkesk_list_new (&c->pkesks, o->keys, o->n_keys,
+                                 ctl ? ctl->cancel : NULL, o->argon2_cap_kib))
+    err = gpg_error (GPG_ERR_ENOMEM);
   if (err)
     {
       pl_key_candidates_free (c);
@@ -333,6 +357,7 @@ pl_key_candidates_free (pl_key_candidates *c)
   if (!c)
     return;
   pl_derive_clear (&c->derive);
+  pl_pkesk_list_free (c->pkesks);
   if (c->s2k_key)
     pl_wipe (c->s2k_key, 2 * PL_SESSION_KEY_MAX);
   gcry_free (c->s2k_key);
@@ -355,9 +380,14 @@ pl_key_candidates_add_packet (pl_key_candidates *c, pl_packet_body *body)
 
   if (body->tag == PL_PKT_PKESK)
     {
-      /* No secret keys here: counted, so that the failure can say so. */
+      uint8_t *pk = malloc (PL_PKESK_BODY_MAX);
       c->n_pkesk++;
-      return pl_packet_skip (body);
+      err = pk ? pl_packet_read_all (body, pk, PL_PKESK_BODY_MAX, &len)
+               : gpg_error (GPG_ERR_ENOMEM);
+      if (!err)
+        err = pl_pkesk_list_add (c->pkesks, pk, len);
+      free (pk);
+      return err;
     }
   err = pl_packet_read_all (body, buf, sizeof buf, &len);
   if (!err && c->n_skesk == MAX_SKESK)
@@ -449,9 +479,15 @@ gpg_error_t
 pl_key_candidates_next (pl_key_candidates *c, const uint8_t **key,
                         size_t *keylen, int *cipher_algo)
 {
+  gpg_error_t pk_err;
+
   *key = c->session_key;
   if (next_session_key (c, c->session_key, keylen, cipher_algo))
     return 0;
+  /* Public-key recipients before any S2K runs. */
+  pk_err = pl_pkesk_list_next (c->pkesks, c->session_key, keylen, cipher_algo);
+  if (gpg_err_code (pk_err) != GPG_ERR_EOF)
+    return pk_err;
   for (; c->next_skesk < c->n_skesk;
        c->next_skesk++, c->next_key = 0, c->next_form = 0)
     {
@@ -484,14 +520,31 @@ pl_key_candidates_reject (pl_key_candidates *c, gpg_error_t why)
   c->last = why;
 }
 
+/* 1 when the options give a passphrase for SKESKs. */
+static int
+has_passphrase (const pl_decrypt_options *o)
+{
+  for (size_t i = 0; i < o->n_keys; i++)
+    if (o->keys[i].kind == PL_KEY_PASSPHRASE)
+      return 1;
+  return 0;
+}
+
+void
+pl_key_candidates_recipients (const pl_key_candidates *c, char *out,
+                              size_t out_len)
+{
+  pl_pkesk_list_recipients (c->pkesks, out, out_len);
+}
+
 gpg_error_t
 pl_key_candidates_failure (const pl_key_candidates *c)
 {
   if (c->last && (gpg_err_code (c->last) != GPG_ERR_BAD_PASSPHRASE
                   || c->session_tried))
     return c->last;
-  if (!c->n_skesk && c->n_pkesk)
-    return gpg_error (GPG_ERR_NO_SECKEY);
+  if (c->n_pkesk && (!c->n_skesk || !has_passphrase (c->o)))
+    return pl_pkesk_list_failure (c->pkesks);
   if (c->n_dropped)
     return gpg_error (PL_ERR_TOO_MANY_KEYS);
   if (!c->n_skesk)

@@ -41,8 +41,11 @@ typedef gpg_error_t (*pl_packet_emit_fn) (void *arg, const uint8_t *p,
  * otherwise the session key is random and each packet wraps it.  With
  * O->keycache, a passphrase's key comes from the cache, under its one
  * specifier.  No key, or a key this direction cannot use (a session
- * key): GPG_ERR_NO_PASSPHRASE / GPG_ERR_INV_ARG, before anything is
- * emitted. */
+ * key): GPG_ERR_NO_KEY / GPG_ERR_INV_ARG, before anything is emitted.
+ * A certificate (PL_KEY_CERT) becomes a PKESK (recipients.h); one
+ * without a valid encryption key is GPG_ERR_UNUSABLE_PUBKEY, and one
+ * that cannot read the profile of O GPG_ERR_UNSUPPORTED_PROTOCOL, also
+ * before anything is emitted. */
 gpg_error_t pl_keys_lock (const pl_encrypt_options *o,
                           const pl_job_control *ctl, uint8_t *session_key,
                           size_t keylen, pl_packet_emit_fn emit, void *arg);
@@ -64,7 +67,8 @@ int pl_key_packet_tag (int tag);
 gpg_error_t pl_key_candidates_add_packet (pl_key_candidates *c,
                                           pl_packet_body *body);
 
-/* The next candidate (session keys; then per key packet, each
+/* The next candidate (session keys; then what the PKESKs give with the
+ * secret keys and holders (recipients.h); then per key packet, each
  * passphrase in each of its forms, passphrase.h): *KEY points to *KEYLEN
  * octets in the list's secure memory, valid until the next call or free;
  * *CIPHER_ALGO is 0 when the data packet names the cipher (SKESK v6).
@@ -80,10 +84,15 @@ gpg_error_t pl_key_candidates_next (pl_key_candidates *c,
 void pl_key_candidates_reject (pl_key_candidates *c, gpg_error_t why);
 
 /* After GPG_ERR_EOF: what tells the user most.  A hard error from a
- * candidate (or a refused session key) as it is; a message only for
- * secret keys GPG_ERR_NO_SECKEY; no key packet at all GPG_ERR_NO_DATA;
- * else GPG_ERR_BAD_PASSPHRASE. */
+ * candidate (or a refused session key) as it is; a message with PKESKs
+ * and no SKESK (or no passphrase for them) what pl_pkesk_list_failure
+ * says (GPG_ERR_NO_SECKEY, PL_ERR_KEY_PROTECTED); no key packet at all
+ * GPG_ERR_NO_DATA; else GPG_ERR_BAD_PASSPHRASE. */
 gpg_error_t pl_key_candidates_failure (const pl_key_candidates *c);
+
+/* Whom the message's PKESKs are for ("0x<key ID>, ..."), into OUT. */
+void pl_key_candidates_recipients (const pl_key_candidates *c, char *out,
+                                   size_t out_len);
 
 /* Wipes and frees; NULL is fine. */
 void pl_key_candidates_free (pl_key_candidates *c);
