@@ -108,8 +108,7 @@ encrypt_with_secret (PadlockJobWork       *work,
                      const pl_job_control *ctl)
 {
   pl_encrypt_options opts;
-  gsize pw_len;
-  const char *pw = padlock_secret_get_data (work->secret, &pw_len);
+  pl_key key = padlock_secret_get_key (work->secret);
   GStatBuf st;
 
   pl_encrypt_options_init (&opts);
@@ -125,11 +124,10 @@ encrypt_with_secret (PadlockJobWork       *work,
     opts.file_date = (uint32_t) padlock_input_get_mtime (work->opened);
   else if (!g_stat (work->input_path, &st))
     opts.file_date = (uint32_t) st.st_mtime;
-  pl_key key = pl_key_passphrase (pw, pw_len);
   opts.keys = &key;
   opts.n_keys = 1;
-  /* The batch derives once for all its files (issue 13). */
-  opts.batch = padlock_secret_get_batch (work->secret);
+  /* The jobs sharing the passphrase derive once for all (issue 13). */
+  opts.keycache = padlock_secret_get_keycache (work->secret);
   return pl_encrypt (src, sink, &opts, ctl);
 }
 
@@ -143,16 +141,15 @@ decrypt_with_secret (PadlockJobWork       *work,
                      pl_decrypt_result    *result,
                      const pl_job_control *ctl)
 {
-  gsize pw_len;
-  const char *pw = padlock_secret_get_data (work->secret, &pw_len);
-  pl_key key = pl_key_passphrase (pw, pw_len);
+  /* The text and its rule: the engine tries its other forms too. */
+  pl_key key = padlock_secret_get_key (work->secret);
   pl_decrypt_options opts = { 0 };
 
   opts.keys = &key;
   opts.n_keys = 1;
   if (work->allow_expansion)
     opts.expansion_floor = PL_INFLATE_NO_LIMIT;
-  opts.batch = padlock_secret_get_batch (work->secret);
+  opts.keycache = padlock_secret_get_keycache (work->secret);
   return pl_decrypt (src, sink, &opts, result, ctl);
 }
 
@@ -218,7 +215,10 @@ verify_and_delete (PadlockJob           *self,
   return NULL;
 }
 
-/* From the engine: key derivation starts or ends (on the job's thread). */
+/* From the engine: key derivation starts, waits for the process's
+ * key-derivation memory and has it, or ends (on the job's thread; job.h:
+ * PL_DERIVING, then PL_DERIVING_WAITING_FOR_MEMORY and PL_DERIVING in
+ * pairs, then 0). */
 static void
 on_core_deriving (void *user_data,
                   int   deriving)
@@ -226,12 +226,16 @@ on_core_deriving (void *user_data,
   PadlockJob *self = user_data;
   gint64 now = g_get_monotonic_time ();
 
+  atomic_store (&self->atomic_waiting_for_memory,
+                deriving == PL_DERIVING_WAITING_FOR_MEMORY);
+  if (deriving && atomic_load (&self->atomic_deriving))
+    return;                     /* a wait for memory begins or ends */
   if (deriving)
     atomic_store (&self->deriving_since, now);
   else
     atomic_fetch_add (&self->derive_us,
                       now - atomic_load (&self->deriving_since));
-  atomic_store (&self->atomic_deriving, deriving);
+  atomic_store (&self->atomic_deriving, deriving != 0);
 }
 
 static pl_job_control

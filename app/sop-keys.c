@@ -7,6 +7,7 @@
 #include "errors.h"
 #include "io.h"
 #include "keygen.h"
+#include "passphrase.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -223,11 +224,10 @@ sop_cmd_generate_key (int argc, char **argv)
   if (pw_spec)
     {
       code = sop_read_indirect (pw_spec, &pw, &pw_len);
-      /* SOP: trailing whitespace is not part of a new password. */
-      while (!code && pw_len && strchr (" \t\r\n", pw[pw_len - 1]))
-        pw[--pw_len] = 0;
       if (code)
         return code;
+      /* The one passphrase rule (SOP's: no trailing white space). */
+      pw_len = pl_passphrase_length (pw, pw_len, PL_PASSPHRASE_SOP);
     }
   err = pl_keygen (profile, uids, n_uids, pw, pw_len, (uint32_t) time (NULL),
                    &key, &len);

@@ -13,10 +13,12 @@
 #include "errors.h"
 #include "io.h"
 #include "job.h"
+#include "passphrase.h"
 #include "recipients.h"
 #include "skesk.h"
 #include "sniff.h"
 #include "sop-keys.h"
+#include "padlock-secret-input.h"
 #include "speed.h"
 
 #include <errno.h>
@@ -33,8 +35,6 @@
 #define MAX_PASSWORDS 8
 /* Certificates a message is encrypted to, secret keys tried on one. */
 #define MAX_RECIPIENTS 64
-/* Passwords and session keys are short; anything longer is a mistake. */
-#define MAX_SECRET_LEN 4096
 
 static void
 usage (FILE *f)
@@ -163,163 +163,55 @@ fail_argument (const char *arg)
   return SOP_UNSUPPORTED_OPTION;
 }
 
-/* Reads an indirect input into secure memory (NUL-terminated).  Returns a
- * SOP exit code.  SPEC is never printed unless it opened: a password
- * given literally, by mistake, must not be echoed. */
+/* Reads an indirect input (padlock-secret-input.h) into secure memory,
+ * NUL-terminated.  Returns a SOP exit code, having said why it is not 0.
+ * SPEC is never printed unless it opened: a password given literally,
+ * by mistake, must not be echoed. */
 static int
 read_indirect (const char *spec, char **out, size_t *outlen)
 {
-  int fd = -1, close_fd = 0;
-  char *buf;
-  size_t len = 0;
-  int code = SOP_OK;
+  gpg_error_t err = padlock_secret_read (spec, PADLOCK_SECRET_INDIRECT, out,
+                                         outlen);
 
-  *out = NULL;
-  if (!strncmp (spec, "@ENV:", 5))
+  switch (gpg_err_code (err))
     {
-      const char *v = getenv (spec + 5);
-      size_t n;
-      if (!v)
+    case GPG_ERR_NO_ERROR:
+      return SOP_OK;
+    case GPG_ERR_INV_NAME:
+      fprintf (stderr, "padlock-sop: unsupported special prefix (only "
+               "@ENV:NAME and @FD:N are known)\n");
+      return SOP_UNSUPPORTED_SPECIAL_PREFIX;
+    case PL_ERR_PASSPHRASE_TOO_LONG:
+      fprintf (stderr, "padlock-sop: %s: too long: a password or session "
+               "key is at most %d octets\n", spec, PL_PASSPHRASE_MAX);
+      return SOP_BAD_DATA;
+    case PL_ERR_PASSPHRASE_NOT_TEXT:
+      fprintf (stderr, "padlock-sop: %s holds a NUL octet\n", spec);
+      return SOP_PASSWORD_NOT_HUMAN_READABLE;
+    case GPG_ERR_ENOMEM:
+      return fail (1, "no secure memory left for a secret", err);
+    case GPG_ERR_ENOENT:
+      if (!strncmp (spec, "@ENV:", 5))
         {
           fprintf (stderr, "padlock-sop: environment variable %s is not "
                    "set\n", spec + 5);
           return SOP_MISSING_INPUT;
         }
-      n = strlen (v);
-      buf = gcry_malloc_secure (n + 1);
-      if (!buf)
-        return 1;
-      memcpy (buf, v, n + 1);
-      *out = buf;
-      *outlen = n;
-      return SOP_OK;
+      /* fall through */
+    default:
+      fprintf (stderr, "padlock-sop: cannot read the password or session "
+               "key: %s (it must name a file, @ENV:NAME or @FD:N)\n",
+               gpg_strerror (err));
+      return SOP_MISSING_INPUT;
     }
-  if (!strncmp (spec, "@FD:", 4))
-    {
-      char *end;
-      long v = strtol (spec + 4, &end, 10);
-      if (!spec[4] || *end || v < 0 || v > 1 << 20)
-        {
-          fprintf (stderr, "padlock-sop: @FD: needs a descriptor number\n");
-          return SOP_UNSUPPORTED_SPECIAL_PREFIX;
-        }
-      fd = (int) v;
-    }
-  else if (spec[0] == '@')
-    {
-      fprintf (stderr, "padlock-sop: unsupported special prefix (only "
-               "@ENV: and @FD: are known)\n");
-      return SOP_UNSUPPORTED_SPECIAL_PREFIX;
-    }
-  else
-    {
-      fd = open (spec, O_RDONLY | O_CLOEXEC);
-      if (fd < 0)
-        {
-          fprintf (stderr, "padlock-sop: cannot open the password or session "
-                   "key file: %s (it must name a file, @ENV:NAME or @FD:N)\n",
-                   strerror (errno));
-          return SOP_MISSING_INPUT;
-        }
-      close_fd = 1;
-    }
-
-  buf = gcry_malloc_secure (MAX_SECRET_LEN + 1);
-  if (!buf)
-    code = 1;
-  while (!code)
-    {
-      ssize_t n = read (fd, buf + len, MAX_SECRET_LEN - len);
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n < 0)
-        {
-          fprintf (stderr, "padlock-sop: %s: %s\n", spec, strerror (errno));
-          code = SOP_MISSING_INPUT;
-          break;
-        }
-      if (!n)
-        break;
-      len += (size_t) n;
-      if (len == MAX_SECRET_LEN)
-        {
-          fprintf (stderr, "padlock-sop: %s: too long\n", spec);
-          code = SOP_BAD_DATA;
-        }
-    }
-  if (close_fd)
-    close (fd);
-  if (code)
-    {
-      if (buf)
-        {
-          pl_wipe (buf, MAX_SECRET_LEN);
-          gcry_free (buf);
-        }
-      return code;
-    }
-  buf[len] = 0;
-  if (strlen (buf) != len)
-    {
-      pl_wipe (buf, len);
-      gcry_free (buf);
-      fprintf (stderr, "padlock-sop: %s holds a NUL octet\n", spec);
-      return SOP_PASSWORD_NOT_HUMAN_READABLE;
-    }
-  *out = buf;
-  *outlen = len;
-  return SOP_OK;
 }
 
+/* Its text holds no NUL (padlock_secret_read refuses one). */
 static void
 free_secret (char *s)
 {
   if (s)
-    {
-      pl_wipe (s, strlen (s));
-      gcry_free (s);
-    }
-}
-
-static int
-valid_utf8 (const unsigned char *s, size_t n)
-{
-  size_t i = 0;
-
-  while (i < n)
-    {
-      unsigned char c = s[i];
-      size_t k;
-      unsigned long cp;
-
-      if (c < 0x80)
-        {
-          i++;
-          continue;
-        }
-      if ((c & 0xE0) == 0xC0)
-        k = 1, cp = c & 0x1F;
-      else if ((c & 0xF0) == 0xE0)
-        k = 2, cp = c & 0x0F;
-      else if ((c & 0xF8) == 0xF0)
-        k = 3, cp = c & 0x07;
-      else
-        return 0;
-      if (i + k >= n + 0 && i + k > n - 1 + 1)
-        return 0;
-      for (size_t j = 1; j <= k; j++)
-        {
-          if (i + j >= n || (s[i + j] & 0xC0) != 0x80)
-            return 0;
-          cp = (cp << 6) | (s[i + j] & 0x3F);
-        }
-      if ((k == 1 && cp < 0x80) || (k == 2 && cp < 0x800)
-          || (k == 3 && (cp < 0x10000 || cp > 0x10FFFF))
-          || (cp >= 0xD800 && cp <= 0xDFFF))
-        return 0;
-      i += k + 1;
-    }
-  return 1;
+    padlock_secret_text_free (s, strlen (s));
 }
 
 /* "--name=value" or "--name value"; returns the value or NULL. */
@@ -394,27 +286,24 @@ cmd_list_profiles (int argc, char **argv)
 }
 
 /* One --with-password of encrypt: read (secure memory, into *PW, which
- * the caller frees with free_secret), checked and trimmed as SOP says,
- * into *KEY.  Returns a SOP exit code. */
+ * the caller frees with free_secret), checked by the one passphrase rule
+ * (SOP's: trailing white space is not part of it), into *KEY.  Returns a
+ * SOP exit code. */
 static int
 read_encrypt_password (const char *spec, char **pw, pl_key *key)
 {
   size_t len;
   int code = read_indirect (spec, pw, &len);
+  gpg_error_t err;
 
   if (code)
     return code;
-  if (!valid_utf8 ((const unsigned char *) *pw, len))
-    return fail (SOP_PASSWORD_NOT_HUMAN_READABLE,
-                 "the password is not UTF-8", 0);
-  /* SOP: trailing whitespace is not part of a password on encryption. */
-  while (len && strchr (" \t\r\n", (*pw)[len - 1]))
-    (*pw)[--len] = 0;
-  /* Nothing but whitespace would lock the data with no secret at all. */
-  if (strspn (*pw, " \t\r\n\v\f") == len)
-    return fail (SOP_PASSWORD_NOT_HUMAN_READABLE,
-                 "the password is empty or only whitespace", 0);
-  *key = pl_key_passphrase (*pw, len);
+  err = pl_passphrase_check (*pw, len, PL_PASSPHRASE_SOP, NULL);
+  if (err)
+    return fail (gpg_err_code (err) == PL_ERR_PASSPHRASE_TOO_LONG
+                 ? SOP_BAD_DATA : SOP_PASSWORD_NOT_HUMAN_READABLE,
+                 "the password cannot lock a message", err);
+  *key = pl_key_passphrase_source (*pw, len, PL_PASSPHRASE_SOP);
   return SOP_OK;
 }
 
@@ -713,7 +602,8 @@ add_secret_keys (const decrypt_args *a, sop_keyring *ring,
       code = read_indirect (a->key_password_specs[i], &key_passwords[i], &len);
       if (!code)
         {
-          pl_key k = { PL_KEY_KEY_PASSPHRASE, key_passwords[i], len, 0 };
+          pl_key k = { PL_KEY_KEY_PASSPHRASE, key_passwords[i], len, 0,
+                       PL_PASSPHRASE_SOP };
           keys[(*n_keys)++] = k;
         }
     }
@@ -773,9 +663,11 @@ cmd_decrypt (int argc, char **argv)
         goto leave;
       keys[o.n_keys++] = pl_key_session (key, key_len, key_algo);
     }
+  /* Each as SOP reads it first, then its other forms (passphrase.h). */
   for (size_t i = 0; i < a.n_passwords; i++)
-    keys[o.n_keys++] = pl_key_passphrase (passwords[i],
-                                          strlen (passwords[i]));
+    keys[o.n_keys++] = pl_key_passphrase_source (passwords[i],
+                                                 strlen (passwords[i]),
+                                                 PL_PASSPHRASE_SOP);
   code = add_secret_keys (&a, &ring, key_passwords, keys, &o.n_keys);
   if (code)
     goto leave;
