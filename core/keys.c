@@ -499,6 +499,12 @@ pl_key_candidates_next (pl_key_candidates *c, const uint8_t **key,
         {
           gpg_error_t err = s2k_key_for (c, sk, pw, len);
 
+          /* Past the budget, a passphrase's other forms are skipped and
+           * the verdict stays what the forms that ran said (a wrong
+           * passphrase on a 2 GiB Argon2 message is a wrong passphrase);
+           * a passphrase as given that cannot run is the refusal. */
+          if (gpg_err_code (err) == GPG_ERR_TOO_LARGE && c->next_form > 1)
+            continue;
           if (gpg_err_code (err) == GPG_ERR_CANCELED
               || gpg_err_code (err) == GPG_ERR_TOO_LARGE)
             return err;

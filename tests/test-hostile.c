@@ -210,6 +210,23 @@ test_budget_counts_runs (void)
   assert_refused (msg, wrong_first, 2, gpg_error (GPG_ERR_TOO_LARGE),
                   "key-derivation work");
   g_assert_cmpuint (pl_keys_derivations () - before, ==, 1);
+
+  /* A wrong passphrase file: its form as the rule reads it runs, the
+   * other forms no longer fit, and the verdict is a wrong passphrase,
+   * not too much work. */
+  {
+    pl_key wrong = pl_key_passphrase_source ("other\n", 6,
+                                             PL_PASSPHRASE_FILE);
+    before = pl_keys_derivations ();
+    src = pl_source_new_memory (msg->data, msg->len);
+    sink = pl_sink_new_memory ();
+    d.keys = &wrong;
+    g_assert_cmpuint (gpg_err_code (pl_decrypt (src, sink, &d, NULL, NULL)),
+                      ==, GPG_ERR_BAD_PASSPHRASE);
+    pl_sink_free (sink);
+    pl_source_free (src);
+    g_assert_cmpuint (pl_keys_derivations () - before, ==, 1);
+  }
   g_byte_array_unref (msg);
 }
 
