@@ -49,6 +49,15 @@ const char *tu_vectors_dir (void);
 /* A GnuPG home of our own, so that tests never touch the user's. */
 const char *tu_gnupg_home (void);
 
+/* A GnuPG home whose daemons are stopped (gpgconf --kill all) when the
+ * test aborts or traps, as atexit is not run then; tu_gnupg_home's is
+ * watched from the start.  Unwatch before removing it. */
+void tu_watch_gnupg_home (const char *dir);
+void tu_unwatch_gnupg_home (const char *dir);
+
+/* Removes PATH and everything below it (links are not followed). */
+void tu_remove_tree (const char *path);
+
 /* Runs gpg (from PATH) in tu_gnupg_home, in batch mode with loopback
  * pinentry, the passphrase from PWFILE (NULL: none), then ARGS
  * (NULL-terminated), with IN on stdin; collects stdout in *OUT and
