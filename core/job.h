@@ -14,6 +14,7 @@
 
 #include "io.h"
 #include "literal.h"
+#include "verify.h"
 
 typedef enum
 {
@@ -149,6 +150,18 @@ typedef struct
   /* Not NULL: each (passphrase, S2K specifier) the job derives is looked
    * up in the batch first and kept there (batch.h). */
   pl_batch *batch;
+  /* Signatures (verify.h) are checked against these certificates (which
+   * must outlive the job); none: signature packets are skipped, and no
+   * data hash runs.  The verdicts go to the result's verifications; they
+   * never decide whether an encrypted message's plaintext is written. */
+  const pl_cert *const *verify_certs;
+  size_t n_verify_certs;
+  /* A message that is signed, not encrypted (sop inline-verify): no key
+   * is needed (N_KEYS may be 0), an encrypted one is GPG_ERR_BAD_DATA,
+   * and as the signature is then the only authentication, the sink is
+   * committed only when one verdict is GOOD: else the job fails with
+   * GPG_ERR_BAD_SIGNATURE (verdicts still in the result). */
+  int signed_only;
 } pl_decrypt_options;
 
 typedef enum
@@ -166,8 +179,10 @@ typedef struct
   int aead_algo;
   int compress_algo;            /* 0 when not compressed */
   int armored;
-  int signed_inside;            /* one-pass signature or signature seen;
-                                 * never verified (no keys here) */
+  int signed_inside;            /* one-pass signature or signature seen */
+  /* With the options' verify_certs: a verdict per signature, in the
+   * order they were announced. */
+  pl_verifications verifications;
   size_t session_key_len;       /* in the options' session_key_out */
   /* When no key opened a message with PKESKs: whom they are for,
    * "0x<key ID>, 0x<fingerprint>, anonymous" (recipients.h). */
