@@ -14,6 +14,7 @@
 
 #include "io.h"
 #include "literal.h"
+#include "seckey.h"
 #include "verify.h"
 
 typedef enum
@@ -126,6 +127,15 @@ typedef struct
   /* PKESKs name no recipient (key ID 0, no fingerprint), as gpg's
    * --throw-keyids. */
   int anonymous_recipients;
+  /* Signing keys, unlocked (seckey.h; they must outlive the job): a
+   * one-pass signature packet each before the literal packet and a
+   * signature each after it, as gpg -se writes (sign.h); text signatures
+   * (0x01) for a 't' or 'u' literal, else binary (0x00). */
+  const pl_seckey *const *signers;
+  size_t n_signers;
+  /* No key packet and no encryption: the signed message only (sop
+   * inline-sign); needs signers, takes no keys. */
+  int sign_only;
 } pl_encrypt_options;
 
 void pl_encrypt_options_init (pl_encrypt_options *opts);

@@ -231,15 +231,19 @@ hash_text (pl_data_hash *h, const uint8_t *p, size_t n)
 }
 
 void
+pl_data_hash_write (pl_data_hash *h, const uint8_t *p, size_t n)
+{
+  if (h->text)
+    hash_text (h, p, n);
+  else
+    gcry_md_write (h->md, p, n);
+}
+
+void
 pl_verifier_push (pl_verifier *v, const uint8_t *p, size_t n)
 {
   for (size_t i = 0; i < v->n_hashes; i++)
-    {
-      if (v->h[i].text)
-        hash_text (&v->h[i], p, n);
-      else
-        gcry_md_write (v->h[i].md, p, n);
-    }
+    pl_data_hash_write (&v->h[i], p, n);
 }
 
 /* The certificate and key that issued S, or NULL. */

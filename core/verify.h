@@ -100,6 +100,9 @@ typedef struct
   gcry_md_hd_t md;
 } pl_data_hash;
 
+/* N octets of data into H->md, as H's mode wants them (text: CR LF). */
+void pl_data_hash_write (pl_data_hash *h, const uint8_t *p, size_t n);
+
 typedef struct
 {
   int onepass;                  /* announced by a one-pass packet */
