@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 
+#include "armor.h"
 #include "cert.h"
 #include "job.h"
 
@@ -29,6 +30,15 @@ size_t sop_keyring_keys (const sop_keyring *ring, pl_key_kind kind,
                          pl_key *keys, size_t max);
 
 void sop_keyring_clear (sop_keyring *ring);
+
+/* Reads the file PATH (or @FD:N) into *DATA (*LEN octets; free ()): SOP
+ * exit code, with the diagnostic printed. */
+int sop_read_file (const char *path, unsigned char **data, size_t *len);
+
+/* DATA to standard output, armored with LABEL unless BINARY: SOP exit
+ * code. */
+int sop_write_output (const uint8_t *data, size_t len, pl_armor_label label,
+                      int binary);
 
 /* Reads all of standard input into *DATA (*LEN octets; free ()): SOP
  * exit code. */

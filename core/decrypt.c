@@ -996,7 +996,7 @@ decrypt_message (decrypt_job *j)
     pl_verifier_finish (&j->verifier, (uint32_t) time (NULL),
                         &j->result->verifications);
   /* Unencrypted, the signature is the message's only authentication. */
-  if (!err && j->opts->signed_only
+  if (!err && (j->opts->signed_only || j->opts->require_signature)
       && !pl_verifications_good (&j->result->verifications))
     err = gpg_error (GPG_ERR_BAD_SIGNATURE);
   return err;

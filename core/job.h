@@ -172,6 +172,11 @@ typedef struct
    * committed only when one verdict is GOOD: else the job fails with
    * GPG_ERR_BAD_SIGNATURE (verdicts still in the result). */
   int signed_only;
+  /* With verify_certs: the sink is committed only when one verdict is
+   * GOOD, else the job fails with GPG_ERR_BAD_SIGNATURE (sop decrypt
+   * --verify-with).  The desktop leaves it 0: the file is written, and
+   * the verdict shown beside it. */
+  int require_signature;
 } pl_decrypt_options;
 
 typedef enum
