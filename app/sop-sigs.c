@@ -428,10 +428,12 @@ parse_sign (int argc, char **argv, int inline_form, sign_args *a)
   return code;
 }
 
-/* "pgp-sha512": the hash every signature here takes (sign.h). */
+/* "pgp-sha512" (RFC 3156): the hash the signature of S took; empty
+ * for several of different hashes, as SOP says. */
 static int
-write_micalg (const char *path)
+write_micalg (const char *path, const pl_data_signer *s, size_t n)
 {
+  const char *name = gcry_md_algo_name (pl_hash_gcry_algo (s[0].b.hash_algo));
   FILE *f;
 
   if (!path)
@@ -439,7 +441,16 @@ write_micalg (const char *path)
   f = fopen (path, "wx");
   if (!f)
     return errno == EEXIST ? SOP_OUTPUT_EXISTS : 1;
-  fputs ("pgp-sha512", f);
+  for (size_t i = 1; i < n; i++)
+    if (s[i].b.hash_algo != s[0].b.hash_algo)
+      name = NULL;
+  if (name)
+    {
+      fputs ("pgp-", f);
+      for (; *name; name++)
+        if (*name != '-')
+          fputc (*name >= 'A' && *name <= 'Z' ? *name + 32 : *name, f);
+    }
   return fclose (f) ? 1 : SOP_OK;
 }
 
@@ -491,7 +502,7 @@ sop_cmd_sign (int argc, char **argv)
       code = 1;
     }
   if (!code)
-    code = write_micalg (a.micalg_out);
+    code = write_micalg (a.micalg_out, ds, n_ds);
   if (!code)
     code = sop_write_output (out, len, PL_ARMOR_SIGNATURE, !a.armor);
 

@@ -368,6 +368,21 @@ build_sexps (const pl_sig *sig, const uint8_t *digest, size_t dlen,
     }
 }
 
+size_t
+pl_sig_digest_length (const pl_pubkey *key, int gcry_algo)
+{
+  size_t dlen = gcry_md_get_algo_dlen (gcry_algo), order = 0;
+
+  /* DSA and ECDSA take the digest's leftmost bits, as many as the group
+   * order has (FIPS 186-4 §4.6, §6.4; gpg truncates so): with the order
+   * a whole number of octets but for P-521, which no hash exceeds. */
+  if (key->algo == PL_PK_DSA)
+    order = key->field[1].len;
+  else if (key->algo == PL_PK_ECDSA)
+    order = pl_curve_coordinate_length (key->curve);
+  return order && order < dlen ? order : dlen;
+}
+
 gpg_error_t
 pl_sig_verify_hashed (const pl_sig *sig, const pl_pubkey *signer,
                       gcry_md_hd_t md, uint32_t now)
@@ -397,7 +412,8 @@ pl_sig_verify_hashed (const pl_sig *sig, const pl_pubkey *signer,
   if (!err)
     err = pl_pubkey_sexp (signer, &key);
   if (!err)
-    err = build_sexps (sig, digest, gcry_md_get_algo_dlen (galgo), &data, &sv);
+    err = build_sexps (sig, digest, pl_sig_digest_length (signer, galgo),
+                       &data, &sv);
   if (!err && gcry_pk_verify (sv, data, key))
     err = gpg_error (GPG_ERR_BAD_SIGNATURE);
   gcry_sexp_release (key);

@@ -125,6 +125,10 @@ gpg_error_t pl_sig_verify (const pl_sig *sig, const pl_pubkey *signer,
 gpg_error_t pl_sig_verify_hashed (const pl_sig *sig, const pl_pubkey *signer,
                                   gcry_md_hd_t md, uint32_t now);
 
+/* How many octets of a digest of GCRY_ALGO a signature by KEY signs:
+ * the digest's length, cut to the group order's for DSA and ECDSA. */
+size_t pl_sig_digest_length (const pl_pubkey *key, int gcry_algo);
+
 /* The hash a signature of TYPE over TARGET takes, ready for the trailer:
  * a v6 signature's SALT first, then the key (and user ID or subkey).
  * Shared with signing (sign.c). */

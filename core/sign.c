@@ -195,6 +195,21 @@ sign_digest (const pl_seckey *signer, int hash_algo, const uint8_t *digest,
     }
 }
 
+/* SHA-512, but for ECDSA the hash of the curve's size, as gpg chooses
+ * (a longer one would only be cut to the order). */
+static int
+sign_hash (const pl_pubkey *pub)
+{
+  if (pub->algo != PL_PK_ECDSA)
+    return PL_HASH_SHA512;
+  switch (pl_curve_coordinate_length (pub->curve))
+    {
+    case 32: return PL_HASH_SHA256;
+    case 48: return PL_HASH_SHA384;
+    default: return PL_HASH_SHA512;
+    }
+}
+
 int
 pl_sig_can_make (const pl_pubkey *pub)
 {
@@ -222,7 +237,7 @@ pl_sig_begin (pl_sig_builder *b, const pl_seckey *signer, int type,
   if (!pl_sig_can_make (pub) || hashed_len > 200)
     return gpg_error (GPG_ERR_PUBKEY_ALGO);
   b->signer = signer;
-  b->hash_algo = PL_HASH_SHA512;
+  b->hash_algo = sign_hash (pub);
   b->body[0] = (uint8_t) pub->version;
   b->body[1] = (uint8_t) type;
   b->body[2] = (uint8_t) pub->algo;
@@ -281,7 +296,7 @@ pl_sig_end (pl_sig_builder *b, uint8_t *body, size_t *len)
     }
   *len = pos;
   return sign_digest (b->signer, b->hash_algo, digest,
-                      gcry_md_get_algo_dlen (galgo), body, len);
+                      pl_sig_digest_length (pub, galgo), body, len);
 }
 
 void

@@ -3,7 +3,8 @@
  * Over keys, for the self-signatures of the keys keygen.c makes, and
  * over data (binary 0x00 or text 0x01), for sop sign, inline-sign and
  * encrypt --sign-with.  A v4 signature for a v4 key, a v6 one (salted)
- * for a v6 key; SHA-512 always; by RSA (PKCS#1 v1.5), ECDSA, EdDSA legacy
+ * for a v6 key; SHA-512, but for ECDSA the hash of the curve's size
+ * (SHA-256 for P-256, SHA-384 for P-384), as gpg does; by RSA (PKCS#1 v1.5), ECDSA, EdDSA legacy
  * (22) or Ed25519 (27).  The hashed area holds the creation time and the
  * issuer fingerprint; a v4 signature also names the issuer's key ID,
  * unhashed.  Verification (sig.h, verify.h) reads what this writes.
