@@ -9,12 +9,15 @@
 #include <string.h>
 #include <glib/gstdio.h>
 
+/* The last padlock-sop run's standard error. */
+static char *last_err;
+
 /* Runs padlock-sop ARGS (NULL-terminated) on IN; *OUT its output. */
 static int
 sop (const char *const *args, GBytes *in, GBytes **out)
 {
   GPtrArray *argv = g_ptr_array_new ();
-  g_autofree char *err = NULL;
+  char *err = NULL;
   int status = -1;
 
   g_ptr_array_add (argv, (char *) tu_sop_path ());
@@ -25,6 +28,8 @@ sop (const char *const *args, GBytes *in, GBytes **out)
                          &status));
   if (status && g_test_verbose ())
     g_test_message ("padlock-sop: %s", err);
+  g_free (last_err);
+  last_err = err;
   g_ptr_array_free (argv, TRUE);
   return status;
 }
@@ -354,6 +359,107 @@ test_gpg_dsa (void)
   g_bytes_unref (plain);
 }
 
+/* The user ID's first fingerprint. */
+static char *
+fpr_of (const char *uid)
+{
+  char **f = tk_gpg_fingerprints (uid);
+  char *fpr = g_strdup (f[0]);
+  g_strfreev (f);
+  return fpr;
+}
+
+/* Good signatures by a key that later expired, or was revoked, or with
+ * SHA-1 after 2022: NOT_VALID (3 and the reason), beside the controls
+ * that hold. */
+static void
+test_not_valid (void)
+{
+  tk_gpg_key *a = tk_ensure_key (&tk_keys[0]);
+  GBytes *plain = text ("policy\n"), *sig, *cert;
+  g_autofree char *ca = NULL, *sa = NULL, *exp = NULL, *rev = NULL;
+  g_autofree char *cert_path = NULL, *rev_path = NULL, *rev_text = NULL;
+  const char *v[] = { "inline-verify", NULL, NULL };
+
+  key_files (a, &ca, &sa);
+  v[1] = ca;
+  {
+    const char *s1[] = { "--digest-algo", "SHA1", "-s", "-u", a->fpr, NULL };
+    const char *s2[] = { "--digest-algo", "SHA256", "-s", "-u", a->fpr, NULL };
+    sig = gpg (s1, plain);
+    g_assert_cmpint (sop (v, sig, NULL), ==, 3);
+    g_assert_nonnull (strstr (last_err, "SHA-1"));
+    g_bytes_unref (sig);
+    sig = gpg (s2, plain);
+    g_assert_cmpint (sop (v, sig, NULL), ==, 0);
+    g_bytes_unref (sig);
+  }
+  {
+    /* Made 2024-01-01, signing on 01-03 and 01-11; a self-signature of
+     * 01-02 sets it to expire two days later. */
+    const char *gen[] = { "--faked-system-time", "20240101T000000",
+                          "--passphrase", "", "--quick-gen-key",
+                          "exp <exp@example.org>", "ed25519", "sign,cert",
+                          "never", NULL };
+    GBytes *before, *after;
+    g_assert_cmpint (tu_run_gpg (NULL, gen, NULL, NULL, NULL), ==, 0);
+    exp = fpr_of ("exp@example.org");
+    const char *set[] = { "--faked-system-time", "20240102T000000",
+                          "--passphrase", "", "--quick-set-expire", exp, "2d",
+                          NULL };
+    const char *sb[] = { "--faked-system-time", "20240103T000000", "-s", "-u",
+                         exp, NULL };
+    const char *sl[] = { "--faked-system-time", "20240111T000000", "-s", "-u",
+                         exp, NULL };
+    /* Signed first (gpg will not sign with a key expired at the time),
+     * then the expiry that covers the second signature's date. */
+    before = gpg (sb, plain);
+    after = gpg (sl, plain);
+    g_assert_cmpint (tu_run_gpg (NULL, set, NULL, NULL, NULL), ==, 0);
+    cert = tk_gpg_export (exp, 0);
+    cert_path = temp_file ("cert-exp", cert);
+    v[1] = cert_path;
+    /* Expired now, not when it signed: good. */
+    g_assert_cmpint (sop (v, before, NULL), ==, 0);
+    g_assert_cmpint (sop (v, after, NULL), ==, 3);
+    g_assert_nonnull (strstr (last_err, "expired on 2024-01-04"));
+    g_bytes_unref (before);
+    g_bytes_unref (after);
+    g_bytes_unref (cert);
+  }
+  {
+    const char *gen[] = { "--passphrase", "", "--quick-gen-key",
+                          "rev <rev@example.org>", "ed25519", "sign,cert",
+                          "never", NULL };
+    g_autofree char *rev_cert = NULL;
+    char *dash;
+    g_assert_cmpint (tu_run_gpg (NULL, gen, NULL, NULL, NULL), ==, 0);
+    rev = fpr_of ("rev@example.org");
+    const char *s[] = { "-s", "-u", rev, NULL };
+    sig = gpg (s, plain);
+    rev_cert = g_strdup_printf ("%s/openpgp-revocs.d/%s.rev", tu_gnupg_home (),
+                                rev);
+    rev_text = read_text (rev_cert);
+    /* gpg keeps it from being imported by mistake with a ':' before the
+     * armor line. */
+    dash = strstr (rev_text, ":-----BEGIN");
+    g_assert_nonnull (dash);
+    memmove (dash, dash + 1, strlen (dash));
+    rev_path = tu_write_temp ("rev.asc", rev_text, strlen (rev_text));
+    const char *imp[] = { "--import", rev_path, NULL };
+    g_assert_cmpint (tu_run_gpg (NULL, imp, NULL, NULL, NULL), ==, 0);
+    cert = tk_gpg_export (rev, 0);
+    g_free (cert_path);
+    cert_path = temp_file ("cert-rev", cert);
+    v[1] = cert_path;
+    g_assert_cmpint (sop (v, sig, NULL), ==, 3);
+    g_assert_nonnull (strstr (last_err, "revoked"));
+    g_bytes_unref (cert);
+    g_bytes_unref (sig);
+  }
+  g_bytes_unref (plain);
+}
+
 /* padlock-sop signs with KEY; gpg verifies: detached (binary, text,
  * armored or not), inline, and inside encryption (gpg -d). */
 static void
@@ -507,6 +613,7 @@ main (int argc, char **argv)
       g_test_add_func ("/sigs/gpg/forms", test_gpg_forms);
       g_test_add_func ("/sigs/gpg/old-form", test_old_form);
       g_test_add_func ("/sigs/gpg/dsa", test_gpg_dsa);
+      g_test_add_func ("/sigs/gpg/not-valid", test_not_valid);
     }
   g_test_add_func ("/sigs/sqop", test_sqop_both_ways);
   return g_test_run ();
