@@ -593,6 +593,142 @@ test_sqop_both_ways (void)
   g_bytes_unref (plain);
 }
 
+/* ---- OpenPGP.js 6 ------------------------------------------------- */
+
+/* Runs the helper; asserts exit 0. */
+static GBytes *
+js (const char *const *args, GBytes *in)
+{
+  GBytes *out = NULL;
+  g_assert_cmpint (tu_run_openpgpjs (args, in, &out), ==, 0);
+  return out;
+}
+
+/* One key both ways, signatures only (KEY_PATH a secret key, CERT_PATH
+ * its certificate, each readable by OpenPGP.js and padlock-sop). */
+static void
+js_both_ways (const char *key_path, const char *cert_path)
+{
+  GBytes *plain = text ("OpenPGP.js and padlock\nline two\n"), *sig, *out;
+  g_autofree char *sig_path = NULL;
+
+  /* OpenPGP.js signs, padlock-sop verifies. */
+  {
+    const char *a[] = { "sign", key_path, "1", NULL };
+    const char *v[] = { "verify", NULL, cert_path, NULL };
+    sig = js (a, plain);
+    sig_path = temp_file ("js-sig", sig);
+    v[1] = sig_path;
+    g_assert_cmpint (sop (v, plain, NULL), ==, 0);
+    g_bytes_unref (sig);
+  }
+  {
+    const char *a[] = { "sign", key_path, "0", NULL };
+    const char *v[] = { "inline-verify", cert_path, NULL };
+    sig = js (a, plain);
+    g_assert_cmpint (sop (v, sig, &out), ==, 0);
+    g_assert_true (g_bytes_equal (out, plain));
+    g_bytes_unref (out);
+    g_bytes_unref (sig);
+  }
+  {
+    const char *a[] = { "sign-encrypt", key_path, cert_path, NULL };
+    const char *d[] = { "decrypt", "--verify-with", cert_path, key_path,
+                        NULL };
+    sig = js (a, plain);
+    g_assert_cmpint (sop (d, sig, &out), ==, 0);
+    g_assert_true (g_bytes_equal (out, plain));
+    g_bytes_unref (out);
+    g_bytes_unref (sig);
+  }
+  /* padlock-sop signs, OpenPGP.js verifies. */
+  {
+    const char *s[] = { "sign", key_path, NULL };
+    const char *v[] = { "verify", cert_path, NULL, NULL };
+    g_autofree char *ours = NULL;
+    g_assert_cmpint (sop (s, plain, &sig), ==, 0);
+    ours = temp_file ("our-sig", sig);
+    v[2] = ours;
+    g_bytes_unref (js (v, plain));
+    g_bytes_unref (sig);
+  }
+  {
+    const char *s[] = { "inline-sign", key_path, NULL };
+    const char *v[] = { "verify", cert_path, "-", NULL };
+    g_assert_cmpint (sop (s, plain, &sig), ==, 0);
+    out = js (v, sig);
+    g_assert_true (g_bytes_equal (out, plain));
+    g_bytes_unref (out);
+    g_bytes_unref (sig);
+  }
+  {
+    const char *s[] = { "encrypt", "--sign-with", key_path, cert_path, NULL };
+    const char *d[] = { "decrypt-verify", key_path, cert_path, NULL };
+    g_assert_cmpint (sop (s, plain, &sig), ==, 0);
+    out = js (d, sig);
+    g_assert_true (g_bytes_equal (out, plain));
+    g_bytes_unref (out);
+    g_bytes_unref (sig);
+  }
+  g_bytes_unref (plain);
+}
+
+/* OpenPGP.js's key (V6 "1": v6 Ed25519, salted v6 signatures; "0": v4). */
+static void
+test_openpgpjs (gconstpointer data)
+{
+  const char *v6 = data, *why = tu_openpgpjs_missing ();
+  GBytes *key, *cert;
+  g_autofree char *key_path = NULL, *cert_path = NULL;
+
+  if (why)
+    {
+      g_test_message ("%s", why);
+      g_test_fail ();
+      return;
+    }
+  {
+    const char *a[] = { "genkey", v6, "0", "-", NULL };
+    key = js (a, NULL);
+  }
+  key_path = temp_file (v6[0] == '1' ? "js6-key" : "js4-key", key);
+  {
+    const char *a[] = { "cert", key_path, NULL };
+    cert = js (a, NULL);
+  }
+  cert_path = temp_file (v6[0] == '1' ? "js6-cert" : "js4-cert", cert);
+  js_both_ways (key_path, cert_path);
+  g_bytes_unref (key);
+  g_bytes_unref (cert);
+}
+
+/* padlock-sop's own v6 key (generate-key --profile=rfc9580) with
+ * OpenPGP.js. */
+static void
+test_own_v6_with_openpgpjs (void)
+{
+  const char *why = tu_openpgpjs_missing ();
+  const char *g[] = { "generate-key", "--profile=rfc9580",
+                      "Own <own@example.org>", NULL };
+  const char *x[] = { "extract-cert", NULL };
+  GBytes *key = NULL, *cert = NULL;
+  g_autofree char *key_path = NULL, *cert_path = NULL;
+
+  if (why)
+    {
+      g_test_message ("%s", why);
+      g_test_fail ();
+      return;
+    }
+  g_assert_cmpint (sop (g, NULL, &key), ==, 0);
+  g_assert_cmpint (sop (x, key, &cert), ==, 0);
+  key_path = temp_file ("own6-key", key);
+  cert_path = temp_file ("own6-cert", cert);
+  js_both_ways (key_path, cert_path);
+  g_bytes_unref (key);
+  g_bytes_unref (cert);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -616,5 +752,8 @@ main (int argc, char **argv)
       g_test_add_func ("/sigs/gpg/not-valid", test_not_valid);
     }
   g_test_add_func ("/sigs/sqop", test_sqop_both_ways);
+  g_test_add_data_func ("/sigs/openpgpjs/v6", "1", test_openpgpjs);
+  g_test_add_data_func ("/sigs/openpgpjs/v4", "0", test_openpgpjs);
+  g_test_add_func ("/sigs/openpgpjs/own-v6", test_own_v6_with_openpgpjs);
   return g_test_run ();
 }
