@@ -122,6 +122,22 @@ sop_write_verifications (const char *path, const pl_verifications *v)
   return fclose (f) ? 1 : SOP_OK;
 }
 
+int
+sop_report_verifications (const pl_verifications *v, const char *out_path,
+                          int failed)
+{
+  if (failed)
+    {
+      sop_print_verifications (stderr, v);
+      fprintf (stderr, "padlock-sop: no valid signature\n");
+      return SOP_NO_SIGNATURE;
+    }
+  if (out_path)
+    return sop_write_verifications (out_path, v);
+  sop_print_verifications (stderr, v);
+  return SOP_OK;
+}
+
 /* ---- Signing keys -------------------------------------------------- */
 
 int
@@ -217,6 +233,41 @@ sop_signers_add_file (sop_signers *s, const char *path)
   return code;
 }
 
+int
+sop_sign_option (sop_sign_options *o, int argc, char **argv, int *i)
+{
+  const char *v;
+
+  if ((v = opt ("--sign-with", argc, argv, i)))
+    {
+      if (o->n_files == SOP_MAX_SIGNERS)
+        return unsupported ("--sign-with");
+      o->files[o->n_files++] = v;
+      return SOP_OK - 1;
+    }
+  if ((v = opt ("--with-key-password", argc, argv, i)))
+    {
+      if (o->n_pw == SOP_MAX_SIGNERS)
+        return unsupported ("--with-key-password");
+      o->pw[o->n_pw++] = v;
+      return SOP_OK - 1;
+    }
+  return SOP_OK;
+}
+
+int
+sop_signers_load (sop_signers *s, const char *const *pw_specs, size_t n_pw,
+                  const char *const *files, size_t n_files)
+{
+  int code = SOP_OK;
+
+  for (size_t i = 0; i < n_pw && !code; i++)
+    code = sop_signers_add_password (s, pw_specs[i]);
+  for (size_t i = 0; i < n_files && !code; i++)
+    code = sop_signers_add_file (s, files[i]);
+  return code;
+}
+
 void
 sop_signers_clear (sop_signers *s)
 {
@@ -230,8 +281,8 @@ sop_signers_clear (sop_signers *s)
 
 /* ---- verify, inline-verify ----------------------------------------- */
 
-/* verify's and inline-verify's options and CERTS (after the first
- * FIRST_POSITIONAL positional arguments, which go to *POSITIONAL). */
+/* verify's and inline-verify's options and CERTS (after SIGNATURES, the
+ * first positional argument, for verify: WANT_POSITIONAL). */
 typedef struct
 {
   sop_keyring ring;
@@ -404,7 +455,6 @@ parse_sign (int argc, char **argv, int inline_form, sign_args *a)
             a->text = 1;
           else if (strcmp (v, "binary"))
             code = unsupported (argv[i - (argv[i] == v)]);
-          (void) inline_form;
         }
       else if ((v = opt ("--with-key-password", argc, argv, &i)))
         code = sop_signers_add_password (&a->signers, v);
@@ -422,9 +472,9 @@ parse_sign (int argc, char **argv, int inline_form, sign_args *a)
       fprintf (stderr, "padlock-sop: missing KEYS\n");
       code = SOP_MISSING_ARG;
     }
-  /* The passwords first: every file's keys may need them. */
-  for (size_t i = 0; i < n_files && !code; i++)
-    code = sop_signers_add_file (&a->signers, key_files[i]);
+  /* The passwords came first: every file's keys may need them. */
+  if (!code)
+    code = sop_signers_load (&a->signers, NULL, 0, key_files, n_files);
   return code;
 }
 

@@ -462,8 +462,7 @@ cmd_encrypt (int argc, char **argv)
   sop_keyring ring = { NULL, 0 };
   const char *cert_files[MAX_RECIPIENTS];
   size_t n_cert_files = 0;
-  const char *sign_files[SOP_MAX_SIGNERS], *key_pw[SOP_MAX_SIGNERS];
-  size_t n_sign_files = 0, n_key_pw = 0;
+  sop_sign_options so = { { NULL }, 0, { NULL }, 0 };
   sop_signers signers;
   pl_source *src = NULL;
   pl_sink *sink = NULL;
@@ -508,17 +507,11 @@ cmd_encrypt (int argc, char **argv)
       else if (!strcmp (argv[i], "--"))
         for (i++; i < argc && n_cert_files < MAX_RECIPIENTS; i++)
           cert_files[n_cert_files++] = argv[i];
-      else if ((v = option_value ("--sign-with", argc, argv, &i)))
+      else if ((code = sop_sign_option (&so, argc, argv, &i)))
         {
-          if (n_sign_files == SOP_MAX_SIGNERS)
-            return fail (SOP_UNSUPPORTED_OPTION, "too many signing keys", 0);
-          sign_files[n_sign_files++] = v;
-        }
-      else if ((v = option_value ("--with-key-password", argc, argv, &i)))
-        {
-          if (n_key_pw == SOP_MAX_SIGNERS)
-            return fail (SOP_UNSUPPORTED_OPTION, "too many key passwords", 0);
-          key_pw[n_key_pw++] = v;
+          if (code != SOP_OK - 1)
+            return code;
+          code = SOP_OK;
         }
       else if (argv[i][0] == '-' && argv[i][1] == '-')
         return fail_argument (argv[i]);
@@ -539,10 +532,7 @@ cmd_encrypt (int argc, char **argv)
     }
   if (as_text)
     o.literal_format = 'u';
-  for (size_t i = 0; i < n_key_pw && !code; i++)
-    code = sop_signers_add_password (&signers, key_pw[i]);
-  for (size_t i = 0; i < n_sign_files && !code; i++)
-    code = sop_signers_add_file (&signers, sign_files[i]);
+  code = sop_signers_load (&signers, so.pw, so.n_pw, so.files, so.n_files);
   o.signers = signers.ptrs;
   o.n_signers = signers.n;
   for (size_t i = 0; i < n_cert_files && !code; i++)
@@ -774,6 +764,22 @@ add_secret_keys (const decrypt_args *a, sop_keyring *ring,
   return code;
 }
 
+/* decrypt's --verify-with certificates into RING and O.  With them, SOP
+ * wants a good signature or no output. */
+static int
+add_verify_certs (const decrypt_args *a, sop_keyring *ring,
+                  pl_decrypt_options *o)
+{
+  int code = SOP_OK;
+
+  for (size_t i = 0; i < a->n_verify_files && !code; i++)
+    code = sop_keyring_add_file (ring, a->verify_files[i], 0);
+  o->verify_certs = (const pl_cert *const *) ring->certs;
+  o->n_verify_certs = ring->n;
+  o->require_signature = ring->n > 0;
+  return code;
+}
+
 static int
 cmd_decrypt (int argc, char **argv)
 {
@@ -826,14 +832,10 @@ cmd_decrypt (int argc, char **argv)
     keys[o.n_keys++] = pl_key_passphrase (passwords[i],
                                           strlen (passwords[i]));
   code = add_secret_keys (&a, &ring, key_passwords, keys, &o.n_keys);
-  for (size_t i = 0; i < a.n_verify_files && !code; i++)
-    code = sop_keyring_add_file (&verify_ring, a.verify_files[i], 0);
+  if (!code)
+    code = add_verify_certs (&a, &verify_ring, &o);
   if (code)
     goto leave;
-  /* With --verify-with, SOP wants a good signature or no output. */
-  o.verify_certs = (const pl_cert *const *) verify_ring.certs;
-  o.n_verify_certs = verify_ring.n;
-  o.require_signature = verify_ring.n > 0;
   o.keys = keys;
   if (a.session_key_out)
     {
@@ -860,8 +862,7 @@ cmd_decrypt (int argc, char **argv)
   unguard_output ();
   if (gpg_err_code (err) == GPG_ERR_BAD_SIGNATURE && o.require_signature)
     {
-      sop_print_verifications (stderr, &result.verifications);
-      code = fail (SOP_NO_SIGNATURE, "no valid signature", 0);
+      code = sop_report_verifications (&result.verifications, NULL, 1);
       goto leave;
     }
   if (err)
@@ -875,11 +876,9 @@ cmd_decrypt (int argc, char **argv)
   if (result.signed_inside && !o.n_verify_certs)
     fprintf (stderr, "padlock-sop: the message is signed; the signature "
              "was not verified\n");
-  if (a.verifications_out)
-    code = sop_write_verifications (a.verifications_out,
-                                    &result.verifications);
-  else if (o.n_verify_certs)
-    sop_print_verifications (stderr, &result.verifications);
+  if (o.n_verify_certs)
+    code = sop_report_verifications (&result.verifications,
+                                     a.verifications_out, 0);
   if (code)
     goto leave;
   if (a.session_key_out)
