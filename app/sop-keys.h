@@ -56,6 +56,11 @@ int sop_cmd_extract_cert (int argc, char **argv);
 /* The profiles of generate-key, for list-profiles. */
 void sop_list_generate_profiles (void);
 
+/* "--name=value" or "--name value" at ARGV[*I] (sop.c): the value (*I
+ * past it) or NULL. */
+const char *sop_option_value (const char *name, int argc, char **argv,
+                              int *i);
+
 /* Reads an indirect input (sop.c): a password or session key. */
 int sop_read_indirect (const char *spec, char **out, size_t *outlen);
 void sop_free_secret (char *s);

@@ -22,20 +22,7 @@
 
 #define MAX_CERT_FILES 64
 
-/* "--name=value" or "--name value"; the value or NULL. */
-static const char *
-opt (const char *name, int argc, char **argv, int *i)
-{
-  size_t n = strlen (name);
-
-  if (strncmp (argv[*i], name, n))
-    return NULL;
-  if (argv[*i][n] == '=')
-    return argv[*i] + n + 1;
-  if (!argv[*i][n] && *i + 1 < argc)
-    return argv[++*i];
-  return NULL;
-}
+#define opt sop_option_value
 
 static int
 unsupported (const char *arg)

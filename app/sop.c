@@ -1170,3 +1170,9 @@ sop_free_secret (char *s)
 {
   free_secret (s);
 }
+
+const char *
+sop_option_value (const char *name, int argc, char **argv, int *i)
+{
+  return option_value (name, argc, argv, i);
+}
