@@ -600,27 +600,20 @@ sop_cmd_inline_sign (int argc, char **argv)
 
 /* ---- inline-detach ------------------------------------------------- */
 
-/* Appends what BODY holds to *OUT (*LEN, *CAP), after SKIP octets. */
+/* Appends the rest of what C (over a packet body) holds to *OUT (*LEN,
+ * *CAP). */
 static gpg_error_t
-take_body (pl_packet_body *body, size_t skip, uint8_t **out, size_t *len,
-           size_t *cap)
+take_body (pl_cursor *c, uint8_t **out, size_t *len, size_t *cap)
 {
-  pl_cursor c;
   uint8_t *p;
   size_t n;
   gpg_error_t err;
 
-  pl_cursor_init (&c, &body->base);
   for (;;)
     {
-      err = pl_cursor_take (&c, SIZE_MAX, &p, &n);
+      err = pl_cursor_take (c, SIZE_MAX, &p, &n);
       if (err || !n)
         return err;
-      if (skip)
-        {
-          size_t k = skip < n ? skip : n;
-          p += k, n -= k, skip -= k;
-        }
       if (*len + n + 6 > *cap)
         {
           size_t c2 = 2 * (*len + n + 6);
@@ -666,7 +659,9 @@ detach (uint8_t *bin, size_t bin_len, uint8_t **data, size_t *data_len,
           uint8_t hdr[6];
           size_t hl = pl_packet_write_header (hdr, PL_PKT_SIGNATURE,
                                               body->remaining);
-          err = take_body (body, 0, sigs, sigs_len, &scap);
+          pl_cursor c;
+          pl_cursor_init (&c, &body->base);
+          err = take_body (&c, sigs, sigs_len, &scap);
           if (!err)
             {
               memmove (*sigs + start + hl, *sigs + start,
@@ -689,7 +684,7 @@ detach (uint8_t *bin, size_t bin_len, uint8_t **data, size_t *data_len,
               err = pl_cursor_read (&c, skip, head[1] + 4u);
             }
           if (!err)
-            err = take_body (body, 0, data, data_len, &dcap);
+            err = take_body (&c, data, data_len, &dcap);
         }
       else if (body->tag == PL_PKT_ONEPASS_SIG
                || pl_packet_skippable (body->tag))

@@ -351,6 +351,40 @@ test_gpg_dsa (void)
   g_bytes_unref (plain);
 }
 
+/* inline-detach of gpg's uncompressed -s and of padlock-sop's own
+ * inline-sign: the data as it was, signatures that gpg and padlock-sop
+ * verify over it. */
+static void
+test_inline_detach (void)
+{
+  tk_gpg_key *a = tk_ensure_key (&tk_keys[1]);
+  GBytes *plain = text ("detach me\nplease\n"), *msg, *out = NULL;
+  g_autofree char *ca = NULL, *sa = NULL, *data_path = NULL;
+
+  key_files (a, &ca, &sa);
+  data_path = temp_file ("detach-data", plain);
+  for (int ours = 0; ours < 2; ours++)
+    {
+      const char *g[] = { "-s", "-z", "0", "-u", a->fpr, NULL };
+      const char *p[] = { "inline-sign", sa, NULL };
+      g_autofree char *sigs = fresh_path ("detached"), *st = NULL;
+      const char *d[] = { "inline-detach", "--signatures-out", sigs, NULL };
+      const char *v[] = { "verify", sigs, ca, NULL };
+      if (ours)
+        g_assert_cmpint (sop (p, plain, &msg), ==, 0);
+      else
+        msg = gpg (g, plain);
+      g_assert_cmpint (sop (d, msg, &out), ==, 0);
+      g_assert_true (g_bytes_equal (out, plain));
+      g_bytes_unref (out);
+      g_assert_cmpint (sop (v, plain, NULL), ==, 0);
+      st = gpg_status (sigs, data_path, NULL, NULL);
+      g_assert_nonnull (strstr (st, "GOODSIG"));
+      g_bytes_unref (msg);
+    }
+  g_bytes_unref (plain);
+}
+
 /* The user ID's first fingerprint. */
 static char *
 fpr_of (const char *uid)
@@ -742,6 +776,7 @@ main (int argc, char **argv)
       g_test_add_func ("/sigs/gpg/old-form", test_old_form);
       g_test_add_func ("/sigs/gpg/dsa", test_gpg_dsa);
       g_test_add_func ("/sigs/gpg/not-valid", test_not_valid);
+      g_test_add_func ("/sigs/gpg/inline-detach", test_inline_detach);
     }
   g_test_add_func ("/sigs/sqop", test_sqop_both_ways);
   g_test_add_data_func ("/sigs/openpgpjs/v6", "1", test_openpgpjs);
