@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <termios.h>
+#include <sys/resource.h>
 #include <unistd.h>
 #include <glib/gi18n.h>
 #include <glib-unix.h>
@@ -14,11 +15,11 @@
 
 #include "job.h"
 #include "padlock-format.h"
+#include "padlock-input.h"
 #include "padlock-job.h"
 #include "padlock-queue.h"
 #include "padlock-secret.h"
 #include "padlock-settings.h"
-#include "padlock-sniff.h"
 
 #define PROGRESS_MS 250
 #define PASSPHRASE_MAX 4096
@@ -49,11 +50,14 @@ typedef struct
 {
   GMainLoop *loop;
   PadlockQueue *queue;
+  GPtrArray *inputs;            /* PadlockInput, each opened once */
   GPtrArray *jobs;
   guint n_left;
   guint n_failed;
   gboolean progress_shown;
   gboolean tty;
+  /* SIGINT and SIGTERM, at any moment from opening the inputs on */
+  GCancellable *interrupt;
 } Batch;
 
 static int
@@ -243,37 +247,122 @@ on_job_state (PadlockJob *job,
     g_main_loop_quit (batch->loop);
 }
 
+/* SIGINT, SIGTERM: whatever runs stops (a stream's first read, the
+ * jobs, which remove what they wrote) and the batch exits 1. */
 static gboolean
 on_interrupt (gpointer user_data)
 {
   Batch *batch = user_data;
 
-  padlock_queue_cancel_all (batch->queue);
+  g_cancellable_cancel (batch->interrupt);
+  if (batch->queue)
+    padlock_queue_cancel_all (batch->queue);
   return G_SOURCE_CONTINUE;
 }
 
-/* Sorts one PATH into a job, as the window sorts what is dropped on it. */
-static PadlockJob *
-job_for_path (const char             *path,
-              int                     forced,
-              const PadlockJobConfig *config)
+/* Every input is held open from the start to its job's end: let the
+ * descriptors go as far as the hard limit allows. */
+static void
+raise_open_files_limit (void)
 {
-  g_autoptr(GFile) file = g_file_new_for_commandline_arg (path);
-  g_autoptr(GError) error = NULL;
-  PadlockSniff kind = PADLOCK_SNIFF_PLAIN;
-  PadlockDirection direction;
+  struct rlimit rl;
 
-  if (!padlock_sniff_file (file, &kind, &error))
+  if (getrlimit (RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max)
     {
-      g_printerr ("padlock: %s: %s\n", path, error->message);
-      return NULL;
+      rl.rlim_cur = rl.rlim_max;
+      setrlimit (RLIMIT_NOFILE, &rl);
     }
-  if (forced >= 0)
-    direction = (PadlockDirection) forced;
-  else
-    direction = kind == PADLOCK_SNIFF_PLAIN ? PADLOCK_DIRECTION_ENCRYPT
-                                            : PADLOCK_DIRECTION_DECRYPT;
-  return padlock_job_new (file, direction, config);
+}
+
+/* Opens each PATH once (without waiting on a FIFO); what cannot be
+ * opened is said and counted. */
+static void
+open_inputs (Batch              *batch,
+             const char *const  *paths)
+{
+  raise_open_files_limit ();
+  for (guint i = 0; paths[i]; i++)
+    {
+      g_autoptr(GFile) file = g_file_new_for_commandline_arg (paths[i]);
+      g_autoptr(GError) error = NULL;
+      PadlockInput *input = padlock_input_open (file, &error);
+
+      if (input)
+        g_ptr_array_add (batch->inputs, input);
+      else
+        {
+          g_printerr ("padlock: %s: %s\n", paths[i], error->message);
+          batch->n_failed++;
+        }
+    }
+}
+
+static void
+on_prefix_read (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  Batch *batch = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!padlock_input_read_prefix_finish (NULL, result, &error)
+      && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      g_printerr ("padlock: %s\n", error->message);
+      batch->n_failed++;
+    }
+  if (--batch->n_left == 0)
+    g_main_loop_quit (batch->loop);
+}
+
+/* A stream's first octets (a pipe, a FIFO, /dev/stdin) tell what it is;
+ * they are read as they come, with the signals heard meanwhile (a FIFO's
+ * writer may never come).  One that fails is said and counted; FALSE
+ * when interrupted. */
+static gboolean
+read_prefixes (Batch *batch)
+{
+  batch->n_left = 0;
+  for (guint i = 0; i < batch->inputs->len; i++)
+    {
+      PadlockInput *input = g_ptr_array_index (batch->inputs, i);
+
+      if (!padlock_input_is_stream (input))
+        continue;
+      batch->n_left++;
+      padlock_input_read_prefix_async (input, batch->interrupt,
+                                       on_prefix_read, batch);
+    }
+  if (batch->n_left)
+    g_main_loop_run (batch->loop);
+  return !g_cancellable_is_cancelled (batch->interrupt);
+}
+
+/* Sorts each input into a job, as the window sorts what is dropped on
+ * it: by content, and by a name that says OpenPGP. */
+static void
+make_jobs (Batch                  *batch,
+           int                     forced,
+           const PadlockJobConfig *config)
+{
+  for (guint i = 0; i < batch->inputs->len; i++)
+    {
+      PadlockInput *input = g_ptr_array_index (batch->inputs, i);
+      PadlockJobConfig here = *config;
+      g_autofree char *cwd = NULL;
+      PadlockDirection direction = forced >= 0 ? (PadlockDirection) forced
+                                   : padlock_input_direction (input);
+
+      if (!padlock_input_is_sniffed (input))
+        continue;               /* its first read failed, and said so */
+      /* A pipe's output goes to the current folder, not to /dev/fd. */
+      if (padlock_input_is_stream (input) && !here.output_dir)
+        here.output_dir = cwd = g_get_current_dir ();
+      g_ptr_array_add (batch->jobs,
+                       padlock_job_new_for_input (input, direction, &here));
+    }
+  /* The jobs hold their inputs now, each let go when its job ends. */
+  g_ptr_array_set_size (batch->inputs, 0);
 }
 
 /* Reads the options into CONFIG and the rest; FALSE and a
@@ -329,9 +418,8 @@ read_options (GVariantDict      *options,
 static int
 run_jobs (Batch *batch, PadlockSecret *secret, guint concurrency)
 {
-  guint progress_id = 0, int_id, term_id;
+  guint progress_id = 0;
 
-  batch->loop = g_main_loop_new (NULL, FALSE);
   batch->queue = padlock_queue_new ();
   padlock_queue_set_max_running (batch->queue, concurrency);
   batch->n_left = batch->jobs->len;
@@ -345,8 +433,6 @@ run_jobs (Batch *batch, PadlockSecret *secret, guint concurrency)
       g_signal_connect (job, "notify::state", G_CALLBACK (on_job_state), batch);
       padlock_queue_add (batch->queue, job);
     }
-  int_id = g_unix_signal_add (SIGINT, on_interrupt, batch);
-  term_id = g_unix_signal_add (SIGTERM, on_interrupt, batch);
   if (batch->tty)
     progress_id = g_timeout_add (PROGRESS_MS, show_progress, batch);
   if (batch->n_left)
@@ -354,10 +440,7 @@ run_jobs (Batch *batch, PadlockSecret *secret, guint concurrency)
   clear_progress (batch);
 
   g_clear_handle_id (&progress_id, g_source_remove);
-  g_source_remove (int_id);
-  g_source_remove (term_id);
   g_clear_object (&batch->queue);
-  g_clear_pointer (&batch->loop, g_main_loop_unref);
   return batch->n_failed ? 1 : 0;
 }
 
@@ -372,7 +455,8 @@ padlock_batch_run (GVariantDict *options)
   Batch batch = { 0 };
   const char *pw_file = NULL;
   gboolean any_encrypt = FALSE;
-  int forced, status;
+  int forced, status = 1;
+  guint int_id, term_id;
 
   padlock_job_config_from_settings (settings, &config);
   if (!read_options (options, &config, &forced, &pw_file, &paths, &problem))
@@ -381,24 +465,25 @@ padlock_batch_run (GVariantDict *options)
       return usage_error (problem->message);
     }
 
+  batch.loop = g_main_loop_new (NULL, FALSE);
+  batch.interrupt = g_cancellable_new ();
+  batch.inputs = g_ptr_array_new_with_free_func ((GDestroyNotify) padlock_input_unref);
   batch.jobs = g_ptr_array_new_with_free_func (g_object_unref);
-  for (guint i = 0; paths[i]; i++)
-    {
-      PadlockJob *job = job_for_path (paths[i], forced, &config);
-
-      if (!job)
-        batch.n_failed++;
-      else
-        {
-          any_encrypt |= padlock_job_get_direction (job)
-                         == PADLOCK_DIRECTION_ENCRYPT;
-          g_ptr_array_add (batch.jobs, job);
-        }
-    }
+  int_id = g_unix_signal_add (SIGINT, on_interrupt, &batch);
+  term_id = g_unix_signal_add (SIGTERM, on_interrupt, &batch);
+  open_inputs (&batch, paths);
+  if (!read_prefixes (&batch))
+    goto leave;
+  make_jobs (&batch, forced, &config);
+  for (guint i = 0; i < batch.jobs->len; i++)
+    any_encrypt |= padlock_job_get_direction (g_ptr_array_index (batch.jobs, i))
+                   == PADLOCK_DIRECTION_ENCRYPT;
 
   secret = strcmp (pw_file, "-") ? passphrase_from_file (pw_file, &problem)
                                  : passphrase_from_tty (any_encrypt, &problem);
-  if (!secret)
+  if (g_cancellable_is_cancelled (batch.interrupt))
+    status = 1;
+  else if (!secret)
     status = usage_error (problem->message);
   else
     {
@@ -409,7 +494,14 @@ padlock_batch_run (GVariantDict *options)
       if (failed_before)
         status = 1;
     }
+
+ leave:
+  g_source_remove (int_id);
+  g_source_remove (term_id);
   g_ptr_array_unref (batch.jobs);
+  g_ptr_array_unref (batch.inputs);
+  g_clear_object (&batch.interrupt);
+  g_clear_pointer (&batch.loop, g_main_loop_unref);
   padlock_job_config_clear (&config);
   return status;
 }

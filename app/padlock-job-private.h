@@ -15,6 +15,7 @@
 
 #include "job.h"
 #include "padlock-folder.h"
+#include "padlock-input.h"
 #include "padlock-job.h"
 #include "padlock-output.h"
 
@@ -28,6 +29,8 @@ struct _PadlockJob
 
   /* Owned */
   GFile *input;
+  PadlockInput *opened;         /* padlock_job_new_for_input's, until the
+                                 * job ends; NULL: opened by path */
   GFile *output;
   char *output_name;
   char *hidden_name;            /* with "Hide file names": the output's */
@@ -101,6 +104,7 @@ typedef struct
   int threads;
   char *input_path;
   char *input_name;
+  PadlockInput *opened;         /* the job's, or NULL: open input_path */
   PadlockOutputPlan *plan;
   PadlockSecret *secret;
   pl_decrypt_result result;

@@ -12,6 +12,7 @@
 #include "compress.h"
 #include "padlock-digest.h"
 #include "padlock-error.h"
+#include "streamsource.h"
 
 void
 padlock_job_work_free (gpointer data)
@@ -20,6 +21,7 @@ padlock_job_work_free (gpointer data)
 
   g_free (work->input_path);
   g_free (work->input_name);
+  g_clear_pointer (&work->opened, padlock_input_unref);
   g_clear_pointer (&work->plan, padlock_output_plan_free);
   g_free (work->output_path);
   g_free (work->stored_name);
@@ -119,7 +121,9 @@ encrypt_with_secret (PadlockJobWork       *work,
   /* The real name, also when the output's is hidden ("NAME.tar" for a
    * folder). */
   opts.file_name = work->stored_name;
-  if (!g_stat (work->input_path, &st))
+  if (work->opened)
+    opts.file_date = (uint32_t) padlock_input_get_mtime (work->opened);
+  else if (!g_stat (work->input_path, &st))
     opts.file_date = (uint32_t) st.st_mtime;
   pl_key key = pl_key_passphrase (pw, pw_len);
   opts.keys = &key;
@@ -277,6 +281,8 @@ open_input_output (PadlockJob      *self,
 
   if (work->folder)
     err = open_folder_input (self, work, src);
+  else if (work->opened)
+    err = padlock_input_take_source (work->opened, &self->cancel, src);
   else
     err = pl_source_new_file (work->input_path, src);
   if (err)
@@ -340,15 +346,27 @@ decrypt_thread (GTask          *task,
                 PadlockJobWork *work)
 {
   pl_job_control ctl = job_control (self, work);
+  pl_sniff_result sniffed;
   pl_source *src = NULL;
   pl_sink *sink = NULL;
   GError *error = NULL;
   gpg_error_t err;
 
   err = open_input_output (self, work, &src, &sink);
+  /* What the name or the user took for a message, and is none, says so
+   * (issue 19 §9) instead of whatever the packet parser trips on. */
   if (!err)
+    err = pl_source_sniff (&src, &sniffed);
+  if (!err && sniffed.kind != PL_SNIFF_MESSAGE)
+    {
+      error = g_error_new (PADLOCK_ERROR, PADLOCK_ERROR_MALFORMED,
+                           _("%s is not an OpenPGP message."),
+                           work->input_name);
+      sink->abort (sink);
+    }
+  else if (!err)
     err = decrypt_with_secret (work, src, sink, &work->result, &ctl);
-  if (!err)
+  if (!err && !error)
     {
       GStatBuf st;
 
@@ -357,7 +375,7 @@ decrypt_thread (GTask          *task,
       if (g_stat (work->output_path, &st) == 0 && S_ISREG (st.st_mode))
         work->plaintext_size = st.st_size;
     }
-  else
+  else if (err)
     error = padlock_folder_error (NULL, FALSE, sink,
                                   work->sink == PADLOCK_JOB_SINK_FOLDER, err);
   pl_sink_free (sink);

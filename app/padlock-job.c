@@ -205,6 +205,9 @@ padlock_job_finished (GObject      *object,
 
   g_clear_handle_id (&self->tick_id, g_source_remove);
   g_clear_pointer (&self->secret, padlock_secret_unref);
+  /* A stream is read; a file opened once is let go (a retry opens its
+   * path). */
+  g_clear_pointer (&self->opened, padlock_input_unref);
   if (self->app)
     {
       g_application_release (self->app);
@@ -287,14 +290,18 @@ padlock_job_start (PadlockJob *self,
   work->allow_expansion = self->config.allow_expansion;
   work->threads = MAX (threads, 1);
   work->input_path = g_file_get_path (self->input);
+  if (self->opened)
+    work->opened = padlock_input_ref (self->opened);
   work->input_name = g_file_get_basename (self->input);
   work->secret = padlock_secret_ref (self->secret);
   work->folder = self->is_folder;
   work->sink = self->direction == PADLOCK_DIRECTION_DECRYPT
                && self->config.unpack_archives
                ? PADLOCK_JOB_SINK_FOLDER : PADLOCK_JOB_SINK_FILE;
-  /* A folder is never deleted: verify-and-delete is for files. */
-  if (work->folder)
+  /* A folder is never deleted: verify-and-delete is for files; nor is a
+   * pipe or FIFO, which holds no data once read. */
+  if (work->folder
+      || (self->opened && padlock_input_is_stream (self->opened)))
     work->delete_original = FALSE;
   work->items = g_strdupv (self->items);
   work->archive_top = g_strdup (self->archive_top);
@@ -428,6 +435,24 @@ padlock_job_new (GFile                  *input,
 }
 
 PadlockJob *
+padlock_job_new_for_input (PadlockInput           *input,
+                           PadlockDirection        direction,
+                           const PadlockJobConfig *config)
+{
+  PadlockJob *self;
+
+  g_return_val_if_fail (input != NULL, NULL);
+
+  self = padlock_job_new (padlock_input_get_file (input), direction, config);
+  if (!padlock_input_is_folder (input))
+    {
+      self->opened = padlock_input_ref (input);
+      self->bytes_total = padlock_input_get_size (input);
+    }
+  return self;
+}
+
+PadlockJob *
 padlock_job_new_archive (GFile                 **items,
                          guint                   n_items,
                          const PadlockJobConfig *config)
@@ -469,6 +494,7 @@ padlock_job_finalize (GObject *object)
 
   g_clear_handle_id (&self->tick_id, g_source_remove);
   g_clear_object (&self->input);
+  g_clear_pointer (&self->opened, padlock_input_unref);
   g_clear_object (&self->output);
   g_clear_pointer (&self->output_name, g_free);
   g_clear_pointer (&self->hidden_name, g_free);

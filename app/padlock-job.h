@@ -54,7 +54,16 @@ void padlock_job_config_clear (PadlockJobConfig *config);
 #define PADLOCK_TYPE_JOB (padlock_job_get_type ())
 G_DECLARE_FINAL_TYPE (PadlockJob, padlock_job, PADLOCK, JOB, GObject)
 
+typedef struct _PadlockInput PadlockInput;
+
 PadlockJob       *padlock_job_new               (GFile                  *input,
+                                                 PadlockDirection        direction,
+                                                 const PadlockJobConfig *config);
+/* A job that reads INPUT, opened once (padlock-input.h), instead of
+ * opening its file: a pipe's octets, sniffed already, are not lost.  The
+ * job holds INPUT until it ends.  For a stream, INPUT's prefix must have
+ * been read (padlock_input_read_prefix_async). */
+PadlockJob       *padlock_job_new_for_input     (PadlockInput           *input,
                                                  PadlockDirection        direction,
                                                  const PadlockJobConfig *config);
 /* Encrypts N_ITEMS ITEMS (files and folders) into one archive, named

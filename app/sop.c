@@ -15,6 +15,7 @@
 #include "job.h"
 #include "recipients.h"
 #include "skesk.h"
+#include "sniff.h"
 #include "sop-keys.h"
 #include "sop-sigs.h"
 #include "speed.h"
@@ -397,8 +398,8 @@ cmd_list_profiles (int argc, char **argv)
                  "have profiles", 0);
   p = pl_profiles (&n);
   for (size_t i = 0; i < n; i++)
-    printf ("%s: %s%s\n", p[i].name, i == 0 ? "(default) " : "",
-            p[i].description);
+    printf ("%s: %s%s; %s\n", p[i].name, i == 0 ? "(default) " : "",
+            p[i].format, p[i].readers);
   return SOP_OK;
 }
 
@@ -951,6 +952,37 @@ write_stdout (const void *buf, size_t len)
   return pl_write_all (1, buf, len);
 }
 
+/* After a first read of *N octets into BUF: reads on until BUF holds what
+ * pl_sniff looks at, or stdin ends (a pipe's first read may be short).
+ * *ENDED: stdin ended. */
+static gpg_error_t
+read_sniff_prefix (uint8_t *buf, size_t *n, int *ended)
+{
+  *ended = 0;
+  while (*n < PL_SNIFF_SIZE)
+    {
+      ssize_t r = read (0, buf + *n, PL_SNIFF_SIZE - *n);
+      if (r < 0 && errno == EINTR)
+        continue;
+      if (r < 0)
+        return pl_error_from_errno (errno);
+      if (!r)
+        {
+          *ended = 1;
+          break;
+        }
+      *n += (size_t) r;
+    }
+  return 0;
+}
+
+/* What stdin's first octets are: pl_sniff over them. */
+static void
+sniff_prefix (const uint8_t *buf, size_t n, int ended, pl_sniff_result *r)
+{
+  pl_sniff (buf, n, ended ? (int64_t) n : PL_SNIFF_SIZE_UNKNOWN, r);
+}
+
 static int
 cmd_armor (int argc, char **argv)
 {
@@ -1003,7 +1035,13 @@ cmd_armor (int argc, char **argv)
       n = (size_t) r;
       if (first)
         {
+          pl_sniff_result sniffed;
+          int ended = !n;
+
           first = 0;
+          if (n && (err = read_sniff_prefix (in, &n, &ended)))
+            break;
+          sniff_prefix (in, n, ended, &sniffed);
           if (n && pl_armor_detect (in, n))
             {
               /* Already armored: SOP says to pass it through. */
@@ -1016,14 +1054,13 @@ cmd_armor (int argc, char **argv)
               while (!err && n);
               goto leave;
             }
-          if (!strcmp (label, "auto") && n)
+          if (!strcmp (label, "auto"))
             {
-              int tag = in[0] & 0x40 ? in[0] & 0x3f : (in[0] >> 2) & 0xf;
-              if (tag == 6)
+              if (sniffed.kind == PL_SNIFF_PUBLIC_KEY)
                 kind = PL_ARMOR_PUBLIC_KEY;
-              else if (tag == 5)
+              else if (sniffed.kind == PL_SNIFF_SECRET_KEY)
                 kind = PL_ARMOR_PRIVATE_KEY;
-              else if (tag == 2)
+              else if (sniffed.kind == PL_SNIFF_SIGNATURE)
                 kind = PL_ARMOR_SIGNATURE;
             }
           pl_armor_encoder_init (&enc, kind, 1);
@@ -1051,6 +1088,7 @@ cmd_dearmor (int argc, char **argv)
   pl_armor_decoder dec;
   uint8_t *in = malloc (PL_BLOCK_SIZE), *out = malloc (PL_BLOCK_SIZE);
   int first = 1, binary = 0, code = SOP_OK;
+  size_t n;
   gpg_error_t err = 0;
 
   if (argc)
@@ -1079,17 +1117,24 @@ cmd_dearmor (int argc, char **argv)
         }
       if (!r)
         break;
+      n = (size_t) r;
       if (first)
         {
+          pl_sniff_result sniffed;
+          int ended;
+
           first = 0;
-          /* Binary input passes through unchanged. */
-          binary = (in[0] & 0x80) && !pl_armor_detect (in, (size_t) r);
+          if ((err = read_sniff_prefix (in, &n, &ended)))
+            break;
+          /* Binary OpenPGP passes through unchanged. */
+          sniff_prefix (in, n, ended, &sniffed);
+          binary = sniffed.kind != PL_SNIFF_NOT_OPENPGP && !sniffed.armored;
         }
       if (binary)
-        err = write_stdout (in, (size_t) r);
+        err = write_stdout (in, n);
       else
         {
-          err = pl_armor_decoder_push (&dec, in, (size_t) r, out, &outlen);
+          err = pl_armor_decoder_push (&dec, in, n, out, &outlen);
           if (!err)
             err = write_stdout (out, outlen);
         }

@@ -79,6 +79,11 @@ typedef struct decrypt_job
   const pl_job_control *ctl;
   uint64_t done;
   int have_literal;
+  /* When parse_plaintext failed inside a top-level packet: the octets
+   * that packet still wanted; INT64_MAX when it runs to the end of the
+   * data (indeterminate length); -1 when not known (partial lengths, or
+   * it failed between packets). */
+  int64_t top_left;
   source_reader source;
   pl_cursor source_cursor;      /* over SOURCE */
   armor_filter armor;
@@ -581,6 +586,9 @@ parse_plaintext (decrypt_job *j, pl_cursor *in, int depth)
       if (err)
         return err;
       err = read_plaintext_packet (j, &body, depth);
+      if (err && !depth)
+        j->top_left = body.until_eof ? INT64_MAX
+                      : body.partial ? -1 : (int64_t) body.remaining;
       if (err)
         return err;
     }
@@ -701,6 +709,7 @@ decrypt_seipd1 (decrypt_job *j, pl_key_candidates *c, pl_cursor *bc)
   if (version != 1)
     return gpg_error (GPG_ERR_UNKNOWN_VERSION);
   j->result->data_kind = PL_DATA_SEIPD1;
+  j->top_left = -1;
   opening.st = &r.st;
   opening.in = bc;
   err = open_with_candidates (j, c, seipd1_open, &opening);
@@ -714,6 +723,18 @@ decrypt_seipd1 (decrypt_job *j, pl_key_candidates *c, pl_cursor *bc)
   r.out = &j->writer;
   pl_cursor_init (&inner, &r.base);
   err = parse_plaintext (j, &inner, 0);
+  /* The body ended with no MDC packet: too short to hold one, or the
+   * packet inside runs exactly to its end, claiming every octet held
+   * back for the MDC.  Stripped, or never written: that is no integrity
+   * protection, not a file cut short nor one tampered with (issue 19
+   * §9).  A wrong MDC, or a packet that claims only some of those
+   * octets (a length changed), stays a checksum error. */
+  if ((gpg_err_code (err) == GPG_ERR_TRUNCATED
+       || gpg_err_code (err) == GPG_ERR_CHECKSUM)
+      && r.ended && !pl_seipd1_mdc_present (&r.st)
+      && (r.st.held_len < PL_MDC_PACKET_LEN || j->top_left == INT64_MAX
+          || j->top_left == (int64_t) r.st.held_len))
+    err = gpg_error (PL_ERR_UNPROTECTED);
   if (!err && !r.ended)
     {
       /* The literal ended before the body did: read to the MDC. */

@@ -24,10 +24,15 @@ typedef enum
   PL_PROFILE_RFC9580            /* SEIPD v2 OCB + SKESK v6 + Argon2 */
 } pl_profile;
 
+/* A profile in words, each marked with PL_N_ (errors.h) for the app to
+ * translate: the one table of what each profile is called and who reads
+ * it (padlock-sop list-profiles, the window's rows and preferences). */
 typedef struct
 {
-  const char *name;
-  const char *description;      /* one line in plain words */
+  const char *name;             /* "rfc4880": --profile, SOP */
+  const char *title;            /* the standard's name: "OpenPGP (RFC 4880)" */
+  const char *format;           /* what it writes: "SEIPD v1 with AES-256" */
+  const char *readers;          /* who opens it: "opens in GnuPG, …" */
 } pl_profile_info;
 
 /* The profiles, default first; *COUNT receives how many. */

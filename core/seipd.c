@@ -238,6 +238,13 @@ pl_seipd1_decrypt_finish (pl_seipd1 *st)
   return 0;
 }
 
+int
+pl_seipd1_mdc_present (const pl_seipd1 *st)
+{
+  return st->held_len == PL_MDC_PACKET_LEN && st->held[0] == 0xD3
+         && st->held[1] == 0x14;
+}
+
 void
 pl_seipd1_clear (pl_seipd1 *st)
 {

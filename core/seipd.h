@@ -108,6 +108,12 @@ gpg_error_t pl_seipd1_decrypt_push (pl_seipd1 *st, const uint8_t *in,
  * GPG_ERR_CHECKSUM; too short to hold one: GPG_ERR_TRUNCATED. */
 gpg_error_t pl_seipd1_decrypt_finish (pl_seipd1 *st);
 
+/* After pl_seipd1_decrypt_finish: 1 when the 22 octets held back start
+ * as an MDC packet does (D3 14), whether or not its hash matched; 0 when
+ * the body was too short for one or ends in other octets.  decrypt.c
+ * tells a missing MDC from a wrong one by it. */
+int pl_seipd1_mdc_present (const pl_seipd1 *st);
+
 /* Stops the hasher, releases the cipher and the MDC hash, and wipes ST
  * (the key schedule, the held-back octets) to zeros.  Safe on a zeroed ST,
  * after a failed init, and twice; ST is not NULL. */

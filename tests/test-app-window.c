@@ -10,6 +10,7 @@
 #include "padlock-format.h"
 #include "padlock-job-row.h"
 #include "padlock-preferences-window-private.h"
+#include "padlock-profile.h"
 #include "padlock-speed-window-private.h"
 
 #include <math.h>
@@ -686,9 +687,26 @@ test_preferences (void)
 
   /* The default profile, in plain words. */
   g_assert_cmpuint (adw_combo_row_get_selected (prefs->profile_row), ==, 0);
-  g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (prefs->profile_row)), ==,
-                   profiles[0].description);
+  {
+    g_autofree char *details = padlock_profile_details (0);
+    g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (prefs->profile_row)), ==,
+                     details);
+    g_assert_nonnull (strstr (details, profiles[0].readers));
+  }
   g_assert_cmpuint (adw_combo_row_get_selected (prefs->cipher_row), ==, 0);
+  /* The schema's choices, in the core's names. */
+  {
+    GListModel *ciphers = adw_combo_row_get_model (prefs->cipher_row);
+    g_autofree char *cipher = NULL;
+
+    g_assert_cmpuint (g_list_model_get_n_items (ciphers), ==, 5);
+    g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (ciphers), 0), ==, "AES-256");
+    g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (ciphers), 4), ==, "Camellia-256");
+    adw_combo_row_set_selected (prefs->cipher_row, 4);
+    cipher = g_settings_get_string (window->settings, "cipher");
+    g_assert_cmpstr (cipher, ==, "camellia256");
+    g_settings_reset (window->settings, "cipher");
+  }
   /* 0 files at once reads as what it means. */
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (prefs->concurrency_spin)), ==,
                    "Automatic");
@@ -696,8 +714,11 @@ test_preferences (void)
   /* Settings and rows follow each other, both ways. */
   g_settings_set_string (window->settings, "profile", "rfc9580");
   g_assert_cmpuint (adw_combo_row_get_selected (prefs->profile_row), ==, 2);
-  g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (prefs->profile_row)), ==,
-                   profiles[2].description);
+  {
+    g_autofree char *details = padlock_profile_details (2);
+    g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (prefs->profile_row)), ==,
+                     details);
+  }
   adw_combo_row_set_selected (prefs->compression_row, 2);
   {
     g_autofree char *compression = g_settings_get_string (window->settings, "compression");
@@ -993,6 +1014,42 @@ test_passphrase_dialog (void)
 
   gtk_window_close (GTK_WINDOW (dialog));
   at_settle (100);
+  close_window (window);
+}
+
+/* Random octets named x.gpg are a decryption that says what they are not
+ * (issue 19 §9), nothing encrypted to x.gpg.gpg; a FIFO dropped is
+ * refused with a notice, without waiting for a writer (issue 19 §2). */
+static void
+test_not_openpgp_drop (void)
+{
+  g_autofree char *dir = at_new_dir ("not-openpgp");
+  g_autofree char *fake = at_write_random (dir, "x.gpg", 5000);
+  g_autofree char *fifo = g_build_filename (dir, "fifo", NULL);
+  g_autofree char *listing = NULL;
+  PadlockWindow *window = at_new_window ();
+  const char *paths[] = { fake, NULL };
+  const char *fifos[] = { fifo, NULL };
+  g_autoptr(PadlockJob) job = NULL;
+
+  at_drop (window, paths);
+  g_assert_cmpint (at_wait_dialog (window)->mode, ==, PADLOCK_PASSPHRASE_DECRYPT);
+  at_answer (at_wait_dialog (window), PASSPHRASE);
+  g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
+  job = g_list_model_get_item (G_LIST_MODEL (window->queue), 0);
+  g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_FAILED);
+  g_assert_cmpstr (padlock_job_get_error (job)->message, ==,
+                   "x.gpg is not an OpenPGP message.");
+
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  g_clear_pointer (&window->last_notice, g_free);
+  at_drop (window, fifos);
+  g_assert_nonnull (window->last_notice);
+  g_assert_true (g_str_has_prefix (window->last_notice,
+                                   "fifo is not a file or folder"));
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (window->queue)), ==, 1);
+  listing = at_list_dir (dir);
+  g_assert_cmpstr (listing, ==, "fifo|x.gpg");
   close_window (window);
 }
 
@@ -1516,6 +1573,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/plaintext-size", test_plaintext_size);
   g_test_add_func ("/ui/passphrase-dialog", test_passphrase_dialog);
   g_test_add_func ("/ui/open-failure", test_open_failure);
+  g_test_add_func ("/ui/not-openpgp-drop", test_not_openpgp_drop);
   g_test_add_func ("/ui/layout-and-bindings", test_layout_and_bindings);
   g_test_add_func ("/ui/speed-scale", test_speed_scale);
   g_test_add_func ("/ui/ten-thousand", test_ten_thousand);
