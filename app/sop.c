@@ -18,6 +18,7 @@
 #include "skesk.h"
 #include "sniff.h"
 #include "sop-keys.h"
+#include "sop-sigs.h"
 #include "padlock-secret-input.h"
 #include "speed.h"
 
@@ -45,15 +46,24 @@ usage (FILE *f)
          "  version [--backend|--extended]\n"
          "  list-profiles encrypt\n"
          "  encrypt [--as=binary|text] [--no-armor] [--profile=NAME]\n"
-         "          [--with-password=PASSWORD...] [CERTS...]\n"
+         "          [--with-password=PASSWORD...] [--sign-with=KEYS...]\n"
+         "          [--with-key-password=PASSWORD...] [CERTS...]\n"
          "  decrypt [--with-password=PASSWORD...] [--session-key-out=FILE]\n"
          "          [--with-session-key=SESSIONKEY...]\n"
          "          [--with-key-password=PASSWORD...] [KEYS...]\n"
+         "          [--verify-with=CERTS...] [--verifications-out=FILE]\n"
          "          [--no-expansion-limit]  (extension: allow content that\n"
          "          expands more than 1000-fold past 1 GiB)\n"
          "  generate-key [--no-armor] [--with-key-password=PASSWORD]\n"
          "          [--profile=default|rfc9580] USERID...\n"
          "  extract-cert [--no-armor]\n"
+         "  sign [--no-armor] [--as=binary|text] [--micalg-out=FILE]\n"
+         "          [--with-key-password=PASSWORD...] KEYS...\n"
+         "  verify SIGNATURES CERTS...\n"
+         "  inline-sign [--no-armor] [--as=binary|text]\n"
+         "          [--with-key-password=PASSWORD...] KEYS...\n"
+         "  inline-verify [--verifications-out=FILE] CERTS...\n"
+         "  inline-detach [--no-armor] --signatures-out=FILE\n"
          "  list-profiles generate-key\n"
          "  armor [--label=auto|message|key|sig]\n"
          "  dearmor\n"
@@ -342,11 +352,14 @@ cmd_encrypt (int argc, char **argv)
   sop_keyring ring = { NULL, 0 };
   const char *cert_files[MAX_RECIPIENTS];
   size_t n_cert_files = 0;
+  sop_sign_options so = { { NULL }, 0, { NULL }, 0 };
+  sop_signers signers;
   pl_source *src = NULL;
   pl_sink *sink = NULL;
   int code = SOP_OK, as_text = 0, profile = -1;
   gpg_error_t err;
 
+  memset (&signers, 0, sizeof signers);
   pl_encrypt_options_init (&o);
   o.armor = 1;
   for (int i = 0; i < argc; i++)
@@ -384,10 +397,12 @@ cmd_encrypt (int argc, char **argv)
       else if (!strcmp (argv[i], "--"))
         for (i++; i < argc && n_cert_files < MAX_RECIPIENTS; i++)
           cert_files[n_cert_files++] = argv[i];
-      else if (!strncmp (argv[i], "--sign-with", 11)
-               || !strncmp (argv[i], "--with-key-password", 19))
-        return fail (SOP_UNSUPPORTED_OPTION,
-                     "signing is not supported yet", 0);
+      else if ((code = sop_sign_option (&so, argc, argv, &i)))
+        {
+          if (code != SOP_OK - 1)
+            return code;
+          code = SOP_OK;
+        }
       else if (argv[i][0] == '-' && argv[i][1] == '-')
         return fail_argument (argv[i]);
       else if (n_cert_files == MAX_RECIPIENTS)
@@ -407,6 +422,9 @@ cmd_encrypt (int argc, char **argv)
     }
   if (as_text)
     o.literal_format = 'u';
+  code = sop_signers_load (&signers, so.pw, so.n_pw, so.files, so.n_files);
+  o.signers = signers.ptrs;
+  o.n_signers = signers.n;
   for (size_t i = 0; i < n_cert_files && !code; i++)
     code = sop_keyring_add_file (&ring, cert_files[i], 0);
   if (code)
@@ -441,6 +459,7 @@ cmd_encrypt (int argc, char **argv)
   for (size_t i = 0; i < n_passwords; i++)
     free_secret (pw[i]);
   sop_keyring_clear (&ring);
+  sop_signers_clear (&signers);
   return code;
 }
 
@@ -538,6 +557,9 @@ typedef struct
   const char *session_key_spec;
   const char *session_key_out;
   int no_expansion_limit;
+  const char *verify_files[MAX_RECIPIENTS];
+  size_t n_verify_files;
+  const char *verifications_out;
 } decrypt_args;
 
 /* Returns a SOP exit code: SOP_OK when ARGV made sense. */
@@ -566,9 +588,18 @@ parse_decrypt_args (int argc, char **argv, decrypt_args *a)
             return fail (SOP_UNSUPPORTED_OPTION, "too many key passwords", 0);
           a->key_password_specs[a->n_key_passwords++] = v;
         }
-      else if (!strncmp (argv[i], "--verify", 8))
+      else if ((v = option_value ("--verify-with", argc, argv, &i)))
+        {
+          if (a->n_verify_files == MAX_RECIPIENTS)
+            return fail (SOP_UNSUPPORTED_OPTION, "too many certificates", 0);
+          a->verify_files[a->n_verify_files++] = v;
+        }
+      else if ((v = option_value ("--verifications-out", argc, argv, &i))
+               || (v = option_value ("--verify-out", argc, argv, &i)))
+        a->verifications_out = v;
+      else if (!strncmp (argv[i], "--verify-not-", 13))
         return fail (SOP_UNSUPPORTED_OPTION,
-                     "signature verification is not supported", 0);
+                     "--verify-not-before/after are not supported", 0);
       else if (argv[i][0] == '-' && argv[i][1] == '-')
         return fail_argument (argv[i]);
       else if (a->n_key_files == MAX_RECIPIENTS)
@@ -584,6 +615,15 @@ parse_decrypt_args (int argc, char **argv, decrypt_args *a)
       struct stat st;
       if (!lstat (a->session_key_out, &st))
         return fail (SOP_OUTPUT_EXISTS, a->session_key_out, 0);
+    }
+  if (a->verifications_out)
+    {
+      struct stat st;
+      if (!a->n_verify_files)
+        return fail (SOP_INCOMPATIBLE_OPTIONS,
+                     "--verifications-out needs --verify-with", 0);
+      if (!lstat (a->verifications_out, &st))
+        return fail (SOP_OUTPUT_EXISTS, a->verifications_out, 0);
     }
   return SOP_OK;
 }
@@ -615,6 +655,22 @@ add_secret_keys (const decrypt_args *a, sop_keyring *ring,
   return code;
 }
 
+/* decrypt's --verify-with certificates into RING and O.  With them, SOP
+ * wants a good signature or no output. */
+static int
+add_verify_certs (const decrypt_args *a, sop_keyring *ring,
+                  pl_decrypt_options *o)
+{
+  int code = SOP_OK;
+
+  for (size_t i = 0; i < a->n_verify_files && !code; i++)
+    code = sop_keyring_add_file (ring, a->verify_files[i], 0);
+  o->verify_certs = (const pl_cert *const *) ring->certs;
+  o->n_verify_certs = ring->n;
+  o->require_signature = ring->n > 0;
+  return code;
+}
+
 static int
 cmd_decrypt (int argc, char **argv)
 {
@@ -624,7 +680,7 @@ cmd_decrypt (int argc, char **argv)
   pl_decrypt_result result;
   uint8_t *key = NULL, *key_out = NULL;
   pl_key keys[2 * MAX_PASSWORDS + 1 + MAX_RECIPIENTS];
-  sop_keyring ring = { NULL, 0 };
+  sop_keyring ring = { NULL, 0 }, verify_ring = { NULL, 0 };
   size_t key_len = 0;
   int key_algo = 0;
   pl_source *src = NULL;
@@ -669,6 +725,8 @@ cmd_decrypt (int argc, char **argv)
                                                  strlen (passwords[i]),
                                                  PL_PASSPHRASE_SOP);
   code = add_secret_keys (&a, &ring, key_passwords, keys, &o.n_keys);
+  if (!code)
+    code = add_verify_certs (&a, &verify_ring, &o);
   if (code)
     goto leave;
   o.keys = keys;
@@ -695,6 +753,11 @@ cmd_decrypt (int argc, char **argv)
   guard_output (sink);
   err = pl_decrypt (src, sink, &o, &result, NULL);
   unguard_output ();
+  if (gpg_err_code (err) == GPG_ERR_BAD_SIGNATURE && o.require_signature)
+    {
+      code = sop_report_verifications (&result.verifications, NULL, 1);
+      goto leave;
+    }
   if (err)
     {
       code = fail (exit_code_for (err), "decryption failed", err);
@@ -703,9 +766,14 @@ cmd_decrypt (int argc, char **argv)
                  result.recipients);
       goto leave;
     }
-  if (result.signed_inside)
+  if (result.signed_inside && !o.n_verify_certs)
     fprintf (stderr, "padlock-sop: the message is signed; the signature "
              "was not verified\n");
+  if (o.n_verify_certs)
+    code = sop_report_verifications (&result.verifications,
+                                     a.verifications_out, 0);
+  if (code)
+    goto leave;
   if (a.session_key_out)
     code = write_session_key (a.session_key_out, result.cipher_algo, key_out,
                               result.session_key_len);
@@ -718,6 +786,7 @@ cmd_decrypt (int argc, char **argv)
   for (size_t i = 0; i < a.n_key_passwords; i++)
     free_secret (key_passwords[i]);
   sop_keyring_clear (&ring);
+  sop_keyring_clear (&verify_ring);
   if (key)
     {
       pl_wipe (key, PL_SESSION_KEY_MAX);
@@ -1008,6 +1077,16 @@ pl_sop_main (int argc, char **argv)
     return sop_cmd_generate_key (argc - 2, argv + 2);
   if (!strcmp (cmd, "extract-cert"))
     return sop_cmd_extract_cert (argc - 2, argv + 2);
+  if (!strcmp (cmd, "sign"))
+    return sop_cmd_sign (argc - 2, argv + 2);
+  if (!strcmp (cmd, "verify"))
+    return sop_cmd_verify (argc - 2, argv + 2);
+  if (!strcmp (cmd, "inline-sign"))
+    return sop_cmd_inline_sign (argc - 2, argv + 2);
+  if (!strcmp (cmd, "inline-verify"))
+    return sop_cmd_inline_verify (argc - 2, argv + 2);
+  if (!strcmp (cmd, "inline-detach"))
+    return sop_cmd_inline_detach (argc - 2, argv + 2);
   if (!strcmp (cmd, "dearmor"))
     return cmd_dearmor (argc - 2, argv + 2);
   if (!strcmp (cmd, "speed"))
@@ -1027,4 +1106,10 @@ void
 sop_free_secret (char *s)
 {
   free_secret (s);
+}
+
+const char *
+sop_option_value (const char *name, int argc, char **argv, int *i)
+{
+  return option_value (name, argc, argv, i);
 }

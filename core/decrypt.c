@@ -29,12 +29,16 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <gcrypt.h>
 
 /* Compressed packets nest at most this deep.  GnuPG caps all packet
  * nesting (32 levels); no writer ever nests compression, and each level
  * multiplies a decompression bomb, so we allow one. */
 #define MAX_COMPRESS_DEPTH 1
+
+/* A one-pass or signature packet larger than this is not one we read. */
+#define SIG_PACKET_MAX (64u * 1024)
 
 /* Plaintext buffers: what a SEIPD v1 push needs, the largest. */
 #define PLAINTEXT_BUFFER_SIZE (PL_SEIPD1_HEADROOM + PL_BLOCK_SIZE)
@@ -87,6 +91,8 @@ typedef struct decrypt_job
   read_ahead_reader ra_reader;
   pl_cursor message;            /* over the read-ahead: the packets */
   pl_writer writer;             /* plaintext to the sink */
+  int verifying;                /* the options give certificates */
+  pl_verifier verifier;
 } decrypt_job;
 
 static gpg_error_t
@@ -510,6 +516,7 @@ read_literal (decrypt_job *j, pl_packet_body *body)
   /* Text is stored with CRLF line ends; like GnuPG we give it back with
    * the local LF. */
   text = j->result->literal.format == 't' || j->result->literal.format == 'u';
+  pl_verifier_data_begin (&j->verifier);
   for (;;)
     {
       uint8_t *p;
@@ -520,6 +527,9 @@ read_literal (decrypt_job *j, pl_packet_body *body)
         return err;
       if (!n)
         break;
+      /* The signatures cover the data as stored, before the LF output. */
+      if (pl_verifier_active (&j->verifier))
+        pl_verifier_push (&j->verifier, p, n);
       /* Even when nothing is left of it (a lone CR): the writer's
        * contract for the AEAD stage wants a write per block. */
       err = text ? write_text (j, p, n, &cr_pending)
@@ -573,6 +583,49 @@ read_compressed (decrypt_job *j, pl_packet_body *body, int depth)
   return err;
 }
 
+/* A one-pass signature or signature packet: to the verifier when there
+ * are certificates to verify with, else skipped unread. */
+static gpg_error_t
+read_signature_packet (decrypt_job *j, pl_packet_body *body)
+{
+  uint8_t *buf;
+  size_t n;
+  gpg_error_t err;
+
+  j->result->signed_inside = 1;
+  if (!j->verifying)
+    return pl_packet_skip (body);
+  buf = malloc (SIG_PACKET_MAX);
+  if (!buf)
+    return gpg_error (GPG_ERR_ENOMEM);
+  err = pl_packet_read_all (body, buf, SIG_PACKET_MAX, &n);
+  if (!err && body->tag == PL_PKT_ONEPASS_SIG)
+    err = pl_verifier_onepass (&j->verifier, buf, n);
+  else if (!err)
+    err = pl_verifier_signature (&j->verifier, buf, n);
+  free (buf);
+  return err;
+}
+
+/* One packet inside the encryption (or a compression) layer. */
+static gpg_error_t
+read_plaintext_packet (decrypt_job *j, pl_packet_body *body, int depth)
+{
+  switch (body->tag)
+    {
+    case PL_PKT_LITERAL:
+      return read_literal (j, body);
+    case PL_PKT_COMPRESSED:
+      return read_compressed (j, body, depth);
+    case PL_PKT_ONEPASS_SIG:
+    case PL_PKT_SIGNATURE:
+      return read_signature_packet (j, body);
+    default:
+      return pl_packet_skippable (body->tag) ? pl_packet_skip (body)
+                                             : gpg_error (GPG_ERR_BAD_DATA);
+    }
+}
+
 /* Packets inside the encryption (or a compression) layer. */
 static gpg_error_t
 parse_plaintext (decrypt_job *j, pl_cursor *in, int depth)
@@ -588,24 +641,7 @@ parse_plaintext (decrypt_job *j, pl_cursor *in, int depth)
         break;
       if (err)
         return err;
-      switch (body.tag)
-        {
-        case PL_PKT_LITERAL:
-          err = read_literal (j, &body);
-          break;
-        case PL_PKT_COMPRESSED:
-          err = read_compressed (j, &body, depth);
-          break;
-        case PL_PKT_ONEPASS_SIG:
-        case PL_PKT_SIGNATURE:
-          j->result->signed_inside = 1;
-          err = pl_packet_skip (&body);
-          break;
-        default:
-          err = pl_packet_skippable (body.tag) ? pl_packet_skip (&body)
-                                               : gpg_error (GPG_ERR_BAD_DATA);
-          break;
-        }
+      err = read_plaintext_packet (j, &body, depth);
       if (err && !depth)
         j->top_left = body.until_eof ? INT64_MAX
                       : body.partial ? -1 : (int64_t) body.remaining;
@@ -897,6 +933,14 @@ static gpg_error_t
 read_outer_packet (decrypt_job *j, pl_key_candidates *c,
                    pl_packet_body *body, int *have_data)
 {
+  /* A signed message (inline-verify): its packets, as inside. */
+  if (j->opts->signed_only)
+    {
+      if (pl_key_packet_tag (body->tag) || body->tag == PL_PKT_SEIPD
+          || body->tag == PL_PKT_OCB_ENCRYPTED || body->tag == PL_PKT_SED)
+        return gpg_error (GPG_ERR_BAD_DATA);
+      return read_plaintext_packet (j, body, 0);
+    }
   if (pl_key_packet_tag (body->tag))
     return pl_key_candidates_add_packet (c, body);
   switch (body->tag)
@@ -933,7 +977,8 @@ read_message (decrypt_job *j)
       err = pl_packet_begin (&j->message, &body);
       if (gpg_err_code (err) == GPG_ERR_EOF)
         {
-          err = have_data ? 0 : gpg_error (GPG_ERR_NO_DATA);
+          err = have_data || (j->opts->signed_only && j->have_literal)
+                ? 0 : gpg_error (GPG_ERR_NO_DATA);
           break;
         }
       if (err)
@@ -1024,6 +1069,13 @@ decrypt_message (decrypt_job *j)
     err = read_to_end (&j->message);
   if (!err)
     err = pl_job_check_cancel (j->ctl);
+  if (!err && j->verifying)
+    pl_verifier_finish (&j->verifier, (uint32_t) time (NULL),
+                        &j->result->verifications);
+  /* Unencrypted, the signature is the message's only authentication. */
+  if (!err && (j->opts->signed_only || j->opts->require_signature)
+      && !pl_verifications_good (&j->result->verifications))
+    err = gpg_error (GPG_ERR_BAD_SIGNATURE);
   return err;
 }
 
@@ -1040,7 +1092,7 @@ pl_decrypt (pl_source *src, pl_sink *sink, const pl_decrypt_options *opts,
   memset (result, 0, sizeof *result);
   if (!j)
     err = gpg_error (GPG_ERR_ENOMEM);
-  else if (!opts || !opts->n_keys || !opts->keys)
+  else if (!opts || ((!opts->n_keys || !opts->keys) && !opts->signed_only))
     err = gpg_error (GPG_ERR_NO_KEY);
   if (err)
     {
@@ -1053,6 +1105,8 @@ pl_decrypt (pl_source *src, pl_sink *sink, const pl_decrypt_options *opts,
   j->opts = opts;
   j->result = result;
   j->ctl = ctl;
+  j->verifying = opts->n_verify_certs > 0;
+  pl_verifier_init (&j->verifier, opts->verify_certs, opts->n_verify_certs);
   pl_writer_init (&j->writer, emit_plaintext, sink, PLAINTEXT_BUFFER_SIZE,
                   pl_job_threads (ctl) > 1);
   err = decrypt_message (j);
@@ -1061,6 +1115,7 @@ pl_decrypt (pl_source *src, pl_sink *sink, const pl_decrypt_options *opts,
   if (!err)
     err = sink->commit (sink);
   pl_read_ahead_clear (&j->ra);
+  pl_verifier_clear (&j->verifier);
   /* Before the abort: the writer may still be in a sink write. */
   pl_writer_clear (&j->writer);
   if (err)

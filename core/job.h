@@ -14,6 +14,8 @@
 
 #include "io.h"
 #include "literal.h"
+#include "seckey.h"
+#include "verify.h"
 
 typedef enum
 {
@@ -151,6 +153,15 @@ typedef struct
   /* PKESKs name no recipient (key ID 0, no fingerprint), as gpg's
    * --throw-keyids. */
   int anonymous_recipients;
+  /* Signing keys, unlocked (seckey.h; they must outlive the job): a
+   * one-pass signature packet each before the literal packet and a
+   * signature each after it, as gpg -se writes (sign.h); text signatures
+   * (0x01) for a 't' or 'u' literal, else binary (0x00). */
+  const pl_seckey *const *signers;
+  size_t n_signers;
+  /* No key packet and no encryption: the signed message only (sop
+   * inline-sign); needs signers, takes no keys. */
+  int sign_only;
 } pl_encrypt_options;
 
 void pl_encrypt_options_init (pl_encrypt_options *opts);
@@ -176,6 +187,23 @@ typedef struct
    * up in the cache first and kept there (keycache.h); NULL: a cache of
    * the job's own. */
   pl_keycache *keycache;
+  /* Signatures (verify.h) are checked against these certificates (which
+   * must outlive the job); none: signature packets are skipped, and no
+   * data hash runs.  The verdicts go to the result's verifications; they
+   * never decide whether an encrypted message's plaintext is written. */
+  const pl_cert *const *verify_certs;
+  size_t n_verify_certs;
+  /* A message that is signed, not encrypted (sop inline-verify): no key
+   * is needed (N_KEYS may be 0), an encrypted one is GPG_ERR_BAD_DATA,
+   * and as the signature is then the only authentication, the sink is
+   * committed only when one verdict is GOOD: else the job fails with
+   * GPG_ERR_BAD_SIGNATURE (verdicts still in the result). */
+  int signed_only;
+  /* With verify_certs: the sink is committed only when one verdict is
+   * GOOD, else the job fails with GPG_ERR_BAD_SIGNATURE (sop decrypt
+   * --verify-with).  The desktop leaves it 0: the file is written, and
+   * the verdict shown beside it. */
+  int require_signature;
 } pl_decrypt_options;
 
 typedef enum
@@ -193,8 +221,10 @@ typedef struct
   int aead_algo;
   int compress_algo;            /* 0 when not compressed */
   int armored;
-  int signed_inside;            /* one-pass signature or signature seen;
-                                 * never verified (no keys here) */
+  int signed_inside;            /* one-pass signature or signature seen */
+  /* With the options' verify_certs: a verdict per signature, in the
+   * order they were announced. */
+  pl_verifications verifications;
   size_t session_key_len;       /* in the options' session_key_out */
   /* When no key opened a message with PKESKs: whom they are for,
    * "0x<key ID>, 0x<fingerprint>, anonymous" (recipients.h). */

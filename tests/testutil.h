@@ -42,6 +42,11 @@ char *tu_peer (const char *name);
 /* The project's padlock-sop executable. */
 const char *tu_sop_path (void);
 
+/* Runs padlock-sop ARGS (NULL-terminated) with IN on stdin: its exit
+ * status, stdout in *OUT and stderr in *ERR_TEXT (either may be NULL). */
+int tu_run_sop (const char *const *args, GBytes *in, GBytes **out,
+                char **err_text);
+
 /* tests/data/vectors in the source tree (the peers' messages and their
  * MANIFEST.tsv); never NULL. */
 const char *tu_vectors_dir (void);
