@@ -1,0 +1,305 @@
+/* test-app-a11y.c - the window as a screen reader and the keyboard reach
+ * it: the accessibility tree over AT-SPI (tests/a11y-reader), keys
+ * pressed through the X server */
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <glib/gstdio.h>
+
+#include "app-testutil.h"
+#include "padlock-job-row.h"
+
+#define PASSPHRASE "tulip-orbit-canyon-42"
+#define TIMEOUT_MS (180 * 1000)
+#define N_FILES 201
+
+static void
+close_window (PadlockWindow *window)
+{
+  gtk_window_destroy (GTK_WINDOW (window));
+  at_settle (50);
+}
+
+static void
+copy_file (const char *from,
+           const char *to)
+{
+  g_autofree char *data = NULL;
+  gsize len;
+
+  g_assert_true (g_file_get_contents (from, &data, &len, NULL));
+  g_assert_true (g_file_set_contents (to, data, len, NULL));
+}
+
+/* What the reader says has the focus, logged with the tree when it is
+ * not what a test expects. */
+static char *
+focus_of (AtReader *reader)
+{
+  char *focus = at_reader_focus (reader);
+
+  g_test_message ("focus: %s", focus);
+  return focus;
+}
+
+static void
+log_tree (AtReader *reader)
+{
+  g_auto(GStrv) tree = at_reader_ask (reader, "tree all");
+  g_autofree char *text = g_strjoinv ("\n", tree);
+
+  g_test_message ("%s", text);
+}
+
+/* Tabs from wherever the focus is until it is on a row of the list (a
+ * row's name starts with its file's); at most a window's worth of
+ * stops. */
+static char *
+tab_into_list (AtReader   *reader,
+               const char *first_name)
+{
+  for (guint i = 0; i < 12; i++)
+    {
+      g_autofree char *focus = focus_of (reader);
+
+      if (strstr (focus, first_name))
+        return g_steal_pointer (&focus);
+      at_reader_key (reader, "Tab");
+    }
+  log_tree (reader);
+  g_error ("Tab never reached the row of %s", first_name);
+}
+
+/* "ROLE\tNAME": the name, after the role. */
+static const char *
+name_part (const char *focus)
+{
+  const char *tab = strchr (focus, '\t');
+
+  return tab ? tab + 1 : "";
+}
+
+/* Whether NAME holds a mnemonic's underscore ("_Open"), not one inside
+ * a word ("file_200"). */
+static gboolean
+has_mnemonic (const char *name)
+{
+  for (const char *u = strchr (name, '_'); u; u = strchr (u + 1, '_'))
+    if ((u == name || u[-1] == ' ') && g_ascii_isalnum (u[1]))
+      return TRUE;
+  return FALSE;
+}
+
+/* 201 decrypted files: the keyboard alone goes down the rows with the
+ * arrow keys and End, up to row 200, Tabs into it, reaches its Open and activates it; every
+ * row, and every button, has a name a screen reader can say. */
+static void
+test_keyboard_rows (void)
+{
+  g_autofree char *dir = at_new_dir ("keyboard");
+  g_autofree char *plain = at_write_random (dir, "plain", 4096);
+  g_autofree char *message = g_build_filename (dir, "message.gpg", NULL);
+  g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GAppInfo) handler = g_app_info_get_default_for_type ("application/octet-stream",
+                                                                  FALSE);
+  PadlockWindow *window;
+  AtReader *reader;
+  g_autofree char *focus = NULL;
+  g_auto(GStrv) buttons = NULL;
+
+  if (handler)
+    {
+      g_test_skip ("this system opens any file: Open would launch it");
+      return;
+    }
+  at_gpg_encrypt (plain, message, PASSPHRASE, NULL);
+  for (guint i = 1; i <= N_FILES; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("file_%03u.padlocktest.gpg", i);
+      char *path = g_build_filename (dir, name, NULL);
+
+      copy_file (message, path);
+      g_ptr_array_add (paths, path);
+    }
+  g_unlink (message);
+  g_unlink (plain);
+  g_ptr_array_add (paths, NULL);
+
+  window = at_new_window ();
+  reader = at_reader_new ();
+  at_drop (window, (const char *const *) paths->pdata);
+  at_answer (at_wait_dialog (window), PASSPHRASE);
+  g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
+  at_focus_window (GTK_WINDOW (window));
+  at_settle (200);
+
+  /* A row says its file and its state. */
+  focus = tab_into_list (reader, "file_001.padlocktest.gpg");
+  g_assert_true (g_str_has_prefix (name_part (focus),
+                                   "file_001.padlocktest.gpg, Decrypted"));
+  g_clear_pointer (&focus, g_free);
+  at_reader_key (reader, "Down");
+  focus = focus_of (reader);
+  g_assert_true (g_str_has_prefix (name_part (focus),
+                                   "file_002.padlocktest.gpg, Decrypted"));
+  g_clear_pointer (&focus, g_free);
+  /* To the end, and one up (200 presses of Down would take minutes on a
+   * loaded machine; each one is a round trip through the X server). */
+  at_reader_key (reader, "End");
+  focus = focus_of (reader);
+  g_assert_true (g_str_has_prefix (name_part (focus),
+                                   "file_201.padlocktest.gpg, Decrypted"));
+  g_clear_pointer (&focus, g_free);
+  at_reader_key (reader, "Up");
+  focus = focus_of (reader);
+  g_assert_true (g_str_has_prefix (name_part (focus),
+                                   "file_200.padlocktest.gpg, Decrypted"));
+  g_clear_pointer (&focus, g_free);
+
+  /* Into the row: Show in Files, then Open. */
+  at_reader_key (reader, "Tab");
+  focus = focus_of (reader);
+  g_assert_cmpstr (focus, ==, "push button\tShow file_200.padlocktest in Files");
+  g_clear_pointer (&focus, g_free);
+  at_reader_key (reader, "Tab");
+  focus = focus_of (reader);
+  g_assert_cmpstr (focus, ==, "push button\tOpen file_200.padlocktest");
+  g_clear_pointer (&focus, g_free);
+  /* Nothing opens that type here: the try shows up as the notice. */
+  g_clear_pointer (&window->last_notice, g_free);
+  at_reader_key (reader, "Return");
+  at_settle (1000);
+  g_assert_nonnull (window->last_notice);
+  g_assert_true (g_str_has_prefix (window->last_notice, "Could not open the file: "));
+
+  /* Every button in sight has a name, in words (GTK 4.8 puts a
+   * mnemonic's "_Open" in a name it makes up). */
+  buttons = at_reader_ask (reader, "list push button");
+  g_assert_cmpuint (g_strv_length (buttons), >, 3);
+  for (guint i = 0; buttons[i]; i++)
+    {
+      g_test_message ("button: %s", buttons[i]);
+      g_assert_cmpstr (buttons[i], !=, "");
+      g_assert_false (has_mnemonic (buttons[i]));
+    }
+  {
+    g_auto(GStrv) toggles = at_reader_ask (reader, "list toggle button");
+
+    for (guint i = 0; toggles[i]; i++)
+      {
+        g_assert_cmpstr (toggles[i], !=, "");
+        g_assert_false (has_mnemonic (toggles[i]));
+      }
+  }
+
+  at_reader_free (reader);
+  close_window (window);
+}
+
+static PadlockJob *
+new_job (GFile         *file,
+         PadlockSecret *secret)
+{
+  PadlockJobConfig config = { 0 };
+  PadlockJob *job = padlock_job_new (file, PADLOCK_DIRECTION_ENCRYPT, &config);
+
+  padlock_job_set_secret (job, secret);
+  return job;
+}
+
+/* Delete cancels the job of the row that has the focus, and only it. */
+static void
+test_delete_cancels (void)
+{
+  g_autofree char *dir = at_new_dir ("delete");
+  g_autofree char *fifo = g_build_filename (dir, "held", NULL);
+  g_autofree char *a = at_write_random (dir, "a.padlocktest", 1000);
+  g_autofree char *b = at_write_random (dir, "b.padlocktest", 1000);
+  PadlockWindow *window = at_new_window ();
+  AtReader *reader = at_reader_new ();
+  g_autoptr(GFile) fifo_file = g_file_new_for_path (fifo);
+  g_autoptr(GFile) a_file = g_file_new_for_path (a);
+  g_autoptr(GFile) b_file = g_file_new_for_path (b);
+  g_autoptr(PadlockSecret) secret = padlock_secret_new (PASSPHRASE);
+  g_autoptr(PadlockJob) held = NULL;
+  g_autoptr(PadlockJob) job_a = NULL;
+  g_autoptr(PadlockJob) job_b = NULL;
+  g_autofree char *focus = NULL;
+  int fd;
+
+  /* The first job reads a FIFO that nobody writes yet: it runs until the
+   * test lets it go, and A and B wait behind it. */
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  padlock_queue_set_max_running (window->queue, 1);
+  held = new_job (fifo_file, secret);
+  job_a = new_job (a_file, secret);
+  job_b = new_job (b_file, secret);
+  padlock_queue_add (window->queue, held);
+  padlock_queue_add (window->queue, job_a);
+  padlock_queue_add (window->queue, job_b);
+  at_focus_window (GTK_WINDOW (window));
+  at_settle (300);
+  g_assert_cmpint (padlock_job_get_state (job_a), ==, PADLOCK_JOB_QUEUED);
+
+  focus = tab_into_list (reader, "held");
+  g_clear_pointer (&focus, g_free);
+  at_reader_key (reader, "Down");
+  at_reader_key (reader, "Down");
+  focus = focus_of (reader);
+  g_assert_true (g_str_has_prefix (name_part (focus), "b.padlocktest, Waiting"));
+  at_reader_key (reader, "Delete");
+  g_assert_cmpint (padlock_job_get_state (job_b), ==, PADLOCK_JOB_CANCELLED);
+  g_assert_cmpint (padlock_job_get_state (job_a), ==, PADLOCK_JOB_QUEUED);
+  g_assert_false (padlock_job_is_finished (held));
+
+  /* Let the FIFO's job go: an empty input, and A after it. */
+  fd = open (fifo, O_WRONLY | O_NONBLOCK);
+  if (fd >= 0)
+    close (fd);
+  padlock_queue_cancel_all (window->queue);
+  g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
+  padlock_queue_set_max_running (window->queue, 0);
+  at_reader_free (reader);
+  close_window (window);
+}
+
+/* The Keyboard Shortcuts window lists every shortcut, Ctrl+Shift+O for
+ * folders and Delete for a row among them, as a screen reader reads it. */
+static void
+test_shortcuts_window (void)
+{
+  PadlockWindow *window = at_new_window ();
+  AtReader *reader = at_reader_new ();
+  g_auto(GStrv) labels = NULL;
+  g_autofree char *text = NULL;
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-help-overlay",
+                                             NULL));
+  at_settle (500);
+  labels = at_reader_ask (reader, "list label");
+  text = g_strjoinv ("|", labels);
+  g_test_message ("%s", text);
+  /* Each shortcut's keys come before its title. */
+  g_assert_nonnull (strstr (text, "|Shift|+|Ctrl|+|O|Choose folders to encrypt|"));
+  g_assert_nonnull (strstr (text, "|Delete|Cancel the selected file|"));
+  at_reader_free (reader);
+  gtk_window_destroy (GTK_WINDOW (gtk_application_window_get_help_overlay (
+                                    GTK_APPLICATION_WINDOW (window))));
+  close_window (window);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  /* GTK's accessibility over AT-SPI, not its test context (read when
+   * the first widget is made). */
+  g_setenv ("GTK_A11Y", "atspi", TRUE);
+  tu_init (&argc, &argv);
+  at_application ();
+  g_test_add_func ("/a11y/keyboard-rows", test_keyboard_rows);
+  g_test_add_func ("/a11y/delete-cancels", test_delete_cancels);
+  g_test_add_func ("/a11y/shortcuts-window", test_shortcuts_window);
+  return g_test_run ();
+}
