@@ -3,6 +3,8 @@
 
 #include <glib/gi18n.h>
 
+#include "padlock-name.h"
+
 /* Failures are said where the user looks: the window's "win.notice"
  * action shows them as a toast. */
 static void
@@ -10,7 +12,9 @@ report_failure (GtkWidget    *widget,
                 const char   *format,
                 const GError *error)
 {
-  g_autofree char *text = g_strdup_printf (format, error->message);
+  /* The reason may quote the file's path. */
+  g_autofree char *reason = padlock_name_escape (error->message);
+  g_autofree char *text = g_strdup_printf (format, reason);
 
   g_message ("%s", text);
   gtk_widget_activate_action (widget, "win.notice", "s", text);

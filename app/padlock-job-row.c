@@ -6,6 +6,7 @@
 #include "padlock-desktop.h"
 #include "padlock-error.h"
 #include "padlock-format.h"
+#include "padlock-name.h"
 #include "padlock-profile.h"
 
 struct _PadlockJobRow
@@ -15,6 +16,7 @@ struct _PadlockJobRow
   /* Template widgets */
   GtkImage *icon;
   GtkLabel *title_label;
+  GtkImage *name_warning;
   GtkLabel *subtitle_label;
   GtkProgressBar *progress_bar;
   GtkLabel *status_label;
@@ -157,7 +159,16 @@ padlock_job_row_sync (PadlockJobRow *self)
   PadlockJob *job = self->job;
   PadlockJobState state = padlock_job_get_state (job);
   gboolean encrypt = padlock_job_get_direction (job) == PADLOCK_DIRECTION_ENCRYPT;
-  g_autofree char *input_name = g_file_get_basename (padlock_job_get_input (job));
+  g_autofree char *input_file_name = g_file_get_basename (padlock_job_get_input (job));
+  const char *output_file_name = padlock_job_get_output_name (job);
+  /* Shown, a name is escaped and isolated; said (accessible names), only
+   * escaped: a screen reader has no use for bidi isolates. */
+  g_autofree char *input_name = padlock_name_display (input_file_name);
+  g_autofree char *output_name = padlock_name_display (output_file_name);
+  g_autofree char *input_said = padlock_name_escape (input_file_name);
+  g_autofree char *output_said = padlock_name_escape (output_file_name);
+  gboolean deceptive = padlock_name_changes_look (input_file_name)
+                       || padlock_name_changes_look (output_file_name);
   g_autofree char *subtitle = NULL;
   g_autofree char *status = status_text (job);
   g_autofree char *cancel_label = NULL;
@@ -170,7 +181,8 @@ padlock_job_row_sync (PadlockJobRow *self)
   gtk_image_set_from_icon_name (self->icon, encrypt ? "changes-prevent-symbolic"
                                                     : "changes-allow-symbolic");
   gtk_label_set_text (self->title_label, input_name);
-  subtitle = g_strdup_printf ("→ %s", padlock_job_get_output_name (job));
+  gtk_widget_set_visible (GTK_WIDGET (self->name_warning), deceptive);
+  subtitle = g_strdup_printf ("→ %s", output_name);
   gtk_label_set_text (self->subtitle_label, subtitle);
   gtk_progress_bar_set_fraction (self->progress_bar, padlock_job_get_progress (job));
   gtk_widget_set_visible (GTK_WIDGET (self->progress_bar),
@@ -179,8 +191,8 @@ padlock_job_row_sync (PadlockJobRow *self)
    * out (padlock_job_get_detail). */
   if (padlock_job_get_detail (job))
     {
-      char *both = g_strdup_printf ("%s · %s", status,
-                                    padlock_job_get_detail (job));
+      g_autofree char *detail = padlock_name_escape (padlock_job_get_detail (job));
+      char *both = g_strdup_printf ("%s · %s", status, detail);
       g_free (status);
       status = both;
     }
@@ -204,7 +216,11 @@ padlock_job_row_sync (PadlockJobRow *self)
           gtk_label_set_text (self->error_label, text);
         }
       else
-        gtk_label_set_text (self->error_label, error->message);
+        {
+          /* It may quote a name or a path. */
+          g_autofree char *reason = padlock_name_escape (error->message);
+          gtk_label_set_text (self->error_label, reason);
+        }
     }
 
   gtk_widget_set_visible (GTK_WIDGET (self->cancel_button),
@@ -222,22 +238,22 @@ padlock_job_row_sync (PadlockJobRow *self)
                                               PADLOCK_ERROR_BAD_PASSPHRASE));
 
   cancel_label = g_strdup_printf (encrypt ? _("Cancel encrypting %s")
-                                          : _("Cancel decrypting %s"), input_name);
+                                          : _("Cancel decrypting %s"), input_said);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->cancel_button),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, cancel_label, -1);
-  show_label = g_strdup_printf (_("Show %s in Files"), padlock_job_get_output_name (job));
+  show_label = g_strdup_printf (_("Show %s in Files"), output_said);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->show_button),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, show_label, -1);
-  open_label = g_strdup_printf (_("Open %s"), padlock_job_get_output_name (job));
+  open_label = g_strdup_printf (_("Open %s"), output_said);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->open_button),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, open_label, -1);
-  retry_label = g_strdup_printf (_("Try %s again with another passphrase"), input_name);
+  retry_label = g_strdup_printf (_("Try %s again with another passphrase"), input_said);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->retry_button),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, retry_label, -1);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->progress_bar),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, input_name, -1);
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, input_said, -1);
   padlock_job_row_sync_compact (self);
-  padlock_job_row_sync_label (self, input_name);
+  padlock_job_row_sync_label (self, input_said);
 }
 
 static void
@@ -350,6 +366,7 @@ padlock_job_row_class_init (PadlockJobRowClass *klass)
       "/io/github/padlock/Padlock/padlock-job-row.ui");
   gtk_widget_class_bind_template_child (widget_class, PadlockJobRow, icon);
   gtk_widget_class_bind_template_child (widget_class, PadlockJobRow, title_label);
+  gtk_widget_class_bind_template_child (widget_class, PadlockJobRow, name_warning);
   gtk_widget_class_bind_template_child (widget_class, PadlockJobRow, subtitle_label);
   gtk_widget_class_bind_template_child (widget_class, PadlockJobRow, progress_bar);
   gtk_widget_class_bind_template_child (widget_class, PadlockJobRow, status_label);

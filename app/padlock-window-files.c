@@ -4,6 +4,7 @@
 #include <glib/gi18n.h>
 
 #include "padlock-error.h"
+#include "padlock-name.h"
 #include "padlock-profile.h"
 #include "padlock-settings.h"
 #include "padlock-sniff.h"
@@ -32,7 +33,7 @@ join_names (GPtrArray *files)
 
   for (guint i = 0; i < shown; i++)
     {
-      g_autofree char *name = g_file_get_basename (g_ptr_array_index (files, i));
+      g_autofree char *name = padlock_name_display_file (g_ptr_array_index (files, i));
 
       if (i > 0)
         /* Translators: between the last two names of a list, "a and b". */
@@ -307,7 +308,8 @@ padlock_window_add_files (PadlockWindow    *self,
 
       if (!g_file_is_native (files[i]))
         {
-          g_autofree char *name = g_file_get_parse_name (files[i]);
+          g_autofree char *parse_name = g_file_get_parse_name (files[i]);
+          g_autofree char *name = padlock_name_display (parse_name);
           g_autofree char *text =
             g_strdup_printf (_("Only local files are supported: %s"), name);
           padlock_window_notice (self, text);
@@ -315,13 +317,16 @@ padlock_window_add_files (PadlockWindow    *self,
         }
       if (!padlock_sniff_file (files[i], &kind, &error))
         {
+          /* The reason may quote a path: escaped too. */
+          g_autofree char *reason = padlock_name_escape (error->message);
+
           if (g_error_matches (error, PADLOCK_ERROR, PADLOCK_ERROR_FOLDER))
-            padlock_window_notice (self, error->message);
+            padlock_window_notice (self, reason);
           else
             {
-              g_autofree char *name = g_file_get_basename (files[i]);
+              g_autofree char *name = padlock_name_display_file (files[i]);
               g_autofree char *text =
-                g_strdup_printf (_("Cannot read %s: %s"), name, error->message);
+                g_strdup_printf (_("Cannot read %s: %s"), name, reason);
               padlock_window_notice (self, text);
             }
           continue;

@@ -264,6 +264,108 @@ test_delete_cancels (void)
   close_window (window);
 }
 
+#define RLO "\xe2\x80\xae"     /* U+202E RIGHT-TO-LEFT OVERRIDE */
+#define FSI "\xe2\x81\xa8"
+#define PDI "\xe2\x81\xa9"
+#define WARNING "This name contains characters that change how it looks"
+
+/* Everything the reader finds of ROLE, joined with "|". */
+static char *
+all_of_role (AtReader   *reader,
+             const char *role)
+{
+  g_autofree char *command = g_strconcat ("list ", role, NULL);
+  g_auto(GStrv) names = at_reader_ask (reader, command);
+  char *text = g_strjoinv ("|", names);
+
+  g_test_message ("%s: %s", role, text);
+  return text;
+}
+
+/* No text a screen reader finds, nor a label, holds a U+202E itself. */
+static void
+assert_no_override (AtReader *reader)
+{
+  g_auto(GStrv) tree = at_reader_ask (reader, "tree");
+
+  for (guint i = 0; tree[i]; i++)
+    g_assert_null (strstr (tree[i], RLO));
+}
+
+/* A file named "photo<U+202E>gpj.exe.gpg" (it draws as
+ * "photoexe.jpg.gpg"): the dialog, the row, its tooltip and what it says
+ * to a screen reader show the override escaped, each name in bidi
+ * isolates, and the row warns; a toast does the same. */
+static void
+test_hostile_names (void)
+{
+  g_autofree char *dir = at_new_dir ("names");
+  g_autofree char *plain = at_write_random (dir, "plain", 1000);
+  g_autofree char *message = g_build_filename (dir, "photo" RLO "gpj.exe.gpg", NULL);
+  g_autofree char *missing = g_build_filename (dir, "gone" RLO "txt.gpg", NULL);
+  g_autofree char *labels = NULL;
+  g_autofree char *images = NULL;
+  g_autofree char *panels = NULL;
+  g_autofree char *buttons = NULL;
+  const char *tooltip;
+  const char *paths[] = { message, NULL };
+  const char *missing_paths[] = { missing, NULL };
+  PadlockWindow *window = at_new_window ();
+  AtReader *reader = at_reader_new ();
+  PadlockPassphraseDialog *dialog;
+  GtkWidget *row;
+
+  at_gpg_encrypt (plain, message, PASSPHRASE, NULL);
+  g_unlink (plain);
+  at_drop (window, paths);
+  dialog = at_wait_dialog (window);
+  at_settle (200);
+  labels = all_of_role (reader, "label");
+  g_assert_nonnull (strstr (labels, "Enter the passphrase for "
+                                    FSI "photo\\u202Egpj.exe.gpg" PDI));
+  assert_no_override (reader);
+  g_clear_pointer (&labels, g_free);
+  at_answer (dialog, PASSPHRASE);
+  g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
+  at_settle (200);
+
+  labels = all_of_role (reader, "label");
+  g_assert_nonnull (strstr (labels, "|" FSI "photo\\u202Egpj.exe.gpg" PDI "|"));
+  images = all_of_role (reader, "image");
+  g_assert_nonnull (strstr (images, WARNING));
+  panels = all_of_role (reader, "panel");
+  g_assert_nonnull (strstr (panels, "photo\\u202Egpj.exe.gpg, Decrypted"));
+  buttons = all_of_role (reader, "push button");
+  g_assert_nonnull (strstr (buttons, "Show photo\\u202Egpj.exe in Files"));
+  g_assert_nonnull (strstr (buttons, "Open photo\\u202Egpj.exe"));
+  assert_no_override (reader);
+  /* What it wrote, in the verdict's tooltip. */
+  row = gtk_widget_get_first_child (GTK_WIDGET (window->job_list));
+  while (row && !PADLOCK_IS_JOB_ROW (row))
+    row = gtk_widget_get_first_child (row) ? gtk_widget_get_first_child (row)
+                                           : gtk_widget_get_next_sibling (row);
+  g_assert_nonnull (row);
+  tooltip = gtk_widget_get_tooltip_text (GTK_WIDGET (gtk_widget_get_template_child (
+                                           row, PADLOCK_TYPE_JOB_ROW, "verdict_label")));
+  g_assert_nonnull (strstr (tooltip, "→ " FSI "photo\\u202Egpj.exe" PDI));
+  g_assert_null (strstr (tooltip, RLO));
+
+  /* A toast names the file the same way. */
+  g_clear_pointer (&window->last_notice, g_free);
+  at_drop (window, missing_paths);
+  at_settle (300);
+  g_assert_nonnull (window->last_notice);
+  g_assert_true (g_str_has_prefix (window->last_notice,
+                                   "Cannot read " FSI "gone\\u202Etxt.gpg" PDI ": "));
+  g_clear_pointer (&labels, g_free);
+  labels = all_of_role (reader, "label");
+  g_assert_nonnull (strstr (labels, "Cannot read " FSI "gone\\u202Etxt.gpg" PDI));
+  assert_no_override (reader);
+
+  at_reader_free (reader);
+  close_window (window);
+}
+
 /* The Keyboard Shortcuts window lists every shortcut, Ctrl+Shift+O for
  * folders and Delete for a row among them, as a screen reader reads it. */
 static void
@@ -301,5 +403,6 @@ main (int    argc,
   g_test_add_func ("/a11y/keyboard-rows", test_keyboard_rows);
   g_test_add_func ("/a11y/delete-cancels", test_delete_cancels);
   g_test_add_func ("/a11y/shortcuts-window", test_shortcuts_window);
+  g_test_add_func ("/a11y/hostile-names", test_hostile_names);
   return g_test_run ();
 }

@@ -15,6 +15,9 @@
 #include <math.h>
 
 #define PASSPHRASE "tulip-orbit-canyon-42"
+/* A name shown in the window is in bidi isolates (padlock-name.h). */
+#define FSI "\xe2\x81\xa8"
+#define PDI "\xe2\x81\xa9"
 #define OTHER_PASSPHRASE "a different one, 17"
 #define TIMEOUT_MS (180 * 1000)
 
@@ -185,7 +188,7 @@ test_mixed_drop (void)
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (dialog->note_label)));
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (dialog->format_label)));
   g_assert_cmpstr (gtk_label_get_text (dialog->heading_label), ==,
-                   "Enter the passphrase for budget.ods.gpg");
+                   "Enter the passphrase for " FSI "budget.ods.gpg" PDI);
   at_answer (dialog, OTHER_PASSPHRASE);
 
   g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
@@ -274,7 +277,7 @@ test_wrong_passphrase (void)
   dialog = at_wait_dialog (window);
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (dialog->error_label)));
   g_assert_cmpstr (gtk_label_get_text (dialog->heading_label), ==,
-                   "Enter the passphrase for a.pdf.gpg and report.pdf.gpg");
+                   "Enter the passphrase for " FSI "a.pdf.gpg" PDI " and " FSI "report.pdf.gpg" PDI);
   at_answer (dialog, PASSPHRASE);
   g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
 
@@ -291,7 +294,7 @@ test_wrong_passphrase (void)
   g_assert_cmpint (dialog->mode, ==, PADLOCK_PASSPHRASE_DECRYPT);
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (dialog->error_label)));
   g_assert_cmpstr (gtk_label_get_text (dialog->error_label), ==,
-                   "Wrong passphrase for report.pdf.gpg");
+                   "Wrong passphrase for " FSI "report.pdf.gpg" PDI);
   at_answer (dialog, OTHER_PASSPHRASE);
   g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
   g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_DONE);
@@ -363,7 +366,7 @@ test_try_again (void)
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.retry", NULL));
   dialog = at_wait_dialog (window);
   g_assert_cmpstr (gtk_label_get_text (dialog->error_label), ==,
-                   "Wrong passphrase for diary.txt.gpg");
+                   "Wrong passphrase for " FSI "diary.txt.gpg" PDI);
   /* One entry when decrypting: Enter in it decrypts. */
   gtk_editable_set_text (GTK_EDITABLE (dialog->entry), PASSPHRASE);
   g_object_ref (dialog);
@@ -1273,7 +1276,7 @@ test_ten_thousand (void)
   g_assert_cmpuint (rows, >, 0);
   g_assert_cmpuint (rows, <, 500);
   g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (row_child (window, 0, "title_label"))), ==,
-                   "missing-00000.txt");
+                   FSI "missing-00000.txt" PDI);
 
   /* At the end, rows (made anew or given other jobs) show the last jobs. */
   adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (window->job_list));
@@ -1282,7 +1285,7 @@ test_ten_thousand (void)
   gtk_adjustment_set_value (adjustment, gtk_adjustment_get_upper (adjustment));
   at_settle (200);
   g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (row_child (window, 9999, "title_label"))),
-                   ==, "missing-09999.txt");
+                   ==, FSI "missing-09999.txt" PDI);
   g_assert_cmpuint (count_rows (GTK_WIDGET (window->job_list)), <, 500);
 
   g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
@@ -1395,7 +1398,7 @@ test_failures_filter (void)
   g_assert_cmpuint (g_list_model_get_n_items (view_model (window)), ==, 1);
   at_settle (50);
   g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (row_child (window, 1, "title_label"))), ==,
-                   "lost.txt");
+                   FSI "lost.txt" PDI);
   g_assert_cmpuint (count_rows (GTK_WIDGET (window->job_list)), ==, 1);
 
   /* One at a time: BIG runs, WAITING and LATER wait; neither is shown. */
@@ -1455,18 +1458,18 @@ test_row_recycle (void)
 
   at_application ();
   padlock_job_row_set_job (row, alpha);
-  g_assert_cmpstr (gtk_label_get_text (title), ==, "alpha.txt");
+  g_assert_cmpstr (gtk_label_get_text (title), ==, FSI "alpha.txt" PDI);
   g_assert_true (g_signal_has_handler_pending (alpha, notify_id, 0, FALSE));
 
   padlock_job_row_set_job (row, beta);
   g_assert_true (padlock_job_row_get_job (row) == beta);
-  g_assert_cmpstr (gtk_label_get_text (title), ==, "beta.txt");
+  g_assert_cmpstr (gtk_label_get_text (title), ==, FSI "beta.txt" PDI);
   g_assert_cmpstr (gtk_label_get_text (status), ==, "Waiting");
   g_assert_false (g_signal_has_handler_pending (alpha, notify_id, 0, FALSE));
   g_assert_cmpuint (G_OBJECT (alpha)->ref_count, ==, 1);
   /* ALPHA changes: the row, showing BETA, does not. */
   padlock_job_cancel (alpha);
-  g_assert_cmpstr (gtk_label_get_text (title), ==, "beta.txt");
+  g_assert_cmpstr (gtk_label_get_text (title), ==, FSI "beta.txt" PDI);
   g_assert_cmpstr (gtk_label_get_text (status), ==, "Waiting");
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (gtk_widget_get_template_child (
                    GTK_WIDGET (row), PADLOCK_TYPE_JOB_ROW, "progress_bar"))));
