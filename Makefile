@@ -48,7 +48,7 @@ VALGRIND ?= valgrind --error-exitcode=1 --leak-check=full \
 .PHONY: fuzz asan memcheck
 
 # Each libFuzzer target for FUZZ_SECONDS under ASan and UBSan, seeded from
-# ../shared/vectors, padlock-sop and fuzz/gen-seeds.  Fails on any crash.
+# tests/data/vectors, padlock-sop and fuzz/gen-seeds.  Fails on any crash.
 fuzz: all
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) BUILD=$(BUILD) FUZZ_SUMMARY=$(SUMMARY_FILE) \
 	  ./fuzz/run

@@ -3,6 +3,7 @@
 
 #include <glib/gi18n.h>
 #include <locale.h>
+#include <signal.h>
 
 #include "padlock-application.h"
 
@@ -12,6 +13,9 @@ main (int   argc,
 {
   g_autoptr(PadlockApplication) app = NULL;
 
+  /* Past a file size limit (ulimit -f) a write fails with EFBIG, and the
+   * job with it, instead of the process dying of SIGXFSZ. */
+  signal (SIGXFSZ, SIG_IGN);
   setlocale (LC_ALL, "");
   bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");

@@ -67,6 +67,22 @@ usage_error (const char *message)
   return PADLOCK_BATCH_EXIT_USAGE;
 }
 
+/* Sets ERROR to a G_OPTION_ERROR_BAD_VALUE saying FORMAT; FALSE. */
+static gboolean G_GNUC_PRINTF (2, 3)
+bad_usage (GError     **error,
+           const char  *format,
+           ...)
+{
+  va_list args;
+
+  va_start (args, format);
+  g_propagate_error (error, g_error_new_valist (G_OPTION_ERROR,
+                                                G_OPTION_ERROR_BAD_VALUE,
+                                                format, args));
+  va_end (args);
+  return FALSE;
+}
+
 /* Reads a line from the terminal with echo off, into secure memory. */
 static char *
 read_tty_line (int fd, const char *prompt)
@@ -104,7 +120,7 @@ read_tty_line (int fd, const char *prompt)
 /* "-": from the terminal, twice when encrypting so that a typo does not
  * lock the files away. */
 static PadlockSecret *
-passphrase_from_tty (gboolean confirm, char **error)
+passphrase_from_tty (gboolean confirm, GError **error)
 {
   int fd = open ("/dev/tty", O_RDWR | O_CLOEXEC);
   char *first = NULL, *again = NULL;
@@ -112,7 +128,7 @@ passphrase_from_tty (gboolean confirm, char **error)
 
   if (fd < 0)
     {
-      *error = g_strdup (_("--passphrase-file=- needs a terminal"));
+      bad_usage (error, "%s", _("--passphrase-file=- needs a terminal"));
       return NULL;
     }
   first = read_tty_line (fd, _("Passphrase: "));
@@ -120,11 +136,12 @@ passphrase_from_tty (gboolean confirm, char **error)
     again = read_tty_line (fd, _("Passphrase again: "));
   close (fd);
   if (!first || (confirm && !again))
-    *error = g_strdup (_("Could not read the passphrase from the terminal"));
+    g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED,
+                         _("Could not read the passphrase from the terminal"));
   else if (confirm && strcmp (first, again))
-    *error = g_strdup (_("The passphrases differ"));
+    bad_usage (error, "%s", _("The passphrases differ"));
   else if (!*first)
-    *error = g_strdup (_("The passphrase is empty"));
+    bad_usage (error, "%s", _("The passphrase is empty"));
   else
     secret = padlock_secret_new (first);
   if (first)
@@ -136,24 +153,20 @@ passphrase_from_tty (gboolean confirm, char **error)
 
 /* The file's content less one trailing newline. */
 static PadlockSecret *
-passphrase_from_file (const char *path, char **error)
+passphrase_from_file (const char *path, GError **error)
 {
-  g_autoptr(GError) local = NULL;
   PadlockSecret *secret = NULL;
   char *text = NULL;
   gsize len = 0;
 
-  if (!g_file_get_contents (path, &text, &len, &local))
-    {
-      *error = g_strdup (local->message);
-      return NULL;
-    }
+  if (!g_file_get_contents (path, &text, &len, error))
+    return NULL;
   if (len && text[len - 1] == '\n')
     text[--len] = 0;
   if (strlen (text) != len)
-    *error = g_strdup_printf (_("%s holds a NUL character"), path);
+    bad_usage (error, _("%s holds a NUL character"), path);
   else if (!len)
-    *error = g_strdup_printf (_("%s holds no passphrase"), path);
+    bad_usage (error, _("%s holds no passphrase"), path);
   else
     secret = padlock_secret_new (text);
   explicit_bzero (text, len);
@@ -276,13 +289,15 @@ job_for_path (const char             *path,
   return padlock_job_new (file, direction, config);
 }
 
-/* Reads the options into CONFIG and the rest; a message on bad usage. */
-static char *
+/* Reads the options into CONFIG and the rest; FALSE and a
+ * G_OPTION_ERROR on bad usage. */
+static gboolean
 read_options (GVariantDict      *options,
               PadlockJobConfig  *config,
               int               *forced,
               const char       **pw_file,
-              const char      ***paths)
+              const char      ***paths,
+              GError           **error)
 {
   const char *profile = NULL, *output_dir = NULL;
   int p;
@@ -290,24 +305,26 @@ read_options (GVariantDict      *options,
   *forced = -1;
   if (g_variant_dict_contains (options, "encrypt")
       && g_variant_dict_contains (options, "decrypt"))
-    return g_strdup (_("Choose --encrypt or --decrypt, not both."));
+    return bad_usage (error, "%s",
+                      _("Choose --encrypt or --decrypt, not both."));
   if (g_variant_dict_contains (options, "encrypt"))
     *forced = PADLOCK_DIRECTION_ENCRYPT;
   else if (g_variant_dict_contains (options, "decrypt"))
     *forced = PADLOCK_DIRECTION_DECRYPT;
   if (!g_variant_dict_lookup (options, "passphrase-file", "^&ay", pw_file))
-    return g_strdup (_("--batch needs --passphrase-file=FILE (or - to type "
-                       "it); a passphrase is never taken on the command "
-                       "line."));
+    return bad_usage (error, "%s",
+                      _("--batch needs --passphrase-file=FILE (or - to type "
+                        "it); a passphrase is never taken on the command "
+                        "line."));
   if (!g_variant_dict_lookup (options, G_OPTION_REMAINING, "^a&ay", paths)
       || !(*paths)[0])
-    return g_strdup (_("No files or folders given."));
+    return bad_usage (error, "%s", _("No files or folders given."));
   if (g_variant_dict_lookup (options, "profile", "&s", &profile))
     {
       p = pl_profile_from_name (profile);
       if (p < 0)
-        return g_strdup_printf (_("Unknown profile %s: choose rfc4880, "
-                                  "librepgp or rfc9580."), profile);
+        return bad_usage (error, _("Unknown profile %s: choose rfc4880, "
+                                   "librepgp or rfc9580."), profile);
       config->profile = p;
     }
   if (g_variant_dict_contains (options, "armor"))
@@ -315,11 +332,11 @@ read_options (GVariantDict      *options,
   if (g_variant_dict_lookup (options, "output-dir", "^&ay", &output_dir))
     {
       if (!g_file_test (output_dir, G_FILE_TEST_IS_DIR))
-        return g_strdup_printf (_("%s is not a folder."), output_dir);
+        return bad_usage (error, _("%s is not a folder."), output_dir);
       g_free (config->output_dir);
       config->output_dir = g_canonicalize_filename (output_dir, NULL);
     }
-  return NULL;
+  return TRUE;
 }
 
 static int
@@ -336,7 +353,7 @@ run_jobs (Batch *batch, PadlockSecret *secret, guint concurrency)
     {
       PadlockJob *job = g_ptr_array_index (batch->jobs, i);
 
-      padlock_job_set_batch (job, 1);
+      padlock_job_set_group (job, 1);
       padlock_job_set_secret (job, secret);
       g_signal_connect (job, "notify::state", G_CALLBACK (on_job_state), batch);
       padlock_queue_add (batch->queue, job);
@@ -363,7 +380,7 @@ padlock_batch_run (GVariantDict *options)
   g_autoptr(GSettings) settings = padlock_settings_new ();
   g_autoptr(PadlockSecret) secret = NULL;
   g_autofree const char **paths = NULL;
-  g_autofree char *problem = NULL;
+  g_autoptr(GError) problem = NULL;
   PadlockJobConfig config = { 0 };
   Batch batch = { 0 };
   const char *pw_file = NULL;
@@ -371,11 +388,10 @@ padlock_batch_run (GVariantDict *options)
   int forced, status;
 
   padlock_job_config_from_settings (settings, &config);
-  problem = read_options (options, &config, &forced, &pw_file, &paths);
-  if (problem)
+  if (!read_options (options, &config, &forced, &pw_file, &paths, &problem))
     {
       padlock_job_config_clear (&config);
-      return usage_error (problem);
+      return usage_error (problem->message);
     }
 
   batch.jobs = g_ptr_array_new_with_free_func (g_object_unref);
@@ -396,7 +412,7 @@ padlock_batch_run (GVariantDict *options)
   secret = strcmp (pw_file, "-") ? passphrase_from_file (pw_file, &problem)
                                  : passphrase_from_tty (any_encrypt, &problem);
   if (!secret)
-    status = usage_error (problem);
+    status = usage_error (problem->message);
   else
     {
       guint failed_before = batch.n_failed;

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <glib/gi18n.h>
 
+#include "errors.h"
 #include "padlock-error.h"
 #include "padlock-output.h"
 
@@ -306,8 +307,8 @@ base_name_of (const char *path)
 static GError *
 problem_error (pl_tar_problem problem, const char *name, gpg_error_t err)
 {
-  int e = gpg_err_code_to_errno (gpg_err_code (err));
-  const char *why = e ? g_strerror (e) : gpg_strerror (err);
+  /* The engine's one table: "The disk is full." and the like. */
+  const char *why = _(pl_error_message (err));
 
   switch (problem)
     {
@@ -333,6 +334,11 @@ problem_error (pl_tar_problem problem, const char *name, gpg_error_t err)
       return g_error_new (PADLOCK_ERROR, PADLOCK_ERROR_FOLDER,
                           _("The archive was not unpacked: “%s” would be "
                             "written outside its folder."), name);
+    case PL_TAR_HARDLINK_MISSING:
+      return g_error_new (PADLOCK_ERROR, PADLOCK_ERROR_FOLDER,
+                          _("The archive was not unpacked: “%s” is a hard "
+                            "link to a file that is not in the archive."),
+                          name);
     case PL_TAR_DEVICE:
       return g_error_new (PADLOCK_ERROR, PADLOCK_ERROR_FOLDER,
                           _("The archive was not unpacked: “%s” is a device "
@@ -368,7 +374,10 @@ padlock_folder_error (pl_source   *src,
   const char *name = NULL;
   pl_tar_problem problem;
 
-  if (!err || gpg_err_code (err) == GPG_ERR_CANCELED)
+  /* Whatever the archive said, a message that fails its integrity check
+   * is reported as that (the engine's words). */
+  if (!err || gpg_err_code (err) == GPG_ERR_CANCELED
+      || pl_error_outcome (err) == PL_OUTCOME_INTEGRITY)
     return NULL;
   if (src && is_folder_source)
     {

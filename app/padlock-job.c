@@ -1,72 +1,12 @@
-/* padlock-job.c - one file to encrypt or decrypt, run on a worker thread */
-#include "padlock-job.h"
+/* padlock-job.c - one file to encrypt or decrypt: the GObject on the main
+ * context (its worker is padlock-job-work.c) */
+#include "padlock-job-private.h"
 
-#include <stdatomic.h>
-#include <string.h>
-#include <sys/stat.h>
 #include <glib/gi18n.h>
-#include <glib/gstdio.h>
 
-#include "job.h"
-#include "algo.h"
-#include "compress.h"
-#include "padlock-digest.h"
 #include "padlock-error.h"
-#include "padlock-folder.h"
-#include "padlock-output.h"
 
 #define TICK_MS 100             /* at most ten notifications a second */
-#define N_SAMPLES 20            /* throughput over the last two seconds */
-
-struct _PadlockJob
-{
-  GObject parent_instance;
-
-  /* Owned */
-  GFile *input;
-  GFile *output;
-  char *output_name;
-  char *hidden_name;            /* with "Hide file names": the output's */
-  char *archive_name;           /* a folder's: "NAME.tar" */
-  char *archive_top;            /* several items': NAME */
-  PadlockJobConfig config;
-  PadlockSecret *secret;
-  GError *error;
-  GApplication *app;            /* held while running */
-
-  PadlockDirection direction;
-  PadlockJobState state;
-  guint64 bytes_done;
-  gint64 bytes_total;
-  double throughput;
-  double time_left;
-  gboolean original_deleted;
-  guint batch;
-  gboolean is_folder;           /* encrypting a folder */
-  GStrv items;                  /* several items in one archive, or NULL */
-  char *detail;
-  PadlockFolderStatus folder_status;
-  gint64 plaintext_size;        /* decryption: -1 until done */
-
-  guint tick_id;
-  gint64 start_time;
-  gint64 sample_time[N_SAMPLES];
-  guint64 sample_bytes[N_SAMPLES];
-  guint n_samples;
-  guint next_sample;
-
-  /* Shared with the worker */
-  atomic_int cancel;
-  atomic_int phase;             /* 1 while verifying */
-  atomic_uint_fast64_t atomic_done;
-  atomic_int_fast64_t atomic_total;
-  /* Key derivation (issue 13): whether it runs, since when, and how long
-   * it took in all, which the throughput leaves out. */
-  atomic_int atomic_deriving;
-  atomic_int_fast64_t deriving_since;
-  atomic_int_fast64_t derive_us;
-  gboolean deriving;
-};
 
 G_DEFINE_TYPE (PadlockJob, padlock_job, G_TYPE_OBJECT)
 
@@ -101,50 +41,6 @@ enum {
 };
 
 static GParamSpec *properties[N_PROPS];
-
-/* The work handed to the job's thread: what it needs, copied so that it
- * never reads the job's fields, and what it produced. */
-typedef struct
-{
-  PadlockDirection direction;
-  int profile;
-  int cipher_algo;
-  int compress_algo;
-  gboolean armor;
-  gboolean delete_original;
-  gboolean allow_expansion;
-  int threads;
-  char *input_path;
-  char *input_name;
-  PadlockOutputPlan *plan;
-  PadlockSecret *secret;
-  pl_decrypt_result result;
-  gboolean folder;              /* encrypting a folder as NAME.tar */
-  gboolean unpack;              /* decrypting: a tar may become a folder */
-  char *stored_name;            /* in the literal packet */
-  GStrv items;                  /* padlock_job_new_archive's */
-  char *archive_top;            /* their archive's name, less .tar */
-  /* Results */
-  char *output_path;
-  gboolean original_deleted;
-  gint64 plaintext_size;        /* decryption: the output's size */
-} JobWork;
-
-static void
-job_work_free (gpointer data)
-{
-  JobWork *work = data;
-
-  g_free (work->input_path);
-  g_free (work->input_name);
-  g_clear_pointer (&work->plan, padlock_output_plan_free);
-  g_free (work->output_path);
-  g_free (work->stored_name);
-  g_strfreev (work->items);
-  g_free (work->archive_top);
-  g_clear_pointer (&work->secret, padlock_secret_unref);
-  g_free (work);
-}
 
 void
 padlock_job_config_clear (PadlockJobConfig *config)
@@ -248,10 +144,11 @@ padlock_job_update (PadlockJob *self)
 
   self->sample_time[self->next_sample] = now;
   self->sample_bytes[self->next_sample] = done;
-  self->next_sample = (self->next_sample + 1) % N_SAMPLES;
-  if (self->n_samples < N_SAMPLES)
+  self->next_sample = (self->next_sample + 1) % PADLOCK_JOB_N_SAMPLES;
+  if (self->n_samples < PADLOCK_JOB_N_SAMPLES)
     self->n_samples++;
-  oldest = (self->next_sample + N_SAMPLES - self->n_samples) % N_SAMPLES;
+  oldest = (self->next_sample + PADLOCK_JOB_N_SAMPLES - self->n_samples)
+           % PADLOCK_JOB_N_SAMPLES;
 
   if (now - self->sample_time[oldest] >= G_USEC_PER_SEC / 4
       && done >= self->sample_bytes[oldest])
@@ -295,309 +192,6 @@ padlock_job_tick (gpointer user_data)
   return G_SOURCE_CONTINUE;
 }
 
-/* The job's thread: stores, never notifies. */
-static void
-on_core_progress (void     *user_data,
-                  uint64_t  done,
-                  int64_t   total)
-{
-  PadlockJob *self = user_data;
-
-  atomic_store (&self->atomic_done, done);
-  /* A folder's stream has no size: keep the scan's estimate. */
-  if (total >= 0)
-    atomic_store (&self->atomic_total, total);
-}
-
-/* The one place where the job hands its passphrase to encryption. */
-static gpg_error_t
-encrypt_with_secret (JobWork              *work,
-                     pl_source            *src,
-                     pl_sink              *sink,
-                     const pl_job_control *ctl)
-{
-  pl_encrypt_options opts;
-  gsize pw_len;
-  const char *pw = padlock_secret_get_data (work->secret, &pw_len);
-  GStatBuf st;
-
-  pl_encrypt_options_init (&opts);
-  opts.profile = (pl_profile) work->profile;
-  if (work->cipher_algo)
-    opts.cipher_algo = work->cipher_algo;
-  opts.compress_algo = work->compress_algo;
-  opts.armor = work->armor;
-  /* The real name, also when the output's is hidden ("NAME.tar" for a
-   * folder). */
-  opts.file_name = work->stored_name;
-  if (!g_stat (work->input_path, &st))
-    opts.file_date = (uint32_t) st.st_mtime;
-  pl_key key = pl_key_passphrase (pw, pw_len);
-  opts.keys = &key;
-  opts.n_keys = 1;
-  /* The batch derives once for all its files (issue 13). */
-  opts.batch = padlock_secret_get_batch (work->secret);
-  return pl_encrypt (src, sink, &opts, ctl);
-}
-
-/* The one place where the job hands its passphrase (and any other
- * decryption option) to the engine: for the job, and to verify its
- * output. */
-static gpg_error_t
-decrypt_with_secret (JobWork              *work,
-                     pl_source            *src,
-                     pl_sink              *sink,
-                     pl_decrypt_result    *result,
-                     const pl_job_control *ctl)
-{
-  gsize pw_len;
-  const char *pw = padlock_secret_get_data (work->secret, &pw_len);
-  pl_key key = pl_key_passphrase (pw, pw_len);
-  pl_decrypt_options opts = { 0 };
-
-  opts.keys = &key;
-  opts.n_keys = 1;
-  if (work->allow_expansion)
-    opts.expansion_floor = PL_INFLATE_NO_LIMIT;
-  opts.batch = padlock_secret_get_batch (work->secret);
-  return pl_decrypt (src, sink, &opts, result, ctl);
-}
-
-/* Decrypts what was just written and compares it with what was read. */
-static gpg_error_t
-verify_output (PadlockJob           *self,
-               JobWork              *work,
-               const PadlockDigest  *expected,
-               const pl_job_control *ctl,
-               gboolean             *verified)
-{
-  PadlockDigest digest;
-  pl_source *src = NULL;
-  pl_sink *sink = NULL;
-  pl_decrypt_result result = { 0 };
-  gpg_error_t err;
-
-  *verified = FALSE;
-  padlock_digest_init (&digest);
-  atomic_store (&self->phase, 1);
-  atomic_store (&self->atomic_done, 0);
-  err = pl_source_new_file (work->output_path, &src);
-  if (err)
-    goto leave;
-  sink = padlock_digest_sink_new (&digest);
-  err = decrypt_with_secret (work, src, sink, &result, ctl);
-  if (!err)
-    *verified = padlock_digest_equal (expected, &digest);
-
- leave:
-  pl_sink_free (sink);
-  pl_source_free (src);
-  padlock_digest_clear (&digest);
-  return err;
-}
-
-/* After encrypting with "delete original": the output must decrypt to
- * what was read, else it goes and the input stays. */
-static GError *
-verify_and_delete (PadlockJob           *self,
-                   JobWork              *work,
-                   const PadlockDigest  *digest,
-                   const pl_job_control *ctl)
-{
-  gboolean verified = FALSE;
-  gpg_error_t err = verify_output (self, work, digest, ctl, &verified);
-
-  /* Cancelled while verifying: the output stays, so does the input, and
-   * the job is done. */
-  if (err && atomic_load (&self->cancel))
-    return NULL;
-  if (!verified)
-    {
-      g_unlink (work->output_path);
-      return g_error_new (PADLOCK_ERROR, PADLOCK_ERROR_NOT_VERIFIED,
-                          _("The encrypted file did not decrypt to the "
-                            "original, so it was removed and %s was kept."),
-                          work->input_name);
-    }
-  if (g_unlink (work->input_path) == 0)
-    work->original_deleted = TRUE;
-  return NULL;
-}
-
-/* From the engine: key derivation starts or ends (on the job's thread). */
-static void
-on_core_deriving (void *user_data,
-                  int   deriving)
-{
-  PadlockJob *self = user_data;
-  gint64 now = g_get_monotonic_time ();
-
-  if (deriving)
-    atomic_store (&self->deriving_since, now);
-  else
-    atomic_fetch_add (&self->derive_us,
-                      now - atomic_load (&self->deriving_since));
-  atomic_store (&self->atomic_deriving, deriving);
-}
-
-static pl_job_control
-job_control (PadlockJob *self,
-             JobWork    *work)
-{
-  pl_job_control ctl = {
-    .progress = on_core_progress,
-    .user_data = self,
-    .cancel = &self->cancel,
-    .threads = work->threads,
-    .deriving = on_core_deriving,
-  };
-  return ctl;
-}
-
-/* A folder: scanned (the row counts), then read as a tar stream. */
-static gpg_error_t
-open_folder_input (PadlockJob *self,
-                   JobWork    *work,
-                   pl_source **src)
-{
-  const char *one[1] = { work->input_path };
-  gint64 total = -1;
-  gpg_error_t err;
-
-  if (work->items)
-    err = padlock_folder_source_new ((const char *const *) work->items,
-                                     g_strv_length (work->items),
-                                     work->archive_top, &self->folder_status,
-                                     &self->cancel, src, &total);
-  else
-    err = padlock_folder_source_new (one, 1, NULL, &self->folder_status,
-                                     &self->cancel, src, &total);
-  atomic_store (&self->atomic_total, total);
-  return err;
-}
-
-/* The input, and the output as the plan names it. */
-static gpg_error_t
-open_input_output (PadlockJob  *self,
-                   JobWork     *work,
-                   pl_source  **src,
-                   pl_sink    **sink)
-{
-  gpg_error_t err;
-
-  if (work->folder)
-    err = open_folder_input (self, work, src);
-  else
-    err = pl_source_new_file (work->input_path, src);
-  if (err)
-    return err;
-  if ((*src)->size >= 0)
-    atomic_store (&self->atomic_total, (*src)->size);
-  err = padlock_output_sink_new (work->plan,
-                                 work->direction == PADLOCK_DIRECTION_DECRYPT
-                                 ? &work->result.literal : NULL,
-                                 sink);
-  if (!err && work->unpack)
-    *sink = padlock_folder_sink_new (work->plan->dir, work->input_name,
-                                     &work->result.literal, *sink);
-  return err;
-}
-
-/* What was written: the file, or the folder an archive became. */
-static char *
-output_path (JobWork *work,
-             pl_sink *sink)
-{
-  if (work->unpack && padlock_folder_sink_get_folder (sink))
-    return g_strdup (padlock_folder_sink_get_folder (sink));
-  return g_strdup (pl_sink_file_path (work->unpack
-                                      ? padlock_folder_sink_get_file_sink (sink)
-                                      : sink));
-}
-
-static void
-return_outcome (GTask       *task,
-                gpg_error_t  err,
-                GError      *error)
-{
-  if (err && !error)
-    error = padlock_error_from_gpg (err);
-  if (error)
-    g_task_return_error (task, error);
-  else
-    g_task_return_boolean (task, TRUE);
-}
-
-static void
-padlock_job_encrypt_thread (GTask        *task,
-                            gpointer      source_object,
-                            gpointer      task_data,
-                            GCancellable *cancellable)
-{
-  PadlockJob *self = source_object;
-  JobWork *work = task_data;
-  pl_job_control ctl = job_control (self, work);
-  PadlockDigest digest = { 0 };
-  pl_source *src = NULL;
-  pl_sink *sink = NULL;
-  GError *error = NULL;
-  gpg_error_t err;
-
-  err = open_input_output (self, work, &src, &sink);
-  if (!err && work->delete_original)
-    {
-      padlock_digest_init (&digest);
-      src = padlock_digest_source_new (src, &digest);
-    }
-  if (!err)
-    err = encrypt_with_secret (work, src, sink, &ctl);
-  if (!err)
-    {
-      work->output_path = g_strdup (pl_sink_file_path (sink));
-      if (work->delete_original)
-        error = verify_and_delete (self, work, &digest, &ctl);
-    }
-  if (err)
-    error = padlock_folder_error (src, work->folder, NULL, FALSE, err);
-  pl_sink_free (sink);
-  pl_source_free (src);
-  if (digest.checksum)
-    padlock_digest_clear (&digest);
-  return_outcome (task, err, error);
-}
-
-static void
-padlock_job_decrypt_thread (GTask        *task,
-                            gpointer      source_object,
-                            gpointer      task_data,
-                            GCancellable *cancellable)
-{
-  PadlockJob *self = source_object;
-  JobWork *work = task_data;
-  pl_job_control ctl = job_control (self, work);
-  pl_source *src = NULL;
-  pl_sink *sink = NULL;
-  GError *error = NULL;
-  gpg_error_t err;
-
-  err = open_input_output (self, work, &src, &sink);
-  if (!err)
-    err = decrypt_with_secret (work, src, sink, &work->result, &ctl);
-  if (!err)
-    {
-      GStatBuf st;
-
-      work->output_path = output_path (work, sink);
-      /* A file's size; a folder (an unpacked archive) has none to give. */
-      if (g_stat (work->output_path, &st) == 0 && S_ISREG (st.st_mode))
-        work->plaintext_size = st.st_size;
-    }
-  else
-    error = padlock_folder_error (NULL, FALSE, sink, work->unpack, err);
-  pl_sink_free (sink);
-  pl_source_free (src);
-  return_outcome (task, err, error);
-}
 
 static void
 padlock_job_finished (GObject      *object,
@@ -605,7 +199,7 @@ padlock_job_finished (GObject      *object,
                       gpointer      user_data)
 {
   PadlockJob *self = PADLOCK_JOB (object);
-  JobWork *work = g_task_get_task_data (G_TASK (result));
+  PadlockJobWork *work = g_task_get_task_data (G_TASK (result));
   g_autoptr(GError) error = NULL;
   double seconds;
 
@@ -676,13 +270,13 @@ padlock_job_start (PadlockJob *self,
                    int         threads)
 {
   g_autoptr(GTask) task = NULL;
-  JobWork *work;
+  PadlockJobWork *work;
 
   g_return_if_fail (PADLOCK_IS_JOB (self));
   g_return_if_fail (self->state == PADLOCK_JOB_QUEUED);
   g_return_if_fail (self->secret != NULL);
 
-  work = g_new0 (JobWork, 1);
+  work = g_new0 (PadlockJobWork, 1);
   work->plaintext_size = -1;
   work->direction = self->direction;
   work->profile = self->config.profile;
@@ -696,8 +290,9 @@ padlock_job_start (PadlockJob *self,
   work->input_name = g_file_get_basename (self->input);
   work->secret = padlock_secret_ref (self->secret);
   work->folder = self->is_folder;
-  work->unpack = self->direction == PADLOCK_DIRECTION_DECRYPT
-                 && self->config.unpack_archives;
+  work->sink = self->direction == PADLOCK_DIRECTION_DECRYPT
+               && self->config.unpack_archives
+               ? PADLOCK_JOB_SINK_FOLDER : PADLOCK_JOB_SINK_FILE;
   /* A folder is never deleted: verify-and-delete is for files. */
   if (work->folder)
     work->delete_original = FALSE;
@@ -739,10 +334,8 @@ padlock_job_start (PadlockJob *self,
 
   task = g_task_new (self, NULL, padlock_job_finished, NULL);
   g_task_set_source_tag (task, padlock_job_start);
-  g_task_set_task_data (task, work, job_work_free);
-  g_task_run_in_thread (task, self->direction == PADLOCK_DIRECTION_ENCRYPT
-                              ? padlock_job_encrypt_thread
-                              : padlock_job_decrypt_thread);
+  g_task_set_task_data (task, work, padlock_job_work_free);
+  g_task_run_in_thread (task, padlock_job_work_thread);
 }
 
 void
@@ -1112,18 +705,18 @@ padlock_job_get_profile (PadlockJob *self)
 }
 
 guint
-padlock_job_get_batch (PadlockJob *self)
+padlock_job_get_group (PadlockJob *self)
 {
   g_return_val_if_fail (PADLOCK_IS_JOB (self), 0);
-  return self->batch;
+  return self->group;
 }
 
 void
-padlock_job_set_batch (PadlockJob *self,
-                       guint       batch)
+padlock_job_set_group (PadlockJob *self,
+                       guint       group)
 {
   g_return_if_fail (PADLOCK_IS_JOB (self));
-  self->batch = batch;
+  self->group = group;
 }
 
 const char *

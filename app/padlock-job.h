@@ -88,9 +88,12 @@ int               padlock_job_get_profile       (PadlockJob       *self);
 /* TRUE while the job derives its key from the passphrase (or waits for
  * its batch to): "Deriving key…".  Its throughput counts data time only. */
 gboolean          padlock_job_get_deriving      (PadlockJob       *self);
-guint             padlock_job_get_batch         (PadlockJob       *self);
-void              padlock_job_set_batch         (PadlockJob       *self,
-                                                 guint             batch);
+/* The group: an id the caller gives the jobs it starts together with one
+ * passphrase (the files of one dialog, or of one `padlock --batch`), so
+ * that it can tell when a group's last job ends; 0 until set. */
+guint             padlock_job_get_group         (PadlockJob       *self);
+void              padlock_job_set_group         (PadlockJob       *self,
+                                                 guint             group);
 
 /* Takes a reference; the job lets go of it when it finishes. */
 void              padlock_job_set_secret        (PadlockJob       *self,

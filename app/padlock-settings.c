@@ -5,25 +5,52 @@
 #include "algo.h"
 #include "job.h"
 
+char *
+padlock_settings_build_schema_dir (const char *program)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *root = NULL;
+  g_autofree char *stamp = NULL;
+
+  g_return_val_if_fail (program != NULL, NULL);
+
+  dir = g_path_get_dirname (program);
+  root = g_path_get_dirname (dir);
+  stamp = g_build_filename (root, PADLOCK_BUILD_TREE_STAMP, NULL);
+  if (!g_file_test (stamp, G_FILE_TEST_IS_REGULAR))
+    return NULL;
+  return g_build_filename (root, "data", NULL);
+}
+
+/* The schema compiled in the build tree this program runs from, if it
+ * runs from one (Linux: /proc/self/exe names the program). */
+static GSettingsSchema *
+lookup_build_tree (GSettingsSchemaSource *parent)
+{
+  g_autofree char *program = g_file_read_link ("/proc/self/exe", NULL);
+  g_autofree char *dir = NULL;
+  g_autoptr(GSettingsSchemaSource) source = NULL;
+
+  if (program)
+    dir = padlock_settings_build_schema_dir (program);
+  if (dir)
+    source = g_settings_schema_source_new_from_directory (dir, parent, FALSE,
+                                                          NULL);
+  if (!source)
+    return NULL;
+  return g_settings_schema_source_lookup (source, PADLOCK_APP_ID, TRUE);
+}
+
 GSettings *
 padlock_settings_new (void)
 {
   GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
-  g_autoptr(GSettingsSchemaSource) build_source = NULL;
   g_autoptr(GSettingsSchema) schema = NULL;
 
   if (source)
     schema = g_settings_schema_source_lookup (source, PADLOCK_APP_ID, TRUE);
-#ifdef PADLOCK_BUILD_SCHEMA_DIR
   if (!schema)
-    {
-      build_source = g_settings_schema_source_new_from_directory (
-          PADLOCK_BUILD_SCHEMA_DIR, source, FALSE, NULL);
-      if (build_source)
-        schema = g_settings_schema_source_lookup (build_source,
-                                                  PADLOCK_APP_ID, TRUE);
-    }
-#endif
+    schema = lookup_build_tree (source);
   if (!schema)
     g_error ("The settings schema %s is not installed", PADLOCK_APP_ID);
   return g_settings_new_full (schema, NULL, NULL);

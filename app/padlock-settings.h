@@ -7,9 +7,18 @@
 
 G_BEGIN_DECLS
 
-/* The io.github.padlock.Padlock settings; from the build folder when the
- * schema is not installed (`make run`). */
+/* The io.github.padlock.Padlock settings, from the schema GSettings finds
+ * (installed, or in GSETTINGS_SCHEMA_DIR); else, for a program that runs
+ * from a build tree (`make run`, the tests, the benchmarks), from that
+ * tree's data/.  An installed program knows no build tree: it carries no
+ * build path, and a missing schema is a fatal error. */
 GSettings *padlock_settings_new              (void);
+/* Where the build tree's compiled schema is for PROGRAM (an absolute path)
+ * when it sits one folder below a build root (app/, tests/, bench/), as
+ * the stamp there says (PADLOCK_BUILD_TREE_STAMP, padlock-config.h, which
+ * meson.build writes into the build root and nothing installs):
+ * ROOT/data; else NULL. */
+char      *padlock_settings_build_schema_dir (const char       *program);
 void       padlock_job_config_from_settings  (GSettings        *settings,
                                               PadlockJobConfig *config);
 int        padlock_settings_cipher_algo      (const char       *name);

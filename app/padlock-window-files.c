@@ -105,7 +105,7 @@ start_jobs (PadlockWindow  *self,
   PadlockDirection direction = request->mode == PADLOCK_PASSPHRASE_ENCRYPT
                                ? PADLOCK_DIRECTION_ENCRYPT
                                : PADLOCK_DIRECTION_DECRYPT;
-  guint batch = ++self->next_batch;
+  guint group = ++self->next_group;
 
   padlock_job_config_from_settings (self->settings, &config);
   if (one_archive)
@@ -114,7 +114,7 @@ start_jobs (PadlockWindow  *self,
         padlock_job_new_archive ((GFile **) request->files->pdata,
                                  request->files->len, &config);
 
-      padlock_job_set_batch (job, batch);
+      padlock_job_set_group (job, group);
       padlock_job_set_secret (job, secret);
       padlock_queue_add (self->queue, job);
       padlock_job_config_clear (&config);
@@ -125,7 +125,7 @@ start_jobs (PadlockWindow  *self,
       g_autoptr(PadlockJob) job =
         padlock_job_new (g_ptr_array_index (request->files, i), direction, &config);
 
-      padlock_job_set_batch (job, batch);
+      padlock_job_set_group (job, group);
       padlock_job_set_secret (job, secret);
       padlock_queue_add (self->queue, job);
     }
@@ -209,11 +209,11 @@ ask_again (PadlockWindow *self,
   push_request (self, request);
 }
 
-/* When the last job of a decryption batch ends, the files its passphrase
- * did not open are asked for again, and only those. */
+/* When the last job of a decryption's group ends, the files its
+ * passphrase did not open are asked for again, and only those. */
 static void
-check_batch (PadlockWindow *self,
-             guint          batch)
+check_group (PadlockWindow *self,
+             guint          group)
 {
   GListModel *model = G_LIST_MODEL (self->queue);
   g_autoptr(GPtrArray) jobs = g_ptr_array_new_with_free_func (g_object_unref);
@@ -222,7 +222,7 @@ check_batch (PadlockWindow *self,
     {
       g_autoptr(PadlockJob) job = g_list_model_get_item (model, i);
 
-      if (padlock_job_get_batch (job) != batch)
+      if (padlock_job_get_group (job) != group)
         continue;
       if (!padlock_job_is_finished (job))
         return;
@@ -270,7 +270,7 @@ on_job_state (PadlockJob    *job,
   padlock_window_list_job_state (self, job);
   if (padlock_job_is_finished (job)
       && padlock_job_get_direction (job) == PADLOCK_DIRECTION_DECRYPT)
-    check_batch (self, padlock_job_get_batch (job));
+    check_group (self, padlock_job_get_group (job));
 }
 
 static void

@@ -53,7 +53,7 @@ struct _PadlockWindow
   PadlockPassphraseDialog *dialog;
   AdwMessageDialog *quit_dialog;  /* "Stop 2 running jobs?" */
 
-  guint next_batch;
+  guint next_group;             /* the last padlock_job_set_group given */
   guint filter_id;              /* the filter catches up (padlock-window-list.c) */
   gboolean failures_entered;    /* since FILTER_ID was set: a job failed */
   gboolean failures_left;       /* a failed job was tried again */

@@ -32,7 +32,7 @@
  * taking its chunks back, or waits for a chunk the worker began and then
  * lost its core in the middle of.  Each costs a handover and two
  * wake-ups for nothing, or a wait, and two threads ran slower than one
- * (0.78-0.86x at load 5).  So every chunk given to a worker is scored
+ * (bench/README.md).  So every chunk given to a worker is scored
  * when it comes out: a miss when the caller took it back, found the
  * worker still busy at dispatch, or waited for it longer than half the
  * time the caller takes for a chunk of its own; a hit otherwise.  After
@@ -158,11 +158,10 @@ struct pl_aead_parallel
 
 /* Chunk buffers kept from one stage to the next.  A fresh 4 MiB buffer
  * is faulted in page by page (glibc maps it anew, or trims it off the
- * heap once freed): 2,100 page faults per stage of three buffers
- * (perf stat, engine-limit), some 7-10% of a 256 MiB job in memory, and
- * the reason two threads ran slower than one there even with the workers
- * idle.  At most one stage's worth is kept (wiped, as every buffer is
- * before it is given back), so memory stays bounded. */
+ * heap once freed), which made two threads slower than one in memory
+ * even with the workers idle (bench/README.md has the counts).  At most
+ * one stage's worth is kept (wiped, as every buffer is before it is
+ * given back), so memory stays bounded. */
 #define POOL_MAX (PL_AEAD_PARALLEL_MAX_THREADS + 1)
 
 static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;

@@ -73,39 +73,39 @@ struct pl_aead_stream
   int encrypt;
   size_t chunk_size;
   size_t nonce_len;
-  uint8_t nonce_base[16];       /* SEIPD2: IV || 0^8; tag 20: start IV.  */
-  uint8_t ad[5];                /* Packet tag, version, algos, chunk.  */
+  uint8_t nonce_base[16];       /* SEIPD2: IV || 0^8; tag 20: start IV. */
+  uint8_t ad[5];                /* Packet tag, version, algos, chunk. */
 
-  gcry_cipher_hd_t hd;          /* Reused for every chunk.  */
+  gcry_cipher_hd_t hd;          /* Reused for every chunk. */
   int gcry_algo, gcry_mode;     /* For more handles: */
-  uint8_t *key;                 /* the message key, in secure memory.  */
+  uint8_t *key;                 /* the message key, in secure memory. */
   size_t keylen;
 
   /* Decryption: ciphertext of the current chunk and what follows it, up
    * to chunk + tag + final tag.  The plaintext of a verified chunk is
    * handed out from its start.  Encryption: plaintext of the current
-   * chunk, sealed in place, then its tag and the final tag.  */
+   * chunk, sealed in place, then its tag and the final tag. */
   uint8_t *buf;                 /* BUFS[CUR] */
   uint8_t *bufs[2];             /* Used in turn: what was handed out stays
                                  * valid while the next chunk is worked
-                                 * on, so a writer thread can overlap.  */
+                                 * on, so a writer thread can overlap. */
   int cur;
-  int handed;                   /* A chunk was handed out from BUF.  */
+  int handed;                   /* A chunk was handed out from BUF. */
   size_t bufsize;
   size_t fill;
-  size_t skip;                  /* Octets handed out, to drop next call.  */
+  size_t skip;                  /* Octets handed out, to drop next call. */
   size_t done;                  /* Octets of the current chunk the cipher
                                  * ran over (the start of BUF); FILL -
                                  * DONE octets after them are held back
-                                 * raw.  */
-  int open;                     /* HD is set up for the current chunk.  */
+                                 * raw. */
+  int open;                     /* HD is set up for the current chunk. */
   size_t dirty;                 /* How much of BUF was ever written: what
                                  * to wipe, so that a small message with 4
-                                 * MiB chunks does not wipe 4 MiB.  */
+                                 * MiB chunks does not wipe 4 MiB. */
 
-  uint64_t index;               /* Index of the next chunk.  */
-  uint64_t total;               /* Plaintext octets sealed or verified.  */
-  gpg_error_t err;              /* Sticky: once failed, always failed.  */
+  uint64_t index;               /* Index of the next chunk. */
+  uint64_t total;               /* Plaintext octets sealed or verified. */
+  gpg_error_t err;              /* Sticky: once failed, always failed. */
   int finished;
 };
 
@@ -127,7 +127,7 @@ put_be64 (uint8_t *p, uint64_t v)
 
 
 /* Sets HD up for chunk INDEX: its nonce and associated data (with
- * FINAL_TOTAL set, those of the final tag).  */
+ * FINAL_TOTAL set, those of the final tag). */
 static gpg_error_t
 begin_chunk (const pl_aead_stream *s, gcry_cipher_hd_t hd, uint64_t index,
              const uint64_t *final_total)
@@ -163,7 +163,7 @@ begin_chunk (const pl_aead_stream *s, gcry_cipher_hd_t hd, uint64_t index,
 }
 
 /* Runs the cipher over LEN octets from IN (NULL: in place) to OUT.  Until
- * the final call, LEN must be a multiple of 16.  */
+ * the final call, LEN must be a multiple of 16. */
 static inline gpg_error_t
 run_cipher (const pl_aead_stream *s, gcry_cipher_hd_t hd, uint8_t *out,
             const uint8_t *in, size_t len)
@@ -172,7 +172,7 @@ run_cipher (const pl_aead_stream *s, gcry_cipher_hd_t hd, uint8_t *out,
                     : gcry_cipher_decrypt (hd, out, len, in, in ? len : 0);
 }
 
-/* After the last run_cipher of a chunk: the tag, written or checked.  */
+/* After the last run_cipher of a chunk: the tag, written or checked. */
 static gpg_error_t
 end_chunk (const pl_aead_stream *s, gcry_cipher_hd_t hd,
            const uint8_t *tag_in, uint8_t *tag_out)
@@ -183,7 +183,7 @@ end_chunk (const pl_aead_stream *s, gcry_cipher_hd_t hd,
     return gcry_cipher_gettag (hd, tag_out, TAG_LEN);
   err = gcry_cipher_checktag (hd, tag_in, TAG_LEN);
   /* A bad tag is the message's fault, not libgcrypt's: report it with
-   * our error source.  */
+   * our error source. */
   if (gpg_err_code (err) == GPG_ERR_CHECKSUM)
     err = gpg_error (GPG_ERR_CHECKSUM);
   return err;
@@ -194,7 +194,7 @@ end_chunk (const pl_aead_stream *s, gcry_cipher_hd_t hd,
  * INDEX.  With FINAL_TOTAL set this is the final tag over the empty
  * string instead.  Encryption writes the tag to TAG_OUT; decryption
  * checks TAG_IN in constant time.  Only S's read-only setup is used, so
- * chunks can be handled on several threads, each with its own HD.  */
+ * chunks can be handled on several threads, each with its own HD. */
 static gpg_error_t
 crypt_chunk (const pl_aead_stream *s, gcry_cipher_hd_t hd, uint64_t index,
              const uint64_t *final_total, uint8_t *out, const uint8_t *in,
@@ -204,7 +204,7 @@ crypt_chunk (const pl_aead_stream *s, gcry_cipher_hd_t hd, uint64_t index,
 
   /* OCB needs to know that the next call is the last one; the other
    * modes do not mind.  The call must happen even for zero octets, or
-   * OCB has no tag to give.  */
+   * OCB has no tag to give. */
   if (!err)
     err = gcry_cipher_final (hd);
   if (!err)
@@ -215,7 +215,7 @@ crypt_chunk (const pl_aead_stream *s, gcry_cipher_hd_t hd, uint64_t index,
 }
 
 
-/* The header checks shared by parsing and setting up a stream.  */
+/* The header checks shared by parsing and setting up a stream. */
 static gpg_error_t
 check_params (pl_aead_format format, int cipher_algo, int aead_algo,
               int chunk_octet)
@@ -224,7 +224,7 @@ check_params (pl_aead_format format, int cipher_algo, int aead_algo,
       || pl_cipher_block_length (cipher_algo) != 16)
     return gpg_error (GPG_ERR_UNSUPPORTED_ALGORITHM);
   /* LibrePGP defines OCB and EAX for tag 20; OpenPGP.js can also write
-   * GCM there, and reading it costs nothing.  */
+   * GCM there, and reading it costs nothing. */
   if (!pl_aead_gcry_mode (aead_algo) || !pl_aead_nonce_length (aead_algo))
     return gpg_error (GPG_ERR_UNSUPPORTED_ALGORITHM);
   if (chunk_octet < 0 || chunk_octet > PL_AEAD_CHUNK_OCTET_MAX)
@@ -247,7 +247,7 @@ pl_aead_header_parse (pl_aead_header *h, pl_aead_format format,
   if (format != PL_AEAD_FORMAT_SEIPD2 && format != PL_AEAD_FORMAT_OCB_ENCRYPTED)
     return gpg_error (GPG_ERR_INV_ARG);
   /* A body too short for its header is cut off; GPG_ERR_TRUNCATED also
-   * tells a streaming caller that more octets would help.  */
+   * tells a streaming caller that more octets would help. */
   if (!len)
     return gpg_error (GPG_ERR_TRUNCATED);
   if (p[0] != (format == PL_AEAD_FORMAT_SEIPD2
@@ -336,7 +336,7 @@ pl_aead_stream_new (pl_aead_stream **out, const pl_aead_header *h,
   /* Room for a full chunk, its tag and the final tag: the most a reader
    * must hold before it knows where the chunk ends, and the most the
    * writer emits at once (a short last chunk, its tag, the final tag).
-   * Allocated once for the whole message.  */
+   * Allocated once for the whole message. */
   s->bufsize = s->chunk_size + 2 * TAG_LEN;
   s->bufs[0] = malloc (s->bufsize);
   s->bufs[1] = malloc (s->bufsize);
@@ -361,7 +361,7 @@ pl_aead_stream_new (pl_aead_stream **out, const pl_aead_header *h,
     {
       size_t ivlen = s->nonce_len - 8;
 
-      /* The HKDF info is the same five octets as the chunks' AD.  */
+      /* The HKDF info is the same five octets as the chunks' AD. */
       okm_len = cipher_keylen + ivlen;
       okm = gcry_malloc_secure (okm_len);
       if (!okm)
@@ -455,7 +455,7 @@ pl_aead_final_tag (const pl_aead_stream *s, gcry_cipher_hd_t hd,
 
 
 /* Marks the stream failed: no later call may hand anything out, and the
- * buffer, which may hold unverified plaintext, is wiped.  */
+ * buffer, which may hold unverified plaintext, is wiped. */
 static gpg_error_t
 fail (pl_aead_stream *s, gpg_error_t err)
 {
@@ -473,7 +473,7 @@ fail (pl_aead_stream *s, gpg_error_t err)
 /* Drops the chunk handed out by the previous call and turns to the other
  * buffer; what followed the chunk (at most a tag's worth) moves to its
  * front.  The chunk itself stays where it was until the call after
- * next.  */
+ * next. */
 static void
 drop_handed_out (pl_aead_stream *s)
 {
@@ -497,7 +497,7 @@ drop_handed_out (pl_aead_stream *s)
  * octets held back in BUF (in place), then over IN's (out of place, into
  * BUF).  Unless LAST, TARGET is a multiple of BLOCK; with LAST the chunk's
  * data ends at TARGET and the cipher's final call is made.  *USED receives
- * the octets taken from IN.  */
+ * the octets taken from IN. */
 static gpg_error_t
 advance (pl_aead_stream *s, const uint8_t *in, size_t target, int last,
          size_t *used)
@@ -518,7 +518,7 @@ advance (pl_aead_stream *s, const uint8_t *in, size_t target, int last,
   if (from_in && held % BLOCK)
     {
       /* Round what is held up to a whole block from IN, so that the rest
-       * can run out of place.  */
+       * can run out of place. */
       size_t k = BLOCK - held % BLOCK;
 
       if (k > from_in)
@@ -549,7 +549,7 @@ advance (pl_aead_stream *s, const uint8_t *in, size_t target, int last,
   return err;
 }
 
-/* Holds back LEN octets of IN after what BUF holds.  */
+/* Holds back LEN octets of IN after what BUF holds. */
 static void
 hold (pl_aead_stream *s, const uint8_t *in, size_t len)
 {
@@ -560,7 +560,7 @@ hold (pl_aead_stream *s, const uint8_t *in, size_t len)
 
 /* Runs the cipher over the chunk up to TARGET octets (rounded down to
  * whole blocks), taking them from IN, and holds back the rest of IN's LEN
- * octets: the chunk is not complete yet.  */
+ * octets: the chunk is not complete yet. */
 static gpg_error_t
 advance_and_hold (pl_aead_stream *s, const uint8_t *in, size_t len,
                   size_t target, size_t *consumed)
@@ -579,7 +579,7 @@ advance_and_hold (pl_aead_stream *s, const uint8_t *in, size_t len,
   return 0;
 }
 
-/* The current chunk is sealed or opened: hand out its LEN octets.  */
+/* The current chunk is sealed or opened: hand out its LEN octets. */
 static void
 chunk_done (pl_aead_stream *s, size_t len, const uint8_t **out,
             size_t *outlen)
@@ -607,7 +607,7 @@ push_decrypt (pl_aead_stream *s, const uint8_t *in, size_t len,
       /* The whole chunk and its tag are in the caller's buffer, and a
        * final tag's worth after them shows the chunk is full: decrypt
        * straight into ours in one go.  The octets after the tag stay the
-       * caller's.  */
+       * caller's. */
       mark_dirty (s, c);
       err = crypt_chunk (s, s->hd, s->index, NULL, s->buf, in, c,
                          in + c, NULL);
@@ -621,7 +621,7 @@ push_decrypt (pl_aead_stream *s, const uint8_t *in, size_t len,
   if (seen < need)
     {
       /* Octets with 32 more after them are chunk data, whether the chunk
-       * is full or a short last one (see "Framing" above).  */
+       * is full or a short last one (see "Framing" above). */
       return advance_and_hold (s, in, len,
                                seen > 2 * TAG_LEN ? seen - 2 * TAG_LEN : 0,
                                consumed);
@@ -630,7 +630,7 @@ push_decrypt (pl_aead_stream *s, const uint8_t *in, size_t len,
   /* The chunk is full.  Take only up to the end of its tag; the caller
    * keeps the rest, so that the next chunk can again come straight from
    * its buffer.  If we already hold more (an earlier short push), the
-   * surplus is less than a tag and moves to the front next call.  */
+   * surplus is less than a tag and moves to the front next call. */
   err = advance (s, in, c, 1, &used);
   if (!err && s->fill < c + TAG_LEN)
     {
@@ -661,7 +661,7 @@ push_encrypt (pl_aead_stream *s, const uint8_t *in, size_t len,
   if (!s->fill && len >= c)
     {
       /* A whole chunk in the caller's buffer: encrypt it straight into
-       * ours in one go.  */
+       * ours in one go. */
       mark_dirty (s, c + TAG_LEN);
       err = crypt_chunk (s, s->hd, s->index, NULL, s->buf, in, c,
                          NULL, s->buf + c);
@@ -720,7 +720,7 @@ finish_decrypt (pl_aead_stream *s, const uint8_t **out, size_t *outlen)
   /* What is left is either a lone final tag (the data ended on a chunk
    * boundary, or there was none), or a last chunk of fewer than C
    * octets (possibly empty), its tag and the final tag.  Less than a
-   * tag, or something between one and two tags, was cut off.  */
+   * tag, or something between one and two tags, was cut off. */
   if (s->fill == TAG_LEN)
     {
       err = crypt_chunk (s, s->hd, s->index, &s->total, s->buf, NULL, 0,
@@ -737,7 +737,7 @@ finish_decrypt (pl_aead_stream *s, const uint8_t **out, size_t *outlen)
     {
       size_t used;
 
-      /* Part of the chunk ran through the cipher already.  */
+      /* Part of the chunk ran through the cipher already. */
       err = advance (s, NULL, last, 1, &used);
       if (!err)
         err = end_chunk (s, s->hd, s->buf + last, NULL);
@@ -748,7 +748,7 @@ finish_decrypt (pl_aead_stream *s, const uint8_t **out, size_t *outlen)
   if (err)
     return fail (s, err);
   /* Hand the last chunk out only once the final tag vouches that the
-   * message ends here.  */
+   * message ends here. */
   total = s->total + last;
   err = crypt_chunk (s, s->hd, s->index + 1, &total, s->buf + last, NULL,
                      0, s->buf + last + TAG_LEN, NULL);
@@ -772,7 +772,7 @@ finish_encrypt (pl_aead_stream *s, const uint8_t **out, size_t *outlen)
   /* The last, short chunk; or chunk #0 of an empty message, which the
    * RFC's "one or more chunks" asks for (see the top of this file).
    * After a full chunk nothing is pending and only the final tag
-   * follows.  */
+   * follows. */
   if (s->fill || !s->index)
     {
       if (s->open)
@@ -840,7 +840,7 @@ pl_aead_stream_free (pl_aead_stream *s)
   for (int i = 0; i < 2; i++)
     if (s->bufs[i])
       {
-        /* The buffers held plaintext.  */
+        /* The buffers held plaintext. */
         pl_wipe (s->bufs[i], s->dirty);
         free (s->bufs[i]);
       }

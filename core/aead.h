@@ -49,7 +49,11 @@ typedef struct pl_aead_stream pl_aead_stream;
 /* Sets up decryption (ENCRYPT = 0) or encryption (1) of one message.  For
  * SEIPD2 the message key and nonce come from HKDF over SESSION_KEY and the
  * header's salt; for tag 20 SESSION_KEY is the key and the header's IV the
- * nonce.  The stage allocates its chunk buffer once, here. */
+ * nonce.  The stage allocates its chunk buffer once, here.  OUT, H and
+ * SESSION_KEY are not NULL.  *OUT is set to NULL first: on failure
+ * nothing is left to free (a header we do not read fails as in
+ * pl_aead_header_parse; KEYLEN not the cipher's key length is
+ * GPG_ERR_INV_KEYLEN). */
 gpg_error_t pl_aead_stream_new (pl_aead_stream **out, const pl_aead_header *h,
                                 const uint8_t *session_key, size_t keylen,
                                 int encrypt);
@@ -73,6 +77,8 @@ gpg_error_t pl_aead_stream_push (pl_aead_stream *s, const uint8_t *in,
 gpg_error_t pl_aead_stream_finish (pl_aead_stream *s, const uint8_t **out,
                                    size_t *outlen);
 
+/* Closes the cipher and wipes the key and the buffers (they held
+ * plaintext) before freeing them.  S may be NULL. */
 void pl_aead_stream_free (pl_aead_stream *s);
 
 /* ---- Chunk by chunk, on several threads ----------------------------

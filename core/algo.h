@@ -57,6 +57,10 @@ enum
   PL_COMPRESS_BZIP2 = 3
 };
 
+/* Every id below may be any int: an id that is not in the tables (or
+ * one libgcrypt lacks, where said) gives 0 or "unknown", never an error.
+ * Names are static strings. */
+
 /* Returns the libgcrypt cipher id for an OpenPGP cipher id, or 0 when the
  * id is unknown or libgcrypt lacks the cipher. */
 int pl_cipher_gcry_algo (int cipher_algo);
@@ -69,20 +73,28 @@ size_t pl_cipher_block_length (int cipher_algo);
 const char *pl_cipher_name (int cipher_algo);
 
 /* Parses a name as gpg spells it ("AES256", "aes-256", "camellia128"...);
- * returns 0 when unknown. */
+ * returns 0 when unknown.  NAME is not NULL. */
 int pl_cipher_from_name (const char *name);
 
+/* Returns the libgcrypt hash id (GCRY_MD_*) for an OpenPGP hash id, or 0
+ * when the id is unknown or libgcrypt lacks the hash. */
 int pl_hash_gcry_algo (int hash_algo);
+/* A short name ("SHA256", "SHA3-256") for messages; "unknown" for an
+ * unknown id. */
 const char *pl_hash_name (int hash_algo);
 
 /* Nonce length for an AEAD mode: 16 (EAX), 15 (OCB), 12 (GCM); 0 if unknown. */
 size_t pl_aead_nonce_length (int aead_algo);
+/* The libgcrypt mode for an AEAD id: GCRY_CIPHER_MODE_EAX, _OCB or _GCM;
+ * 0 (GCRY_CIPHER_MODE_NONE) for an unknown id. */
 int pl_aead_gcry_mode (int aead_algo);
+/* "EAX", "OCB" or "GCM"; "unknown" for an unknown id. */
 const char *pl_aead_name (int aead_algo);
 
-/* Compares two buffers in time that does not depend on their contents.
- * Returns 1 when they are equal. */
+/* Compares two buffers in time that does not depend on their contents
+ * (only on LEN).  Returns 1 when they are equal; LEN 0 is equal. */
 int pl_equal_const_time (const void *a, const void *b, size_t len);
 
-/* Overwrites a buffer in a way the compiler may not remove. */
+/* Overwrites a buffer in a way the compiler may not remove.  P may be
+ * NULL when LEN is 0. */
 void pl_wipe (void *p, size_t len);

@@ -16,16 +16,14 @@
 #define PCLMUL __attribute__ ((target ("pclmul,ssse3")))
 
 
-/*
- * Encoding.
+/* ---- Encoding ------------------------------------------------------
  *
  * Each 32-bit lane gets the three octets of its group as [b1 b0 b2 b1];
  * two masked 16-bit multiplies then move each sextet into its own octet
  * (high half: a and c by mulhi, low half: b and d by mullo), and a 16-entry
- * table indexed by the sextet's range adds the offset to its character.
- */
+ * table indexed by the sextet's range adds the offset to its character. */
 
-/* Shuffle for four groups starting at octet OFF of a 16-octet lane.  */
+/* Shuffle for four groups starting at octet OFF of a 16-octet lane. */
 #define ENC_SHUF(off)                                                   \
   (off) + 1, (off) + 0, (off) + 2, (off) + 1,                           \
   (off) + 4, (off) + 3, (off) + 5, (off) + 4,                           \
@@ -33,7 +31,7 @@
   (off) + 10, (off) + 9, (off) + 11, (off) + 10
 
 /* Offsets to the character: 'A', 'a' - 26, '0' - 52 (ten times), '+' - 62,
- * '/' - 63.  */
+ * '/' - 63. */
 #define ENC_OFFSETS                                                     \
   65, 71, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -19, -16, 0, 0
 
@@ -50,7 +48,7 @@ enc_avx2 (__m256i in, __m256i shuf)
   t3 = _mm256_mullo_epi16 (t2, _mm256_set1_epi32 (0x01000010));
   idx = _mm256_or_si256 (t1, t3);
 
-  /* 0..25 -> 0, 26..51 -> 1, 52..61 -> 2..11, 62 -> 12, 63 -> 13.  */
+  /* 0..25 -> 0, 26..51 -> 1, 52..61 -> 2..11, 62 -> 12, 63 -> 13. */
   range = _mm256_subs_epu8 (idx, _mm256_set1_epi8 (51));
   range = _mm256_sub_epi8 (range, _mm256_cmpgt_epi8 (idx,
                                                      _mm256_set1_epi8 (25)));
@@ -70,7 +68,7 @@ pl_radix64_lines_avx2 (const uint8_t *in, size_t nlines, char *out)
 {
   /* Octets 0..23 of a line come from two loads at 0 and 12; octets
    * 24..47 from loads at 24 and 32 (groups at offset 4 of that lane), so
-   * that no load reaches past the line.  */
+   * that no load reaches past the line. */
   const __m256i first = _mm256_setr_epi8 (ENC_SHUF (0), ENC_SHUF (0));
   const __m256i second = _mm256_setr_epi8 (ENC_SHUF (0), ENC_SHUF (4));
 
@@ -127,8 +125,7 @@ pl_radix64_lines_ssse3 (const uint8_t *in, size_t nlines, char *out)
 }
 
 
-/*
- * Decoding.
+/* ---- Decoding ------------------------------------------------------
  *
  * A character is valid when the class bit of its high nibble (LUT_HI) is
  * not among the classes its low nibble is invalid for (LUT_LO):
@@ -137,8 +134,7 @@ pl_radix64_lines_ssse3 (const uint8_t *in, size_t nlines, char *out)
  *   0x10 high 0, 1, 8..F (never valid; every low nibble has this bit)
  * The high nibble (or '/', which shares it with '+') picks the offset from
  * character to sextet.  Two multiply-adds then pack four sextets into
- * three octets per 32-bit lane.
- */
+ * three octets per 32-bit lane. */
 
 #define DEC_LUT_LO                                                      \
   0x15, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11,                       \
@@ -146,13 +142,13 @@ pl_radix64_lines_ssse3 (const uint8_t *in, size_t nlines, char *out)
 #define DEC_LUT_HI                                                      \
   0x10, 0x10, 0x01, 0x02, 0x04, 0x08, 0x04, 0x08,                       \
   0x10, 0x10, 0x10, 0x10, 0x10, 0x10, 0x10, 0x10
-/* Index: high nibble, minus one for '/'.  */
+/* Index: high nibble, minus one for '/'. */
 #define DEC_ROLL                                                        \
   0, 16, 19, 4, -65, -65, -71, -71, 0, 0, 0, 0, 0, 0, 0, 0
 #define DEC_PACK                                                        \
   2, 1, 0, 6, 5, 4, 10, 9, 8, 14, 13, 12, -1, -1, -1, -1
 
-/* Decodes one block; 0 if it holds anything but radix-64 characters.  */
+/* Decodes one block; 0 if it holds anything but radix-64 characters. */
 static inline AVX2 int
 dec_avx2 (const uint8_t *in, uint8_t *out)
 {
@@ -163,7 +159,7 @@ dec_avx2 (const uint8_t *in, uint8_t *out)
   const __m256i mask_2f = _mm256_set1_epi8 (0x2f);
   __m256i str = _mm256_loadu_si256 ((const __m256i *) in);
   /* Masking with 0x2f keeps the nibble and clears bit 7, which would
-   * make the shuffle yield 0; bit 5 is ignored by the shuffle.  */
+   * make the shuffle yield 0; bit 5 is ignored by the shuffle. */
   __m256i hi_nib = _mm256_and_si256 (_mm256_srli_epi32 (str, 4), mask_2f);
   __m256i lo_nib = _mm256_and_si256 (str, mask_2f);
   __m256i hi = _mm256_shuffle_epi8 (lut_hi, hi_nib);
@@ -220,7 +216,7 @@ dec_ssse3 (const uint8_t *in, uint8_t *out)
   return 1;
 }
 
-/* The loop both decoders share: blocks, and line ends between them.  */
+/* The loop both decoders share: blocks, and line ends between them. */
 #define DECODE_LOOP(block, chars, octets)                               \
   const uint8_t *p = in, *end = in + len;                               \
   uint8_t *o = out;                                                     \
@@ -257,8 +253,7 @@ pl_radix64_decode_ssse3 (const uint8_t *in, size_t len, uint8_t *out,
 }
 
 
-/*
- * CRC24 folding.
+/* ---- CRC24 folding -------------------------------------------------
  *
  * Octets are read as one polynomial, first octet highest (so each 16-octet
  * block is byte-reversed into a 128-bit register).  With P the 33-bit
@@ -266,8 +261,7 @@ pl_radix64_decode_ssse3 (const uint8_t *in, size_t len, uint8_t *out,
  * to A_hi * (x^(N+64) mod P) + A_lo * (x^N mod P), which is below 96 bits:
  * four accumulators jump 512 bits per step, then are folded into one.
  * The CRC of a polynomial only depends on it modulo P, so the CRC of the
- * last accumulator's 16 octets is the CRC of the data.
- */
+ * last accumulator's 16 octets is the CRC of the data. */
 
 #define CRC_POLY 0x1864cfb00ull
 
@@ -300,7 +294,7 @@ pl_crc24_fold_pclmul (uint32_t reg, const uint8_t *data, size_t nblocks,
   const __m128i rev = _mm_setr_epi8 (15, 14, 13, 12, 11, 10, 9, 8,
                                      7, 6, 5, 4, 3, 2, 1, 0);
   /* Computed, not tabled: 2000 shifts are nothing next to the 256 octets
-   * armor.c sends here at the least.  */
+   * armor.c sends here at the least. */
   const __m128i k512 = _mm_set_epi64x ((long long) xpow_mod (576),
                                        (long long) xpow_mod (512));
   const __m128i k128 = _mm_set_epi64x ((long long) xpow_mod (192),

@@ -13,9 +13,7 @@
 #include <string.h>
 
 
-/*
- * Compile-time table builders.
- */
+/* ---- Compile-time table builders ----------------------------------- */
 
 #define REP4(M, i)   M (i), M ((i) + 1), M ((i) + 2), M ((i) + 3)
 #define REP16(M, i)  REP4 (M, i), REP4 (M, (i) + 4), \
@@ -36,8 +34,7 @@
                      REP1024 (M, 2048), REP1024 (M, 3072)
 
 
-/*
- * CRC24.
+/* ---- CRC24 ---------------------------------------------------------
  *
  * The register is kept shifted left by 8 bits, which makes it an ordinary
  * MSB-first 32-bit CRC with the generator 0x864CFB << 8; that lets us use
@@ -48,8 +45,7 @@
  * octets.  A CRC is linear, so each entry is the XOR of the entries for
  * the set bits of X; the eight single-bit entries per table were computed
  * with the bitwise algorithm of RFC 9580 §6.1.1 (the test suite checks the
- * whole function against that algorithm).
- */
+ * whole function against that algorithm). */
 
 #define CRC_LIN(x, c0, c1, c2, c3, c4, c5, c6, c7)              \
   ((((x) & 0x01) ? (c0) : 0u) ^ (((x) & 0x02) ? (c1) : 0u)      \
@@ -92,12 +88,12 @@ static const uint32_t crc_table[8][256] = {
 static inline uint32_t
 load_be32 (const uint8_t *p)
 {
-  /* Compilers turn this into one load plus a byte swap.  */
+  /* Compilers turn this into one load plus a byte swap. */
   return ((uint32_t) p[0] << 24) | ((uint32_t) p[1] << 16)
          | ((uint32_t) p[2] << 8) | (uint32_t) p[3];
 }
 
-/* Slicing-by-8 on the shifted register R.  */
+/* Slicing-by-8 on the shifted register R. */
 static uint32_t
 crc_tables (uint32_t r, const uint8_t *data, size_t len)
 {
@@ -120,7 +116,7 @@ crc_tables (uint32_t r, const uint8_t *data, size_t len)
 
 static int crc_fold_ok (void);
 
-/* Below this, folding's set-up costs more than it saves.  */
+/* Below this, folding's set-up costs more than it saves. */
 #define CRC_FOLD_MIN 256
 
 uint32_t
@@ -144,17 +140,15 @@ pl_crc24_update (uint32_t crc, const uint8_t *data, size_t len)
 }
 
 
-/*
- * Radix-64 encoding.
- */
+/* ---- Radix-64 encoding --------------------------------------------- */
 
-/* The alphabet as a constant expression, so that it can fill tables.  */
+/* The alphabet as a constant expression, so that it can fill tables. */
 #define B64CHAR(v)                                              \
   ((v) < 26 ? 'A' + (v) : (v) < 52 ? 'a' + (v) - 26             \
    : (v) < 62 ? '0' + (v) - 52 : (v) == 62 ? '+' : '/')
 
 /* Two output characters per 12 input bits: half the lookups, and
- * each one a two-octet copy.  8 KiB stays in L1.  */
+ * each one a two-octet copy.  8 KiB stays in L1. */
 #define B64PAIR(i) { (char) B64CHAR ((i) >> 6), (char) B64CHAR ((i) & 63) }
 static const char b64_pairs[4096][2] = { REP4096 (B64PAIR) };
 
@@ -162,7 +156,7 @@ static const char b64_pairs[4096][2] = { REP4096 (B64PAIR) };
 static const char b64_chars[64] = { REP16 (B64C, 0), REP16 (B64C, 16),
                                     REP16 (B64C, 32), REP16 (B64C, 48) };
 
-/* Encodes NGROUPS whole groups of three octets.  */
+/* Encodes NGROUPS whole groups of three octets. */
 static inline void
 encode_groups (const uint8_t *in, size_t ngroups, char *out)
 {
@@ -175,7 +169,7 @@ encode_groups (const uint8_t *in, size_t ngroups, char *out)
     }
 }
 
-/* Encodes the last 1 or 2 octets with padding.  */
+/* Encodes the last 1 or 2 octets with padding. */
 static inline void
 encode_tail (const uint8_t *in, size_t len, char *out)
 {
@@ -204,14 +198,14 @@ pl_radix64_encode (const uint8_t *in, size_t len, char *out)
 }
 
 
-/*
- * Choosing the code: vector kernels (armor-simd.c) where the CPU has them.
- */
+/* ---- Choosing the code ---------------------------------------------
+ *
+ * Vector kernels (armor-simd.c) where the CPU has them. */
 
 #define LINE_CHARS 64                   /* RFC 9580 allows up to 76 */
 #define LINE_OCTETS (LINE_CHARS / 4 * 3)
 
-/* Whole lines: LINE_OCTETS octets into LINE_CHARS characters and an LF.  */
+/* Whole lines: LINE_OCTETS octets into LINE_CHARS characters and an LF. */
 static void
 encode_lines_scalar (const uint8_t *in, size_t nlines, char *out)
 {
@@ -227,12 +221,12 @@ typedef struct
   const char *name;
   const char *cpu_feature;      /* for __builtin_cpu_supports; NULL: none */
   void (*encode_lines) (const uint8_t *in, size_t nlines, char *out);
-  /* NULL: the portable decoder does it all.  */
+  /* NULL: the portable decoder does it all. */
   size_t (*decode_blocks) (const uint8_t *in, size_t len, uint8_t *out,
                            size_t room, size_t *outlen);
 } armor_kernels;
 
-/* Best first.  */
+/* Best first. */
 static const armor_kernels kernel_levels[] = {
 #ifdef PL_ARMOR_HAVE_X86_KERNELS
   { "avx2", "avx2", pl_radix64_lines_avx2, pl_radix64_decode_avx2 },
@@ -243,7 +237,7 @@ static const armor_kernels kernel_levels[] = {
 #define N_LEVELS (sizeof kernel_levels / sizeof kernel_levels[0])
 
 /* Set once at first use (every thread computes the same answer, so the
- * race is harmless) or by pl_armor_force_simd.  */
+ * race is harmless) or by pl_armor_force_simd. */
 static const armor_kernels *active_level;
 static int active_crc_fold;
 
@@ -251,7 +245,7 @@ static int
 level_supported (const armor_kernels *k)
 {
 #ifdef PL_ARMOR_HAVE_X86_KERNELS
-  /* __builtin_cpu_supports wants a literal.  */
+  /* __builtin_cpu_supports wants a literal. */
   if (k->cpu_feature && !strcmp (k->cpu_feature, "avx2"))
     return __builtin_cpu_supports ("avx2");
   if (k->cpu_feature && !strcmp (k->cpu_feature, "ssse3"))
@@ -272,7 +266,7 @@ crc_fold_supported (const armor_kernels *k)
 #endif
 }
 
-/* The level called NAME if it is supported; NULL for the best one.  */
+/* The level called NAME if it is supported; NULL for the best one. */
 static const armor_kernels *
 find_level (const char *name)
 {
@@ -333,9 +327,7 @@ pl_armor_force_simd (const char *name)
 }
 
 
-/*
- * Armor encoder.
- */
+/* ---- Armor encoder ------------------------------------------------- */
 
 static const char *const label_text[] = {
   [PL_ARMOR_MESSAGE] = "MESSAGE",
@@ -346,7 +338,7 @@ static const char *const label_text[] = {
 #define N_LABELS (sizeof label_text / sizeof label_text[0])
 
 /* "-----BEGIN PGP PRIVATE KEY BLOCK-----\n\n" and the matching END line
- * with its LF are the longest framing lines.  */
+ * with its LF are the longest framing lines. */
 #define MAX_HEADER_LEN 39
 #define MAX_FOOTER_LEN 36
 
@@ -385,11 +377,11 @@ pl_armor_encoder_bound (size_t len)
 {
   size_t groups, chars;
 
-  /* Keep the arithmetic from wrapping for absurd lengths.  */
+  /* Keep the arithmetic from wrapping for absurd lengths. */
   if (len > (SIZE_MAX / 2 - 1024) / 4 * 3)
     return SIZE_MAX;
   /* Up to two carried octets join this push; a finish adds one more
-   * (padded) group.  */
+   * (padded) group. */
   groups = (len + 2) / 3 + 1;
   chars = 4 * groups;
   return MAX_HEADER_LEN + chars + chars / LINE_CHARS + 2
@@ -408,7 +400,7 @@ encoder_header (pl_armor_encoder *enc, char *o)
   return o;
 }
 
-/* Emits one group, breaking the line when it is full.  */
+/* Emits one group, breaking the line when it is full. */
 static inline char *
 encoder_group (pl_armor_encoder *enc, const uint8_t *in, char *o)
 {
@@ -445,7 +437,7 @@ pl_armor_encoder_push (pl_armor_encoder *enc, const uint8_t *in,
       enc->carry_len = 0;
     }
 
-  /* Finish the current line group by group, then do whole lines.  */
+  /* Finish the current line group by group, then do whole lines. */
   while (enc->column && len >= 3)
     {
       o = encoder_group (enc, in, o);
@@ -465,7 +457,7 @@ pl_armor_encoder_push (pl_armor_encoder *enc, const uint8_t *in,
     {
       size_t ngroups = len / 3;
 
-      /* Fewer than a line's worth: no line break can occur.  */
+      /* Fewer than a line's worth: no line break can occur. */
       encode_groups (in, ngroups, o);
       o += 4 * ngroups;
       enc->column += 4 * ngroups;
@@ -512,12 +504,10 @@ pl_armor_encoder_finish (pl_armor_encoder *enc, char *out)
 }
 
 
-/*
- * Armor decoder.
- */
+/* ---- Armor decoder ------------------------------------------------- */
 
 /* Decoding table classes; every value at or above 0x40 stops the fast
- * path.  */
+ * path. */
 enum
 {
   C_WS = 0x40,                  /* blank, tab, CR, VT, FF: ignored */
@@ -564,7 +554,7 @@ enum
  * before we stop waiting for the colon of a header and take it for the
  * first body line.  Their octets may be owed to the caller in later
  * pushes; the 25 characters of any END line leave room to pay back 24
- * octets, which is what 32 characters decode to.  */
+ * octets, which is what 32 characters decode to. */
 #define MAX_HEADER_KEY 32
 
 #define PEND_SIZE (sizeof ((pl_armor_decoder *) 0)->pend)
@@ -587,7 +577,7 @@ pl_armor_decoder_init (pl_armor_decoder *dec)
   dec->crc = PL_CRC24_INIT;
 }
 
-/* Moves owed octets to the output while there is room.  */
+/* Moves owed octets to the output while there is room. */
 static void
 drain (pl_armor_decoder *dec, sink *s)
 {
@@ -599,7 +589,7 @@ drain (pl_armor_decoder *dec, sink *s)
     }
 }
 
-/* Outputs one octet, in order after any owed ones.  */
+/* Outputs one octet, in order after any owed ones. */
 static inline gpg_error_t
 emit (pl_armor_decoder *dec, sink *s, uint8_t b)
 {
@@ -617,7 +607,7 @@ emit (pl_armor_decoder *dec, sink *s, uint8_t b)
 }
 
 /* Adds a character to line[]; once full, whitespace is dropped (it would
- * be trimmed anyway) and anything else marks the line as too long.  */
+ * be trimmed anyway) and anything else marks the line as too long. */
 static inline void
 line_add (pl_armor_decoder *dec, uint8_t c)
 {
@@ -645,7 +635,7 @@ line_reset (pl_armor_decoder *dec)
   dec->bol = 1;
 }
 
-/* Matches "<prefix><label>-----" against the trimmed line.  */
+/* Matches "<prefix><label>-----" against the trimmed line. */
 static int
 match_armor_line (const pl_armor_decoder *dec, const char *prefix,
                   pl_armor_label *label)
@@ -668,7 +658,7 @@ match_armor_line (const pl_armor_decoder *dec, const char *prefix,
 }
 
 /* C starts a line at the beginning of a line ('-' or '='): collect the
- * whole line, to be judged by special_line at its end.  */
+ * whole line, to be judged by special_line at its end. */
 static gpg_error_t
 collect_line (pl_armor_decoder *dec, uint8_t c)
 {
@@ -679,7 +669,7 @@ collect_line (pl_armor_decoder *dec, uint8_t c)
   return 0;
 }
 
-/* One character of the radix-64 body, the slow way.  */
+/* One character of the radix-64 body, the slow way. */
 static gpg_error_t
 body_char (pl_armor_decoder *dec, sink *s, uint8_t c)
 {
@@ -692,7 +682,7 @@ body_char (pl_armor_decoder *dec, sink *s, uint8_t c)
       dec->bol = 0;
       /* Output each octet as soon as its last bit is known: then no
        * character ever produces more than one octet, which keeps the
-       * output within the length of the input for any split.  */
+       * output within the length of the input for any split. */
       switch (dec->quad_len)
         {
         case 0:
@@ -745,7 +735,7 @@ body_char (pl_armor_decoder *dec, sink *s, uint8_t c)
   return gpg_error (GPG_ERR_INV_ARMOR);
 }
 
-/* A complete line that started with '-' or '=' after the BEGIN line.  */
+/* A complete line that started with '-' or '=' after the BEGIN line. */
 static gpg_error_t
 special_line (pl_armor_decoder *dec, sink *s)
 {
@@ -782,7 +772,7 @@ special_line (pl_armor_decoder *dec, sink *s)
       return 0;
     }
 
-  /* Padding that a writer wrapped onto a line of its own.  */
+  /* Padding that a writer wrapped onto a line of its own. */
   dec->state = ST_BODY;
   dec->bol = 0;
   for (size_t i = 0; i < dec->line_len; i++)
@@ -796,7 +786,7 @@ special_line (pl_armor_decoder *dec, sink *s)
   return 0;
 }
 
-/* The BEGIN line.  */
+/* The BEGIN line. */
 static gpg_error_t
 begin_line (pl_armor_decoder *dec)
 {
@@ -808,7 +798,7 @@ begin_line (pl_armor_decoder *dec)
   return 0;
 }
 
-/* Gives up on a line being a header: decode what we kept of it.  */
+/* Gives up on a line being a header: decode what we kept of it. */
 static gpg_error_t
 header_to_body (pl_armor_decoder *dec, sink *s)
 {
@@ -826,7 +816,7 @@ header_to_body (pl_armor_decoder *dec, sink *s)
 
 /* One character after the BEGIN line, before the body is known to have
  * started.  Only the radix-64 characters of the line are kept: as soon as
- * anything else shows up the line cannot be body data.  */
+ * anything else shows up the line cannot be body data. */
 static gpg_error_t
 header_char (pl_armor_decoder *dec, sink *s, uint8_t c, int *reprocess)
 {
@@ -852,14 +842,14 @@ header_char (pl_armor_decoder *dec, sink *s, uint8_t c, int *reprocess)
           return 0;
         }
       /* No blank line after the BEGIN line and headers: this was the
-       * first line of data.  */
+       * first line of data. */
       *reprocess = 1;
       return header_to_body (dec, s);
     case C_DASH:
     case C_PAD:
       if (dec->bol)
         {
-          /* END or CRC line straight after the headers.  */
+          /* END or CRC line straight after the headers. */
           dec->bol = 0;
           line_add (dec, c);
           dec->state = ST_LINE;
@@ -880,7 +870,7 @@ header_char (pl_armor_decoder *dec, sink *s, uint8_t c, int *reprocess)
     }
 
   /* A radix-64 character or '='.  Blanks between them make words, which
-   * only a (broken) header has.  */
+   * only a (broken) header has. */
   dec->bol = 0;
   if (dec->line_flags & LF_BLANK)
     dec->line_flags |= LF_NOT_BODY;
@@ -896,7 +886,7 @@ header_char (pl_armor_decoder *dec, sink *s, uint8_t c, int *reprocess)
 }
 
 /* The vector kernel's share of the body: whole blocks and the line ends
- * between them.  */
+ * between them. */
 static inline void
 body_blocks (pl_armor_decoder *dec, const uint8_t **pp, const uint8_t *end,
              sink *s)
@@ -917,7 +907,7 @@ body_blocks (pl_armor_decoder *dec, const uint8_t **pp, const uint8_t *end,
 }
 
 /* Decodes whole groups of radix-64 characters from *P until the next
- * character that needs a closer look.  */
+ * character that needs a closer look. */
 static inline void
 body_fast (pl_armor_decoder *dec, const uint8_t **pp, const uint8_t *end,
            sink *s)
@@ -951,7 +941,7 @@ body_fast (pl_armor_decoder *dec, const uint8_t **pp, const uint8_t *end,
   s->o = o;
 }
 
-/* Before the BEGIN line: looks for it, a line at a time.  */
+/* Before the BEGIN line: looks for it, a line at a time. */
 static gpg_error_t
 seek_begin (pl_armor_decoder *dec, const uint8_t **pp, const uint8_t *end)
 {
@@ -960,7 +950,7 @@ seek_begin (pl_armor_decoder *dec, const uint8_t **pp, const uint8_t *end)
 
   if (dec->line_flags & LF_JUNK)
     {
-      /* Not the BEGIN line: skip to its end in one go.  */
+      /* Not the BEGIN line: skip to its end in one go. */
       const uint8_t *nl = memchr (p, '\n', (size_t) (end - p));
       if (!nl)
         {
@@ -988,7 +978,7 @@ seek_begin (pl_armor_decoder *dec, const uint8_t **pp, const uint8_t *end)
   return err;
 }
 
-/* After the checksum: blank lines, then the END line.  */
+/* After the checksum: blank lines, then the END line. */
 static gpg_error_t
 tail_char (pl_armor_decoder *dec, uint8_t c)
 {
@@ -1100,7 +1090,7 @@ pl_armor_decoder_finish (pl_armor_decoder *dec)
     return dec->err;
 
   /* The END line may lack its final LF; if it is cut short, the armor
-   * is.  */
+   * is. */
   if (dec->state == ST_LINE && dec->line[0] == '-')
     {
       sink s = { NULL, NULL };
@@ -1128,12 +1118,10 @@ pl_armor_decoder_finish (pl_armor_decoder *dec)
 }
 
 
-/*
- * Detection.
- */
+/* ---- Detection ----------------------------------------------------- */
 
 /* How far into the data we look for the BEGIN line: enough for a
- * cleartext-signed intro or a mail header block.  */
+ * cleartext-signed intro or a mail header block. */
 #define DETECT_WINDOW 8192
 
 int

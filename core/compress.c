@@ -11,14 +11,14 @@
 #include <bzlib.h>
 
 /* zlib and libbz2 count in unsigned int.  A longer buffer is handed over
- * in pieces; the caller's loop comes back for the rest.  */
+ * in pieces; the caller's loop comes back for the rest. */
 static unsigned int
 clamp_len (size_t n)
 {
   return n > UINT_MAX ? UINT_MAX : (unsigned int) n;
 }
 
-/* zlib rejects a null buffer even when its length is zero.  */
+/* zlib rejects a null buffer even when its length is zero. */
 static const uint8_t no_input[1];
 
 static int
@@ -36,7 +36,7 @@ zlib_error (int rc)
     case Z_MEM_ERROR:
       return gpg_error (GPG_ERR_ENOMEM);
     case Z_DATA_ERROR:
-    case Z_NEED_DICT:           /* OpenPGP has no preset dictionaries.  */
+    case Z_NEED_DICT:           /* OpenPGP has no preset dictionaries. */
       return gpg_error (GPG_ERR_BAD_DATA);
     default:
       return gpg_error (GPG_ERR_INTERNAL);
@@ -62,7 +62,7 @@ bz_error (int rc)
 /* ---- One call into either library ----------------------------------
  *
  * Both libraries keep a pointer back to the stream and check it, so the
- * stream lives on the heap where the caller's struct may not move it.  */
+ * stream lives on the heap where the caller's struct may not move it. */
 
 typedef enum
 {
@@ -72,7 +72,7 @@ typedef enum
 } codec_op;
 
 /* A stream of ALGO (known_algo) for inflating (CODEC_INFLATE) or
- * deflating (the others) at LEVEL 1..9.  */
+ * deflating (the others) at LEVEL 1..9. */
 static gpg_error_t
 codec_new (int algo, codec_op op, int level, void **stream)
 {
@@ -85,7 +85,7 @@ codec_new (int algo, codec_op op, int level, void **stream)
 
       if (!bz)
         return gpg_error_from_syserror ();
-      /* The level picks the block size in units of 100k, as gpg does.  */
+      /* The level picks the block size in units of 100k, as gpg does. */
       rc = op == CODEC_INFLATE ? BZ2_bzDecompressInit (bz, 0, 0)
                                : BZ2_bzCompressInit (bz, level, 0, 0);
       if (rc != BZ_OK)
@@ -102,7 +102,7 @@ codec_new (int algo, codec_op op, int level, void **stream)
       if (!zs)
         return gpg_error_from_syserror ();
       /* ZIP is raw deflate, ZLIB has the RFC 1950 header and checksum.
-       * GnuPG writes ZIP with an 8k window so that PGP 2 can read it.  */
+       * GnuPG writes ZIP with an 8k window so that PGP 2 can read it. */
       if (op == CODEC_INFLATE)
         rc = inflateInit2 (zs, algo == PL_COMPRESS_ZIP ? -15 : 15);
       else if (algo == PL_COMPRESS_ZIP)
@@ -136,7 +136,7 @@ codec_free (int algo, codec_op op, void *stream)
  * OUT (OUTCAP octets; NULL for none), as much as the library does in one
  * call.  *CONSUMED and *PRODUCED say what it moved; *ENDED is set when
  * the stream reached its end.  Running out of input or of room is no
- * error: the caller brings more.  */
+ * error: the caller brings more. */
 static gpg_error_t
 codec_step (int algo, void *stream, codec_op op, const uint8_t *in,
             size_t len, uint8_t *out, size_t outcap, size_t *consumed,
@@ -166,7 +166,7 @@ codec_step (int algo, void *stream, codec_op op, const uint8_t *in,
       out_left = bz->avail_out;
       if (rc == BZ_STREAM_END)
         *ended = 1;
-      /* libbz2 reports a call that moved nothing as BZ_PARAM_ERROR.  */
+      /* libbz2 reports a call that moved nothing as BZ_PARAM_ERROR. */
       else if (rc != BZ_OK && rc != BZ_RUN_OK && rc != BZ_FINISH_OK
                && !(rc == BZ_PARAM_ERROR && in_left == in_len
                     && out_left == out_len))
@@ -185,7 +185,7 @@ codec_step (int algo, void *stream, codec_op op, const uint8_t *in,
       in_left = zs->avail_in;
       out_left = zs->avail_out;
       /* Z_BUF_ERROR only says that nothing could be done with what was
-       * offered; the caller brings more input or more room.  */
+       * offered; the caller brings more input or more room. */
       if (rc == Z_STREAM_END)
         *ended = 1;
       else if (rc != Z_OK && rc != Z_BUF_ERROR)
@@ -232,7 +232,7 @@ pl_inflate_push (pl_inflate *z, const uint8_t *in, size_t len,
   *produced = 0;
   if (z->ended)
     {
-      /* Whatever follows the end belongs to no one; GnuPG skips it too.  */
+      /* Whatever follows the end belongs to no one; GnuPG skips it too. */
       *consumed = len;
       return 0;
     }
@@ -250,7 +250,7 @@ pl_inflate_push (pl_inflate *z, const uint8_t *in, size_t len,
       && z->total_out / PL_INFLATE_MAX_RATIO >= z->total_in)
     err = gpg_error (PL_ERR_BOMB);
   /* A finished or broken stream has no further use; let its memory go now
-   * and make further calls fail rather than resume after damage.  */
+   * and make further calls fail rather than resume after damage. */
   if (err || z->ended)
     inflate_release (z);
   return err;
@@ -270,7 +270,7 @@ pl_inflate_finish (pl_inflate *z)
   if (!z->stream)
     return gpg_error (GPG_ERR_INV_STATE);
   /* PGP 2 wrote raw deflate without a final block; GnuPG reads such a
-   * stream to the end of the packet and takes what it got.  */
+   * stream to the end of the packet and takes what it got. */
   if (z->algo == PL_COMPRESS_ZIP)
     return 0;
   return gpg_error (GPG_ERR_TRUNCATED);
@@ -285,7 +285,7 @@ pl_inflate_clear (pl_inflate *z)
 
 
 /* A pl_deflate whose stream is gone but whose algo is still set has
- * written its end; one with neither was never set up or failed.  */
+ * written its end; one with neither was never set up or failed. */
 
 static void
 deflate_release (pl_deflate *z)
@@ -351,7 +351,7 @@ pl_deflate_finish (pl_deflate *z, uint8_t *out, size_t outcap,
       *done = 1;
       return 0;
     }
-  /* libbz2 calls a finishing step without room a sequence error.  */
+  /* libbz2 calls a finishing step without room a sequence error. */
   if (!out || !outcap)
     return 0;
   err = codec_step (z->algo, z->stream, CODEC_FINISH, NULL, 0, out, outcap,

@@ -32,6 +32,13 @@ typedef struct
 #define PL_INFLATE_DEFAULT_FLOOR (1ull << 30)
 #define PL_INFLATE_NO_LIMIT UINT64_MAX
 
+/* No argument is NULL, but IN and OUT of a push may be when LEN or OUTCAP
+ * is 0 (no input, no room).  Init needs no preparation of
+ * Z: it overwrites Z, which therefore must not hold a stream from an
+ * earlier successful init (clear that first).  A failed init leaves Z
+ * without a stream: push and finish then fail with GPG_ERR_INV_STATE,
+ * and clear is harmless, as it is on a zeroed Z and twice. */
+
 /* ALGO is an OpenPGP compression id (1, 2 or 3); anything else fails with
  * GPG_ERR_COMPR_ALGO.  The expansion floor starts at the default. */
 gpg_error_t pl_inflate_init (pl_inflate *z, int algo);
@@ -51,6 +58,7 @@ gpg_error_t pl_inflate_push (pl_inflate *z, const uint8_t *in, size_t len,
  * (A ZIP stream from old PGP versions may lack its end marker; that is
  * accepted, as GnuPG accepts it.) */
 gpg_error_t pl_inflate_finish (pl_inflate *z);
+/* Releases Z's stream and zeroes Z. */
 void pl_inflate_clear (pl_inflate *z);
 
 typedef struct
@@ -59,7 +67,10 @@ typedef struct
   void *stream;
 } pl_deflate;
 
-/* LEVEL 1..9, as zlib and bzip2 use them. */
+/* LEVEL 1..9, as zlib and bzip2 use them (else GPG_ERR_INV_VALUE); an
+ * unknown ALGO is GPG_ERR_COMPR_ALGO.  Init and clear as for pl_inflate
+ * above; a push or finish that fails also drops the stream, so that
+ * later calls fail with GPG_ERR_INV_STATE. */
 gpg_error_t pl_deflate_init (pl_deflate *z, int algo, int level);
 gpg_error_t pl_deflate_push (pl_deflate *z, const uint8_t *in, size_t len,
                              size_t *consumed, uint8_t *out, size_t outcap,
@@ -67,4 +78,5 @@ gpg_error_t pl_deflate_push (pl_deflate *z, const uint8_t *in, size_t len,
 /* Flushes the end of the stream; call until *DONE is 1. */
 gpg_error_t pl_deflate_finish (pl_deflate *z, uint8_t *out, size_t outcap,
                                size_t *produced, int *done);
+/* Releases Z's stream and zeroes Z. */
 void pl_deflate_clear (pl_deflate *z);

@@ -32,14 +32,13 @@
 /* The longest S2K output asked for (an AES-256 key). */
 #define PL_DERIVE_KEY_MAX 32
 
-/* 2^21 units: Argon2 t=1 over 2 GiB, 3-6 s on one core here. */
+/* 2^21 units: Argon2 t=1 over 2 GiB. */
 #define PL_DERIVE_SKESK_CAP (1ull << 21)
-/* One and a half times that: at worst (one-lane Argon2 over 2 GiB and
- * then over 1 GiB) 6-9 s on this 2-core machine under a load of 7-9;
- * the rfc9580 default (t=3, 64 MiB) fits 16 times, gpg's largest
- * iterated count 24 times (SHA-256) or 12 times (SHA-1: two contexts
- * for a 32-octet key).  README and bench/derive-budget have the
- * figures. */
+/* One and a half times that: at worst one-lane Argon2 over 2 GiB and
+ * then over 1 GiB; the rfc9580 default (t=3, 64 MiB) fits 16 times,
+ * gpg's largest iterated count 24 times (SHA-256) or 12 times (SHA-1:
+ * two contexts for a 32-octet key).  README and bench/README.md
+ * (bench/derive-budget) have what these take. */
 #define PL_DERIVE_BUDGET (3ull << 20)
 
 typedef struct pl_derive_entry pl_derive_entry;

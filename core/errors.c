@@ -115,6 +115,11 @@ pl_error_message (gpg_error_t err)
       return PL_N_ ("The output file already exists.");
     case GPG_ERR_ENOSPC:
       return PL_N_ ("The disk is full.");
+    case GPG_ERR_EDQUOT:
+      return PL_N_ ("Your disk quota is used up.");
+    case GPG_ERR_EFBIG:
+      return PL_N_ ("The file is larger than the disk or a limit on this "
+                    "process allows.");
     case GPG_ERR_EIO:
       return PL_N_ ("A read or write error occurred.");
     case GPG_ERR_ENOENT:

@@ -21,7 +21,7 @@ pl_hkdf_sha256 (const uint8_t *salt, size_t salt_len,
 {
   gpg_error_t err;
   gcry_mac_hd_t hd = NULL;
-  uint8_t *prk = NULL;          /* PRK, then T(i); both secret.  */
+  uint8_t *prk = NULL;          /* PRK, then T(i); both secret. */
   uint8_t *block;
   size_t n, done;
   uint8_t counter;
@@ -44,7 +44,7 @@ pl_hkdf_sha256 (const uint8_t *salt, size_t salt_len,
 
   /* Extract.  An absent salt is HashLen zero octets (RFC 5869 §2.2);
    * HMAC pads its key with zeros anyway, so an empty salt is the same,
-   * and passing the zeros spares libgcrypt a zero-length key.  */
+   * and passing the zeros spares libgcrypt a zero-length key. */
   if (!salt || !salt_len)
     {
       salt = zero_salt;
@@ -61,7 +61,7 @@ pl_hkdf_sha256 (const uint8_t *salt, size_t salt_len,
   if (err)
     goto leave;
 
-  /* Expand: T(i) = HMAC (PRK, T(i-1) || info || i), T(0) empty.  */
+  /* Expand: T(i) = HMAC (PRK, T(i-1) || info || i), T(0) empty. */
   err = gcry_mac_setkey (hd, prk, HASH_LEN);
   if (err)
     goto leave;

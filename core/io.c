@@ -281,6 +281,8 @@ pl_write_all (int fd, const void *buf, size_t len)
             continue;
           return pl_error_from_errno (errno);
         }
+      if (n == 0)               /* no progress, and no errno to say why */
+        return gpg_error (GPG_ERR_EIO);
       p += n;
       len -= (size_t) n;
     }

@@ -116,7 +116,8 @@ gpg_error_t pl_sink_new_fd (int fd, int spool, pl_sink **out);
  * interrupt, and 1 is returned; else 0. */
 int pl_sink_fd_restore_point (pl_sink *sink, int *fd, int64_t *length);
 
-/* Writes all of BUF to FD, retrying short writes and EINTR. */
+/* Writes all of BUF to FD, retrying short writes and EINTR; a write that
+ * makes no progress fails with EIO. */
 gpg_error_t pl_write_all (int fd, const void *buf, size_t len);
 
 /* errno to gpg_error_t. */

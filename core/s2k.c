@@ -254,8 +254,8 @@ argon2_compute_key (const pl_s2k *s2k, const char *passphrase, size_t len,
 
 /* A cancellable Argon2 runs on a helper thread that owns everything it
  * touches: on cancel the caller returns at once, and the helper stops at
- * its next segment (up to memory / (4 * lanes) KiB of work: 1-2 s for one
- * lane over 2 GiB), then frees its memory and itself.  It never reads the
+ * its next segment (up to memory / (4 * lanes) KiB of work; bench/README.md
+ * has its time), then frees its memory and itself.  It never reads the
  * caller's cancel flag, which may be gone by then. */
 typedef struct
 {

@@ -76,9 +76,9 @@ gpg_error_t pl_s2k_derive_controlled (const pl_s2k *s2k,
 /* The work one derivation of KEYLEN octets asks for, in Argon2 block
  * fills (a pass over one KiB of Argon2 memory): passes x memory for
  * Argon2; octets hashed / PL_S2K_OCTETS_PER_UNIT for the hashed types.
- * The ratio is measured on one core (bench/derive-cost): a block fill
- * takes 1.2 us at 64 MiB (3 us at 1 GiB and more), in which SHA-1 hashes
- * about 480 octets and SHA-256 (with SHA-NI) about 960. */
+ * The ratio was measured on one core: in the time of a block fill SHA-1
+ * hashes about 480 octets and SHA-256 (with SHA-NI) about 960
+ * (bench/README.md has the figures). */
 #define PL_S2K_OCTETS_PER_UNIT 512
 uint64_t pl_s2k_cost (const pl_s2k *s2k, size_t keylen);
 

@@ -25,10 +25,10 @@
 /* SHA-1 runs at about the speed of CFB encryption, so on more than one
  * core the MDC is computed on a thread of its own, overlapping the
  * cipher.  Pushes smaller than this are hashed inline: a handover costs
- * two thread wake-ups (25-30 us a submit and wait on the 2-core VM of
- * bench/), which is a fifth of hashing 256 KiB (the blocks of an input
- * in memory) and more than the hasher saves there, but a twentieth of
- * hashing the 1 MiB blocks read from a file. */
+ * two thread wake-ups, which is a fifth of hashing 256 KiB (the blocks
+ * of an input in memory) and more than the hasher saves there, but a
+ * twentieth of hashing the 1 MiB blocks read from a file (bench/README.md
+ * has the figures). */
 #define PL_SEIPD1_THREAD_MIN (512 * 1024)
 
 typedef struct
@@ -63,6 +63,15 @@ void pl_seipd1_set_threads (pl_seipd1 *st, int threads);
 #define PL_SEIPD1_SPAN_MAX (4 * 1024 * 1024)
 void pl_seipd1_set_stable_input (pl_seipd1 *st, int stable);
 
+/* No argument may be NULL.  Either init needs no preparation of ST: it
+ * overwrites ST, which therefore must not hold what an earlier successful
+ * init set up (clear that first).  A failed init leaves ST cleared: it
+ * holds nothing to release, pl_seipd1_clear on it is harmless, and init
+ * may be called on it again (decrypt.c so tries the next key and clears
+ * at the end whatever happened).  An unknown or unsupported cipher is
+ * GPG_ERR_CIPHER_ALGO, KEYLEN not the cipher's key length
+ * GPG_ERR_BAD_KEY. */
+
 /* Encryption: writes the encrypted prefix (block length + 2 octets) to
  * PREFIX and returns its length in *PREFIX_LEN. */
 gpg_error_t pl_seipd1_encrypt_init (pl_seipd1 *st, int cipher_algo,
@@ -74,9 +83,10 @@ gpg_error_t pl_seipd1_encrypt_push (pl_seipd1 *st, const uint8_t *in,
 /* Writes the encrypted MDC packet (22 octets). */
 gpg_error_t pl_seipd1_encrypt_finish (pl_seipd1 *st, uint8_t *out);
 
-/* Decryption: PREFIX is the first block length + 2 octets of the body.  A
- * failed quick check is GPG_ERR_BAD_PASSPHRASE (the key is wrong, or, one
- * time in 65536, the data is damaged). */
+/* Decryption: PREFIX is the first block length + 2 octets of the body
+ * (another PREFIX_LEN is GPG_ERR_TRUNCATED).  A failed quick check is
+ * GPG_ERR_BAD_PASSPHRASE (the key is wrong, or, one time in 65536, the
+ * data is damaged). */
 gpg_error_t pl_seipd1_decrypt_init (pl_seipd1 *st, int cipher_algo,
                                     const uint8_t *key, size_t keylen,
                                     const uint8_t *prefix, size_t prefix_len);
@@ -98,4 +108,7 @@ gpg_error_t pl_seipd1_decrypt_push (pl_seipd1 *st, const uint8_t *in,
  * GPG_ERR_CHECKSUM; too short to hold one: GPG_ERR_TRUNCATED. */
 gpg_error_t pl_seipd1_decrypt_finish (pl_seipd1 *st);
 
+/* Stops the hasher, releases the cipher and the MDC hash, and wipes ST
+ * (the key schedule, the held-back octets) to zeros.  Safe on a zeroed ST,
+ * after a failed init, and twice; ST is not NULL. */
 void pl_seipd1_clear (pl_seipd1 *st);

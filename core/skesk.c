@@ -23,7 +23,7 @@
 #define TAG_LEN 16
 
 
-/* A cipher fit for AEAD: known to libgcrypt, 16-octet blocks.  */
+/* A cipher fit for AEAD: known to libgcrypt, 16-octet blocks. */
 static int
 aead_cipher_ok (int cipher_algo)
 {
@@ -65,7 +65,7 @@ pl_skesk_parse (pl_skesk *skesk, const uint8_t *body, size_t len)
     case 6:
       /* The count covers cipher, AEAD mode, S2K length, S2K and IV; it
        * lets a reader skip to the encrypted key without understanding
-       * the S2K, but we need the S2K anyway.  */
+       * the S2K, but we need the S2K anyway. */
       if (len < 5)
         return gpg_error (GPG_ERR_INV_PACKET);
       count = body[1];
@@ -90,7 +90,7 @@ pl_skesk_parse (pl_skesk *skesk, const uint8_t *body, size_t len)
     {
       if (count != 3 + s2k_len + skesk->iv_len || len < 2 + count)
         return gpg_error (GPG_ERR_INV_PACKET);
-      /* Parse the S2K within its stated length only.  */
+      /* Parse the S2K within its stated length only. */
       err = pl_s2k_parse (&skesk->s2k, body + off, s2k_len, &used);
       if (!err && used != s2k_len)
         err = gpg_error (GPG_ERR_INV_PACKET);
@@ -114,20 +114,20 @@ pl_skesk_parse (pl_skesk *skesk, const uint8_t *body, size_t len)
   esk_len = len - off;
   if (skesk->version == 4)
     {
-      /* Absent, or the cipher octet and a key.  */
+      /* Absent, or the cipher octet and a key. */
       if (esk_len == 1 || esk_len > 1 + PL_SESSION_KEY_MAX)
         return gpg_error (GPG_ERR_INV_PACKET);
     }
   else if (skesk->version == 5)
     {
-      /* v5 wraps a key for its own cipher, which the OCB packet uses.  */
+      /* v5 wraps a key for its own cipher, which the OCB packet uses. */
       if (esk_len != pl_cipher_key_length (skesk->cipher_algo) + TAG_LEN)
         return gpg_error (GPG_ERR_INV_PACKET);
     }
   else
     {
       /* v6 wraps a key for the cipher the SEIPD v2 header names; every
-       * cipher with 16-octet blocks takes 16, 24 or 32 octets.  */
+       * cipher with 16-octet blocks takes 16, 24 or 32 octets. */
       if (esk_len != 16 + TAG_LEN && esk_len != 24 + TAG_LEN
           && esk_len != 32 + TAG_LEN)
         return gpg_error (GPG_ERR_INV_PACKET);
@@ -140,7 +140,7 @@ pl_skesk_parse (pl_skesk *skesk, const uint8_t *body, size_t len)
 
 /* Opens an AEAD handle for a v5/v6 SKESK under KEK with the packet's IV
  * and associated data, ready for the one and only encrypt or decrypt
- * call.  */
+ * call. */
 static gpg_error_t
 open_aead (gcry_cipher_hd_t *hd, const pl_skesk *skesk, const uint8_t *kek,
            size_t keklen)
@@ -182,7 +182,7 @@ pl_skesk_s2k_length (const pl_skesk *skesk)
 
 
 /* The key-encryption key for SKESK into KEK (secure memory of the
- * cipher's key length): the S2K output, which v6 puts through HKDF.  */
+ * cipher's key length): the S2K output, which v6 puts through HKDF. */
 static gpg_error_t
 kek_from_s2k (const pl_skesk *skesk, const uint8_t *s2k_key, uint8_t *kek,
               size_t keklen)
@@ -219,7 +219,7 @@ pl_skesk_decrypt (const pl_skesk *skesk, const uint8_t *s2k_key,
   *cipher_algo = 0;
   if (!keklen || !pl_cipher_gcry_algo (skesk->cipher_algo))
     return gpg_error (GPG_ERR_UNSUPPORTED_ALGORITHM);
-  /* The caller may have filled SKESK by hand: keep within bounds.  */
+  /* The caller may have filled SKESK by hand: keep within bounds. */
   if (skesk->version == 4)
     {
       if (skesk->esk_len == 1 || skesk->esk_len > 1 + PL_SESSION_KEY_MAX)
@@ -247,7 +247,7 @@ pl_skesk_decrypt (const pl_skesk *skesk, const uint8_t *s2k_key,
 
   if (skesk->version == 4 && !skesk->esk_len)
     {
-      /* The S2K output is the session key itself.  */
+      /* The S2K output is the session key itself. */
       memcpy (session_key, kek, keklen);
       *keylen = keklen;
       *cipher_algo = skesk->cipher_algo;
@@ -260,7 +260,7 @@ pl_skesk_decrypt (const pl_skesk *skesk, const uint8_t *s2k_key,
                               GCRY_CIPHER_MODE_CFB, GCRY_CIPHER_SECURE);
       if (!err)
         err = gcry_cipher_setkey (hd, kek, keklen);
-      /* A freshly opened handle has the all-zero IV.  */
+      /* A freshly opened handle has the all-zero IV. */
       if (!err)
         err = gcry_cipher_decrypt (hd, plain, skesk->esk_len, skesk->esk,
                                    skesk->esk_len);
@@ -268,7 +268,7 @@ pl_skesk_decrypt (const pl_skesk *skesk, const uint8_t *s2k_key,
         goto leave;
       /* Without an integrity check, a wrong passphrase shows only as
        * garbage: an unknown cipher or a key of the wrong length.  What
-       * slips through is caught by the data packet.  */
+       * slips through is caught by the data packet. */
       algo = plain[0];
       n = skesk->esk_len - 1;
       if (!pl_cipher_gcry_algo (algo) || pl_cipher_key_length (algo) != n)
@@ -282,7 +282,7 @@ pl_skesk_decrypt (const pl_skesk *skesk, const uint8_t *s2k_key,
       goto leave;
     }
 
-  /* v5 and v6.  */
+  /* v5 and v6. */
   n = skesk->esk_len - TAG_LEN;
   err = open_aead (&hd, skesk, kek, keklen);
   if (!err)
@@ -294,7 +294,7 @@ pl_skesk_decrypt (const pl_skesk *skesk, const uint8_t *s2k_key,
   if (err)
     goto leave;
   *keylen = n;
-  /* v6 leaves the data cipher to the SEIPD v2 header.  */
+  /* v6 leaves the data cipher to the SEIPD v2 header. */
   *cipher_algo = skesk->version == 5 ? skesk->cipher_algo : 0;
 
  leave:
@@ -333,11 +333,11 @@ pl_skesk_encrypt (pl_skesk *skesk, const uint8_t *s2k_key,
         return 0;
       /* The wrapped key is CFB-encrypted with an all-zero IV, so only a
        * salt keeps two packets under one passphrase apart (RFC 9580
-       * §5.3.1: MUST).  */
+       * §5.3.1: MUST). */
       if (skesk->s2k.type == PL_S2K_SIMPLE)
         return gpg_error (GPG_ERR_INV_ARG);
       /* The API names one cipher: the key wrapped is for the SKESK's
-       * own cipher, as gpg writes it.  */
+       * own cipher, as gpg writes it. */
       if (keylen != keklen)
         return gpg_error (GPG_ERR_INV_KEYLEN);
       break;
@@ -346,7 +346,7 @@ pl_skesk_encrypt (pl_skesk *skesk, const uint8_t *s2k_key,
       if (!aead_cipher_ok (skesk->cipher_algo)
           || !pl_aead_gcry_mode (skesk->aead_algo))
         return gpg_error (GPG_ERR_UNSUPPORTED_ALGORITHM);
-      /* The lengths pl_skesk_parse accepts.  */
+      /* The lengths pl_skesk_parse accepts. */
       if (!session_key
           || (skesk->version == 5 && keylen != keklen)
           || (keylen != 16 && keylen != 24 && keylen != 32))
@@ -364,7 +364,7 @@ pl_skesk_encrypt (pl_skesk *skesk, const uint8_t *s2k_key,
   if (skesk->version != 4)
     {
       /* A fresh nonce per packet; the S2K salt already makes the KEK
-       * unique, but a nonce is cheap.  */
+       * unique, but a nonce is cheap. */
       skesk->iv_len = pl_aead_nonce_length (skesk->aead_algo);
       gcry_randomize (skesk->iv, skesk->iv_len, GCRY_STRONG_RANDOM);
     }

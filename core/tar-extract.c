@@ -1,6 +1,7 @@
 /* tar-extract.c - unpacking a tar archive safely, as a sink (see tar.h) */
 #include "tar.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -11,10 +12,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <archive.h>
 #include <archive_entry.h>
+
+#include "tar-disk.h"
 
 #define READ_CHUNK (1u << 20)
 
@@ -37,8 +41,9 @@ typedef struct
   int started;
   uint8_t *chunk;               /* what libarchive reads from */
   struct archive *reader;
-  struct archive *writer;
-  int tmp_fd;                   /* the hidden folder, for the checks */
+  pl_tar_disk disk;
+  int tmp_fd;                   /* the hidden folder, locked (flock) */
+  mode_t umask;
   pl_tar_problem problem;
   char *entry;                  /* the entry named in the problem */
 
@@ -201,19 +206,20 @@ under_tmp (extractor *self, const char *rel)
   return path;
 }
 
-/* Our own checks on one entry, then its names rebased.  *SKIP when the
- * entry is the archive's top itself ("./"). */
+/* Our own checks on one entry: its name, normalized, into PATH, and a
+ * hard link's target into TARGET (else TARGET is emptied).  *SKIP when
+ * the entry is the archive's top itself ("./"). */
 static gpg_error_t
-check_entry (extractor *self, struct archive_entry *e, int *skip)
+check_entry (extractor *self, struct archive_entry *e, char *path,
+             char *target, int *skip)
 {
   const char *name = archive_entry_pathname (e);
   const char *link = archive_entry_hardlink (e);
   mode_t type = archive_entry_filetype (e), last;
-  char path[PATH_MAX], target[PATH_MAX];
   gpg_error_t err;
-  char *full;
 
   *skip = 0;
+  *target = 0;
   if ((err = normalize_name (self, name, path, name, 0)))
     return err;
   if (!*path)
@@ -229,54 +235,130 @@ check_entry (extractor *self, struct archive_entry *e, int *skip)
     return err;
   if (last && !(S_ISDIR (last) && type == AE_IFDIR && !link))
     return refuse (self, PL_TAR_DUPLICATE, name, gpg_error (GPG_ERR_INV_NAME));
-
-  if (link)
-    {
-      if ((err = normalize_name (self, link, target, name, 1)))
-        return err;
-      if (!*target || check_path (self, name, target, &last)
-          || !S_ISREG (last))
-        return refuse (self, PL_TAR_HARDLINK_OUTSIDE, name,
-                       gpg_error (GPG_ERR_INV_NAME));
-      if (!(full = under_tmp (self, target)))
-        return gpg_error (GPG_ERR_ENOMEM);
-      archive_entry_copy_hardlink (e, full);
-      free (full);
-    }
-  if (!(full = under_tmp (self, path)))
-    return gpg_error (GPG_ERR_ENOMEM);
-  archive_entry_copy_pathname (e, full);
-  free (full);
-  /* Sticky goes too; ownership is never restored. */
-  archive_entry_set_perm (e, archive_entry_perm (e) & 0777);
+  if (type == AE_IFLNK && !link && !archive_entry_symlink (e))
+    return refuse (self, PL_TAR_DAMAGED, name, gpg_error (GPG_ERR_INV_DATA));
+  if (!link)
+    return 0;
+  if ((err = normalize_name (self, link, target, name, 1)))
+    return err;
+  if (!*target || check_path (self, name, target, &last))
+    return refuse (self, PL_TAR_HARDLINK_OUTSIDE, name,
+                   gpg_error (GPG_ERR_INV_NAME));
+  if (!S_ISREG (last))
+    return refuse (self, PL_TAR_HARDLINK_MISSING, name,
+                   gpg_error (GPG_ERR_INV_NAME));
   return 0;
 }
 
 static gpg_error_t
-write_failed (extractor *self, const char *entry)
+write_failed (extractor *self, const char *entry, gpg_error_t err)
 {
-  int e = archive_errno (self->writer);
-
-  refuse (self, PL_TAR_WRITE_FAILED, entry, 0);
-  return e > 0 ? pl_error_from_errno (e) : gpg_error (GPG_ERR_INV_NAME);
+  return refuse (self, PL_TAR_WRITE_FAILED, entry, err);
 }
 
+/* libarchive could not read on: the archive is damaged, unless abort()
+ * stopped the input (then that is no verdict on the archive). */
 static gpg_error_t
-copy_data (extractor *self, const char *entry)
+read_failed (extractor *self, const char *entry)
 {
+  gpg_error_t err;
+
+  pthread_mutex_lock (&self->lock);
+  err = self->stop ? gpg_error (GPG_ERR_CANCELED)
+                   : refuse (self, PL_TAR_DAMAGED, entry,
+                             gpg_error (GPG_ERR_INV_DATA));
+  pthread_mutex_unlock (&self->lock);
+  return err;
+}
+
+static struct timespec
+entry_mtime (struct archive_entry *e)
+{
+  struct timespec t = { 0, 0 };
+
+  if (archive_entry_mtime_is_set (e))
+    {
+      t.tv_sec = archive_entry_mtime (e);
+      t.tv_nsec = archive_entry_mtime_nsec (e);
+    }
+  return t;
+}
+
+/* A regular file's data, at the offsets libarchive gives (a sparse
+ * entry's holes stay holes), then its size, mode and time. */
+static gpg_error_t
+write_file (extractor *self, struct archive_entry *e, const char *path,
+            int existing, const char *name)
+{
+  struct timespec mtime = entry_mtime (e);
+  la_int64_t size = archive_entry_size (e), offset;
+  pl_tar_disk_file f;
   const void *buf;
+  gpg_error_t err;
   size_t len;
-  la_int64_t offset;
   int r;
 
+  if ((err = pl_tar_disk_file_open (&self->disk, path, existing, &f)))
+    return write_failed (self, name, err);
   while ((r = archive_read_data_block (self->reader, &buf, &len, &offset))
          == ARCHIVE_OK)
-    if (archive_write_data_block (self->writer, buf, len, offset)
-        < ARCHIVE_WARN)
-      return write_failed (self, entry);
+    {
+      if (offset < 0)
+        r = ARCHIVE_FATAL;
+      else if (len && (err = pl_tar_disk_file_write (&f, buf, len,
+                                                     (uint64_t) offset)))
+        {
+          pl_tar_disk_file_discard (&f);
+          return write_failed (self, name, err);
+        }
+      if (r != ARCHIVE_OK)
+        break;
+    }
   if (r != ARCHIVE_EOF)
-    return refuse (self, PL_TAR_DAMAGED, entry, gpg_error (GPG_ERR_INV_DATA));
+    {
+      pl_tar_disk_file_discard (&f);
+      return read_failed (self, name);
+    }
+  if ((err = pl_tar_disk_file_close (&self->disk, &f,
+                                     size > 0 ? (uint64_t) size : 0,
+                                     archive_entry_perm (e), &mtime)))
+    return write_failed (self, name, err);
   return 0;
+}
+
+/* One checked entry onto the disk: PATH (and a hard link's TARGET) as
+ * check_entry normalized them; NAME is the entry's own, for errors. */
+static gpg_error_t
+write_entry (extractor *self, struct archive_entry *e, const char *path,
+             const char *target, const char *name)
+{
+  struct timespec mtime = entry_mtime (e);
+  gpg_error_t err;
+
+  if ((err = pl_tar_disk_parents (&self->disk, path)))
+    return write_failed (self, name, err);
+  if (*target)
+    {
+      if ((err = pl_tar_disk_hardlink (&self->disk, path, target)))
+        return write_failed (self, name, err);
+      /* pax lets a hard link carry data: the file's contents, anew. */
+      return archive_entry_size (e) > 0 ? write_file (self, e, path, 1, name)
+                                        : 0;
+    }
+  switch (archive_entry_filetype (e))
+    {
+    case AE_IFDIR:
+      err = pl_tar_disk_folder_new (&self->disk, path, archive_entry_perm (e),
+                                    &mtime);
+      break;
+    case AE_IFLNK:
+      err = pl_tar_disk_symlink (&self->disk, path, archive_entry_symlink (e),
+                                 &mtime);
+      break;
+    default:                    /* AE_IFREG: check_entry let no other by */
+      return write_file (self, e, path, 0, name);
+    }
+  return err ? write_failed (self, name, err) : 0;
 }
 
 static gpg_error_t
@@ -285,6 +367,7 @@ unpack_all (extractor *self)
   struct archive_entry *e;
   gpg_error_t err = 0;
   char *name = NULL;
+  char path[PATH_MAX], target[PATH_MAX];
   int r, skip;
 
   while (!err && (r = archive_read_next_header (self->reader, &e))
@@ -295,29 +378,25 @@ unpack_all (extractor *self)
                      : "");
       if (!name)
         err = gpg_error (GPG_ERR_ENOMEM);
-      else if ((err = check_entry (self, e, &skip)) || skip)
+      else if ((err = check_entry (self, e, path, target, &skip)) || skip)
         continue;
-      else if (archive_write_header (self->writer, e) < ARCHIVE_WARN)
-        err = write_failed (self, name);
-      else if ((err = copy_data (self, name)))
-        continue;
-      else if (archive_write_finish_entry (self->writer) < ARCHIVE_WARN)
-        err = write_failed (self, name);
+      else
+        err = write_entry (self, e, path, target, name);
     }
   if (!err && r != ARCHIVE_EOF)
-    {
-      pthread_mutex_lock (&self->lock);
-      err = self->stop ? gpg_error (GPG_ERR_CANCELED)
-                       : refuse (self, PL_TAR_DAMAGED, name,
-                                 gpg_error (GPG_ERR_INV_DATA));
-      pthread_mutex_unlock (&self->lock);
-    }
+    err = read_failed (self, name);
   free (name);
   return err;
 }
 
 /* The thread: unpacks, then swallows whatever follows the archive's end
- * (blocking padding) so that write() never waits for nobody. */
+ * (blocking padding) so that write() never waits for nobody.
+ *
+ * The archive's own verdicts (damaged, or an entry refused) wait for the
+ * end of the input too, and come from commit(): a message that was
+ * tampered with damages the archive it holds before its MDC comes, and
+ * the decryption has to get to the MDC to say so (it calls commit() only
+ * once the message checked out).  A failed write ends it at once. */
 static void *
 extractor_thread (void *data)
 {
@@ -326,7 +405,8 @@ extractor_thread (void *data)
 
   err = unpack_all (self);
   pthread_mutex_lock (&self->lock);
-  if (!err)
+  if (!err || (self->problem != PL_TAR_OK
+               && self->problem != PL_TAR_WRITE_FAILED))
     while (!self->eof && !self->stop)
       {
         self->head = (self->head + self->used) % PL_TAR_RING;
@@ -359,8 +439,8 @@ remove_one (const char *path, const struct stat *st, int flag, struct FTW *ftw)
   return 0;
 }
 
-/* Removes a tree whose folders may have lost their permissions (libarchive
- * restores folder modes when the writer closes). */
+/* Removes a tree whose folders may have lost their permissions (after
+ * pl_tar_disk_finish, or a stale tree's). */
 static void
 remove_tree (const char *path)
 {
@@ -478,16 +558,19 @@ extractor_commit (pl_sink *base)
   gpg_error_t err;
   char *from;
 
+  const char *failed = NULL;
+
   if ((err = join_thread (self, 0)))
     return err;
-  if (archive_write_close (self->writer) != ARCHIVE_OK)
-    return write_failed (self, NULL);
+  if ((err = pl_tar_disk_finish (&self->disk, &failed)))
+    return write_failed (self, failed ? failed : self->name, err);
   if (!(from = folder_to_publish (self)))
     return gpg_error_from_syserror ();
-  /* The hidden folder was 0700; as the output it gets the usual mode. */
-  if (!strcmp (from, self->tmp))
-    chmod (from, 0755);
-  err = publish (self, from);
+  /* The hidden folder was 0700; as the output it gets a new folder's. */
+  if (!strcmp (from, self->tmp) && chmod (from, 0777 & ~self->umask))
+    err = write_failed (self, self->name, gpg_error_from_syserror ());
+  if (!err)
+    err = publish (self, from);
   free (from);
   if (err)
     return err;
@@ -504,11 +587,6 @@ extractor_abort (pl_sink *base)
   if (self->committed)
     return;
   join_thread (self, 1);
-  if (self->writer)
-    {
-      archive_write_free (self->writer);
-      self->writer = NULL;
-    }
   if (self->tmp)
     {
       remove_tree (self->tmp);
@@ -525,8 +603,7 @@ extractor_free (pl_sink *base)
   extractor_abort (base);
   if (self->reader)
     archive_read_free (self->reader);
-  if (self->writer)
-    archive_write_free (self->writer);
+  pl_tar_disk_clear (&self->disk);
   if (self->tmp_fd >= 0)
     close (self->tmp_fd);
   pthread_mutex_destroy (&self->lock);
@@ -579,22 +656,101 @@ extractor_main (void *data)
   return result;
 }
 
+/* ".padlock-" and mkdtemp's six letters or digits. */
+static int
+is_hidden_name (const char *name)
+{
+  if (strncmp (name, ".padlock-", 9))
+    return 0;
+  for (int i = 9; i < 15; i++)
+    if (!isalnum ((unsigned char) name[i]))
+      return 0;
+  return name[15] == 0;
+}
+
+/* Removes from DIR the hidden trees of unpackings that died (SIGKILL, a
+ * crash, a power cut), unverified plaintext: those whose lock nobody
+ * holds.  A tree is removed only while we hold its lock, and only if the
+ * name still leads to the folder locked.  Where flock is refused (some
+ * network file systems) nothing is locked, and nothing removed. */
+static void
+remove_stale (const char *dir)
+{
+  DIR *d = opendir (dir);
+  struct dirent *de;
+
+  if (!d)
+    return;
+  while ((de = readdir (d)))
+    {
+      struct stat held, now;
+      char *path;
+      int fd;
+
+      if (!is_hidden_name (de->d_name))
+        continue;
+      fd = openat (dirfd (d), de->d_name,
+                   O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+      if (fd < 0)
+        continue;
+      if (fstat (fd, &held) == 0 && held.st_uid == geteuid ()
+          && flock (fd, LOCK_EX | LOCK_NB) == 0
+          && fstatat (dirfd (d), de->d_name, &now, AT_SYMLINK_NOFOLLOW) == 0
+          && now.st_dev == held.st_dev && now.st_ino == held.st_ino
+          && (path = malloc (strlen (dir) + strlen (de->d_name) + 2)))
+        {
+          sprintf (path, "%s/%s", dir, de->d_name);
+          remove_tree (path);
+          free (path);
+        }
+      close (fd);               /* and the lock with it */
+    }
+  closedir (d);
+}
+
+/* The hidden folder, made and locked for as long as the extractor lives.
+ * Between mkdtemp and flock another run's remove_stale may take it: then
+ * the lock fails, or the folder is gone once we have it; try another. */
 static gpg_error_t
-setup_archives (extractor *self)
+make_hidden (extractor *self)
+{
+  for (int tries = 0; tries < 100; tries++)
+    {
+      struct stat held, now;
+      int locked;
+
+      sprintf (self->tmp, "%s/.padlock-XXXXXX", self->dir);
+      if (!mkdtemp (self->tmp))
+        return gpg_error_from_syserror ();
+      self->tmp_fd = open (self->tmp,
+                           O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+      if (self->tmp_fd < 0)
+        {
+          gpg_error_t err = gpg_error_from_syserror ();
+          if (errno == ENOENT)
+            continue;
+          rmdir (self->tmp);
+          return err;
+        }
+      locked = flock (self->tmp_fd, LOCK_EX | LOCK_NB) == 0;
+      if ((locked || errno != EWOULDBLOCK)
+          && fstat (self->tmp_fd, &held) == 0
+          && lstat (self->tmp, &now) == 0
+          && now.st_dev == held.st_dev && now.st_ino == held.st_ino)
+        return 0;
+      close (self->tmp_fd);
+      self->tmp_fd = -1;
+    }
+  return gpg_error (GPG_ERR_EEXIST);
+}
+
+static gpg_error_t
+setup_reader (extractor *self)
 {
   self->reader = archive_read_new ();
-  self->writer = archive_write_disk_new ();
-  if (!self->reader || !self->writer)
+  if (!self->reader)
     return gpg_error (GPG_ERR_ENOMEM);
   if (archive_read_support_format_tar (self->reader) != ARCHIVE_OK)
-    return gpg_error (GPG_ERR_GENERAL);
-  /* No OWNER, no ACL, XATTR or FFLAGS; see tar.h. */
-  if (archive_write_disk_set_options (self->writer,
-                                      ARCHIVE_EXTRACT_TIME
-                                      | ARCHIVE_EXTRACT_PERM
-                                      | ARCHIVE_EXTRACT_SECURE_NODOTDOT
-                                      | ARCHIVE_EXTRACT_SECURE_SYMLINKS)
-      != ARCHIVE_OK)
     return gpg_error (GPG_ERR_GENERAL);
   return 0;
 }
@@ -613,6 +769,7 @@ pl_tar_extractor_new (const char *dir, const char *name, pl_sink **out)
   self->base.abort = extractor_abort;
   self->base.free = extractor_free;
   self->tmp_fd = -1;
+  self->umask = pl_tar_disk_process_umask ();
   pthread_mutex_init (&self->lock, NULL);
   pthread_cond_init (&self->changed, NULL);
 
@@ -631,21 +788,15 @@ pl_tar_extractor_new (const char *dir, const char *name, pl_sink **out)
       err = gpg_error (GPG_ERR_ENOMEM);
       goto leave;
     }
-  sprintf (self->tmp, "%s/.padlock-XXXXXX", self->dir);
-  if (!mkdtemp (self->tmp))
+  remove_stale (self->dir);
+  if ((err = make_hidden (self)))
     {
-      err = gpg_error_from_syserror ();
       free (self->tmp);
       self->tmp = NULL;
       goto leave;
     }
-  self->tmp_fd = open (self->tmp, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (self->tmp_fd < 0)
-    {
-      err = gpg_error_from_syserror ();
-      goto leave;
-    }
-  if ((err = setup_archives (self)))
+  pl_tar_disk_init (&self->disk, self->tmp_fd, self->umask);
+  if ((err = setup_reader (self)))
     goto leave;
   if (pthread_create (&self->thread, NULL, extractor_main, self))
     {

@@ -28,27 +28,41 @@
  * sink's own runs it, fed through a bounded ring (PL_TAR_RING octets) that
  * write() fills and blocks on when full.  Entries go into a hidden folder
  * (".padlock-XXXXXX", mode 0700) made in the destination folder; commit()
- * waits for the whole archive, finishes it (folder modes and times) and
- * only then renames it into place as NAME, or "NAME (1)", "NAME (2)"...:
- * never into or over anything that exists (renameat2 RENAME_NOREPLACE).
- * When the archive holds exactly one top-level folder, that folder becomes
- * NAME; otherwise the hidden folder itself does.  abort() (and free()
- * without commit) removes the hidden tree completely.
+ * waits for the whole archive, finishes it (folder modes and times, then
+ * one syncfs) and only then renames it into place as NAME, or
+ * "NAME (1)", "NAME (2)"...: never into or over anything that exists
+ * (renameat2 RENAME_NOREPLACE).  When the archive holds exactly one
+ * top-level folder, that folder becomes NAME; otherwise the hidden folder
+ * itself does (0777 less the umask).  abort() (and free() without commit)
+ * removes the hidden tree completely.
+ *
+ * Writing is tar-disk.c's, relative to the hidden folder's descriptor,
+ * and every call of it is checked (libarchive's disk writer is not used:
+ * it takes a failed write for a warning and then extends the file to its
+ * size with zeros).  A failed write, ftruncate, close or syncfs (ENOSPC,
+ * EDQUOT, EIO, EFBIG...) fails the next write() or commit() with that
+ * errno at once, PL_TAR_WRITE_FAILED naming the entry.  The umask applies
+ * to every mode restored (see tar-disk.h).
+ *
+ * The hidden folder is locked (flock, on the folder itself) for as long
+ * as the sink lives.  pl_tar_extractor_new first removes from the
+ * destination every ".padlock-XXXXXX" folder of ours whose lock nobody
+ * holds: what an unpacking killed half-way (SIGKILL, a crash, a power
+ * cut) left, unauthenticated plaintext.  Another unpacking's, still
+ * running, stays.
  *
  * The whole archive is refused, naming the entry, when an entry has ".."
  * in its name, an absolute name, a name that goes through a symbolic link,
- * a hard link to anything but a regular file unpacked earlier from the
- * same archive, a device node or other special file, setuid or setgid
- * bits, or repeats a name already unpacked (except folder over folder).
- * These checks are the extractor's own, made against what the hidden
- * folder holds; libarchive's ARCHIVE_EXTRACT_SECURE_NODOTDOT and
- * ARCHIVE_EXTRACT_SECURE_SYMLINKS are set as a second line, and owners,
- * devices, ACLs, extended attributes and file flags are never restored.
- * (ARCHIVE_EXTRACT_SECURE_NOABSOLUTEPATHS cannot be set: entries are
- * rebased under the hidden folder's absolute path, since libarchive has no
- * base-folder descriptor and the process's working folder is not ours.
- * That folder's path is resolved with realpath() first, so that the
- * symlink check does not trip over links above it.)
+ * a hard link out of the archive's tree or to anything but a regular file
+ * unpacked earlier from the same archive, a device node or other special
+ * file, setuid or setgid bits, or repeats a name already unpacked (except
+ * folder over folder).  These checks are made against what the hidden
+ * folder holds; owners, devices, ACLs, extended attributes and file flags
+ * are never restored.  Such a verdict of the archive's (refused, or
+ * damaged) waits for the end of the input and comes from commit(): a
+ * message that was tampered with may damage the archive long before its
+ * MDC comes, and the decryption must get to the MDC to say so.  An
+ * abort() is never taken for damage.
  *
  * The sink is fed authenticated-at-the-end plaintext: like the file sink,
  * it makes nothing visible before commit, which the decryption calls only
@@ -79,7 +93,9 @@ typedef enum
   PL_TAR_DOTDOT,                /* ".." in a name */
   PL_TAR_ABSOLUTE,              /* an absolute name */
   PL_TAR_THROUGH_SYMLINK,       /* a name through a symbolic link */
-  PL_TAR_HARDLINK_OUTSIDE,      /* a hard link to something not unpacked */
+  PL_TAR_HARDLINK_OUTSIDE,      /* a hard link out of the archive's tree */
+  PL_TAR_HARDLINK_MISSING,      /* a hard link to a file that is not in the
+                                 * archive (before it) */
   PL_TAR_DEVICE,                /* a device node, FIFO or socket */
   PL_TAR_SETID,                 /* setuid or setgid bits */
   PL_TAR_DUPLICATE,             /* a name that is there already */
@@ -139,9 +155,9 @@ gpg_error_t pl_tar_scan_items (const char *const *items, size_t n,
 pl_tar_problem pl_tar_source_problem (pl_source *src, const char **path);
 
 /* Unpacks into DIR under NAME (see above).  DIR must exist.  Writes fail
- * with GPG_ERR_INV_NAME for a refused entry, GPG_ERR_INV_DATA for a damaged
- * archive, or the errno of a failed write into DIR; pl_tar_extractor_problem
- * then names the entry. */
+ * with the errno of a failed write into DIR; commit fails with that, with
+ * GPG_ERR_INV_NAME for a refused entry, or GPG_ERR_INV_DATA for a damaged
+ * archive; pl_tar_extractor_problem then names the entry. */
 gpg_error_t pl_tar_extractor_new (const char *dir, const char *name,
                                   pl_sink **out);
 pl_tar_problem pl_tar_extractor_problem (pl_sink *sink, const char **entry);

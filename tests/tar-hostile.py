@@ -41,6 +41,8 @@ def cases():
         "hardlink-missing": ([top, member("top/h", tarfile.LNKTYPE,
                                           link="top/not-there")],
                              "top/h"),
+        "hardlink-to-folder": ([top, member("top/h", tarfile.LNKTYPE,
+                                            link="top")], "top/h"),
         "device": ([top, ok, member("top/null", tarfile.CHRTYPE)],
                    "top/null"),
         "fifo": ([top, member("top/fifo", tarfile.FIFOTYPE)], "top/fifo"),

@@ -282,6 +282,10 @@ test_wrong_passphrase (void)
   g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
 
   job = find_job (window, "report.pdf.gpg");
+  /* One drop, one passphrase: one group, whose end brings the dialog. */
+  g_assert_cmpuint (padlock_job_get_group (job), !=, 0);
+  g_assert_cmpuint (padlock_job_get_group (job), ==,
+                    padlock_job_get_group (find_job (window, "a.pdf.gpg")));
   g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_FAILED);
   g_assert_error ((GError *) padlock_job_get_error (job), PADLOCK_ERROR,
                   PADLOCK_ERROR_BAD_PASSPHRASE);

@@ -1,5 +1,6 @@
 /* test-armor.c - tests for core/armor.c */
 #include "armor.h"
+#include "testutil.h"
 
 #include <glib.h>
 #include <string.h>
@@ -770,18 +771,10 @@ test_gnupg_vector (void)
   uint8_t *out;
   size_t outlen;
 
-  const char *shared = g_getenv ("PADLOCK_SHARED_DIR");
-  char *path = g_build_filename (shared ? shared : "../shared", "vectors",
-                                 "g-aes128.asc", NULL);
-  gboolean found = g_file_get_contents (path, &text, &len, NULL);
+  char *path = g_build_filename (tu_vectors_dir (), "g-aes128.asc", NULL);
 
+  g_assert_true (g_file_get_contents (path, &text, &len, NULL));
   g_free (path);
-  if (!found)
-    {
-      g_test_skip ("no ../shared/vectors/g-aes128.asc (a clone outside the "
-                   "workspace)");
-      return;
-    }
   g_assert_true (pl_armor_detect ((const uint8_t *) text, len));
   for (int mode = 0; mode < N_SPLITS; mode++)
     {

@@ -27,7 +27,7 @@ gpg_d () { # FILE PASSPHRASE
       --decrypt "$1"
 }
 
-echo "1..27"
+echo "1..33"
 cd "$WORK" || exit 1
 mkdir -p "Photos/sub/empty" out
 head -c 2500000 /dev/urandom > Photos/sub/big.bin
@@ -125,12 +125,36 @@ check "a name with U+202E is printed escaped" \
 check "a name with a newline is one line, escaped" \
   grep -qxF 'encrypted two\nlines -> two\nlines.gpg' stdout
 
+# Bad usage: status 2, and the problem's words on stderr.
+usage () { # DESCRIPTION WORDS ARG...
+  desc=$1 words=$2; shift 2
+  LC_ALL=C LANGUAGE= "$APP" --batch "$@" > stdout 2> stderr
+  status=$?
+  if test $status -eq 2 && grep -qF -- "$words" stderr && test ! -s stdout
+  then ok "$desc"; else not_ok "$desc"; cat stderr >&2; fi
+}
+: > empty-pw
+printf 'a\0b\n' > nul-pw
+listing () { ls -A | grep -v '^std'; }
+before=$(listing)
+usage "an empty passphrase file is bad usage (2), named" \
+  "empty-pw holds no passphrase" --passphrase-file=empty-pw Photos
+usage "a passphrase file with a NUL is bad usage (2), named" \
+  "nul-pw holds a NUL character" --passphrase-file=nul-pw Photos
+usage "a missing passphrase file is bad usage (2), with the system's words" \
+  "No such file or directory" --passphrase-file=no-such-pw Photos
+usage "an output folder that is not one is bad usage (2)" \
+  "notes.txt is not a folder." --passphrase-file=pw --output-dir=notes.txt \
+  Photos
+usage "no files is bad usage (2)" "No files or folders given." \
+  --passphrase-file=pw
+check "bad usage wrote nothing" test "$(listing)" = "$before"
 "$APP" --batch Photos > /dev/null 2>&1
 check "no --passphrase-file is bad usage (2)" test $? -eq 2
 "$APP" --batch --encrypt --decrypt --passphrase-file=pw Photos > /dev/null 2>&1
 check "--encrypt with --decrypt is bad usage (2)" test $? -eq 2
-"$APP" --batch --passphrase-file=pw --profile=nonsense Photos > /dev/null 2>&1
-check "an unknown profile is bad usage (2)" test $? -eq 2
+usage "an unknown profile is bad usage (2), named" \
+  "Unknown profile nonsense" --passphrase-file=pw --profile=nonsense Photos
 "$APP" --batch --passphrase-file=pw --no-such-option Photos > /dev/null 2>&1
 check "an unknown option is bad usage (2)" test $? -eq 2
 "$APP" --no-such-option > /dev/null 2>&1

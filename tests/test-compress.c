@@ -564,11 +564,19 @@ test_unknown_algo (void)
       pl_inflate z;
       pl_deflate d;
 
+      uint8_t buf[16] = { 0 };
+      size_t consumed, produced;
+
       assert_err (pl_inflate_init (&z, bad[i]), GPG_ERR_COMPR_ALGO);
       g_assert_null (z.stream);
+      /* After a failed init: no stream, pushes refused, clear harmless. */
+      assert_err (pl_inflate_push (&z, buf, 1, &consumed, buf, sizeof buf,
+                                   &produced), GPG_ERR_INV_STATE);
       pl_inflate_clear (&z);
       assert_err (pl_deflate_init (&d, bad[i], 6), GPG_ERR_COMPR_ALGO);
       g_assert_null (d.stream);
+      assert_err (pl_deflate_push (&d, buf, 1, &consumed, buf, sizeof buf,
+                                   &produced), GPG_ERR_INV_STATE);
       pl_deflate_clear (&d);
     }
 }

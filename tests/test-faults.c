@@ -18,11 +18,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <sched.h>
 #include <stdatomic.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <glib/gstdio.h>
@@ -528,37 +526,18 @@ test_file_fault (void)
 
 /* A real full disk: a 2 MiB tmpfs. */
 static char *mount_dir;
-static gboolean own_namespace;
 
 static gboolean
 mount_small_tmpfs (void)
 {
-  mount_dir = new_dir ("full-disk");
-  /* In a mount namespace of our own when we may: the mount goes with the
-   * process even if the test dies before unmounting. */
-  if (unshare (CLONE_NEWNS) == 0
-      && mount (NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == 0)
-    own_namespace = TRUE;
-  if (mount ("tmpfs", mount_dir, "tmpfs", MS_NOSUID | MS_NODEV, "size=2m") != 0)
-    {
-      g_autofree char *msg = g_strdup_printf (
-        "cannot mount a tmpfs (%s): needs root", g_strerror (errno));
-      g_test_skip (msg);
-      g_rmdir (mount_dir);
-      g_clear_pointer (&mount_dir, g_free);
-      return FALSE;
-    }
-  g_test_message ("a 2 MiB tmpfs on %s%s", mount_dir,
-                  own_namespace ? ", in a mount namespace of our own" : "");
-  return TRUE;
+  mount_dir = tu_mount_tmpfs ("full-disk", "2m");
+  return mount_dir != NULL;
 }
 
 static void
 unmount_small_tmpfs (void)
 {
-  g_assert_cmpint (umount (mount_dir), ==, 0);
-  g_rmdir (mount_dir);
-  g_clear_pointer (&mount_dir, g_free);
+  tu_unmount_tmpfs (g_steal_pointer (&mount_dir));
 }
 
 /* Nothing in the folder, and all of its space free again (no open,

@@ -1,8 +1,12 @@
 /* test-install.c - `meson install --destdir`: every file a desktop needs
  * is there and says what it should; the MIME definition tells binary
  * OpenPGP messages from keys, as GIO sees them once update-mime-database
- * ran. */
+ * ran; and the installed program knows no build tree (its schema). */
+#include "padlock-config.h"
+
 #include <string.h>
+#include <sys/resource.h>
+#include <gio/gio.h>
 #include <glib/gstdio.h>
 
 #include "testutil.h"
@@ -467,6 +471,130 @@ test_mime (void)
                      "application/pgp-encrypted|application/pgp-encrypted");
 }
 
+/* --- The settings schema: the build tree's, or the installed one --- */
+
+static void
+no_core_dump (gpointer user_data)
+{
+  struct rlimit none = { 0, 0 };
+
+  setrlimit (RLIMIT_CORE, &none);
+}
+
+/* Runs PROGRAM --batch with no schema but what XDG_DATA_DIRS (DATA_DIRS)
+ * holds: 2 (bad usage) once it read its settings; else -1 or another
+ * status, with *ERR the words on stderr. */
+static int
+run_batch (const char  *program,
+           const char  *data_dirs,
+           char       **err)
+{
+  const char *argv[] = { program, "--batch", NULL };
+  g_autoptr(GSubprocessLauncher) launcher =
+    g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE
+                               | G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_autoptr(GSubprocess) proc = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *empty_home = g_build_filename (tu_tmpdir (), "schema-home", NULL);
+
+  g_mkdir_with_parents (empty_home, 0700);
+  g_subprocess_launcher_unsetenv (launcher, "GSETTINGS_SCHEMA_DIR");
+  g_subprocess_launcher_setenv (launcher, "XDG_DATA_DIRS", data_dirs, TRUE);
+  g_subprocess_launcher_setenv (launcher, "XDG_DATA_HOME", empty_home, TRUE);
+  g_subprocess_launcher_setenv (launcher, "GSETTINGS_BACKEND", "memory", TRUE);
+  g_subprocess_launcher_setenv (launcher, "DBUS_SESSION_BUS_ADDRESS", "disabled:", TRUE);
+  g_subprocess_launcher_unsetenv (launcher, "DISPLAY");
+  g_subprocess_launcher_unsetenv (launcher, "WAYLAND_DISPLAY");
+  g_subprocess_launcher_set_child_setup (launcher, no_core_dump, NULL, NULL);
+  proc = g_subprocess_launcher_spawnv (launcher, argv, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_communicate_utf8 (proc, NULL, NULL, NULL, err, &error));
+  g_assert_no_error (error);
+  g_test_message ("%s with XDG_DATA_DIRS=%s: %s", program, data_dirs, *err);
+  return g_subprocess_get_if_exited (proc) ? g_subprocess_get_exit_status (proc) : -1;
+}
+
+static void
+assert_no_schema (const char *program,
+                  const char *data_dirs)
+{
+  g_autofree char *err = NULL;
+
+  g_assert_cmpint (run_batch (program, data_dirs, &err), !=, 2);
+  g_assert_nonnull (strstr (err, "The settings schema " APP_ID " is not installed"));
+}
+
+static void
+assert_schema (const char *program,
+               const char *data_dirs)
+{
+  g_autofree char *err = NULL;
+
+  g_assert_cmpint (run_batch (program, data_dirs, &err), ==, 2);
+  g_assert_nonnull (strstr (err, "--passphrase-file"));
+}
+
+static void
+copy_file (const char *from,
+           const char *to,
+           int         mode)
+{
+  g_autofree char *data = NULL;
+  gsize length;
+
+  g_assert_true (g_file_get_contents (from, &data, &length, NULL));
+  g_assert_true (g_file_set_contents (to, data, (gssize) length, NULL));
+  g_assert_cmpint (g_chmod (to, mode), ==, 0);
+}
+
+/* Issue 20 §5: a program in the build tree finds the schema compiled
+ * there by itself; an installed one knows nothing of the build tree, not
+ * even its path, and finds the installed schema only. */
+static void
+test_schema (void)
+{
+  const char *build_dir = g_getenv ("PADLOCK_BUILD_DIR");
+  g_autofree char *built = g_build_filename (build_dir, "app", "padlock", NULL);
+  g_autofree char *program = installed ("PADLOCK_INSTALL_BINDIR", "padlock", NULL);
+  g_autofree char *share = installed ("PADLOCK_INSTALL_DATADIR", NULL);
+  g_autofree char *schemas = installed ("PADLOCK_INSTALL_DATADIR", "glib-2.0", "schemas", NULL);
+  g_autofree char *nowhere = g_build_filename (tu_tmpdir (), "no-data", NULL);
+  g_autofree char *prefix = g_build_filename (tu_tmpdir (), "prefix", NULL);
+  g_autofree char *bin = g_build_filename (prefix, "bin", NULL);
+  g_autofree char *data = g_build_filename (prefix, "data", NULL);
+  g_autofree char *copy = g_build_filename (bin, "padlock", NULL);
+  g_autofree char *compiled = g_build_filename (build_dir, "data", "gschemas.compiled", NULL);
+  g_autofree char *compiled_copy = g_build_filename (data, "gschemas.compiled", NULL);
+  g_autofree char *stamp = g_build_filename (prefix, PADLOCK_BUILD_TREE_STAMP, NULL);
+  g_autofree char *stripped = g_build_filename (tu_tmpdir (), "padlock-stripped", NULL);
+  g_autofree char *contents = NULL;
+  const char *compile_argv[] = { "glib-compile-schemas", "--strict", schemas, NULL };
+  const char *strip_argv[] = { "objcopy", "--strip-debug", program, stripped, NULL };
+  gsize length;
+
+  g_mkdir_with_parents (nowhere, 0700);
+  assert_schema (built, nowhere);
+  assert_no_schema (program, nowhere);
+  run_ok (compile_argv, NULL);
+  assert_schema (program, share);
+
+  /* Beside a data/ with the schema compiled in it, as a build tree has:
+   * only the build root's stamp makes it one. */
+  g_assert_cmpint (g_mkdir_with_parents (bin, 0700), ==, 0);
+  g_assert_cmpint (g_mkdir_with_parents (data, 0700), ==, 0);
+  copy_file (program, copy, 0755);
+  copy_file (compiled, compiled_copy, 0644);
+  assert_no_schema (copy, nowhere);
+  g_assert_true (g_file_set_contents (stamp, "", 0, NULL));
+  assert_schema (copy, nowhere);
+
+  /* Nor does the installed program name the build tree (the debugging
+   * information aside, which names the sources' folders). */
+  run_ok (strip_argv, NULL);
+  g_assert_true (g_file_get_contents (stripped, &contents, &length, NULL));
+  g_assert_null (memmem (contents, length, build_dir, strlen (build_dir)));
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -488,5 +616,6 @@ main (int argc, char *argv[])
 
   g_test_add_func ("/install/files", test_files);
   g_test_add_func ("/install/mime", test_mime);
+  g_test_add_func ("/install/schema", test_schema);
   return g_test_run ();
 }

@@ -648,14 +648,14 @@ test_mapped_guard_chains (void)
  * literal packet's partial chunks come from overlapping reads
  * (encrypt.c).  Lengths around each chunk's end, with the literal
  * header (6 octets: no name) in the first; decrypted by padlock, and by
- * gpg when it is installed. */
+ * gpg. */
 static void
 test_unknown_length_chunks (void)
 {
   const gsize p = 1 << 20, h = 6;
   const gsize sizes[] = { 0, 1, p - h - 1, p - h, p - h + 1, 2 * p - h,
                           2 * p - h + 1, 3 * p + 7 };
-  g_autofree char *gpg = tu_find_program ("gpg");
+  g_autofree char *gpg = tu_peer ("gpg");
   g_autofree char *pwfile = tu_write_temp ("pw", "pw", 2);
   g_autoptr(GBytes) data = tu_random_bytes (3 * p + 7);
   pl_key key = pl_key_passphrase ("pw", 2);

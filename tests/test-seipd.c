@@ -121,6 +121,95 @@ test_failures (void)
   g_bytes_unref (plain);
 }
 
+static gboolean
+all_zero (const void *p, gsize len)
+{
+  const guint8 *b = p;
+
+  for (gsize i = 0; i < len; i++)
+    if (b[i])
+      return FALSE;
+  return TRUE;
+}
+
+/* What seipd.h promises and decrypt.c relies on: a failed init leaves
+ * the stage cleared (nothing to release: clear is harmless, also twice),
+ * and init may be called again on it, as the next candidate key is. */
+static void
+test_failed_init (void)
+{
+  guint8 key[32], wrong[32], prefix[18];
+  GBytes *plain = tu_random_bytes (100);
+  GBytes *body;
+  const guint8 *d;
+  GByteArray *out = g_byte_array_new ();
+  gsize len, prefix_len;
+  pl_seipd1 st;
+  struct
+  {
+    int algo;
+    const guint8 *key;
+    size_t keylen, prefix_len;
+    gpg_err_code_t want;
+  } fails[] = {
+    { 99, key, 32, 18, GPG_ERR_CIPHER_ALGO },
+    { PL_CIPHER_AES256, key, 16, 18, GPG_ERR_BAD_KEY },
+    { PL_CIPHER_AES256, key, 32, 17, GPG_ERR_TRUNCATED },
+    { PL_CIPHER_AES256, wrong, 32, 18, GPG_ERR_BAD_PASSPHRASE },
+  };
+
+  memset (key, 1, sizeof key);
+  memset (wrong, 2, sizeof wrong);
+  body = encrypt_body (key, g_bytes_get_data (plain, NULL), 100);
+  d = g_bytes_get_data (body, &len);
+  for (gsize i = 0; i < G_N_ELEMENTS (fails); i++)
+    {
+      memset (&st, 0xa5, sizeof st);    /* init needs no preparation */
+      g_assert_cmpint (gpg_err_code (pl_seipd1_decrypt_init
+                                     (&st, fails[i].algo, fails[i].key,
+                                      fails[i].keylen, d,
+                                      fails[i].prefix_len)),
+                       ==, fails[i].want);
+      g_assert_true (all_zero (&st, sizeof st));
+      pl_seipd1_clear (&st);
+      pl_seipd1_clear (&st);
+    }
+  /* The same stage, after a failed init, opens with the right key. */
+  g_assert_cmpint (pl_seipd1_decrypt_init (&st, PL_CIPHER_AES256, wrong, 32,
+                                           d, 18), !=, 0);
+  g_assert_cmpint (pl_seipd1_decrypt_init (&st, PL_CIPHER_AES256, key, 32,
+                                           d, 18), ==, 0);
+  {
+    guint8 *buf = g_malloc (PL_SEIPD1_HEADROOM + len - 18);
+    uint8_t *rel;
+    size_t rellen;
+
+    g_assert_cmpint (pl_seipd1_decrypt_push (&st, d + 18, len - 18, buf,
+                                             &rel, &rellen), ==, 0);
+    g_byte_array_append (out, rel, (guint) rellen);
+    g_assert_cmpint (pl_seipd1_decrypt_finish (&st), ==, 0);
+    g_assert_cmpmem (out->data, out->len, g_bytes_get_data (plain, NULL), 100);
+    g_free (buf);
+  }
+  pl_seipd1_clear (&st);
+  g_assert_true (all_zero (&st, sizeof st));
+  pl_seipd1_clear (&st);
+
+  /* Encryption's init fails the same way. */
+  g_assert_cmpint (gpg_err_code (pl_seipd1_encrypt_init
+                                 (&st, 99, key, 32, prefix, &prefix_len)),
+                   ==, GPG_ERR_CIPHER_ALGO);
+  g_assert_true (all_zero (&st, sizeof st));
+  g_assert_cmpint (gpg_err_code (pl_seipd1_encrypt_init
+                                 (&st, PL_CIPHER_AES256, key, 24, prefix,
+                                  &prefix_len)), ==, GPG_ERR_BAD_KEY);
+  g_assert_true (all_zero (&st, sizeof st));
+  pl_seipd1_clear (&st);
+  g_byte_array_unref (out);
+  g_bytes_unref (body);
+  g_bytes_unref (plain);
+}
+
 
 /* A worker's tasks for the tests: each appends its first octet to LOG
  * (the order they ran in), sleeps DELAY_US (so that the queue fills
@@ -259,6 +348,7 @@ main (int argc, char **argv)
   tu_init (&argc, &argv);
   g_test_add_func ("/seipd1/holdback", test_holdback);
   g_test_add_func ("/seipd1/failures", test_failures);
+  g_test_add_func ("/seipd1/failed-init", test_failed_init);
   g_test_add_func ("/seipd1/worker-queue", test_worker_queue);
   return g_test_run ();
 }

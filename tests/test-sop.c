@@ -162,8 +162,8 @@ static void
 test_several_passwords (void)
 {
   static const char *profiles[] = { "rfc4880", "librepgp", "rfc9580" };
-  char *gpg = tu_find_program ("gpg");
-  char *rnp = tu_find_program ("rnp");
+  char *gpg = tu_peer ("gpg");
+  char *rnp = tu_peer ("rnp");
   GBytes *plain = tu_random_bytes (70000);
 
   g_setenv ("SOP_PW_A", "first pass", TRUE);

@@ -7,7 +7,9 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <unistd.h>
+#include <sys/mount.h>
 #include <sys/wait.h>
 #include <gcrypt.h>
 #include <glib/gstdio.h>
@@ -218,6 +220,20 @@ tu_find_program (const char *name)
   return g_find_program_in_path (name);
 }
 
+char *
+tu_peer (const char *name)
+{
+  char *path = g_find_program_in_path (name);
+
+  if (!path)
+    {
+      g_test_message ("%s is not on PATH (build-aux/install-deps installs "
+                      "it)", name);
+      g_test_fail ();
+    }
+  return path;
+}
+
 const char *
 tu_sop_path (void)
 {
@@ -230,17 +246,13 @@ const char *
 tu_vectors_dir (void)
 {
   static char *dir;
-  const char *shared = g_getenv ("PADLOCK_SHARED_DIR");
 
-  if (!dir && shared)
+  if (!dir)
     {
-      char *d = g_build_filename (shared, "vectors", NULL);
-      char *m = g_build_filename (d, "MANIFEST.tsv", NULL);
-      if (g_file_test (m, G_FILE_TEST_EXISTS))
-        dir = d;
-      else
-        g_free (d);
-      g_free (m);
+      const char *src = g_getenv ("PADLOCK_SOURCE_DIR");
+
+      g_assert_nonnull (src);
+      dir = g_build_filename (src, "tests", "data", "vectors", NULL);
     }
   return dir;
 }
@@ -335,4 +347,36 @@ tu_run_gpg (const char *pwfile, const char *const *args, GBytes *in,
     g_free (err);
   g_ptr_array_free (argv, TRUE);
   return status;
+}
+
+char *
+tu_mount_tmpfs (const char *name, const char *size)
+{
+  static gboolean own_namespace;
+  char *dir = g_build_filename (tu_tmpdir (), name, NULL);
+  g_autofree char *options = g_strdup_printf ("size=%s", size);
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  if (!own_namespace && unshare (CLONE_NEWNS) == 0
+      && mount (NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == 0)
+    own_namespace = TRUE;
+  if (mount ("tmpfs", dir, "tmpfs", MS_NOSUID | MS_NODEV, options) != 0)
+    {
+      g_test_skip_printf ("cannot mount a tmpfs (%s): needs root",
+                          g_strerror (errno));
+      g_rmdir (dir);
+      g_free (dir);
+      return NULL;
+    }
+  g_test_message ("a %s tmpfs on %s%s", size, dir,
+                  own_namespace ? ", in a mount namespace of our own" : "");
+  return dir;
+}
+
+void
+tu_unmount_tmpfs (char *dir)
+{
+  g_assert_cmpint (umount (dir), ==, 0);
+  g_rmdir (dir);
+  g_free (dir);
 }

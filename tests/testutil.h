@@ -33,10 +33,17 @@ gboolean tu_run (const char *const *argv, GBytes *in, GBytes **out,
 /* Path of a program on PATH, or NULL. */
 char *tu_find_program (const char *name);
 
+/* Path of a peer the tests run (gpg, gpgtar, rnp, sqop, node, python3,
+ * tar: build-aux/install-deps installs them).  When it is not on PATH the
+ * test fails, saying so, and NULL comes back: a missing peer is not a
+ * pass. */
+char *tu_peer (const char *name);
+
 /* The project's padlock-sop executable. */
 const char *tu_sop_path (void);
 
-/* ../shared/vectors, or NULL when absent. */
+/* tests/data/vectors in the source tree (the peers' messages and their
+ * MANIFEST.tsv); never NULL. */
 const char *tu_vectors_dir (void);
 
 /* A GnuPG home of our own, so that tests never touch the user's. */
@@ -65,3 +72,12 @@ char *tu_random_passphrase (void);
 
 /* Writes DATA to a new file in tu_tmpdir; returns its path. */
 char *tu_write_temp (const char *name, const void *data, gsize len);
+
+/* A tmpfs of SIZE ("2m") mounted on a new folder under tu_tmpdir, in a
+ * mount namespace of the process's own when it may make one (the mount
+ * then goes with the process even if the test dies first).  Needs root:
+ * elsewhere, or when the mount fails, the test is marked skipped (with
+ * why) and NULL is returned. */
+char *tu_mount_tmpfs (const char *name, const char *size);
+/* Unmounts it, removes the folder and frees DIR. */
+void tu_unmount_tmpfs (char *dir);

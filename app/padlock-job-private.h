@@ -1,0 +1,129 @@
+/* padlock-job-private.h - what the job's two halves share
+ *
+ * padlock-job.c is the GObject on the main context: its properties, the
+ * tick that brings them up to what the worker stored, start, cancel and
+ * retry.  padlock-job-work.c is what runs on the GTask's thread: the
+ * input and the sink, encryption, decryption, and verify-and-delete.
+ *
+ * The worker reads only the PadlockJobWork it is handed (copied from the
+ * job at start) and, of the job, only the fields under "Shared with the
+ * worker"; it stores, never notifies.
+ */
+#pragma once
+
+#include <stdatomic.h>
+
+#include "job.h"
+#include "padlock-folder.h"
+#include "padlock-job.h"
+#include "padlock-output.h"
+
+G_BEGIN_DECLS
+
+#define PADLOCK_JOB_N_SAMPLES 20 /* throughput over the last two seconds */
+
+struct _PadlockJob
+{
+  GObject parent_instance;
+
+  /* Owned */
+  GFile *input;
+  GFile *output;
+  char *output_name;
+  char *hidden_name;            /* with "Hide file names": the output's */
+  char *archive_name;           /* a folder's: "NAME.tar" */
+  char *archive_top;            /* several items': NAME */
+  PadlockJobConfig config;
+  PadlockSecret *secret;
+  GError *error;
+  GApplication *app;            /* held while running */
+
+  PadlockDirection direction;
+  PadlockJobState state;
+  guint64 bytes_done;
+  gint64 bytes_total;
+  double throughput;
+  double time_left;
+  gboolean original_deleted;
+  guint group;                  /* padlock_job_set_group's */
+  gboolean is_folder;           /* encrypting a folder */
+  GStrv items;                  /* several items in one archive, or NULL */
+  char *detail;
+  gint64 plaintext_size;        /* decryption: -1 until done */
+
+  guint tick_id;
+  gint64 start_time;
+  gint64 sample_time[PADLOCK_JOB_N_SAMPLES];
+  guint64 sample_bytes[PADLOCK_JOB_N_SAMPLES];
+  guint n_samples;
+  guint next_sample;
+
+  /* Shared with the worker */
+  PadlockFolderStatus folder_status;
+  atomic_int cancel;
+  atomic_int phase;             /* 1 while verifying */
+  atomic_uint_fast64_t atomic_done;
+  atomic_int_fast64_t atomic_total;
+  /* Key derivation (issue 13): whether it runs, since when, and how long
+   * it took in all, which the throughput leaves out. */
+  atomic_int atomic_deriving;
+  atomic_int_fast64_t deriving_since;
+  atomic_int_fast64_t derive_us;
+  gboolean deriving;
+};
+
+/* Where the worker writes: each kind is made by one function of
+ * padlock-job-work.c (job_sink_new), which is where a new kind goes. */
+typedef enum
+{
+  /* The core's transactional file, named by the output plan at commit
+   * (padlock_output_sink_new). */
+  PADLOCK_JOB_SINK_FILE,
+  /* Decryption that may unpack: a tar archive becomes a folder, anything
+   * else goes to the file sink (padlock_folder_sink_new). */
+  PADLOCK_JOB_SINK_FOLDER,
+  /* Nothing is kept: the length and SHA-256 of what passes, to compare
+   * (verify-and-delete; padlock_digest_sink_new). */
+  PADLOCK_JOB_SINK_DIGEST,
+} PadlockJobSinkKind;
+
+/* The work handed to the job's thread: what it needs, copied so that it
+ * never reads the job's fields, and what it produced. */
+typedef struct
+{
+  PadlockDirection direction;
+  int profile;
+  int cipher_algo;
+  int compress_algo;
+  gboolean armor;
+  gboolean delete_original;
+  gboolean allow_expansion;
+  int threads;
+  char *input_path;
+  char *input_name;
+  PadlockOutputPlan *plan;
+  PadlockSecret *secret;
+  pl_decrypt_result result;
+  gboolean folder;              /* encrypting a folder as NAME.tar */
+  PadlockJobSinkKind sink;      /* the output's: FILE, or FOLDER when a
+                                 * decrypted tar may become a folder */
+  char *stored_name;            /* in the literal packet */
+  GStrv items;                  /* padlock_job_new_archive's */
+  char *archive_top;            /* their archive's name, less .tar */
+  /* Results */
+  char *output_path;
+  gboolean original_deleted;
+  gint64 plaintext_size;        /* decryption: the output's size */
+} PadlockJobWork;
+
+/* A GDestroyNotify for the task's data. */
+void padlock_job_work_free   (gpointer      data);
+/* The GTaskThreadFunc of a job: SOURCE_OBJECT the PadlockJob, TASK_DATA
+ * its PadlockJobWork.  Encrypts or decrypts as the work's direction says,
+ * fills in the work's results and returns a boolean or the error. */
+void padlock_job_work_thread (GTask        *task,
+                              gpointer      source_object,
+                              gpointer      task_data,
+                              GCancellable *cancellable);
+
+G_END_DECLS

@@ -1,0 +1,380 @@
+/* padlock-job-work.c - a job's worker: what runs on its GTask's thread
+ *
+ * See padlock-job-private.h.  Everything here runs on the job's thread
+ * and touches only the work and the job's shared fields.
+ */
+#include "padlock-job-private.h"
+
+#include <sys/stat.h>
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+
+#include "compress.h"
+#include "padlock-digest.h"
+#include "padlock-error.h"
+
+void
+padlock_job_work_free (gpointer data)
+{
+  PadlockJobWork *work = data;
+
+  g_free (work->input_path);
+  g_free (work->input_name);
+  g_clear_pointer (&work->plan, padlock_output_plan_free);
+  g_free (work->output_path);
+  g_free (work->stored_name);
+  g_strfreev (work->items);
+  g_free (work->archive_top);
+  g_clear_pointer (&work->secret, padlock_secret_unref);
+  g_free (work);
+}
+
+/* The job's thread: stores, never notifies. */
+static void
+on_core_progress (void     *user_data,
+                  uint64_t  done,
+                  int64_t   total)
+{
+  PadlockJob *self = user_data;
+
+  atomic_store (&self->atomic_done, done);
+  /* A folder's stream has no size: keep the scan's estimate. */
+  if (total >= 0)
+    atomic_store (&self->atomic_total, total);
+}
+
+/* The one place where a sink of KIND is made, for WORK's output or, with
+ * DIGEST (PADLOCK_JOB_SINK_DIGEST only), to count into. */
+static gpg_error_t
+job_sink_new (PadlockJobWork     *work,
+              PadlockJobSinkKind  kind,
+              PadlockDigest      *digest,
+              pl_sink           **out)
+{
+  const pl_literal_header *stored =
+    work->direction == PADLOCK_DIRECTION_DECRYPT ? &work->result.literal : NULL;
+  pl_sink *file = NULL;
+  gpg_error_t err;
+
+  *out = NULL;
+  switch (kind)
+    {
+    case PADLOCK_JOB_SINK_FILE:
+      return padlock_output_sink_new (work->plan, stored, out);
+    case PADLOCK_JOB_SINK_FOLDER:
+      g_assert (stored != NULL);
+      err = padlock_output_sink_new (work->plan, stored, &file);
+      if (!err)
+        *out = padlock_folder_sink_new (work->plan->dir, work->input_name,
+                                        stored, file);
+      return err;
+    case PADLOCK_JOB_SINK_DIGEST:
+      g_assert (digest != NULL);
+      *out = padlock_digest_sink_new (digest);
+      return 0;
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+/* After commit, what SINK (of WORK's kind) wrote: the file, or the folder
+ * an archive became. */
+static char *
+job_sink_written_path (PadlockJobWork *work,
+                       pl_sink        *sink)
+{
+  switch (work->sink)
+    {
+    case PADLOCK_JOB_SINK_FILE:
+      return g_strdup (pl_sink_file_path (sink));
+    case PADLOCK_JOB_SINK_FOLDER:
+      if (padlock_folder_sink_get_folder (sink))
+        return g_strdup (padlock_folder_sink_get_folder (sink));
+      sink = padlock_folder_sink_get_file_sink (sink);
+      return g_strdup (pl_sink_file_path (sink));
+    case PADLOCK_JOB_SINK_DIGEST:
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+/* The one place where the job hands its passphrase to encryption. */
+static gpg_error_t
+encrypt_with_secret (PadlockJobWork       *work,
+                     pl_source            *src,
+                     pl_sink              *sink,
+                     const pl_job_control *ctl)
+{
+  pl_encrypt_options opts;
+  gsize pw_len;
+  const char *pw = padlock_secret_get_data (work->secret, &pw_len);
+  GStatBuf st;
+
+  pl_encrypt_options_init (&opts);
+  opts.profile = (pl_profile) work->profile;
+  if (work->cipher_algo)
+    opts.cipher_algo = work->cipher_algo;
+  opts.compress_algo = work->compress_algo;
+  opts.armor = work->armor;
+  /* The real name, also when the output's is hidden ("NAME.tar" for a
+   * folder). */
+  opts.file_name = work->stored_name;
+  if (!g_stat (work->input_path, &st))
+    opts.file_date = (uint32_t) st.st_mtime;
+  pl_key key = pl_key_passphrase (pw, pw_len);
+  opts.keys = &key;
+  opts.n_keys = 1;
+  /* The batch derives once for all its files (issue 13). */
+  opts.batch = padlock_secret_get_batch (work->secret);
+  return pl_encrypt (src, sink, &opts, ctl);
+}
+
+/* The one place where the job hands its passphrase (and any other
+ * decryption option) to the engine: for the job, and to verify its
+ * output. */
+static gpg_error_t
+decrypt_with_secret (PadlockJobWork       *work,
+                     pl_source            *src,
+                     pl_sink              *sink,
+                     pl_decrypt_result    *result,
+                     const pl_job_control *ctl)
+{
+  gsize pw_len;
+  const char *pw = padlock_secret_get_data (work->secret, &pw_len);
+  pl_key key = pl_key_passphrase (pw, pw_len);
+  pl_decrypt_options opts = { 0 };
+
+  opts.keys = &key;
+  opts.n_keys = 1;
+  if (work->allow_expansion)
+    opts.expansion_floor = PL_INFLATE_NO_LIMIT;
+  opts.batch = padlock_secret_get_batch (work->secret);
+  return pl_decrypt (src, sink, &opts, result, ctl);
+}
+
+/* Decrypts what was just written and compares it with what was read. */
+static gpg_error_t
+verify_output (PadlockJob           *self,
+               PadlockJobWork       *work,
+               const PadlockDigest  *expected,
+               const pl_job_control *ctl,
+               gboolean             *verified)
+{
+  PadlockDigest digest;
+  pl_source *src = NULL;
+  pl_sink *sink = NULL;
+  pl_decrypt_result result = { 0 };
+  gpg_error_t err;
+
+  *verified = FALSE;
+  padlock_digest_init (&digest);
+  atomic_store (&self->phase, 1);
+  atomic_store (&self->atomic_done, 0);
+  err = pl_source_new_file (work->output_path, &src);
+  if (err)
+    goto leave;
+  err = job_sink_new (work, PADLOCK_JOB_SINK_DIGEST, &digest, &sink);
+  if (!err)
+    err = decrypt_with_secret (work, src, sink, &result, ctl);
+  if (!err)
+    *verified = padlock_digest_equal (expected, &digest);
+
+ leave:
+  pl_sink_free (sink);
+  pl_source_free (src);
+  padlock_digest_clear (&digest);
+  return err;
+}
+
+/* After encrypting with "delete original": the output must decrypt to
+ * what was read, else it goes and the input stays. */
+static GError *
+verify_and_delete (PadlockJob           *self,
+                   PadlockJobWork       *work,
+                   const PadlockDigest  *digest,
+                   const pl_job_control *ctl)
+{
+  gboolean verified = FALSE;
+  gpg_error_t err = verify_output (self, work, digest, ctl, &verified);
+
+  /* Cancelled while verifying: the output stays, so does the input, and
+   * the job is done. */
+  if (err && atomic_load (&self->cancel))
+    return NULL;
+  if (!verified)
+    {
+      g_unlink (work->output_path);
+      return g_error_new (PADLOCK_ERROR, PADLOCK_ERROR_NOT_VERIFIED,
+                          _("The encrypted file did not decrypt to the "
+                            "original, so it was removed and %s was kept."),
+                          work->input_name);
+    }
+  if (g_unlink (work->input_path) == 0)
+    work->original_deleted = TRUE;
+  return NULL;
+}
+
+/* From the engine: key derivation starts or ends (on the job's thread). */
+static void
+on_core_deriving (void *user_data,
+                  int   deriving)
+{
+  PadlockJob *self = user_data;
+  gint64 now = g_get_monotonic_time ();
+
+  if (deriving)
+    atomic_store (&self->deriving_since, now);
+  else
+    atomic_fetch_add (&self->derive_us,
+                      now - atomic_load (&self->deriving_since));
+  atomic_store (&self->atomic_deriving, deriving);
+}
+
+static pl_job_control
+job_control (PadlockJob     *self,
+             PadlockJobWork *work)
+{
+  pl_job_control ctl = {
+    .progress = on_core_progress,
+    .user_data = self,
+    .cancel = &self->cancel,
+    .threads = work->threads,
+    .deriving = on_core_deriving,
+  };
+  return ctl;
+}
+
+/* A folder: scanned (the row counts), then read as a tar stream. */
+static gpg_error_t
+open_folder_input (PadlockJob     *self,
+                   PadlockJobWork *work,
+                   pl_source     **src)
+{
+  const char *one[1] = { work->input_path };
+  gint64 total = -1;
+  gpg_error_t err;
+
+  if (work->items)
+    err = padlock_folder_source_new ((const char *const *) work->items,
+                                     g_strv_length (work->items),
+                                     work->archive_top, &self->folder_status,
+                                     &self->cancel, src, &total);
+  else
+    err = padlock_folder_source_new (one, 1, NULL, &self->folder_status,
+                                     &self->cancel, src, &total);
+  atomic_store (&self->atomic_total, total);
+  return err;
+}
+
+/* The input, and the output's sink of the work's kind. */
+static gpg_error_t
+open_input_output (PadlockJob      *self,
+                   PadlockJobWork  *work,
+                   pl_source      **src,
+                   pl_sink        **sink)
+{
+  gpg_error_t err;
+
+  if (work->folder)
+    err = open_folder_input (self, work, src);
+  else
+    err = pl_source_new_file (work->input_path, src);
+  if (err)
+    return err;
+  if ((*src)->size >= 0)
+    atomic_store (&self->atomic_total, (*src)->size);
+  return job_sink_new (work, work->sink, NULL, sink);
+}
+
+static void
+return_outcome (GTask       *task,
+                gpg_error_t  err,
+                GError      *error)
+{
+  if (err && !error)
+    error = padlock_error_from_gpg (err);
+  if (error)
+    g_task_return_error (task, error);
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+static void
+encrypt_thread (GTask          *task,
+                PadlockJob     *self,
+                PadlockJobWork *work)
+{
+  pl_job_control ctl = job_control (self, work);
+  PadlockDigest digest = { 0 };
+  pl_source *src = NULL;
+  pl_sink *sink = NULL;
+  GError *error = NULL;
+  gpg_error_t err;
+
+  err = open_input_output (self, work, &src, &sink);
+  if (!err && work->delete_original)
+    {
+      padlock_digest_init (&digest);
+      src = padlock_digest_source_new (src, &digest);
+    }
+  if (!err)
+    err = encrypt_with_secret (work, src, sink, &ctl);
+  if (!err)
+    {
+      work->output_path = job_sink_written_path (work, sink);
+      if (work->delete_original)
+        error = verify_and_delete (self, work, &digest, &ctl);
+    }
+  if (err)
+    error = padlock_folder_error (src, work->folder, NULL, FALSE, err);
+  pl_sink_free (sink);
+  pl_source_free (src);
+  if (digest.checksum)
+    padlock_digest_clear (&digest);
+  return_outcome (task, err, error);
+}
+
+static void
+decrypt_thread (GTask          *task,
+                PadlockJob     *self,
+                PadlockJobWork *work)
+{
+  pl_job_control ctl = job_control (self, work);
+  pl_source *src = NULL;
+  pl_sink *sink = NULL;
+  GError *error = NULL;
+  gpg_error_t err;
+
+  err = open_input_output (self, work, &src, &sink);
+  if (!err)
+    err = decrypt_with_secret (work, src, sink, &work->result, &ctl);
+  if (!err)
+    {
+      GStatBuf st;
+
+      work->output_path = job_sink_written_path (work, sink);
+      /* A file's size; a folder (an unpacked archive) has none to give. */
+      if (g_stat (work->output_path, &st) == 0 && S_ISREG (st.st_mode))
+        work->plaintext_size = st.st_size;
+    }
+  else
+    error = padlock_folder_error (NULL, FALSE, sink,
+                                  work->sink == PADLOCK_JOB_SINK_FOLDER, err);
+  pl_sink_free (sink);
+  pl_source_free (src);
+  return_outcome (task, err, error);
+}
+
+void
+padlock_job_work_thread (GTask        *task,
+                         gpointer      source_object,
+                         gpointer      task_data,
+                         GCancellable *cancellable)
+{
+  PadlockJobWork *work = task_data;
+
+  if (work->direction == PADLOCK_DIRECTION_ENCRYPT)
+    encrypt_thread (task, PADLOCK_JOB (source_object), work);
+  else
+    decrypt_thread (task, PADLOCK_JOB (source_object), work);
+}
