@@ -71,17 +71,17 @@ status_text (PadlockJob *job)
         return g_strdup (encrypt ? _("Encrypting…") : _("Decrypting…"));
       return left ? g_strdup_printf ("%s · %s", rate, left) : g_strdup (rate);
     case PADLOCK_JOB_DONE:
-      /* The plain file's size, whichever way it went. */
+      /* The plain file's size, whichever way it went; else (a folder
+       * unpacked) what went through, the count its rate is of. */
       g_clear_pointer (&size, g_free);
-      if (padlock_job_get_plaintext_size (job) >= 0)
-        size = g_format_size (padlock_job_get_plaintext_size (job));
+      size = g_format_size (padlock_job_get_plaintext_size (job) >= 0
+                            ? padlock_job_get_plaintext_size (job)
+                            : MAX (total, 0));
       rate = padlock_format_rate (padlock_job_get_throughput (job));
       if (padlock_job_get_original_deleted (job))
-        return g_strdup_printf (_("Encrypted %s at %s · original deleted"),
-                                size ? size : "", rate);
+        return g_strdup_printf (_("Encrypted %s at %s · original deleted"), size, rate);
       return g_strdup_printf (encrypt ? _("Encrypted %s at %s")
-                                      : _("Decrypted %s at %s"),
-                              size ? size : "", rate);
+                                      : _("Decrypted %s at %s"), size, rate);
     case PADLOCK_JOB_CANCELLED:
       return g_strdup (_("Cancelled · nothing was written"));
     case PADLOCK_JOB_FAILED:

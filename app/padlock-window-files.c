@@ -301,6 +301,10 @@ padlock_window_add_files (PadlockWindow    *self,
 
   g_return_if_fail (PADLOCK_IS_WINDOW (self));
 
+  /* A new batch (a drop, a choice, a command line) while the list holds
+   * an earlier one's: the header's counts are of both. */
+  if (g_list_model_get_n_items (G_LIST_MODEL (self->queue)) > 0)
+    self->earlier_batches = TRUE;
   for (guint i = 0; i < n_files; i++)
     {
       g_autoptr(GError) error = NULL;

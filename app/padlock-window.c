@@ -5,6 +5,7 @@
 #include <glib/gi18n.h>
 
 #include "padlock-format.h"
+#include "padlock-rate.h"
 #include "padlock-settings.h"
 
 G_DEFINE_FINAL_TYPE (PadlockWindow, padlock_window, ADW_TYPE_APPLICATION_WINDOW)
@@ -38,11 +39,20 @@ append_count (GString    *text,
               guint       n,
               const char *format)
 {
+  g_autofree char *phrase = NULL;
+  g_auto(GStrv) words = NULL;
+
   if (!n)
     return;
   if (text->len)
     g_string_append (text, " · ");
-  g_string_append_printf (text, format, n);
+  /* Each phrase whole on its line ("2 running", not "2 / running"):
+   * the label wraps only between them. */
+  phrase = g_strdup_printf (format, n);
+  words = g_strsplit (phrase, " ", -1);
+  g_free (phrase);
+  phrase = g_strjoinv ("\u00a0", words);
+  g_string_append (text, phrase);
 }
 
 /* "2 running · 3 waiting · 5 done · 1 failed": only the counts that are
@@ -90,6 +100,18 @@ padlock_window_update_summary (PadlockWindow *self)
   busy = counts.running + counts.queued > 0;
   gtk_stack_set_visible_child_name (self->stack, n ? "jobs" : "empty");
   files = counts_text (&counts);
+  if (!n)
+    self->earlier_batches = FALSE;
+  /* The counts are of every job in the list: after a second batch, say
+   * so ("597 done · 3 failed this session"). */
+  if (self->earlier_batches && *files)
+    {
+      /* Translators: %s is "5 done · 1 failed"; the list holds the jobs
+       * of more than one batch. */
+      char *session = g_strdup_printf (_("%s this session"), files);
+      g_free (files);
+      files = session;
+    }
   gtk_label_set_text (self->files_label, files);
   if (!busy)
     gtk_label_set_text (self->throughput_label, idle_title (&counts));
@@ -107,8 +129,17 @@ on_graph_tick (gpointer user_data)
   PadlockWindow *self = user_data;
   double rate = padlock_queue_get_throughput (self->queue);
   gboolean busy = padlock_queue_get_busy (self->queue);
+  gint64 now = g_get_monotonic_time ();
+  guint64 bytes = padlock_queue_get_bytes (self->queue);
 
-  padlock_graph_push (self->graph, rate);
+  /* A bin: the bytes since the last tick over the time since, so that a
+   * short job shows at its rate (the header's rate is over 2 s). */
+  if (self->graph_time && bytes >= self->graph_bytes)
+    padlock_graph_push (self->graph, padlock_rate_average (bytes - self->graph_bytes,
+                                                           now - self->graph_time));
+  self->graph_time = now;
+  self->graph_bytes = bytes;
+  padlock_graph_set_peak (self->graph, padlock_queue_get_peak_job_rate (self->queue));
   if (busy)
     {
       /* Until the first bytes go by, the label says "Starting…". */
@@ -258,7 +289,11 @@ on_busy_changed (PadlockWindow *self)
     {
       self->idle_ticks = 0;
       if (!self->graph_id)
-        self->graph_id = g_timeout_add (PADLOCK_GRAPH_INTERVAL_MS, on_graph_tick, self);
+        {
+          self->graph_time = 0;
+          self->graph_id = g_timeout_add (PADLOCK_GRAPH_INTERVAL_MS, on_graph_tick, self);
+          on_graph_tick (self);
+        }
     }
   else if (!self->quitting)     /* stopped on request: nothing to announce */
     notify_finished (self);
@@ -356,6 +391,8 @@ clear_finished_action (GtkWidget  *widget,
     {
       g_clear_handle_id (&self->graph_id, g_source_remove);
       padlock_graph_clear (self->graph);
+      padlock_queue_reset_peak_job_rate (self->queue);
+      self->earlier_batches = FALSE;
     }
 }
 

@@ -12,6 +12,7 @@
  *                  (the registry daemon's XTest on X11): "ok"
  *   list ROLE      "NAME" of every visible object of ROLE ("button",
  *                  "label", ...), in tree order; for a label, its text
+ *   describe ROLE  "NAME<TAB>DESCRIPTION" of every visible object of ROLE
  *   tree           the visible tree, indented, for a failing test's log;
  *                  "tree all" with what is hidden
  *
@@ -161,6 +162,23 @@ print_of_role (AtspiAccessible *obj,
 }
 
 static gboolean
+print_described (AtspiAccessible *obj,
+                 int              depth,
+                 gpointer         data)
+{
+  g_autofree char *role = atspi_accessible_get_role_name (obj, NULL);
+
+  if (!g_strcmp0 (role, data))
+    {
+      g_autofree char *name = name_of (obj);
+      g_autofree char *description = atspi_accessible_get_description (obj, NULL);
+
+      printf ("%s\t%s\n", name, description ? description : "");
+    }
+  return FALSE;
+}
+
+static gboolean
 print_node (AtspiAccessible *obj,
             int              depth,
             gpointer         data)
@@ -237,6 +255,8 @@ main (int    argc,
         press (line + 4);
       else if (g_str_has_prefix (line, "list "))
         walk (app, 0, print_of_role, line + 5);
+      else if (g_str_has_prefix (line, "describe "))
+        walk (app, 0, print_described, line + 9);
       else if (!strcmp (line, "tree") || !strcmp (line, "tree all"))
         {
           all = !strcmp (line, "tree all");

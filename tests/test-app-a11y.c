@@ -8,6 +8,7 @@
 #include <glib/gstdio.h>
 
 #include "app-testutil.h"
+#include "padlock-format.h"
 #include "padlock-job-row.h"
 
 #define PASSPHRASE "tulip-orbit-canyon-42"
@@ -366,6 +367,122 @@ test_hostile_names (void)
   close_window (window);
 }
 
+static void
+note_rate (PadlockJob *job,
+           GParamSpec *pspec,
+           double     *highest)
+{
+  PadlockJobState state = padlock_job_get_state (job);
+
+  /* What its row shows: a running job's rate, a finished one's average. */
+  if (state == PADLOCK_JOB_RUNNING || state == PADLOCK_JOB_VERIFYING
+      || state == PADLOCK_JOB_DONE)
+    *highest = MAX (*highest, padlock_job_get_throughput (job));
+}
+
+static void
+watch_rates (PadlockQueue *queue,
+             guint         position,
+             guint         removed,
+             guint         added,
+             double       *highest)
+{
+  for (guint i = position; i < position + added; i++)
+    {
+      g_autoptr(PadlockJob) job = g_list_model_get_item (G_LIST_MODEL (queue), i);
+
+      g_signal_connect (job, "notify::throughput", G_CALLBACK (note_rate), highest);
+      g_signal_connect (job, "notify::state", G_CALLBACK (note_rate), highest);
+    }
+}
+
+/* The row of the job named NAME, as the reader reads it ("NAME, ..."). */
+static char *
+row_said (AtReader   *reader,
+          const char *name)
+{
+  g_auto(GStrv) panels = at_reader_ask (reader, "list panel");
+  g_autofree char *prefix = g_strconcat (name, ", ", NULL);
+
+  for (guint i = 0; panels[i]; i++)
+    if (g_str_has_prefix (panels[i], prefix))
+      return g_strdup (panels[i]);
+  log_tree (reader);
+  g_error ("no row for %s", name);
+}
+
+/* Numbers that agree: a folder of 212 entries finishes with its size and
+ * a rate; the graph's peak is the highest rate a row showed; the header
+ * keeps each count whole, and says "this session" once the list holds a
+ * second batch. */
+static void
+test_numbers (void)
+{
+  g_autofree char *dir = at_new_dir ("numbers");
+  g_autofree char *folder = g_build_filename (dir, "Photos", NULL);
+  g_autofree char *big = at_write_random (dir, "big.bin", 24 * 1024 * 1024);
+  g_autofree char *small = at_write_random (dir, "small.bin", 300 * 1024);
+  g_autofree char *said = NULL;
+  g_autofree char *files = NULL;
+  g_autofree char *want_peak = NULL;
+  g_autofree char *want_description = NULL;
+  g_auto(GStrv) images = NULL;
+  const char *folder_paths[] = { folder, NULL };
+  const char *file_paths[] = { big, small, NULL };
+  PadlockWindow *window = at_new_window ();
+  AtReader *reader = at_reader_new ();
+  double highest = 0;
+  gboolean graph_found = FALSE;
+  /* g_format_size puts a no-break space before the unit. */
+  GRegex *finished = g_regex_new ("^Photos, Encrypted [0-9.,]+\u00a0(bytes|kB|MB) at "
+                                  "[0-9.,]+ (B|kB|MB|GB)/s$", 0, 0, NULL);
+
+  g_signal_connect (window->queue, "items-changed", G_CALLBACK (watch_rates), &highest);
+  g_mkdir (folder, 0700);
+  for (guint i = 0; i < 211; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("IMG_%04u.jpg", i);
+      g_free (at_write_random (folder, name, 2000 + i));
+    }
+  {
+    g_autofree char *sub = g_build_filename (folder, "Trip", NULL);
+    g_mkdir (sub, 0700);        /* the 212th entry */
+  }
+  at_drop (window, folder_paths);
+  at_answer (at_wait_dialog (window), PASSPHRASE);
+  g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
+  at_settle (300);
+  said = row_said (reader, "Photos");
+  g_test_message ("folder row: %s", said);
+  g_assert_true (g_regex_match (finished, said, 0, NULL));
+  g_assert_null (strstr (said, "  "));
+  g_assert_null (strstr (said, " 0 B/s"));
+
+  /* A second batch: a big file and a small one. */
+  at_drop (window, file_paths);
+  at_answer (at_wait_dialog (window), PASSPHRASE);
+  g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
+  at_settle (500);
+  g_assert_cmpfloat (highest, >, 0);
+  want_peak = padlock_format_rate (highest);
+  want_description = g_strconcat ("peak ", want_peak, NULL);
+  images = at_reader_ask (reader, "describe image");
+  for (guint i = 0; images[i]; i++)
+    if (g_str_has_prefix (images[i], "Throughput over the last 30 seconds\t"))
+      {
+        g_test_message ("graph: %s", images[i]);
+        g_assert_cmpstr (strchr (images[i], '\t') + 1, ==, want_description);
+        graph_found = TRUE;
+      }
+  g_assert_true (graph_found);
+
+  files = all_of_role (reader, "label");
+  g_assert_nonnull (strstr (files, "|3\u00a0done this session|"));
+  g_regex_unref (finished);
+  at_reader_free (reader);
+  close_window (window);
+}
+
 /* The Keyboard Shortcuts window lists every shortcut, Ctrl+Shift+O for
  * folders and Delete for a row among them, as a screen reader reads it. */
 static void
@@ -404,5 +521,6 @@ main (int    argc,
   g_test_add_func ("/a11y/delete-cancels", test_delete_cancels);
   g_test_add_func ("/a11y/shortcuts-window", test_shortcuts_window);
   g_test_add_func ("/a11y/hostile-names", test_hostile_names);
+  g_test_add_func ("/a11y/numbers", test_numbers);
   return g_test_run ();
 }
