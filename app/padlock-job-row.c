@@ -32,6 +32,8 @@ struct _PadlockJobRow
   /* Owned */
   PadlockJob *job;              /* NULL while the row shows no job */
   gulong notify_id;             /* on JOB */
+  gboolean hold_layout;         /* the pointer is over the list */
+  gboolean shown_full;          /* JOB's last sync kept the full layout */
 };
 
 G_DEFINE_FINAL_TYPE (PadlockJobRow, padlock_job_row, GTK_TYPE_BOX)
@@ -98,12 +100,19 @@ status_text (PadlockJob *job)
 static void
 padlock_job_row_sync_compact (PadlockJobRow *self)
 {
-  gboolean compact = padlock_job_is_finished (self->job);
+  /* Under the pointer, a row that showed this job in full keeps its
+   * height until the pointer leaves the list: no row moves under a
+   * click aimed at another. */
+  gboolean compact = padlock_job_is_finished (self->job)
+                     && !(self->hold_layout && self->shown_full);
+  gboolean done = padlock_job_get_state (self->job) == PADLOCK_JOB_DONE;
   gboolean failed = gtk_widget_get_visible (GTK_WIDGET (self->error_label));
   GtkLabel *source = failed ? self->error_label : self->status_label;
   g_autofree char *tooltip = NULL;
 
-  gtk_widget_set_visible (GTK_WIDGET (self->subtitle_label), !compact);
+  self->shown_full = !compact;
+  /* Done, the second line names what it wrote ("→ a (1).jpg"). */
+  gtk_widget_set_visible (GTK_WIDGET (self->subtitle_label), !compact || done);
   gtk_widget_set_visible (self->details_box, !compact);
   gtk_widget_set_visible (GTK_WIDGET (self->verdict_label), compact);
   if (compact)
@@ -120,8 +129,10 @@ padlock_job_row_sync_compact (PadlockJobRow *self)
     gtk_label_set_text (self->verdict_label, _("Wrong passphrase"));
   else
     gtk_label_set_text (self->verdict_label, gtk_label_get_text (source));
-  /* The name of what was written, and in which format. */
-  tooltip = g_strdup_printf ("%s\n%s", gtk_label_get_text (self->subtitle_label),
+  /* The name of what was written, and in which format; or that nothing
+   * was (a failed or cancelled job leaves no output). */
+  tooltip = g_strdup_printf ("%s\n%s", done ? gtk_label_get_text (self->subtitle_label)
+                                           : _("Nothing was written"),
                              gtk_label_get_text (source));
   if (gtk_widget_get_visible (GTK_WIDGET (self->format_label)))
     {
@@ -423,6 +434,7 @@ padlock_job_row_set_job (PadlockJobRow *self,
   if (self->job)
     g_clear_signal_handler (&self->notify_id, self->job);
   g_set_object (&self->job, job);
+  self->shown_full = FALSE;     /* another job: nothing of it to keep */
   if (job)
     {
       self->notify_id = g_signal_connect_swapped (job, "notify",
@@ -445,4 +457,18 @@ padlock_job_row_get_job (PadlockJobRow *self)
 {
   g_return_val_if_fail (PADLOCK_IS_JOB_ROW (self), NULL);
   return self->job;
+}
+
+void
+padlock_job_row_set_hold_layout (PadlockJobRow *self,
+                                 gboolean       hold)
+{
+  g_return_if_fail (PADLOCK_IS_JOB_ROW (self));
+
+  hold = !!hold;
+  if (self->hold_layout == hold)
+    return;
+  self->hold_layout = hold;
+  if (self->job && !hold)
+    padlock_job_row_sync (self);
 }

@@ -20,4 +20,10 @@ void        padlock_job_row_set_job (PadlockJobRow *self,
                                      PadlockJob    *job);
 PadlockJob *padlock_job_row_get_job (PadlockJobRow *self);
 
+/* While HOLD (the pointer is over the list), a row that shows its job in
+ * full does not shrink to one line when the job finishes; it does when
+ * HOLD ends. */
+void        padlock_job_row_set_hold_layout (PadlockJobRow *self,
+                                             gboolean       hold);
+
 G_END_DECLS

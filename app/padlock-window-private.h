@@ -63,6 +63,7 @@ struct _PadlockWindow
   guint idle_ticks;
   gboolean quitting;            /* confirmed: the jobs are being stopped */
   gboolean quit_app;            /* and the application quits after */
+  gboolean pointer_in_list;     /* finished rows keep their height */
   gboolean earlier_batches;     /* the list holds jobs of an earlier batch */
 };
 

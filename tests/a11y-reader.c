@@ -13,6 +13,7 @@
  *   list ROLE      "NAME" of every visible object of ROLE ("button",
  *                  "label", ...), in tree order; for a label, its text
  *   describe ROLE  "NAME<TAB>DESCRIPTION" of every visible object of ROLE
+ *   mouse X Y      moves the pointer to X, Y on the screen: "ok"
  *   tree           the visible tree, indented, for a failing test's log;
  *                  "tree all" with what is hidden
  *
@@ -255,6 +256,17 @@ main (int    argc,
         press (line + 4);
       else if (g_str_has_prefix (line, "list "))
         walk (app, 0, print_of_role, line + 5);
+      else if (g_str_has_prefix (line, "mouse "))
+        {
+          g_autoptr(GError) error = NULL;
+          long x = 0, y = 0;
+
+          if (sscanf (line + 6, "%ld %ld", &x, &y) == 2
+              && atspi_generate_mouse_event (x, y, "abs", &error))
+            printf ("ok\n");
+          else
+            printf ("error %s\n", error ? error->message : "usage");
+        }
       else if (g_str_has_prefix (line, "describe "))
         walk (app, 0, print_described, line + 9);
       else if (!strcmp (line, "tree") || !strcmp (line, "tree all"))

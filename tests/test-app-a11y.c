@@ -483,6 +483,118 @@ test_numbers (void)
   close_window (window);
 }
 
+static guint
+count_of (AtReader   *reader,
+          const char *role)
+{
+  g_autofree char *command = g_strconcat ("list ", role, NULL);
+  g_auto(GStrv) found = at_reader_ask (reader, command);
+
+  return g_strv_length (found);
+}
+
+static void
+move_pointer (AtReader *reader,
+              int       x,
+              int       y)
+{
+  g_autofree char *command = g_strdup_printf ("mouse %d %d", x, y);
+  g_auto(GStrv) answer = at_reader_ask (reader, command);
+
+  g_assert_cmpstr (answer[0], ==, "ok");
+  at_settle (300);
+}
+
+/* Where did my file go: a finished row names what it wrote in its second
+ * line ("→ a (1).jpg"), a failed one says nothing was written, and a row
+ * that finishes under the pointer keeps its height until the pointer
+ * leaves the list. */
+static void
+test_where_it_went (void)
+{
+  g_autofree char *dir = at_new_dir ("went");
+  g_autofree char *plain = at_write_random (dir, "a.jpg", 3000);
+  g_autofree char *message = g_build_filename (dir, "a.jpg.gpg", NULL);
+  g_autofree char *wrong = g_build_filename (dir, "b.jpg.gpg", NULL);
+  g_autofree char *fifo = g_build_filename (dir, "held", NULL);
+  g_autofree char *labels = NULL;
+  g_autoptr(GFile) fifo_file = g_file_new_for_path (fifo);
+  g_autoptr(PadlockSecret) secret = padlock_secret_new (PASSPHRASE);
+  g_autoptr(PadlockJob) held = NULL;
+  const char *paths[] = { message, NULL };
+  const char *wrong_paths[] = { wrong, NULL };
+  PadlockWindow *window = at_new_window ();
+  AtReader *reader = at_reader_new ();
+  PadlockPassphraseDialog *dialog;
+  graphene_rect_t bounds;
+  const char *tooltip = NULL;
+  int fd;
+
+  at_gpg_encrypt (plain, message, PASSPHRASE, NULL);
+  at_gpg_encrypt (plain, wrong, "another passphrase", NULL);
+  at_drop (window, paths);
+  at_answer (at_wait_dialog (window), PASSPHRASE);
+  g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
+  at_settle (200);
+  labels = all_of_role (reader, "label");
+  g_assert_nonnull (strstr (labels, "|→ " FSI "a (1).jpg" PDI "|"));
+
+  /* A wrong passphrase, asked again and then given up: nothing written. */
+  at_drop (window, wrong_paths);
+  at_answer (at_wait_dialog (window), PASSPHRASE);
+  dialog = at_wait_dialog (window);
+  gtk_window_close (GTK_WINDOW (dialog));
+  g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
+  at_settle (200);
+  for (GtkWidget *w = gtk_widget_get_first_child (GTK_WIDGET (window->job_list)); w;
+       w = gtk_widget_get_next_sibling (w))
+    {
+      GtkWidget *row = gtk_widget_get_first_child (w);
+
+      if (row && PADLOCK_IS_JOB_ROW (row)
+          && padlock_job_get_state (padlock_job_row_get_job (PADLOCK_JOB_ROW (row)))
+             == PADLOCK_JOB_FAILED)
+        tooltip = gtk_widget_get_tooltip_text (GTK_WIDGET (gtk_widget_get_template_child (
+                                                 row, PADLOCK_TYPE_JOB_ROW, "verdict_label")));
+    }
+  g_assert_nonnull (tooltip);
+  g_test_message ("failed row's tooltip: %s", tooltip);
+  g_assert_true (g_str_has_prefix (tooltip, "Nothing was written\n"));
+  g_assert_null (strstr (tooltip, "→"));
+
+  /* A job that runs until the test lets it go, with the pointer over
+   * the list (the window is at the screen's corner: Xvfb has no window
+   * manager to move it). */
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  held = new_job (fifo_file, secret);
+  padlock_queue_add (window->queue, held);
+  at_settle (300);
+  g_assert_true (gtk_widget_compute_bounds (GTK_WIDGET (window->job_list),
+                                            GTK_WIDGET (window), &bounds));
+  move_pointer (reader, (int) (bounds.origin.x + bounds.size.width / 2),
+                (int) (bounds.origin.y + 20));
+  g_assert_true (window->pointer_in_list);
+  g_assert_cmpuint (count_of (reader, "progress bar"), ==, 1);
+  fd = open (fifo, O_WRONLY | O_NONBLOCK);
+  g_assert_cmpint (fd, >=, 0);
+  close (fd);
+  g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
+  at_settle (300);
+  g_assert_cmpint (padlock_job_get_state (held), ==, PADLOCK_JOB_DONE);
+  /* Finished under the pointer: its full layout stays. */
+  g_assert_cmpuint (count_of (reader, "progress bar"), ==, 1);
+  /* The pointer gone, it takes one line (and the name of its output). */
+  move_pointer (reader, 1200, 1000);
+  g_assert_false (window->pointer_in_list);
+  g_assert_cmpuint (count_of (reader, "progress bar"), ==, 0);
+  g_clear_pointer (&labels, g_free);
+  labels = all_of_role (reader, "label");
+  g_assert_nonnull (strstr (labels, "|→ " FSI "held.gpg" PDI "|"));
+
+  at_reader_free (reader);
+  close_window (window);
+}
+
 /* The Keyboard Shortcuts window lists every shortcut, Ctrl+Shift+O for
  * folders and Delete for a row among them, as a screen reader reads it. */
 static void
@@ -522,5 +634,6 @@ main (int    argc,
   g_test_add_func ("/a11y/shortcuts-window", test_shortcuts_window);
   g_test_add_func ("/a11y/hostile-names", test_hostile_names);
   g_test_add_func ("/a11y/numbers", test_numbers);
+  g_test_add_func ("/a11y/where-it-went", test_where_it_went);
   return g_test_run ();
 }
