@@ -24,6 +24,9 @@ struct _PadlockJobRow
   GtkLabel *error_label;
   GtkLabel *verdict_label;
   GtkWidget *details_box;
+  GtkWidget *line_box;
+  GtkWidget *actions_box;
+  GtkWidget *narrow_box;
   GtkButton *show_button;
   GtkButton *open_button;
   GtkButton *cancel_button;
@@ -34,6 +37,7 @@ struct _PadlockJobRow
   gulong notify_id;             /* on JOB */
   gboolean hold_layout;         /* the pointer is over the list */
   gboolean shown_full;          /* JOB's last sync kept the full layout */
+  gboolean narrow;              /* verdict and buttons on a second line */
 };
 
 G_DEFINE_FINAL_TYPE (PadlockJobRow, padlock_job_row, GTK_TYPE_BOX)
@@ -385,6 +389,9 @@ padlock_job_row_class_init (PadlockJobRowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PadlockJobRow, error_label);
   gtk_widget_class_bind_template_child (widget_class, PadlockJobRow, verdict_label);
   gtk_widget_class_bind_template_child (widget_class, PadlockJobRow, details_box);
+  gtk_widget_class_bind_template_child (widget_class, PadlockJobRow, line_box);
+  gtk_widget_class_bind_template_child (widget_class, PadlockJobRow, actions_box);
+  gtk_widget_class_bind_template_child (widget_class, PadlockJobRow, narrow_box);
   gtk_widget_class_bind_template_child (widget_class, PadlockJobRow, show_button);
   gtk_widget_class_bind_template_child (widget_class, PadlockJobRow, open_button);
   gtk_widget_class_bind_template_child (widget_class, PadlockJobRow, cancel_button);
@@ -471,4 +478,34 @@ padlock_job_row_set_hold_layout (PadlockJobRow *self,
   self->hold_layout = hold;
   if (self->job && !hold)
     padlock_job_row_sync (self);
+}
+
+void
+padlock_job_row_set_narrow (PadlockJobRow *self,
+                            gboolean       narrow)
+{
+  GtkWidget *to;
+  GtkWidget *verdict;
+
+  g_return_if_fail (PADLOCK_IS_JOB_ROW (self));
+
+  narrow = !!narrow;
+  if (self->narrow == narrow)
+    return;
+  self->narrow = narrow;
+  to = narrow ? self->narrow_box : self->line_box;
+  verdict = GTK_WIDGET (self->verdict_label);
+  /* Moved, not made twice: the template's widgets keep their state. */
+  g_object_ref (verdict);
+  g_object_ref (self->actions_box);
+  gtk_box_remove (GTK_BOX (gtk_widget_get_parent (verdict)), verdict);
+  gtk_box_remove (GTK_BOX (gtk_widget_get_parent (self->actions_box)), self->actions_box);
+  gtk_box_append (GTK_BOX (to), verdict);
+  gtk_box_append (GTK_BOX (to), self->actions_box);
+  g_object_unref (verdict);
+  g_object_unref (self->actions_box);
+  /* On its own line the verdict takes the room the buttons leave. */
+  gtk_widget_set_hexpand (verdict, narrow);
+  gtk_label_set_xalign (self->verdict_label, narrow ? 0 : 1);
+  gtk_widget_set_visible (self->narrow_box, narrow);
 }

@@ -26,4 +26,9 @@ PadlockJob *padlock_job_row_get_job (PadlockJobRow *self);
 void        padlock_job_row_set_hold_layout (PadlockJobRow *self,
                                              gboolean       hold);
 
+/* NARROW (a window below 500 px): the name has the first line to itself,
+ * the verdict and the buttons go on the second. */
+void        padlock_job_row_set_narrow      (PadlockJobRow *self,
+                                             gboolean       narrow);
+
 G_END_DECLS

@@ -64,6 +64,7 @@ struct _PadlockWindow
   gboolean quitting;            /* confirmed: the jobs are being stopped */
   gboolean quit_app;            /* and the application quits after */
   gboolean pointer_in_list;     /* finished rows keep their height */
+  gboolean narrow_rows;         /* below 500 px: rows on two lines */
   gboolean earlier_batches;     /* the list holds jobs of an earlier batch */
 };
 

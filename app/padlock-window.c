@@ -88,6 +88,34 @@ idle_title (const JobCounts *c)
   return "";
 }
 
+static void
+set_quit_heading (AdwMessageDialog *dialog,
+                  guint             n)
+{
+  adw_message_dialog_format_heading (dialog, g_dngettext (NULL, "Stop %u running job?",
+                                                          "Stop %u running jobs?", n),
+                                     n);
+}
+
+/* The question follows the jobs: its count as they end, and gone when
+ * none is left to stop (the window stays; quitting asks nothing then). */
+static void
+sync_quit_dialog (PadlockWindow   *self,
+                  const JobCounts *counts)
+{
+  guint n = counts->running + counts->queued;
+
+  if (!self->quit_dialog)
+    return;
+  if (n)
+    {
+      set_quit_heading (self->quit_dialog, n);
+      return;
+    }
+  self->quit_app = FALSE;
+  gtk_window_destroy (GTK_WINDOW (g_steal_pointer (&self->quit_dialog)));
+}
+
 void
 padlock_window_update_summary (PadlockWindow *self)
 {
@@ -121,6 +149,7 @@ padlock_window_update_summary (PadlockWindow *self)
                                  counts.done + counts.failed + counts.cancelled > 0);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.cancel-all", busy);
   padlock_window_list_sync_failures (self, counts.failed + counts.cancelled);
+  sync_quit_dialog (self, &counts);
 }
 
 static gboolean
@@ -248,10 +277,7 @@ padlock_window_ask_to_quit (PadlockWindow *self,
       return TRUE;
     }
   dialog = adw_message_dialog_new (GTK_WINDOW (self), NULL, NULL);
-  adw_message_dialog_format_heading (ADW_MESSAGE_DIALOG (dialog),
-                                     g_dngettext (NULL, "Stop %u running job?",
-                                                  "Stop %u running jobs?", n),
-                                     n);
+  set_quit_heading (ADW_MESSAGE_DIALOG (dialog), n);
   adw_message_dialog_set_body (ADW_MESSAGE_DIALOG (dialog),
                                _("Files still being encrypted or decrypted are "
                                  "not finished: what they wrote so far is removed, "

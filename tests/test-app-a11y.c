@@ -595,6 +595,74 @@ test_where_it_went (void)
   close_window (window);
 }
 
+static void
+release_fifo (const char *path)
+{
+  int fd = open (path, O_WRONLY | O_NONBLOCK);
+
+  g_assert_cmpint (fd, >=, 0);
+  close (fd);
+}
+
+static gboolean
+job_finished (gpointer job)
+{
+  return padlock_job_is_finished (job);
+}
+
+/* The quit question follows the jobs: "Stop 2 running jobs?", then "Stop
+ * 1 running job?" when one ends, and it goes when none is left. */
+static void
+test_quit_follows (void)
+{
+  g_autofree char *dir = at_new_dir ("quit");
+  g_autofree char *one = g_build_filename (dir, "one", NULL);
+  g_autofree char *two = g_build_filename (dir, "two", NULL);
+  g_autoptr(GFile) one_file = g_file_new_for_path (one);
+  g_autoptr(GFile) two_file = g_file_new_for_path (two);
+  g_autoptr(PadlockSecret) secret = padlock_secret_new (PASSPHRASE);
+  g_autoptr(PadlockJob) job_one = NULL;
+  g_autoptr(PadlockJob) job_two = NULL;
+  g_autofree char *labels = NULL;
+  PadlockWindow *window = at_new_window ();
+  AtReader *reader = at_reader_new ();
+
+  g_assert_cmpint (mkfifo (one, 0600), ==, 0);
+  g_assert_cmpint (mkfifo (two, 0600), ==, 0);
+  padlock_queue_set_max_running (window->queue, 2);
+  job_one = new_job (one_file, secret);
+  job_two = new_job (two_file, secret);
+  padlock_queue_add (window->queue, job_one);
+  padlock_queue_add (window->queue, job_two);
+  at_settle (300);
+  g_assert_true (padlock_window_ask_to_quit (window, FALSE));
+  at_settle (300);
+  labels = all_of_role (reader, "label");
+  g_assert_nonnull (strstr (labels, "|Stop 2 running jobs?|"));
+  g_clear_pointer (&labels, g_free);
+
+  release_fifo (one);
+  g_assert_true (at_wait_until (job_finished, job_one, TIMEOUT_MS));
+  at_settle (300);
+  labels = all_of_role (reader, "label");
+  g_assert_nonnull (strstr (labels, "|Stop 1 running job?|"));
+  g_assert_null (strstr (labels, "Stop 2"));
+  g_clear_pointer (&labels, g_free);
+
+  release_fifo (two);
+  g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
+  at_settle (300);
+  labels = all_of_role (reader, "label");
+  g_assert_null (strstr (labels, "running job"));
+  g_assert_null (window->quit_dialog);
+  /* The window stays, and quitting now asks nothing. */
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window)));
+  g_assert_false (padlock_window_ask_to_quit (window, FALSE));
+  padlock_queue_set_max_running (window->queue, 0);
+  at_reader_free (reader);
+  close_window (window);
+}
+
 /* The Keyboard Shortcuts window lists every shortcut, Ctrl+Shift+O for
  * folders and Delete for a row among them, as a screen reader reads it. */
 static void
@@ -635,5 +703,6 @@ main (int    argc,
   g_test_add_func ("/a11y/hostile-names", test_hostile_names);
   g_test_add_func ("/a11y/numbers", test_numbers);
   g_test_add_func ("/a11y/where-it-went", test_where_it_went);
+  g_test_add_func ("/a11y/quit-follows", test_quit_follows);
   return g_test_run ();
 }

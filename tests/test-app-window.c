@@ -1503,6 +1503,52 @@ test_row_recycle (void)
   g_assert_cmpuint (G_OBJECT (alpha)->ref_count, ==, 1);
 }
 
+/* Below 500 px a row takes two lines: a long name keeps the first to
+ * itself, the verdict and the buttons are under it; wider, one line. */
+static void
+test_narrow_rows (void)
+{
+  g_autofree char *dir = at_new_dir ("narrow");
+  g_autofree char *plain = at_write_random (dir, "A long name for the holiday video of the summer.mkv",
+                                            4000);
+  PadlockWindow *window = at_new_window ();
+  const char *paths[] = { plain, NULL };
+  graphene_rect_t title, verdict, show, row;
+
+  at_drop (window, paths);
+  at_answer (at_wait_dialog (window), PASSPHRASE);
+  g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
+  gtk_window_set_default_size (GTK_WINDOW (window), 360, 640);
+  at_settle (500);
+  g_assert_true (window->narrow_rows);
+  g_assert_true (gtk_widget_compute_bounds (row_child (window, 0, "title_label"),
+                                            row_at (window, 0), &title));
+  g_assert_true (gtk_widget_compute_bounds (row_child (window, 0, "verdict_label"),
+                                            row_at (window, 0), &verdict));
+  g_assert_true (gtk_widget_compute_bounds (row_child (window, 0, "show_button"),
+                                            row_at (window, 0), &show));
+  g_assert_true (gtk_widget_compute_bounds (row_at (window, 0), row_at (window, 0), &row));
+  g_assert_true (gtk_widget_get_mapped (row_child (window, 0, "verdict_label")));
+  /* The verdict and the button on the second line, under the name. */
+  g_assert_cmpfloat (verdict.origin.y, >=, title.origin.y + title.size.height);
+  g_assert_cmpfloat (show.origin.y, >=, title.origin.y + title.size.height);
+  /* The name has the line's width, less the icon. */
+  g_assert_cmpfloat (title.size.width, >, row.size.width / 2);
+  /* The verdict is not cut to a few letters ("Encryp…"). */
+  g_assert_false (pango_layout_is_ellipsized (gtk_label_get_layout (
+                    GTK_LABEL (row_child (window, 0, "verdict_label")))));
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 640, 560);
+  at_settle (500);
+  g_assert_false (window->narrow_rows);
+  g_assert_true (gtk_widget_compute_bounds (row_child (window, 0, "title_label"),
+                                            row_at (window, 0), &title));
+  g_assert_true (gtk_widget_compute_bounds (row_child (window, 0, "show_button"),
+                                            row_at (window, 0), &show));
+  g_assert_cmpfloat (show.origin.y, <, title.origin.y + title.size.height);
+  close_window (window);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1532,5 +1578,6 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/clear-ranges", test_clear_ranges);
   g_test_add_func ("/ui/failures-filter", test_failures_filter);
   g_test_add_func ("/ui/row-recycle", test_row_recycle);
+  g_test_add_func ("/ui/narrow-rows", test_narrow_rows);
   return g_test_run ();
 }
