@@ -504,8 +504,12 @@ padlock_job_row_set_narrow (PadlockJobRow *self,
   gtk_box_append (GTK_BOX (to), self->actions_box);
   g_object_unref (verdict);
   g_object_unref (self->actions_box);
-  /* On its own line the verdict takes the room the buttons leave. */
+  /* On its own line the verdict takes the room the buttons leave, on
+   * two lines rather than cut short. */
   gtk_widget_set_hexpand (verdict, narrow);
   gtk_label_set_xalign (self->verdict_label, narrow ? 0 : 1);
+  gtk_label_set_wrap (self->verdict_label, narrow);
+  gtk_label_set_ellipsize (self->verdict_label, narrow ? PANGO_ELLIPSIZE_NONE
+                                                       : PANGO_ELLIPSIZE_END);
   gtk_widget_set_visible (self->narrow_box, narrow);
 }

@@ -34,25 +34,31 @@ count_jobs (PadlockWindow *self,
   counts->cancelled = padlock_queue_count_state (q, PADLOCK_JOB_CANCELLED);
 }
 
+/* PHRASE after " · ", whole on its line ("2 running", never "2 /
+ * running"): the label wraps only between phrases. */
+static void
+append_phrase (GString    *text,
+               const char *phrase)
+{
+  g_auto(GStrv) words = g_strsplit (phrase, " ", -1);
+  g_autofree char *whole = g_strjoinv ("\u00a0", words);
+
+  if (text->len)
+    g_string_append (text, " · ");
+  g_string_append (text, whole);
+}
+
 static void
 append_count (GString    *text,
               guint       n,
               const char *format)
 {
   g_autofree char *phrase = NULL;
-  g_auto(GStrv) words = NULL;
 
   if (!n)
     return;
-  if (text->len)
-    g_string_append (text, " · ");
-  /* Each phrase whole on its line ("2 running", not "2 / running"):
-   * the label wraps only between them. */
   phrase = g_strdup_printf (format, n);
-  words = g_strsplit (phrase, " ", -1);
-  g_free (phrase);
-  phrase = g_strjoinv ("\u00a0", words);
-  g_string_append (text, phrase);
+  append_phrase (text, phrase);
 }
 
 /* "2 running · 3 waiting · 5 done · 1 failed": only the counts that are
@@ -131,14 +137,16 @@ padlock_window_update_summary (PadlockWindow *self)
   if (!n)
     self->earlier_batches = FALSE;
   /* The counts are of every job in the list: after a second batch, say
-   * so ("597 done · 3 failed this session"). */
+   * so ("597 done · 3 failed · this session"). */
   if (self->earlier_batches && *files)
     {
-      /* Translators: %s is "5 done · 1 failed"; the list holds the jobs
-       * of more than one batch. */
-      char *session = g_strdup_printf (_("%s this session"), files);
+      g_autoptr(GString) text = g_string_new (files);
+
+      /* Translators: after "5 done · 1 failed" when the list holds the
+       * jobs of more than one batch. */
+      append_phrase (text, _("this session"));
       g_free (files);
-      files = session;
+      files = g_string_free (g_steal_pointer (&text), FALSE);
     }
   gtk_label_set_text (self->files_label, files);
   if (!busy)

@@ -477,7 +477,7 @@ test_numbers (void)
   g_assert_true (graph_found);
 
   files = all_of_role (reader, "label");
-  g_assert_nonnull (strstr (files, "|3\u00a0done this session|"));
+  g_assert_nonnull (strstr (files, "|3\u00a0done · this\u00a0session|"));
   g_regex_unref (finished);
   at_reader_free (reader);
   close_window (window);

@@ -181,7 +181,8 @@ test_window_sizes (void)
       g_autofree char *report = at_write_random (dir, "Quarterly report.pdf",
                                                  40 * 1024 * 1024);
       g_autofree char *folder = g_build_filename (dir, "Holiday Photos", NULL);
-      const char *encrypt[] = { report, folder, NULL };
+      const char *encrypt[] = { report, NULL };
+      const char *folders[] = { folder, NULL };
       const char *decrypt[] = { photo_gpg, NULL };
       PadlockWindow *window;
 
@@ -195,6 +196,9 @@ test_window_sizes (void)
       at_gpg_encrypt (photo, photo_gpg, PASSPHRASE, NULL);
       window = at_new_window ();
       at_drop (window, decrypt);
+      at_answer (at_wait_dialog (window), PASSPHRASE);
+      g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
+      at_drop (window, folders);
       at_answer (at_wait_dialog (window), PASSPHRASE);
       g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
       at_drop (window, encrypt);
