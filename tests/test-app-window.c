@@ -990,6 +990,24 @@ test_passphrase_dialog (void)
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (dialog->copy_button)));
   generated = g_strdup (gtk_editable_get_text (GTK_EDITABLE (dialog->entry)));
   g_assert_cmpuint (strlen (generated), >=, 10);
+  /* No look-alikes, and its strength said as what it is; each one new
+   * (of 80 bits, two alike would be a broken generator). */
+  g_assert_cmpstr (gtk_label_get_text (dialog->strength_label), ==, "Strong: 80 random bits");
+  g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (dialog->ok_button)));
+  for (guint i = 0; i < 50; i++)
+    {
+      g_autofree char *before = g_strdup (gtk_editable_get_text (GTK_EDITABLE (dialog->entry)));
+      const char *text;
+
+      g_signal_emit_by_name (dialog->generate_button, "clicked");
+      text = gtk_editable_get_text (GTK_EDITABLE (dialog->entry));
+      g_assert_cmpuint (strlen (text), ==, 19);
+      g_assert_cmpstr (text, !=, before);
+      g_assert_true (g_regex_match_simple ("^[a-km-np-z2-9]{4}(-[a-km-np-z2-9]{4}){3}$",
+                                           text, 0, 0));
+    }
+  g_free (generated);
+  generated = g_strdup (gtk_editable_get_text (GTK_EDITABLE (dialog->entry)));
   g_signal_emit_by_name (dialog->copy_button, "clicked");
   content = gdk_clipboard_get_content (gtk_widget_get_clipboard (GTK_WIDGET (dialog)));
   g_assert_nonnull (content);
