@@ -150,6 +150,20 @@ on_dialog_finished (PadlockPassphraseDialog *dialog,
   show_next_request (self);
 }
 
+/* "report.pdf", or "3 files": what the dialog is about. */
+static char *
+request_title (PadlockRequest *request)
+{
+  guint n = request->files ? request->files->len : request->jobs->len;
+  GFile *first;
+
+  if (n != 1)
+    return g_strdup_printf (g_dngettext (NULL, "%u file", "%u files", n), n);
+  first = request->files ? g_ptr_array_index (request->files, 0)
+                         : padlock_job_get_input (g_ptr_array_index (request->jobs, 0));
+  return padlock_name_display_file (first);
+}
+
 static void
 show_next_request (PadlockWindow *self)
 {
@@ -161,6 +175,12 @@ show_next_request (PadlockWindow *self)
                                                 self->request->mode,
                                                 self->request->heading,
                                                 self->request->error);
+  /* The title names the files, the button the action (in German both
+   * were "Verschlüsseln", side by side). */
+  {
+    g_autofree char *title = request_title (self->request);
+    gtk_window_set_title (GTK_WINDOW (self->dialog), title);
+  }
   if (self->request->mode == PADLOCK_PASSPHRASE_ENCRYPT
       && self->request->files && self->request->files->len > 1)
     padlock_passphrase_dialog_offer_one_archive (self->dialog,

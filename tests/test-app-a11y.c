@@ -326,6 +326,16 @@ test_hostile_names (void)
                                     FSI "photo\\u202Egpj.exe.gpg" PDI));
   assert_no_override (reader);
   g_clear_pointer (&labels, g_free);
+  /* The dialog's title (its header bar's label, before the heading)
+   * names the file; its button, the action: "Decrypt" once, on it. */
+  {
+    g_autofree char *title_labels = all_of_role (reader, "label");
+    g_autofree char *buttons_now = all_of_role (reader, "push button");
+
+    g_assert_nonnull (strstr (title_labels, "|Cancel|" FSI "photo\\u202Egpj.exe.gpg" PDI
+                                            "|Decrypt|Enter the passphrase for "));
+    g_assert_nonnull (strstr (buttons_now, "Decrypt"));
+  }
   at_answer (dialog, PASSPHRASE);
   g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
   at_settle (200);
