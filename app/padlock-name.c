@@ -4,8 +4,8 @@
 #define FSI "\xe2\x81\xa8"      /* U+2068 FIRST STRONG ISOLATE */
 #define PDI "\xe2\x81\xa9"      /* U+2069 POP DIRECTIONAL ISOLATE */
 
-static gboolean
-is_hidden (gunichar c)
+gboolean
+padlock_name_char_is_hidden (gunichar c)
 {
   switch (g_unichar_type (c))
     {
@@ -40,7 +40,7 @@ append_escaped (GString    *out,
         g_string_append (out, "\\t");
       else if (c == '\r')
         g_string_append (out, "\\r");
-      else if (!is_hidden (c))
+      else if (!padlock_name_char_is_hidden (c))
         g_string_append_unichar (out, c);
       else if (c < 0x80)
         g_string_append_printf (out, "\\x%02X", c);

@@ -5,6 +5,9 @@
 
 G_BEGIN_DECLS
 
+/* Whether C is a control or format character (Cc, Cf, Zl, Zp): one that
+ * cannot be seen, or changes how the text around it reads. */
+gboolean  padlock_name_char_is_hidden (gunichar    c);
 /* NAME (a file name, in the file system's encoding) as text that shows
  * every character it holds: valid UTF-8 (an invalid octet becomes
  * U+FFFD, as GLib's display names do), and each control or format

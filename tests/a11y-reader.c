@@ -147,35 +147,33 @@ print_focused (AtspiAccessible *obj,
   return TRUE;
 }
 
+/* DATA: the role, and whether to print descriptions ("describe"). */
+typedef struct
+{
+  const char *role;
+  gboolean described;
+} OfRole;
+
 static gboolean
 print_of_role (AtspiAccessible *obj,
                int              depth,
                gpointer         data)
 {
+  const OfRole *of = data;
   g_autofree char *role = atspi_accessible_get_role_name (obj, NULL);
+  g_autofree char *name = NULL;
+  g_autofree char *description = NULL;
 
-  if (!g_strcmp0 (role, data))
+  if (g_strcmp0 (role, of->role))
+    return FALSE;
+  name = name_of (obj);
+  if (!of->described)
     {
-      g_autofree char *name = name_of (obj);
       printf ("%s\n", name);
+      return FALSE;
     }
-  return FALSE;
-}
-
-static gboolean
-print_described (AtspiAccessible *obj,
-                 int              depth,
-                 gpointer         data)
-{
-  g_autofree char *role = atspi_accessible_get_role_name (obj, NULL);
-
-  if (!g_strcmp0 (role, data))
-    {
-      g_autofree char *name = name_of (obj);
-      g_autofree char *description = atspi_accessible_get_description (obj, NULL);
-
-      printf ("%s\t%s\n", name, description ? description : "");
-    }
+  description = atspi_accessible_get_description (obj, NULL);
+  printf ("%s\t%s\n", name, description ? description : "");
   return FALSE;
 }
 
@@ -255,7 +253,7 @@ main (int    argc,
       else if (g_str_has_prefix (line, "key "))
         press (line + 4);
       else if (g_str_has_prefix (line, "list "))
-        walk (app, 0, print_of_role, line + 5);
+        walk (app, 0, print_of_role, &(OfRole) { line + 5, FALSE });
       else if (g_str_has_prefix (line, "mouse "))
         {
           g_autoptr(GError) error = NULL;
@@ -268,7 +266,7 @@ main (int    argc,
             printf ("error %s\n", error ? error->message : "usage");
         }
       else if (g_str_has_prefix (line, "describe "))
-        walk (app, 0, print_described, line + 9);
+        walk (app, 0, print_of_role, &(OfRole) { line + 9, TRUE });
       else if (!strcmp (line, "tree") || !strcmp (line, "tree all"))
         {
           all = !strcmp (line, "tree all");

@@ -81,6 +81,19 @@ name_part (const char *focus)
   return tab ? tab + 1 : "";
 }
 
+/* Presses KEY: the reader then names what has the focus PREFIX... */
+static void
+press_expecting (AtReader   *reader,
+                 const char *key,
+                 const char *prefix)
+{
+  g_autofree char *focus = NULL;
+
+  at_reader_key (reader, key);
+  focus = focus_of (reader);
+  g_assert_true (g_str_has_prefix (name_part (focus), prefix));
+}
+
 /* Whether NAME holds a mnemonic's underscore ("_Open"), not one inside
  * a word ("file_200"). */
 static gboolean
@@ -140,23 +153,11 @@ test_keyboard_rows (void)
   g_assert_true (g_str_has_prefix (name_part (focus),
                                    "file_001.padlocktest.gpg, Decrypted"));
   g_clear_pointer (&focus, g_free);
-  at_reader_key (reader, "Down");
-  focus = focus_of (reader);
-  g_assert_true (g_str_has_prefix (name_part (focus),
-                                   "file_002.padlocktest.gpg, Decrypted"));
-  g_clear_pointer (&focus, g_free);
+  press_expecting (reader, "Down", "file_002.padlocktest.gpg, Decrypted");
   /* To the end, and one up (200 presses of Down would take minutes on a
    * loaded machine; each one is a round trip through the X server). */
-  at_reader_key (reader, "End");
-  focus = focus_of (reader);
-  g_assert_true (g_str_has_prefix (name_part (focus),
-                                   "file_201.padlocktest.gpg, Decrypted"));
-  g_clear_pointer (&focus, g_free);
-  at_reader_key (reader, "Up");
-  focus = focus_of (reader);
-  g_assert_true (g_str_has_prefix (name_part (focus),
-                                   "file_200.padlocktest.gpg, Decrypted"));
-  g_clear_pointer (&focus, g_free);
+  press_expecting (reader, "End", "file_201.padlocktest.gpg, Decrypted");
+  press_expecting (reader, "Up", "file_200.padlocktest.gpg, Decrypted");
 
   /* Into the row: Show in Files, then Open. */
   at_reader_key (reader, "Tab");
@@ -548,6 +549,30 @@ test_where_it_went (void)
   at_settle (200);
   labels = all_of_role (reader, "label");
   g_assert_nonnull (strstr (labels, "|→ " FSI "a (1).jpg" PDI "|"));
+
+  /* Show in Files, with no FileManager1 on this bus and nothing to open
+   * a folder with: where the file is, in plain words. */
+  if (!g_app_info_get_default_for_type ("inode/directory", FALSE))
+    {
+      g_autoptr(PadlockJob) first = g_list_model_get_item (G_LIST_MODEL (window->queue), 0);
+      g_autofree char *expected = g_strconcat ("No file manager could show the file. It is in "
+                                               FSI, dir, PDI, NULL);
+      GtkWidget *row = gtk_widget_get_first_child (GTK_WIDGET (window->job_list));
+
+      while (row && !PADLOCK_IS_JOB_ROW (row))
+        row = gtk_widget_get_first_child (row);
+      g_assert_nonnull (row);
+      g_assert_true (padlock_job_row_get_job (PADLOCK_JOB_ROW (row)) == first);
+      g_clear_pointer (&window->last_notice, g_free);
+      g_assert_true (gtk_widget_activate_action (row, "row.show", NULL));
+      at_settle (1500);
+      g_assert_cmpstr (window->last_notice, ==, expected);
+      g_clear_pointer (&labels, g_free);
+      labels = all_of_role (reader, "label");
+      g_assert_nonnull (strstr (labels, expected));
+    }
+  else
+    g_test_message ("this system opens folders: Show in Files not tried");
 
   /* A wrong passphrase, asked again and then given up: nothing written. */
   at_drop (window, wrong_paths);
