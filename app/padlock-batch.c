@@ -6,7 +6,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <termios.h>
+#include <sys/resource.h>
 #include <unistd.h>
 #include <glib/gi18n.h>
 #include <glib-unix.h>
@@ -14,15 +14,17 @@
 
 #include "job.h"
 #include "padlock-format.h"
+#include "padlock-input.h"
 #include "padlock-job.h"
 #include "padlock-name.h"
 #include "padlock-queue.h"
+#include "padlock-error.h"
 #include "padlock-secret.h"
+#include "padlock-secret-input.h"
+#include "passphrase.h"
 #include "padlock-settings.h"
-#include "padlock-sniff.h"
 
 #define PROGRESS_MS 250
-#define PASSPHRASE_MAX 4096
 
 static const GOptionEntry batch_options[] = {
   { "batch", 0, 0, G_OPTION_ARG_NONE, NULL,
@@ -50,11 +52,14 @@ typedef struct
 {
   GMainLoop *loop;
   PadlockQueue *queue;
+  GPtrArray *inputs;            /* PadlockInput, each opened once */
   GPtrArray *jobs;
   guint n_left;
   guint n_failed;
   gboolean progress_shown;
   gboolean tty;
+  /* SIGINT and SIGTERM, at any moment from opening the inputs on */
+  GCancellable *interrupt;
 } Batch;
 
 static int
@@ -83,94 +88,101 @@ bad_usage (GError     **error,
   return FALSE;
 }
 
-/* Reads a line from the terminal with echo off, into secure memory. */
-static char *
-read_tty_line (int fd, const char *prompt)
+/* The passphrase SOURCE (a file's name, or the terminal) could not give:
+ * in the words of the engine's one table, or the system's. */
+static gboolean
+secret_unreadable (gpg_error_t  err,
+                   const char  *source,
+                   GError     **error)
 {
-  struct termios old, quiet;
-  char *line = gcry_malloc_secure (PASSPHRASE_MAX);
-  size_t len = 0;
-  char c;
+  g_autoptr(GError) words = NULL;
 
-  if (!line)
-    return NULL;
-  if (tcgetattr (fd, &old))
-    {
-      gcry_free (line);
-      return NULL;
-    }
-  quiet = old;
-  quiet.c_lflag &= ~(tcflag_t) ECHO;
-  quiet.c_lflag |= ECHONL;
-  if (write (fd, prompt, strlen (prompt)) < 0
-      || tcsetattr (fd, TCSAFLUSH, &quiet))
-    {
-      gcry_free (line);
-      return NULL;
-    }
-  while (read (fd, &c, 1) == 1 && c != '\n')
-    if (len + 1 < PASSPHRASE_MAX)
-      line[len++] = c;
-  line[len] = 0;
-  c = 0;
-  tcsetattr (fd, TCSAFLUSH, &old);
-  return line;
+  if (gpg_err_code (err) == PL_ERR_PASSPHRASE_NOT_TEXT)
+    return bad_usage (error, _("%s holds a NUL character"), source);
+  if (gpg_err_code (err) & GPG_ERR_SYSTEM_ERROR)
+    return bad_usage (error, "%s: %s", source, gpg_strerror (err));
+  words = padlock_error_from_gpg (err);
+  return bad_usage (error, "%s: %s", source, words->message);
 }
 
-/* "-": from the terminal, twice when encrypting so that a typo does not
- * lock the files away. */
+/* TEXT (LEN octets from SOURCE, read under RULE) as the batch's secret:
+ * by the one passphrase rule (core/passphrase.h), which must accept it
+ * for encryption when the batch ENCRYPTS anything. */
+static PadlockSecret *
+secret_from_text (const char          *text,
+                  size_t               len,
+                  pl_passphrase_rule   rule,
+                  gboolean             encrypts,
+                  const char          *source,
+                  GError             **error)
+{
+  gpg_error_t err = 0;
+
+  if (!pl_passphrase_length (text, len, rule))
+    {
+      bad_usage (error, _("%s holds no passphrase"), source);
+      return NULL;
+    }
+  if (encrypts)
+    err = pl_passphrase_check (text, len, rule, NULL);
+  if (err)
+    {
+      secret_unreadable (err, source, error);
+      return NULL;
+    }
+  return padlock_secret_new_full (text, len, rule, error);
+}
+
+/* "-": from the terminal (padlock-secret-input.h), twice when encrypting
+ * so that a typo does not lock the files away. */
 static PadlockSecret *
 passphrase_from_tty (gboolean confirm, GError **error)
 {
-  int fd = open ("/dev/tty", O_RDWR | O_CLOEXEC);
   char *first = NULL, *again = NULL;
+  size_t len = 0, again_len = 0;
   PadlockSecret *secret = NULL;
+  gpg_error_t err = padlock_secret_read_terminal (_("Passphrase: "), &first,
+                                                  &len);
 
-  if (fd < 0)
-    {
-      bad_usage (error, "%s", _("--passphrase-file=- needs a terminal"));
-      return NULL;
-    }
-  first = read_tty_line (fd, _("Passphrase: "));
-  if (first && confirm)
-    again = read_tty_line (fd, _("Passphrase again: "));
-  close (fd);
-  if (!first || (confirm && !again))
-    g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED,
-                         _("Could not read the passphrase from the terminal"));
-  else if (confirm && strcmp (first, again))
+  if (!err && confirm)
+    err = padlock_secret_read_terminal (_("Passphrase again: "), &again,
+                                        &again_len);
+  if (gpg_err_code (err) == GPG_ERR_ENOTTY)
+    bad_usage (error, "%s", _("--passphrase-file=- needs a terminal"));
+  else if (err)
+    secret_unreadable (err, _("The terminal"), error);
+  else if (confirm && (len != again_len || memcmp (first, again, len)))
     bad_usage (error, "%s", _("The passphrases differ"));
-  else if (!*first)
+  else if (!len)
     bad_usage (error, "%s", _("The passphrase is empty"));
   else
-    secret = padlock_secret_new (first);
-  if (first)
-    gcry_free (first);          /* secure memory is wiped when freed */
-  if (again)
-    gcry_free (again);
+    secret = secret_from_text (first, len, PL_PASSPHRASE_TYPED, confirm,
+                               _("The passphrase"), error);
+  padlock_secret_text_free (first, len);
+  padlock_secret_text_free (again, again_len);
   return secret;
 }
 
-/* The file's content less one trailing newline. */
+/* A passphrase file, read as gpg reads --passphrase-file
+ * (PL_PASSPHRASE_FILE), at most PL_PASSPHRASE_MAX octets. */
 static PadlockSecret *
-passphrase_from_file (const char *path, GError **error)
+passphrase_from_file (const char  *path,
+                      gboolean     encrypts,
+                      GError     **error)
 {
-  PadlockSecret *secret = NULL;
+  PadlockSecret *secret;
   char *text = NULL;
-  gsize len = 0;
+  size_t len = 0;
+  gpg_error_t err = padlock_secret_read (path, 0, &text, &len);
 
-  if (!g_file_get_contents (path, &text, &len, error))
-    return NULL;
-  if (len && text[len - 1] == '\n')
-    text[--len] = 0;
-  if (strlen (text) != len)
-    bad_usage (error, _("%s holds a NUL character"), path);
-  else if (!len)
-    bad_usage (error, _("%s holds no passphrase"), path);
-  else
-    secret = padlock_secret_new (text);
-  explicit_bzero (text, len);
-  g_free (text);
+  if (err)
+    {
+      secret_unreadable (err, path, error);
+      return NULL;
+    }
+  secret = secret_from_text (text, len, PL_PASSPHRASE_FILE, encrypts, path,
+                             error);
+  padlock_secret_text_free (text, len);
   return secret;
 }
 
@@ -256,37 +268,122 @@ on_job_state (PadlockJob *job,
     g_main_loop_quit (batch->loop);
 }
 
+/* SIGINT, SIGTERM: whatever runs stops (a stream's first read, the
+ * jobs, which remove what they wrote) and the batch exits 1. */
 static gboolean
 on_interrupt (gpointer user_data)
 {
   Batch *batch = user_data;
 
-  padlock_queue_cancel_all (batch->queue);
+  g_cancellable_cancel (batch->interrupt);
+  if (batch->queue)
+    padlock_queue_cancel_all (batch->queue);
   return G_SOURCE_CONTINUE;
 }
 
-/* Sorts one PATH into a job, as the window sorts what is dropped on it. */
-static PadlockJob *
-job_for_path (const char             *path,
-              int                     forced,
-              const PadlockJobConfig *config)
+/* Every input is held open from the start to its job's end: let the
+ * descriptors go as far as the hard limit allows. */
+static void
+raise_open_files_limit (void)
 {
-  g_autoptr(GFile) file = g_file_new_for_commandline_arg (path);
-  g_autoptr(GError) error = NULL;
-  PadlockSniff kind = PADLOCK_SNIFF_PLAIN;
-  PadlockDirection direction;
+  struct rlimit rl;
 
-  if (!padlock_sniff_file (file, &kind, &error))
+  if (getrlimit (RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max)
     {
-      g_printerr ("padlock: %s: %s\n", path, error->message);
-      return NULL;
+      rl.rlim_cur = rl.rlim_max;
+      setrlimit (RLIMIT_NOFILE, &rl);
     }
-  if (forced >= 0)
-    direction = (PadlockDirection) forced;
-  else
-    direction = kind == PADLOCK_SNIFF_PLAIN ? PADLOCK_DIRECTION_ENCRYPT
-                                            : PADLOCK_DIRECTION_DECRYPT;
-  return padlock_job_new (file, direction, config);
+}
+
+/* Opens each PATH once (without waiting on a FIFO); what cannot be
+ * opened is said and counted. */
+static void
+open_inputs (Batch              *batch,
+             const char *const  *paths)
+{
+  raise_open_files_limit ();
+  for (guint i = 0; paths[i]; i++)
+    {
+      g_autoptr(GFile) file = g_file_new_for_commandline_arg (paths[i]);
+      g_autoptr(GError) error = NULL;
+      PadlockInput *input = padlock_input_open (file, &error);
+
+      if (input)
+        g_ptr_array_add (batch->inputs, input);
+      else
+        {
+          g_printerr ("padlock: %s: %s\n", paths[i], error->message);
+          batch->n_failed++;
+        }
+    }
+}
+
+static void
+on_prefix_read (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  Batch *batch = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!padlock_input_read_prefix_finish (NULL, result, &error)
+      && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      g_printerr ("padlock: %s\n", error->message);
+      batch->n_failed++;
+    }
+  if (--batch->n_left == 0)
+    g_main_loop_quit (batch->loop);
+}
+
+/* A stream's first octets (a pipe, a FIFO, /dev/stdin) tell what it is;
+ * they are read as they come, with the signals heard meanwhile (a FIFO's
+ * writer may never come).  One that fails is said and counted; FALSE
+ * when interrupted. */
+static gboolean
+read_prefixes (Batch *batch)
+{
+  batch->n_left = 0;
+  for (guint i = 0; i < batch->inputs->len; i++)
+    {
+      PadlockInput *input = g_ptr_array_index (batch->inputs, i);
+
+      if (!padlock_input_is_stream (input))
+        continue;
+      batch->n_left++;
+      padlock_input_read_prefix_async (input, batch->interrupt,
+                                       on_prefix_read, batch);
+    }
+  if (batch->n_left)
+    g_main_loop_run (batch->loop);
+  return !g_cancellable_is_cancelled (batch->interrupt);
+}
+
+/* Sorts each input into a job, as the window sorts what is dropped on
+ * it: by content, and by a name that says OpenPGP. */
+static void
+make_jobs (Batch                  *batch,
+           int                     forced,
+           const PadlockJobConfig *config)
+{
+  for (guint i = 0; i < batch->inputs->len; i++)
+    {
+      PadlockInput *input = g_ptr_array_index (batch->inputs, i);
+      PadlockJobConfig here = *config;
+      g_autofree char *cwd = NULL;
+      PadlockDirection direction = forced >= 0 ? (PadlockDirection) forced
+                                   : padlock_input_direction (input);
+
+      if (!padlock_input_is_sniffed (input))
+        continue;               /* its first read failed, and said so */
+      /* A pipe's output goes to the current folder, not to /dev/fd. */
+      if (padlock_input_is_stream (input) && !here.output_dir)
+        here.output_dir = cwd = g_get_current_dir ();
+      g_ptr_array_add (batch->jobs,
+                       padlock_job_new_for_input (input, direction, &here));
+    }
+  /* The jobs hold their inputs now, each let go when its job ends. */
+  g_ptr_array_set_size (batch->inputs, 0);
 }
 
 /* Reads the options into CONFIG and the rest; FALSE and a
@@ -342,9 +439,8 @@ read_options (GVariantDict      *options,
 static int
 run_jobs (Batch *batch, PadlockSecret *secret, guint concurrency)
 {
-  guint progress_id = 0, int_id, term_id;
+  guint progress_id = 0;
 
-  batch->loop = g_main_loop_new (NULL, FALSE);
   batch->queue = padlock_queue_new ();
   padlock_queue_set_max_running (batch->queue, concurrency);
   batch->n_left = batch->jobs->len;
@@ -358,8 +454,6 @@ run_jobs (Batch *batch, PadlockSecret *secret, guint concurrency)
       g_signal_connect (job, "notify::state", G_CALLBACK (on_job_state), batch);
       padlock_queue_add (batch->queue, job);
     }
-  int_id = g_unix_signal_add (SIGINT, on_interrupt, batch);
-  term_id = g_unix_signal_add (SIGTERM, on_interrupt, batch);
   if (batch->tty)
     progress_id = g_timeout_add (PROGRESS_MS, show_progress, batch);
   if (batch->n_left)
@@ -367,10 +461,7 @@ run_jobs (Batch *batch, PadlockSecret *secret, guint concurrency)
   clear_progress (batch);
 
   g_clear_handle_id (&progress_id, g_source_remove);
-  g_source_remove (int_id);
-  g_source_remove (term_id);
   g_clear_object (&batch->queue);
-  g_clear_pointer (&batch->loop, g_main_loop_unref);
   return batch->n_failed ? 1 : 0;
 }
 
@@ -385,7 +476,8 @@ padlock_batch_run (GVariantDict *options)
   Batch batch = { 0 };
   const char *pw_file = NULL;
   gboolean any_encrypt = FALSE;
-  int forced, status;
+  int forced, status = 1;
+  guint int_id, term_id;
 
   padlock_job_config_from_settings (settings, &config);
   if (!read_options (options, &config, &forced, &pw_file, &paths, &problem))
@@ -394,24 +486,26 @@ padlock_batch_run (GVariantDict *options)
       return usage_error (problem->message);
     }
 
+  batch.loop = g_main_loop_new (NULL, FALSE);
+  batch.interrupt = g_cancellable_new ();
+  batch.inputs = g_ptr_array_new_with_free_func ((GDestroyNotify) padlock_input_unref);
   batch.jobs = g_ptr_array_new_with_free_func (g_object_unref);
-  for (guint i = 0; paths[i]; i++)
-    {
-      PadlockJob *job = job_for_path (paths[i], forced, &config);
+  int_id = g_unix_signal_add (SIGINT, on_interrupt, &batch);
+  term_id = g_unix_signal_add (SIGTERM, on_interrupt, &batch);
+  open_inputs (&batch, paths);
+  if (!read_prefixes (&batch))
+    goto leave;
+  make_jobs (&batch, forced, &config);
+  for (guint i = 0; i < batch.jobs->len; i++)
+    any_encrypt |= padlock_job_get_direction (g_ptr_array_index (batch.jobs, i))
+                   == PADLOCK_DIRECTION_ENCRYPT;
 
-      if (!job)
-        batch.n_failed++;
-      else
-        {
-          any_encrypt |= padlock_job_get_direction (job)
-                         == PADLOCK_DIRECTION_ENCRYPT;
-          g_ptr_array_add (batch.jobs, job);
-        }
-    }
-
-  secret = strcmp (pw_file, "-") ? passphrase_from_file (pw_file, &problem)
-                                 : passphrase_from_tty (any_encrypt, &problem);
-  if (!secret)
+  secret = strcmp (pw_file, "-")
+           ? passphrase_from_file (pw_file, any_encrypt, &problem)
+           : passphrase_from_tty (any_encrypt, &problem);
+  if (g_cancellable_is_cancelled (batch.interrupt))
+    status = 1;
+  else if (!secret)
     status = usage_error (problem->message);
   else
     {
@@ -422,7 +516,14 @@ padlock_batch_run (GVariantDict *options)
       if (failed_before)
         status = 1;
     }
+
+ leave:
+  g_source_remove (int_id);
+  g_source_remove (term_id);
   g_ptr_array_unref (batch.jobs);
+  g_ptr_array_unref (batch.inputs);
+  g_clear_object (&batch.interrupt);
+  g_clear_pointer (&batch.loop, g_main_loop_unref);
   padlock_job_config_clear (&config);
   return status;
 }

@@ -7,7 +7,11 @@
  * the application registers, so it takes no D-Bus name, and before
  * startup, so it needs no display.  The PATHs become PadlockJobs of one
  * batch in a PadlockQueue, as the window's files do, sorted by content
- * (padlock_sniff_file) unless a direction is forced; folders are archived.
+ * and name (padlock_input_direction) unless a direction is forced; folders
+ * are archived.  Each PATH is opened once (padlock-input.h): pipes, FIFOs
+ * and /dev/stdin work both ways, their output going to --output-dir or
+ * the current folder.  SIGINT and SIGTERM end it at any moment with exit
+ * status 1, the jobs' partial output removed.
  * Settings (cipher, compression, concurrency...) come from GSettings as in
  * the window; the options override them.
  */

@@ -15,6 +15,7 @@
 
 #include "job.h"
 #include "padlock-folder.h"
+#include "padlock-input.h"
 #include "padlock-job.h"
 #include "padlock-output.h"
 #include "padlock-rate.h"
@@ -28,6 +29,8 @@ struct _PadlockJob
 
   /* Owned */
   GFile *input;
+  PadlockInput *opened;         /* padlock_job_new_for_input's, until the
+                                 * job ends; NULL: opened by path */
   GFile *output;
   char *output_name;
   char *hidden_name;            /* with "Hide file names": the output's */
@@ -67,6 +70,10 @@ struct _PadlockJob
   atomic_int_fast64_t deriving_since;
   atomic_int_fast64_t derive_us;
   gboolean deriving;
+  /* Within it, waiting for the process's key-derivation memory
+   * (core/kdf-memory.h): "Waiting for memory…". */
+  atomic_int atomic_waiting_for_memory;
+  gboolean waiting_for_memory;
 };
 
 /* Where the worker writes: each kind is made by one function of
@@ -98,6 +105,7 @@ typedef struct
   int threads;
   char *input_path;
   char *input_name;
+  PadlockInput *opened;         /* the job's, or NULL: open input_path */
   PadlockOutputPlan *plan;
   PadlockSecret *secret;
   pl_decrypt_result result;

@@ -12,6 +12,7 @@
 #include "compress.h"
 #include "padlock-digest.h"
 #include "padlock-error.h"
+#include "streamsource.h"
 
 void
 padlock_job_work_free (gpointer data)
@@ -20,6 +21,7 @@ padlock_job_work_free (gpointer data)
 
   g_free (work->input_path);
   g_free (work->input_name);
+  g_clear_pointer (&work->opened, padlock_input_unref);
   g_clear_pointer (&work->plan, padlock_output_plan_free);
   g_free (work->output_path);
   g_free (work->stored_name);
@@ -106,8 +108,7 @@ encrypt_with_secret (PadlockJobWork       *work,
                      const pl_job_control *ctl)
 {
   pl_encrypt_options opts;
-  gsize pw_len;
-  const char *pw = padlock_secret_get_data (work->secret, &pw_len);
+  pl_key key = padlock_secret_get_key (work->secret);
   GStatBuf st;
 
   pl_encrypt_options_init (&opts);
@@ -119,13 +120,14 @@ encrypt_with_secret (PadlockJobWork       *work,
   /* The real name, also when the output's is hidden ("NAME.tar" for a
    * folder). */
   opts.file_name = work->stored_name;
-  if (!g_stat (work->input_path, &st))
+  if (work->opened)
+    opts.file_date = (uint32_t) padlock_input_get_mtime (work->opened);
+  else if (!g_stat (work->input_path, &st))
     opts.file_date = (uint32_t) st.st_mtime;
-  pl_key key = pl_key_passphrase (pw, pw_len);
   opts.keys = &key;
   opts.n_keys = 1;
-  /* The batch derives once for all its files (issue 13). */
-  opts.batch = padlock_secret_get_batch (work->secret);
+  /* The jobs sharing the passphrase derive once for all (issue 13). */
+  opts.keycache = padlock_secret_get_keycache (work->secret);
   return pl_encrypt (src, sink, &opts, ctl);
 }
 
@@ -139,16 +141,15 @@ decrypt_with_secret (PadlockJobWork       *work,
                      pl_decrypt_result    *result,
                      const pl_job_control *ctl)
 {
-  gsize pw_len;
-  const char *pw = padlock_secret_get_data (work->secret, &pw_len);
-  pl_key key = pl_key_passphrase (pw, pw_len);
+  /* The text and its rule: the engine tries its other forms too. */
+  pl_key key = padlock_secret_get_key (work->secret);
   pl_decrypt_options opts = { 0 };
 
   opts.keys = &key;
   opts.n_keys = 1;
   if (work->allow_expansion)
     opts.expansion_floor = PL_INFLATE_NO_LIMIT;
-  opts.batch = padlock_secret_get_batch (work->secret);
+  opts.keycache = padlock_secret_get_keycache (work->secret);
   return pl_decrypt (src, sink, &opts, result, ctl);
 }
 
@@ -214,7 +215,10 @@ verify_and_delete (PadlockJob           *self,
   return NULL;
 }
 
-/* From the engine: key derivation starts or ends (on the job's thread). */
+/* From the engine: key derivation starts, waits for the process's
+ * key-derivation memory and has it, or ends (on the job's thread; job.h:
+ * PL_DERIVING, then PL_DERIVING_WAITING_FOR_MEMORY and PL_DERIVING in
+ * pairs, then 0). */
 static void
 on_core_deriving (void *user_data,
                   int   deriving)
@@ -222,12 +226,16 @@ on_core_deriving (void *user_data,
   PadlockJob *self = user_data;
   gint64 now = g_get_monotonic_time ();
 
+  atomic_store (&self->atomic_waiting_for_memory,
+                deriving == PL_DERIVING_WAITING_FOR_MEMORY);
+  if (deriving && atomic_load (&self->atomic_deriving))
+    return;                     /* a wait for memory begins or ends */
   if (deriving)
     atomic_store (&self->deriving_since, now);
   else
     atomic_fetch_add (&self->derive_us,
                       now - atomic_load (&self->deriving_since));
-  atomic_store (&self->atomic_deriving, deriving);
+  atomic_store (&self->atomic_deriving, deriving != 0);
 }
 
 static pl_job_control
@@ -277,6 +285,8 @@ open_input_output (PadlockJob      *self,
 
   if (work->folder)
     err = open_folder_input (self, work, src);
+  else if (work->opened)
+    err = padlock_input_take_source (work->opened, &self->cancel, src);
   else
     err = pl_source_new_file (work->input_path, src);
   if (err)
@@ -340,15 +350,27 @@ decrypt_thread (GTask          *task,
                 PadlockJobWork *work)
 {
   pl_job_control ctl = job_control (self, work);
+  pl_sniff_result sniffed;
   pl_source *src = NULL;
   pl_sink *sink = NULL;
   GError *error = NULL;
   gpg_error_t err;
 
   err = open_input_output (self, work, &src, &sink);
+  /* What the name or the user took for a message, and is none, says so
+   * (issue 19 §9) instead of whatever the packet parser trips on. */
   if (!err)
+    err = pl_source_sniff (&src, &sniffed);
+  if (!err && sniffed.kind != PL_SNIFF_MESSAGE)
+    {
+      error = g_error_new (PADLOCK_ERROR, PADLOCK_ERROR_MALFORMED,
+                           _("%s is not an OpenPGP message."),
+                           work->input_name);
+      sink->abort (sink);
+    }
+  else if (!err)
     err = decrypt_with_secret (work, src, sink, &work->result, &ctl);
-  if (!err)
+  if (!err && !error)
     {
       GStatBuf st;
 
@@ -357,7 +379,7 @@ decrypt_thread (GTask          *task,
       if (g_stat (work->output_path, &st) == 0 && S_ISREG (st.st_mode))
         work->plaintext_size = st.st_size;
     }
-  else
+  else if (err)
     error = padlock_folder_error (NULL, FALSE, sink,
                                   work->sink == PADLOCK_JOB_SINK_FOLDER, err);
   pl_sink_free (sink);

@@ -37,6 +37,7 @@ enum {
   PROP_ERROR,
   PROP_DETAIL,
   PROP_DERIVING,
+  PROP_WAITING_FOR_MEMORY,
   N_PROPS
 };
 
@@ -106,12 +107,21 @@ set_bytes (PadlockJob *self,
 
 static void
 set_deriving (PadlockJob *self,
-              gboolean    deriving)
+              gboolean    deriving,
+              gboolean    waiting_for_memory)
 {
-  if (self->deriving == deriving)
-    return;
-  self->deriving = deriving;
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DERIVING]);
+  waiting_for_memory = deriving && waiting_for_memory;
+  if (self->deriving != deriving)
+    {
+      self->deriving = deriving;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DERIVING]);
+    }
+  if (self->waiting_for_memory != waiting_for_memory)
+    {
+      self->waiting_for_memory = waiting_for_memory;
+      g_object_notify_by_pspec (G_OBJECT (self),
+                                properties[PROP_WAITING_FOR_MEMORY]);
+    }
 }
 
 /* Main context: brings the properties up to what the worker stored. */
@@ -133,7 +143,8 @@ padlock_job_update (PadlockJob *self)
   if (total < 0)
     total = self->bytes_total;
   set_bytes (self, done, total);
-  set_deriving (self, atomic_load (&self->atomic_deriving));
+  set_deriving (self, atomic_load (&self->atomic_deriving),
+                atomic_load (&self->atomic_waiting_for_memory));
 
   if (padlock_rate_push (&self->rate, now, done, &rate))
     {
@@ -186,6 +197,9 @@ padlock_job_finished (GObject      *object,
 
   g_clear_handle_id (&self->tick_id, g_source_remove);
   g_clear_pointer (&self->secret, padlock_secret_unref);
+  /* A stream is read; a file opened once is let go (a retry opens its
+   * path). */
+  g_clear_pointer (&self->opened, padlock_input_unref);
   if (self->app)
     {
       g_application_release (self->app);
@@ -193,7 +207,7 @@ padlock_job_finished (GObject      *object,
     }
 
   g_object_freeze_notify (G_OBJECT (self));
-  set_deriving (self, FALSE);
+  set_deriving (self, FALSE, FALSE);
   if (self->is_folder)
     set_detail (self, padlock_folder_status_skipped (&self->folder_status));
   if (!g_task_propagate_boolean (G_TASK (result), &error))
@@ -270,14 +284,18 @@ padlock_job_start (PadlockJob *self,
   work->allow_expansion = self->config.allow_expansion;
   work->threads = MAX (threads, 1);
   work->input_path = g_file_get_path (self->input);
+  if (self->opened)
+    work->opened = padlock_input_ref (self->opened);
   work->input_name = g_file_get_basename (self->input);
   work->secret = padlock_secret_ref (self->secret);
   work->folder = self->is_folder;
   work->sink = self->direction == PADLOCK_DIRECTION_DECRYPT
                && self->config.unpack_archives
                ? PADLOCK_JOB_SINK_FOLDER : PADLOCK_JOB_SINK_FILE;
-  /* A folder is never deleted: verify-and-delete is for files. */
-  if (work->folder)
+  /* A folder is never deleted: verify-and-delete is for files; nor is a
+   * pipe or FIFO, which holds no data once read. */
+  if (work->folder
+      || (self->opened && padlock_input_is_stream (self->opened)))
     work->delete_original = FALSE;
   work->items = g_strdupv (self->items);
   work->archive_top = g_strdup (self->archive_top);
@@ -299,6 +317,7 @@ padlock_job_start (PadlockJob *self,
   atomic_store (&self->atomic_done, 0);
   atomic_store (&self->atomic_total, self->bytes_total);
   atomic_store (&self->atomic_deriving, 0);
+  atomic_store (&self->atomic_waiting_for_memory, 0);
   atomic_store (&self->derive_us, 0);
   padlock_rate_reset (&self->rate);
   self->start_time = g_get_monotonic_time ();
@@ -411,6 +430,24 @@ padlock_job_new (GFile                  *input,
 }
 
 PadlockJob *
+padlock_job_new_for_input (PadlockInput           *input,
+                           PadlockDirection        direction,
+                           const PadlockJobConfig *config)
+{
+  PadlockJob *self;
+
+  g_return_val_if_fail (input != NULL, NULL);
+
+  self = padlock_job_new (padlock_input_get_file (input), direction, config);
+  if (!padlock_input_is_folder (input))
+    {
+      self->opened = padlock_input_ref (input);
+      self->bytes_total = padlock_input_get_size (input);
+    }
+  return self;
+}
+
+PadlockJob *
 padlock_job_new_archive (GFile                 **items,
                          guint                   n_items,
                          const PadlockJobConfig *config)
@@ -452,6 +489,7 @@ padlock_job_finalize (GObject *object)
 
   g_clear_handle_id (&self->tick_id, g_source_remove);
   g_clear_object (&self->input);
+  g_clear_pointer (&self->opened, padlock_input_unref);
   g_clear_object (&self->output);
   g_clear_pointer (&self->output_name, g_free);
   g_clear_pointer (&self->hidden_name, g_free);
@@ -516,6 +554,9 @@ padlock_job_get_property (GObject    *object,
     case PROP_DERIVING:
       g_value_set_boolean (value, self->deriving);
       break;
+    case PROP_WAITING_FOR_MEMORY:
+      g_value_set_boolean (value, self->waiting_for_memory);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -560,6 +601,8 @@ padlock_job_class_init (PadlockJobClass *klass)
     g_param_spec_string ("detail", NULL, NULL, NULL, flags);
   properties[PROP_DERIVING] =
     g_param_spec_boolean ("deriving", NULL, NULL, FALSE, flags);
+  properties[PROP_WAITING_FOR_MEMORY] =
+    g_param_spec_boolean ("waiting-for-memory", NULL, NULL, FALSE, flags);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -714,4 +757,11 @@ padlock_job_get_deriving (PadlockJob *self)
 {
   g_return_val_if_fail (PADLOCK_IS_JOB (self), FALSE);
   return self->deriving;
+}
+
+gboolean
+padlock_job_get_waiting_for_memory (PadlockJob *self)
+{
+  g_return_val_if_fail (PADLOCK_IS_JOB (self), FALSE);
+  return self->waiting_for_memory;
 }

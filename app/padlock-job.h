@@ -54,7 +54,16 @@ void padlock_job_config_clear (PadlockJobConfig *config);
 #define PADLOCK_TYPE_JOB (padlock_job_get_type ())
 G_DECLARE_FINAL_TYPE (PadlockJob, padlock_job, PADLOCK, JOB, GObject)
 
+typedef struct _PadlockInput PadlockInput;
+
 PadlockJob       *padlock_job_new               (GFile                  *input,
+                                                 PadlockDirection        direction,
+                                                 const PadlockJobConfig *config);
+/* A job that reads INPUT, opened once (padlock-input.h), instead of
+ * opening its file: a pipe's octets, sniffed already, are not lost.  The
+ * job holds INPUT until it ends.  For a stream, INPUT's prefix must have
+ * been read (padlock_input_read_prefix_async). */
+PadlockJob       *padlock_job_new_for_input     (PadlockInput           *input,
                                                  PadlockDirection        direction,
                                                  const PadlockJobConfig *config);
 /* Encrypts N_ITEMS ITEMS (files and folders) into one archive, named
@@ -88,6 +97,10 @@ int               padlock_job_get_profile       (PadlockJob       *self);
 /* TRUE while the job derives its key from the passphrase (or waits for
  * its batch to): "Deriving key…".  Its throughput counts data time only. */
 gboolean          padlock_job_get_deriving      (PadlockJob       *self);
+/* TRUE while, deriving, it waits for the process's key-derivation memory
+ * (core/kdf-memory.h: one 2 GiB Argon2 at a time): "Waiting for
+ * memory…".  A cancel ends the wait at once. */
+gboolean          padlock_job_get_waiting_for_memory (PadlockJob  *self);
 /* The group: an id the caller gives the jobs it starts together with one
  * passphrase (the files of one dialog, or of one `padlock --batch`), so
  * that it can tell when a group's last job ends; 0 until set. */

@@ -5,6 +5,7 @@
 
 #include "job.h"
 #include "padlock-profile.h"
+#include "algo.h"
 #include "padlock-settings.h"
 
 
@@ -12,25 +13,10 @@ G_DEFINE_FINAL_TYPE (PadlockPreferencesWindow, padlock_preferences_window,
                      ADW_TYPE_PREFERENCES_WINDOW)
 
 /* In the order of the rows' models. */
-static const char *const cipher_names[] = {
-  "aes256", "aes192", "aes128", "twofish", "camellia256", NULL
-};
 static const char *const compression_names[] = {
   "none", "zip", "zlib", "bzip2", NULL
 };
 static const char *profile_names[8];
-
-/* The core's profile descriptions (core/encrypt.c, which has no gettext),
- * for xgettext; translated where a row shows them.  tests/test-translations
- * checks that they stay the same. */
-static const char *const profile_descriptions[] G_GNUC_UNUSED = {
-  N_("SEIPD v1 with AES-256: read by every OpenPGP program "
-     "(GnuPG, RNP, Sequoia, OpenPGP.js, Kleopatra)"),
-  N_("AEAD OCB packet (LibrePGP): read by GnuPG 2.2.21 and "
-     "later, RNP and OpenPGP.js"),
-  N_("SEIPD v2 OCB with Argon2 (RFC 9580): read by Sequoia, "
-     "OpenPGP.js 6 and GopenPGP; not by GnuPG"),
-};
 
 static gboolean
 name_to_index (GValue   *value,
@@ -73,19 +59,56 @@ bind_choice (PadlockPreferencesWindow *self,
   g_settings_bind_with_mapping (self->settings, key, row, "selected",
                                 G_SETTINGS_BIND_DEFAULT,
                                 name_to_index, index_to_name,
-                                (gpointer) names, NULL);
+                                g_strdupv ((char **) names),
+                                (GDestroyNotify) g_strfreev);
+}
+
+/* The values the schema allows KEY (an enumerated string), in order. */
+static GStrv
+schema_choices (GSettings  *settings,
+                const char *key)
+{
+  g_autoptr(GSettingsSchema) schema = NULL;
+  g_autoptr(GSettingsSchemaKey) schema_key = NULL;
+  g_autoptr(GVariant) range = NULL;
+  g_autoptr(GVariant) values = NULL;
+  const char *type = NULL;
+
+  g_object_get (settings, "settings-schema", &schema, NULL);
+  schema_key = g_settings_schema_get_key (schema, key);
+  range = g_settings_schema_key_get_range (schema_key);
+  g_variant_get (range, "(&sv)", &type, &values);
+  g_assert (g_str_equal (type, "enum"));
+  return g_variant_dup_strv (values, NULL);
+}
+
+/* The cipher row: the schema's choices, named by the core's one cipher
+ * table (pl_cipher_name). */
+static void
+bind_cipher (PadlockPreferencesWindow *self)
+{
+  g_auto(GStrv) names = schema_choices (self->settings, "cipher");
+  g_autoptr(GtkStringList) labels = gtk_string_list_new (NULL);
+
+  for (guint i = 0; names[i]; i++)
+    gtk_string_list_append (labels,
+                            pl_cipher_name (pl_cipher_from_name (names[i])));
+  adw_combo_row_set_model (self->cipher_row, G_LIST_MODEL (labels));
+  bind_choice (self, "cipher", self->cipher_row, (const char *const *) names);
 }
 
 static void
 update_profile_subtitle (PadlockPreferencesWindow *self)
 {
   size_t n;
-  const pl_profile_info *profiles = pl_profiles (&n);
   guint selected = adw_combo_row_get_selected (self->profile_row);
 
+  pl_profiles (&n);
   if (selected < n)
-    adw_action_row_set_subtitle (ADW_ACTION_ROW (self->profile_row),
-                                 _(profiles[selected].description));
+    {
+      g_autofree char *details = padlock_profile_details ((int) selected);
+      adw_action_row_set_subtitle (ADW_ACTION_ROW (self->profile_row), details);
+    }
 }
 
 static void
@@ -258,7 +281,7 @@ padlock_preferences_window_init (PadlockPreferencesWindow *self)
     }
 
   bind_choice (self, "profile", self->profile_row, profile_names);
-  bind_choice (self, "cipher", self->cipher_row, cipher_names);
+  bind_cipher (self);
   bind_choice (self, "compression", self->compression_row, compression_names);
   g_settings_bind (self->settings, "armor", self->armor_switch, "active",
                    G_SETTINGS_BIND_DEFAULT);

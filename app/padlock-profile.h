@@ -1,8 +1,8 @@
 /* padlock-profile.h - the encryption profiles in the words people know
  *
- * core's pl_profiles () says what each profile is made of; these say what
- * the format is called and which programs open it, for the encrypt dialog,
- * the rows and the preferences.
+ * core's pl_profiles () is the one table of what each profile is called,
+ * what it writes and who reads it; these translate it, for the encrypt
+ * dialog, the rows and the preferences.
  */
 #pragma once
 
@@ -15,5 +15,8 @@ const char *padlock_profile_title   (int profile);
 /* "OpenPGP (RFC 4880) · opens in GnuPG, Kleopatra, …": the title and who
  * can open what it writes, translated, on one line. */
 char       *padlock_profile_summary (int profile);
+/* "SEIPD v1 with AES-256 · opens in GnuPG, …": what it writes and who
+ * can open it, translated, for the preferences. */
+char       *padlock_profile_details (int profile);
 
 G_END_DECLS

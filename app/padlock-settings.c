@@ -59,18 +59,9 @@ padlock_settings_new (void)
 int
 padlock_settings_cipher_algo (const char *name)
 {
-  static const struct { const char *name; int algo; } ciphers[] = {
-    { "aes256", PL_CIPHER_AES256 },
-    { "aes192", PL_CIPHER_AES192 },
-    { "aes128", PL_CIPHER_AES128 },
-    { "twofish", PL_CIPHER_TWOFISH },
-    { "camellia256", PL_CIPHER_CAMELLIA256 },
-  };
+  int algo = name ? pl_cipher_from_name (name) : 0;
 
-  for (guint i = 0; i < G_N_ELEMENTS (ciphers); i++)
-    if (!g_strcmp0 (name, ciphers[i].name))
-      return ciphers[i].algo;
-  return PL_CIPHER_AES256;
+  return algo ? algo : PL_CIPHER_AES256;
 }
 
 int

@@ -7,7 +7,7 @@
 #include "padlock-name.h"
 #include "padlock-profile.h"
 #include "padlock-settings.h"
-#include "padlock-sniff.h"
+#include "padlock-input.h"
 
 #define MAX_NAMES 3
 
@@ -328,7 +328,8 @@ padlock_window_add_files (PadlockWindow    *self,
   for (guint i = 0; i < n_files; i++)
     {
       g_autoptr(GError) error = NULL;
-      PadlockSniff kind = PADLOCK_SNIFF_PLAIN;
+      g_autoptr(PadlockInput) input = NULL;
+      g_autofree char *name = NULL;
 
       if (!g_file_is_native (files[i]))
         {
@@ -339,24 +340,31 @@ padlock_window_add_files (PadlockWindow    *self,
           padlock_window_notice (self, text);
           continue;
         }
-      if (!padlock_sniff_file (files[i], &kind, &error))
+      name = padlock_name_display_file (files[i]);
+      input = padlock_input_open (files[i], &error);
+      if (!input)
         {
           /* The reason may quote a path: escaped too. */
           g_autofree char *reason = padlock_name_escape (error->message);
-
-          if (g_error_matches (error, PADLOCK_ERROR, PADLOCK_ERROR_FOLDER))
-            padlock_window_notice (self, reason);
-          else
-            {
-              g_autofree char *name = padlock_name_display_file (files[i]);
-              g_autofree char *text =
-                g_strdup_printf (_("Cannot read %s: %s"), name, reason);
-              padlock_window_notice (self, text);
-            }
+          g_autofree char *text =
+            g_strdup_printf (_("Cannot read %s: %s"), name, reason);
+          padlock_window_notice (self, text);
+          continue;
+        }
+      /* The window's jobs wait in a queue and may be retried: they read
+       * files, which can be read again.  A pipe or FIFO is read once, by
+       * padlock --batch (README). */
+      if (padlock_input_is_stream (input))
+        {
+          g_autofree char *text =
+            g_strdup_printf (_("%s is not a file or folder: a pipe or FIFO "
+                               "can be read by padlock --batch."), name);
+          padlock_window_notice (self, text);
           continue;
         }
       if (mode == PADLOCK_OPEN_ENCRYPT
-          || (mode == PADLOCK_OPEN_AUTO && kind == PADLOCK_SNIFF_PLAIN))
+          || (mode == PADLOCK_OPEN_AUTO
+              && padlock_input_direction (input) == PADLOCK_DIRECTION_ENCRYPT))
         g_ptr_array_add (encrypt, g_object_ref (files[i]));
       else
         g_ptr_array_add (decrypt, g_object_ref (files[i]));

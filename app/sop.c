@@ -13,7 +13,12 @@
 #include "errors.h"
 #include "io.h"
 #include "job.h"
+#include "passphrase.h"
+#include "recipients.h"
 #include "skesk.h"
+#include "sniff.h"
+#include "sop-keys.h"
+#include "padlock-secret-input.h"
 #include "speed.h"
 
 #include <errno.h>
@@ -24,11 +29,12 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <gcrypt.h>
 
 #define MAX_PASSWORDS 8
-/* Passwords and session keys are short; anything longer is a mistake. */
-#define MAX_SECRET_LEN 4096
+/* Certificates a message is encrypted to, secret keys tried on one. */
+#define MAX_RECIPIENTS 64
 
 static void
 usage (FILE *f)
@@ -39,16 +45,22 @@ usage (FILE *f)
          "  version [--backend|--extended]\n"
          "  list-profiles encrypt\n"
          "  encrypt [--as=binary|text] [--no-armor] [--profile=NAME]\n"
-         "          --with-password=PASSWORD...\n"
-         "  decrypt --with-password=PASSWORD... [--session-key-out=FILE]\n"
+         "          [--with-password=PASSWORD...] [CERTS...]\n"
+         "  decrypt [--with-password=PASSWORD...] [--session-key-out=FILE]\n"
          "          [--with-session-key=SESSIONKEY...]\n"
+         "          [--with-key-password=PASSWORD...] [KEYS...]\n"
          "          [--no-expansion-limit]  (extension: allow content that\n"
          "          expands more than 1000-fold past 1 GiB)\n"
+         "  generate-key [--no-armor] [--with-key-password=PASSWORD]\n"
+         "          [--profile=default|rfc9580] USERID...\n"
+         "  extract-cert [--no-armor]\n"
+         "  list-profiles generate-key\n"
          "  armor [--label=auto|message|key|sig]\n"
          "  dearmor\n"
          "  speed [--seconds=S]    (extension: cipher speeds in memory)\n"
          "\n"
          "PASSWORD and SESSIONKEY name a file, @ENV:NAME or @FD:N.\n"
+         "CERTS and KEYS name files (or @FD:N) of certificates or secret keys.\n"
          "Data is read from standard input and written to standard output.\n",
          f);
 }
@@ -60,10 +72,20 @@ exit_code_for (gpg_error_t err)
   switch (pl_error_outcome (err))
     {
     case PL_OUTCOME_OK: return SOP_OK;
+    case PL_OUTCOME_OTHER:
+      if (gpg_err_code (err) == GPG_ERR_UNUSABLE_PUBKEY
+          || gpg_err_code (err) == GPG_ERR_UNSUPPORTED_PROTOCOL)
+        return SOP_CERT_CANNOT_ENCRYPT;
+      if (gpg_err_code (err) == GPG_ERR_PUBKEY_ALGO)
+        return SOP_UNSUPPORTED_ASYMMETRIC_ALGO;
+      return 1;
+    case PL_OUTCOME_PUBLIC_KEY:
+      if (gpg_err_code (err) == PL_ERR_KEY_PROTECTED)
+        return SOP_KEY_IS_PROTECTED;
+      return SOP_CANNOT_DECRYPT;
     case PL_OUTCOME_BAD_PASSPHRASE:
     case PL_OUTCOME_INTEGRITY:
     case PL_OUTCOME_UNPROTECTED:
-    case PL_OUTCOME_PUBLIC_KEY:
     case PL_OUTCOME_UNSUPPORTED:
       return SOP_CANNOT_DECRYPT;
     /* A message that asks for too much work is a bad message. */
@@ -141,163 +163,55 @@ fail_argument (const char *arg)
   return SOP_UNSUPPORTED_OPTION;
 }
 
-/* Reads an indirect input into secure memory (NUL-terminated).  Returns a
- * SOP exit code.  SPEC is never printed unless it opened: a password
- * given literally, by mistake, must not be echoed. */
+/* Reads an indirect input (padlock-secret-input.h) into secure memory,
+ * NUL-terminated.  Returns a SOP exit code, having said why it is not 0.
+ * SPEC is never printed unless it opened: a password given literally,
+ * by mistake, must not be echoed. */
 static int
 read_indirect (const char *spec, char **out, size_t *outlen)
 {
-  int fd = -1, close_fd = 0;
-  char *buf;
-  size_t len = 0;
-  int code = SOP_OK;
+  gpg_error_t err = padlock_secret_read (spec, PADLOCK_SECRET_INDIRECT, out,
+                                         outlen);
 
-  *out = NULL;
-  if (!strncmp (spec, "@ENV:", 5))
+  switch (gpg_err_code (err))
     {
-      const char *v = getenv (spec + 5);
-      size_t n;
-      if (!v)
+    case GPG_ERR_NO_ERROR:
+      return SOP_OK;
+    case GPG_ERR_INV_NAME:
+      fprintf (stderr, "padlock-sop: unsupported special prefix (only "
+               "@ENV:NAME and @FD:N are known)\n");
+      return SOP_UNSUPPORTED_SPECIAL_PREFIX;
+    case PL_ERR_PASSPHRASE_TOO_LONG:
+      fprintf (stderr, "padlock-sop: %s: too long: a password or session "
+               "key is at most %d octets\n", spec, PL_PASSPHRASE_MAX);
+      return SOP_BAD_DATA;
+    case PL_ERR_PASSPHRASE_NOT_TEXT:
+      fprintf (stderr, "padlock-sop: %s holds a NUL octet\n", spec);
+      return SOP_PASSWORD_NOT_HUMAN_READABLE;
+    case GPG_ERR_ENOMEM:
+      return fail (1, "no secure memory left for a secret", err);
+    case GPG_ERR_ENOENT:
+      if (!strncmp (spec, "@ENV:", 5))
         {
           fprintf (stderr, "padlock-sop: environment variable %s is not "
                    "set\n", spec + 5);
           return SOP_MISSING_INPUT;
         }
-      n = strlen (v);
-      buf = gcry_malloc_secure (n + 1);
-      if (!buf)
-        return 1;
-      memcpy (buf, v, n + 1);
-      *out = buf;
-      *outlen = n;
-      return SOP_OK;
+      /* fall through */
+    default:
+      fprintf (stderr, "padlock-sop: cannot read the password or session "
+               "key: %s (it must name a file, @ENV:NAME or @FD:N)\n",
+               gpg_strerror (err));
+      return SOP_MISSING_INPUT;
     }
-  if (!strncmp (spec, "@FD:", 4))
-    {
-      char *end;
-      long v = strtol (spec + 4, &end, 10);
-      if (!spec[4] || *end || v < 0 || v > 1 << 20)
-        {
-          fprintf (stderr, "padlock-sop: @FD: needs a descriptor number\n");
-          return SOP_UNSUPPORTED_SPECIAL_PREFIX;
-        }
-      fd = (int) v;
-    }
-  else if (spec[0] == '@')
-    {
-      fprintf (stderr, "padlock-sop: unsupported special prefix (only "
-               "@ENV: and @FD: are known)\n");
-      return SOP_UNSUPPORTED_SPECIAL_PREFIX;
-    }
-  else
-    {
-      fd = open (spec, O_RDONLY | O_CLOEXEC);
-      if (fd < 0)
-        {
-          fprintf (stderr, "padlock-sop: cannot open the password or session "
-                   "key file: %s (it must name a file, @ENV:NAME or @FD:N)\n",
-                   strerror (errno));
-          return SOP_MISSING_INPUT;
-        }
-      close_fd = 1;
-    }
-
-  buf = gcry_malloc_secure (MAX_SECRET_LEN + 1);
-  if (!buf)
-    code = 1;
-  while (!code)
-    {
-      ssize_t n = read (fd, buf + len, MAX_SECRET_LEN - len);
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n < 0)
-        {
-          fprintf (stderr, "padlock-sop: %s: %s\n", spec, strerror (errno));
-          code = SOP_MISSING_INPUT;
-          break;
-        }
-      if (!n)
-        break;
-      len += (size_t) n;
-      if (len == MAX_SECRET_LEN)
-        {
-          fprintf (stderr, "padlock-sop: %s: too long\n", spec);
-          code = SOP_BAD_DATA;
-        }
-    }
-  if (close_fd)
-    close (fd);
-  if (code)
-    {
-      if (buf)
-        {
-          pl_wipe (buf, MAX_SECRET_LEN);
-          gcry_free (buf);
-        }
-      return code;
-    }
-  buf[len] = 0;
-  if (strlen (buf) != len)
-    {
-      pl_wipe (buf, len);
-      gcry_free (buf);
-      fprintf (stderr, "padlock-sop: %s holds a NUL octet\n", spec);
-      return SOP_PASSWORD_NOT_HUMAN_READABLE;
-    }
-  *out = buf;
-  *outlen = len;
-  return SOP_OK;
 }
 
+/* Its text holds no NUL (padlock_secret_read refuses one). */
 static void
 free_secret (char *s)
 {
   if (s)
-    {
-      pl_wipe (s, strlen (s));
-      gcry_free (s);
-    }
-}
-
-static int
-valid_utf8 (const unsigned char *s, size_t n)
-{
-  size_t i = 0;
-
-  while (i < n)
-    {
-      unsigned char c = s[i];
-      size_t k;
-      unsigned long cp;
-
-      if (c < 0x80)
-        {
-          i++;
-          continue;
-        }
-      if ((c & 0xE0) == 0xC0)
-        k = 1, cp = c & 0x1F;
-      else if ((c & 0xF0) == 0xE0)
-        k = 2, cp = c & 0x0F;
-      else if ((c & 0xF8) == 0xF0)
-        k = 3, cp = c & 0x07;
-      else
-        return 0;
-      if (i + k >= n + 0 && i + k > n - 1 + 1)
-        return 0;
-      for (size_t j = 1; j <= k; j++)
-        {
-          if (i + j >= n || (s[i + j] & 0xC0) != 0x80)
-            return 0;
-          cp = (cp << 6) | (s[i + j] & 0x3F);
-        }
-      if ((k == 1 && cp < 0x80) || (k == 2 && cp < 0x800)
-          || (k == 3 && (cp < 0x10000 || cp > 0x10FFFF))
-          || (cp >= 0xD800 && cp <= 0xDFFF))
-        return 0;
-      i += k + 1;
-    }
-  return 1;
+    padlock_secret_text_free (s, strlen (s));
 }
 
 /* "--name=value" or "--name value"; returns the value or NULL. */
@@ -356,37 +270,64 @@ cmd_list_profiles (int argc, char **argv)
 
   if (argc < 1)
     return fail (SOP_MISSING_ARG, "list-profiles needs a subcommand", 0);
+  if (!strcmp (argv[0], "generate-key"))
+    {
+      sop_list_generate_profiles ();
+      return SOP_OK;
+    }
   if (strcmp (argv[0], "encrypt"))
-    return fail (SOP_UNSUPPORTED_PROFILE, "only encrypt has profiles", 0);
+    return fail (SOP_UNSUPPORTED_PROFILE, "only encrypt and generate-key "
+                 "have profiles", 0);
   p = pl_profiles (&n);
   for (size_t i = 0; i < n; i++)
-    printf ("%s: %s%s\n", p[i].name, i == 0 ? "(default) " : "",
-            p[i].description);
+    printf ("%s: %s%s; %s\n", p[i].name, i == 0 ? "(default) " : "",
+            p[i].format, p[i].readers);
   return SOP_OK;
 }
 
 /* One --with-password of encrypt: read (secure memory, into *PW, which
- * the caller frees with free_secret), checked and trimmed as SOP says,
- * into *KEY.  Returns a SOP exit code. */
+ * the caller frees with free_secret), checked by the one passphrase rule
+ * (SOP's: trailing white space is not part of it), into *KEY.  Returns a
+ * SOP exit code. */
 static int
 read_encrypt_password (const char *spec, char **pw, pl_key *key)
 {
   size_t len;
   int code = read_indirect (spec, pw, &len);
+  gpg_error_t err;
 
   if (code)
     return code;
-  if (!valid_utf8 ((const unsigned char *) *pw, len))
-    return fail (SOP_PASSWORD_NOT_HUMAN_READABLE,
-                 "the password is not UTF-8", 0);
-  /* SOP: trailing whitespace is not part of a password on encryption. */
-  while (len && strchr (" \t\r\n", (*pw)[len - 1]))
-    (*pw)[--len] = 0;
-  /* Nothing but whitespace would lock the data with no secret at all. */
-  if (strspn (*pw, " \t\r\n\v\f") == len)
-    return fail (SOP_PASSWORD_NOT_HUMAN_READABLE,
-                 "the password is empty or only whitespace", 0);
-  *key = pl_key_passphrase (*pw, len);
+  err = pl_passphrase_check (*pw, len, PL_PASSPHRASE_SOP, NULL);
+  if (err)
+    return fail (gpg_err_code (err) == PL_ERR_PASSPHRASE_TOO_LONG
+                 ? SOP_BAD_DATA : SOP_PASSWORD_NOT_HUMAN_READABLE,
+                 "the password cannot lock a message", err);
+  *key = pl_key_passphrase_source (*pw, len, PL_PASSPHRASE_SOP);
+  return SOP_OK;
+}
+
+/* The profile for the certificates among KEYS (recipients.h): the one
+ * they can all read, or REQUESTED (-1: none) when they can.  Every
+ * certificate must have an encryption key.  Returns a SOP exit code. */
+static int
+choose_profile (const pl_key *keys, size_t n_keys, int requested,
+                pl_encrypt_options *o)
+{
+  char why[256] = "";
+  uint32_t now = (uint32_t) time (NULL);
+  pl_profile profile;
+  gpg_error_t err = pl_recipients_check (keys, n_keys, now, why, sizeof why);
+
+  if (!err)
+    err = pl_recipients_profile (keys, n_keys, requested, now, &profile, why,
+                                 sizeof why);
+  if (err)
+    {
+      fprintf (stderr, "padlock-sop: %s: %s\n", pl_error_message (err), why);
+      return exit_code_for (err);
+    }
+  o->profile = profile;
   return SOP_OK;
 }
 
@@ -397,10 +338,13 @@ cmd_encrypt (int argc, char **argv)
   const char *passwords[MAX_PASSWORDS];
   size_t n_passwords = 0;
   char *pw[MAX_PASSWORDS] = { NULL };
-  pl_key keys[MAX_PASSWORDS];
+  pl_key keys[MAX_PASSWORDS + MAX_RECIPIENTS];
+  sop_keyring ring = { NULL, 0 };
+  const char *cert_files[MAX_RECIPIENTS];
+  size_t n_cert_files = 0;
   pl_source *src = NULL;
   pl_sink *sink = NULL;
-  int code = SOP_OK, as_text = 0;
+  int code = SOP_OK, as_text = 0, profile = -1;
   gpg_error_t err;
 
   pl_encrypt_options_init (&o);
@@ -429,6 +373,7 @@ cmd_encrypt (int argc, char **argv)
               return SOP_UNSUPPORTED_PROFILE;
             }
           o.profile = (pl_profile) p;
+          profile = strcmp (v, "default") ? p : -1;
         }
       else if ((v = option_value ("--with-password", argc, argv, &i)))
         {
@@ -436,20 +381,23 @@ cmd_encrypt (int argc, char **argv)
             return fail (SOP_UNSUPPORTED_OPTION, "too many passwords", 0);
           passwords[n_passwords++] = v;
         }
+      else if (!strcmp (argv[i], "--"))
+        for (i++; i < argc && n_cert_files < MAX_RECIPIENTS; i++)
+          cert_files[n_cert_files++] = argv[i];
       else if (!strncmp (argv[i], "--sign-with", 11)
                || !strncmp (argv[i], "--with-key-password", 19))
         return fail (SOP_UNSUPPORTED_OPTION,
-                     "signing is not supported: padlock-sop encrypts with "
-                     "passwords only", 0);
+                     "signing is not supported yet", 0);
       else if (argv[i][0] == '-' && argv[i][1] == '-')
         return fail_argument (argv[i]);
+      else if (n_cert_files == MAX_RECIPIENTS)
+        return fail (SOP_UNSUPPORTED_OPTION, "too many certificates", 0);
       else
-        return fail (SOP_UNSUPPORTED_OPTION,
-                     "certificates are not supported: padlock-sop encrypts "
-                     "with passwords only", 0);
+        cert_files[n_cert_files++] = argv[i];
     }
-  if (!n_passwords)
-    return fail (SOP_MISSING_ARG, "encrypt needs --with-password", 0);
+  if (!n_passwords && !n_cert_files)
+    return fail (SOP_MISSING_ARG, "encrypt needs --with-password or CERTS",
+                 0);
 
   for (size_t i = 0; i < n_passwords; i++)
     {
@@ -459,6 +407,16 @@ cmd_encrypt (int argc, char **argv)
     }
   if (as_text)
     o.literal_format = 'u';
+  for (size_t i = 0; i < n_cert_files && !code; i++)
+    code = sop_keyring_add_file (&ring, cert_files[i], 0);
+  if (code)
+    goto leave;
+  o.n_keys = n_passwords + sop_keyring_keys (&ring, PL_KEY_CERT,
+                                             keys + n_passwords,
+                                             MAX_RECIPIENTS);
+  code = choose_profile (keys, o.n_keys, profile, &o);
+  if (code)
+    goto leave;
 
   src = pl_source_new_fd (0, 0);
   err = pl_sink_new_fd (1, 0, &sink);
@@ -467,9 +425,9 @@ cmd_encrypt (int argc, char **argv)
       code = fail (1, "cannot set up input and output", err);
       goto leave;
     }
-  /* One SKESK per password, all wrapping the same session key. */
+  /* One SKESK per password and one PKESK per certificate, all wrapping
+   * the same session key. */
   o.keys = keys;
-  o.n_keys = n_passwords;
   guard_output (sink);
   err = pl_encrypt (src, sink, &o, NULL);
   unguard_output ();
@@ -482,6 +440,7 @@ cmd_encrypt (int argc, char **argv)
   pl_source_free (src);
   for (size_t i = 0; i < n_passwords; i++)
     free_secret (pw[i]);
+  sop_keyring_clear (&ring);
   return code;
 }
 
@@ -572,6 +531,10 @@ typedef struct
 {
   const char *password_specs[MAX_PASSWORDS];
   size_t n_passwords;
+  const char *key_password_specs[MAX_PASSWORDS];
+  size_t n_key_passwords;
+  const char *key_files[MAX_RECIPIENTS];
+  size_t n_key_files;
   const char *session_key_spec;
   const char *session_key_out;
   int no_expansion_limit;
@@ -597,20 +560,25 @@ parse_decrypt_args (int argc, char **argv, decrypt_args *a)
         a->session_key_out = v;
       else if (!strcmp (argv[i], "--no-expansion-limit"))
         a->no_expansion_limit = 1;
-      else if (!strncmp (argv[i], "--verify", 8)
-               || !strncmp (argv[i], "--with-key-password", 19))
+      else if ((v = option_value ("--with-key-password", argc, argv, &i)))
+        {
+          if (a->n_key_passwords == MAX_PASSWORDS)
+            return fail (SOP_UNSUPPORTED_OPTION, "too many key passwords", 0);
+          a->key_password_specs[a->n_key_passwords++] = v;
+        }
+      else if (!strncmp (argv[i], "--verify", 8))
         return fail (SOP_UNSUPPORTED_OPTION,
                      "signature verification is not supported", 0);
       else if (argv[i][0] == '-' && argv[i][1] == '-')
         return fail_argument (argv[i]);
+      else if (a->n_key_files == MAX_RECIPIENTS)
+        return fail (SOP_UNSUPPORTED_OPTION, "too many keys", 0);
       else
-        return fail (SOP_UNSUPPORTED_OPTION,
-                     "secret keys are not supported: padlock-sop decrypts "
-                     "with passwords only", 0);
+        a->key_files[a->n_key_files++] = argv[i];
     }
-  if (!a->n_passwords && !a->session_key_spec)
-    return fail (SOP_MISSING_ARG,
-                 "decrypt needs --with-password or --with-session-key", 0);
+  if (!a->n_passwords && !a->session_key_spec && !a->n_key_files)
+    return fail (SOP_MISSING_ARG, "decrypt needs --with-password, "
+                 "--with-session-key or KEYS", 0);
   if (a->session_key_out)
     {
       struct stat st;
@@ -620,15 +588,43 @@ parse_decrypt_args (int argc, char **argv, decrypt_args *a)
   return SOP_OK;
 }
 
+/* decrypt's KEYS into RING and KEYS (after *N_KEYS), with the key
+ * passwords (read into KEY_PASSWORDS, secure).  A SOP exit code. */
+static int
+add_secret_keys (const decrypt_args *a, sop_keyring *ring,
+                 char **key_passwords, pl_key *keys, size_t *n_keys)
+{
+  int code = SOP_OK;
+
+  for (size_t i = 0; i < a->n_key_passwords && !code; i++)
+    {
+      size_t len;
+      code = read_indirect (a->key_password_specs[i], &key_passwords[i], &len);
+      if (!code)
+        {
+          pl_key k = { PL_KEY_KEY_PASSPHRASE, key_passwords[i], len, 0,
+                       PL_PASSPHRASE_SOP };
+          keys[(*n_keys)++] = k;
+        }
+    }
+  for (size_t i = 0; i < a->n_key_files && !code; i++)
+    code = sop_keyring_add_file (ring, a->key_files[i], 1);
+  if (!code)
+    *n_keys += sop_keyring_keys (ring, PL_KEY_SECRET, keys + *n_keys,
+                                 MAX_RECIPIENTS);
+  return code;
+}
+
 static int
 cmd_decrypt (int argc, char **argv)
 {
   decrypt_args a;
-  char *passwords[MAX_PASSWORDS];
+  char *passwords[MAX_PASSWORDS], *key_passwords[MAX_PASSWORDS];
   pl_decrypt_options o;
   pl_decrypt_result result;
   uint8_t *key = NULL, *key_out = NULL;
-  pl_key keys[MAX_PASSWORDS + 1];
+  pl_key keys[2 * MAX_PASSWORDS + 1 + MAX_RECIPIENTS];
+  sop_keyring ring = { NULL, 0 };
   size_t key_len = 0;
   int key_algo = 0;
   pl_source *src = NULL;
@@ -639,6 +635,7 @@ cmd_decrypt (int argc, char **argv)
   memset (&o, 0, sizeof o);
   memset (&result, 0, sizeof result);
   memset (passwords, 0, sizeof passwords);
+  memset (key_passwords, 0, sizeof key_passwords);
   code = parse_decrypt_args (argc, argv, &a);
   if (code)
     return code;
@@ -666,9 +663,14 @@ cmd_decrypt (int argc, char **argv)
         goto leave;
       keys[o.n_keys++] = pl_key_session (key, key_len, key_algo);
     }
+  /* Each as SOP reads it first, then its other forms (passphrase.h). */
   for (size_t i = 0; i < a.n_passwords; i++)
-    keys[o.n_keys++] = pl_key_passphrase (passwords[i],
-                                          strlen (passwords[i]));
+    keys[o.n_keys++] = pl_key_passphrase_source (passwords[i],
+                                                 strlen (passwords[i]),
+                                                 PL_PASSPHRASE_SOP);
+  code = add_secret_keys (&a, &ring, key_passwords, keys, &o.n_keys);
+  if (code)
+    goto leave;
   o.keys = keys;
   if (a.session_key_out)
     {
@@ -696,6 +698,9 @@ cmd_decrypt (int argc, char **argv)
   if (err)
     {
       code = fail (exit_code_for (err), "decryption failed", err);
+      if (result.recipients[0])
+        fprintf (stderr, "padlock-sop: the message is for %s\n",
+                 result.recipients);
       goto leave;
     }
   if (result.signed_inside)
@@ -710,6 +715,9 @@ cmd_decrypt (int argc, char **argv)
   pl_source_free (src);
   for (size_t i = 0; i < a.n_passwords; i++)
     free_secret (passwords[i]);
+  for (size_t i = 0; i < a.n_key_passwords; i++)
+    free_secret (key_passwords[i]);
+  sop_keyring_clear (&ring);
   if (key)
     {
       pl_wipe (key, PL_SESSION_KEY_MAX);
@@ -767,6 +775,37 @@ write_stdout (const void *buf, size_t len)
   return pl_write_all (1, buf, len);
 }
 
+/* After a first read of *N octets into BUF: reads on until BUF holds what
+ * pl_sniff looks at, or stdin ends (a pipe's first read may be short).
+ * *ENDED: stdin ended. */
+static gpg_error_t
+read_sniff_prefix (uint8_t *buf, size_t *n, int *ended)
+{
+  *ended = 0;
+  while (*n < PL_SNIFF_SIZE)
+    {
+      ssize_t r = read (0, buf + *n, PL_SNIFF_SIZE - *n);
+      if (r < 0 && errno == EINTR)
+        continue;
+      if (r < 0)
+        return pl_error_from_errno (errno);
+      if (!r)
+        {
+          *ended = 1;
+          break;
+        }
+      *n += (size_t) r;
+    }
+  return 0;
+}
+
+/* What stdin's first octets are: pl_sniff over them. */
+static void
+sniff_prefix (const uint8_t *buf, size_t n, int ended, pl_sniff_result *r)
+{
+  pl_sniff (buf, n, ended ? (int64_t) n : PL_SNIFF_SIZE_UNKNOWN, r);
+}
+
 static int
 cmd_armor (int argc, char **argv)
 {
@@ -819,7 +858,13 @@ cmd_armor (int argc, char **argv)
       n = (size_t) r;
       if (first)
         {
+          pl_sniff_result sniffed;
+          int ended = !n;
+
           first = 0;
+          if (n && (err = read_sniff_prefix (in, &n, &ended)))
+            break;
+          sniff_prefix (in, n, ended, &sniffed);
           if (n && pl_armor_detect (in, n))
             {
               /* Already armored: SOP says to pass it through. */
@@ -832,14 +877,13 @@ cmd_armor (int argc, char **argv)
               while (!err && n);
               goto leave;
             }
-          if (!strcmp (label, "auto") && n)
+          if (!strcmp (label, "auto"))
             {
-              int tag = in[0] & 0x40 ? in[0] & 0x3f : (in[0] >> 2) & 0xf;
-              if (tag == 6)
+              if (sniffed.kind == PL_SNIFF_PUBLIC_KEY)
                 kind = PL_ARMOR_PUBLIC_KEY;
-              else if (tag == 5)
+              else if (sniffed.kind == PL_SNIFF_SECRET_KEY)
                 kind = PL_ARMOR_PRIVATE_KEY;
-              else if (tag == 2)
+              else if (sniffed.kind == PL_SNIFF_SIGNATURE)
                 kind = PL_ARMOR_SIGNATURE;
             }
           pl_armor_encoder_init (&enc, kind, 1);
@@ -867,6 +911,7 @@ cmd_dearmor (int argc, char **argv)
   pl_armor_decoder dec;
   uint8_t *in = malloc (PL_BLOCK_SIZE), *out = malloc (PL_BLOCK_SIZE);
   int first = 1, binary = 0, code = SOP_OK;
+  size_t n;
   gpg_error_t err = 0;
 
   if (argc)
@@ -895,17 +940,24 @@ cmd_dearmor (int argc, char **argv)
         }
       if (!r)
         break;
+      n = (size_t) r;
       if (first)
         {
+          pl_sniff_result sniffed;
+          int ended;
+
           first = 0;
-          /* Binary input passes through unchanged. */
-          binary = (in[0] & 0x80) && !pl_armor_detect (in, (size_t) r);
+          if ((err = read_sniff_prefix (in, &n, &ended)))
+            break;
+          /* Binary OpenPGP passes through unchanged. */
+          sniff_prefix (in, n, ended, &sniffed);
+          binary = sniffed.kind != PL_SNIFF_NOT_OPENPGP && !sniffed.armored;
         }
       if (binary)
-        err = write_stdout (in, (size_t) r);
+        err = write_stdout (in, n);
       else
         {
-          err = pl_armor_decoder_push (&dec, in, (size_t) r, out, &outlen);
+          err = pl_armor_decoder_push (&dec, in, n, out, &outlen);
           if (!err)
             err = write_stdout (out, outlen);
         }
@@ -952,10 +1004,27 @@ pl_sop_main (int argc, char **argv)
     return cmd_decrypt (argc - 2, argv + 2);
   if (!strcmp (cmd, "armor"))
     return cmd_armor (argc - 2, argv + 2);
+  if (!strcmp (cmd, "generate-key"))
+    return sop_cmd_generate_key (argc - 2, argv + 2);
+  if (!strcmp (cmd, "extract-cert"))
+    return sop_cmd_extract_cert (argc - 2, argv + 2);
   if (!strcmp (cmd, "dearmor"))
     return cmd_dearmor (argc - 2, argv + 2);
   if (!strcmp (cmd, "speed"))
     return cmd_speed (argc - 2, argv + 2);
   fprintf (stderr, "padlock-sop: unsupported subcommand %s\n", cmd);
   return SOP_UNSUPPORTED_SUBCOMMAND;
+}
+
+/* For sop-keys.c. */
+int
+sop_read_indirect (const char *spec, char **out, size_t *outlen)
+{
+  return read_indirect (spec, out, outlen);
+}
+
+void
+sop_free_secret (char *s)
+{
+  free_secret (s);
 }

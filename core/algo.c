@@ -16,14 +16,14 @@ static const cipher_entry cipher_table[] = {
   { PL_CIPHER_IDEA, GCRY_CIPHER_IDEA, "IDEA" },
   { PL_CIPHER_3DES, GCRY_CIPHER_3DES, "3DES" },
   { PL_CIPHER_CAST5, GCRY_CIPHER_CAST5, "CAST5" },
-  { PL_CIPHER_BLOWFISH, GCRY_CIPHER_BLOWFISH, "BLOWFISH" },
-  { PL_CIPHER_AES128, GCRY_CIPHER_AES128, "AES128" },
-  { PL_CIPHER_AES192, GCRY_CIPHER_AES192, "AES192" },
-  { PL_CIPHER_AES256, GCRY_CIPHER_AES256, "AES256" },
-  { PL_CIPHER_TWOFISH, GCRY_CIPHER_TWOFISH, "TWOFISH" },
-  { PL_CIPHER_CAMELLIA128, GCRY_CIPHER_CAMELLIA128, "CAMELLIA128" },
-  { PL_CIPHER_CAMELLIA192, GCRY_CIPHER_CAMELLIA192, "CAMELLIA192" },
-  { PL_CIPHER_CAMELLIA256, GCRY_CIPHER_CAMELLIA256, "CAMELLIA256" },
+  { PL_CIPHER_BLOWFISH, GCRY_CIPHER_BLOWFISH, "Blowfish" },
+  { PL_CIPHER_AES128, GCRY_CIPHER_AES128, "AES-128" },
+  { PL_CIPHER_AES192, GCRY_CIPHER_AES192, "AES-192" },
+  { PL_CIPHER_AES256, GCRY_CIPHER_AES256, "AES-256" },
+  { PL_CIPHER_TWOFISH, GCRY_CIPHER_TWOFISH, "Twofish" },
+  { PL_CIPHER_CAMELLIA128, GCRY_CIPHER_CAMELLIA128, "Camellia-128" },
+  { PL_CIPHER_CAMELLIA192, GCRY_CIPHER_CAMELLIA192, "Camellia-192" },
+  { PL_CIPHER_CAMELLIA256, GCRY_CIPHER_CAMELLIA256, "Camellia-256" },
 };
 
 static const cipher_entry *
@@ -65,24 +65,35 @@ pl_cipher_name (int cipher_algo)
   return e ? e->name : "unknown";
 }
 
-int
-pl_cipher_from_name (const char *name)
+/* Drops dashes, underscores and case, so that "aes-256", "AES256",
+ * "aes256" (the settings' spelling) and "AES-256" (the table's) agree. */
+static void
+normalize_name (const char *name, char *norm, size_t size)
 {
-  char norm[32];
   size_t n = 0;
 
-  /* Drop dashes and case so that "aes-256", "AES256" and "Aes256" agree. */
-  for (const char *s = name; *s && n + 1 < sizeof norm; s++)
+  for (const char *s = name; *s && n + 1 < size; s++)
     if (*s != '-' && *s != '_')
       norm[n++] = (char) toupper ((unsigned char) *s);
   norm[n] = 0;
+}
+
+int
+pl_cipher_from_name (const char *name)
+{
+  char norm[32], entry[32];
+
+  normalize_name (name, norm, sizeof norm);
   if (!strcmp (norm, "AES"))
     return PL_CIPHER_AES128;
   if (!strcmp (norm, "TRIPLEDES"))
     return PL_CIPHER_3DES;
   for (size_t i = 0; i < sizeof cipher_table / sizeof cipher_table[0]; i++)
-    if (!strcmp (norm, cipher_table[i].name))
-      return cipher_table[i].id;
+    {
+      normalize_name (cipher_table[i].name, entry, sizeof entry);
+      if (!strcmp (norm, entry))
+        return cipher_table[i].id;
+    }
   return 0;
 }
 
@@ -90,19 +101,18 @@ typedef struct
 {
   int id;
   int gcry;
-  const char *name;
 } hash_entry;
 
 static const hash_entry hash_table[] = {
-  { PL_HASH_MD5, GCRY_MD_MD5, "MD5" },
-  { PL_HASH_SHA1, GCRY_MD_SHA1, "SHA1" },
-  { PL_HASH_RIPEMD160, GCRY_MD_RMD160, "RIPEMD160" },
-  { PL_HASH_SHA256, GCRY_MD_SHA256, "SHA256" },
-  { PL_HASH_SHA384, GCRY_MD_SHA384, "SHA384" },
-  { PL_HASH_SHA512, GCRY_MD_SHA512, "SHA512" },
-  { PL_HASH_SHA224, GCRY_MD_SHA224, "SHA224" },
-  { PL_HASH_SHA3_256, GCRY_MD_SHA3_256, "SHA3-256" },
-  { PL_HASH_SHA3_512, GCRY_MD_SHA3_512, "SHA3-512" },
+  { PL_HASH_MD5, GCRY_MD_MD5 },
+  { PL_HASH_SHA1, GCRY_MD_SHA1 },
+  { PL_HASH_RIPEMD160, GCRY_MD_RMD160 },
+  { PL_HASH_SHA256, GCRY_MD_SHA256 },
+  { PL_HASH_SHA384, GCRY_MD_SHA384 },
+  { PL_HASH_SHA512, GCRY_MD_SHA512 },
+  { PL_HASH_SHA224, GCRY_MD_SHA224 },
+  { PL_HASH_SHA3_256, GCRY_MD_SHA3_256 },
+  { PL_HASH_SHA3_512, GCRY_MD_SHA3_512 },
 };
 
 int
@@ -112,15 +122,6 @@ pl_hash_gcry_algo (int hash_algo)
     if (hash_table[i].id == hash_algo)
       return gcry_md_test_algo (hash_table[i].gcry) ? 0 : hash_table[i].gcry;
   return 0;
-}
-
-const char *
-pl_hash_name (int hash_algo)
-{
-  for (size_t i = 0; i < sizeof hash_table / sizeof hash_table[0]; i++)
-    if (hash_table[i].id == hash_algo)
-      return hash_table[i].name;
-  return "unknown";
 }
 
 size_t

@@ -69,19 +69,19 @@ int pl_cipher_gcry_algo (int cipher_algo);
 size_t pl_cipher_key_length (int cipher_algo);
 size_t pl_cipher_block_length (int cipher_algo);
 
-/* A short name ("AES256") for messages; "unknown" for an unknown id. */
+/* The name people know ("AES-256", "Camellia-256", "Twofish"), for the
+ * preferences and messages; "unknown" for an unknown id.  The one table of
+ * cipher names: pl_cipher_from_name reads these back. */
 const char *pl_cipher_name (int cipher_algo);
 
-/* Parses a name as gpg spells it ("AES256", "aes-256", "camellia128"...);
+/* Parses a name as gpg spells it ("AES256", "aes-256", "camellia128"...),
+ * as the settings spell it ("aes256") or as pl_cipher_name gives it;
  * returns 0 when unknown.  NAME is not NULL. */
 int pl_cipher_from_name (const char *name);
 
 /* Returns the libgcrypt hash id (GCRY_MD_*) for an OpenPGP hash id, or 0
  * when the id is unknown or libgcrypt lacks the hash. */
 int pl_hash_gcry_algo (int hash_algo);
-/* A short name ("SHA256", "SHA3-256") for messages; "unknown" for an
- * unknown id. */
-const char *pl_hash_name (int hash_algo);
 
 /* Nonce length for an AEAD mode: 16 (EAX), 15 (OCB), 12 (GCM); 0 if unknown. */
 size_t pl_aead_nonce_length (int aead_algo);

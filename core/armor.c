@@ -1078,6 +1078,15 @@ pl_armor_decoder_push (pl_armor_decoder *dec, const uint8_t *in,
 }
 
 int
+pl_armor_decoder_label (const pl_armor_decoder *dec, pl_armor_label *label)
+{
+  if (dec->state == ST_SEEK)
+    return 0;
+  *label = dec->label;
+  return 1;
+}
+
+int
 pl_armor_decoder_done (const pl_armor_decoder *dec)
 {
   return dec->state == ST_DONE;

@@ -99,6 +99,10 @@ void pl_armor_decoder_init (pl_armor_decoder *dec);
 gpg_error_t pl_armor_decoder_push (pl_armor_decoder *dec, const uint8_t *in,
                                    size_t len, uint8_t *out, size_t *outlen);
 
+/* 1 once the BEGIN line has been read, its label in *LABEL; else 0. */
+int pl_armor_decoder_label (const pl_armor_decoder *dec,
+                            pl_armor_label *label);
+
 /* 1 once the END line has been read. */
 int pl_armor_decoder_done (const pl_armor_decoder *dec);
 

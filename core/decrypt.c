@@ -75,6 +75,11 @@ typedef struct decrypt_job
   const pl_job_control *ctl;
   uint64_t done;
   int have_literal;
+  /* When parse_plaintext failed inside a top-level packet: the octets
+   * that packet still wanted; INT64_MAX when it runs to the end of the
+   * data (indeterminate length); -1 when not known (partial lengths, or
+   * it failed between packets). */
+  int64_t top_left;
   source_reader source;
   pl_cursor source_cursor;      /* over SOURCE */
   armor_filter armor;
@@ -196,58 +201,94 @@ read_ahead_next (pl_reader *self, uint8_t **data, size_t *len)
 }
 
 /* SEIPD v1 body, decrypted into the writer's buffers; the end verifies
- * the MDC. */
+ * the MDC.  Each block handed out fills a buffer with as many pushes as
+ * it holds (one span for the MDC thread, one write).  The MDC thread
+ * hashes behind the decryption, by up to the SEIPD1_HELD buffers kept
+ * here: the oldest goes back only once it is hashed (unpin). */
+#define SEIPD1_HELD 3
+
 typedef struct
 {
   pl_reader base;
   pl_cursor *in;                /* over the packet body */
   pl_writer *out;
   pl_seipd1 st;
-  /* The last two blocks handed out: the MDC thread hashes the newer
-   * while the next block is decrypted, and the caller may still read
-   * it, so a buffer goes back only a block later. */
-  uint8_t *held[2];
-  int ended;
+  uint8_t *held[SEIPD1_HELD];   /* newest first */
+  int eof;                      /* the body ended */
+  int ended;                    /* and the MDC was checked */
 } seipd1_reader;
 
 static void
 seipd1_reader_release (seipd1_reader *r)
 {
-  pl_writer_release (r->out, r->held[0]);
-  pl_writer_release (r->out, r->held[1]);
-  r->held[0] = r->held[1] = NULL;
+  for (int i = 0; i < SEIPD1_HELD; i++)
+    {
+      pl_writer_release (r->out, r->held[i]);
+      r->held[i] = NULL;
+    }
+}
+
+/* A buffer for the next block: the oldest held goes back once hashed. */
+static gpg_error_t
+seipd1_next_buffer (seipd1_reader *r)
+{
+  uint8_t *oldest = r->held[SEIPD1_HELD - 1];
+
+  if (oldest)
+    {
+      pl_seipd1_decrypt_unpin (&r->st, oldest, PLAINTEXT_BUFFER_SIZE);
+      pl_writer_release (r->out, oldest);
+    }
+  memmove (r->held + 1, r->held, (SEIPD1_HELD - 1) * sizeof r->held[0]);
+  r->held[0] = NULL;
+  return pl_writer_acquire (r->out, &r->held[0]);
 }
 
 static gpg_error_t
 seipd1_next (pl_reader *self, uint8_t **data, size_t *len)
 {
   seipd1_reader *r = (seipd1_reader *) self;
+  size_t used = 0;
   gpg_error_t err;
 
   *len = 0;
   while (!r->ended)
     {
-      uint8_t *p;
-      size_t n;
+      uint8_t *p, *rel;
+      size_t n, rellen;
 
-      err = pl_cursor_take (r->in, PL_BLOCK_SIZE, &p, &n);
-      if (err)
-        return err;
-      if (!n)
+      if (!r->eof && used < PL_BLOCK_SIZE)
+        {
+          err = pl_cursor_take (r->in, PL_BLOCK_SIZE - used, &p, &n);
+          if (err)
+            return err;
+          r->eof = !n;
+          if (n)
+            {
+              if (!used && (err = seipd1_next_buffer (r)))
+                return err;
+              /* Pushes into one buffer release one run (seipd.h). */
+              err = pl_seipd1_decrypt_push (&r->st, p, n, r->held[0] + used,
+                                            &rel, &rellen);
+              if (err)
+                return err;
+              used += n;
+              if (!*len)
+                *data = rel;
+              *len += rellen;
+              continue;
+            }
+        }
+      /* The buffer is full, or the body ended: what was released goes
+       * out first; the MDC is checked at the call after. */
+      if (*len)
+        return 0;
+      if (r->eof)
         {
           r->ended = 1;
           return pl_seipd1_decrypt_finish (&r->st);
         }
-      pl_writer_release (r->out, r->held[1]);
-      r->held[1] = r->held[0];
-      r->held[0] = NULL;
-      err = pl_writer_acquire (r->out, &r->held[0]);
-      if (!err)
-        err = pl_seipd1_decrypt_push (&r->st, p, n, r->held[0], data, len);
-      if (err)
-        return err;
-      if (*len)
-        return 0;
+      used = 0;
     }
   return 0;
 }
@@ -388,19 +429,19 @@ read_to_end (pl_cursor *c)
 
 static gpg_error_t parse_plaintext (decrypt_job *j, pl_cursor *in, int depth);
 
-/* Turns CRLF into LF in place and returns the new length.  A CR that
- * ends the block is dropped and flagged in *CR_PENDING: whether it was
- * part of a CRLF shows only in the next block. */
+/* Copies P, N to DST turning CRLF into LF, and returns the new length.
+ * A CR that ends the block is dropped and flagged in *CR_PENDING:
+ * whether it was part of a CRLF shows only in the next block. */
 static size_t
-crlf_to_lf (uint8_t *p, size_t n, int *cr_pending)
+crlf_to_lf (uint8_t *dst, const uint8_t *p, size_t n, int *cr_pending)
 {
   size_t o = 0, i = 0;
-  uint8_t *cr;
+  const uint8_t *cr;
 
   while ((cr = memchr (p + i, '\r', n - i)))
     {
       size_t k = (size_t) (cr - (p + i));
-      memmove (p + o, p + i, k);
+      memcpy (dst + o, p + i, k);
       o += k;
       i += k;
       if (i + 1 == n)
@@ -409,11 +450,39 @@ crlf_to_lf (uint8_t *p, size_t n, int *cr_pending)
           return o;
         }
       if (p[i + 1] != '\n')
-        p[o++] = '\r';
+        dst[o++] = '\r';
       i++;
     }
-  memmove (p + o, p + i, n - i);
+  memcpy (dst + o, p + i, n - i);
   return o + n - i;
+}
+
+/* Text: P, N with CRLF as LF, through the writer's buffers.  Not in
+ * place: SEIPD v1's MDC thread may still be hashing the block (seipd.h),
+ * which must stay as decrypted until it is unpinned. */
+static gpg_error_t
+write_text (decrypt_job *j, const uint8_t *p, size_t n, int *cr_pending)
+{
+  gpg_error_t err = 0;
+
+  while (n && !err)
+    {
+      size_t k = n < PL_BLOCK_SIZE ? n : PL_BLOCK_SIZE;
+      uint8_t *buf;
+
+      if (*cr_pending && p[0] != '\n')
+        err = write_plaintext (j, (const uint8_t *) "\r", 1);
+      *cr_pending = 0;
+      if (!err)
+        err = pl_writer_acquire (&j->writer, &buf);
+      if (err)
+        return err;
+      err = write_plaintext (j, buf, crlf_to_lf (buf, p, k, cr_pending));
+      pl_writer_release (&j->writer, buf);
+      p += k;
+      n -= k;
+    }
+  return err;
 }
 
 static gpg_error_t
@@ -451,18 +520,10 @@ read_literal (decrypt_job *j, pl_packet_body *body)
         return err;
       if (!n)
         break;
-      if (text)
-        {
-          if (cr_pending && p[0] != '\n')
-            err = write_plaintext (j, (const uint8_t *) "\r", 1);
-          cr_pending = 0;
-          if (err)
-            return err;
-          n = crlf_to_lf (p, n, &cr_pending);
-        }
       /* Even when nothing is left of it (a lone CR): the writer's
        * contract for the AEAD stage wants a write per block. */
-      err = write_plaintext (j, p, n);
+      err = text ? write_text (j, p, n, &cr_pending)
+                 : write_plaintext (j, p, n);
       if (err)
         return err;
     }
@@ -545,6 +606,9 @@ parse_plaintext (decrypt_job *j, pl_cursor *in, int depth)
                                                : gpg_error (GPG_ERR_BAD_DATA);
           break;
         }
+      if (err && !depth)
+        j->top_left = body.until_eof ? INT64_MAX
+                      : body.partial ? -1 : (int64_t) body.remaining;
       if (err)
         return err;
     }
@@ -582,7 +646,11 @@ open_with_candidates (decrypt_job *j, pl_key_candidates *c, open_fn open,
       gpg_error_t err = pl_key_candidates_next (c, &key, &keylen, &algo);
 
       if (gpg_err_code (err) == GPG_ERR_EOF)
-        return pl_key_candidates_failure (c);
+        {
+          pl_key_candidates_recipients (c, j->result->recipients,
+                                        sizeof j->result->recipients);
+          return pl_key_candidates_failure (c);
+        }
       if (err)
         return err;
       err = open (stage, key, keylen, algo, &retryable);
@@ -661,6 +729,7 @@ decrypt_seipd1 (decrypt_job *j, pl_key_candidates *c, pl_cursor *bc)
   if (version != 1)
     return gpg_error (GPG_ERR_UNKNOWN_VERSION);
   j->result->data_kind = PL_DATA_SEIPD1;
+  j->top_left = -1;
   opening.st = &r.st;
   opening.in = bc;
   err = open_with_candidates (j, c, seipd1_open, &opening);
@@ -674,6 +743,18 @@ decrypt_seipd1 (decrypt_job *j, pl_key_candidates *c, pl_cursor *bc)
   r.out = &j->writer;
   pl_cursor_init (&inner, &r.base);
   err = parse_plaintext (j, &inner, 0);
+  /* The body ended with no MDC packet: too short to hold one, or the
+   * packet inside runs exactly to its end, claiming every octet held
+   * back for the MDC.  Stripped, or never written: that is no integrity
+   * protection, not a file cut short nor one tampered with (issue 19
+   * §9).  A wrong MDC, or a packet that claims only some of those
+   * octets (a length changed), stays a checksum error. */
+  if ((gpg_err_code (err) == GPG_ERR_TRUNCATED
+       || gpg_err_code (err) == GPG_ERR_CHECKSUM)
+      && r.ended && !pl_seipd1_mdc_present (&r.st)
+      && (r.st.held_len < PL_MDC_PACKET_LEN || j->top_left == INT64_MAX
+          || j->top_left == (int64_t) r.st.held_len))
+    err = gpg_error (PL_ERR_UNPROTECTED);
   if (!err && !r.ended)
     {
       /* The literal ended before the body did: read to the MDC. */
@@ -960,7 +1041,7 @@ pl_decrypt (pl_source *src, pl_sink *sink, const pl_decrypt_options *opts,
   if (!j)
     err = gpg_error (GPG_ERR_ENOMEM);
   else if (!opts || !opts->n_keys || !opts->keys)
-    err = gpg_error (GPG_ERR_NO_PASSPHRASE);
+    err = gpg_error (GPG_ERR_NO_KEY);
   if (err)
     {
       sink->abort (sink);

@@ -436,7 +436,7 @@ check_options (const pl_encrypt_options *o)
       && pl_cipher_block_length (o->cipher_algo) != 16)
     return gpg_error (GPG_ERR_CIPHER_ALGO);
   if (!o->n_keys || !o->keys)
-    return gpg_error (GPG_ERR_NO_PASSPHRASE);
+    return gpg_error (GPG_ERR_NO_KEY);
   return 0;
 }
 

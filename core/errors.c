@@ -1,7 +1,11 @@
 /* errors.c - the one table from gpg_error_t to outcomes and words */
 #include "errors.h"
+#include "passphrase.h"
 
 #include <string.h>
+
+_Static_assert (PL_PASSPHRASE_MAX == 4096,
+                "pl_error_message says 4096 octets");
 
 pl_outcome
 pl_error_outcome (gpg_error_t err)
@@ -13,6 +17,9 @@ pl_error_outcome (gpg_error_t err)
     case GPG_ERR_BAD_PASSPHRASE:
     case GPG_ERR_NO_PASSPHRASE:
     case GPG_ERR_BAD_KEY:
+    case PL_ERR_PASSPHRASE_TOO_LONG:
+    case PL_ERR_PASSPHRASE_BLANK:
+    case PL_ERR_PASSPHRASE_NOT_TEXT:
       return PL_OUTCOME_BAD_PASSPHRASE;
     case GPG_ERR_CHECKSUM:
     case GPG_ERR_BAD_SIGNATURE:
@@ -36,6 +43,7 @@ pl_error_outcome (gpg_error_t err)
     case PL_ERR_UNPROTECTED:
       return PL_OUTCOME_UNPROTECTED;
     case GPG_ERR_NO_SECKEY:
+    case PL_ERR_KEY_PROTECTED:
       return PL_OUTCOME_PUBLIC_KEY;
     case GPG_ERR_TOO_LARGE:
     case PL_ERR_BOMB:
@@ -62,6 +70,15 @@ pl_error_message (gpg_error_t err)
       return PL_N_ ("The passphrase is wrong.");
     case GPG_ERR_NO_PASSPHRASE:
       return PL_N_ ("No passphrase was given.");
+    case PL_ERR_PASSPHRASE_TOO_LONG:
+      /* PL_PASSPHRASE_MAX */
+      return PL_N_ ("The passphrase is too long: Padlock reads at most "
+                    "4096 octets of it.");
+    case PL_ERR_PASSPHRASE_BLANK:
+      return PL_N_ ("The passphrase is empty or only whitespace.");
+    case PL_ERR_PASSPHRASE_NOT_TEXT:
+      return PL_N_ ("The passphrase is not UTF-8 text, or holds a NUL "
+                    "character.");
     case GPG_ERR_BAD_KEY:
       return PL_N_ ("The session key does not fit the file.");
     case GPG_ERR_CHECKSUM:
@@ -99,8 +116,17 @@ pl_error_message (gpg_error_t err)
                     "have been altered undetectably; Padlock refuses to "
                     "decrypt it.");
     case GPG_ERR_NO_SECKEY:
-      return PL_N_ ("The file is encrypted to a public key, not with a "
-                    "passphrase.");
+      return PL_N_ ("No secret key opens this file: it is encrypted to a "
+                    "public key.");
+    case PL_ERR_KEY_PROTECTED:
+      return PL_N_ ("The secret key for this file is locked: its "
+                    "password is needed.");
+    case GPG_ERR_NO_KEY:
+      return PL_N_ ("No key or passphrase was given.");
+    case GPG_ERR_UNUSABLE_PUBKEY:
+      return PL_N_ ("The certificate has no valid key that can encrypt.");
+    case GPG_ERR_UNSUPPORTED_PROTOCOL:
+      return PL_N_ ("A recipient cannot read the chosen profile.");
     case GPG_ERR_TOO_LARGE:
       return PL_N_ ("The file asks for more key-derivation work than "
                     "Padlock allows.");

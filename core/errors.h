@@ -27,6 +27,9 @@ typedef enum
 #define PL_ERR_BOMB GPG_ERR_LIMIT_REACHED
 /* More SKESKs than are tried, and none of those tried opened it. */
 #define PL_ERR_TOO_MANY_KEYS GPG_ERR_TOO_MANY
+/* A secret key that a PKESK names stayed locked: no key passphrase, or
+ * none that fits. */
+#define PL_ERR_KEY_PROTECTED GPG_ERR_UNUSABLE_SECKEY
 
 pl_outcome pl_error_outcome (gpg_error_t err);
 

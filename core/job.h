@@ -22,10 +22,15 @@ typedef enum
   PL_PROFILE_RFC9580            /* SEIPD v2 OCB + SKESK v6 + Argon2 */
 } pl_profile;
 
+/* A profile in words, each marked with PL_N_ (errors.h) for the app to
+ * translate: the one table of what each profile is called and who reads
+ * it (padlock-sop list-profiles, the window's rows and preferences). */
 typedef struct
 {
-  const char *name;
-  const char *description;      /* one line in plain words */
+  const char *name;             /* "rfc4880": --profile, SOP */
+  const char *title;            /* the standard's name: "OpenPGP (RFC 4880)" */
+  const char *format;           /* what it writes: "SEIPD v1 with AES-256" */
+  const char *readers;          /* who opens it: "opens in GnuPG, …" */
 } pl_profile_info;
 
 /* The profiles, default first; *COUNT receives how many. */
@@ -36,8 +41,17 @@ int pl_profile_from_name (const char *name);
 /* Bytes done so far and the total, or -1 when the total is unknown. */
 typedef void (*pl_progress_fn) (void *user_data, uint64_t done, int64_t total);
 
-/* 1 when the job starts deriving a key from a passphrase (or waiting for
- * its batch to), 0 when that is over: the time between is not data time. */
+/* PL_DERIVING when the job starts deriving a key from a passphrase (or
+ * waiting for another job of its derived-key cache to), 0 when that is
+ * over: the time between is not data time.  In between,
+ * PL_DERIVING_WAITING_FOR_MEMORY while the derivation waits for the
+ * process's key-derivation memory (kdf-memory.h), and PL_DERIVING again
+ * when it has it. */
+enum
+{
+  PL_DERIVING = 1,
+  PL_DERIVING_WAITING_FOR_MEMORY = 2
+};
 typedef void (*pl_deriving_fn) (void *user_data, int deriving);
 
 typedef struct
@@ -48,22 +62,33 @@ typedef struct
   atomic_int *cancel;           /* may be NULL; non-zero stops the job */
   int threads;                  /* thread budget; 0 = all cores */
   pl_deriving_fn deriving;      /* may be NULL; from the job's thread, with
-                                 * USER_DATA, in pairs (1, then 0) */
+                                 * USER_DATA: 1, (2, 1)..., 0 */
 } pl_job_control;
 
 /* A key: what locks a message (encryption) or may open it (decryption).
  * The job reads it, never keeps it; DATA may be secure memory. */
 typedef enum
 {
-  PL_KEY_PASSPHRASE = 1,        /* DATA, LEN: the passphrase's octets */
+  PL_KEY_PASSPHRASE = 1,        /* DATA, LEN: the passphrase's source, as
+                                 * read; RULE: how (passphrase.h) */
   PL_KEY_SESSION,               /* DATA, LEN: a session key for CIPHER_ALGO
                                  * (decryption only) */
-  PL_KEY_DERIVED                /* DATA: a pl_derived_key (keys.h), an S2K
-                                 * output with its specifier; LEN: its size */
+  PL_KEY_CERT,                  /* DATA: a pl_cert (cert.h) to encrypt to:
+                                 * a PKESK for its encryption key
+                                 * (encryption only) */
+  PL_KEY_SECRET,                /* DATA: a pl_cert with secret keys
+                                 * (cert.h) (decryption only) */
+  PL_KEY_KEY_PASSPHRASE,        /* DATA, LEN: a passphrase that unlocks
+                                 * the PL_KEY_SECRET keys, never tried on
+                                 * an SKESK (decryption only) */
+  PL_KEY_HELD                   /* DATA: a pl_key_holder (recipients.h):
+                                 * secret keys held elsewhere (decryption
+                                 * only) */
 } pl_key_kind;
 
-/* The jobs of one batch share one (batch.h); NULL: none. */
-typedef struct pl_batch pl_batch;
+/* A derived-key cache (keycache.h), which the jobs of one drop or
+ * `padlock --batch` run share; NULL: none. */
+typedef struct pl_keycache pl_keycache;
 
 typedef struct
 {
@@ -71,19 +96,31 @@ typedef struct
   const void *data;
   size_t len;
   int cipher_algo;              /* PL_KEY_SESSION: the OpenPGP cipher id */
+  int rule;                     /* PL_KEY_PASSPHRASE: a pl_passphrase_rule */
 } pl_key;
 
+/* A passphrase as typed: every octet counts (PL_PASSPHRASE_TYPED). */
 static inline pl_key
 pl_key_passphrase (const char *passphrase, size_t len)
 {
-  pl_key k = { PL_KEY_PASSPHRASE, passphrase, len, 0 };
+  pl_key k = { PL_KEY_PASSPHRASE, passphrase, len, 0, 0 };
+  return k;
+}
+
+/* The TEXT of a passphrase source as read under RULE (passphrase.h):
+ * encryption locks with RULE's passphrase, decryption also tries the
+ * text's other forms. */
+static inline pl_key
+pl_key_passphrase_source (const char *text, size_t len, int rule)
+{
+  pl_key k = { PL_KEY_PASSPHRASE, text, len, 0, rule };
   return k;
 }
 
 static inline pl_key
 pl_key_session (const uint8_t *session_key, size_t len, int cipher_algo)
 {
-  pl_key k = { PL_KEY_SESSION, session_key, len, cipher_algo };
+  pl_key k = { PL_KEY_SESSION, session_key, len, cipher_algo, 0 };
   return k;
 }
 
@@ -107,10 +144,13 @@ typedef struct
   int argon2_passes;            /* 0: defaults t=3, p=4, m=2^16 KiB */
   int argon2_parallelism;
   int argon2_memory_exp;
-  /* Not NULL: every passphrase locks with the batch's one S2K specifier,
+  /* Not NULL: every passphrase locks with the cache's one S2K specifier,
    * derived once for all its jobs; the session key is random and
-   * wrapped in each SKESK, also with the rfc4880 profile (batch.h). */
-  pl_batch *batch;
+   * wrapped in each SKESK, also with the rfc4880 profile (keycache.h). */
+  pl_keycache *keycache;
+  /* PKESKs name no recipient (key ID 0, no fingerprint), as gpg's
+   * --throw-keyids. */
+  int anonymous_recipients;
 } pl_encrypt_options;
 
 void pl_encrypt_options_init (pl_encrypt_options *opts);
@@ -118,8 +158,8 @@ void pl_encrypt_options_init (pl_encrypt_options *opts);
 typedef struct
 {
   /* The candidates, at least one: session keys first, as given; then
-   * each key packet with each passphrase, as given and then with
-   * trailing whitespace trimmed (keys.c). */
+   * each key packet with each passphrase, in each of its forms
+   * (passphrase.h), until one opens it (keys.c). */
   const pl_key *keys;
   size_t n_keys;
   uint32_t argon2_cap_kib;      /* 0: PL_S2K_ARGON2_DEFAULT_CAP_KIB */
@@ -133,8 +173,9 @@ typedef struct
    * PL_INFLATE_NO_LIMIT (UINT64_MAX) lifts the limit. */
   uint64_t expansion_floor;
   /* Not NULL: each (passphrase, S2K specifier) the job derives is looked
-   * up in the batch first and kept there (batch.h). */
-  pl_batch *batch;
+   * up in the cache first and kept there (keycache.h); NULL: a cache of
+   * the job's own. */
+  pl_keycache *keycache;
 } pl_decrypt_options;
 
 typedef enum
@@ -155,6 +196,9 @@ typedef struct
   int signed_inside;            /* one-pass signature or signature seen;
                                  * never verified (no keys here) */
   size_t session_key_len;       /* in the options' session_key_out */
+  /* When no key opened a message with PKESKs: whom they are for,
+   * "0x<key ID>, 0x<fingerprint>, anonymous" (recipients.h). */
+  char recipients[256];
 } pl_decrypt_result;
 
 /* The number of cores online: the default thread budget. */
@@ -175,7 +219,8 @@ int pl_profile_valid (int profile);
 gpg_error_t pl_init (void);
 
 /* Encrypts SRC into SINK for OPTS->keys.  Refusals before any output
- * (the sink is aborted): no key (GPG_ERR_NO_PASSPHRASE), a cipher that
+ * (the sink is aborted): no key (GPG_ERR_NO_KEY), a certificate without
+ * a valid encryption key (GPG_ERR_UNUSABLE_PUBKEY), a cipher that
  * cannot be used (GPG_ERR_CIPHER_ALGO), an unknown profile, compression,
  * literal format or chunk size, or a key that locks nothing (a session
  * key) (GPG_ERR_INV_ARG). */
@@ -185,7 +230,7 @@ gpg_error_t pl_encrypt (pl_source *src, pl_sink *sink,
 
 /* Decrypts SRC into SINK with the first candidate of OPTS->keys that
  * opens it; RESULT may be NULL.  No candidate at all (or OPTS NULL) is
- * GPG_ERR_NO_PASSPHRASE, before reading. */
+ * GPG_ERR_NO_KEY, before reading. */
 gpg_error_t pl_decrypt (pl_source *src, pl_sink *sink,
                         const pl_decrypt_options *opts,
                         pl_decrypt_result *result,

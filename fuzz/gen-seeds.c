@@ -1,12 +1,14 @@
 /* gen-seeds.c - writes seed inputs for the fuzz targets
  *
  * Usage: gen-seeds DIR
- * Writes DIR/decrypt/, DIR/armor/ and DIR/inflate/: messages encrypted by
+ * Writes DIR/decrypt/, DIR/armor/, DIR/inflate/ and DIR/sniff/: messages encrypted by
  * the engine itself to the passphrase "fuzz" with the cheapest S2K (so
  * that the fuzzer gets past the key derivation thousands of times a
  * second), for every profile, several ciphers, every compression, armored
  * and not, text and binary, tiny AEAD chunks; and raw compressed streams.
- * Each file starts with the octet the target reads first.
+ * Each file starts with the octet the target reads first, but for
+ * DIR/sniff/ (the messages as they are, and by hand the shapes that no
+ * encryption writes: keys, PKESKs, unencrypted literal data holding tar).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -32,6 +34,23 @@ put (const char *target, const char *name, uint8_t first,
   f = fopen (path, "wb");
   if (!f || fputc (first, f) == EOF || fwrite (data, 1, len, f) != len
       || fclose (f))
+    {
+      fprintf (stderr, "gen-seeds: %s: %s\n", path, strerror (errno));
+      exit (1);
+    }
+  count++;
+}
+
+/* For the sniffer: the octets as a file holds them. */
+static void
+put_raw (const char *name, const uint8_t *data, size_t len)
+{
+  char path[4096];
+  FILE *f;
+
+  snprintf (path, sizeof path, "%s/sniff/%s", dir, name);
+  f = fopen (path, "wb");
+  if (!f || fwrite (data, 1, len, f) != len || fclose (f))
     {
       fprintf (stderr, "gen-seeds: %s: %s\n", path, strerror (errno));
       exit (1);
@@ -103,6 +122,7 @@ message (const char *name, pl_profile profile, int cipher, int compress,
   }
   if (armor)
     put ("armor", name, (uint8_t) len, out, len);
+  put_raw (name, out, len);
   if (hostile_next)
     {
       hostile_next = 0;
@@ -278,6 +298,56 @@ compressed (int algo, int level, const char *name, const uint8_t *in,
   put ("inflate", name, (uint8_t) (algo - 1), buf, len);
 }
 
+/* Shapes for the sniffer that pl_encrypt never writes. */
+static void
+sniff_seeds (void)
+{
+  static const uint8_t key[] = {
+    0x99, 0x00, 0x33, 4, 0x65, 0, 0, 0, 22, 9, 0x2b, 0x06, 0x01, 0x04, 0x01,
+    0xda, 0x47, 0x0f, 0x01, 0x01, 0x07, 0x40, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+    11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28,
+    29, 30, 31, 32, 0xb4, 0x05, 'A', 'l', 'i', 'c', 'e'
+  };
+  static const uint8_t pkesk[] = {
+    0xc1, 0x0c, 3, 1, 2, 3, 4, 5, 6, 7, 8, 1, 0xaa, 0xbb,
+    0xc1, 0x18, 6, 21, 4, 0x40, 0x41, 0x42, 0x43, 0x44, 0x45, 0x46, 0x47,
+    0x48, 0x49, 0x4a, 0x4b, 0x4c, 0x4d, 0x4e, 0x4f, 0x50, 0x51, 0x52, 0x53,
+    18,
+    0xc1, 0x04, 6, 0, 25, 0xcc,
+    0xd2, 0x03, 1, 0xdd, 0xee
+  };
+  unsigned long sum = 0;
+  uint8_t *h;
+
+  put_raw ("key-v4-eddsa", key, sizeof key);
+  put_raw ("pkesk-v3-v6", pkesk, sizeof pkesk);
+  /* A literal packet (new format, 'b', no name) holding a tar header:
+   * tag, 0xff, four length octets, then the body. */
+  {
+    uint8_t msg[6 + 6 + 512 + 16];
+    uint32_t body = 6 + 512 + 16;
+    memset (msg, 0, sizeof msg);
+    msg[0] = 0xcb;
+    msg[1] = 0xff;
+    msg[2] = (uint8_t) (body >> 24);
+    msg[3] = (uint8_t) (body >> 16);
+    msg[4] = (uint8_t) (body >> 8);
+    msg[5] = (uint8_t) body;
+    msg[6] = 'b';
+    h = msg + 12;
+    strcpy ((char *) h, "folder/a.txt");
+    memcpy (h + 100, "0000644", 7);
+    memcpy (h + 124, "00000000016", 11);
+    h[156] = '0';
+    memcpy (h + 257, "ustar\0" "00", 8);
+    memset (h + 148, ' ', 8);
+    for (int i = 0; i < 512; i++)
+      sum += h[i];
+    snprintf ((char *) h + 148, 8, "%06lo", sum);
+    put_raw ("literal-tar", msg, sizeof msg);
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -298,10 +368,11 @@ main (int argc, char **argv)
     }
   dir = argv[1];
   mkdir (dir, 0755);
-  for (int i = 0; i < 3; i++)
+  for (int i = 0; i < 4; i++)
     {
-      snprintf (sub, sizeof sub, "%s/%s", dir,
-                i == 0 ? "decrypt" : i == 1 ? "armor" : "inflate");
+      static const char *const targets[] = { "decrypt", "armor", "inflate",
+                                              "sniff" };
+      snprintf (sub, sizeof sub, "%s/%s", dir, targets[i]);
       mkdir (sub, 0755);
     }
   if (pl_init ())
@@ -382,6 +453,7 @@ main (int argc, char **argv)
       snprintf (name, sizeof name, "algo%d-empty", algo);
       compressed (algo, 1, name, NULL, 0);
     }
+  sniff_seeds ();
   printf ("gen-seeds: %d seeds in %s\n", count, dir);
   return 0;
 }

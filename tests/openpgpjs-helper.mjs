@@ -4,12 +4,19 @@
 //   node openpgpjs-helper.mjs encrypt PWFILE AEAD CHUNKOCTET S2K ARMOR
 //                                                       < plain > msg
 //   node openpgpjs-helper.mjs v1 PWFILE S2K ARMOR        < plain > msg
+//   node openpgpjs-helper.mjs genkey V6 AEADPROTECT PWFILE|- [TYPE] > key
+//   node openpgpjs-helper.mjs cert KEYFILE                   > cert
+//   node openpgpjs-helper.mjs encrypt-to CERTFILE            < plain > msg
+//   node openpgpjs-helper.mjs decrypt-with KEYFILE PWFILE|-  < msg > plain
 //
 // AEAD is ocb, eax or gcm; CHUNKOCTET the chunk size octet (chunks of
 // 2^(c+6) octets); S2K is iterated, argon2 (cheap parameters, t=1 p=1
 // m=2^10 KiB) or argon2-default (OpenPGP.js's own, t=3 p=4 m=2^16 KiB);
 // ARMOR is 0 or 1.  "encrypt" writes SEIPD v2 + SKESK v6, "v1" writes
-// SEIPD v1 + SKESK v4.  The openpgp module is found through OPENPGPJS_DIR
+// SEIPD v1 + SKESK v4.  "genkey" makes an Ed25519 + X25519 key (algorithms
+// 27 and 25; TYPE curve448: Ed448 + X448, 28 and 26), v6 when V6 is 1,
+// else v4, its secret protected with the
+// password in PWFILE (AEAD, S2K usage 253, when AEADPROTECT is 1).  The openpgp module is found through OPENPGPJS_DIR
 // (its node_modules/openpgp folder).  Failures exit 1 with the error on
 // standard error and nothing more on standard output.
 
@@ -194,6 +201,60 @@ async function encrypt (pwfile, aead, chunk, s2k, armor, v1)
   await output(data);
 }
 
+function password (pwfile)
+{
+  return pwfile === '-' ? undefined : readFileSync(pwfile, 'utf8');
+}
+
+async function genkey (v6, aeadProtect, pwfile, type)
+{
+  const config = { v6Keys: v6 === '1', aeadProtect: aeadProtect === '1' };
+  const { privateKey } = await openpgp.generateKey({
+    type: type || 'curve25519', userIDs: [{ name: 'Js', email: 'js@example.org' }],
+    passphrase: password(pwfile), format: 'armored', config
+  });
+  await output(privateKey);
+}
+
+async function cert (keyfile)
+{
+  const key = await openpgp.readKey({ armoredKey: readFileSync(keyfile, 'utf8') });
+  await output(key.toPublic().armor());
+}
+
+async function readAnyKey (file)
+{
+  const data = readFileSync(file);
+  if (/-----BEGIN PGP/.test(data.subarray(0, 64).toString('latin1')))
+    return openpgp.readKey({ armoredKey: data.toString('utf8') });
+  return openpgp.readKey({ binaryKey: new Uint8Array(data) });
+}
+
+async function encryptTo (certfile)
+{
+  const encryptionKeys = await readAnyKey(certfile);
+  const message = await openpgp.createMessage({ binary: stdinStream() });
+  await output(await openpgp.encrypt({ message, encryptionKeys,
+                                       format: 'binary' }));
+}
+
+async function decryptWith (keyfile, pwfile)
+{
+  let key = await readAnyKey(keyfile);
+  if (!key.isDecrypted())
+    key = await openpgp.decryptKey({ privateKey: key,
+                                     passphrase: password(pwfile) });
+  const { prefix, stream } = await peekStream(stdinStream(), 64);
+  const text = new TextDecoder('latin1').decode(prefix);
+  const message = /^\s*-----BEGIN PGP/.test(text)
+    ? await openpgp.readMessage({
+        armoredMessage: stream.pipeThrough(new TextDecoderStream()) })
+    : await openpgp.readMessage({ binaryMessage: stream });
+  const { data } = await openpgp.decrypt({ message, decryptionKeys: key,
+                                           format: 'binary' });
+  await output(data);
+}
+
 const [cmd, ...args] = process.argv.slice(2);
 try
   {
@@ -203,9 +264,19 @@ try
       await encrypt(args[0], args[1], args[2], args[3], args[4], false);
     else if (cmd === 'v1' && args.length === 3)
       await encrypt(args[0], null, null, args[1], args[2], true);
+    else if (cmd === 'genkey' && (args.length === 3 || args.length === 4))
+      await genkey(args[0], args[1], args[2], args[3]);
+    else if (cmd === 'cert' && args.length === 1)
+      await cert(args[0]);
+    else if (cmd === 'encrypt-to' && args.length === 1)
+      await encryptTo(args[0]);
+    else if (cmd === 'decrypt-with' && args.length === 2)
+      await decryptWith(args[0], args[1]);
     else
       die('usage: decrypt PWFILE | encrypt PWFILE AEAD CHUNKOCTET S2K ARMOR'
-          + ' | v1 PWFILE S2K ARMOR');
+          + ' | v1 PWFILE S2K ARMOR | genkey V6 AEADPROTECT PWFILE'
+          + ' | cert KEYFILE | encrypt-to CERTFILE'
+          + ' | decrypt-with KEYFILE PWFILE');
   }
 catch (e)
   {

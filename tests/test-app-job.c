@@ -1,7 +1,9 @@
 /* test-app-job.c - the application's engine room: jobs, queue, names,
- * sniffing, errors, without a window */
+ * inputs, errors, without a window */
+#include <fcntl.h>
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
 #include <glib/gstdio.h>
 
 #include "app-testutil.h"
@@ -13,9 +15,10 @@
 #include "padlock-output.h"
 #include "padlock-queue.h"
 #include "padlock-settings.h"
-#include "padlock-sniff.h"
+#include "padlock-input.h"
 #include "padlock-speed.h"
-#include "batch.h"
+#include "algo.h"
+#include "keycache.h"
 #include "keys.h"
 
 #define PASSPHRASE "correct horse battery staple"
@@ -37,100 +40,167 @@ test_error_mapping (void)
   g_assert_cmpstr (bad->message, ==, "The passphrase is wrong.");
 }
 
-/* gpg's compressed packets (0xa3, algorithm, stream) are messages; random
- * octets after 0xa3 0x01-0x03 are not, nor an uncompressed packet that
- * holds no packet. */
+/* The settings' cipher choices, through the core's one table. */
 static void
-sniff_compressed (void)
+test_cipher_names (void)
 {
-  static const char *const algos[] = { "zip", "zlib", "bzip2" };
-  guint8 random[PADLOCK_SNIFF_SIZE];
-  guint taken[4] = { 0 };
+  static const struct { const char *setting; int algo; const char *label; } want[] = {
+    { "aes256", PL_CIPHER_AES256, "AES-256" },
+    { "aes192", PL_CIPHER_AES192, "AES-192" },
+    { "aes128", PL_CIPHER_AES128, "AES-128" },
+    { "twofish", PL_CIPHER_TWOFISH, "Twofish" },
+    { "camellia256", PL_CIPHER_CAMELLIA256, "Camellia-256" },
+  };
 
-  for (guint a = 0; a < G_N_ELEMENTS (algos); a++)
+  for (guint i = 0; i < G_N_ELEMENTS (want); i++)
     {
-      g_autofree char *dir = at_new_dir ("sniff-compressed");
-      g_autofree char *plain = g_build_filename (dir, "plain.txt", NULL);
-      g_autofree char *msg = g_build_filename (dir, "plain.txt.gpg", NULL);
-      g_autofree char *cmd = NULL;
-      g_autofree guint8 *data = NULL;
-      gsize len = 0;
-
-      g_assert_true (g_file_set_contents (plain, "hello hello hello\n", -1, NULL));
-      /* No SKESK: only the compressed packet, as gpg --store -z writes it. */
-      cmd = g_strdup_printf ("gpg --batch --quiet --homedir %s --compress-algo %s "
-                             "--store -o %s %s", dir, algos[a], msg, plain);
-      g_assert_true (g_spawn_command_line_sync (cmd, NULL, NULL, NULL, NULL));
-      g_assert_true (g_file_get_contents (msg, (char **) &data, &len, NULL));
-      g_assert_cmpint (data[0] & 0xbc, ==, 0xa0); /* old format, tag 8 */
-      g_assert_cmpint (padlock_sniff_buffer (data, len, (gint64) len), ==,
-                       PADLOCK_SNIFF_BINARY);
+      int algo = padlock_settings_cipher_algo (want[i].setting);
+      g_assert_cmpint (algo, ==, want[i].algo);
+      g_assert_cmpstr (pl_cipher_name (algo), ==, want[i].label);
+      g_assert_cmpint (pl_cipher_from_name (pl_cipher_name (algo)), ==, algo);
     }
-  for (guint i = 0; i < 4000; i++)
-    {
-      for (gsize k = 0; k < sizeof random; k++)
-        random[k] = (guint8) g_test_rand_int_range (0, 256);
-      random[0] = 0xa3;
-      random[1] = (guint8) (i % 4);
-      taken[i % 4] += padlock_sniff_buffer (random, sizeof random, 16384)
-                      != PADLOCK_SNIFF_PLAIN;
-    }
-  g_test_message ("random files after 0xa3 0x00-0x03 taken for messages, "
-                  "per 1000: %u, %u, %u, %u", taken[0], taken[1], taken[2],
-                  taken[3]);
-  /* Uncompressed (algorithm 0) passes when a literal, one-pass signature
-   * or signature header follows: 3 octets of 64 at the most; random ZIP,
-   * ZLIB and BZip2 streams fail to inflate. */
-  g_assert_cmpuint (taken[0], <, 100);
-  g_assert_cmpuint (taken[1] + taken[2] + taken[3], <=, 8);
+  /* gpg's spellings read too; an unknown name falls back to AES-256. */
+  g_assert_cmpint (pl_cipher_from_name ("CAMELLIA128"), ==, PL_CIPHER_CAMELLIA128);
+  g_assert_cmpint (pl_cipher_from_name ("aes-192"), ==, PL_CIPHER_AES192);
+  g_assert_cmpint (padlock_settings_cipher_algo ("rot13"), ==, PL_CIPHER_AES256);
+  g_assert_cmpint (padlock_settings_cipher_algo (NULL), ==, PL_CIPHER_AES256);
 }
 
-static void
-test_sniff (void)
+typedef struct
 {
-  static const char armored[] =
-    "-----BEGIN PGP MESSAGE-----\n\njA0ECQMC\n-----END PGP MESSAGE-----\n";
-  static const char key[] =
-    "-----BEGIN PGP PUBLIC KEY BLOCK-----\n\nmQ\n-----END PGP PUBLIC KEY BLOCK-----\n";
-  static const guint8 skesk_old[] = { 0x8c, 0x0d, 0x04, 0x09, 0x03 };
-  static const guint8 skesk_new[] = { 0xc3, 0x0d, 0x04, 0x09, 0x03 };
-  static const guint8 seipd_new[] = { 0xd2, 0xe0, 0x01 };
-  static const guint8 seipd_exact[] = { 0xd2, 0x03, 0x01, 0xaa, 0xbb };
-  static const guint8 sed_old[] = { 0xa7, 0x12, 0x34 };
-  static const guint8 sed_exact[] = { 0xa4, 0x02, 0x12, 0x34 };
-  static const guint8 marker[] = { 0xa8, 0x03, 'P', 'G', 'P' };
-  static const guint8 random_tag[] = { 0x8c, 0x0d, 0x99, 0x12 };
-  static const guint8 png[] = { 0x89, 'P', 'N', 'G', '\r', '\n' };
-  g_autofree char *dir = at_new_dir ("sniff");
+  GMainLoop *loop;
+  gboolean ok;
+  GError *error;
+} PrefixWait;
+
+static void
+on_prefix (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  PrefixWait *w = user_data;
+
+  w->ok = padlock_input_read_prefix_finish (NULL, result, &w->error);
+  g_main_loop_quit (w->loop);
+}
+
+static gboolean
+read_prefix (PadlockInput  *input,
+             GCancellable  *cancellable,
+             GError       **error)
+{
+  PrefixWait w = { g_main_loop_new (NULL, FALSE), FALSE, NULL };
+
+  padlock_input_read_prefix_async (input, cancellable, on_prefix, &w);
+  g_main_loop_run (w.loop);
+  g_main_loop_unref (w.loop);
+  if (w.error)
+    g_propagate_error (error, w.error);
+  return w.ok;
+}
+
+static gboolean
+cancel_soon (gpointer data)
+{
+  g_cancellable_cancel (data);
+  return G_SOURCE_REMOVE;
+}
+
+/* Inputs opened once, sorted by content and name: a folder and a text
+ * file are encrypted, a message decrypted, and so is random data named
+ * x.gpg (which then fails, saying what it is not); a FIFO opens without
+ * a writer, its first octets are read as they come, and a cancel ends
+ * the wait for a writer that never comes. */
+static void
+test_input (void)
+{
+  g_autofree char *dir = at_new_dir ("input");
+  g_autofree char *text = g_build_filename (dir, "notes.txt", NULL);
+  g_autofree char *fake = g_build_filename (dir, "x.gpg", NULL);
+  g_autofree char *fifo = g_build_filename (dir, "fifo", NULL);
   g_autoptr(GFile) folder = g_file_new_for_path (dir);
   g_autoptr(GError) error = NULL;
-  PadlockSniff kind;
+  GBytes *random = tu_random_bytes (5000);
+  PadlockInput *input;
+  pl_source *src = NULL;
 
-  g_assert_cmpint (padlock_sniff_buffer ((const guint8 *) "hello\n", 6, -1), ==, PADLOCK_SNIFF_PLAIN);
-  g_assert_cmpint (padlock_sniff_buffer ((const guint8 *) armored, strlen (armored), -1), ==,
-                   PADLOCK_SNIFF_ARMORED);
-  g_assert_cmpint (padlock_sniff_buffer ((const guint8 *) key, strlen (key), -1), ==,
-                   PADLOCK_SNIFF_PLAIN);
-  g_assert_cmpint (padlock_sniff_buffer (skesk_old, sizeof skesk_old, -1), ==, PADLOCK_SNIFF_BINARY);
-  g_assert_cmpint (padlock_sniff_buffer (skesk_new, sizeof skesk_new, -1), ==, PADLOCK_SNIFF_BINARY);
-  g_assert_cmpint (padlock_sniff_buffer (seipd_new, sizeof seipd_new, -1), ==, PADLOCK_SNIFF_BINARY);
-  g_assert_cmpint (padlock_sniff_buffer (marker, sizeof marker, -1), ==, PADLOCK_SNIFF_BINARY);
-  g_assert_cmpint (padlock_sniff_buffer (random_tag, sizeof random_tag, -1), ==, PADLOCK_SNIFF_PLAIN);
-  g_assert_cmpint (padlock_sniff_buffer (png, sizeof png, -1), ==, PADLOCK_SNIFF_PLAIN);
-  g_assert_cmpint (padlock_sniff_buffer (NULL, 0, -1), ==, PADLOCK_SNIFF_PLAIN);
-  /* A data packet fills the file; SKESK is followed by more. */
-  g_assert_cmpint (padlock_sniff_buffer (seipd_exact, 5, 5), ==, PADLOCK_SNIFF_BINARY);
-  g_assert_cmpint (padlock_sniff_buffer (seipd_exact, 5, 900), ==, PADLOCK_SNIFF_PLAIN);
-  g_assert_cmpint (padlock_sniff_buffer (skesk_old, sizeof skesk_old, 15), ==, PADLOCK_SNIFF_PLAIN);
-  g_assert_cmpint (padlock_sniff_buffer (skesk_old, sizeof skesk_old, 100), ==, PADLOCK_SNIFF_BINARY);
-  g_assert_cmpint (padlock_sniff_buffer (sed_old, sizeof sed_old, 1000), ==, PADLOCK_SNIFF_PLAIN);
-  g_assert_cmpint (padlock_sniff_buffer (sed_exact, sizeof sed_exact, 4), ==, PADLOCK_SNIFF_BINARY);
-  sniff_compressed ();
+  g_assert_true (g_file_set_contents (text, "hello\n", -1, NULL));
+  g_assert_true (g_file_set_contents (fake, g_bytes_get_data (random, NULL),
+                                      5000, NULL));
+  g_bytes_unref (random);
 
-  /* A folder is encrypted, as an archive. */
-  g_assert_true (padlock_sniff_file (folder, &kind, &error));
+  input = padlock_input_open (folder, &error);
   g_assert_no_error (error);
-  g_assert_cmpint (kind, ==, PADLOCK_SNIFF_PLAIN);
+  g_assert_true (padlock_input_is_folder (input));
+  g_assert_cmpint (padlock_input_direction (input), ==, PADLOCK_DIRECTION_ENCRYPT);
+  g_assert_cmpint (gpg_err_code (padlock_input_take_source (input, NULL, &src)),
+                   ==, GPG_ERR_EISDIR);
+  padlock_input_unref (input);
+
+  {
+    g_autoptr(GFile) file = g_file_new_for_path (text);
+    guint8 buf[16];
+    size_t n = 0;
+
+    input = padlock_input_open (file, &error);
+    g_assert_no_error (error);
+    g_assert_false (padlock_input_is_stream (input));
+    g_assert_cmpint (padlock_input_get_size (input), ==, 6);
+    g_assert_cmpint (padlock_input_get_sniff (input)->kind, ==, PL_SNIFF_NOT_OPENPGP);
+    g_assert_cmpint (padlock_input_direction (input), ==, PADLOCK_DIRECTION_ENCRYPT);
+    /* From the first octet, every time (a retry). */
+    for (int i = 0; i < 2; i++)
+      {
+        g_assert_cmpuint (padlock_input_take_source (input, NULL, &src), ==, 0);
+        g_assert_cmpuint (pl_source_read_full (src, buf, sizeof buf, &n), ==, 0);
+        g_assert_cmpmem (buf, n, "hello\n", 6);
+        pl_source_free (src);
+      }
+    padlock_input_unref (input);
+  }
+  {
+    g_autoptr(GFile) file = g_file_new_for_path (fake);
+    input = padlock_input_open (file, &error);
+    g_assert_no_error (error);
+    g_assert_cmpint (padlock_input_get_sniff (input)->kind, ==, PL_SNIFF_NOT_OPENPGP);
+    g_assert_cmpint (padlock_input_direction (input), ==, PADLOCK_DIRECTION_DECRYPT);
+    padlock_input_unref (input);
+  }
+
+  /* A FIFO: the open does not wait; the first octets do, until a writer
+   * wrote them and left; they come back in front of the rest. */
+  {
+    g_autoptr(GFile) file = g_file_new_for_path (fifo);
+    g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+    guint8 buf[16];
+    size_t n = 0;
+    int fd;
+
+    g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+    input = padlock_input_open (file, &error);
+    g_assert_no_error (error);
+    g_assert_true (padlock_input_is_stream (input));
+    g_assert_cmpint (gpg_err_code (padlock_input_take_source (input, NULL, &src)),
+                     ==, GPG_ERR_EPIPE);
+    /* No writer: the wait ends when cancelled. */
+    g_idle_add (cancel_soon, cancellable);
+    g_assert_false (read_prefix (input, cancellable, &error));
+    g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+    g_clear_error (&error);
+    fd = open (fifo, O_WRONLY | O_NONBLOCK);
+    g_assert_cmpint (fd, >=, 0);
+    g_assert_cmpint (write (fd, "-----BEGIN", 10), ==, 10);
+    close (fd);
+    g_assert_true (read_prefix (input, NULL, &error));
+    g_assert_no_error (error);
+    g_assert_cmpuint (padlock_input_take_source (input, NULL, &src), ==, 0);
+    g_assert_cmpuint (pl_source_read_full (src, buf, sizeof buf, &n), ==, 0);
+    g_assert_cmpmem (buf, n, "-----BEGIN", 10);
+    pl_source_free (src);
+    g_assert_cmpint (gpg_err_code (padlock_input_take_source (input, NULL, &src)),
+                     ==, GPG_ERR_EPIPE);
+    padlock_input_unref (input);
+  }
 }
 
 static char *
@@ -249,6 +319,37 @@ run_job (PadlockQueue     *queue,
   padlock_job_set_secret (job, secret);
   padlock_queue_add (queue, job);
   return job;
+}
+
+/* Random octets named x.gpg (issue 19 §9): the window and --batch sort
+ * them to decryption by the name (/app/input), and the job says what the
+ * file is not, writing nothing; so does one forced to decrypt a text. */
+static void
+test_not_openpgp (void)
+{
+  g_autofree char *dir = at_new_dir ("not-openpgp");
+  g_autofree char *fake = at_write_random (dir, "x.gpg", 5000);
+  g_autofree char *text = g_build_filename (dir, "notes.txt", NULL);
+  g_autoptr(PadlockQueue) queue = padlock_queue_new ();
+  g_autoptr(PadlockJob) job = NULL;
+  g_autoptr(PadlockJob) forced = NULL;
+  g_autoptr(GDir) d = NULL;
+  guint n = 0;
+
+  g_assert_true (g_file_set_contents (text, "hello\n", -1, NULL));
+  job = run_job (queue, fake, PADLOCK_DIRECTION_DECRYPT, NULL, PASSPHRASE);
+  forced = run_job (queue, text, PADLOCK_DIRECTION_DECRYPT, NULL, PASSPHRASE);
+  g_assert_true (at_wait_queue_idle (queue, TIMEOUT_MS));
+  g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_FAILED);
+  g_assert_error (padlock_job_get_error (job), PADLOCK_ERROR, PADLOCK_ERROR_MALFORMED);
+  g_assert_cmpstr (padlock_job_get_error (job)->message, ==,
+                   "x.gpg is not an OpenPGP message.");
+  g_assert_cmpstr (padlock_job_get_error (forced)->message, ==,
+                   "notes.txt is not an OpenPGP message.");
+  d = g_dir_open (dir, 0, NULL);
+  while (g_dir_read_name (d))
+    n++;
+  g_assert_cmpuint (n, ==, 2);
 }
 
 static void
@@ -776,7 +877,7 @@ test_batch_derives_once (void)
   run_batch (PADLOCK_DIRECTION_ENCRYPT, plain, G_N_ELEMENTS (plain), lock,
              &config);
   g_assert_cmpuint (pl_keys_derivations () - before, ==, 1);
-  g_assert_cmpuint (pl_batch_derivations (padlock_secret_get_batch (lock)),
+  g_assert_cmpuint (pl_keycache_derivations (padlock_secret_get_keycache (lock)),
                     ==, 1);
   for (guint i = 0; i < G_N_ELEMENTS (plain); i++)
     {
@@ -1059,7 +1160,9 @@ main (int argc, char **argv)
   g_test_add_func ("/app/name/display", test_name_display);
   g_test_add_func ("/app/rate/known", test_rate_known);
   g_test_add_func ("/app/error/mapping", test_error_mapping);
-  g_test_add_func ("/app/sniff", test_sniff);
+  g_test_add_func ("/app/input", test_input);
+  g_test_add_func ("/app/not-openpgp", test_not_openpgp);
+  g_test_add_func ("/app/cipher-names", test_cipher_names);
   g_test_add_func ("/app/output/names", test_output_names);
   g_test_add_func ("/app/output/name-safety", test_output_name_safety);
   g_test_add_func ("/app/output/hidden-names", test_hidden_names);

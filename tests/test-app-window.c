@@ -6,10 +6,12 @@
 
 #include "app-testutil.h"
 #include "job.h"
+#include "kdf-memory.h"
 #include "padlock-error.h"
 #include "padlock-format.h"
 #include "padlock-job-row.h"
 #include "padlock-preferences-window-private.h"
+#include "padlock-profile.h"
 #include "padlock-speed-window-private.h"
 
 #include <math.h>
@@ -691,9 +693,26 @@ test_preferences (void)
 
   /* The default profile, in plain words. */
   g_assert_cmpuint (adw_combo_row_get_selected (prefs->profile_row), ==, 0);
-  g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (prefs->profile_row)), ==,
-                   profiles[0].description);
+  {
+    g_autofree char *details = padlock_profile_details (0);
+    g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (prefs->profile_row)), ==,
+                     details);
+    g_assert_nonnull (strstr (details, profiles[0].readers));
+  }
   g_assert_cmpuint (adw_combo_row_get_selected (prefs->cipher_row), ==, 0);
+  /* The schema's choices, in the core's names. */
+  {
+    GListModel *ciphers = adw_combo_row_get_model (prefs->cipher_row);
+    g_autofree char *cipher = NULL;
+
+    g_assert_cmpuint (g_list_model_get_n_items (ciphers), ==, 5);
+    g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (ciphers), 0), ==, "AES-256");
+    g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (ciphers), 4), ==, "Camellia-256");
+    adw_combo_row_set_selected (prefs->cipher_row, 4);
+    cipher = g_settings_get_string (window->settings, "cipher");
+    g_assert_cmpstr (cipher, ==, "camellia256");
+    g_settings_reset (window->settings, "cipher");
+  }
   /* 0 files at once reads as what it means. */
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (prefs->concurrency_spin)), ==,
                    "Automatic");
@@ -701,8 +720,11 @@ test_preferences (void)
   /* Settings and rows follow each other, both ways. */
   g_settings_set_string (window->settings, "profile", "rfc9580");
   g_assert_cmpuint (adw_combo_row_get_selected (prefs->profile_row), ==, 2);
-  g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (prefs->profile_row)), ==,
-                   profiles[2].description);
+  {
+    g_autofree char *details = padlock_profile_details (2);
+    g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (prefs->profile_row)), ==,
+                     details);
+  }
   adw_combo_row_set_selected (prefs->compression_row, 2);
   {
     g_autofree char *compression = g_settings_get_string (window->settings, "compression");
@@ -971,6 +993,20 @@ test_passphrase_dialog (void)
   gtk_editable_set_text (GTK_EDITABLE (dialog->entry), " x ");
   gtk_editable_set_text (GTK_EDITABLE (dialog->confirm_entry), " x ");
   g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (dialog->ok_button)));
+  /* Over the one limit of every entry point (4096 bytes): off, and said. */
+  {
+    g_autofree char *too_long = g_strnfill (4097, 'x');
+
+    gtk_editable_set_text (GTK_EDITABLE (dialog->entry), too_long);
+    gtk_editable_set_text (GTK_EDITABLE (dialog->confirm_entry), too_long);
+    g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (dialog->ok_button)));
+    g_assert_cmpstr (gtk_label_get_text (dialog->match_label), ==,
+                     "The passphrase is too long: at most 4096 bytes.");
+    too_long[4096] = 0;
+    gtk_editable_set_text (GTK_EDITABLE (dialog->entry), too_long);
+    gtk_editable_set_text (GTK_EDITABLE (dialog->confirm_entry), too_long);
+    g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (dialog->ok_button)));
+  }
 
   /* Weak, said plainly (libpwquality's own sentence names "password"). */
   gtk_editable_set_text (GTK_EDITABLE (dialog->entry), "abc");
@@ -1023,6 +1059,42 @@ test_passphrase_dialog (void)
 
   gtk_window_close (GTK_WINDOW (dialog));
   at_settle (100);
+  close_window (window);
+}
+
+/* Random octets named x.gpg are a decryption that says what they are not
+ * (issue 19 §9), nothing encrypted to x.gpg.gpg; a FIFO dropped is
+ * refused with a notice, without waiting for a writer (issue 19 §2). */
+static void
+test_not_openpgp_drop (void)
+{
+  g_autofree char *dir = at_new_dir ("not-openpgp");
+  g_autofree char *fake = at_write_random (dir, "x.gpg", 5000);
+  g_autofree char *fifo = g_build_filename (dir, "fifo", NULL);
+  g_autofree char *listing = NULL;
+  PadlockWindow *window = at_new_window ();
+  const char *paths[] = { fake, NULL };
+  const char *fifos[] = { fifo, NULL };
+  g_autoptr(PadlockJob) job = NULL;
+
+  at_drop (window, paths);
+  g_assert_cmpint (at_wait_dialog (window)->mode, ==, PADLOCK_PASSPHRASE_DECRYPT);
+  at_answer (at_wait_dialog (window), PASSPHRASE);
+  g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
+  job = g_list_model_get_item (G_LIST_MODEL (window->queue), 0);
+  g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_FAILED);
+  g_assert_cmpstr (padlock_job_get_error (job)->message, ==,
+                   "x.gpg is not an OpenPGP message.");
+
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  g_clear_pointer (&window->last_notice, g_free);
+  at_drop (window, fifos);
+  g_assert_nonnull (window->last_notice);
+  g_assert_true (g_str_has_prefix (window->last_notice,
+                                   "fifo is not a file or folder"));
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (window->queue)), ==, 1);
+  listing = at_list_dir (dir);
+  g_assert_cmpstr (listing, ==, "fifo|x.gpg");
   close_window (window);
 }
 
@@ -1483,6 +1555,62 @@ test_failures_filter (void)
   close_window (window);
 }
 
+static gboolean
+job_waits_for_memory (gpointer job)
+{
+  return padlock_job_get_waiting_for_memory (job);
+}
+
+static gboolean
+job_finished (gpointer job)
+{
+  return padlock_job_is_finished (job);
+}
+
+/* Issue 19 item 6: while the process's key-derivation memory is taken
+ * (here, all of it by the test), an rfc9580 job's Argon2 waits, and its
+ * row says "Waiting for memory…"; a cancel ends the wait at once (the
+ * memory is still held: the job never got it). */
+static void
+test_waiting_for_memory (void)
+{
+  g_autofree char *dir = at_new_dir ("waiting-for-memory");
+  g_autofree char *path = at_write_random (dir, "small.bin", 1000);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(PadlockSecret) secret = padlock_secret_new (PASSPHRASE);
+  g_autoptr(PadlockQueue) queue = padlock_queue_new ();
+  PadlockJobConfig config = { .profile = PL_PROFILE_RFC9580 };
+  g_autoptr(PadlockJob) job = padlock_job_new (file, PADLOCK_DIRECTION_ENCRYPT,
+                                               &config);
+  PadlockJobRow *row = PADLOCK_JOB_ROW (g_object_ref_sink (padlock_job_row_new (job)));
+  GtkLabel *status = GTK_LABEL (gtk_widget_get_template_child (GTK_WIDGET (row),
+                                                               PADLOCK_TYPE_JOB_ROW,
+                                                               "status_label"));
+  g_autofree char *listing = NULL;
+  pl_kdf_memory_stats stats;
+
+  at_application ();
+  g_assert_cmpint (pl_kdf_memory_take (PL_KDF_MEMORY_BUDGET_KIB, NULL, NULL,
+                                       NULL), ==, 0);
+  padlock_job_set_secret (job, secret);
+  padlock_queue_add (queue, job);
+  g_assert_true (at_wait_until (job_waits_for_memory, job, 60000));
+  g_assert_cmpstr (gtk_label_get_text (status), ==, "Waiting for memory…");
+  padlock_job_cancel (job);
+  g_assert_true (at_wait_until (job_finished, job, 60000));
+  g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_CANCELLED);
+  g_assert_false (padlock_job_get_waiting_for_memory (job));
+  g_assert_cmpstr (gtk_label_get_text (status), ==,
+                   "Cancelled · nothing was written");
+  pl_kdf_memory_get_stats (&stats);
+  g_assert_cmpuint (stats.in_use_kib, ==, PL_KDF_MEMORY_BUDGET_KIB);
+  g_assert_cmpuint (stats.waiting, ==, 0);
+  pl_kdf_memory_give (PL_KDF_MEMORY_BUDGET_KIB);
+  listing = at_list_dir (dir);
+  g_assert_cmpstr (listing, ==, "small.bin");
+  g_object_unref (row);
+}
+
 /* A row the list view gives another job shows that job, and the job it
  * showed before no longer reaches it, nor keeps a handler of it. */
 static void
@@ -1605,6 +1733,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/plaintext-size", test_plaintext_size);
   g_test_add_func ("/ui/passphrase-dialog", test_passphrase_dialog);
   g_test_add_func ("/ui/open-failure", test_open_failure);
+  g_test_add_func ("/ui/not-openpgp-drop", test_not_openpgp_drop);
   g_test_add_func ("/ui/layout-and-bindings", test_layout_and_bindings);
   g_test_add_func ("/ui/speed-scale", test_speed_scale);
   g_test_add_func ("/ui/ten-thousand", test_ten_thousand);
@@ -1612,5 +1741,6 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/failures-filter", test_failures_filter);
   g_test_add_func ("/ui/row-recycle", test_row_recycle);
   g_test_add_func ("/ui/narrow-rows", test_narrow_rows);
+  g_test_add_func ("/ui/waiting-for-memory", test_waiting_for_memory);
   return g_test_run ();
 }

@@ -44,6 +44,11 @@ append_compressed (GByteArray *a, GByteArray *inner)
   g_free (buf);
 }
 
+/* What wrap () writes in place of the SEIPD v1 packet: tag 9 for SED,
+ * or this for a SEIPD v1 packet whose plaintext has no MDC packet after
+ * it (issue 19 §9: stripped, or never written). */
+#define SEIPD_WITHOUT_MDC (-1)
+
 /* SKESK v4 (simple S2K, no ESK) + SEIPD v1 around PLAINTEXT. */
 static GByteArray *
 wrap (GByteArray *plaintext, int data_tag)
@@ -75,6 +80,8 @@ wrap (GByteArray *plaintext, int data_tag)
     /* Old-style SED: no version octet, no MDC.  The content does not
      * matter: it must be refused before any decryption. */
     append_packet (msg, PL_PKT_SED, data + 1, 18 + plaintext->len);
+  else if (data_tag == SEIPD_WITHOUT_MDC)
+    append_packet (msg, PL_PKT_SEIPD, data, 1 + 18 + plaintext->len);
   else
     append_packet (msg, data_tag, data, 1 + 18 + plaintext->len + 22);
   g_free (data);
@@ -127,6 +134,46 @@ test_unprotected (void)
   expect (msg, PL_ERR_UNPROTECTED, PL_OUTCOME_UNPROTECTED);
   g_byte_array_unref (msg);
   g_byte_array_unref (plain);
+}
+
+/* SEIPD v1 whose plaintext runs to the packet's end, with no MDC packet:
+ * no integrity protection, said so, whether the plaintext is shorter
+ * than an MDC packet, longer, or compressed; an MDC that is there but
+ * wrong stays "tampered with". */
+static void
+test_seipd_without_mdc (void)
+{
+  static const char *const texts[] = {
+    "old",
+    "a literal longer than the 22 octets of an MDC packet, so that what "
+    "is held back for the MDC is literal data",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (texts); i++)
+    for (int compressed = 0; compressed < 2; compressed++)
+      {
+        GByteArray *plain = g_byte_array_new ();
+        GByteArray *msg;
+
+        if (compressed)
+          {
+            GByteArray *inner = g_byte_array_new ();
+            append_literal (inner, texts[i]);
+            append_compressed (plain, inner);
+            g_byte_array_unref (inner);
+          }
+        else
+          append_literal (plain, texts[i]);
+        msg = wrap (plain, SEIPD_WITHOUT_MDC);
+        expect (msg, PL_ERR_UNPROTECTED, PL_OUTCOME_UNPROTECTED);
+        g_byte_array_unref (msg);
+        /* The same with its MDC, one octet of the hash flipped. */
+        msg = wrap (plain, PL_PKT_SEIPD);
+        msg->data[msg->len - 1] ^= 1;
+        expect (msg, GPG_ERR_CHECKSUM, PL_OUTCOME_INTEGRITY);
+        g_byte_array_unref (msg);
+        g_byte_array_unref (plain);
+      }
 }
 
 static void
@@ -374,6 +421,7 @@ main (int argc, char **argv)
   tu_init (&argc, &argv);
   g_test_add_func ("/decrypt/baseline", test_baseline);
   g_test_add_func ("/decrypt/unprotected", test_unprotected);
+  g_test_add_func ("/decrypt/seipd-without-mdc", test_seipd_without_mdc);
   g_test_add_func ("/decrypt/public-key-only", test_public_key_only);
   g_test_add_func ("/decrypt/not-encrypted", test_not_encrypted);
   g_test_add_func ("/decrypt/not-openpgp", test_not_openpgp);

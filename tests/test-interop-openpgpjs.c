@@ -3,7 +3,7 @@
  * build folder by build-aux/install-deps) at test time */
 #include "testutil.h"
 #include "algo.h"
-#include "batch.h"
+#include "keycache.h"
 
 #include <string.h>
 #include <glib/gstdio.h>
@@ -18,8 +18,6 @@
 /* Keeps each OpenPGP.js message, and the whole program, small. */
 #define MAX_PLAIN ((gsize) 5 << 20)
 
-static char *node;
-static char *helper;
 static const char *missing;
 
 
@@ -33,45 +31,12 @@ vary_random (const char *name)
     (void) g_test_rand_int ();
 }
 
-/* Finds node, the openpgp module and our helper once; sets OPENPGPJS_DIR
- * for the helper (children inherit our environment). */
-static void
-find_openpgpjs (void)
-{
-  const char *build = g_getenv ("PADLOCK_BUILD_DIR");
-  const char *source = g_getenv ("PADLOCK_SOURCE_DIR");
-  char *dir, *module;
-
-  node = g_find_program_in_path ("node");
-  if (!node)
-    {
-      missing = "node is not installed";
-      return;
-    }
-  if (!build || !source)
-    {
-      missing = "PADLOCK_BUILD_DIR or PADLOCK_SOURCE_DIR is not set";
-      return;
-    }
-  dir = g_build_filename (build, "node", "node_modules", "openpgp", NULL);
-  module = g_build_filename (dir, "dist", "node", "openpgp.mjs", NULL);
-  helper = g_build_filename (source, "tests", "openpgpjs-helper.mjs", NULL);
-  if (!g_file_test (module, G_FILE_TEST_IS_REGULAR))
-    missing = "OpenPGP.js is not installed in the build folder "
-                  "(run build-aux/install-deps BUILDDIR)";
-  else if (!g_file_test (helper, G_FILE_TEST_IS_REGULAR))
-    missing = "tests/openpgpjs-helper.mjs is missing";
-  else
-    g_setenv ("OPENPGPJS_DIR", dir, TRUE);
-  g_free (module);
-  g_free (dir);
-}
-
 static gboolean
 have_openpgpjs (void)
 {
   /* A peer missing is a failure, not a pass (build-aux/install-deps
    * installs node and OpenPGP.js). */
+  missing = tu_openpgpjs_missing ();
   if (missing)
     {
       g_test_message ("%s", missing);
@@ -80,26 +45,10 @@ have_openpgpjs (void)
   return missing == NULL;
 }
 
-/* node helper.mjs ARGS..., IN on stdin.  Returns the exit status. */
 static int
 run_helper (const char *const *args, GBytes *in, GBytes **out)
 {
-  GPtrArray *argv = g_ptr_array_new ();
-  char *err_text;
-  int status;
-
-  g_ptr_array_add (argv, node);
-  g_ptr_array_add (argv, helper);
-  for (const char *const *a = args; *a; a++)
-    g_ptr_array_add (argv, (char *) *a);
-  g_ptr_array_add (argv, NULL);
-  g_assert_true (tu_run ((const char *const *) argv->pdata, in, out,
-                         &err_text, &status));
-  if (status)
-    g_test_message ("openpgpjs-helper: %s", err_text);
-  g_ptr_array_free (argv, TRUE);
-  g_free (err_text);
-  return status;
+  return tu_run_openpgpjs (args, in, out);
 }
 
 /* padlock-sop ARGS..., IN on stdin.  Returns the exit status. */
@@ -188,21 +137,21 @@ test_openpgpjs_reads_batch (gconstpointer p)
   const pl_profile profile = (pl_profile) GPOINTER_TO_INT (p);
   char *pw, *pwfile;
   pl_encrypt_options o;
-  pl_batch *batch;
+  pl_keycache *batch;
 
   if (!have_openpgpjs ())
     return;
   vary_random (g_test_get_path ());
   pw = tu_random_passphrase ();
   pwfile = tu_write_temp ("js-pw", pw, strlen (pw));
-  g_assert_cmpint (pl_batch_new (&batch), ==, 0);
+  g_assert_cmpint (pl_keycache_new (&batch), ==, 0);
   pl_encrypt_options_init (&o);
   o.profile = profile;
   o.s2k_ms = 10;
   o.argon2_passes = 1;
   o.argon2_parallelism = 1;
   o.argon2_memory_exp = 10;
-  o.batch = batch;
+  o.keycache = batch;
   for (int i = 0; i < 3; i++)
     {
       GBytes *plain = tu_random_bytes (16384 + 1000 * i), *cipher;
@@ -213,8 +162,8 @@ test_openpgpjs_reads_batch (gconstpointer p)
       g_bytes_unref (cipher);
       g_bytes_unref (plain);
     }
-  g_assert_cmpuint (pl_batch_derivations (batch), ==, 1);
-  pl_batch_free (batch);
+  g_assert_cmpuint (pl_keycache_derivations (batch), ==, 1);
+  pl_keycache_free (batch);
   g_free (pwfile);
   g_free (pw);
 }
@@ -415,7 +364,7 @@ main (int argc, char **argv)
   GPtrArray *cases = g_ptr_array_new ();
 
   tu_init (&argc, &argv);
-  find_openpgpjs ();
+  missing = tu_openpgpjs_missing ();
 
   for (gsize i = 0; i < G_N_ELEMENTS (profiles); i++)
     for (int armor = 0; armor < 2; armor++)
@@ -495,8 +444,6 @@ main (int argc, char **argv)
         g_free (c);
       }
     g_ptr_array_free (cases, TRUE);
-    g_free (helper);
-    g_free (node);
     return ret;
   }
 }

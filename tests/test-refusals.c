@@ -91,10 +91,10 @@ test_encrypt_no_key (void)
   options_with_key (&o);
   o.keys = NULL;
   o.n_keys = 0;
-  check_encrypt (&o, NULL, GPG_ERR_NO_PASSPHRASE);
-  check_encrypt (&o, &two, GPG_ERR_NO_PASSPHRASE);
+  check_encrypt (&o, NULL, GPG_ERR_NO_KEY);
+  check_encrypt (&o, &two, GPG_ERR_NO_KEY);
   /* NULL options are the defaults, which name no key. */
-  check_encrypt (NULL, &two, GPG_ERR_NO_PASSPHRASE);
+  check_encrypt (NULL, &two, GPG_ERR_NO_KEY);
 }
 
 static void
@@ -200,8 +200,8 @@ test_decrypt_no_key (void)
   GBytes *msg = message (PL_PROFILE_RFC4880);
   pl_decrypt_options o = { 0 };
 
-  check_decrypt (msg, &o, GPG_ERR_NO_PASSPHRASE);
-  check_decrypt (msg, NULL, GPG_ERR_NO_PASSPHRASE);
+  check_decrypt (msg, &o, GPG_ERR_NO_KEY);
+  check_decrypt (msg, NULL, GPG_ERR_NO_KEY);
   g_bytes_unref (msg);
 }
 

@@ -380,3 +380,77 @@ tu_unmount_tmpfs (char *dir)
   g_rmdir (dir);
   g_free (dir);
 }
+
+/* ---- OpenPGP.js ---------------------------------------------------- */
+
+static char *node;
+static char *helper;
+static const char *skip_reason;
+
+/* Finds node, the openpgp module and our helper once; sets OPENPGPJS_DIR
+ * for the helper (children inherit our environment). */
+static void
+find_openpgpjs (void)
+{
+  const char *build = g_getenv ("PADLOCK_BUILD_DIR");
+  const char *source = g_getenv ("PADLOCK_SOURCE_DIR");
+  char *dir, *module;
+
+  node = tu_find_program ("node");
+  if (!node)
+    {
+      skip_reason = "node is not installed";
+      return;
+    }
+  if (!build || !source)
+    {
+      skip_reason = "PADLOCK_BUILD_DIR or PADLOCK_SOURCE_DIR is not set";
+      return;
+    }
+  dir = g_build_filename (build, "node", "node_modules", "openpgp", NULL);
+  module = g_build_filename (dir, "dist", "node", "openpgp.mjs", NULL);
+  helper = g_build_filename (source, "tests", "openpgpjs-helper.mjs", NULL);
+  if (!g_file_test (module, G_FILE_TEST_IS_REGULAR))
+    skip_reason = "OpenPGP.js is not installed in the build folder "
+                  "(run build-aux/install-deps BUILDDIR)";
+  else if (!g_file_test (helper, G_FILE_TEST_IS_REGULAR))
+    skip_reason = "tests/openpgpjs-helper.mjs is missing";
+  else
+    g_setenv ("OPENPGPJS_DIR", dir, TRUE);
+  g_free (module);
+  g_free (dir);
+}
+
+const char *
+tu_openpgpjs_missing (void)
+{
+  static int found;
+
+  if (!found)
+    find_openpgpjs ();
+  found = 1;
+  return skip_reason;
+}
+
+/* node helper.mjs ARGS..., IN on stdin.  Returns the exit status. */
+int
+tu_run_openpgpjs (const char *const *args, GBytes *in, GBytes **out)
+{
+  GPtrArray *argv = g_ptr_array_new ();
+  char *err_text;
+  int status;
+
+  g_ptr_array_add (argv, node);
+  g_ptr_array_add (argv, helper);
+  for (const char *const *a = args; *a; a++)
+    g_ptr_array_add (argv, (char *) *a);
+  g_ptr_array_add (argv, NULL);
+  g_assert_true (tu_run ((const char *const *) argv->pdata, in, out,
+                         &err_text, &status));
+  if (status)
+    g_test_message ("openpgpjs-helper: %s", err_text);
+  g_ptr_array_free (argv, TRUE);
+  g_free (err_text);
+  return status;
+}
+

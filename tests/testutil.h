@@ -81,3 +81,13 @@ char *tu_write_temp (const char *name, const void *data, gsize len);
 char *tu_mount_tmpfs (const char *name, const char *size);
 /* Unmounts it, removes the folder and frees DIR. */
 void tu_unmount_tmpfs (char *dir);
+
+/* NULL when node, OpenPGP.js (in the build folder, by
+ * build-aux/install-deps) and tests/openpgpjs-helper.mjs are all there
+ * (OPENPGPJS_DIR is then set for the helper); else why not. */
+const char *tu_openpgpjs_missing (void);
+
+/* node tests/openpgpjs-helper.mjs ARGS... (NULL-terminated) with IN on
+ * stdin; *OUT its output.  Returns the exit status (logs stderr when it
+ * is not 0).  Call tu_openpgpjs_missing first. */
+int tu_run_openpgpjs (const char *const *args, GBytes *in, GBytes **out);

@@ -1,0 +1,110 @@
+/* padlock-keyring.h - the user's GnuPG keyring, through GPGME
+ *
+ * A GListModel of PadlockKey (padlock-key.h), in the keyring's order,
+ * read with GPGME_KEYLIST_MODE_LOCAL | VALIDATE | WITH_KEYGRIP |
+ * WITH_SECRET on a worker thread: gpg can take a while (a trust-database
+ * check, a big keyring), so no GPGME call blocks the main thread.  A
+ * file monitor on the GnuPG home reads it again when pubring, trustdb,
+ * gpg.conf or private-keys-v1.d change, so keys that `gpg --import` adds
+ * appear while a window is open; each new listing replaces the whole
+ * model (one items-changed) and then emits "loaded".
+ *
+ * The keyring never creates a GnuPG home: when there is none, the state
+ * says so and nothing runs gpg until one appears.
+ *
+ * Export and import go through GPGME too: export of chosen certificates
+ * in their minimal form (for the engine's certificate parser), import of
+ * a certificate file with what it added.
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "padlock-key.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  PADLOCK_KEYRING_LOADING,  /* the first listing is under way */
+  PADLOCK_KEYRING_READY,    /* it has keys */
+  PADLOCK_KEYRING_EMPTY,    /* a GnuPG home without a key */
+  PADLOCK_KEYRING_NO_HOME,  /* no GnuPG home: gpg has never run */
+  PADLOCK_KEYRING_FAILED,   /* gpg could not list it: padlock_keyring_get_error () */
+} PadlockKeyringState;
+
+#define PADLOCK_TYPE_KEYRING_STATE (padlock_keyring_state_get_type ())
+GType padlock_keyring_state_get_type (void) G_GNUC_CONST;
+
+/* What an import added, from gpgme_import_result_t. */
+typedef struct
+{
+  guint considered;         /* certificates in the file */
+  guint imported;           /* certificates new to the keyring */
+  guint unchanged;
+  guint new_user_ids;
+  guint new_subkeys;
+  guint new_signatures;
+  guint new_revocations;
+  guint secret_imported;
+  GStrv new_fingerprints;   /* of the new certificates */
+  GStrv changed_fingerprints; /* of those that gained something */
+} PadlockKeyringImport;
+
+void padlock_keyring_import_free (PadlockKeyringImport *import);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (PadlockKeyringImport, padlock_keyring_import_free)
+
+#define PADLOCK_TYPE_KEYRING (padlock_keyring_get_type ())
+G_DECLARE_FINAL_TYPE (PadlockKeyring, padlock_keyring, PADLOCK, KEYRING, GObject)
+
+/* The keyring of HOME_DIR, or of gpg's own home (GNUPGHOME, else
+ * ~/.gnupg) when NULL; starts reading it at once. */
+PadlockKeyring     *padlock_keyring_new             (const char     *home_dir);
+const char         *padlock_keyring_get_home_dir    (PadlockKeyring *self);
+PadlockKeyringState padlock_keyring_get_state       (PadlockKeyring *self);
+/* Why the state is FAILED; NULL otherwise. */
+const GError       *padlock_keyring_get_error       (PadlockKeyring *self);
+/* The key for "Also encrypt to me": gpg's default-key (gpg.conf, through
+ * gpgconf) when it names a secret key that can encrypt, else the first
+ * such key; NULL when there is none. */
+PadlockKey         *padlock_keyring_get_default_key (PadlockKeyring *self);
+/* Reads the keyring again (the file monitor does it on its own). */
+void                padlock_keyring_reload          (PadlockKeyring *self);
+
+/* The keys padlock_key_matches () QUERY, in order; a new array of
+ * references. */
+GPtrArray          *padlock_keyring_search          (PadlockKeyring *self,
+                                                     const char     *query);
+/* The key with a subkey whose key ID or fingerprint is ID (as a PKESK
+ * names it), and that subkey in *SUBKEY when not NULL; NULL when none.
+ * With SECRET_ONLY, only keys whose secret half that subkey's is. */
+PadlockKey         *padlock_keyring_find_key        (PadlockKeyring       *self,
+                                                     const char           *id,
+                                                     gboolean              secret_only,
+                                                     const PadlockSubkey **subkey);
+
+/* The certificates of FINGERPRINTS, exported with
+ * GPGME_EXPORT_MODE_MINIMAL (binary; only the newest self-signatures,
+ * no third-party certifications): for the engine's parser.  A
+ * fingerprint the keyring does not hold is an error. */
+void                padlock_keyring_export_async    (PadlockKeyring      *self,
+                                                     const char * const  *fingerprints,
+                                                     GCancellable        *cancellable,
+                                                     GAsyncReadyCallback  callback,
+                                                     gpointer             user_data);
+GBytes             *padlock_keyring_export_finish   (PadlockKeyring      *self,
+                                                     GAsyncResult        *result,
+                                                     GError             **error);
+
+/* Imports the certificates of FILE (armored or binary) into the keyring
+ * and reads it again; the result says what was new. */
+void                padlock_keyring_import_async    (PadlockKeyring      *self,
+                                                     GFile               *file,
+                                                     GCancellable        *cancellable,
+                                                     GAsyncReadyCallback  callback,
+                                                     gpointer             user_data);
+PadlockKeyringImport *padlock_keyring_import_finish (PadlockKeyring      *self,
+                                                     GAsyncResult        *result,
+                                                     GError             **error);
+
+G_END_DECLS

@@ -1,0 +1,737 @@
+/* cert.c - transferable public and secret keys (RFC 9580 §10.1, §10.2) */
+#include "cert.h"
+#include "algo.h"
+#include "armor.h"
+#include "packet.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <gcrypt.h>
+
+enum
+{
+  TAG_SECRET_KEY = 5,
+  TAG_PUBLIC_KEY = 6,
+  TAG_SECRET_SUBKEY = 7,
+  TAG_TRUST = 12,
+  TAG_USER_ID = 13,
+  TAG_PUBLIC_SUBKEY = 14,
+  TAG_USER_ATTRIBUTE = 17
+};
+
+/* A key packet or signature larger than this is not one we read. */
+#define PACKET_MAX (256u * 1024)
+
+/* ---- Reading ------------------------------------------------------- */
+
+typedef struct
+{
+  pl_reader base;
+  uint8_t *p;
+  size_t n;
+  int done;
+} mem_reader;
+
+static gpg_error_t
+mem_next (pl_reader *self, uint8_t **data, size_t *len)
+{
+  mem_reader *m = (mem_reader *) self;
+
+  /* The end is an empty block at the end, never NULL: the cursor adds
+   * to the pointer. */
+  *data = m->done ? m->p + m->n : m->p;
+  *len = m->done ? 0 : m->n;
+  m->done = 1;
+  return 0;
+}
+
+static void
+sig_list_clear (pl_sig_list *l)
+{
+  for (size_t i = 0; i < l->n; i++)
+    pl_sig_clear (&l->v[i]);
+  free (l->v);
+  l->v = NULL;
+  l->n = 0;
+}
+
+static void
+cert_key_clear (pl_cert_key *k)
+{
+  pl_pubkey_clear (&k->key);
+  if (k->secret)
+    {
+      pl_wipe (k->secret, k->secret_len);
+      gcry_free (k->secret);
+    }
+  k->secret = NULL;
+  sig_list_clear (&k->sigs);
+}
+
+void
+pl_cert_free (pl_cert *cert)
+{
+  if (!cert)
+    return;
+  cert_key_clear (&cert->primary);
+  for (size_t i = 0; i < cert->n_uids; i++)
+    {
+      free (cert->uids[i].data);
+      sig_list_clear (&cert->uids[i].sigs);
+    }
+  for (size_t i = 0; i < cert->n_subkeys; i++)
+    cert_key_clear (&cert->subkeys[i]);
+  free (cert->uids);
+  free (cert->subkeys);
+  if (cert->packets)
+    pl_wipe (cert->packets, cert->packets_len);
+  free (cert->packets);
+  free (cert);
+}
+
+void
+pl_certs_free (pl_cert **certs, size_t n)
+{
+  for (size_t i = 0; i < n; i++)
+    pl_cert_free (certs[i]);
+  free (certs);
+}
+
+/* Where the packet being read goes. */
+typedef struct
+{
+  pl_cert **certs;
+  size_t n_certs;
+  pl_cert *cur;
+  pl_sig_list *sigs;            /* the component signatures attach to */
+  const uint8_t *base;          /* the binary input */
+  size_t cert_start;
+} reading;
+
+static gpg_error_t
+grow (void **v, size_t n, size_t size)
+{
+  void *p = realloc (*v, (n + 1) * size);
+  if (!p)
+    return gpg_error (GPG_ERR_ENOMEM);
+  *v = p;
+  memset ((uint8_t *) p + n * size, 0, size);
+  return 0;
+}
+
+/* The key packet BODY into K: its public part, and a secret one's rest
+ * into secure memory. */
+static gpg_error_t
+read_key (pl_cert_key *k, const uint8_t *body, size_t len, int secret)
+{
+  size_t used = 0;
+  gpg_error_t err = pl_pubkey_parse (&k->key, body, len,
+                                     secret ? &used : NULL);
+
+  if (err || !secret)
+    return err;
+  k->secret_len = len - used;
+  k->secret = gcry_malloc_secure (k->secret_len ? k->secret_len : 1);
+  if (!k->secret)
+    return gpg_error (GPG_ERR_ENOMEM);
+  memcpy (k->secret, body + used, k->secret_len);
+  return 0;
+}
+
+/* Ends the certificate being read: keeps it with its packets' octets. */
+static gpg_error_t
+finish_cert (reading *r, size_t end)
+{
+  pl_cert *c = r->cur;
+  gpg_error_t err;
+
+  r->cur = NULL;
+  r->sigs = NULL;
+  if (!c)
+    return 0;
+  c->packets_len = end - r->cert_start;
+  c->packets = malloc (c->packets_len);
+  err = c->packets ? 0 : gpg_error (GPG_ERR_ENOMEM);
+  if (!err && r->n_certs == PL_CERT_MAX_CERTS)
+    err = gpg_error (GPG_ERR_TOO_LARGE);
+  if (!err)
+    err = grow ((void **) &r->certs, r->n_certs, sizeof *r->certs);
+  if (err)
+    {
+      pl_cert_free (c);
+      return err;
+    }
+  memcpy (c->packets, r->base + r->cert_start, c->packets_len);
+  r->certs[r->n_certs++] = c;
+  return 0;
+}
+
+static gpg_error_t
+start_cert (reading *r, const uint8_t *body, size_t len, int secret,
+            size_t start)
+{
+  pl_cert *c = calloc (1, sizeof *c);
+  gpg_error_t err;
+
+  if (!c)
+    return gpg_error (GPG_ERR_ENOMEM);
+  err = read_key (&c->primary, body, len, secret);
+  if (err)
+    {
+      pl_cert_free (c);
+      /* A primary we cannot read: the certificate is skipped. */
+      return gpg_err_code (err) == GPG_ERR_ENOMEM ? err : 0;
+    }
+  r->cur = c;
+  r->sigs = &c->primary.sigs;
+  r->cert_start = start;
+  return 0;
+}
+
+static gpg_error_t
+add_uid (reading *r, int tag, const uint8_t *body, size_t len)
+{
+  pl_cert *c = r->cur;
+  pl_cert_uid *u;
+
+  if (c->n_uids == PL_CERT_MAX_UIDS)
+    return gpg_error (GPG_ERR_TOO_LARGE);
+  if (grow ((void **) &c->uids, c->n_uids, sizeof *c->uids))
+    return gpg_error (GPG_ERR_ENOMEM);
+  u = &c->uids[c->n_uids];
+  u->tag = tag;
+  u->data = malloc (len ? len : 1);
+  if (!u->data)
+    return gpg_error (GPG_ERR_ENOMEM);
+  memcpy (u->data, body, len);
+  u->len = len;
+  c->n_uids++;
+  r->sigs = &u->sigs;
+  return 0;
+}
+
+static gpg_error_t
+add_subkey (reading *r, const uint8_t *body, size_t len, int secret)
+{
+  pl_cert *c = r->cur;
+  gpg_error_t err;
+
+  if (c->n_subkeys == PL_CERT_MAX_SUBKEYS)
+    return gpg_error (GPG_ERR_TOO_LARGE);
+  if (grow ((void **) &c->subkeys, c->n_subkeys, sizeof *c->subkeys))
+    return gpg_error (GPG_ERR_ENOMEM);
+  err = read_key (&c->subkeys[c->n_subkeys], body, len, secret);
+  if (err)
+    {
+      cert_key_clear (&c->subkeys[c->n_subkeys]);
+      r->sigs = NULL;           /* its signatures are skipped with it */
+      return gpg_err_code (err) == GPG_ERR_ENOMEM ? err : 0;
+    }
+  r->sigs = &c->subkeys[c->n_subkeys++].sigs;
+  return 0;
+}
+
+/* A signature for the current component, when it may be a self-signature. */
+static gpg_error_t
+add_sig (reading *r, const uint8_t *body, size_t len)
+{
+  const pl_pubkey *primary = &r->cur->primary.key;
+  pl_sig sig;
+
+  if (!r->sigs || pl_sig_parse (&sig, body, len))
+    return 0;                   /* malformed signatures never verify */
+  if ((sig.has_issuer && memcmp (sig.issuer, primary->keyid, 8))
+      || (sig.issuer_fpr_len && (sig.issuer_fpr_len != primary->fpr_len
+                                 || memcmp (sig.issuer_fpr, primary->fpr,
+                                            primary->fpr_len)))
+      || r->sigs->n == PL_CERT_MAX_SIGS)
+    {
+      pl_sig_clear (&sig);      /* a third party's, or too many */
+      return 0;
+    }
+  if (grow ((void **) &r->sigs->v, r->sigs->n, sizeof sig))
+    {
+      pl_sig_clear (&sig);
+      return gpg_error (GPG_ERR_ENOMEM);
+    }
+  r->sigs->v[r->sigs->n++] = sig;
+  return 0;
+}
+
+static gpg_error_t
+dispatch (reading *r, int tag, const uint8_t *body, size_t len, size_t start)
+{
+  gpg_error_t err;
+
+  if (tag == TAG_PUBLIC_KEY || tag == TAG_SECRET_KEY)
+    {
+      err = finish_cert (r, start);
+      return err ? err : start_cert (r, body, len, tag == TAG_SECRET_KEY,
+                                     start);
+    }
+  if (!r->cur)
+    return 0;
+  switch (tag)
+    {
+    case TAG_USER_ID: case TAG_USER_ATTRIBUTE:
+      return add_uid (r, tag, body, len);
+    case TAG_PUBLIC_SUBKEY: case TAG_SECRET_SUBKEY:
+      return add_subkey (r, body, len, tag == TAG_SECRET_SUBKEY);
+    case PL_PKT_SIGNATURE:
+      return add_sig (r, body, len);
+    default:
+      return 0;                 /* trust packets, padding, the unknown */
+    }
+}
+
+/* Binary packets BIN into R. */
+static gpg_error_t
+read_packets (reading *r, uint8_t *bin, size_t len)
+{
+  mem_reader m = { { mem_next }, bin, len, 0 };
+  pl_cursor cur;
+  pl_packet_body *body = malloc (sizeof *body);
+  uint8_t *buf = NULL;
+  gpg_error_t err = body ? 0 : gpg_error (GPG_ERR_ENOMEM);
+
+  r->base = bin;
+  pl_cursor_init (&cur, &m.base);
+  while (!err)
+    {
+      size_t start = cur.p ? (size_t) (cur.p - bin) : 0, n;
+
+      err = pl_packet_begin (&cur, body);
+      if (gpg_err_code (err) == GPG_ERR_EOF)
+        {
+          err = finish_cert (r, len);
+          break;
+        }
+      if (!err && (body->partial || body->until_eof))
+        err = gpg_error (GPG_ERR_INV_PACKET);
+      if (!err && body->remaining > PACKET_MAX)
+        {
+          /* A photo ID of megabytes, or a key we would not use: skipped,
+           * and the signatures after it with it. */
+          r->sigs = NULL;
+          err = pl_packet_skip (body);
+          continue;
+        }
+      if (!err && !(buf = malloc (body->remaining ? body->remaining : 1)))
+        err = gpg_error (GPG_ERR_ENOMEM);
+      if (!err)
+        err = pl_packet_read_all (body, buf, body->remaining, &n);
+      if (!err)
+        err = dispatch (r, body->tag, buf, n, start);
+      if (buf)
+        pl_wipe (buf, body->total);
+      free (buf);
+      buf = NULL;
+    }
+  if (err)
+    {
+      pl_cert_free (r->cur);
+      r->cur = NULL;
+    }
+  free (body);
+  return err;
+}
+
+/* Decodes each armor block of TEXT into *BIN, one after the other.  A
+ * block is decoded from its BEGIN line through the end of its END line
+ * only: blocks never overlap, so the output fits in LEN octets and the
+ * work stays linear however many BEGIN lines a hostile file holds. */
+static gpg_error_t
+dearmor_all (const uint8_t *text, size_t len, uint8_t **bin, size_t *bin_len)
+{
+  static const char begin[] = "-----BEGIN PGP ", end[] = "-----END PGP ";
+  uint8_t *out = malloc (len ? len : 1);
+  size_t total = 0, pos = 0;
+  gpg_error_t err = out ? 0 : gpg_error (GPG_ERR_ENOMEM);
+
+  while (!err && pos < len)
+    {
+      const uint8_t *hit = memmem (text + pos, len - pos, begin,
+                                   sizeof begin - 1), *stop, *nl;
+      size_t at, block, n = 0;
+      pl_armor_decoder dec;
+
+      if (!hit)
+        break;
+      at = (size_t) (hit - text);
+      stop = memmem (hit, len - at, end, sizeof end - 1);
+      nl = stop ? memchr (stop, '\n', len - (size_t) (stop - text)) : NULL;
+      block = nl ? (size_t) (nl - hit) + 1 : len - at;
+      pl_armor_decoder_init (&dec);
+      err = pl_armor_decoder_push (&dec, hit, block, out + total, &n);
+      if (!err)
+        err = pl_armor_decoder_finish (&dec);
+      total += n;
+      pos = at + block;
+    }
+  *bin = out;
+  *bin_len = total;
+  return err;
+}
+
+gpg_error_t
+pl_certs_read (const uint8_t *data, size_t len, pl_cert ***certs, size_t *n)
+{
+  reading r;
+  uint8_t *bin = NULL;
+  size_t bin_len = 0;
+  gpg_error_t err;
+
+  memset (&r, 0, sizeof r);
+  *certs = NULL;
+  *n = 0;
+  if (len && pl_armor_detect (data, len) == 1)
+    err = dearmor_all (data, len, &bin, &bin_len);
+  else if (!(bin = malloc (len ? len : 1)))
+    err = gpg_error (GPG_ERR_ENOMEM);
+  else
+    {
+      memcpy (bin, data, len);
+      bin_len = len;
+      err = 0;
+    }
+  if (!err)
+    err = read_packets (&r, bin, bin_len);
+  if (bin)
+    pl_wipe (bin, bin_len);
+  free (bin);
+  if (!err && !r.n_certs)
+    err = gpg_error (GPG_ERR_NO_PUBKEY);
+  if (err)
+    {
+      pl_certs_free (r.certs, r.n_certs);
+      return err;
+    }
+  *certs = r.certs;
+  *n = r.n_certs;
+  return 0;
+}
+
+/* ---- Choosing ------------------------------------------------------ */
+
+static void
+say (char *why, size_t why_len, const char *prefix, const char *reason)
+{
+  if (why && why_len)
+    snprintf (why, why_len, "%s%s", prefix, reason);
+}
+
+static void
+format_expiry (char *out, size_t n, uint64_t when)
+{
+  time_t t = (time_t) when;
+  struct tm tm;
+  char date[32] = "?";
+
+  if (gmtime_r (&t, &tm))
+    strftime (date, sizeof date, "%Y-%m-%d", &tm);
+  snprintf (out, n, "expired on %s", date);
+}
+
+/* The newest signature of L of one of TYPES that verifies by SIGNER over
+ * T, or NULL. */
+static const pl_sig *
+newest_valid (const pl_sig_list *l, const int *types, size_t n_types,
+              const pl_pubkey *signer, const pl_sig_target *t, uint32_t now)
+{
+  const pl_sig *best = NULL;
+
+  for (size_t i = 0; i < l->n; i++)
+    {
+      const pl_sig *s = &l->v[i];
+      int wanted = 0;
+
+      for (size_t k = 0; k < n_types; k++)
+        wanted |= s->type == types[k];
+      if (!wanted || (best && best->created >= s->created))
+        continue;
+      if (!pl_sig_verify (s, signer, t, now))
+        best = s;
+    }
+  return best;
+}
+
+/* The primary's self-signature that speaks for it: the newest valid
+ * direct-key signature, else the newest valid certification of a user
+ * ID that is not revoked (a primary user ID first). */
+static const pl_sig *
+primary_self_sig (const pl_cert *cert, uint32_t now)
+{
+  static const int direct[] = { PL_SIG_DIRECT_KEY };
+  static const int certs[] = { 0x10, 0x11, 0x12, 0x13 };
+  static const int revs[] = { PL_SIG_CERT_REVOCATION };
+  const pl_pubkey *pk = &cert->primary.key;
+  pl_sig_target t = { pk, NULL, NULL, 0, 0 };
+  const pl_sig *best = newest_valid (&cert->primary.sigs, direct, 1, pk, &t,
+                                     now);
+
+  if (best)
+    return best;
+  for (size_t i = 0; i < cert->n_uids; i++)
+    {
+      const pl_cert_uid *u = &cert->uids[i];
+      const pl_sig *s, *rev;
+
+      t.uid = u->data;
+      t.uid_len = u->len;
+      t.uid_tag = u->tag;
+      s = newest_valid (&u->sigs, certs, 4, pk, &t, now);
+      rev = s ? newest_valid (&u->sigs, revs, 1, pk, &t, now) : NULL;
+      if (!s || (rev && rev->created >= s->created))
+        continue;
+      if (!best || (s->primary_uid > best->primary_uid)
+          || (s->primary_uid == best->primary_uid
+              && s->created > best->created))
+        best = s;
+    }
+  return best;
+}
+
+gpg_error_t
+pl_cert_check_primary (const pl_cert *cert, uint32_t now,
+                       pl_cert_status *status, char *why, size_t why_len)
+{
+  static const int revs[] = { PL_SIG_KEY_REVOCATION };
+  const pl_pubkey *pk = &cert->primary.key;
+  pl_sig_target t = { pk, NULL, NULL, 0, 0 };
+  const pl_sig *self;
+  char reason[64];
+
+  memset (status, 0, sizeof *status);
+  if (newest_valid (&cert->primary.sigs, revs, 1, pk, &t, now))
+    {
+      say (why, why_len, "", "revoked");
+      return gpg_error (GPG_ERR_UNUSABLE_PUBKEY);
+    }
+  self = primary_self_sig (cert, now);
+  if (!self)
+    {
+      say (why, why_len, "", "no valid self-signature");
+      return gpg_error (GPG_ERR_UNUSABLE_PUBKEY);
+    }
+  status->features = self->has_features ? self->features : 0;
+  if (self->key_expires)
+    {
+      status->expires = (uint32_t) ((uint64_t) pk->created
+                                    + self->key_expires);
+      if ((uint64_t) pk->created + self->key_expires <= now)
+        {
+          format_expiry (reason, sizeof reason,
+                         (uint64_t) pk->created + self->key_expires);
+          say (why, why_len, "", reason);
+          return gpg_error (GPG_ERR_UNUSABLE_PUBKEY);
+        }
+    }
+  return 0;
+}
+
+/* A subkey that may sign needs the subkey's own back-signature (0x19),
+ * embedded in its binding. */
+static int
+back_signed (const pl_cert *cert, const pl_cert_key *sub,
+             const pl_sig *binding, uint32_t now)
+{
+  pl_sig_target t = { &cert->primary.key, &sub->key, NULL, 0, 0 };
+  pl_sig back;
+  int ok;
+
+  if (!binding->embedded_len
+      || pl_sig_parse (&back, binding->body + binding->embedded_off,
+                       binding->embedded_len))
+    return 0;
+  ok = back.type == PL_SIG_PRIMARY_BINDING
+       && !pl_sig_verify (&back, &sub->key, &t, now);
+  pl_sig_clear (&back);
+  return ok;
+}
+
+/* Why SUB cannot encrypt, into REASON (REASON_LEN); 0 when it can. */
+static int
+subkey_unusable (const pl_cert *cert, const pl_cert_key *sub, uint32_t now,
+                 int for_decryption, char *reason, size_t reason_len)
+{
+  static const int bind[] = { PL_SIG_SUBKEY_BINDING };
+  static const int revs[] = { PL_SIG_SUBKEY_REVOCATION };
+  pl_sig_target t = { &cert->primary.key, &sub->key, NULL, 0, 0 };
+  const pl_sig *b;
+  uint8_t flags;
+
+  if (!pl_pubkey_can_encrypt (&sub->key))
+    return snprintf (reason, reason_len, "no encryption algorithm"), 1;
+  b = newest_valid (&sub->sigs, bind, 1, &cert->primary.key, &t, now);
+  if (!b)
+    return snprintf (reason, reason_len, "no valid binding signature"), 1;
+  flags = b->has_key_flags ? b->key_flags
+          : PL_KEY_FLAG_ENCRYPT_COMMS | PL_KEY_FLAG_ENCRYPT_STORAGE;
+  if (!(flags & (PL_KEY_FLAG_ENCRYPT_COMMS | PL_KEY_FLAG_ENCRYPT_STORAGE)))
+    return snprintf (reason, reason_len, "not for encryption"), 1;
+  if ((flags & PL_KEY_FLAG_SIGN) && !back_signed (cert, sub, b, now))
+    return snprintf (reason, reason_len, "no valid back-signature"), 1;
+  if (for_decryption)
+    return 0;
+  if (newest_valid (&sub->sigs, revs, 1, &cert->primary.key, &t, now))
+    return snprintf (reason, reason_len, "revoked"), 1;
+  if (b->key_expires
+      && (uint64_t) sub->key.created + b->key_expires <= now)
+    {
+      format_expiry (reason, reason_len,
+                     (uint64_t) sub->key.created + b->key_expires);
+      return 1;
+    }
+  return 0;
+}
+
+gpg_error_t
+pl_cert_encryption_key (const pl_cert *cert, uint32_t now,
+                        const pl_cert_key **key, char *why, size_t why_len)
+{
+  pl_cert_status status;
+  const pl_cert_key *best = NULL;
+  char reason[96] = "no encryption subkey", r[96];
+  gpg_error_t err;
+
+  *key = NULL;
+  err = pl_cert_check_primary (cert, now, &status, r, sizeof r);
+  if (err)
+    {
+      say (why, why_len, "no valid encryption subkey: ", r);
+      return err;
+    }
+  for (size_t i = 0; i < cert->n_subkeys; i++)
+    {
+      const pl_cert_key *sub = &cert->subkeys[i];
+
+      if (subkey_unusable (cert, sub, now, 0, r, sizeof r))
+        {
+          memcpy (reason, r, sizeof reason);
+          continue;
+        }
+      if (!best || sub->key.created >= best->key.created)
+        best = sub;
+    }
+  if (!best && pl_pubkey_can_encrypt (&cert->primary.key))
+    {
+      const pl_sig *self = primary_self_sig (cert, now);
+      if (self && self->has_key_flags
+          && (self->key_flags & (PL_KEY_FLAG_ENCRYPT_COMMS
+                                 | PL_KEY_FLAG_ENCRYPT_STORAGE)))
+        best = &cert->primary;
+    }
+  if (!best)
+    {
+      say (why, why_len, "no valid encryption subkey: ", reason);
+      return gpg_error (GPG_ERR_UNUSABLE_PUBKEY);
+    }
+  *key = best;
+  return 0;
+}
+
+int
+pl_cert_key_may_decrypt (const pl_cert *cert, const pl_cert_key *key,
+                         uint32_t now)
+{
+  char r[96];
+
+  if (key == &cert->primary)
+    return pl_pubkey_can_encrypt (&key->key);
+  return !subkey_unusable (cert, key, now, 1, r, sizeof r);
+}
+
+void
+pl_cert_user_id (const pl_cert *cert, char *out, size_t out_len)
+{
+  size_t pick = cert->n_uids;
+
+  if (!out_len)
+    return;
+  out[0] = 0;
+  for (size_t i = 0; i < cert->n_uids && pick == cert->n_uids; i++)
+    if (cert->uids[i].tag == TAG_USER_ID)
+      pick = i;
+  if (pick == cert->n_uids)
+    return;
+  snprintf (out, out_len, "%.*s", (int) cert->uids[pick].len,
+            (const char *) cert->uids[pick].data);
+}
+
+/* ---- Writing ------------------------------------------------------- */
+
+/* One packet of the public certificate for TAG and BODY into *OUT: a
+ * secret key packet loses its secret part and becomes the public one. */
+static gpg_error_t
+put_public (uint8_t **out, size_t *len, size_t *cap, int tag,
+            const uint8_t *body, size_t n)
+{
+  pl_pubkey k;
+  size_t used = n;
+
+  if (tag == TAG_SECRET_KEY || tag == TAG_SECRET_SUBKEY)
+    {
+      if (pl_pubkey_parse (&k, body, n, &used))
+        return 0;               /* a key we do not read stays out */
+      pl_pubkey_clear (&k);
+      tag = tag == TAG_SECRET_KEY ? TAG_PUBLIC_KEY : TAG_PUBLIC_SUBKEY;
+    }
+  if (*len + used + 6 > *cap)
+    {
+      size_t c = 2 * (*cap + used + 6);
+      uint8_t *p = realloc (*out, c);
+      if (!p)
+        return gpg_error (GPG_ERR_ENOMEM);
+      *out = p;
+      *cap = c;
+    }
+  *len += pl_packet_write_header (*out + *len, tag, used);
+  memcpy (*out + *len, body, used);
+  *len += used;
+  return 0;
+}
+
+gpg_error_t
+pl_cert_public_packets (const pl_cert *cert, uint8_t **out, size_t *out_len)
+{
+  mem_reader m = { { mem_next }, cert->packets, cert->packets_len, 0 };
+  pl_cursor cur;
+  pl_packet_body *body = malloc (sizeof *body);
+  uint8_t *buf = NULL;
+  size_t cap = 0, n;
+  gpg_error_t err = body ? 0 : gpg_error (GPG_ERR_ENOMEM);
+
+  *out = NULL;
+  *out_len = 0;
+  pl_cursor_init (&cur, &m.base);
+  while (!err)
+    {
+      n = 0;
+      err = pl_packet_begin (&cur, body);
+      if (gpg_err_code (err) == GPG_ERR_EOF)
+        {
+          err = 0;
+          break;
+        }
+      if (!err && !(buf = malloc (body->remaining ? body->remaining : 1)))
+        err = gpg_error (GPG_ERR_ENOMEM);
+      if (!err)
+        err = pl_packet_read_all (body, buf, body->remaining, &n);
+      if (!err && body->tag != TAG_TRUST)
+        err = put_public (out, out_len, &cap, body->tag, buf, n);
+      if (buf)
+        pl_wipe (buf, n);
+      free (buf);
+      buf = NULL;
+    }
+  free (body);
+  if (err)
+    {
+      free (*out);
+      *out = NULL;
+      *out_len = 0;
+    }
+  return err;
+}

@@ -1,0 +1,126 @@
+/* cert.h - transferable public and secret keys (RFC 9580 §10.1, §10.2)
+ *
+ * A certificate is its primary key, the primary's direct-key signatures
+ * and revocations, its user IDs (and user attributes) each with their
+ * self-certifications, and its subkeys each with their binding signatures
+ * and revocations.  Signatures by other keys (third-party certifications)
+ * are dropped when read: nothing here uses them.  A transferable secret
+ * key is the same with secret-key packets (tags 5 and 7); the secret part
+ * of each key, as stored (maybe encrypted), is kept in secure memory for
+ * seckey.h to unlock.
+ *
+ * Reading takes binary or armored input, several certificates in one
+ * file (a keyring: one armor block or several).  Nothing is trusted when
+ * read: the choice of a key (pl_cert_encryption_key) verifies the
+ * signatures it relies on at that moment, so that an appended, unbound
+ * subkey is never used.
+ */
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+#include <gpg-error.h>
+
+#include "pubkey.h"
+#include "sig.h"
+
+/* Bounds on what one hostile certificate may hold. */
+#define PL_CERT_MAX_SUBKEYS 64
+#define PL_CERT_MAX_UIDS 64
+#define PL_CERT_MAX_SIGS 64     /* self-signatures per component */
+#define PL_CERT_MAX_CERTS 1024  /* certificates per input */
+
+typedef struct
+{
+  pl_sig *v;
+  size_t n;
+} pl_sig_list;
+
+typedef struct
+{
+  pl_pubkey key;
+  uint8_t *secret;              /* secure memory: the secret part of a tag
+                                 * 5 or 7 packet as stored; NULL when
+                                 * public */
+  size_t secret_len;
+  pl_sig_list sigs;             /* primary: 0x1F, 0x20; subkey: 0x18, 0x28 */
+} pl_cert_key;
+
+typedef struct
+{
+  int tag;                      /* 13 user ID, 17 user attribute */
+  uint8_t *data;
+  size_t len;
+  pl_sig_list sigs;             /* 0x10-0x13, 0x30 by the primary */
+} pl_cert_uid;
+
+typedef struct
+{
+  pl_cert_key primary;
+  pl_cert_uid *uids;
+  size_t n_uids;
+  pl_cert_key *subkeys;
+  size_t n_subkeys;
+  uint8_t *packets;             /* the packets as read (public ones, or
+                                 * the secret key's), for extract-cert */
+  size_t packets_len;
+} pl_cert;
+
+/* Reads every certificate in DATA (binary packets, or one or more armor
+ * blocks) into a new array *CERTS of *N (free with pl_certs_free).
+ * Packets we do not read (unknown versions or algorithms, trust packets,
+ * a subkey with an unknown algorithm and its signatures) are skipped;
+ * a certificate whose primary we cannot read is skipped whole.  Nothing
+ * readable at all: GPG_ERR_NO_PUBKEY; bad armor or framing, or more
+ * than the bounds above: the error (GPG_ERR_INV_PACKET,
+ * GPG_ERR_INV_ARMOR, GPG_ERR_TOO_LARGE). */
+gpg_error_t pl_certs_read (const uint8_t *data, size_t len, pl_cert ***certs,
+                           size_t *n);
+
+void pl_cert_free (pl_cert *cert);
+void pl_certs_free (pl_cert **certs, size_t n);
+
+/* What a certificate's valid self-signature says about the primary, at
+ * NOW: its features (0 when it names none) and when it expires (0:
+ * never).  GPG_ERR_UNUSABLE_PUBKEY with WHY (WHY_LEN octets, may be 0)
+ * set to "revoked", "expired on 2025-03-01" or "no valid
+ * self-signature" when the primary is not valid. */
+typedef struct
+{
+  uint8_t features;
+  uint32_t expires;
+} pl_cert_status;
+
+gpg_error_t pl_cert_check_primary (const pl_cert *cert, uint32_t now,
+                                   pl_cert_status *status, char *why,
+                                   size_t why_len);
+
+/* The encryption key of CERT at NOW (RFC 9580 §5.2.3.29, as gpg chooses):
+ * of the subkeys with a valid binding signature (0x18) from the primary
+ * whose newest one gives key flags 0x04 or 0x08, that is not expired
+ * (key expiry relative to the subkey's creation), not revoked (0x28),
+ * and, when it may also sign, has a valid back-signature (0x19), the
+ * newest; else the primary when its own self-signature gives it those
+ * flags.  The primary must be valid (pl_cert_check_primary).  None:
+ * GPG_ERR_UNUSABLE_PUBKEY, with WHY "no valid encryption subkey: " and
+ * the reason of the nearest miss ("expired on 2025-03-01", "revoked",
+ * "no binding signature", ...). */
+gpg_error_t pl_cert_encryption_key (const pl_cert *cert, uint32_t now,
+                                    const pl_cert_key **key, char *why,
+                                    size_t why_len);
+
+/* 1 when KEY (of CERT) may decrypt: an algorithm that encrypts, and for
+ * a subkey a valid binding signature (expired or revoked keys still
+ * decrypt what was sent to them before). */
+int pl_cert_key_may_decrypt (const pl_cert *cert, const pl_cert_key *key,
+                             uint32_t now);
+
+/* The user ID of CERT to show (primary, else the first), NUL-terminated
+ * in OUT; "" when it has none. */
+void pl_cert_user_id (const pl_cert *cert, char *out, size_t out_len);
+
+/* The certificate of CERT as packets (binary, *OUT malloc'ed): a secret
+ * key's packets with their secret parts dropped (tags 5 and 7 become 6
+ * and 14), every other packet as read but trust packets. */
+gpg_error_t pl_cert_public_packets (const pl_cert *cert, uint8_t **out,
+                                    size_t *out_len);

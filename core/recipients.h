@@ -1,0 +1,118 @@
+/* recipients.h - public-key recipients of a message, both directions
+ *
+ * Encryption: each certificate of the options (PL_KEY_CERT) becomes a
+ * PKESK (pkesk.h) for its encryption key (cert.h), v3 before SEIPD v1 and
+ * OCB tag 20, v6 before SEIPD v2; and the certificates decide which of
+ * those a message may use (pl_recipients_profile).
+ *
+ * Decryption: the message's PKESKs, tried against the options' secret
+ * keys (PL_KEY_SECRET, unlocked with the PL_KEY_KEY_PASSPHRASE
+ * passphrases only when a PKESK names one of their keys or names none)
+ * and keys held elsewhere (PL_KEY_HELD: a callback), give candidate
+ * session keys.  keys.c asks for them before any SKESK's S2K runs.
+ */
+#pragma once
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <gpg-error.h>
+
+#include "job.h"
+#include "pkesk.h"
+
+/* A key held elsewhere (gpg-agent, a smartcard): UNWRAP recovers the
+ * session key of PKESK, which names its key by key ID (v3) or
+ * fingerprint (v6), or names none (anonymous).  It answers 0 with the
+ * session key in SESSION_KEY (secure, PL_SESSION_KEY_MAX octets), *KEYLEN
+ * and *CIPHER_ALGO (0 for a v6 PKESK); GPG_ERR_NO_SECKEY when the key is
+ * not one it holds; GPG_ERR_CANCELED when the user cancelled (the job
+ * ends); any other error is kept as the reason and the next candidate is
+ * tried.  Called on the job's thread. */
+typedef gpg_error_t (*pl_unwrap_fn) (void *arg, const pl_pkesk *pkesk,
+                                     uint8_t *session_key, size_t *keylen,
+                                     int *cipher_algo);
+
+typedef struct
+{
+  pl_unwrap_fn unwrap;
+  void *arg;
+} pl_key_holder;
+
+static inline pl_key
+pl_key_held (const pl_key_holder *holder)
+{
+  pl_key k = { PL_KEY_HELD, holder, sizeof *holder, 0 };
+  return k;
+}
+
+/* ---- Encryption ---------------------------------------------------- */
+
+/* Checks that every certificate in KEYS has an encryption key at NOW:
+ * GPG_ERR_UNUSABLE_PUBKEY with WHY ("0x<fingerprint>: no valid
+ * encryption subkey: expired on 2025-03-01") for the first that has
+ * none.  A certificate of an algorithm we cannot encrypt to:
+ * GPG_ERR_PUBKEY_ALGO. */
+gpg_error_t pl_recipients_check (const pl_key *keys, size_t n_keys,
+                                 uint32_t now, char *why, size_t why_len);
+
+/* The data format the certificates in KEYS can all read: SEIPD v2 (the
+ * rfc9580 profile) when each advertises it (feature 0x08) or is a v6
+ * key; OCB tag 20 (librepgp) when each advertises LibrePGP AEAD (0x02);
+ * else SEIPD v1 (rfc4880).  REQUESTED (-1: none) is checked against it:
+ * a profile some recipient cannot read is GPG_ERR_UNSUPPORTED_PROTOCOL
+ * with WHY naming the recipient.  Without certificates, REQUESTED (or
+ * the default) as it is. */
+gpg_error_t pl_recipients_profile (const pl_key *keys, size_t n_keys,
+                                   int requested, uint32_t now,
+                                   pl_profile *profile, char *why,
+                                   size_t why_len);
+
+/* Emits the PKESK that encrypts SESSION_KEY (KEYLEN octets for the
+ * cipher of O) to CERT's encryption key at NOW, for O's profile;
+ * anonymous when O asks (throw_keyids). */
+gpg_error_t pl_recipient_lock (const pl_encrypt_options *o,
+                               const pl_cert *cert, uint32_t now,
+                               const uint8_t *session_key, size_t keylen,
+                               gpg_error_t (*emit) (void *, const uint8_t *,
+                                                    size_t),
+                               void *arg);
+
+/* ---- Decryption ---------------------------------------------------- */
+
+typedef struct pl_pkesk_list pl_pkesk_list;
+
+/* A list for the secret keys, key passphrases and holders among KEYS
+ * (borrowed).  CANCEL (may be NULL) and ARGON2_CAP_KIB bound unlocking. */
+gpg_error_t pl_pkesk_list_new (pl_pkesk_list **out, const pl_key *keys,
+                               size_t n_keys, const atomic_int *cancel,
+                               uint32_t argon2_cap_kib);
+
+/* Keeps the PKESK BODY (LEN octets); one of a version or algorithm we do
+ * not read is skipped (counted as a recipient all the same); malformed
+ * is GPG_ERR_INV_PACKET. */
+gpg_error_t pl_pkesk_list_add (pl_pkesk_list *l, const uint8_t *body,
+                               size_t len);
+
+/* The next session key a PKESK gives with a key of the list, into
+ * SESSION_KEY (secure, PL_SESSION_KEY_MAX octets).  GPG_ERR_EOF when
+ * none is left; GPG_ERR_CANCELED, and Argon2 over the cap
+ * (GPG_ERR_TOO_LARGE), end the job. */
+gpg_error_t pl_pkesk_list_next (pl_pkesk_list *l, uint8_t *session_key,
+                                size_t *keylen, int *cipher_algo);
+
+/* How many PKESKs the message had. */
+size_t pl_pkesk_list_count (const pl_pkesk_list *l);
+
+/* After the list is through: PL_ERR_KEY_PROTECTED when a key a PKESK
+ * names stayed locked (no key passphrase, or none fitting); an error a
+ * holder answered; else GPG_ERR_NO_SECKEY (with PKESKs) or 0 (none). */
+gpg_error_t pl_pkesk_list_failure (const pl_pkesk_list *l);
+
+/* "0x<key ID>, 0x<fingerprint>, anonymous": whom the PKESKs are for,
+ * into OUT (at most OUT_LEN octets, NUL-terminated, cut at a name). */
+void pl_pkesk_list_recipients (const pl_pkesk_list *l, char *out,
+                               size_t out_len);
+
+/* Wipes and frees; NULL is fine. */
+void pl_pkesk_list_free (pl_pkesk_list *l);

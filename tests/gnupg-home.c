@@ -1,0 +1,297 @@
+/* gnupg-home.c - a GnuPG home of a test's own, with a real gpg-agent */
+#include "gnupg-home.h"
+
+#include <glib/gstdio.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "testutil.h"
+
+/* The homes alive, for the abort handler. */
+static GPtrArray *homes;
+
+static void
+kill_daemons (const char *dir)
+{
+  const char *argv[] = { "gpgconf", "--homedir", dir, "--kill", "all", NULL };
+
+  g_spawn_sync (NULL, (char **) argv, NULL,
+                G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL
+                | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+}
+
+/* A failed test must not leave its agents behind either. */
+static void
+on_abort (int signum)
+{
+  for (guint i = 0; homes && i < homes->len; i++)
+    {
+      TgHome *home = homes->pdata[i];
+      pid_t pid = fork ();
+
+      if (pid == 0)
+        {
+          execlp ("gpgconf", "gpgconf", "--homedir", home->dir, "--kill", "all",
+                  (char *) NULL);
+          _exit (127);
+        }
+    }
+  signal (signum, SIG_DFL);
+  raise (signum);
+}
+
+static void
+remove_tree (const char *path)
+{
+  GDir *dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir && (name = g_dir_read_name (dir)))
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      if (g_file_test (child, G_FILE_TEST_IS_DIR)
+          && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+        remove_tree (child);
+      else
+        g_unlink (child);
+    }
+  if (dir)
+    g_dir_close (dir);
+  g_rmdir (path);
+}
+
+TgHome *
+tg_home_new (void)
+{
+  TgHome *home = g_new0 (TgHome, 1);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *pinentry = NULL;
+  g_autofree char *link = NULL;
+  g_autofree char *conf = NULL;
+  g_autofree char *text = NULL;
+
+  home->dir = g_dir_make_tmp ("pl-gpg-XXXXXX", &error);
+  g_assert_no_error (error);
+  pinentry = g_build_filename (g_getenv ("PADLOCK_SOURCE_DIR"), "tests",
+                               "test-pinentry.sh", NULL);
+  g_assert_true (g_file_test (pinentry, G_FILE_TEST_IS_EXECUTABLE));
+  link = tg_home_path (home, "pinentry");
+  g_assert_cmpint (symlink (pinentry, link), ==, 0);
+  conf = tg_home_path (home, "gpg-agent.conf");
+  text = g_strdup_printf ("pinentry-program %s\nallow-loopback-pinentry\n", link);
+  g_assert_true (g_file_set_contents (conf, text, -1, NULL));
+  if (!homes)
+    {
+      homes = g_ptr_array_new ();
+      /* g_assert aborts; a fatal warning (G_DEBUG) traps. */
+      signal (SIGABRT, on_abort);
+      signal (SIGTRAP, on_abort);
+    }
+  g_ptr_array_add (homes, home);
+  return home;
+}
+
+void
+tg_home_remove (TgHome *home)
+{
+  kill_daemons (home->dir);
+  remove_tree (home->dir);
+}
+
+void
+tg_home_free (TgHome *home)
+{
+  if (!home)
+    return;
+  g_ptr_array_remove (homes, home);
+  tg_home_remove (home);
+  g_free (home->dir);
+  g_free (home);
+}
+
+char *
+tg_home_path (TgHome *home, const char *name)
+{
+  return g_build_filename (home->dir, name, NULL);
+}
+
+static int
+run_gpg (TgHome *home, const char *passphrase, GBytes *in, GBytes **out,
+         GPtrArray *args)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_autofree char *err = NULL;
+  int status;
+
+  g_ptr_array_add (argv, "gpg");
+  g_ptr_array_add (argv, "--homedir");
+  g_ptr_array_add (argv, home->dir);
+  g_ptr_array_add (argv, "--batch");
+  g_ptr_array_add (argv, "--no-tty");
+  g_ptr_array_add (argv, "--yes");
+  if (passphrase)
+    {
+      g_ptr_array_add (argv, "--pinentry-mode");
+      g_ptr_array_add (argv, "loopback");
+      g_ptr_array_add (argv, "--passphrase");
+      g_ptr_array_add (argv, (char *) passphrase);
+    }
+  for (guint i = 0; i < args->len; i++)
+    g_ptr_array_add (argv, args->pdata[i]);
+  g_ptr_array_add (argv, NULL);
+  g_assert_true (tu_run ((const char * const *) argv->pdata, in, out, &err, &status));
+  if (status)
+    g_test_message ("gpg: %s", err);
+  return status;
+}
+
+int
+tg_gpg (TgHome *home, const char *passphrase, GBytes *in, GBytes **out, ...)
+{
+  g_autoptr (GPtrArray) args = g_ptr_array_new ();
+  va_list ap;
+
+  va_start (ap, out);
+  for (const char *arg = va_arg (ap, const char *); arg; arg = va_arg (ap, const char *))
+    g_ptr_array_add (args, (char *) arg);
+  va_end (ap);
+  return run_gpg (home, passphrase, in, out, args);
+}
+
+static void
+make_key (TgHome *home, const char *command, const char *first,
+          const char *algo, const char *usage, const char *expire,
+          const char *passphrase, const char *faked_time)
+{
+  g_autoptr (GPtrArray) args = g_ptr_array_new ();
+
+  if (faked_time)
+    {
+      g_ptr_array_add (args, "--faked-system-time");
+      g_ptr_array_add (args, (char *) faked_time);
+    }
+  g_ptr_array_add (args, (char *) command);
+  g_ptr_array_add (args, (char *) first);
+  g_ptr_array_add (args, (char *) algo);
+  g_ptr_array_add (args, (char *) usage);
+  g_ptr_array_add (args, (char *) expire);
+  g_assert_cmpint (run_gpg (home, passphrase, NULL, NULL, args), ==, 0);
+}
+
+/* The fpr: (or grp:) lines of gpg --with-colons for PATTERN. */
+static GStrv
+colon_field (TgHome *home, const char *pattern, const char *record)
+{
+  g_autoptr (GBytes) out = NULL;
+  g_auto (GStrv) lines = NULL;
+  g_autoptr (GStrvBuilder) found = g_strv_builder_new ();
+  g_autofree char *text = NULL;
+
+  g_assert_cmpint (tg_gpg (home, NULL, NULL, &out, "--with-colons",
+                           "--with-keygrip", "--list-keys", pattern, NULL), ==, 0);
+  text = g_strndup (g_bytes_get_data (out, NULL), g_bytes_get_size (out));
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i]; i++)
+    if (g_str_has_prefix (lines[i], record))
+      {
+        g_auto (GStrv) fields = g_strsplit (lines[i], ":", -1);
+
+        g_assert_cmpuint (g_strv_length (fields), >, 9);
+        g_strv_builder_add (found, fields[9]);
+      }
+  return g_strv_builder_end (found);
+}
+
+char *
+tg_gen_key (TgHome *home, const char *uid, const char *algo, const char *usage,
+            const char *expire, const char *passphrase, const char *faked_time)
+{
+  g_auto (GStrv) fprs = NULL;
+
+  make_key (home, "--quick-gen-key", uid, algo, usage, expire, passphrase,
+            faked_time);
+  fprs = colon_field (home, uid, "fpr:");
+  g_assert_nonnull (fprs[0]);
+  return g_strdup (fprs[0]);
+}
+
+void
+tg_add_key (TgHome *home, const char *fpr, const char *algo, const char *usage,
+            const char *expire, const char *passphrase, const char *faked_time)
+{
+  make_key (home, "--quick-add-key", fpr, algo, usage, expire, passphrase,
+            faked_time);
+}
+
+void
+tg_revoke (TgHome *home, const char *fpr)
+{
+  g_autofree char *name = g_strdup_printf ("%s.rev", fpr);
+  g_autofree char *path = g_build_filename (home->dir, "openpgp-revocs.d", name, NULL);
+  g_autofree char *text = NULL;
+  g_autoptr (GBytes) in = NULL;
+  char *armor;
+
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  /* gpg puts a colon before the armor so that it is not imported by
+   * mistake. */
+  armor = strstr (text, ":-----BEGIN");
+  g_assert_nonnull (armor);
+  armor++;
+  in = g_bytes_new (armor, strlen (armor));
+  g_assert_cmpint (tg_gpg (home, NULL, in, NULL, "--import", NULL), ==, 0);
+}
+
+GStrv
+tg_keygrips (TgHome *home, const char *fpr)
+{
+  return colon_field (home, fpr, "grp:");
+}
+
+void
+tg_home_set_pinentry (TgHome *home, const char *answer)
+{
+  g_autofree char *path = tg_home_path (home, "pinentry.answer");
+
+  if (answer)
+    g_assert_true (g_file_set_contents (path, answer, -1, NULL));
+  else
+    g_unlink (path);
+}
+
+void
+tg_home_release_pinentry (TgHome *home)
+{
+  g_autofree char *path = tg_home_path (home, "pinentry.release");
+
+  g_assert_true (g_file_set_contents (path, "", 0, NULL));
+}
+
+guint
+tg_home_pinentry_count (TgHome *home)
+{
+  g_autofree char *path = tg_home_path (home, "pinentry.log");
+  g_autofree char *text = NULL;
+  guint count = 0;
+
+  if (!g_file_get_contents (path, &text, NULL, NULL))
+    return 0;
+  for (const char *p = text; (p = strstr (p, "GETPIN\n")); p++)
+    count++;
+  return count;
+}
+
+void
+tg_gpgconf (TgHome *home, const char *command, const char *component)
+{
+  const char *argv[] = { "gpgconf", "--homedir", home->dir, command, component,
+                         NULL };
+  int status;
+
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH,
+                               NULL, NULL, NULL, NULL, &status, NULL));
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+}

@@ -1,0 +1,73 @@
+/* gnupg-home.h - a GnuPG home of a test's own, with a real gpg-agent
+ *
+ * Each home is a fresh folder under /tmp (short, for the agent's socket
+ * path), with a gpg-agent.conf whose pinentry-program is the test
+ * pinentry (tests/test-pinentry.sh), told what to answer through
+ * tg_home_set_pinentry.  tg_home_free kills the home's daemons
+ * (`gpgconf --kill all`) and removes it; so does a failed assertion, so
+ * that no agent outlives the suite.
+ */
+#pragma once
+
+#include <glib.h>
+
+typedef struct
+{
+  char *dir;
+} TgHome;
+
+TgHome *tg_home_new          (void);
+void    tg_home_free         (TgHome     *home);
+/* Kills the home's daemons and removes its folder, which the test may
+ * make again (a user who has never run gpg). */
+void    tg_home_remove       (TgHome     *home);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TgHome, tg_home_free)
+
+/* Runs gpg --homedir HOME --batch …, with PASSPHRASE through loopback
+ * pinentry when not NULL, then the arguments up to NULL, IN on stdin;
+ * stdout in *OUT when not NULL.  Returns the exit status. */
+int     tg_gpg               (TgHome     *home,
+                              const char *passphrase,
+                              GBytes     *in,
+                              GBytes    **out,
+                              ...) G_GNUC_NULL_TERMINATED;
+/* gpg --quick-gen-key UID ALGO USAGE EXPIRE, protected by PASSPHRASE
+ * ("" for none), at FAKED_TIME (gpg's --faked-system-time) when not
+ * NULL; returns the new key's fingerprint. */
+char   *tg_gen_key           (TgHome     *home,
+                              const char *uid,
+                              const char *algo,
+                              const char *usage,
+                              const char *expire,
+                              const char *passphrase,
+                              const char *faked_time);
+/* gpg --quick-add-key FPR ALGO USAGE EXPIRE, likewise. */
+void    tg_add_key           (TgHome     *home,
+                              const char *fpr,
+                              const char *algo,
+                              const char *usage,
+                              const char *expire,
+                              const char *passphrase,
+                              const char *faked_time);
+/* Revokes FPR with the revocation certificate gpg made for it. */
+void    tg_revoke            (TgHome     *home,
+                              const char *fpr);
+/* The keygrips of FPR's subkeys, in gpg's order. */
+GStrv   tg_keygrips          (TgHome     *home,
+                              const char *fpr);
+/* What the test pinentry answers from now on: a passphrase, "cancel",
+ * "hang" (until tg_home_release_pinentry), or NULL (cancel). */
+void    tg_home_set_pinentry (TgHome     *home,
+                              const char *answer);
+void    tg_home_release_pinentry (TgHome *home);
+/* How many times pinentry was asked for a PIN so far. */
+guint   tg_home_pinentry_count (TgHome   *home);
+/* gpgconf --homedir HOME COMMAND COMPONENT ("--kill", "gpg-agent";
+ * "--reload", "gpg-agent" forgets the cached passphrases), which must
+ * succeed. */
+void    tg_gpgconf           (TgHome     *home,
+                              const char *command,
+                              const char *component);
+/* The path of NAME in the home (a new string). */
+char   *tg_home_path         (TgHome     *home,
+                              const char *name);

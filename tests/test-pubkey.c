@@ -1,0 +1,444 @@
+/* test-pubkey.c - certificates from the real gpg: parsing, fingerprints,
+ * binding signatures, the choice of the encryption subkey, and the
+ * hostile ones (an appended subkey, expired, revoked) */
+#include "testutil.h"
+#include "gpg-keys.h"
+#include "cert.h"
+#include "pubkey.h"
+
+#include <string.h>
+#include <time.h>
+#include <glib/gstdio.h>
+
+/* tk_keys: the six kinds gpg makes (gpg-keys.h), in this process's
+ * GnuPG home. */
+
+static char *
+hex_fpr (const pl_pubkey *k)
+{
+  char buf[2 * PL_FPR_MAX + 3];
+  pl_fpr_format (k->fpr, k->fpr_len, buf);
+  return g_strdup (buf + 2);
+}
+
+static uint32_t
+now (void)
+{
+  return (uint32_t) time (NULL);
+}
+
+/* The subkey we choose for gpg's key is the one gpg made for encryption,
+ * from binary and armored exports. */
+static void
+test_chooses_gpg_subkey (gconstpointer p)
+{
+  tk_gpg_key *key = &tk_keys[GPOINTER_TO_INT (p)];
+
+  if (!tk_have_gpg ())
+    return;
+  tk_ensure_key (key);
+  for (int armor = 0; armor < 2; armor++)
+    {
+      GBytes *cert = tk_gpg_export (key->fpr, armor);
+      pl_cert **certs;
+      size_t n;
+      const pl_cert_key *enc;
+      char why[128] = "";
+      g_autofree char *fpr = NULL, *sub = NULL;
+
+      g_assert_cmpuint (pl_certs_read (g_bytes_get_data (cert, NULL),
+                                       g_bytes_get_size (cert), &certs, &n),
+                        ==, 0);
+      g_assert_cmpuint (n, ==, 1);
+      fpr = hex_fpr (&certs[0]->primary.key);
+      g_assert_cmpstr (fpr, ==, key->fpr);
+      g_assert_cmpuint (pl_cert_encryption_key (certs[0], now (), &enc, why,
+                                                sizeof why), ==, 0);
+      sub = hex_fpr (&enc->key);
+      g_assert_cmpstr (sub, ==, key->sub_fpr);
+      pl_certs_free (certs, n);
+      g_bytes_unref (cert);
+    }
+}
+
+/* A keyring of every key above, in one armor block. */
+static void
+test_keyring (void)
+{
+  GPtrArray *args = g_ptr_array_new ();
+  GBytes *out = NULL;
+  pl_cert **certs;
+  size_t n;
+
+  if (!tk_have_gpg ())
+    return;
+  g_ptr_array_add (args, "--armor");
+  g_ptr_array_add (args, "--export");
+  for (gsize i = 0; i < TK_N_KEYS; i++)
+    g_ptr_array_add (args, tk_ensure_key (&tk_keys[i])->fpr);
+  g_ptr_array_add (args, NULL);
+  g_assert_cmpint (tu_run_gpg (NULL, (const char *const *) args->pdata, NULL,
+                               &out, NULL), ==, 0);
+  g_assert_cmpuint (pl_certs_read (g_bytes_get_data (out, NULL),
+                                   g_bytes_get_size (out), &certs, &n), ==, 0);
+  g_assert_cmpuint (n, ==, TK_N_KEYS);
+  for (size_t i = 0; i < n; i++)
+    {
+      g_autofree char *fpr = hex_fpr (&certs[i]->primary.key);
+      g_assert_cmpstr (fpr, ==, tk_keys[i].fpr);
+    }
+  pl_certs_free (certs, n);
+  g_bytes_unref (out);
+  g_ptr_array_free (args, TRUE);
+
+  /* Two armor blocks one after the other, text around them. */
+  {
+    GBytes *a = tk_gpg_export (tk_keys[1].fpr, 1), *b = tk_gpg_export (tk_keys[2].fpr, 1);
+    GByteArray *both = g_byte_array_new ();
+    g_byte_array_append (both, (const guint8 *) "Alice's key:\n", 13);
+    g_byte_array_append (both, g_bytes_get_data (a, NULL), (guint) g_bytes_get_size (a));
+    g_byte_array_append (both, (const guint8 *) "\nand Bob's:\n", 12);
+    g_byte_array_append (both, g_bytes_get_data (b, NULL), (guint) g_bytes_get_size (b));
+    g_assert_cmpuint (pl_certs_read (both->data, both->len, &certs, &n), ==, 0);
+    g_assert_cmpuint (n, ==, 2);
+    pl_certs_free (certs, n);
+    g_byte_array_unref (both);
+    g_bytes_unref (a);
+    g_bytes_unref (b);
+  }
+}
+
+/* ---- Hostile certificates ------------------------------------------ */
+
+typedef struct
+{
+  int tag;
+  gsize start, end;             /* the whole packet, header included */
+} packet_span;
+
+/* Splits binary packets (old and new headers, definite lengths). */
+static GArray *
+split_packets (GBytes *bytes)
+{
+  const guint8 *p = g_bytes_get_data (bytes, NULL);
+  gsize n = g_bytes_get_size (bytes), pos = 0;
+  GArray *a = g_array_new (FALSE, FALSE, sizeof (packet_span));
+
+  while (pos < n)
+    {
+      packet_span s = { 0, pos, 0 };
+      gsize len, hl;
+      if (p[pos] & 0x40)
+        {
+          s.tag = p[pos] & 0x3F;
+          if (p[pos + 1] < 192)
+            len = p[pos + 1], hl = 2;
+          else if (p[pos + 1] < 224)
+            len = ((gsize) (p[pos + 1] - 192) << 8) + p[pos + 2] + 192, hl = 3;
+          else
+            {
+              g_assert_cmpint (p[pos + 1], ==, 255);
+              len = ((gsize) p[pos + 2] << 24) | ((gsize) p[pos + 3] << 16)
+                    | ((gsize) p[pos + 4] << 8) | p[pos + 5];
+              hl = 6;
+            }
+        }
+      else
+        {
+          int lt = p[pos] & 3;
+          s.tag = (p[pos] >> 2) & 0xF;
+          g_assert_cmpint (lt, !=, 3);
+          hl = 1 + (lt == 0 ? 1 : lt == 1 ? 2 : 4);
+          len = 0;
+          for (gsize i = 1; i < hl; i++)
+            len = (len << 8) | p[pos + i];
+        }
+      s.end = pos + hl + len;
+      g_assert_cmpuint (s.end, <=, n);
+      g_array_append_val (a, s);
+      pos = s.end;
+    }
+  return a;
+}
+
+/* The packets of CERT before its first subkey, and then those of OTHER
+ * from its first subkey on (that subkey and its binding by OTHER's
+ * primary), with or without CERT's own subkeys in between. */
+static GBytes *
+graft_subkey (GBytes *cert, GBytes *other, gboolean keep_own)
+{
+  GArray *a = split_packets (cert), *b = split_packets (other);
+  GByteArray *out = g_byte_array_new ();
+  gboolean in_sub = FALSE;
+
+  for (guint i = 0; i < a->len; i++)
+    {
+      packet_span *s = &g_array_index (a, packet_span, i);
+      in_sub = in_sub || s->tag == 14;
+      if (!in_sub || keep_own)
+        g_byte_array_append (out, (const guint8 *) g_bytes_get_data (cert, NULL)
+                                  + s->start, (guint) (s->end - s->start));
+    }
+  in_sub = FALSE;
+  for (guint i = 0; i < b->len; i++)
+    {
+      packet_span *s = &g_array_index (b, packet_span, i);
+      in_sub = in_sub || s->tag == 14;
+      if (in_sub)
+        g_byte_array_append (out, (const guint8 *) g_bytes_get_data (other, NULL)
+                                  + s->start, (guint) (s->end - s->start));
+    }
+  g_array_unref (a);
+  g_array_unref (b);
+  return g_byte_array_free_to_bytes (out);
+}
+
+static gpg_error_t
+choose (GBytes *cert, char **fpr, char *why, size_t why_len)
+{
+  pl_cert **certs;
+  size_t n;
+  const pl_cert_key *enc = NULL;
+  gpg_error_t err;
+
+  g_assert_cmpuint (pl_certs_read (g_bytes_get_data (cert, NULL),
+                                   g_bytes_get_size (cert), &certs, &n), ==, 0);
+  g_assert_cmpuint (n, ==, 1);
+  err = pl_cert_encryption_key (certs[0], now (), &enc, why, why_len);
+  *fpr = enc ? hex_fpr (&enc->key) : NULL;
+  pl_certs_free (certs, n);
+  return err;
+}
+
+/* Another key's subkey appended to a certificate, with that key's valid
+ * binding: never chosen, whether or not the certificate has its own. */
+static void
+test_appended_subkey (void)
+{
+  GBytes *a, *b, *grafted;
+  char why[128] = "";
+  char *fpr = NULL;
+
+  if (!tk_have_gpg ())
+    return;
+  a = tk_gpg_export (tk_ensure_key (&tk_keys[1])->fpr, 0);
+  b = tk_gpg_export (tk_ensure_key (&tk_keys[2])->fpr, 0);
+  /* B's subkey is newer than A's, so it would win if it counted. */
+  grafted = graft_subkey (a, b, TRUE);
+  g_assert_cmpuint (choose (grafted, &fpr, why, sizeof why), ==, 0);
+  g_assert_cmpstr (fpr, ==, tk_keys[1].sub_fpr);
+  g_free (fpr);
+  g_bytes_unref (grafted);
+
+  grafted = graft_subkey (a, b, FALSE);
+  g_assert_cmpuint (gpg_err_code (choose (grafted, &fpr, why, sizeof why)), ==,
+                    GPG_ERR_UNUSABLE_PUBKEY);
+  g_assert_null (fpr);
+  g_assert_cmpstr (why, ==,
+                   "no valid encryption subkey: no valid binding signature");
+  g_bytes_unref (grafted);
+  g_bytes_unref (a);
+  g_bytes_unref (b);
+}
+
+/* A binding signature with one octet of its signature flipped. */
+static void
+test_bad_binding (void)
+{
+  GBytes *a;
+  GArray *spans;
+  GByteArray *bad;
+  char why[128] = "";
+  char *fpr = NULL;
+  guint last_sig = 0;
+
+  if (!tk_have_gpg ())
+    return;
+  a = tk_gpg_export (tk_ensure_key (&tk_keys[1])->fpr, 0);
+  spans = split_packets (a);
+  for (guint i = 0; i < spans->len; i++)
+    if (g_array_index (spans, packet_span, i).tag == 2)
+      last_sig = i;
+  bad = g_byte_array_new ();
+  g_byte_array_append (bad, g_bytes_get_data (a, NULL), (guint) g_bytes_get_size (a));
+  bad->data[g_array_index (spans, packet_span, last_sig).end - 5] ^= 0x01;
+  {
+    GBytes *b = g_byte_array_free_to_bytes (bad);
+    g_assert_cmpuint (gpg_err_code (choose (b, &fpr, why, sizeof why)), ==,
+                      GPG_ERR_UNUSABLE_PUBKEY);
+    g_assert_cmpstr (why, ==,
+                     "no valid encryption subkey: no valid binding signature");
+    g_bytes_unref (b);
+  }
+  g_array_unref (spans);
+  g_bytes_unref (a);
+}
+
+/* A key made in 2020 whose encryption subkey expired after a year. */
+static void
+test_expired_subkey (void)
+{
+  const char *uid = "pk-expired <expired@example.org>";
+  char **fprs;
+  GBytes *cert;
+  char why[128] = "";
+  char *fpr = NULL;
+
+  if (!tk_have_gpg ())
+    return;
+  {
+    const char *gen[] = { "--faked-system-time", "20200301T120000",
+                          "--passphrase", "", "--quick-gen-key", uid,
+                          "ed25519", "sign,cert", "never", NULL };
+    g_assert_cmpint (tu_run_gpg (NULL, gen, NULL, NULL, NULL), ==, 0);
+  }
+  fprs = tk_gpg_fingerprints (uid);
+  {
+    const char *add[] = { "--faked-system-time", "20200301T120000",
+                          "--passphrase", "", "--quick-add-key", fprs[0],
+                          "cv25519", "encr", "2021-03-01", NULL };
+    g_assert_cmpint (tu_run_gpg (NULL, add, NULL, NULL, NULL), ==, 0);
+  }
+  cert = tk_gpg_export (fprs[0], 0);
+  g_assert_cmpuint (gpg_err_code (choose (cert, &fpr, why, sizeof why)), ==,
+                    GPG_ERR_UNUSABLE_PUBKEY);
+  g_assert_true (g_str_has_prefix (why,
+                                   "no valid encryption subkey: expired on 2021-03-0"));
+  g_bytes_unref (cert);
+  g_strfreev (fprs);
+}
+
+/* A key revoked with the revocation certificate gpg made for it. */
+static void
+test_revoked_key (void)
+{
+  const char *uid = "pk-revoked <revoked@example.org>";
+  char **fprs;
+  GBytes *cert;
+  char *rev_path, *text, *armor;
+  gsize len;
+  char why[128] = "";
+  char *fpr = NULL;
+
+  if (!tk_have_gpg ())
+    return;
+  {
+    const char *gen[] = { "--passphrase", "", "--quick-gen-key", uid,
+                          "future-default", "default", "never", NULL };
+    g_assert_cmpint (tu_run_gpg (NULL, gen, NULL, NULL, NULL), ==, 0);
+  }
+  fprs = tk_gpg_fingerprints (uid);
+  cert = tk_gpg_export (fprs[0], 0);
+  g_assert_cmpuint (choose (cert, &fpr, why, sizeof why), ==, 0);
+  g_free (fpr);
+  g_bytes_unref (cert);
+  rev_path = g_strdup_printf ("%s/openpgp-revocs.d/%s.rev", tu_gnupg_home (),
+                              fprs[0]);
+  g_assert_true (g_file_get_contents (rev_path, &text, &len, NULL));
+  /* gpg guards the armor line with a leading colon. */
+  armor = strstr (text, ":-----BEGIN");
+  g_assert_nonnull (armor);
+  {
+    GBytes *in = g_bytes_new (armor + 1, strlen (armor + 1));
+    const char *imp[] = { "--import", NULL };
+    g_assert_cmpint (tu_run_gpg (NULL, imp, in, NULL, NULL), ==, 0);
+    g_bytes_unref (in);
+  }
+  cert = tk_gpg_export (fprs[0], 1);
+  g_assert_cmpuint (gpg_err_code (choose (cert, &fpr, why, sizeof why)), ==,
+                    GPG_ERR_UNUSABLE_PUBKEY);
+  g_assert_cmpstr (why, ==, "no valid encryption subkey: revoked");
+  g_bytes_unref (cert);
+  g_free (text);
+  g_free (rev_path);
+  g_strfreev (fprs);
+}
+
+/* A subkey that signs as well as encrypts needs its back-signature
+ * (0x19), which gpg embeds in the binding: verified, it is chosen. */
+static void
+test_signing_subkey_back_signed (void)
+{
+  const char *uid = "pk-backsig <backsig@example.org>";
+  char **fprs;
+  GBytes *cert;
+  char why[128] = "";
+  char *fpr = NULL;
+
+  if (!tk_have_gpg ())
+    return;
+  {
+    const char *gen[] = { "--passphrase", "", "--quick-gen-key", uid,
+                          "rsa3072", "cert", "never", NULL };
+    g_assert_cmpint (tu_run_gpg (NULL, gen, NULL, NULL, NULL), ==, 0);
+  }
+  fprs = tk_gpg_fingerprints (uid);
+  {
+    const char *add[] = { "--passphrase", "", "--quick-add-key", fprs[0],
+                          "rsa3072", "sign,encr", "never", NULL };
+    g_assert_cmpint (tu_run_gpg (NULL, add, NULL, NULL, NULL), ==, 0);
+  }
+  g_strfreev (fprs);
+  fprs = tk_gpg_fingerprints (uid);
+  cert = tk_gpg_export (fprs[0], 0);
+  g_assert_cmpuint (choose (cert, &fpr, why, sizeof why), ==, 0);
+  g_assert_cmpstr (fpr, ==, fprs[1]);
+  g_free (fpr);
+  g_bytes_unref (cert);
+  g_strfreev (fprs);
+}
+
+/* Cut anywhere, flipped anywhere: an error or a certificate, no crash. */
+static void
+test_every_cut_and_flip (void)
+{
+  GBytes *a;
+  const guint8 *p;
+  gsize n;
+
+  if (!tk_have_gpg ())
+    return;
+  a = tk_gpg_export (tk_ensure_key (&tk_keys[2])->fpr, 0);
+  p = g_bytes_get_data (a, &n);
+  for (gsize i = 0; i < n; i++)
+    {
+      guint8 *q = g_memdup2 (p, n);
+      pl_cert **certs;
+      size_t count;
+      const pl_cert_key *enc;
+
+      if (!pl_certs_read (p, i, &certs, &count))
+        pl_certs_free (certs, count);
+      q[i] ^= 0x55;
+      if (!pl_certs_read (q, n, &certs, &count))
+        {
+          for (size_t c = 0; c < count; c++)
+            (void) pl_cert_encryption_key (certs[c], now (), &enc, NULL, 0);
+          pl_certs_free (certs, count);
+        }
+      g_free (q);
+    }
+  g_bytes_unref (a);
+}
+
+int
+main (int argc, char **argv)
+{
+  tu_init (&argc, &argv);
+  for (gsize i = 0; i < TK_N_KEYS; i++)
+    {
+      char *path = g_strdup_printf ("/pubkey/gpg-subkey/%s", tk_keys[i].name);
+      g_test_add_data_func (path, GINT_TO_POINTER ((int) i),
+                            test_chooses_gpg_subkey);
+      g_free (path);
+    }
+  g_test_add_func ("/pubkey/keyring", test_keyring);
+  g_test_add_func ("/pubkey/hostile/appended-subkey", test_appended_subkey);
+  g_test_add_func ("/pubkey/hostile/bad-binding", test_bad_binding);
+  g_test_add_func ("/pubkey/hostile/expired-subkey", test_expired_subkey);
+  g_test_add_func ("/pubkey/hostile/revoked-key", test_revoked_key);
+  g_test_add_func ("/pubkey/hostile/cut-and-flip", test_every_cut_and_flip);
+  g_test_add_func ("/pubkey/signing-subkey-back-signed",
+                   test_signing_subkey_back_signed);
+  return g_test_run ();
+}
