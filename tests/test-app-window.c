@@ -1091,7 +1091,7 @@ test_not_openpgp_drop (void)
   at_drop (window, fifos);
   g_assert_nonnull (window->last_notice);
   g_assert_true (g_str_has_prefix (window->last_notice,
-                                   "fifo is not a file or folder"));
+                                   FSI "fifo" PDI " is not a file or folder"));
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (window->queue)), ==, 1);
   listing = at_list_dir (dir);
   g_assert_cmpstr (listing, ==, "fifo|x.gpg");
