@@ -258,6 +258,9 @@ padlock_application_startup (GApplication *app)
   static const char *quit_accels[] = { "<Control>q", NULL };
   static const char *preferences_accels[] = { "<Control>comma", NULL };
   static const char *open_accels[] = { "<Control>o", NULL };
+  /* An accelerator, not a binding: the Keyboard Shortcuts window lists
+   * it under its action. */
+  static const char *open_folder_accels[] = { "<Control><Shift>o", NULL };
 
   G_APPLICATION_CLASS (padlock_application_parent_class)->startup (app);
 
@@ -267,6 +270,8 @@ padlock_application_startup (GApplication *app)
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.preferences",
                                          preferences_accels);
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "win.open", open_accels);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "win.open-folder",
+                                         open_folder_accels);
 }
 
 /* GApplication answers a command line it cannot parse with exit status 1

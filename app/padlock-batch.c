@@ -16,6 +16,7 @@
 #include "padlock-format.h"
 #include "padlock-input.h"
 #include "padlock-job.h"
+#include "padlock-name.h"
 #include "padlock-queue.h"
 #include "padlock-error.h"
 #include "padlock-secret.h"
@@ -229,28 +230,40 @@ on_job_state (PadlockJob *job,
               Batch      *batch)
 {
   g_autofree char *input = NULL;
+  g_autofree char *output = NULL;
   const char *detail;
 
   if (!padlock_job_is_finished (job))
     return;
   g_signal_handlers_disconnect_by_data (job, batch);
   clear_progress (batch);
-  input = g_file_get_basename (padlock_job_get_input (job));
+  /* Escaped, not isolated: a terminal draws no bidi, and scripts read
+   * these lines. */
+  {
+    g_autofree char *name = g_file_get_basename (padlock_job_get_input (job));
+
+    input = padlock_name_escape (name);
+    output = padlock_name_escape (padlock_job_get_output_name (job));
+  }
   detail = padlock_job_get_detail (job);
   if (padlock_job_get_state (job) == PADLOCK_JOB_DONE)
     /* A line for scripts: not translated. */
     g_print ("%s %s -> %s\n",
              padlock_job_get_direction (job) == PADLOCK_DIRECTION_ENCRYPT
              ? "encrypted" : "decrypted",
-             input, padlock_job_get_output_name (job));
+             input, output);
   else
     {
+      g_autofree char *reason = padlock_name_escape (padlock_job_get_error (job)->message);
+
       batch->n_failed++;
-      g_printerr ("padlock: %s: %s\n", input,
-                  padlock_job_get_error (job)->message);
+      g_printerr ("padlock: %s: %s\n", input, reason);
     }
   if (detail)
-    g_printerr ("padlock: %s: %s\n", input, detail);
+    {
+      g_autofree char *escaped = padlock_name_escape (detail);
+      g_printerr ("padlock: %s: %s\n", input, escaped);
+    }
   if (--batch->n_left == 0)
     g_main_loop_quit (batch->loop);
 }

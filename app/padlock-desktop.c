@@ -3,6 +3,8 @@
 
 #include <glib/gi18n.h>
 
+#include "padlock-name.h"
+
 /* Failures are said where the user looks: the window's "win.notice"
  * action shows them as a toast. */
 static void
@@ -10,19 +12,19 @@ report_failure (GtkWidget    *widget,
                 const char   *format,
                 const GError *error)
 {
-  g_autofree char *text = g_strdup_printf (format, error->message);
+  /* The reason may quote the file's path. */
+  g_autofree char *reason = padlock_name_escape (error->message);
+  g_autofree char *text = g_strdup_printf (format, reason);
 
   g_message ("%s", text);
   gtk_widget_activate_action (widget, "win.notice", "s", text);
 }
 
-/* Translators: %s is the reason the folder could not be shown. */
-#define SHOW_FAILED _("Could not show the file in a file manager: %s")
-
 typedef struct
 {
   GtkWidget *widget;
   const char *format;           /* static: what failed, with %s for why */
+  char *instead;                /* or what to say, whatever the reason */
 } Launch;
 
 static void
@@ -34,8 +36,17 @@ on_launched (GObject      *object,
   g_autoptr(GError) error = NULL;
 
   if (!g_app_info_launch_default_for_uri_finish (result, &error))
-    report_failure (launch->widget, launch->format, error);
+    {
+      if (launch->instead)
+        {
+          g_message ("%s (%s)", launch->instead, error->message);
+          gtk_widget_activate_action (launch->widget, "win.notice", "s", launch->instead);
+        }
+      else
+        report_failure (launch->widget, launch->format, error);
+    }
   g_object_unref (launch->widget);
+  g_free (launch->instead);
   g_free (launch);
 }
 
@@ -43,7 +54,8 @@ on_launched (GObject      *object,
 static void
 launch_uri (GtkWidget  *widget,
             const char *uri,
-            const char *format)
+            const char *format,
+            char       *instead)
 {
   g_autoptr(GdkAppLaunchContext) context =
     gdk_display_get_app_launch_context (gtk_widget_get_display (widget));
@@ -51,8 +63,27 @@ launch_uri (GtkWidget  *widget,
 
   launch->widget = g_object_ref (widget);
   launch->format = format;
+  launch->instead = instead;
   g_app_info_launch_default_for_uri_async (uri, G_APP_LAUNCH_CONTEXT (context),
                                            NULL, on_launched, launch);
+}
+
+/* No FileManager1: the folder opened, or failing that, where the file is
+ * in plain words (not GIO's "Failed to find default application for
+ * content type 'inode/directory'"). */
+static void
+show_folder (GtkWidget *widget,
+             GFile     *file)
+{
+  g_autoptr(GFile) parent = g_file_get_parent (file);
+  GFile *folder = parent ? parent : file;
+  g_autofree char *uri = g_file_get_uri (folder);
+  g_autofree char *path = g_file_get_path (folder);
+  g_autofree char *where = padlock_name_display (path ? path : uri);
+
+  /* Translators: %s is a folder, "/home/ada/Documents". */
+  launch_uri (widget, uri, NULL,
+              g_strdup_printf (_("No file manager could show the file. It is in %s"), where));
 }
 
 typedef struct
@@ -74,11 +105,8 @@ on_show_items (GObject      *object,
                                          &error);
   if (!reply)
     {
-      g_autoptr(GFile) parent = g_file_get_parent (show->file);
-      g_autofree char *uri = g_file_get_uri (parent ? parent : show->file);
-
       g_debug ("FileManager1.ShowItems: %s", error->message);
-      launch_uri (show->widget, uri, SHOW_FAILED);
+      show_folder (show->widget, show->file);
     }
   g_object_unref (show->widget);
   g_object_unref (show->file);
@@ -103,9 +131,7 @@ padlock_show_in_files (GtkWidget *widget,
   bus = app ? g_application_get_dbus_connection (app) : NULL;
   if (!bus)
     {
-      g_autoptr(GFile) parent = g_file_get_parent (file);
-      g_autofree char *parent_uri = g_file_get_uri (parent);
-      launch_uri (widget, parent_uri, SHOW_FAILED);
+      show_folder (widget, file);
       return;
     }
   uris[0] = uri;
@@ -135,5 +161,5 @@ padlock_open_file (GtkWidget *widget,
   uri = g_file_get_uri (file);
   /* Translators: %s is the reason, such as "No application is
    * registered as handling this file". */
-  launch_uri (widget, uri, _("Could not open the file: %s"));
+  launch_uri (widget, uri, _("Could not open the file: %s"), NULL);
 }

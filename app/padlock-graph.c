@@ -20,9 +20,12 @@ struct _PadlockGraph
   double samples[PADLOCK_GRAPH_N_SAMPLES];
   guint next;                   /* where the next sample goes */
   guint count;
+  double peak;                  /* the label's; 0: the highest sample */
 };
 
 G_DEFINE_FINAL_TYPE (PadlockGraph, padlock_graph, GTK_TYPE_WIDGET)
+
+static void padlock_graph_sync_description (PadlockGraph *self);
 
 static double
 sample_at (PadlockGraph *self,
@@ -30,6 +33,28 @@ sample_at (PadlockGraph *self,
 {
   return self->samples[(self->next + PADLOCK_GRAPH_N_SAMPLES - self->count + i)
                        % PADLOCK_GRAPH_N_SAMPLES];
+}
+
+/* A sample drawn: with half of each neighbour's weight ([1 2 1] / 4),
+ * so that 100 ms bins do not draw as noise. */
+static double
+drawn_at (PadlockGraph *self,
+          guint         i)
+{
+  double before = sample_at (self, i > 0 ? i - 1 : i);
+  double after = sample_at (self, i + 1 < self->count ? i + 1 : i);
+
+  return (before + 2 * sample_at (self, i) + after) / 4;
+}
+
+static double
+highest_sample (PadlockGraph *self)
+{
+  double highest = 0;
+
+  for (guint i = 0; i < self->count; i++)
+    highest = MAX (highest, sample_at (self, i));
+  return highest;
 }
 
 /* Through the midpoints between samples, with each sample as the control
@@ -43,16 +68,16 @@ trace_line (PadlockGraph *self,
             double        bottom,
             double        scale)
 {
-  double x0 = left, y0 = bottom - sample_at (self, 0) * scale;
-  double x1 = left + step, y1 = bottom - sample_at (self, 1) * scale;
+  double x0 = left, y0 = bottom - drawn_at (self, 0) * scale;
+  double x1 = left + step, y1 = bottom - drawn_at (self, 1) * scale;
   double qx = (x0 + x1) / 2, qy = (y0 + y1) / 2;      /* where the curve is */
 
   cairo_move_to (cr, x0, y0);
   cairo_line_to (cr, qx, qy);
   for (guint i = 1; i + 1 < self->count; i++)
     {
-      double px = left + i * step, py = bottom - sample_at (self, i) * scale;
-      double nx = px + step, ny = bottom - sample_at (self, i + 1) * scale;
+      double px = left + i * step, py = bottom - drawn_at (self, i) * scale;
+      double nx = px + step, ny = bottom - drawn_at (self, i + 1) * scale;
       double mx = (px + nx) / 2, my = (py + ny) / 2;
 
       /* The quadratic (q, p, m), written as a cubic. */
@@ -62,7 +87,7 @@ trace_line (PadlockGraph *self,
       qy = my;
     }
   cairo_line_to (cr, left + (self->count - 1) * step,
-                 bottom - sample_at (self, self->count - 1) * scale);
+                 bottom - drawn_at (self, self->count - 1) * scale);
 }
 
 static void
@@ -105,7 +130,9 @@ padlock_graph_snapshot (GtkWidget   *widget,
   if (bottom - top < 4)
     return;
   step = (right - left) / (PADLOCK_GRAPH_N_SAMPLES - 1);
-  scale = (bottom - top) / peak;
+  /* The drawn line is of every job together: it may rise over a row's
+   * peak, and stays in the plot. */
+  scale = (bottom - top) / MAX (peak, highest_sample (self));
   left = right - (self->count - 1) * step;
 
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
@@ -181,6 +208,8 @@ padlock_graph_push (PadlockGraph *self,
   self->next = (self->next + 1) % PADLOCK_GRAPH_N_SAMPLES;
   if (self->count < PADLOCK_GRAPH_N_SAMPLES)
     self->count++;
+  if (self->peak <= 0)
+    padlock_graph_sync_description (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -191,6 +220,8 @@ padlock_graph_clear (PadlockGraph *self)
 
   self->count = 0;
   self->next = 0;
+  self->peak = 0;
+  padlock_graph_sync_description (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -201,15 +232,38 @@ padlock_graph_get_n_samples (PadlockGraph *self)
   return self->count;
 }
 
+static void
+padlock_graph_sync_description (PadlockGraph *self)
+{
+  g_autofree char *text = padlock_graph_get_peak_text (self);
+
+  if (text)
+    gtk_accessible_update_property (GTK_ACCESSIBLE (self),
+                                    GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text, -1);
+  else
+    gtk_accessible_reset_property (GTK_ACCESSIBLE (self),
+                                   GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
+}
+
+void
+padlock_graph_set_peak (PadlockGraph *self,
+                        double        peak)
+{
+  g_return_if_fail (PADLOCK_IS_GRAPH (self));
+  if (self->peak == peak)
+    return;
+  self->peak = MAX (peak, 0);
+  padlock_graph_sync_description (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
 double
 padlock_graph_get_peak (PadlockGraph *self)
 {
-  double peak = 0;
-
   g_return_val_if_fail (PADLOCK_IS_GRAPH (self), 0);
-  for (guint i = 0; i < self->count; i++)
-    peak = MAX (peak, sample_at (self, i));
-  return peak;
+  if (self->peak > 0)
+    return self->peak;
+  return highest_sample (self);
 }
 
 char *

@@ -18,10 +18,10 @@
 #include "padlock-input.h"
 #include "padlock-job.h"
 #include "padlock-output.h"
+#include "padlock-rate.h"
 
 G_BEGIN_DECLS
 
-#define PADLOCK_JOB_N_SAMPLES 20 /* throughput over the last two seconds */
 
 struct _PadlockJob
 {
@@ -56,10 +56,7 @@ struct _PadlockJob
 
   guint tick_id;
   gint64 start_time;
-  gint64 sample_time[PADLOCK_JOB_N_SAMPLES];
-  guint64 sample_bytes[PADLOCK_JOB_N_SAMPLES];
-  guint n_samples;
-  guint next_sample;
+  PadlockRate rate;             /* the throughput, as the queue's */
 
   /* Shared with the worker */
   PadlockFolderStatus folder_status;

@@ -20,4 +20,15 @@ void        padlock_job_row_set_job (PadlockJobRow *self,
                                      PadlockJob    *job);
 PadlockJob *padlock_job_row_get_job (PadlockJobRow *self);
 
+/* While HOLD (the pointer is over the list), a row that shows its job in
+ * full does not shrink to one line when the job finishes; it does when
+ * HOLD ends. */
+void        padlock_job_row_set_hold_layout (PadlockJobRow *self,
+                                             gboolean       hold);
+
+/* NARROW (a window below 500 px): the name has the first line to itself,
+ * the verdict and the buttons go on the second. */
+void        padlock_job_row_set_narrow      (PadlockJobRow *self,
+                                             gboolean       narrow);
+
 G_END_DECLS

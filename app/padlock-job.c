@@ -124,13 +124,6 @@ set_deriving (PadlockJob *self,
     }
 }
 
-static void
-reset_samples (PadlockJob *self)
-{
-  self->n_samples = 0;
-  self->next_sample = 0;
-}
-
 /* Main context: brings the properties up to what the worker stored. */
 static void
 padlock_job_update (PadlockJob *self)
@@ -138,14 +131,14 @@ padlock_job_update (PadlockJob *self)
   guint64 done = atomic_load (&self->atomic_done);
   gint64 total = atomic_load (&self->atomic_total);
   gint64 now = g_get_monotonic_time ();
-  guint oldest;
+  double rate;
 
   g_object_freeze_notify (G_OBJECT (self));
 
   if (atomic_load (&self->phase) == 1 && self->state == PADLOCK_JOB_RUNNING)
     {
       padlock_job_set_state (self, PADLOCK_JOB_VERIFYING);
-      reset_samples (self);
+      padlock_rate_reset (&self->rate);
     }
   if (total < 0)
     total = self->bytes_total;
@@ -153,20 +146,8 @@ padlock_job_update (PadlockJob *self)
   set_deriving (self, atomic_load (&self->atomic_deriving),
                 atomic_load (&self->atomic_waiting_for_memory));
 
-  self->sample_time[self->next_sample] = now;
-  self->sample_bytes[self->next_sample] = done;
-  self->next_sample = (self->next_sample + 1) % PADLOCK_JOB_N_SAMPLES;
-  if (self->n_samples < PADLOCK_JOB_N_SAMPLES)
-    self->n_samples++;
-  oldest = (self->next_sample + PADLOCK_JOB_N_SAMPLES - self->n_samples)
-           % PADLOCK_JOB_N_SAMPLES;
-
-  if (now - self->sample_time[oldest] >= G_USEC_PER_SEC / 4
-      && done >= self->sample_bytes[oldest])
+  if (padlock_rate_push (&self->rate, now, done, &rate))
     {
-      double seconds = (now - self->sample_time[oldest]) / (double) G_USEC_PER_SEC;
-      double rate = (done - self->sample_bytes[oldest]) / seconds;
-
       set_double (self, &self->throughput, rate, PROP_THROUGHPUT);
       if (rate > 0 && total >= 0 && (guint64) total >= done)
         set_double (self, &self->time_left, (total - done) / rate,
@@ -212,7 +193,7 @@ padlock_job_finished (GObject      *object,
   PadlockJob *self = PADLOCK_JOB (object);
   PadlockJobWork *work = g_task_get_task_data (G_TASK (result));
   g_autoptr(GError) error = NULL;
-  double seconds;
+  guint64 moved;
 
   g_clear_handle_id (&self->tick_id, g_source_remove);
   g_clear_pointer (&self->secret, padlock_secret_unref);
@@ -255,16 +236,18 @@ padlock_job_finished (GObject      *object,
       self->original_deleted = work->original_deleted;
       if (work->direction == PADLOCK_DIRECTION_DECRYPT)
         self->plaintext_size = work->plaintext_size;
-      if (self->bytes_total >= 0)
-        set_bytes (self, (guint64) self->bytes_total, self->bytes_total);
+      /* A folder's total is what went through, once it is all through
+       * (a small one finishes before its scan is published). */
+      moved = self->bytes_total >= 0 ? (guint64) self->bytes_total
+                                     : atomic_load (&self->atomic_done);
+      set_bytes (self, moved, (gint64) moved);
       /* When done, the throughput is the average over the whole job's
-       * data time: key derivation left out. */
-      seconds = (g_get_monotonic_time () - self->start_time
-                 - atomic_load (&self->derive_us))
-                / (double) G_USEC_PER_SEC;
-      if (seconds > 0 && self->bytes_total > 0)
-        set_double (self, &self->throughput, self->bytes_total / seconds,
-                    PROP_THROUGHPUT);
+       * data time (key derivation left out), of the size the row shows:
+       * one count, one clock. */
+      set_double (self, &self->throughput,
+                  padlock_rate_average (moved, g_get_monotonic_time () - self->start_time
+                                               - atomic_load (&self->derive_us)),
+                  PROP_THROUGHPUT);
       set_double (self, &self->time_left, 0, PROP_TIME_LEFT);
       padlock_job_set_state (self, PADLOCK_JOB_DONE);
     }
@@ -336,7 +319,7 @@ padlock_job_start (PadlockJob *self,
   atomic_store (&self->atomic_deriving, 0);
   atomic_store (&self->atomic_waiting_for_memory, 0);
   atomic_store (&self->derive_us, 0);
-  reset_samples (self);
+  padlock_rate_reset (&self->rate);
   self->start_time = g_get_monotonic_time ();
   g_clear_error (&self->error);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ERROR]);

@@ -7,6 +7,8 @@
 #include <gcrypt.h>
 #include <glib/gstdio.h>
 
+#include "padlock-name.h"
+
 #define HIDDEN_NAME_LEN 8
 #define HIDDEN_ALPHABET "0123456789abcdefghijklmnopqrstuvwxyz"
 
@@ -58,23 +60,6 @@ is_lookalike_slash (gunichar c)
     }
 }
 
-/* Characters that change how the rest of the name reads (U+202E shows
- * "invoice\u202etxt.exe" as "invoiceexe.txt"), or that cannot be seen. */
-static gboolean
-is_hidden_or_control (gunichar c)
-{
-  switch (g_unichar_type (c))
-    {
-    case G_UNICODE_CONTROL:
-    case G_UNICODE_FORMAT:
-    case G_UNICODE_LINE_SEPARATOR:
-    case G_UNICODE_PARAGRAPH_SEPARATOR:
-      return TRUE;
-    default:
-      return FALSE;
-    }
-}
-
 gboolean
 padlock_output_name_is_safe (const char *name,
                              gsize       len)
@@ -97,8 +82,10 @@ padlock_output_name_is_safe (const char *name,
     {
       gunichar c = g_utf8_get_char (p);
 
+      /* Hidden or control characters change how the rest of the name
+       * reads (U+202E shows "invoice\u202etxt.exe" as "invoiceexe.txt"). */
       if (c == '/' || c == '\\' || is_lookalike_slash (c)
-          || is_hidden_or_control (c))
+          || padlock_name_char_is_hidden (c))
         return FALSE;
     }
   return TRUE;

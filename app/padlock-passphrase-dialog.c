@@ -2,6 +2,7 @@
 #include "padlock-passphrase-dialog-private.h"
 
 #include <string.h>
+#include <gcrypt.h>
 #include <glib/gi18n.h>
 
 G_DEFINE_FINAL_TYPE (PadlockPassphraseDialog, padlock_passphrase_dialog, ADW_TYPE_WINDOW)
@@ -13,7 +14,42 @@ enum {
 
 static guint signals[N_SIGNALS];
 
-#define GENERATED_ENTROPY_BITS 80
+/* A generated passphrase: 16 characters of 5 bits each (80 bits), in
+ * groups of four, from an alphabet without look-alikes: no I, l, 1, O, o
+ * or 0, and no capitals to tell apart ("k7rm-xq4d-2vhn-9pws"). */
+#define GENERATED_ALPHABET "abcdefghijkmnpqrstuvwxyz23456789"
+#define GENERATED_CHARS 16
+#define GENERATED_GROUP 4
+#define GENERATED_ENTROPY_BITS (GENERATED_CHARS * 5)
+
+G_STATIC_ASSERT (sizeof GENERATED_ALPHABET - 1 == 32);
+
+/* Into secure memory; the caller wipes and frees it (gcry_free). */
+static char *
+generate_passphrase (void)
+{
+  unsigned char *random = gcry_malloc_secure (GENERATED_CHARS);
+  char *text = gcry_malloc_secure (GENERATED_CHARS + GENERATED_CHARS / GENERATED_GROUP);
+  size_t n = 0;
+
+  if (!random || !text)
+    {
+      gcry_free (random);
+      gcry_free (text);
+      return NULL;
+    }
+  gcry_randomize (random, GENERATED_CHARS, GCRY_STRONG_RANDOM);
+  for (size_t i = 0; i < GENERATED_CHARS; i++)
+    {
+      if (i && i % GENERATED_GROUP == 0)
+        text[n++] = '-';
+      /* 256 is a multiple of 32: every character as likely. */
+      text[n++] = GENERATED_ALPHABET[random[i] & 31];
+    }
+  text[n] = '\0';
+  gcry_free (random);            /* libgcrypt wipes secure memory it frees */
+  return text;
+}
 
 static const char *
 strength_words (int score)
@@ -192,21 +228,26 @@ on_copy_clicked (PadlockPassphraseDialog *self)
 static void
 on_generate_clicked (PadlockPassphraseDialog *self)
 {
-  char *generated = NULL;
+  char *generated = generate_passphrase ();
+  g_autofree char *strength = NULL;
 
-  if (pwquality_generate (self->pwquality, GENERATED_ENTROPY_BITS, &generated) < 0
-      || !generated)
+  if (!generated)
     return;
   gtk_editable_set_text (GTK_EDITABLE (self->entry), generated);
   gtk_editable_set_text (GTK_EDITABLE (self->confirm_entry), generated);
-  explicit_bzero (generated, strlen (generated));
-  free (generated);
+  gcry_free (generated);
   self->generated_shown = TRUE;
   gtk_widget_set_visible (GTK_WIDGET (self->copy_button), TRUE);
   gtk_label_set_text (self->match_label,
                       _("Generated. Copy it, or reveal it with the eye icon, and "
                         "keep it somewhere safe: without it the files cannot be "
                         "decrypted."));
+  /* Its strength is its randomness, not a dictionary's guess. */
+  /* Translators: %u is a number of bits, 80. */
+  strength = g_strdup_printf (_("Strong: %u random bits"), (guint) GENERATED_ENTROPY_BITS);
+  gtk_level_bar_set_value (self->strength_bar,
+                           gtk_level_bar_get_max_value (self->strength_bar));
+  gtk_label_set_text (self->strength_label, strength);
 }
 
 static void

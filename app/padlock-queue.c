@@ -4,17 +4,11 @@
 #include <string.h>
 
 #include "job.h"
+#include "padlock-rate.h"
 
-/* The throughput is measured over the last two seconds of samples. */
-#define RATE_WINDOW_US (2 * G_USEC_PER_SEC)
-#define RATE_SAMPLES 64
+/* A sample of the bytes all jobs went through at most this often: each
+ * is a pass over the jobs. */
 #define RATE_STEP_US (G_USEC_PER_SEC / 20)
-
-typedef struct
-{
-  gint64 time;
-  guint64 bytes;
-} RateSample;
 
 struct _PadlockQueue
 {
@@ -32,10 +26,10 @@ struct _PadlockQueue
   guint first_queued;           /* no job before it is queued */
   /* Bytes all jobs have been through, sampled when asked for the
    * throughput; those of cleared jobs are kept in CLEARED_BYTES. */
-  RateSample samples[RATE_SAMPLES];
-  guint n_samples;
-  double rate;                  /* from the newest sample */
+  PadlockRate rate;             /* measured as each job's is */
+  guint64 bytes;                /* at the newest sample */
   guint64 cleared_bytes;
+  double peak_job_rate;         /* the highest a job showed */
 };
 
 static void list_model_iface_init (GListModelInterface *iface);
@@ -203,12 +197,28 @@ padlock_queue_schedule (PadlockQueue *self)
     }
 }
 
+/* Every rate a row shows (padlock_job_get_throughput while running or
+ * verifying, the average when done) counts for the peak. */
+static void
+on_job_throughput (PadlockJob   *job,
+                   GParamSpec   *pspec,
+                   PadlockQueue *self)
+{
+  PadlockJobState state = padlock_job_get_state (job);
+
+  if (state == PADLOCK_JOB_RUNNING || state == PADLOCK_JOB_VERIFYING
+      || state == PADLOCK_JOB_DONE)
+    self->peak_job_rate = MAX (self->peak_job_rate, padlock_job_get_throughput (job));
+}
+
 static void
 on_job_state (PadlockJob   *job,
               GParamSpec   *pspec,
               PadlockQueue *self)
 {
   count_job (self, job, TRUE);
+  if (padlock_job_get_state (job) == PADLOCK_JOB_DONE)
+    on_job_throughput (job, NULL, self);
   padlock_queue_schedule (self);
 }
 
@@ -229,6 +239,8 @@ padlock_queue_add (PadlockQueue *self,
   count_job (self, job, TRUE);
   g_signal_connect_object (job, "notify::state", G_CALLBACK (on_job_state),
                            self, 0);
+  g_signal_connect_object (job, "notify::throughput", G_CALLBACK (on_job_throughput),
+                           self, 0);
   g_list_model_items_changed (G_LIST_MODEL (self), self->jobs->len - 1, 0, 1);
   padlock_queue_schedule (self);
 }
@@ -247,6 +259,7 @@ remove_range (PadlockQueue *self,
       self->cleared_bytes += job_bytes (job);
       count_job (self, job, FALSE);
       g_signal_handlers_disconnect_by_func (job, on_job_state, self);
+      g_signal_handlers_disconnect_by_func (job, on_job_throughput, self);
     }
   g_ptr_array_remove_range (self->jobs, from, to - from);
   g_list_model_items_changed (G_LIST_MODEL (self), from, to - from, 0);
@@ -322,42 +335,53 @@ padlock_queue_get_n_finished (PadlockQueue *self)
   return self->n_finished;
 }
 
+/* Brings the sample of every job's bytes up to date, at most every
+ * RATE_STEP_US: the window asks on every job's change too, thousands of
+ * times a second in a batch of small files. */
+static void
+padlock_queue_sample (PadlockQueue *self)
+{
+  gint64 now = g_get_monotonic_time ();
+  gint64 last = padlock_rate_last_time (&self->rate);
+  guint64 bytes = self->cleared_bytes;
+
+  if (last && now - last < RATE_STEP_US)
+    return;
+  for (guint i = 0; i < self->jobs->len; i++)
+    bytes += job_bytes (g_ptr_array_index (self->jobs, i));
+  self->bytes = bytes;
+  padlock_rate_push (&self->rate, now, bytes, NULL);
+}
+
 double
 padlock_queue_get_throughput (PadlockQueue *self)
 {
-  gint64 now = g_get_monotonic_time ();
-  guint64 bytes;
-  guint drop = 0;
-
   g_return_val_if_fail (PADLOCK_IS_QUEUE (self), 0);
-  /* A sample every RATE_STEP_US at most, each a pass over the jobs: the
-   * window asks on every job's change too, thousands of times a second
-   * in a batch of small files. */
-  if (self->n_samples
-      && now - self->samples[self->n_samples - 1].time < RATE_STEP_US)
-    return self->rate;
-  bytes = self->cleared_bytes;
-  for (guint i = 0; i < self->jobs->len; i++)
-    bytes += job_bytes (g_ptr_array_index (self->jobs, i));
+  padlock_queue_sample (self);
+  return padlock_rate_get (&self->rate);
+}
 
-  /* Samples older than the window go; so do all when the count went
-   * back (a job tried again starts from 0), and the oldest when full. */
-  while (drop < self->n_samples
-         && self->samples[drop].time < now - RATE_WINDOW_US)
-    drop++;
-  if (self->n_samples && self->samples[self->n_samples - 1].bytes > bytes)
-    drop = self->n_samples;
-  if (self->n_samples - drop == RATE_SAMPLES)
-    drop++;
-  memmove (self->samples, self->samples + drop,
-           (self->n_samples - drop) * sizeof *self->samples);
-  self->n_samples -= drop;
-  self->samples[self->n_samples++] = (RateSample) { now, bytes };
+guint64
+padlock_queue_get_bytes (PadlockQueue *self)
+{
+  g_return_val_if_fail (PADLOCK_IS_QUEUE (self), 0);
+  padlock_queue_sample (self);
+  return self->bytes;
+}
 
-  self->rate = now == self->samples[0].time ? 0
-               : (bytes - self->samples[0].bytes) * (double) G_USEC_PER_SEC
-                 / (now - self->samples[0].time);
-  return self->rate;
+double
+padlock_queue_get_peak_job_rate (PadlockQueue *self)
+{
+  g_return_val_if_fail (PADLOCK_IS_QUEUE (self), 0);
+  padlock_queue_sample (self);
+  return self->peak_job_rate;
+}
+
+void
+padlock_queue_reset_peak_job_rate (PadlockQueue *self)
+{
+  g_return_if_fail (PADLOCK_IS_QUEUE (self));
+  self->peak_job_rate = 0;
 }
 
 static void
@@ -371,6 +395,8 @@ padlock_queue_dispose (GObject *object)
         count_job (self, g_ptr_array_index (self->jobs, i), FALSE);
         g_signal_handlers_disconnect_by_func (g_ptr_array_index (self->jobs, i),
                                               on_job_state, self);
+        g_signal_handlers_disconnect_by_func (g_ptr_array_index (self->jobs, i),
+                                              on_job_throughput, self);
       }
   g_clear_pointer (&self->jobs, g_ptr_array_unref);
 

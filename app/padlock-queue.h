@@ -32,5 +32,11 @@ guint         padlock_queue_count_state        (PadlockQueue    *self,
  * (a pass over the jobs) at most every 50 ms, and otherwise gives the
  * last rate: cheap to call on every change. */
 double        padlock_queue_get_throughput     (PadlockQueue *self);
+/* The bytes every job went through so far, cleared ones too. */
+guint64       padlock_queue_get_bytes          (PadlockQueue *self);
+/* The highest rate a job's row showed: a running job's throughput at
+ * the samples, a finished one's average; 0 after a reset. */
+double        padlock_queue_get_peak_job_rate  (PadlockQueue *self);
+void          padlock_queue_reset_peak_job_rate (PadlockQueue *self);
 
 G_END_DECLS

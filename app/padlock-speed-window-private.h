@@ -24,7 +24,7 @@ struct _PadlockSpeedWindow
   GtkWidget *axis;              /* the scale's marks */
 
   double rates[PADLOCK_SPEED_N_TESTS];
-  double lower, upper;          /* the scale, bytes a second: whole decades */
+  double upper;                 /* the scale's end: the fastest result */
   gboolean running;
 };
 

@@ -13,42 +13,42 @@ G_DEFINE_FINAL_TYPE (PadlockSpeedWindow, padlock_speed_window, ADW_TYPE_WINDOW)
 
 static void start (PadlockSpeedWindow *self);
 
-/* One logarithmic scale for every bar, whole decades from below the
- * slowest to above the fastest, at least two of them: rates here span
- * from hundreds of MB/s to tens of GB/s, which a linear scale would show
- * as a few full bars and slivers. */
+/* One linear scale for every bar, from 0 to the fastest result (the
+ * fastest bar full): a log scale made 1.2 GB/s look like an empty bar.
+ * The marks are at a round step, 1, 2 or 5 times a power of ten, three
+ * to six of them. */
+static double
+mark_step (double upper)
+{
+  double power = pow (10, floor (log10 (upper)));
+
+  for (const double *m = (const double[]) { 0.1, 0.2, 0.5, 1, 2, 5 }; *m <= 5; m++)
+    if (upper / (*m * power) <= 6)
+      return *m * power;
+  return 5 * power;
+}
+
 static void
 rescale (PadlockSpeedWindow *self)
 {
-  double slowest = 0, fastest = 0, decades;
+  double fastest = 0;
 
   for (int i = 0; i < PADLOCK_SPEED_N_TESTS; i++)
-    if (self->rates[i] > 0)
-      {
-        slowest = slowest > 0 ? MIN (slowest, self->rates[i]) : self->rates[i];
-        fastest = MAX (fastest, self->rates[i]);
-      }
-  if (fastest > 0)
-    {
-      self->upper = pow (10, ceil (log10 (fastest) + 1e-9));
-      self->lower = pow (10, floor (log10 (slowest)));
-      if (self->upper / self->lower < 100)
-        self->lower = self->upper / 100;
-    }
-  decades = log10 (self->upper / self->lower);
+    fastest = MAX (fastest, self->rates[i]);
+  self->upper = fastest > 0 ? fastest : 1e9;
   for (int i = 0; i < PADLOCK_SPEED_N_TESTS; i++)
     {
-      double rate = self->rates[i];
-
-      gtk_level_bar_set_max_value (self->bars[i], decades);
-      gtk_level_bar_set_value (self->bars[i], rate > 0 ? log10 (rate / self->lower) : 0);
-      /* GTK 4.8 keeps the old fill when only the maximum changes. */
+      /* GTK 4.8 keeps the old fill when only the maximum changes: the
+       * value goes through 0, so that it changes too. */
+      gtk_level_bar_set_value (self->bars[i], 0);
+      gtk_level_bar_set_max_value (self->bars[i], self->upper);
+      gtk_level_bar_set_value (self->bars[i], MAX (self->rates[i], 0));
       gtk_widget_queue_allocate (GTK_WIDGET (self->bars[i]));
     }
   gtk_widget_queue_draw (self->axis);
 }
 
-/* The scale's marks under the bars: 100 MB/s, 1 GB/s, 10 GB/s… */
+/* The scale's marks under the bars: 0, 500 MB/s, 1.0 GB/s… */
 static void
 draw_axis (GtkDrawingArea *area,
            cairo_t        *cr,
@@ -57,25 +57,24 @@ draw_axis (GtkDrawingArea *area,
            gpointer        user_data)
 {
   PadlockSpeedWindow *self = user_data;
-  double decades = log10 (self->upper / self->lower);
+  double step = mark_step (self->upper);
   GdkRGBA color;
   double free_from = 0;         /* where the last label ended */
 
   gtk_style_context_get_color (gtk_widget_get_style_context (GTK_WIDGET (area)), &color);
   gdk_cairo_set_source_rgba (cr, &color);
   cairo_set_line_width (cr, 1);
-  for (int k = 0; k <= (int) round (decades); k++)
+  for (int k = 0; k * step <= self->upper * (1 + 1e-9); k++)
     {
-      double x = round ((width - 1) * k / decades) + 0.5;
-      g_autofree char *text = padlock_format_rate (self->lower * pow (10, k));
+      double x = round ((width - 1) * k * step / self->upper) + 0.5;
+      g_autofree char *text = k ? padlock_format_rate (k * step) : g_strdup ("0");
       g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (GTK_WIDGET (area), text);
       int text_width, text_height;
+      double text_x;
 
       cairo_move_to (cr, x, 0);
       cairo_line_to (cr, x, 4);
       cairo_stroke (cr);
-      double text_x;
-
       pango_layout_get_pixel_size (layout, &text_width, &text_height);
       text_x = CLAMP (x - text_width / 2.0, 0, width - text_width);
       /* A mark whose label would touch the previous one keeps only its tick. */
@@ -119,11 +118,6 @@ on_finished (GObject      *object,
   if (!self->cancellable)
     return;
   gtk_widget_set_sensitive (GTK_WIDGET (self->run_button), TRUE);
-  gtk_label_set_text (self->summary_label,
-                      _("Measured in memory on one core, about 0.2 s each. Padlock "
-                        "uses more cores for large files, and disks are often "
-                        "slower than this. Each mark on the scale is ten times "
-                        "the one before."));
 }
 
 static void
@@ -139,7 +133,6 @@ start (PadlockSpeedWindow *self)
     }
   rescale (self);
   gtk_widget_set_sensitive (GTK_WIDGET (self->run_button), FALSE);
-  gtk_label_set_text (self->summary_label, _("Measuring…"));
   padlock_speed_run_async (SECONDS_PER_TEST, on_result, self, self->cancellable,
                            on_finished, g_object_ref (self));
 }
@@ -222,11 +215,16 @@ padlock_speed_window_init (PadlockSpeedWindow *self)
   gtk_widget_add_css_class (self->axis, "caption");
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->axis),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  _("Logarithmic scale: each mark is ten times the one before"),
+                                  _("Linear scale, from 0 to the fastest result"),
                                   -1);
+  /* In place from the start, the same while it runs and after: it does
+   * not jump in when the run ends. */
+  gtk_label_set_text (self->summary_label,
+                      _("Measured in memory on one core, about 0.2 s each. Padlock "
+                        "uses more cores for large files, and disks are often "
+                        "slower than this."));
   gtk_grid_attach (self->grid, self->axis, 1, PADLOCK_SPEED_N_TESTS, 1, 1);
-  self->lower = 1e8;
-  self->upper = 1e10;
+  self->upper = 1e9;
   start (self);
 }
 

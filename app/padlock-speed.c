@@ -1,7 +1,8 @@
 /* padlock-speed.c - how fast this machine runs the ciphers, in memory
  *
  * The core's measurements (core/speed.h), run on a worker thread, with
- * the app's words for the six that the Speed Test window shows.  The
+ * the app's words for those the Speed Test window shows: every cipher
+ * Preferences offers, the v1 hash and the AEAD modes.  The
  * core's own pipeline adds threads and I/O on top.
  */
 #include "padlock-speed.h"
@@ -14,6 +15,10 @@
 static const pl_speed_id core_measures[PADLOCK_SPEED_N_TESTS] = {
   [PADLOCK_SPEED_CFB_ENCRYPT] = PL_SPEED_AES256_CFB_ENCRYPT,
   [PADLOCK_SPEED_CFB_DECRYPT] = PL_SPEED_AES256_CFB_DECRYPT,
+  [PADLOCK_SPEED_AES192_CFB] = PL_SPEED_AES192_CFB_ENCRYPT,
+  [PADLOCK_SPEED_AES128_CFB] = PL_SPEED_AES128_CFB_ENCRYPT,
+  [PADLOCK_SPEED_TWOFISH_CFB] = PL_SPEED_TWOFISH_CFB_ENCRYPT,
+  [PADLOCK_SPEED_CAMELLIA_CFB] = PL_SPEED_CAMELLIA256_CFB_ENCRYPT,
   [PADLOCK_SPEED_SHA1] = PL_SPEED_SHA1,
   [PADLOCK_SPEED_OCB] = PL_SPEED_AES256_OCB_ENCRYPT,
   [PADLOCK_SPEED_EAX] = PL_SPEED_AES256_EAX_ENCRYPT,
@@ -45,6 +50,14 @@ padlock_speed_test_name (PadlockSpeedTest test)
       return _("AES-256 CFB encryption (SEIPD v1)");
     case PADLOCK_SPEED_CFB_DECRYPT:
       return _("AES-256 CFB decryption (SEIPD v1)");
+    case PADLOCK_SPEED_AES192_CFB:
+      return _("AES-192 CFB encryption (SEIPD v1)");
+    case PADLOCK_SPEED_AES128_CFB:
+      return _("AES-128 CFB encryption (SEIPD v1)");
+    case PADLOCK_SPEED_TWOFISH_CFB:
+      return _("Twofish CFB encryption (SEIPD v1)");
+    case PADLOCK_SPEED_CAMELLIA_CFB:
+      return _("Camellia-256 CFB encryption (SEIPD v1)");
     case PADLOCK_SPEED_SHA1:
       return _("SHA-1 (the v1 integrity check)");
     case PADLOCK_SPEED_OCB:

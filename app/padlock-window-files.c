@@ -4,6 +4,7 @@
 #include <glib/gi18n.h>
 
 #include "padlock-error.h"
+#include "padlock-name.h"
 #include "padlock-profile.h"
 #include "padlock-settings.h"
 #include "padlock-input.h"
@@ -32,7 +33,7 @@ join_names (GPtrArray *files)
 
   for (guint i = 0; i < shown; i++)
     {
-      g_autofree char *name = g_file_get_basename (g_ptr_array_index (files, i));
+      g_autofree char *name = padlock_name_display_file (g_ptr_array_index (files, i));
 
       if (i > 0)
         /* Translators: between the last two names of a list, "a and b". */
@@ -149,6 +150,20 @@ on_dialog_finished (PadlockPassphraseDialog *dialog,
   show_next_request (self);
 }
 
+/* "report.pdf", or "3 files": what the dialog is about. */
+static char *
+request_title (PadlockRequest *request)
+{
+  guint n = request->files ? request->files->len : request->jobs->len;
+  GFile *first;
+
+  if (n != 1)
+    return g_strdup_printf (g_dngettext (NULL, "%u file", "%u files", n), n);
+  first = request->files ? g_ptr_array_index (request->files, 0)
+                         : padlock_job_get_input (g_ptr_array_index (request->jobs, 0));
+  return padlock_name_display_file (first);
+}
+
 static void
 show_next_request (PadlockWindow *self)
 {
@@ -160,6 +175,12 @@ show_next_request (PadlockWindow *self)
                                                 self->request->mode,
                                                 self->request->heading,
                                                 self->request->error);
+  /* The title names the files, the button the action (in German both
+   * were "Verschlüsseln", side by side). */
+  {
+    g_autofree char *title = request_title (self->request);
+    gtk_window_set_title (GTK_WINDOW (self->dialog), title);
+  }
   if (self->request->mode == PADLOCK_PASSPHRASE_ENCRYPT
       && self->request->files && self->request->files->len > 1)
     padlock_passphrase_dialog_offer_one_archive (self->dialog,
@@ -300,6 +321,10 @@ padlock_window_add_files (PadlockWindow    *self,
 
   g_return_if_fail (PADLOCK_IS_WINDOW (self));
 
+  /* A new batch (a drop, a choice, a command line) while the list holds
+   * an earlier one's: the header's counts are of both. */
+  if (g_list_model_get_n_items (G_LIST_MODEL (self->queue)) > 0)
+    self->earlier_batches = TRUE;
   for (guint i = 0; i < n_files; i++)
     {
       g_autoptr(GError) error = NULL;
@@ -308,18 +333,21 @@ padlock_window_add_files (PadlockWindow    *self,
 
       if (!g_file_is_native (files[i]))
         {
-          g_autofree char *name = g_file_get_parse_name (files[i]);
+          g_autofree char *parse_name = g_file_get_parse_name (files[i]);
+          g_autofree char *name = padlock_name_display (parse_name);
           g_autofree char *text =
             g_strdup_printf (_("Only local files are supported: %s"), name);
           padlock_window_notice (self, text);
           continue;
         }
-      name = g_file_get_basename (files[i]);
+      name = padlock_name_display_file (files[i]);
       input = padlock_input_open (files[i], &error);
       if (!input)
         {
+          /* The reason may quote a path: escaped too. */
+          g_autofree char *reason = padlock_name_escape (error->message);
           g_autofree char *text =
-            g_strdup_printf (_("Cannot read %s: %s"), name, error->message);
+            g_strdup_printf (_("Cannot read %s: %s"), name, reason);
           padlock_window_notice (self, text);
           continue;
         }

@@ -39,7 +39,4 @@ padlock_window_folders_class_init (GtkWidgetClass *widget_class)
 {
   gtk_widget_class_install_action (widget_class, "win.open-folder", NULL,
                                    open_folder_action);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o,
-                                       GDK_CONTROL_MASK | GDK_SHIFT_MASK,
-                                       "win.open-folder", NULL);
 }

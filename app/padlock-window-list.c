@@ -28,9 +28,65 @@ setup_row (GtkListItemFactory *factory,
            GtkListItem        *item,
            gpointer            user_data)
 {
+  PadlockWindow *self = user_data;
+  GtkWidget *row = padlock_job_row_new (NULL);
+
   gtk_list_item_set_activatable (item, FALSE);
   gtk_list_item_set_selectable (item, FALSE);
-  gtk_list_item_set_child (item, padlock_job_row_new (NULL));
+  padlock_job_row_set_hold_layout (PADLOCK_JOB_ROW (row), self->pointer_in_list);
+  padlock_job_row_set_narrow (PADLOCK_JOB_ROW (row), self->narrow_rows);
+  gtk_list_item_set_child (item, row);
+}
+
+typedef void (*RowSetter) (PadlockJobRow *row,
+                           gboolean       value);
+
+/* Every row the list view made (those in sight and a few more). */
+static void
+set_rows (GtkWidget *widget,
+          RowSetter  setter,
+          gboolean   value)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      if (PADLOCK_IS_JOB_ROW (child))
+        setter (PADLOCK_JOB_ROW (child), value);
+      else
+        set_rows (child, setter, value);
+    }
+}
+
+/* Below 500 px a row takes two lines: the name, then the verdict and the
+ * buttons (libadwaita 1.2 has no breakpoints). */
+#define NARROW_WIDTH 500
+
+static void
+on_width_changed (PadlockWindow *self)
+{
+  int width = 0;
+  gboolean narrow;
+
+  g_object_get (self, "default-width", &width, NULL);
+  narrow = width > 0 && width < NARROW_WIDTH;
+  if (narrow == self->narrow_rows)
+    return;
+  self->narrow_rows = narrow;
+  set_rows (GTK_WIDGET (self->job_list), padlock_job_row_set_narrow, narrow);
+}
+
+static void
+on_pointer_enter (PadlockWindow *self)
+{
+  self->pointer_in_list = TRUE;
+  set_rows (GTK_WIDGET (self->job_list), padlock_job_row_set_hold_layout, TRUE);
+}
+
+static void
+on_pointer_leave (PadlockWindow *self)
+{
+  self->pointer_in_list = FALSE;
+  set_rows (GTK_WIDGET (self->job_list), padlock_job_row_set_hold_layout, FALSE);
 }
 
 static void
@@ -122,13 +178,21 @@ padlock_window_init_list (PadlockWindow *self)
   self->job_filter_model =
     gtk_filter_list_model_new (G_LIST_MODEL (g_object_ref (self->queue)), NULL);
   selection = gtk_no_selection_new (G_LIST_MODEL (self->job_filter_model));
-  g_signal_connect (factory, "setup", G_CALLBACK (setup_row), NULL);
+  GtkEventController *motion = gtk_event_controller_motion_new ();
+
+  g_signal_connect (factory, "setup", G_CALLBACK (setup_row), self);
   g_signal_connect (factory, "bind", G_CALLBACK (bind_row), NULL);
   g_signal_connect (factory, "unbind", G_CALLBACK (unbind_row), NULL);
   gtk_list_view_set_factory (self->job_list, factory);
   gtk_list_view_set_model (self->job_list, GTK_SELECTION_MODEL (selection));
   g_object_unref (factory);
   g_object_unref (selection);
+  /* Finished rows shrink only when the pointer is not over them. */
+  g_signal_connect_swapped (motion, "enter", G_CALLBACK (on_pointer_enter), self);
+  g_signal_connect_swapped (motion, "leave", G_CALLBACK (on_pointer_leave), self);
+  gtk_widget_add_controller (GTK_WIDGET (self->job_list), motion);
+  g_signal_connect (self, "notify::default-width", G_CALLBACK (on_width_changed), NULL);
+  on_width_changed (self);
   g_signal_connect_object (self->failures_button, "toggled",
                            G_CALLBACK (on_failures_toggled), self, G_CONNECT_SWAPPED);
 }

@@ -58,9 +58,14 @@ struct _PadlockWindow
   gboolean failures_entered;    /* since FILTER_ID was set: a job failed */
   gboolean failures_left;       /* a failed job was tried again */
   guint graph_id;
+  gint64 graph_time;            /* the last bin's end, 0 before the first */
+  guint64 graph_bytes;          /* padlock_queue_get_bytes then */
   guint idle_ticks;
   gboolean quitting;            /* confirmed: the jobs are being stopped */
   gboolean quit_app;            /* and the application quits after */
+  gboolean pointer_in_list;     /* finished rows keep their height */
+  gboolean narrow_rows;         /* below 500 px: rows on two lines */
+  gboolean earlier_batches;     /* the list holds jobs of an earlier batch */
 };
 
 void padlock_window_init_files (PadlockWindow *self);

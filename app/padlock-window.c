@@ -5,6 +5,7 @@
 #include <glib/gi18n.h>
 
 #include "padlock-format.h"
+#include "padlock-rate.h"
 #include "padlock-settings.h"
 
 G_DEFINE_FINAL_TYPE (PadlockWindow, padlock_window, ADW_TYPE_APPLICATION_WINDOW)
@@ -33,16 +34,31 @@ count_jobs (PadlockWindow *self,
   counts->cancelled = padlock_queue_count_state (q, PADLOCK_JOB_CANCELLED);
 }
 
+/* PHRASE after " · ", whole on its line ("2 running", never "2 /
+ * running"): the label wraps only between phrases. */
+static void
+append_phrase (GString    *text,
+               const char *phrase)
+{
+  g_auto(GStrv) words = g_strsplit (phrase, " ", -1);
+  g_autofree char *whole = g_strjoinv ("\u00a0", words);
+
+  if (text->len)
+    g_string_append (text, " · ");
+  g_string_append (text, whole);
+}
+
 static void
 append_count (GString    *text,
               guint       n,
               const char *format)
 {
+  g_autofree char *phrase = NULL;
+
   if (!n)
     return;
-  if (text->len)
-    g_string_append (text, " · ");
-  g_string_append_printf (text, format, n);
+  phrase = g_strdup_printf (format, n);
+  append_phrase (text, phrase);
 }
 
 /* "2 running · 3 waiting · 5 done · 1 failed": only the counts that are
@@ -78,6 +94,34 @@ idle_title (const JobCounts *c)
   return "";
 }
 
+static void
+set_quit_heading (AdwMessageDialog *dialog,
+                  guint             n)
+{
+  adw_message_dialog_format_heading (dialog, g_dngettext (NULL, "Stop %u running job?",
+                                                          "Stop %u running jobs?", n),
+                                     n);
+}
+
+/* The question follows the jobs: its count as they end, and gone when
+ * none is left to stop (the window stays; quitting asks nothing then). */
+static void
+sync_quit_dialog (PadlockWindow   *self,
+                  const JobCounts *counts)
+{
+  guint n = counts->running + counts->queued;
+
+  if (!self->quit_dialog)
+    return;
+  if (n)
+    {
+      set_quit_heading (self->quit_dialog, n);
+      return;
+    }
+  self->quit_app = FALSE;
+  gtk_window_destroy (GTK_WINDOW (g_steal_pointer (&self->quit_dialog)));
+}
+
 void
 padlock_window_update_summary (PadlockWindow *self)
 {
@@ -90,6 +134,20 @@ padlock_window_update_summary (PadlockWindow *self)
   busy = counts.running + counts.queued > 0;
   gtk_stack_set_visible_child_name (self->stack, n ? "jobs" : "empty");
   files = counts_text (&counts);
+  if (!n)
+    self->earlier_batches = FALSE;
+  /* The counts are of every job in the list: after a second batch, say
+   * so ("597 done · 3 failed · this session"). */
+  if (self->earlier_batches && *files)
+    {
+      g_autoptr(GString) text = g_string_new (files);
+
+      /* Translators: after "5 done · 1 failed" when the list holds the
+       * jobs of more than one batch. */
+      append_phrase (text, _("this session"));
+      g_free (files);
+      files = g_string_free (g_steal_pointer (&text), FALSE);
+    }
   gtk_label_set_text (self->files_label, files);
   if (!busy)
     gtk_label_set_text (self->throughput_label, idle_title (&counts));
@@ -99,6 +157,7 @@ padlock_window_update_summary (PadlockWindow *self)
                                  counts.done + counts.failed + counts.cancelled > 0);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.cancel-all", busy);
   padlock_window_list_sync_failures (self, counts.failed + counts.cancelled);
+  sync_quit_dialog (self, &counts);
 }
 
 static gboolean
@@ -107,8 +166,17 @@ on_graph_tick (gpointer user_data)
   PadlockWindow *self = user_data;
   double rate = padlock_queue_get_throughput (self->queue);
   gboolean busy = padlock_queue_get_busy (self->queue);
+  gint64 now = g_get_monotonic_time ();
+  guint64 bytes = padlock_queue_get_bytes (self->queue);
 
-  padlock_graph_push (self->graph, rate);
+  /* A bin: the bytes since the last tick over the time since, so that a
+   * short job shows at its rate (the header's rate is over 2 s). */
+  if (self->graph_time && bytes >= self->graph_bytes)
+    padlock_graph_push (self->graph, padlock_rate_average (bytes - self->graph_bytes,
+                                                           now - self->graph_time));
+  self->graph_time = now;
+  self->graph_bytes = bytes;
+  padlock_graph_set_peak (self->graph, padlock_queue_get_peak_job_rate (self->queue));
   if (busy)
     {
       /* Until the first bytes go by, the label says "Starting…". */
@@ -217,10 +285,7 @@ padlock_window_ask_to_quit (PadlockWindow *self,
       return TRUE;
     }
   dialog = adw_message_dialog_new (GTK_WINDOW (self), NULL, NULL);
-  adw_message_dialog_format_heading (ADW_MESSAGE_DIALOG (dialog),
-                                     g_dngettext (NULL, "Stop %u running job?",
-                                                  "Stop %u running jobs?", n),
-                                     n);
+  set_quit_heading (ADW_MESSAGE_DIALOG (dialog), n);
   adw_message_dialog_set_body (ADW_MESSAGE_DIALOG (dialog),
                                _("Files still being encrypted or decrypted are "
                                  "not finished: what they wrote so far is removed, "
@@ -258,7 +323,11 @@ on_busy_changed (PadlockWindow *self)
     {
       self->idle_ticks = 0;
       if (!self->graph_id)
-        self->graph_id = g_timeout_add (PADLOCK_GRAPH_INTERVAL_MS, on_graph_tick, self);
+        {
+          self->graph_time = 0;
+          self->graph_id = g_timeout_add (PADLOCK_GRAPH_INTERVAL_MS, on_graph_tick, self);
+          on_graph_tick (self);
+        }
     }
   else if (!self->quitting)     /* stopped on request: nothing to announce */
     notify_finished (self);
@@ -356,6 +425,8 @@ clear_finished_action (GtkWidget  *widget,
     {
       g_clear_handle_id (&self->graph_id, g_source_remove);
       padlock_graph_clear (self->graph);
+      padlock_queue_reset_peak_job_rate (self->queue);
+      self->earlier_batches = FALSE;
     }
 }
 
@@ -447,6 +518,12 @@ static void
 padlock_window_init (PadlockWindow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  /* Their names are in the template: GTK 4.8 would add the mnemonic's
+   * label they are labelled by ("Choose Files… Choose Files…"). */
+  gtk_accessible_reset_relation (GTK_ACCESSIBLE (self->choose_button),
+                                 GTK_ACCESSIBLE_RELATION_LABELLED_BY);
+  gtk_accessible_reset_relation (GTK_ACCESSIBLE (self->failures_button),
+                                 GTK_ACCESSIBLE_RELATION_LABELLED_BY);
 
   self->settings = padlock_settings_new ();
   self->queue = padlock_queue_new ();

@@ -61,3 +61,24 @@ void                     at_settle        (guint               ms);
 /* Renders WIDGET to $PADLOCK_SCREENSHOT_DIR/NAME.png. */
 void                     at_screenshot    (GtkWidget          *widget,
                                            const char         *name);
+
+/* A screen reader's view of this process: tests/a11y-reader, started
+ * beside the window (the test runs with GTK_A11Y=atspi on a bus that
+ * has at-spi).  The main loop runs while it answers. */
+typedef struct _AtReader AtReader;
+
+/* Starts the reader and waits until it sees this application. */
+AtReader                *at_reader_new    (void);
+void                     at_reader_free   (AtReader           *reader);
+/* Sends COMMAND (see tests/a11y-reader.c) and returns its answer's
+ * lines. */
+GStrv                    at_reader_ask    (AtReader           *reader,
+                                           const char         *command);
+/* "ROLE\tNAME" of what has the keyboard focus, as the reader sees it. */
+char                    *at_reader_focus  (AtReader           *reader);
+/* Gives WINDOW the keyboard, as a window manager would (Xvfb has none),
+ * and waits until it is active. */
+void                     at_focus_window  (GtkWindow          *window);
+/* Presses KEY through the reader and lets the window take it in. */
+void                     at_reader_key    (AtReader           *reader,
+                                           const char         *key);

@@ -1,6 +1,7 @@
 /* test-app-job.c - the application's engine room: jobs, queue, names,
  * inputs, errors, without a window */
 #include <fcntl.h>
+#include <math.h>
 #include <string.h>
 #include <unistd.h>
 #include <glib/gstdio.h>
@@ -9,6 +10,8 @@
 #include "packet-builder.h"
 #include "padlock-error.h"
 #include "padlock-job.h"
+#include "padlock-name.h"
+#include "padlock-rate.h"
 #include "padlock-output.h"
 #include "padlock-queue.h"
 #include "padlock-settings.h"
@@ -1072,11 +1075,90 @@ test_speed (void)
     }
 }
 
+/* A name shows every character it holds: hidden ones escaped, a
+ * backslash doubled (so that "\\u202E" typed in a name is not taken for
+ * an escape), invalid UTF-8 as U+FFFD; shown, it is in bidi isolates. */
+static void
+test_name_display (void)
+{
+  static const struct { const char *name; const char *escaped; } cases[] = {
+    { "plain.txt", "plain.txt" },
+    { "photo\xe2\x80\xaegpj.exe", "photo\\u202Egpj.exe" },          /* RLO, Cf */
+    { "two\nlines\tand\r", "two\\nlines\\tand\\r" },                 /* Cc */
+    { "bell\x07" "esc\x1b", "bell\\x07esc\\x1B" },
+    { "del\x7f", "del\\x7F" },
+    { "c1\xc2\x85", "c1\\u0085" },                                    /* NEL, Cc */
+    { "zero\xe2\x80\x8bwidth", "zero\\u200Bwidth" },                  /* ZWSP, Cf */
+    { "line\xe2\x80\xa8para\xe2\x80\xa9", "line\\u2028para\\u2029" }, /* Zl, Zp */
+    { "tag\xf3\xa0\x80\x81", "tag\\U000E0001" },                      /* astral Cf */
+    { "back\\u202E", "back\\\\u202E" },
+    { "bad\xff.bin", "bad\xef\xbf\xbd.bin" },
+    { "\xd7\xa9\xd7\x9c\xd7\x95\xd7\x9d.txt", "\xd7\xa9\xd7\x9c\xd7\x95\xd7\x9d.txt" }, /* Hebrew */
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *escaped = padlock_name_escape (cases[i].name);
+      g_autofree char *shown = padlock_name_display (cases[i].name);
+      g_autofree char *isolated = g_strconcat ("\xe2\x81\xa8", cases[i].escaped,
+                                               "\xe2\x81\xa9", NULL);
+
+      g_assert_cmpstr (escaped, ==, cases[i].escaped);
+      g_assert_cmpstr (shown, ==, isolated);
+      g_assert_true (g_utf8_validate (shown, -1, NULL));
+    }
+  g_assert_true (padlock_name_changes_look ("photo\xe2\x80\xaegpj.exe"));
+  g_assert_true (padlock_name_changes_look ("a\xe2\x81\xa6" "b"));       /* LRI */
+  g_assert_true (padlock_name_changes_look ("a\xe2\x80\x8f" "b"));       /* RLM */
+  g_assert_false (padlock_name_changes_look ("zero\xe2\x80\x8bwidth"));
+  g_assert_false (padlock_name_changes_look ("\xd7\xa9\xd7\x9c\xd7\x95\xd7\x9d.txt"));
+}
+
+/* Known progress, known rates: nothing before a quarter second of
+ * samples, then the rise over the last two seconds; a count that goes
+ * back starts over. */
+static void
+test_rate_known (void)
+{
+  PadlockRate rate;
+  double r = -1;
+  const gint64 ms = 1000;
+
+  padlock_rate_reset (&rate);
+  g_assert_cmpfloat (padlock_rate_get (&rate), ==, 0);
+  g_assert_false (padlock_rate_push (&rate, 1000 * ms, 0, &r));
+  g_assert_false (padlock_rate_push (&rate, 1100 * ms, 1000000, &r));
+  g_assert_cmpfloat (r, ==, -1);
+  g_assert_true (padlock_rate_push (&rate, 1250 * ms, 2500000, &r));
+  g_assert_cmpfloat (r, ==, 10e6);                 /* 2.5 MB in 250 ms */
+  g_assert_cmpint (padlock_rate_last_time (&rate), ==, 1250 * ms);
+  /* 2.25 s later: the samples at 0 and 100 ms are out of the window, the
+   * one at 250 ms spans it. */
+  g_assert_true (padlock_rate_push (&rate, 3500 * ms, 25000000, &r));
+  g_assert_cmpfloat (r, ==, 10e6);
+  g_assert_true (padlock_rate_push (&rate, 3750 * ms, 25000000 + 1250000, &r));
+  /* From 250 ms still (the next, at 3.5 s, is not 2 s old): 23.75 MB
+   * in 2.5 s. */
+  g_assert_cmpfloat (fabs (r - 23750000 / 2.5), <, 1e-6);
+  /* Many samples in the window: the oldest go, the rate stays known. */
+  for (guint i = 1; i <= 100; i++)
+    g_assert_true (padlock_rate_push (&rate, (3750 + 10 * i) * ms,
+                                      26250000 + i * 100000, &r));
+  g_assert_cmpfloat (r, >, 0);
+  /* Tried again: from 0, not measured until a quarter second has gone. */
+  g_assert_false (padlock_rate_push (&rate, 5000 * ms, 0, &r));
+  g_assert_cmpfloat (padlock_rate_get (&rate), ==, 0);
+  g_assert_cmpfloat (padlock_rate_average (1000000, 500 * ms), ==, 2e6);
+  g_assert_cmpfloat (padlock_rate_average (1000000, 0), ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
   tu_init (&argc, &argv);
 
+  g_test_add_func ("/app/name/display", test_name_display);
+  g_test_add_func ("/app/rate/known", test_rate_known);
   g_test_add_func ("/app/error/mapping", test_error_mapping);
   g_test_add_func ("/app/input", test_input);
   g_test_add_func ("/app/not-openpgp", test_not_openpgp);

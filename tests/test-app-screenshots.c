@@ -1,6 +1,8 @@
 /* test-app-screenshots.c - PNGs of each screen, into build/screenshots/,
  * for people to look at */
+#include <locale.h>
 #include <stdlib.h>
+#include <glib/gi18n.h>
 #include <string.h>
 #include <glib/gstdio.h>
 
@@ -149,6 +151,75 @@ test_screenshots (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static gboolean
+queue_idle_or_done (gpointer data)
+{
+  return !padlock_queue_get_busy (data);
+}
+
+/* The window at 1280 and at 360 px, in English and in German: rows that
+ * name what they wrote ("→ a (1).jpg"), a folder's row, the graph
+ * beside them.  Into build/screenshots as window-WIDTH-LANG.png (the
+ * ones in data/screenshots are copied from there). */
+static void
+test_window_sizes (void)
+{
+  static const char *languages[] = { "en", "de" };
+  static const int widths[] = { 1280, 360 };
+  g_autofree char *locale_dir = g_build_filename (g_getenv ("PADLOCK_BUILD_DIR"), "po", NULL);
+
+  /* The build's translations (po/LANG/LC_MESSAGES/padlock.mo). */
+  bindtextdomain ("padlock", locale_dir);
+  bind_textdomain_codeset ("padlock", "UTF-8");
+  textdomain ("padlock");
+  setlocale (LC_ALL, "C.UTF-8");
+  for (guint l = 0; l < G_N_ELEMENTS (languages); l++)
+    {
+      g_autofree char *dir = at_new_dir (languages[l]);
+      g_autofree char *photo = at_write_random (dir, "a.jpg", 2 * 1024 * 1024);
+      g_autofree char *photo_gpg = g_build_filename (dir, "a.jpg.gpg", NULL);
+      g_autofree char *report = at_write_random (dir, "Quarterly report.pdf",
+                                                 40 * 1024 * 1024);
+      g_autofree char *folder = g_build_filename (dir, "Holiday Photos", NULL);
+      const char *encrypt[] = { report, NULL };
+      const char *folders[] = { folder, NULL };
+      const char *decrypt[] = { photo_gpg, NULL };
+      PadlockWindow *window;
+
+      g_setenv ("LANGUAGE", languages[l], TRUE);
+      g_mkdir (folder, 0700);
+      for (guint i = 0; i < 212; i++)
+        {
+          g_autofree char *name = g_strdup_printf ("IMG_%04u.jpg", i);
+          g_free (at_write_random (folder, name, 20000));
+        }
+      at_gpg_encrypt (photo, photo_gpg, PASSPHRASE, NULL);
+      window = at_new_window ();
+      at_drop (window, decrypt);
+      at_answer (at_wait_dialog (window), PASSPHRASE);
+      g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
+      at_drop (window, folders);
+      at_answer (at_wait_dialog (window), PASSPHRASE);
+      g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
+      at_drop (window, encrypt);
+      at_answer (at_wait_dialog (window), PASSPHRASE);
+      g_assert_true (at_wait_until (queue_idle_or_done, window->queue, TIMEOUT_MS));
+      at_settle (1000);
+      for (guint w = 0; w < G_N_ELEMENTS (widths); w++)
+        {
+          g_autofree char *name = g_strdup_printf ("window-%d-%s", widths[w], languages[l]);
+
+          gtk_window_set_default_size (GTK_WINDOW (window), widths[w],
+                                       widths[w] > 500 ? 720 : 640);
+          at_settle (500);
+          at_screenshot (GTK_WIDGET (window), name);
+        }
+      gtk_window_destroy (GTK_WINDOW (window));
+      at_settle (100);
+    }
+  g_unsetenv ("LANGUAGE");
+}
+
 /* The screenshots the metainfo names are in data/screenshots, at the size
  * it gives, and the README shows each of them. */
 static void
@@ -198,5 +269,6 @@ main (int argc, char **argv)
   at_application ();
   g_test_add_func ("/screenshots/metainfo", test_metainfo_screenshots);
   g_test_add_func ("/screenshots", test_screenshots);
+  g_test_add_func ("/screenshots/window-sizes", test_window_sizes);
   return g_test_run ();
 }

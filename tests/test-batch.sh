@@ -27,7 +27,7 @@ gpg_d () { # FILE PASSPHRASE
       --decrypt "$1"
 }
 
-echo "1..31"
+echo "1..33"
 cd "$WORK" || exit 1
 mkdir -p "Photos/sub/empty" out
 head -c 2500000 /dev/urandom > Photos/sub/big.bin
@@ -112,6 +112,18 @@ status=$?
 check "a hostile archive is refused, naming the entry, leaving nothing" \
   sh -c "test $status -eq 1 && grep -q 'top/../escaped.txt' stderr && \
          test -z \"\$(ls -A hostile)\""
+
+# A name that draws itself backwards (U+202E) and one with a newline are
+# printed escaped: "photo\u202Egpj.exe", never the characters.
+rlo=$(printf 'photo\342\200\256gpj.exe')
+nl=$(printf 'two\nlines')
+printf 'x\n' > "$rlo"
+printf 'y\n' > "$nl"
+"$APP" --batch --passphrase-file=pw "$rlo" "$nl" > stdout 2> stderr
+check "a name with U+202E is printed escaped" \
+  grep -qxF 'encrypted photo\u202Egpj.exe -> photo\u202Egpj.exe.gpg' stdout
+check "a name with a newline is one line, escaped" \
+  grep -qxF 'encrypted two\nlines -> two\nlines.gpg' stdout
 
 # Bad usage: status 2, and the problem's words on stderr.
 usage () { # DESCRIPTION WORDS ARG...

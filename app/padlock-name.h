@@ -1,0 +1,31 @@
+/* padlock-name.h - a file's name as it can be shown without lying */
+#pragma once
+
+#include <gio/gio.h>
+
+G_BEGIN_DECLS
+
+/* Whether C is a control or format character (Cc, Cf, Zl, Zp): one that
+ * cannot be seen, or changes how the text around it reads. */
+gboolean  padlock_name_char_is_hidden (gunichar    c);
+/* NAME (a file name, in the file system's encoding) as text that shows
+ * every character it holds: valid UTF-8 (an invalid octet becomes
+ * U+FFFD, as GLib's display names do), and each control or format
+ * character (Unicode Cc, Cf, Zl, Zp: a newline, U+202E RIGHT-TO-LEFT
+ * OVERRIDE, a zero-width space) written out as an escape, "\n", "\t",
+ * "\r", "\x1B" or "\u202E", with a backslash itself doubled, so that no
+ * escape can be faked.  For lines that scripts read (padlock --batch). */
+char     *padlock_name_escape        (const char *name);
+/* The same, isolated for bidi (U+2068 FIRST STRONG ISOLATE ... U+2069
+ * POP DIRECTIONAL ISOLATE): a right-to-left name cannot reorder the text
+ * around it.  For everything the window shows. */
+char     *padlock_name_display       (const char *name);
+/* padlock_name_display of FILE's base name. */
+char     *padlock_name_display_file  (GFile      *file);
+/* Whether NAME holds characters that change the order in which the rest
+ * of it is drawn (bidi controls: U+202A..U+202E, U+2066..U+2069, the
+ * left-to-right, right-to-left and Arabic letter marks): a row then
+ * warns that the name is not what it seems. */
+gboolean  padlock_name_changes_look  (const char *name);
+
+G_END_DECLS

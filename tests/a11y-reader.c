@@ -1,0 +1,282 @@
+/* a11y-reader.c - what a screen reader sees of one application, over
+ * AT-SPI: a helper that the UI tests start beside their window.
+ *
+ * Usage: a11y-reader PID.  It reads commands on stdin, one a line, and
+ * answers each with zero or more lines and then a line holding only ".":
+ *
+ *   app            "ok" once the application with process id PID is on
+ *                  the accessibility bus (waits up to 20 s), else "none"
+ *   focus          "ROLE<TAB>NAME" of the object with the focused state
+ *   key KEY        presses and releases KEY (Tab, ISO_Left_Tab, Up, Down,
+ *                  Home, End, Return, space, Delete), as a keyboard does
+ *                  (the registry daemon's XTest on X11): "ok"
+ *   list ROLE      "NAME" of every visible object of ROLE ("button",
+ *                  "label", ...), in tree order; for a label, its text
+ *   describe ROLE  "NAME<TAB>DESCRIPTION" of every visible object of ROLE
+ *   mouse X Y      moves the pointer to X, Y on the screen: "ok"
+ *   tree           the visible tree, indented, for a failing test's log;
+ *                  "tree all" with what is hidden
+ *
+ * The window's process must keep its main loop running meanwhile: every
+ * question goes to it over D-Bus. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <atspi/atspi.h>
+
+static AtspiAccessible *app;
+
+static AtspiAccessible *
+find_app (guint pid)
+{
+  for (int attempt = 0; attempt < 200; attempt++)
+    {
+      AtspiAccessible *desktop = atspi_get_desktop (0);
+      int n = atspi_accessible_get_child_count (desktop, NULL);
+
+      for (int i = 0; i < n; i++)
+        {
+          AtspiAccessible *child = atspi_accessible_get_child_at_index (desktop, i, NULL);
+
+          if (child && atspi_accessible_get_process_id (child, NULL) == pid)
+            {
+              g_object_unref (desktop);
+              return child;
+            }
+          g_clear_object (&child);
+        }
+      g_object_unref (desktop);
+      g_usleep (100 * 1000);
+    }
+  return NULL;
+}
+
+static gboolean
+has_state (AtspiAccessible *obj,
+           AtspiStateType   state)
+{
+  AtspiStateSet *set = atspi_accessible_get_state_set (obj);
+  gboolean has = set && atspi_state_set_contains (set, state);
+
+  g_clear_object (&set);
+  return has;
+}
+
+typedef gboolean (*Visit) (AtspiAccessible *obj,
+                           int              depth,
+                           gpointer         data);
+
+/* Whether walk goes into what is hidden too ("tree all"). */
+static gboolean all;
+
+/* Depth first over what is visible (a hidden widget's subtree is not
+ * read; GTK 4.8 says "visible", never "showing"); stops when VISIT
+ * returns TRUE. */
+static gboolean
+walk (AtspiAccessible *obj,
+      int              depth,
+      Visit            visit,
+      gpointer         data)
+{
+  int n;
+
+  if (depth > 0 && !all && !has_state (obj, ATSPI_STATE_VISIBLE))
+    return FALSE;
+  if (visit (obj, depth, data))
+    return TRUE;
+  n = atspi_accessible_get_child_count (obj, NULL);
+  for (int i = 0; i < n; i++)
+    {
+      AtspiAccessible *child = atspi_accessible_get_child_at_index (obj, i, NULL);
+      gboolean stop = child && walk (child, depth + 1, visit, data);
+
+      g_clear_object (&child);
+      if (stop)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static char *
+text_of (AtspiAccessible *obj)
+{
+  AtspiText *text = atspi_accessible_get_text_iface (obj);
+  char *contents = NULL;
+
+  if (text)
+    {
+      contents = atspi_text_get_text (text, 0, -1, NULL);
+      g_object_unref (text);
+    }
+  return contents;
+}
+
+/* A label's name, or else its text (GTK gives a label's text as both). */
+static char *
+name_of (AtspiAccessible *obj)
+{
+  char *name = atspi_accessible_get_name (obj, NULL);
+
+  if (!name || !*name)
+    {
+      char *text = text_of (obj);
+
+      if (text)
+        {
+          g_free (name);
+          name = text;
+        }
+    }
+  return name ? name : g_strdup ("");
+}
+
+static gboolean
+print_focused (AtspiAccessible *obj,
+               int              depth,
+               gpointer         data)
+{
+  g_autofree char *role = NULL;
+  g_autofree char *name = NULL;
+
+  if (!has_state (obj, ATSPI_STATE_FOCUSED))
+    return FALSE;
+  role = atspi_accessible_get_role_name (obj, NULL);
+  name = name_of (obj);
+  printf ("%s\t%s\n", role, name);
+  return TRUE;
+}
+
+/* DATA: the role, and whether to print descriptions ("describe"). */
+typedef struct
+{
+  const char *role;
+  gboolean described;
+} OfRole;
+
+static gboolean
+print_of_role (AtspiAccessible *obj,
+               int              depth,
+               gpointer         data)
+{
+  const OfRole *of = data;
+  g_autofree char *role = atspi_accessible_get_role_name (obj, NULL);
+  g_autofree char *name = NULL;
+  g_autofree char *description = NULL;
+
+  if (g_strcmp0 (role, of->role))
+    return FALSE;
+  name = name_of (obj);
+  if (!of->described)
+    {
+      printf ("%s\n", name);
+      return FALSE;
+    }
+  description = atspi_accessible_get_description (obj, NULL);
+  printf ("%s\t%s\n", name, description ? description : "");
+  return FALSE;
+}
+
+static gboolean
+print_node (AtspiAccessible *obj,
+            int              depth,
+            gpointer         data)
+{
+  g_autofree char *role = atspi_accessible_get_role_name (obj, NULL);
+  g_autofree char *name = name_of (obj);
+
+  printf ("%*s%s \"%s\"%s%s%s\n", depth * 2, "", role, name,
+          has_state (obj, ATSPI_STATE_VISIBLE) ? "" : " [hidden]",
+          has_state (obj, ATSPI_STATE_FOCUSABLE) ? " [focusable]" : "",
+          has_state (obj, ATSPI_STATE_FOCUSED) ? " [focused]" : "");
+  return FALSE;
+}
+
+static const struct { const char *name; glong keysym; } keys[] = {
+  { "Tab", 0xff09 }, { "ISO_Left_Tab", 0xfe20 }, { "Up", 0xff52 },
+  { "Down", 0xff54 }, { "Home", 0xff50 }, { "End", 0xff57 },
+  { "Return", 0xff0d }, { "space", 0x20 }, { "Delete", 0xffff },
+};
+
+static void
+press (const char *name)
+{
+  for (gsize i = 0; i < G_N_ELEMENTS (keys); i++)
+    if (!strcmp (keys[i].name, name))
+      {
+        g_autoptr(GError) error = NULL;
+
+        if (!atspi_generate_keyboard_event (keys[i].keysym, NULL, ATSPI_KEY_SYM, &error))
+          printf ("error %s\n", error ? error->message : "");
+        else
+          printf ("ok\n");
+        return;
+      }
+  printf ("error no key %s\n", name);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  char line[256];
+
+  if (argc != 2)
+    {
+      fprintf (stderr, "usage: a11y-reader PID\n");
+      return 2;
+    }
+  if (atspi_init () < 0)
+    {
+      fprintf (stderr, "a11y-reader: no accessibility bus\n");
+      return 1;
+    }
+  setvbuf (stdout, NULL, _IOLBF, 0);
+  while (fgets (line, sizeof line, stdin))
+    {
+      g_strchomp (line);
+      /* Answers are read afresh: the window changes between questions. */
+      if (app)
+        atspi_accessible_clear_cache (app);
+      if (!strcmp (line, "app"))
+        {
+          if (!app)
+            app = find_app ((guint) strtoul (argv[1], NULL, 10));
+          if (app)
+            atspi_accessible_set_cache_mask (app, ATSPI_CACHE_NONE);
+          printf ("%s\n", app ? "ok" : "none");
+        }
+      else if (!app)
+        printf ("error no app\n");
+      else if (!strcmp (line, "focus"))
+        walk (app, 0, print_focused, NULL);
+      else if (g_str_has_prefix (line, "key "))
+        press (line + 4);
+      else if (g_str_has_prefix (line, "list "))
+        walk (app, 0, print_of_role, &(OfRole) { line + 5, FALSE });
+      else if (g_str_has_prefix (line, "mouse "))
+        {
+          g_autoptr(GError) error = NULL;
+          long x = 0, y = 0;
+
+          if (sscanf (line + 6, "%ld %ld", &x, &y) == 2
+              && atspi_generate_mouse_event (x, y, "abs", &error))
+            printf ("ok\n");
+          else
+            printf ("error %s\n", error ? error->message : "usage");
+        }
+      else if (g_str_has_prefix (line, "describe "))
+        walk (app, 0, print_of_role, &(OfRole) { line + 9, TRUE });
+      else if (!strcmp (line, "tree") || !strcmp (line, "tree all"))
+        {
+          all = !strcmp (line, "tree all");
+          walk (app, 0, print_node, NULL);
+          all = FALSE;
+        }
+      else
+        printf ("error unknown command\n");
+      printf (".\n");
+    }
+  g_clear_object (&app);
+  return 0;
+}
