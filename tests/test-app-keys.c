@@ -208,29 +208,6 @@ test_protected_asked_once (void)
   g_assert_cmpuint (tg_home_pinentry_count (home), ==, asked + 1);
 }
 
-/* Pinentry cancelled: "Cancelled, nothing was written", and nothing is. */
-static void
-test_pinentry_cancelled (void)
-{
-  g_autofree char *dir = at_new_dir ("keys-cancel");
-  g_autofree char *path = gpg_encrypt (dir, "secret.txt", "never\n", FALSE,
-                                       carol_fpr, NULL);
-  g_autoptr(PadlockHolder) holder = new_holder ();
-  g_autoptr(PadlockQueue) queue = padlock_queue_new ();
-  g_autoptr(PadlockJob) job = NULL;
-  g_autofree char *listing = NULL;
-
-  tg_gpgconf (home, "--reload", "gpg-agent");
-  tg_home_set_pinentry (home, "cancel");
-  job = decrypt (queue, holder, path, NULL);
-  g_assert_true (at_wait_queue_idle (queue, WAIT_MS));
-  g_assert_error (padlock_job_get_error (job), PADLOCK_ERROR,
-                  PADLOCK_ERROR_CANCELLED);
-  g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_CANCELLED);
-  listing = at_list_dir (dir);
-  g_assert_cmpstr (listing, ==, "secret.txt.gpg");
-}
-
 static gboolean
 is_waiting (gpointer data)
 {
@@ -245,13 +222,16 @@ is_finished (gpointer data)
   return padlock_job_is_finished (data);
 }
 
-/* While pinentry is up the job says whose passphrase it waits for; its
- * cancel cuts the agent request at once, and nothing is written. */
+/* ANSWER "cancel": pinentry cancelled.  "hang": while pinentry is up the
+ * job says whose passphrase it waits for, and the job's own cancel cuts
+ * the agent request.  Either way "Cancelled, nothing was written", and
+ * nothing is. */
 static void
-test_waiting_then_cancel (void)
+test_cancelled (gconstpointer data)
 {
-  g_autofree char *dir = at_new_dir ("keys-waiting");
-  g_autofree char *path = gpg_encrypt (dir, "wait.txt", "never\n", FALSE,
+  const char *answer = data;
+  g_autofree char *dir = at_new_dir ("keys-cancel");
+  g_autofree char *path = gpg_encrypt (dir, "secret.txt", "never\n", FALSE,
                                        carol_fpr, NULL);
   g_autoptr(PadlockHolder) holder = new_holder ();
   g_autoptr(PadlockQueue) queue = padlock_queue_new ();
@@ -259,17 +239,22 @@ test_waiting_then_cancel (void)
   g_autofree char *listing = NULL;
 
   tg_gpgconf (home, "--reload", "gpg-agent");
-  tg_home_set_pinentry (home, "hang");
+  tg_home_set_pinentry (home, answer);
   job = decrypt (queue, holder, path, NULL);
-  g_assert_true (at_wait_until (is_waiting, job, WAIT_MS));
-  padlock_job_cancel (job);
+  if (!strcmp (answer, "hang"))
+    {
+      g_assert_true (at_wait_until (is_waiting, job, WAIT_MS));
+      padlock_job_cancel (job);
+    }
   g_assert_true (at_wait_until (is_finished, job, WAIT_MS));
-  tg_home_release_pinentry (home);
+  if (!strcmp (answer, "hang"))
+    tg_home_release_pinentry (home);
   g_assert_error (padlock_job_get_error (job), PADLOCK_ERROR,
                   PADLOCK_ERROR_CANCELLED);
+  g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_CANCELLED);
   listing = at_list_dir (dir);
-  g_assert_cmpstr (listing, ==, "wait.txt.gpg");
-  /* GnuPG 2.2's agent keeps its pinentry until it is answered. */
+  g_assert_cmpstr (listing, ==, "secret.txt.gpg");
+  /* GnuPG 2.2's agent keeps a pinentry up until it is answered. */
   tg_gpgconf (home, "--kill", "gpg-agent");
 }
 
@@ -367,8 +352,10 @@ main (int argc, char **argv)
       g_test_add_data_func (path, GUINT_TO_POINTER (i), test_gpg_to_subkey);
     }
   g_test_add_func ("/app-keys/protected-asked-once", test_protected_asked_once);
-  g_test_add_func ("/app-keys/pinentry-cancelled", test_pinentry_cancelled);
-  g_test_add_func ("/app-keys/waiting-then-cancel", test_waiting_then_cancel);
+  g_test_add_data_func ("/app-keys/cancelled/pinentry", "cancel",
+                        test_cancelled);
+  g_test_add_data_func ("/app-keys/cancelled/while-waiting", "hang",
+                        test_cancelled);
   g_test_add_func ("/app-keys/not-mine", test_not_mine);
   g_test_add_func ("/app-keys/pkesk-and-skesk", test_pkesk_and_skesk);
   g_test_add_func ("/app-keys/batch", test_batch);
