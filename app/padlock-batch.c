@@ -62,6 +62,7 @@ typedef struct
   GCancellable *interrupt;
   PadlockHolder *holder;        /* the user's GnuPG secret keys, or NULL */
   gboolean needs_passphrase;    /* some job cannot do with the keys */
+  gboolean any_pkesk;           /* some message is for a public key */
 } Batch;
 
 static int
@@ -346,11 +347,14 @@ read_prefixes (Batch *batch)
  * with an SKESK, or without a PKESK that the user's keys may open. */
 static gboolean
 input_needs_passphrase (PadlockInput     *input,
-                        PadlockDirection  direction)
+                        PadlockDirection  direction,
+                        gboolean         *any_pkesk)
 {
   const pl_sniff_result *sniffed = padlock_input_get_sniff (input);
   gboolean pkesk = FALSE;
 
+  for (size_t k = 0; sniffed && k < sniffed->n_key_packets; k++)
+    *any_pkesk |= sniffed->key_packets[k].tag == PL_PKT_PKESK;
   if (direction == PADLOCK_DIRECTION_ENCRYPT || !sniffed
       || sniffed->key_packets_left_out)
     return TRUE;
@@ -382,7 +386,8 @@ make_jobs (Batch                  *batch,
       /* A pipe's output goes to the current folder, not to /dev/fd. */
       if (padlock_input_is_stream (input) && !here.output_dir)
         here.output_dir = cwd = g_get_current_dir ();
-      batch->needs_passphrase |= input_needs_passphrase (input, direction);
+      if (input_needs_passphrase (input, direction, &batch->any_pkesk))
+        batch->needs_passphrase = TRUE;
       g_ptr_array_add (batch->jobs,
                        padlock_job_new_for_input (input, direction, &here));
     }
@@ -534,7 +539,8 @@ padlock_batch_run (GVariantDict *options)
     any_encrypt |= padlock_job_get_direction (g_ptr_array_index (batch.jobs, i))
                    == PADLOCK_DIRECTION_ENCRYPT;
 
-  if (!any_encrypt)
+  /* GnuPG is asked only for messages to public keys. */
+  if (!any_encrypt && batch.any_pkesk)
     batch.holder = load_holder (&batch);
   if (!pw_file && (!batch.holder || batch.needs_passphrase))
     bad_usage (&problem, "%s",
