@@ -179,6 +179,34 @@ test_gpg_to_subkey (gconstpointer data)
   assert_opened (job, dir, "note.txt", text);
 }
 
+/* gpg --throw-keyids: the PKESK names nobody, and each secret subkey of
+ * its algorithm is tried until one opens it. */
+static void
+test_anonymous (void)
+{
+  g_autofree char *dir = at_new_dir ("keys-anonymous");
+  g_autofree char *r = g_strconcat (alice_subs[2], "!", NULL);
+  g_autofree char *plain = g_build_filename (dir, "anon.txt", NULL);
+  g_autofree char *path = g_strconcat (plain, ".gpg", NULL);
+  g_autoptr(GBytes) in = g_bytes_new_static ("nobody named\n", 13);
+  g_autoptr(GBytes) sealed = NULL;
+  g_autoptr(PadlockHolder) holder = new_holder ();
+  g_autoptr(PadlockQueue) queue = padlock_queue_new ();
+  g_autoptr(PadlockJob) job = NULL;
+
+  g_assert_cmpint (tg_gpg (home, NULL, in, &sealed, "--trust-model", "always",
+                           "--throw-keyids", "--set-filename", "anon.txt",
+                           "--output", "-", "-e", "-r", r, NULL), ==, 0);
+  g_assert_true (g_file_set_contents (path, g_bytes_get_data (sealed, NULL),
+                                      g_bytes_get_size (sealed), NULL));
+  /* Carol's protected nistp256 key may be tried too: it does not open
+   * it, whatever passphrase is given. */
+  tg_home_set_pinentry (home, PASSPHRASE);
+  job = decrypt (queue, holder, path, NULL);
+  g_assert_true (at_wait_queue_idle (queue, WAIT_MS));
+  assert_opened (job, dir, "anon.txt", "nobody named\n");
+}
+
 /* Carol's key is protected: pinentry asks once, and the agent's cache
  * opens a second file without asking again. */
 static void
@@ -351,6 +379,7 @@ main (int argc, char **argv)
                                                sub_names[i]);
       g_test_add_data_func (path, GUINT_TO_POINTER (i), test_gpg_to_subkey);
     }
+  g_test_add_func ("/app-keys/anonymous", test_anonymous);
   g_test_add_func ("/app-keys/protected-asked-once", test_protected_asked_once);
   g_test_add_data_func ("/app-keys/cancelled/pinentry", "cancel",
                         test_cancelled);
