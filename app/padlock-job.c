@@ -224,6 +224,8 @@ padlock_job_finished (GObject      *object,
   set_deriving (self, FALSE);
   if (self->is_folder)
     set_detail (self, padlock_folder_status_skipped (&self->folder_status));
+  else
+    set_detail (self, NULL);    /* no longer waiting for a pinentry */
   if (!g_task_propagate_boolean (G_TASK (result), &error))
     {
       g_clear_error (&self->error);

@@ -280,6 +280,7 @@ test_cancelled (gconstpointer data)
   g_assert_error (padlock_job_get_error (job), PADLOCK_ERROR,
                   PADLOCK_ERROR_CANCELLED);
   g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_CANCELLED);
+  g_assert_null (padlock_job_get_detail (job));
   listing = at_list_dir (dir);
   g_assert_cmpstr (listing, ==, "secret.txt.gpg");
   /* GnuPG 2.2's agent keeps a pinentry up until it is answered. */
