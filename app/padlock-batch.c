@@ -6,7 +6,6 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <termios.h>
 #include <sys/resource.h>
 #include <unistd.h>
 #include <glib/gi18n.h>
@@ -20,11 +19,13 @@
 #include "padlock-input.h"
 #include "padlock-job.h"
 #include "padlock-queue.h"
+#include "padlock-error.h"
 #include "padlock-secret.h"
+#include "padlock-secret-input.h"
+#include "passphrase.h"
 #include "padlock-settings.h"
 
 #define PROGRESS_MS 250
-#define PASSPHRASE_MAX 4096
 
 static const GOptionEntry batch_options[] = {
   { "batch", 0, 0, G_OPTION_ARG_NONE, NULL,
@@ -91,94 +92,101 @@ bad_usage (GError     **error,
   return FALSE;
 }
 
-/* Reads a line from the terminal with echo off, into secure memory. */
-static char *
-read_tty_line (int fd, const char *prompt)
+/* The passphrase SOURCE (a file's name, or the terminal) could not give:
+ * in the words of the engine's one table, or the system's. */
+static gboolean
+secret_unreadable (gpg_error_t  err,
+                   const char  *source,
+                   GError     **error)
 {
-  struct termios old, quiet;
-  char *line = gcry_malloc_secure (PASSPHRASE_MAX);
-  size_t len = 0;
-  char c;
+  g_autoptr(GError) words = NULL;
 
-  if (!line)
-    return NULL;
-  if (tcgetattr (fd, &old))
-    {
-      gcry_free (line);
-      return NULL;
-    }
-  quiet = old;
-  quiet.c_lflag &= ~(tcflag_t) ECHO;
-  quiet.c_lflag |= ECHONL;
-  if (write (fd, prompt, strlen (prompt)) < 0
-      || tcsetattr (fd, TCSAFLUSH, &quiet))
-    {
-      gcry_free (line);
-      return NULL;
-    }
-  while (read (fd, &c, 1) == 1 && c != '\n')
-    if (len + 1 < PASSPHRASE_MAX)
-      line[len++] = c;
-  line[len] = 0;
-  c = 0;
-  tcsetattr (fd, TCSAFLUSH, &old);
-  return line;
+  if (gpg_err_code (err) == PL_ERR_PASSPHRASE_NOT_TEXT)
+    return bad_usage (error, _("%s holds a NUL character"), source);
+  if (gpg_err_code (err) & GPG_ERR_SYSTEM_ERROR)
+    return bad_usage (error, "%s: %s", source, gpg_strerror (err));
+  words = padlock_error_from_gpg (err);
+  return bad_usage (error, "%s: %s", source, words->message);
 }
 
-/* "-": from the terminal, twice when encrypting so that a typo does not
- * lock the files away. */
+/* TEXT (LEN octets from SOURCE, read under RULE) as the batch's secret:
+ * by the one passphrase rule (core/passphrase.h), which must accept it
+ * for encryption when the batch ENCRYPTS anything. */
+static PadlockSecret *
+secret_from_text (const char          *text,
+                  size_t               len,
+                  pl_passphrase_rule   rule,
+                  gboolean             encrypts,
+                  const char          *source,
+                  GError             **error)
+{
+  gpg_error_t err = 0;
+
+  if (!pl_passphrase_length (text, len, rule))
+    {
+      bad_usage (error, _("%s holds no passphrase"), source);
+      return NULL;
+    }
+  if (encrypts)
+    err = pl_passphrase_check (text, len, rule, NULL);
+  if (err)
+    {
+      secret_unreadable (err, source, error);
+      return NULL;
+    }
+  return padlock_secret_new_full (text, len, rule, error);
+}
+
+/* "-": from the terminal (padlock-secret-input.h), twice when encrypting
+ * so that a typo does not lock the files away. */
 static PadlockSecret *
 passphrase_from_tty (gboolean confirm, GError **error)
 {
-  int fd = open ("/dev/tty", O_RDWR | O_CLOEXEC);
   char *first = NULL, *again = NULL;
+  size_t len = 0, again_len = 0;
   PadlockSecret *secret = NULL;
+  gpg_error_t err = padlock_secret_read_terminal (_("Passphrase: "), &first,
+                                                  &len);
 
-  if (fd < 0)
-    {
-      bad_usage (error, "%s", _("--passphrase-file=- needs a terminal"));
-      return NULL;
-    }
-  first = read_tty_line (fd, _("Passphrase: "));
-  if (first && confirm)
-    again = read_tty_line (fd, _("Passphrase again: "));
-  close (fd);
-  if (!first || (confirm && !again))
-    g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED,
-                         _("Could not read the passphrase from the terminal"));
-  else if (confirm && strcmp (first, again))
+  if (!err && confirm)
+    err = padlock_secret_read_terminal (_("Passphrase again: "), &again,
+                                        &again_len);
+  if (gpg_err_code (err) == GPG_ERR_ENOTTY)
+    bad_usage (error, "%s", _("--passphrase-file=- needs a terminal"));
+  else if (err)
+    secret_unreadable (err, _("The terminal"), error);
+  else if (confirm && (len != again_len || memcmp (first, again, len)))
     bad_usage (error, "%s", _("The passphrases differ"));
-  else if (!*first)
+  else if (!len)
     bad_usage (error, "%s", _("The passphrase is empty"));
   else
-    secret = padlock_secret_new (first);
-  if (first)
-    gcry_free (first);          /* secure memory is wiped when freed */
-  if (again)
-    gcry_free (again);
+    secret = secret_from_text (first, len, PL_PASSPHRASE_TYPED, confirm,
+                               _("The passphrase"), error);
+  padlock_secret_text_free (first, len);
+  padlock_secret_text_free (again, again_len);
   return secret;
 }
 
-/* The file's content less one trailing newline. */
+/* A passphrase file, read as gpg reads --passphrase-file
+ * (PL_PASSPHRASE_FILE), at most PL_PASSPHRASE_MAX octets. */
 static PadlockSecret *
-passphrase_from_file (const char *path, GError **error)
+passphrase_from_file (const char  *path,
+                      gboolean     encrypts,
+                      GError     **error)
 {
-  PadlockSecret *secret = NULL;
+  PadlockSecret *secret;
   char *text = NULL;
-  gsize len = 0;
+  size_t len = 0;
+  gpg_error_t err = padlock_secret_read (path, 0, &text, &len);
 
-  if (!g_file_get_contents (path, &text, &len, error))
-    return NULL;
-  if (len && text[len - 1] == '\n')
-    text[--len] = 0;
-  if (strlen (text) != len)
-    bad_usage (error, _("%s holds a NUL character"), path);
-  else if (!len)
-    bad_usage (error, _("%s holds no passphrase"), path);
-  else
-    secret = padlock_secret_new (text);
-  explicit_bzero (text, len);
-  g_free (text);
+  if (err)
+    {
+      secret_unreadable (err, path, error);
+      return NULL;
+    }
+  secret = secret_from_text (text, len, PL_PASSPHRASE_FILE, encrypts, path,
+                             error);
+  padlock_secret_text_free (text, len);
   return secret;
 }
 
@@ -548,9 +556,9 @@ padlock_batch_run (GVariantDict *options)
                  "passphrase is never taken on the command line.  Files "
                  "for your own keys need none."));
   else if (pw_file)
-    secret = strcmp (pw_file, "-") ? passphrase_from_file (pw_file, &problem)
-                                   : passphrase_from_tty (any_encrypt,
-                                                          &problem);
+    secret = strcmp (pw_file, "-")
+             ? passphrase_from_file (pw_file, any_encrypt, &problem)
+             : passphrase_from_tty (any_encrypt, &problem);
   if (g_cancellable_is_cancelled (batch.interrupt))
     status = 1;
   else if (!secret && problem)

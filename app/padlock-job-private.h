@@ -76,6 +76,10 @@ struct _PadlockJob
   atomic_int_fast64_t deriving_since;
   atomic_int_fast64_t derive_us;
   gboolean deriving;
+  /* Within it, waiting for the process's key-derivation memory
+   * (core/kdf-memory.h): "Waiting for memory…". */
+  atomic_int atomic_waiting_for_memory;
+  gboolean waiting_for_memory;
   /* "Waiting for the passphrase of …" while the agent's pinentry is up
    * (the worker sets it under the lock; the tick shows it as detail). */
   GMutex waiting_lock;

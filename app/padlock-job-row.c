@@ -59,6 +59,8 @@ status_text (PadlockJob *job)
     case PADLOCK_JOB_RUNNING:
     case PADLOCK_JOB_VERIFYING:
       /* Its own state: no data moves while the passphrase is stretched. */
+      if (padlock_job_get_waiting_for_memory (job))
+        return g_strdup (_("Waiting for memory…"));
       if (padlock_job_get_deriving (job))
         return g_strdup (_("Deriving key…"));
       rate = padlock_format_rate (padlock_job_get_throughput (job));

@@ -110,8 +110,7 @@ encrypt_with_secret (PadlockJobWork       *work,
                      const pl_job_control *ctl)
 {
   pl_encrypt_options opts;
-  gsize pw_len;
-  const char *pw = padlock_secret_get_data (work->secret, &pw_len);
+  pl_key key = padlock_secret_get_key (work->secret);
   GStatBuf st;
 
   pl_encrypt_options_init (&opts);
@@ -127,11 +126,10 @@ encrypt_with_secret (PadlockJobWork       *work,
     opts.file_date = (uint32_t) padlock_input_get_mtime (work->opened);
   else if (!g_stat (work->input_path, &st))
     opts.file_date = (uint32_t) st.st_mtime;
-  pl_key key = pl_key_passphrase (pw, pw_len);
   opts.keys = &key;
   opts.n_keys = 1;
-  /* The batch derives once for all its files (issue 13). */
-  opts.batch = padlock_secret_get_batch (work->secret);
+  /* The jobs sharing the passphrase derive once for all (issue 13). */
+  opts.keycache = padlock_secret_get_keycache (work->secret);
   return pl_encrypt (src, sink, &opts, ctl);
 }
 
@@ -151,10 +149,9 @@ decrypt_with_secret (PadlockJobWork       *work,
 
   if (work->secret)
     {
-      gsize pw_len;
-      const char *pw = padlock_secret_get_data (work->secret, &pw_len);
-      keys[opts.n_keys++] = pl_key_passphrase (pw, pw_len);
-      opts.batch = padlock_secret_get_batch (work->secret);
+      /* The text and its rule: the engine tries its other forms too. */
+      keys[opts.n_keys++] = padlock_secret_get_key (work->secret);
+      opts.keycache = padlock_secret_get_keycache (work->secret);
     }
   /* The engine asks the keys held elsewhere before any S2K runs. */
   if (held)
@@ -227,7 +224,10 @@ verify_and_delete (PadlockJob           *self,
   return NULL;
 }
 
-/* From the engine: key derivation starts or ends (on the job's thread). */
+/* From the engine: key derivation starts, waits for the process's
+ * key-derivation memory and has it, or ends (on the job's thread; job.h:
+ * PL_DERIVING, then PL_DERIVING_WAITING_FOR_MEMORY and PL_DERIVING in
+ * pairs, then 0). */
 static void
 on_core_deriving (void *user_data,
                   int   deriving)
@@ -235,12 +235,16 @@ on_core_deriving (void *user_data,
   PadlockJob *self = user_data;
   gint64 now = g_get_monotonic_time ();
 
+  atomic_store (&self->atomic_waiting_for_memory,
+                deriving == PL_DERIVING_WAITING_FOR_MEMORY);
+  if (deriving && atomic_load (&self->atomic_deriving))
+    return;                     /* a wait for memory begins or ends */
   if (deriving)
     atomic_store (&self->deriving_since, now);
   else
     atomic_fetch_add (&self->derive_us,
                       now - atomic_load (&self->deriving_since));
-  atomic_store (&self->atomic_deriving, deriving);
+  atomic_store (&self->atomic_deriving, deriving != 0);
 }
 
 static pl_job_control

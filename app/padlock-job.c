@@ -37,6 +37,7 @@ enum {
   PROP_ERROR,
   PROP_DETAIL,
   PROP_DERIVING,
+  PROP_WAITING_FOR_MEMORY,
   N_PROPS
 };
 
@@ -106,12 +107,21 @@ set_bytes (PadlockJob *self,
 
 static void
 set_deriving (PadlockJob *self,
-              gboolean    deriving)
+              gboolean    deriving,
+              gboolean    waiting_for_memory)
 {
-  if (self->deriving == deriving)
-    return;
-  self->deriving = deriving;
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DERIVING]);
+  waiting_for_memory = deriving && waiting_for_memory;
+  if (self->deriving != deriving)
+    {
+      self->deriving = deriving;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DERIVING]);
+    }
+  if (self->waiting_for_memory != waiting_for_memory)
+    {
+      self->waiting_for_memory = waiting_for_memory;
+      g_object_notify_by_pspec (G_OBJECT (self),
+                                properties[PROP_WAITING_FOR_MEMORY]);
+    }
 }
 
 static void
@@ -140,7 +150,8 @@ padlock_job_update (PadlockJob *self)
   if (total < 0)
     total = self->bytes_total;
   set_bytes (self, done, total);
-  set_deriving (self, atomic_load (&self->atomic_deriving));
+  set_deriving (self, atomic_load (&self->atomic_deriving),
+                atomic_load (&self->atomic_waiting_for_memory));
 
   self->sample_time[self->next_sample] = now;
   self->sample_bytes[self->next_sample] = done;
@@ -221,7 +232,7 @@ padlock_job_finished (GObject      *object,
     }
 
   g_object_freeze_notify (G_OBJECT (self));
-  set_deriving (self, FALSE);
+  set_deriving (self, FALSE, FALSE);
   if (self->is_folder)
     set_detail (self, padlock_folder_status_skipped (&self->folder_status));
   else
@@ -339,6 +350,7 @@ padlock_job_start (PadlockJob *self,
   atomic_store (&self->atomic_done, 0);
   atomic_store (&self->atomic_total, self->bytes_total);
   atomic_store (&self->atomic_deriving, 0);
+  atomic_store (&self->atomic_waiting_for_memory, 0);
   atomic_store (&self->derive_us, 0);
   reset_samples (self);
   self->start_time = g_get_monotonic_time ();
@@ -594,6 +606,9 @@ padlock_job_get_property (GObject    *object,
     case PROP_DERIVING:
       g_value_set_boolean (value, self->deriving);
       break;
+    case PROP_WAITING_FOR_MEMORY:
+      g_value_set_boolean (value, self->waiting_for_memory);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -638,6 +653,8 @@ padlock_job_class_init (PadlockJobClass *klass)
     g_param_spec_string ("detail", NULL, NULL, NULL, flags);
   properties[PROP_DERIVING] =
     g_param_spec_boolean ("deriving", NULL, NULL, FALSE, flags);
+  properties[PROP_WAITING_FOR_MEMORY] =
+    g_param_spec_boolean ("waiting-for-memory", NULL, NULL, FALSE, flags);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -793,4 +810,11 @@ padlock_job_get_deriving (PadlockJob *self)
 {
   g_return_val_if_fail (PADLOCK_IS_JOB (self), FALSE);
   return self->deriving;
+}
+
+gboolean
+padlock_job_get_waiting_for_memory (PadlockJob *self)
+{
+  g_return_val_if_fail (PADLOCK_IS_JOB (self), FALSE);
+  return self->waiting_for_memory;
 }

@@ -97,6 +97,10 @@ int               padlock_job_get_profile       (PadlockJob       *self);
 /* TRUE while the job derives its key from the passphrase (or waits for
  * its batch to): "Deriving key…".  Its throughput counts data time only. */
 gboolean          padlock_job_get_deriving      (PadlockJob       *self);
+/* TRUE while, deriving, it waits for the process's key-derivation memory
+ * (core/kdf-memory.h: one 2 GiB Argon2 at a time): "Waiting for
+ * memory…".  A cancel ends the wait at once. */
+gboolean          padlock_job_get_waiting_for_memory (PadlockJob  *self);
 /* The group: an id the caller gives the jobs it starts together with one
  * passphrase (the files of one dialog, or of one `padlock --batch`), so
  * that it can tell when a group's last job ends; 0 until set. */

@@ -61,15 +61,23 @@ weakness_words (int error)
     }
 }
 
-/* Blank passphrases are refused: a space typed by mistake must not
- * become the only thing between a stranger and the files. */
-static gboolean
-has_non_space (const char *text)
+/* Why TEXT cannot lock files, by the one passphrase rule
+ * (core/passphrase.h), or NULL.  Blank passphrases are refused: a space
+ * typed by mistake must not become the only thing between a stranger
+ * and the files. */
+static const char *
+refusal (const char *text)
 {
-  for (const char *p = text; *p; p = g_utf8_next_char (p))
-    if (!g_unichar_isspace (g_utf8_get_char (p)))
-      return TRUE;
-  return FALSE;
+  switch (gpg_err_code (pl_passphrase_check (text, strlen (text),
+                                             PL_PASSPHRASE_TYPED, NULL)))
+    {
+    case GPG_ERR_NO_ERROR:
+      return NULL;
+    case PL_ERR_PASSPHRASE_TOO_LONG:
+      return _("The passphrase is too long: at most 4096 bytes.");
+    default:
+      return _("A passphrase needs more than spaces.");
+    }
 }
 
 static void
@@ -77,11 +85,18 @@ padlock_passphrase_dialog_update (PadlockPassphraseDialog *self)
 {
   const char *text = gtk_editable_get_text (GTK_EDITABLE (self->entry));
   const char *confirm = gtk_editable_get_text (GTK_EDITABLE (self->confirm_entry));
+  const char *why;
   gboolean ok;
 
   if (self->mode == PADLOCK_PASSPHRASE_DECRYPT)
     {
-      gtk_widget_set_sensitive (GTK_WIDGET (self->ok_button), *text != '\0');
+      gboolean too_long = strlen (text) > PL_PASSPHRASE_MAX;
+
+      gtk_label_set_text (self->match_label, too_long
+                          ? _("The passphrase is too long: at most 4096 bytes.")
+                          : "");
+      gtk_widget_set_sensitive (GTK_WIDGET (self->ok_button),
+                                *text != '\0' && !too_long);
       return;
     }
 
@@ -112,11 +127,12 @@ padlock_passphrase_dialog_update (PadlockPassphraseDialog *self)
         }
     }
 
-  ok = has_non_space (text) && strcmp (text, confirm) == 0;
-  if (!*confirm)
+  why = refusal (text);
+  ok = !why && strcmp (text, confirm) == 0;
+  if (why && (*confirm || strlen (text) > PL_PASSPHRASE_MAX))
+    gtk_label_set_text (self->match_label, why);
+  else if (!*confirm)
     gtk_label_set_text (self->match_label, "");
-  else if (!has_non_space (text))
-    gtk_label_set_text (self->match_label, _("A passphrase needs more than spaces."));
   else
     gtk_label_set_text (self->match_label, ok ? _("The passphrases match.")
                                               : _("The passphrases do not match."));
@@ -197,11 +213,21 @@ static void
 on_ok_clicked (PadlockPassphraseDialog *self)
 {
   g_autoptr(PadlockSecret) secret = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->entry));
 
   if (!gtk_widget_get_sensitive (GTK_WIDGET (self->ok_button)) || self->finished)
     return;
-  /* Out of the entry into secure memory, and the entries emptied. */
-  secret = padlock_secret_new (gtk_editable_get_text (GTK_EDITABLE (self->entry)));
+  /* Out of the entry into secure memory, and the entries emptied; no
+   * secure memory left is said, and the dialog stays. */
+  secret = padlock_secret_new_full (text, strlen (text), PL_PASSPHRASE_TYPED,
+                                    &error);
+  if (!secret)
+    {
+      gtk_label_set_text (self->error_label, error->message);
+      gtk_widget_set_visible (GTK_WIDGET (self->error_label), TRUE);
+      return;
+    }
   gtk_editable_set_text (GTK_EDITABLE (self->entry), "");
   gtk_editable_set_text (GTK_EDITABLE (self->confirm_entry), "");
   self->finished = TRUE;

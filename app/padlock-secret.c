@@ -2,38 +2,83 @@
 #include "padlock-secret.h"
 
 #include <string.h>
+#include <glib/gi18n.h>
 #include <gcrypt.h>
 
-#include "batch.h"
+#include "algo.h"
+#include "keycache.h"
+#include "padlock-error.h"
 
 struct _PadlockSecret
 {
   gatomicrefcount ref_count;
-  char *data;                   /* secret: gcry_malloc_secure */
+  char *text;                   /* secret: gcry_malloc_secure, as read */
   gsize len;
-  pl_batch *batch;              /* its derived keys: secure memory */
+  char *passphrase;             /* secret: the rule's octets of TEXT */
+  gsize passphrase_len;
+  pl_passphrase_rule rule;
+  pl_keycache *keycache;        /* its derived keys: secure memory */
 };
 
 G_DEFINE_BOXED_TYPE (PadlockSecret, padlock_secret,
                      padlock_secret_ref, padlock_secret_unref)
 
+static void
+secret_free (PadlockSecret *self)
+{
+  if (self->text)
+    pl_wipe (self->text, self->len + 1);
+  gcry_free (self->text);
+  if (self->passphrase)
+    pl_wipe (self->passphrase, self->passphrase_len + 1);
+  gcry_free (self->passphrase);
+  pl_keycache_free (self->keycache);
+  g_free (self);
+}
+
 PadlockSecret *
-padlock_secret_new (const char *text)
+padlock_secret_new_full (const char          *text,
+                         gsize                len,
+                         pl_passphrase_rule   rule,
+                         GError             **error)
 {
   PadlockSecret *self;
 
-  g_return_val_if_fail (text != NULL, NULL);
+  g_return_val_if_fail (text != NULL || len == 0, NULL);
 
+  if (len > PL_PASSPHRASE_MAX)
+    {
+      g_propagate_error (error, padlock_error_from_gpg (
+                                  gpg_error (PL_ERR_PASSPHRASE_TOO_LONG)));
+      return NULL;
+    }
   self = g_new0 (PadlockSecret, 1);
   g_atomic_ref_count_init (&self->ref_count);
-  self->len = strlen (text);
-  self->data = gcry_malloc_secure (self->len + 1);
-  if (!self->data)
-    g_error ("out of secure memory");
-  memcpy (self->data, text, self->len + 1);
-  if (pl_batch_new (&self->batch))
-    g_error ("out of memory");
+  self->rule = rule;
+  self->len = len;
+  self->passphrase_len = pl_passphrase_length (text, len, rule);
+  self->text = gcry_malloc_secure (len + 1);
+  self->passphrase = gcry_malloc_secure (self->passphrase_len + 1);
+  if (!self->text || !self->passphrase || pl_keycache_new (&self->keycache))
+    {
+      secret_free (self);
+      g_set_error_literal (error, PADLOCK_ERROR, PADLOCK_ERROR_OTHER,
+                           _("Out of secure memory for the passphrase."));
+      return NULL;
+    }
+  memcpy (self->text, text, len);
+  self->text[len] = 0;
+  memcpy (self->passphrase, text, self->passphrase_len);
+  self->passphrase[self->passphrase_len] = 0;
   return self;
+}
+
+PadlockSecret *
+padlock_secret_new (const char *text)
+{
+  g_return_val_if_fail (text != NULL, NULL);
+  return padlock_secret_new_full (text, strlen (text), PL_PASSPHRASE_TYPED,
+                                  NULL);
 }
 
 PadlockSecret *
@@ -48,13 +93,8 @@ void
 padlock_secret_unref (PadlockSecret *self)
 {
   g_return_if_fail (self != NULL);
-  if (!g_atomic_ref_count_dec (&self->ref_count))
-    return;
-  /* gcry_free wipes secure memory, but do not rely on it. */
-  explicit_bzero (self->data, self->len);
-  gcry_free (self->data);
-  pl_batch_free (self->batch);
-  g_free (self);
+  if (g_atomic_ref_count_dec (&self->ref_count))
+    secret_free (self);
 }
 
 const char *
@@ -63,13 +103,19 @@ padlock_secret_get_data (PadlockSecret *self,
 {
   g_return_val_if_fail (self != NULL, NULL);
   if (len)
-    *len = self->len;
-  return self->data;
+    *len = self->passphrase_len;
+  return self->passphrase;
 }
 
-pl_batch *
-padlock_secret_get_batch (PadlockSecret *self)
+pl_key
+padlock_secret_get_key (PadlockSecret *self)
+{
+  return pl_key_passphrase_source (self->text, self->len, self->rule);
+}
+
+pl_keycache *
+padlock_secret_get_keycache (PadlockSecret *self)
 {
   g_return_val_if_fail (self != NULL, NULL);
-  return self->batch;
+  return self->keycache;
 }

@@ -1,15 +1,19 @@
 /* padlock-secret.h - a passphrase in libgcrypt's secure memory
  *
- * Copied out of the entry once, shared by the jobs of one batch (by
- * reference), and wiped when the last of them lets go.  With it goes
- * the batch's key derivation (core/batch.h): the keys derived from it
- * once for all the batch's jobs, wiped at the same time.
+ * The text of a passphrase source as it was read (typed, or a file's
+ * content), and the rule that says which of its octets are the
+ * passphrase (core/passphrase.h).  Copied out of the entry once, shared
+ * by the jobs of one drop or `padlock --batch` run (by reference), and
+ * wiped when the last of them lets go.  With it goes their derived-key
+ * cache (core/keycache.h): the keys derived from it once for all those
+ * jobs, wiped at the same time.
  */
 #pragma once
 
 #include <glib-object.h>
 
 #include "job.h"
+#include "passphrase.h"
 
 G_BEGIN_DECLS
 
@@ -18,14 +22,26 @@ G_BEGIN_DECLS
 typedef struct _PadlockSecret PadlockSecret;
 
 GType          padlock_secret_get_type (void) G_GNUC_CONST;
+/* TEXT (LEN octets) as read under RULE.  Refused, with a PADLOCK_ERROR:
+ * a text over PL_PASSPHRASE_MAX octets, and no secure memory left (which
+ * is an error like any other, never an abort). */
+PadlockSecret *padlock_secret_new_full (const char          *text,
+                                        gsize                len,
+                                        pl_passphrase_rule   rule,
+                                        GError             **error);
+/* A passphrase as typed (NUL-terminated); NULL on the errors above. */
 PadlockSecret *padlock_secret_new      (const char    *text);
 PadlockSecret *padlock_secret_ref      (PadlockSecret *self);
 void           padlock_secret_unref    (PadlockSecret *self);
+/* The passphrase: the rule's octets of the text (NUL-terminated). */
 const char    *padlock_secret_get_data (PadlockSecret *self,
                                         gsize         *len);
-/* The batch the jobs sharing this passphrase derive their keys in: for
- * the engine's options (pl_encrypt_options.batch). */
-pl_batch      *padlock_secret_get_batch (PadlockSecret *self);
+/* The key for the engine: the text and its rule, so that decryption also
+ * tries the text's other forms. */
+pl_key         padlock_secret_get_key  (PadlockSecret *self);
+/* The derived-key cache of the jobs sharing this passphrase: for the
+ * engine's options (keycache). */
+pl_keycache   *padlock_secret_get_keycache (PadlockSecret *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PadlockSecret, padlock_secret_unref)
 

@@ -7,6 +7,7 @@
 #include "errors.h"
 #include "io.h"
 #include "keygen.h"
+#include "passphrase.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -64,13 +65,9 @@ sop_read_stdin (unsigned char **data, size_t *len)
 }
 
 int
-sop_keyring_add_file (sop_keyring *ring, const char *path, int secret)
+sop_read_file (const char *path, unsigned char **data, size_t *len)
 {
-  unsigned char *data = NULL;
-  size_t len = 0, n = 0, kept = 0;
-  pl_cert **certs = NULL, **all;
   int fd, code;
-  gpg_error_t err;
 
   if (!strncmp (path, "@FD:", 4))
     fd = atoi (path + 4);
@@ -86,14 +83,26 @@ sop_keyring_add_file (sop_keyring *ring, const char *path, int secret)
       fprintf (stderr, "padlock-sop: %s: %s\n", path, strerror (errno));
       return SOP_MISSING_INPUT;
     }
-  code = read_fd (fd, &data, &len);
+  code = read_fd (fd, data, len);
   if (path[0] != '@')
     close (fd);
   if (code)
-    {
-      fprintf (stderr, "padlock-sop: %s: cannot be read\n", path);
-      return code;
-    }
+    fprintf (stderr, "padlock-sop: %s: cannot be read\n", path);
+  return code;
+}
+
+int
+sop_keyring_add_file (sop_keyring *ring, const char *path, int secret)
+{
+  unsigned char *data = NULL;
+  size_t len = 0, n = 0, kept = 0;
+  pl_cert **certs = NULL, **all;
+  int code;
+  gpg_error_t err;
+
+  code = sop_read_file (path, &data, &len);
+  if (code)
+    return code;
   err = pl_certs_read (data, len, &certs, &n);
   pl_wipe (data, len);
   free (data);
@@ -143,9 +152,8 @@ sop_keyring_clear (sop_keyring *ring)
   ring->n = 0;
 }
 
-/* DATA to standard output, armored with LABEL unless BINARY. */
-static int
-write_key_output (const uint8_t *data, size_t len, pl_armor_label label,
+int
+sop_write_output (const uint8_t *data, size_t len, pl_armor_label label,
                   int binary)
 {
   pl_armor_encoder enc;
@@ -223,11 +231,10 @@ sop_cmd_generate_key (int argc, char **argv)
   if (pw_spec)
     {
       code = sop_read_indirect (pw_spec, &pw, &pw_len);
-      /* SOP: trailing whitespace is not part of a new password. */
-      while (!code && pw_len && strchr (" \t\r\n", pw[pw_len - 1]))
-        pw[--pw_len] = 0;
       if (code)
         return code;
+      /* The one passphrase rule (SOP's: no trailing white space). */
+      pw_len = pl_passphrase_length (pw, pw_len, PL_PASSPHRASE_SOP);
     }
   err = pl_keygen (profile, uids, n_uids, pw, pw_len, (uint32_t) time (NULL),
                    &key, &len);
@@ -235,7 +242,7 @@ sop_cmd_generate_key (int argc, char **argv)
     code = 1, fprintf (stderr, "padlock-sop: generate-key failed: %s\n",
                        pl_error_message (err));
   else
-    code = write_key_output (key, len, PL_ARMOR_PRIVATE_KEY, binary);
+    code = sop_write_output (key, len, PL_ARMOR_PRIVATE_KEY, binary);
   if (key)
     {
       pl_wipe (key, len);
@@ -297,7 +304,7 @@ sop_cmd_extract_cert (int argc, char **argv)
       free (all);
       return SOP_BAD_DATA;
     }
-  code = write_key_output (all, all_len, PL_ARMOR_PUBLIC_KEY, binary);
+  code = sop_write_output (all, all_len, PL_ARMOR_PUBLIC_KEY, binary);
   free (all);
   return code;
 }

@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 
+#include "armor.h"
 #include "cert.h"
 #include "job.h"
 
@@ -30,6 +31,15 @@ size_t sop_keyring_keys (const sop_keyring *ring, pl_key_kind kind,
 
 void sop_keyring_clear (sop_keyring *ring);
 
+/* Reads the file PATH (or @FD:N) into *DATA (*LEN octets; free ()): SOP
+ * exit code, with the diagnostic printed. */
+int sop_read_file (const char *path, unsigned char **data, size_t *len);
+
+/* DATA to standard output, armored with LABEL unless BINARY: SOP exit
+ * code. */
+int sop_write_output (const uint8_t *data, size_t len, pl_armor_label label,
+                      int binary);
+
 /* Reads all of standard input into *DATA (*LEN octets; free ()): SOP
  * exit code. */
 int sop_read_stdin (unsigned char **data, size_t *len);
@@ -45,6 +55,11 @@ int sop_cmd_extract_cert (int argc, char **argv);
 
 /* The profiles of generate-key, for list-profiles. */
 void sop_list_generate_profiles (void);
+
+/* "--name=value" or "--name value" at ARGV[*I] (sop.c): the value (*I
+ * past it) or NULL. */
+const char *sop_option_value (const char *name, int argc, char **argv,
+                              int *i);
 
 /* Reads an indirect input (sop.c): a password or session key. */
 int sop_read_indirect (const char *spec, char **out, size_t *outlen);

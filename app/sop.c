@@ -13,10 +13,13 @@
 #include "errors.h"
 #include "io.h"
 #include "job.h"
+#include "passphrase.h"
 #include "recipients.h"
 #include "skesk.h"
 #include "sniff.h"
 #include "sop-keys.h"
+#include "sop-sigs.h"
+#include "padlock-secret-input.h"
 #include "speed.h"
 
 #include <errno.h>
@@ -33,8 +36,6 @@
 #define MAX_PASSWORDS 8
 /* Certificates a message is encrypted to, secret keys tried on one. */
 #define MAX_RECIPIENTS 64
-/* Passwords and session keys are short; anything longer is a mistake. */
-#define MAX_SECRET_LEN 4096
 
 static void
 usage (FILE *f)
@@ -45,15 +46,24 @@ usage (FILE *f)
          "  version [--backend|--extended]\n"
          "  list-profiles encrypt\n"
          "  encrypt [--as=binary|text] [--no-armor] [--profile=NAME]\n"
-         "          [--with-password=PASSWORD...] [CERTS...]\n"
+         "          [--with-password=PASSWORD...] [--sign-with=KEYS...]\n"
+         "          [--with-key-password=PASSWORD...] [CERTS...]\n"
          "  decrypt [--with-password=PASSWORD...] [--session-key-out=FILE]\n"
          "          [--with-session-key=SESSIONKEY...]\n"
          "          [--with-key-password=PASSWORD...] [KEYS...]\n"
+         "          [--verify-with=CERTS...] [--verifications-out=FILE]\n"
          "          [--no-expansion-limit]  (extension: allow content that\n"
          "          expands more than 1000-fold past 1 GiB)\n"
          "  generate-key [--no-armor] [--with-key-password=PASSWORD]\n"
          "          [--profile=default|rfc9580] USERID...\n"
          "  extract-cert [--no-armor]\n"
+         "  sign [--no-armor] [--as=binary|text] [--micalg-out=FILE]\n"
+         "          [--with-key-password=PASSWORD...] KEYS...\n"
+         "  verify SIGNATURES CERTS...\n"
+         "  inline-sign [--no-armor] [--as=binary|text]\n"
+         "          [--with-key-password=PASSWORD...] KEYS...\n"
+         "  inline-verify [--verifications-out=FILE] CERTS...\n"
+         "  inline-detach [--no-armor] --signatures-out=FILE\n"
          "  list-profiles generate-key\n"
          "  armor [--label=auto|message|key|sig]\n"
          "  dearmor\n"
@@ -163,163 +173,55 @@ fail_argument (const char *arg)
   return SOP_UNSUPPORTED_OPTION;
 }
 
-/* Reads an indirect input into secure memory (NUL-terminated).  Returns a
- * SOP exit code.  SPEC is never printed unless it opened: a password
- * given literally, by mistake, must not be echoed. */
+/* Reads an indirect input (padlock-secret-input.h) into secure memory,
+ * NUL-terminated.  Returns a SOP exit code, having said why it is not 0.
+ * SPEC is never printed unless it opened: a password given literally,
+ * by mistake, must not be echoed. */
 static int
 read_indirect (const char *spec, char **out, size_t *outlen)
 {
-  int fd = -1, close_fd = 0;
-  char *buf;
-  size_t len = 0;
-  int code = SOP_OK;
+  gpg_error_t err = padlock_secret_read (spec, PADLOCK_SECRET_INDIRECT, out,
+                                         outlen);
 
-  *out = NULL;
-  if (!strncmp (spec, "@ENV:", 5))
+  switch (gpg_err_code (err))
     {
-      const char *v = getenv (spec + 5);
-      size_t n;
-      if (!v)
+    case GPG_ERR_NO_ERROR:
+      return SOP_OK;
+    case GPG_ERR_INV_NAME:
+      fprintf (stderr, "padlock-sop: unsupported special prefix (only "
+               "@ENV:NAME and @FD:N are known)\n");
+      return SOP_UNSUPPORTED_SPECIAL_PREFIX;
+    case PL_ERR_PASSPHRASE_TOO_LONG:
+      fprintf (stderr, "padlock-sop: %s: too long: a password or session "
+               "key is at most %d octets\n", spec, PL_PASSPHRASE_MAX);
+      return SOP_BAD_DATA;
+    case PL_ERR_PASSPHRASE_NOT_TEXT:
+      fprintf (stderr, "padlock-sop: %s holds a NUL octet\n", spec);
+      return SOP_PASSWORD_NOT_HUMAN_READABLE;
+    case GPG_ERR_ENOMEM:
+      return fail (1, "no secure memory left for a secret", err);
+    case GPG_ERR_ENOENT:
+      if (!strncmp (spec, "@ENV:", 5))
         {
           fprintf (stderr, "padlock-sop: environment variable %s is not "
                    "set\n", spec + 5);
           return SOP_MISSING_INPUT;
         }
-      n = strlen (v);
-      buf = gcry_malloc_secure (n + 1);
-      if (!buf)
-        return 1;
-      memcpy (buf, v, n + 1);
-      *out = buf;
-      *outlen = n;
-      return SOP_OK;
+      /* fall through */
+    default:
+      fprintf (stderr, "padlock-sop: cannot read the password or session "
+               "key: %s (it must name a file, @ENV:NAME or @FD:N)\n",
+               gpg_strerror (err));
+      return SOP_MISSING_INPUT;
     }
-  if (!strncmp (spec, "@FD:", 4))
-    {
-      char *end;
-      long v = strtol (spec + 4, &end, 10);
-      if (!spec[4] || *end || v < 0 || v > 1 << 20)
-        {
-          fprintf (stderr, "padlock-sop: @FD: needs a descriptor number\n");
-          return SOP_UNSUPPORTED_SPECIAL_PREFIX;
-        }
-      fd = (int) v;
-    }
-  else if (spec[0] == '@')
-    {
-      fprintf (stderr, "padlock-sop: unsupported special prefix (only "
-               "@ENV: and @FD: are known)\n");
-      return SOP_UNSUPPORTED_SPECIAL_PREFIX;
-    }
-  else
-    {
-      fd = open (spec, O_RDONLY | O_CLOEXEC);
-      if (fd < 0)
-        {
-          fprintf (stderr, "padlock-sop: cannot open the password or session "
-                   "key file: %s (it must name a file, @ENV:NAME or @FD:N)\n",
-                   strerror (errno));
-          return SOP_MISSING_INPUT;
-        }
-      close_fd = 1;
-    }
-
-  buf = gcry_malloc_secure (MAX_SECRET_LEN + 1);
-  if (!buf)
-    code = 1;
-  while (!code)
-    {
-      ssize_t n = read (fd, buf + len, MAX_SECRET_LEN - len);
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n < 0)
-        {
-          fprintf (stderr, "padlock-sop: %s: %s\n", spec, strerror (errno));
-          code = SOP_MISSING_INPUT;
-          break;
-        }
-      if (!n)
-        break;
-      len += (size_t) n;
-      if (len == MAX_SECRET_LEN)
-        {
-          fprintf (stderr, "padlock-sop: %s: too long\n", spec);
-          code = SOP_BAD_DATA;
-        }
-    }
-  if (close_fd)
-    close (fd);
-  if (code)
-    {
-      if (buf)
-        {
-          pl_wipe (buf, MAX_SECRET_LEN);
-          gcry_free (buf);
-        }
-      return code;
-    }
-  buf[len] = 0;
-  if (strlen (buf) != len)
-    {
-      pl_wipe (buf, len);
-      gcry_free (buf);
-      fprintf (stderr, "padlock-sop: %s holds a NUL octet\n", spec);
-      return SOP_PASSWORD_NOT_HUMAN_READABLE;
-    }
-  *out = buf;
-  *outlen = len;
-  return SOP_OK;
 }
 
+/* Its text holds no NUL (padlock_secret_read refuses one). */
 static void
 free_secret (char *s)
 {
   if (s)
-    {
-      pl_wipe (s, strlen (s));
-      gcry_free (s);
-    }
-}
-
-static int
-valid_utf8 (const unsigned char *s, size_t n)
-{
-  size_t i = 0;
-
-  while (i < n)
-    {
-      unsigned char c = s[i];
-      size_t k;
-      unsigned long cp;
-
-      if (c < 0x80)
-        {
-          i++;
-          continue;
-        }
-      if ((c & 0xE0) == 0xC0)
-        k = 1, cp = c & 0x1F;
-      else if ((c & 0xF0) == 0xE0)
-        k = 2, cp = c & 0x0F;
-      else if ((c & 0xF8) == 0xF0)
-        k = 3, cp = c & 0x07;
-      else
-        return 0;
-      if (i + k >= n + 0 && i + k > n - 1 + 1)
-        return 0;
-      for (size_t j = 1; j <= k; j++)
-        {
-          if (i + j >= n || (s[i + j] & 0xC0) != 0x80)
-            return 0;
-          cp = (cp << 6) | (s[i + j] & 0x3F);
-        }
-      if ((k == 1 && cp < 0x80) || (k == 2 && cp < 0x800)
-          || (k == 3 && (cp < 0x10000 || cp > 0x10FFFF))
-          || (cp >= 0xD800 && cp <= 0xDFFF))
-        return 0;
-      i += k + 1;
-    }
-  return 1;
+    padlock_secret_text_free (s, strlen (s));
 }
 
 /* "--name=value" or "--name value"; returns the value or NULL. */
@@ -394,27 +296,24 @@ cmd_list_profiles (int argc, char **argv)
 }
 
 /* One --with-password of encrypt: read (secure memory, into *PW, which
- * the caller frees with free_secret), checked and trimmed as SOP says,
- * into *KEY.  Returns a SOP exit code. */
+ * the caller frees with free_secret), checked by the one passphrase rule
+ * (SOP's: trailing white space is not part of it), into *KEY.  Returns a
+ * SOP exit code. */
 static int
 read_encrypt_password (const char *spec, char **pw, pl_key *key)
 {
   size_t len;
   int code = read_indirect (spec, pw, &len);
+  gpg_error_t err;
 
   if (code)
     return code;
-  if (!valid_utf8 ((const unsigned char *) *pw, len))
-    return fail (SOP_PASSWORD_NOT_HUMAN_READABLE,
-                 "the password is not UTF-8", 0);
-  /* SOP: trailing whitespace is not part of a password on encryption. */
-  while (len && strchr (" \t\r\n", (*pw)[len - 1]))
-    (*pw)[--len] = 0;
-  /* Nothing but whitespace would lock the data with no secret at all. */
-  if (strspn (*pw, " \t\r\n\v\f") == len)
-    return fail (SOP_PASSWORD_NOT_HUMAN_READABLE,
-                 "the password is empty or only whitespace", 0);
-  *key = pl_key_passphrase (*pw, len);
+  err = pl_passphrase_check (*pw, len, PL_PASSPHRASE_SOP, NULL);
+  if (err)
+    return fail (gpg_err_code (err) == PL_ERR_PASSPHRASE_TOO_LONG
+                 ? SOP_BAD_DATA : SOP_PASSWORD_NOT_HUMAN_READABLE,
+                 "the password cannot lock a message", err);
+  *key = pl_key_passphrase_source (*pw, len, PL_PASSPHRASE_SOP);
   return SOP_OK;
 }
 
@@ -453,11 +352,14 @@ cmd_encrypt (int argc, char **argv)
   sop_keyring ring = { NULL, 0 };
   const char *cert_files[MAX_RECIPIENTS];
   size_t n_cert_files = 0;
+  sop_sign_options so = { { NULL }, 0, { NULL }, 0 };
+  sop_signers signers;
   pl_source *src = NULL;
   pl_sink *sink = NULL;
   int code = SOP_OK, as_text = 0, profile = -1;
   gpg_error_t err;
 
+  memset (&signers, 0, sizeof signers);
   pl_encrypt_options_init (&o);
   o.armor = 1;
   for (int i = 0; i < argc; i++)
@@ -495,10 +397,12 @@ cmd_encrypt (int argc, char **argv)
       else if (!strcmp (argv[i], "--"))
         for (i++; i < argc && n_cert_files < MAX_RECIPIENTS; i++)
           cert_files[n_cert_files++] = argv[i];
-      else if (!strncmp (argv[i], "--sign-with", 11)
-               || !strncmp (argv[i], "--with-key-password", 19))
-        return fail (SOP_UNSUPPORTED_OPTION,
-                     "signing is not supported yet", 0);
+      else if ((code = sop_sign_option (&so, argc, argv, &i)))
+        {
+          if (code != SOP_OK - 1)
+            return code;
+          code = SOP_OK;
+        }
       else if (argv[i][0] == '-' && argv[i][1] == '-')
         return fail_argument (argv[i]);
       else if (n_cert_files == MAX_RECIPIENTS)
@@ -518,6 +422,9 @@ cmd_encrypt (int argc, char **argv)
     }
   if (as_text)
     o.literal_format = 'u';
+  code = sop_signers_load (&signers, so.pw, so.n_pw, so.files, so.n_files);
+  o.signers = signers.ptrs;
+  o.n_signers = signers.n;
   for (size_t i = 0; i < n_cert_files && !code; i++)
     code = sop_keyring_add_file (&ring, cert_files[i], 0);
   if (code)
@@ -552,6 +459,7 @@ cmd_encrypt (int argc, char **argv)
   for (size_t i = 0; i < n_passwords; i++)
     free_secret (pw[i]);
   sop_keyring_clear (&ring);
+  sop_signers_clear (&signers);
   return code;
 }
 
@@ -649,6 +557,9 @@ typedef struct
   const char *session_key_spec;
   const char *session_key_out;
   int no_expansion_limit;
+  const char *verify_files[MAX_RECIPIENTS];
+  size_t n_verify_files;
+  const char *verifications_out;
 } decrypt_args;
 
 /* Returns a SOP exit code: SOP_OK when ARGV made sense. */
@@ -677,9 +588,18 @@ parse_decrypt_args (int argc, char **argv, decrypt_args *a)
             return fail (SOP_UNSUPPORTED_OPTION, "too many key passwords", 0);
           a->key_password_specs[a->n_key_passwords++] = v;
         }
-      else if (!strncmp (argv[i], "--verify", 8))
+      else if ((v = option_value ("--verify-with", argc, argv, &i)))
+        {
+          if (a->n_verify_files == MAX_RECIPIENTS)
+            return fail (SOP_UNSUPPORTED_OPTION, "too many certificates", 0);
+          a->verify_files[a->n_verify_files++] = v;
+        }
+      else if ((v = option_value ("--verifications-out", argc, argv, &i))
+               || (v = option_value ("--verify-out", argc, argv, &i)))
+        a->verifications_out = v;
+      else if (!strncmp (argv[i], "--verify-not-", 13))
         return fail (SOP_UNSUPPORTED_OPTION,
-                     "signature verification is not supported", 0);
+                     "--verify-not-before/after are not supported", 0);
       else if (argv[i][0] == '-' && argv[i][1] == '-')
         return fail_argument (argv[i]);
       else if (a->n_key_files == MAX_RECIPIENTS)
@@ -695,6 +615,15 @@ parse_decrypt_args (int argc, char **argv, decrypt_args *a)
       struct stat st;
       if (!lstat (a->session_key_out, &st))
         return fail (SOP_OUTPUT_EXISTS, a->session_key_out, 0);
+    }
+  if (a->verifications_out)
+    {
+      struct stat st;
+      if (!a->n_verify_files)
+        return fail (SOP_INCOMPATIBLE_OPTIONS,
+                     "--verifications-out needs --verify-with", 0);
+      if (!lstat (a->verifications_out, &st))
+        return fail (SOP_OUTPUT_EXISTS, a->verifications_out, 0);
     }
   return SOP_OK;
 }
@@ -713,7 +642,8 @@ add_secret_keys (const decrypt_args *a, sop_keyring *ring,
       code = read_indirect (a->key_password_specs[i], &key_passwords[i], &len);
       if (!code)
         {
-          pl_key k = { PL_KEY_KEY_PASSPHRASE, key_passwords[i], len, 0 };
+          pl_key k = { PL_KEY_KEY_PASSPHRASE, key_passwords[i], len, 0,
+                       PL_PASSPHRASE_SOP };
           keys[(*n_keys)++] = k;
         }
     }
@@ -722,6 +652,22 @@ add_secret_keys (const decrypt_args *a, sop_keyring *ring,
   if (!code)
     *n_keys += sop_keyring_keys (ring, PL_KEY_SECRET, keys + *n_keys,
                                  MAX_RECIPIENTS);
+  return code;
+}
+
+/* decrypt's --verify-with certificates into RING and O.  With them, SOP
+ * wants a good signature or no output. */
+static int
+add_verify_certs (const decrypt_args *a, sop_keyring *ring,
+                  pl_decrypt_options *o)
+{
+  int code = SOP_OK;
+
+  for (size_t i = 0; i < a->n_verify_files && !code; i++)
+    code = sop_keyring_add_file (ring, a->verify_files[i], 0);
+  o->verify_certs = (const pl_cert *const *) ring->certs;
+  o->n_verify_certs = ring->n;
+  o->require_signature = ring->n > 0;
   return code;
 }
 
@@ -734,7 +680,7 @@ cmd_decrypt (int argc, char **argv)
   pl_decrypt_result result;
   uint8_t *key = NULL, *key_out = NULL;
   pl_key keys[2 * MAX_PASSWORDS + 1 + MAX_RECIPIENTS];
-  sop_keyring ring = { NULL, 0 };
+  sop_keyring ring = { NULL, 0 }, verify_ring = { NULL, 0 };
   size_t key_len = 0;
   int key_algo = 0;
   pl_source *src = NULL;
@@ -773,10 +719,14 @@ cmd_decrypt (int argc, char **argv)
         goto leave;
       keys[o.n_keys++] = pl_key_session (key, key_len, key_algo);
     }
+  /* Each as SOP reads it first, then its other forms (passphrase.h). */
   for (size_t i = 0; i < a.n_passwords; i++)
-    keys[o.n_keys++] = pl_key_passphrase (passwords[i],
-                                          strlen (passwords[i]));
+    keys[o.n_keys++] = pl_key_passphrase_source (passwords[i],
+                                                 strlen (passwords[i]),
+                                                 PL_PASSPHRASE_SOP);
   code = add_secret_keys (&a, &ring, key_passwords, keys, &o.n_keys);
+  if (!code)
+    code = add_verify_certs (&a, &verify_ring, &o);
   if (code)
     goto leave;
   o.keys = keys;
@@ -803,6 +753,11 @@ cmd_decrypt (int argc, char **argv)
   guard_output (sink);
   err = pl_decrypt (src, sink, &o, &result, NULL);
   unguard_output ();
+  if (gpg_err_code (err) == GPG_ERR_BAD_SIGNATURE && o.require_signature)
+    {
+      code = sop_report_verifications (&result.verifications, NULL, 1);
+      goto leave;
+    }
   if (err)
     {
       code = fail (exit_code_for (err), "decryption failed", err);
@@ -811,9 +766,14 @@ cmd_decrypt (int argc, char **argv)
                  result.recipients);
       goto leave;
     }
-  if (result.signed_inside)
+  if (result.signed_inside && !o.n_verify_certs)
     fprintf (stderr, "padlock-sop: the message is signed; the signature "
              "was not verified\n");
+  if (o.n_verify_certs)
+    code = sop_report_verifications (&result.verifications,
+                                     a.verifications_out, 0);
+  if (code)
+    goto leave;
   if (a.session_key_out)
     code = write_session_key (a.session_key_out, result.cipher_algo, key_out,
                               result.session_key_len);
@@ -826,6 +786,7 @@ cmd_decrypt (int argc, char **argv)
   for (size_t i = 0; i < a.n_key_passwords; i++)
     free_secret (key_passwords[i]);
   sop_keyring_clear (&ring);
+  sop_keyring_clear (&verify_ring);
   if (key)
     {
       pl_wipe (key, PL_SESSION_KEY_MAX);
@@ -1116,6 +1077,16 @@ pl_sop_main (int argc, char **argv)
     return sop_cmd_generate_key (argc - 2, argv + 2);
   if (!strcmp (cmd, "extract-cert"))
     return sop_cmd_extract_cert (argc - 2, argv + 2);
+  if (!strcmp (cmd, "sign"))
+    return sop_cmd_sign (argc - 2, argv + 2);
+  if (!strcmp (cmd, "verify"))
+    return sop_cmd_verify (argc - 2, argv + 2);
+  if (!strcmp (cmd, "inline-sign"))
+    return sop_cmd_inline_sign (argc - 2, argv + 2);
+  if (!strcmp (cmd, "inline-verify"))
+    return sop_cmd_inline_verify (argc - 2, argv + 2);
+  if (!strcmp (cmd, "inline-detach"))
+    return sop_cmd_inline_detach (argc - 2, argv + 2);
   if (!strcmp (cmd, "dearmor"))
     return cmd_dearmor (argc - 2, argv + 2);
   if (!strcmp (cmd, "speed"))
@@ -1135,4 +1106,10 @@ void
 sop_free_secret (char *s)
 {
   free_secret (s);
+}
+
+const char *
+sop_option_value (const char *name, int argc, char **argv, int *i)
+{
+  return option_value (name, argc, argv, i);
 }

@@ -147,9 +147,8 @@ struct pl_aead_parallel
   int finished;                 /* pass-through: S finished */
   gpg_error_t err;              /* sticky */
   /* Adapting (see the top). */
-  int misses;                   /* worker chunks missed in a row */
+  pl_spells spells;             /* worker chunks scored */
   uint64_t solo_until;          /* chunks before this stay on the caller */
-  uint64_t solo_len;            /* the next spell's length */
   double caller_chunk_s;        /* the caller's time for its last chunk */
   pl_aead_parallel_stats stats;
 };
@@ -261,7 +260,6 @@ pl_aead_parallel_new (pl_aead_parallel **out, pl_aead_stream *s, int threads)
   p->chunk = pl_aead_stream_chunk_size (s);
   p->threads = threads > PL_AEAD_PARALLEL_MAX_THREADS
                ? PL_AEAD_PARALLEL_MAX_THREADS : threads;
-  p->solo_len = SOLO_FIRST;
   if (p->threads >= 2)
     {
       p->nslots = p->threads + 1;
@@ -392,18 +390,13 @@ crypt_on_caller (pl_aead_parallel *p, slot *sl)
 static void
 score (pl_aead_parallel *p, int hit)
 {
-  if (hit)
-    {
-      p->misses = 0;
-      p->solo_len = SOLO_FIRST;
-      return;
-    }
-  p->stats.misses++;
-  if (++p->misses < MISS_LIMIT)
-    return;
-  p->misses = 0;
-  pl_aead_parallel_solo (p, p->solo_len);
-  p->solo_len = p->solo_len * 2 > SOLO_MAX ? SOLO_MAX : p->solo_len * 2;
+  uint64_t spell = pl_spells_score (&p->spells, hit, MISS_LIMIT, SOLO_FIRST,
+                                    SOLO_MAX);
+
+  if (!hit)
+    p->stats.misses++;
+  if (spell)
+    pl_aead_parallel_solo (p, spell);
 }
 
 /* Seals or opens the gathered chunk, its first DATA_LEN octets: now on

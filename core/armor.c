@@ -1157,3 +1157,41 @@ pl_armor_detect (const uint8_t *buf, size_t len)
     }
   return 0;
 }
+
+/* Decodes each armor block of TEXT into *BIN, one after the other.  A
+ * block is decoded from its BEGIN line through the end of its END line
+ * only: blocks never overlap, so the output fits in LEN octets and the
+ * work stays linear however many BEGIN lines a hostile file holds. */
+gpg_error_t
+pl_armor_dearmor_all (const uint8_t *text, size_t len, uint8_t **bin, size_t *bin_len)
+{
+  static const char begin[] = "-----BEGIN PGP ", end[] = "-----END PGP ";
+  uint8_t *out = malloc (len ? len : 1);
+  size_t total = 0, pos = 0;
+  gpg_error_t err = out ? 0 : gpg_error (GPG_ERR_ENOMEM);
+
+  while (!err && pos < len)
+    {
+      const uint8_t *hit = memmem (text + pos, len - pos, begin,
+                                   sizeof begin - 1), *stop, *nl;
+      size_t at, block, n = 0;
+      pl_armor_decoder dec;
+
+      if (!hit)
+        break;
+      at = (size_t) (hit - text);
+      stop = memmem (hit, len - at, end, sizeof end - 1);
+      nl = stop ? memchr (stop, '\n', len - (size_t) (stop - text)) : NULL;
+      block = nl ? (size_t) (nl - hit) + 1 : len - at;
+      pl_armor_decoder_init (&dec);
+      err = pl_armor_decoder_push (&dec, hit, block, out + total, &n);
+      if (!err)
+        err = pl_armor_decoder_finish (&dec);
+      total += n;
+      pos = at + block;
+    }
+  *bin = out;
+  *bin_len = total;
+  return err;
+}
+

@@ -114,3 +114,9 @@ gpg_error_t pl_armor_decoder_finish (pl_armor_decoder *dec);
  * it is text that holds "-----BEGIN PGP ", 0 when the first octet is a
  * valid packet tag. */
 int pl_armor_detect (const uint8_t *buf, size_t len);
+
+/* Decodes each armor block of TEXT (LEN octets) into *BIN (malloc'ed;
+ * *BIN_LEN octets), one after the other: a keyring of several blocks.
+ * Text outside the blocks is skipped; a bad block fails (its error). */
+gpg_error_t pl_armor_dearmor_all (const uint8_t *text, size_t len,
+                                  uint8_t **bin, size_t *bin_len);

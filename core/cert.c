@@ -26,27 +26,6 @@ enum
 
 /* ---- Reading ------------------------------------------------------- */
 
-typedef struct
-{
-  pl_reader base;
-  uint8_t *p;
-  size_t n;
-  int done;
-} mem_reader;
-
-static gpg_error_t
-mem_next (pl_reader *self, uint8_t **data, size_t *len)
-{
-  mem_reader *m = (mem_reader *) self;
-
-  /* The end is an empty block at the end, never NULL: the cursor adds
-   * to the pointer. */
-  *data = m->done ? m->p + m->n : m->p;
-  *len = m->done ? 0 : m->n;
-  m->done = 1;
-  return 0;
-}
-
 static void
 sig_list_clear (pl_sig_list *l)
 {
@@ -290,13 +269,14 @@ dispatch (reading *r, int tag, const uint8_t *body, size_t len, size_t start)
 static gpg_error_t
 read_packets (reading *r, uint8_t *bin, size_t len)
 {
-  mem_reader m = { { mem_next }, bin, len, 0 };
+  pl_mem_reader m;
   pl_cursor cur;
   pl_packet_body *body = malloc (sizeof *body);
   uint8_t *buf = NULL;
   gpg_error_t err = body ? 0 : gpg_error (GPG_ERR_ENOMEM);
 
   r->base = bin;
+  pl_mem_reader_init (&m, bin, len);
   pl_cursor_init (&cur, &m.base);
   while (!err)
     {
@@ -338,43 +318,6 @@ read_packets (reading *r, uint8_t *bin, size_t len)
   return err;
 }
 
-/* Decodes each armor block of TEXT into *BIN, one after the other.  A
- * block is decoded from its BEGIN line through the end of its END line
- * only: blocks never overlap, so the output fits in LEN octets and the
- * work stays linear however many BEGIN lines a hostile file holds. */
-static gpg_error_t
-dearmor_all (const uint8_t *text, size_t len, uint8_t **bin, size_t *bin_len)
-{
-  static const char begin[] = "-----BEGIN PGP ", end[] = "-----END PGP ";
-  uint8_t *out = malloc (len ? len : 1);
-  size_t total = 0, pos = 0;
-  gpg_error_t err = out ? 0 : gpg_error (GPG_ERR_ENOMEM);
-
-  while (!err && pos < len)
-    {
-      const uint8_t *hit = memmem (text + pos, len - pos, begin,
-                                   sizeof begin - 1), *stop, *nl;
-      size_t at, block, n = 0;
-      pl_armor_decoder dec;
-
-      if (!hit)
-        break;
-      at = (size_t) (hit - text);
-      stop = memmem (hit, len - at, end, sizeof end - 1);
-      nl = stop ? memchr (stop, '\n', len - (size_t) (stop - text)) : NULL;
-      block = nl ? (size_t) (nl - hit) + 1 : len - at;
-      pl_armor_decoder_init (&dec);
-      err = pl_armor_decoder_push (&dec, hit, block, out + total, &n);
-      if (!err)
-        err = pl_armor_decoder_finish (&dec);
-      total += n;
-      pos = at + block;
-    }
-  *bin = out;
-  *bin_len = total;
-  return err;
-}
-
 gpg_error_t
 pl_certs_read (const uint8_t *data, size_t len, pl_cert ***certs, size_t *n)
 {
@@ -387,7 +330,7 @@ pl_certs_read (const uint8_t *data, size_t len, pl_cert ***certs, size_t *n)
   *certs = NULL;
   *n = 0;
   if (len && pl_armor_detect (data, len) == 1)
-    err = dearmor_all (data, len, &bin, &bin_len);
+    err = pl_armor_dearmor_all (data, len, &bin, &bin_len);
   else if (!(bin = malloc (len ? len : 1)))
     err = gpg_error (GPG_ERR_ENOMEM);
   else
@@ -696,7 +639,7 @@ put_public (uint8_t **out, size_t *len, size_t *cap, int tag,
 gpg_error_t
 pl_cert_public_packets (const pl_cert *cert, uint8_t **out, size_t *out_len)
 {
-  mem_reader m = { { mem_next }, cert->packets, cert->packets_len, 0 };
+  pl_mem_reader m;
   pl_cursor cur;
   pl_packet_body *body = malloc (sizeof *body);
   uint8_t *buf = NULL;
@@ -705,6 +648,7 @@ pl_cert_public_packets (const pl_cert *cert, uint8_t **out, size_t *out_len)
 
   *out = NULL;
   *out_len = 0;
+  pl_mem_reader_init (&m, cert->packets, cert->packets_len);
   pl_cursor_init (&cur, &m.base);
   while (!err)
     {
@@ -734,4 +678,79 @@ pl_cert_public_packets (const pl_cert *cert, uint8_t **out, size_t *out_len)
       *out_len = 0;
     }
   return err;
+}
+
+/* ---- Signing keys -------------------------------------------------- */
+
+gpg_error_t
+pl_cert_key_may_sign (const pl_cert *cert, const pl_cert_key *key,
+                      uint32_t when, uint32_t now, char *why, size_t why_len)
+{
+  static const int prim_revs[] = { PL_SIG_KEY_REVOCATION };
+  static const int bind[] = { PL_SIG_SUBKEY_BINDING };
+  static const int revs[] = { PL_SIG_SUBKEY_REVOCATION };
+  const pl_pubkey *pk = &cert->primary.key;
+  pl_sig_target t = { pk, NULL, NULL, 0, 0 };
+  pl_cert_status status;
+  const pl_sig *b;
+  char r[96];
+  uint8_t flags;
+
+  /* A revocation counts whenever it was made; expiry counts at WHEN. */
+  if (newest_valid (&cert->primary.sigs, prim_revs, 1, pk, &t, now))
+    return say (why, why_len, "", "revoked"),
+           gpg_error (GPG_ERR_CERT_REVOKED);
+  if (pl_cert_check_primary (cert, when, &status, r, sizeof r))
+    return say (why, why_len, "at signing time: ", r),
+           gpg_error (GPG_ERR_KEY_EXPIRED);
+  if (!pl_pubkey_can_sign (&key->key))
+    return say (why, why_len, "", "not a signing algorithm"),
+           gpg_error (GPG_ERR_WRONG_KEY_USAGE);
+  if (key == &cert->primary)
+    {
+      const pl_sig *self = primary_self_sig (cert, when);
+      if (self && self->has_key_flags
+          && !(self->key_flags & PL_KEY_FLAG_SIGN))
+        return say (why, why_len, "", "the primary key is not for signing"),
+               gpg_error (GPG_ERR_WRONG_KEY_USAGE);
+      return 0;
+    }
+  t.subkey = &key->key;
+  if (newest_valid (&key->sigs, revs, 1, pk, &t, now))
+    return say (why, why_len, "", "subkey revoked"),
+           gpg_error (GPG_ERR_CERT_REVOKED);
+  b = newest_valid (&key->sigs, bind, 1, pk, &t, when);
+  if (!b)
+    return say (why, why_len, "", "no valid binding signature at signing "
+                "time"), gpg_error (GPG_ERR_KEY_EXPIRED);
+  flags = b->has_key_flags ? b->key_flags : 0;
+  if (!(flags & PL_KEY_FLAG_SIGN))
+    return say (why, why_len, "", "subkey not for signing"),
+           gpg_error (GPG_ERR_WRONG_KEY_USAGE);
+  if (!back_signed (cert, key, b, when))
+    return say (why, why_len, "", "no valid back-signature"),
+           gpg_error (GPG_ERR_WRONG_KEY_USAGE);
+  if (b->key_expires && (uint64_t) key->key.created + b->key_expires <= when)
+    {
+      format_expiry (r, sizeof r, (uint64_t) key->key.created
+                                  + b->key_expires);
+      return say (why, why_len, "subkey at signing time: ", r),
+             gpg_error (GPG_ERR_KEY_EXPIRED);
+    }
+  return 0;
+}
+
+const pl_cert_key *
+pl_cert_find_key (const pl_cert *cert, const uint8_t *fpr, size_t fpr_len,
+                  const uint8_t *keyid)
+{
+  for (size_t i = 0; i <= cert->n_subkeys; i++)
+    {
+      const pl_cert_key *k = i ? &cert->subkeys[i - 1] : &cert->primary;
+      if (fpr_len ? (k->key.fpr_len == fpr_len
+                     && !memcmp (k->key.fpr, fpr, fpr_len))
+                  : (keyid && !memcmp (k->key.keyid, keyid, 8)))
+        return k;
+    }
+  return NULL;
 }

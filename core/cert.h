@@ -115,6 +115,23 @@ gpg_error_t pl_cert_encryption_key (const pl_cert *cert, uint32_t now,
 int pl_cert_key_may_decrypt (const pl_cert *cert, const pl_cert_key *key,
                              uint32_t now);
 
+/* Whether KEY (of CERT) could make a data signature at WHEN, seen at
+ * NOW: the primary valid at WHEN (not expired then, with a valid
+ * self-signature), neither it nor KEY revoked by NOW (a revocation counts
+ * whenever it was made), a signing algorithm, and for a subkey a binding
+ * signature valid at WHEN with the signing flag, a valid back-signature
+ * (0x19) and no expiry by WHEN; for the primary, no self-signature whose
+ * key flags leave out signing.  GPG_ERR_CERT_REVOKED, GPG_ERR_KEY_EXPIRED
+ * or GPG_ERR_WRONG_KEY_USAGE, with WHY (may be NULL) in words. */
+gpg_error_t pl_cert_key_may_sign (const pl_cert *cert, const pl_cert_key *key,
+                                  uint32_t when, uint32_t now, char *why,
+                                  size_t why_len);
+
+/* The key of CERT (primary or subkey) with the fingerprint FPR (FPR_LEN
+ * octets), or when FPR_LEN is 0 the key ID KEYID; NULL when none. */
+const pl_cert_key *pl_cert_find_key (const pl_cert *cert, const uint8_t *fpr,
+                                     size_t fpr_len, const uint8_t *keyid);
+
 /* The user ID of CERT to show (primary, else the first), NUL-terminated
  * in OUT; "" when it has none. */
 void pl_cert_user_id (const pl_cert *cert, char *out, size_t out_len);

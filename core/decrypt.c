@@ -29,12 +29,16 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <gcrypt.h>
 
 /* Compressed packets nest at most this deep.  GnuPG caps all packet
  * nesting (32 levels); no writer ever nests compression, and each level
  * multiplies a decompression bomb, so we allow one. */
 #define MAX_COMPRESS_DEPTH 1
+
+/* A one-pass or signature packet larger than this is not one we read. */
+#define SIG_PACKET_MAX (64u * 1024)
 
 /* Plaintext buffers: what a SEIPD v1 push needs, the largest. */
 #define PLAINTEXT_BUFFER_SIZE (PL_SEIPD1_HEADROOM + PL_BLOCK_SIZE)
@@ -87,6 +91,8 @@ typedef struct decrypt_job
   read_ahead_reader ra_reader;
   pl_cursor message;            /* over the read-ahead: the packets */
   pl_writer writer;             /* plaintext to the sink */
+  int verifying;                /* the options give certificates */
+  pl_verifier verifier;
 } decrypt_job;
 
 static gpg_error_t
@@ -201,58 +207,94 @@ read_ahead_next (pl_reader *self, uint8_t **data, size_t *len)
 }
 
 /* SEIPD v1 body, decrypted into the writer's buffers; the end verifies
- * the MDC. */
+ * the MDC.  Each block handed out fills a buffer with as many pushes as
+ * it holds (one span for the MDC thread, one write).  The MDC thread
+ * hashes behind the decryption, by up to the SEIPD1_HELD buffers kept
+ * here: the oldest goes back only once it is hashed (unpin). */
+#define SEIPD1_HELD 3
+
 typedef struct
 {
   pl_reader base;
   pl_cursor *in;                /* over the packet body */
   pl_writer *out;
   pl_seipd1 st;
-  /* The last two blocks handed out: the MDC thread hashes the newer
-   * while the next block is decrypted, and the caller may still read
-   * it, so a buffer goes back only a block later. */
-  uint8_t *held[2];
-  int ended;
+  uint8_t *held[SEIPD1_HELD];   /* newest first */
+  int eof;                      /* the body ended */
+  int ended;                    /* and the MDC was checked */
 } seipd1_reader;
 
 static void
 seipd1_reader_release (seipd1_reader *r)
 {
-  pl_writer_release (r->out, r->held[0]);
-  pl_writer_release (r->out, r->held[1]);
-  r->held[0] = r->held[1] = NULL;
+  for (int i = 0; i < SEIPD1_HELD; i++)
+    {
+      pl_writer_release (r->out, r->held[i]);
+      r->held[i] = NULL;
+    }
+}
+
+/* A buffer for the next block: the oldest held goes back once hashed. */
+static gpg_error_t
+seipd1_next_buffer (seipd1_reader *r)
+{
+  uint8_t *oldest = r->held[SEIPD1_HELD - 1];
+
+  if (oldest)
+    {
+      pl_seipd1_decrypt_unpin (&r->st, oldest, PLAINTEXT_BUFFER_SIZE);
+      pl_writer_release (r->out, oldest);
+    }
+  memmove (r->held + 1, r->held, (SEIPD1_HELD - 1) * sizeof r->held[0]);
+  r->held[0] = NULL;
+  return pl_writer_acquire (r->out, &r->held[0]);
 }
 
 static gpg_error_t
 seipd1_next (pl_reader *self, uint8_t **data, size_t *len)
 {
   seipd1_reader *r = (seipd1_reader *) self;
+  size_t used = 0;
   gpg_error_t err;
 
   *len = 0;
   while (!r->ended)
     {
-      uint8_t *p;
-      size_t n;
+      uint8_t *p, *rel;
+      size_t n, rellen;
 
-      err = pl_cursor_take (r->in, PL_BLOCK_SIZE, &p, &n);
-      if (err)
-        return err;
-      if (!n)
+      if (!r->eof && used < PL_BLOCK_SIZE)
+        {
+          err = pl_cursor_take (r->in, PL_BLOCK_SIZE - used, &p, &n);
+          if (err)
+            return err;
+          r->eof = !n;
+          if (n)
+            {
+              if (!used && (err = seipd1_next_buffer (r)))
+                return err;
+              /* Pushes into one buffer release one run (seipd.h). */
+              err = pl_seipd1_decrypt_push (&r->st, p, n, r->held[0] + used,
+                                            &rel, &rellen);
+              if (err)
+                return err;
+              used += n;
+              if (!*len)
+                *data = rel;
+              *len += rellen;
+              continue;
+            }
+        }
+      /* The buffer is full, or the body ended: what was released goes
+       * out first; the MDC is checked at the call after. */
+      if (*len)
+        return 0;
+      if (r->eof)
         {
           r->ended = 1;
           return pl_seipd1_decrypt_finish (&r->st);
         }
-      pl_writer_release (r->out, r->held[1]);
-      r->held[1] = r->held[0];
-      r->held[0] = NULL;
-      err = pl_writer_acquire (r->out, &r->held[0]);
-      if (!err)
-        err = pl_seipd1_decrypt_push (&r->st, p, n, r->held[0], data, len);
-      if (err)
-        return err;
-      if (*len)
-        return 0;
+      used = 0;
     }
   return 0;
 }
@@ -393,19 +435,19 @@ read_to_end (pl_cursor *c)
 
 static gpg_error_t parse_plaintext (decrypt_job *j, pl_cursor *in, int depth);
 
-/* Turns CRLF into LF in place and returns the new length.  A CR that
- * ends the block is dropped and flagged in *CR_PENDING: whether it was
- * part of a CRLF shows only in the next block. */
+/* Copies P, N to DST turning CRLF into LF, and returns the new length.
+ * A CR that ends the block is dropped and flagged in *CR_PENDING:
+ * whether it was part of a CRLF shows only in the next block. */
 static size_t
-crlf_to_lf (uint8_t *p, size_t n, int *cr_pending)
+crlf_to_lf (uint8_t *dst, const uint8_t *p, size_t n, int *cr_pending)
 {
   size_t o = 0, i = 0;
-  uint8_t *cr;
+  const uint8_t *cr;
 
   while ((cr = memchr (p + i, '\r', n - i)))
     {
       size_t k = (size_t) (cr - (p + i));
-      memmove (p + o, p + i, k);
+      memcpy (dst + o, p + i, k);
       o += k;
       i += k;
       if (i + 1 == n)
@@ -414,11 +456,39 @@ crlf_to_lf (uint8_t *p, size_t n, int *cr_pending)
           return o;
         }
       if (p[i + 1] != '\n')
-        p[o++] = '\r';
+        dst[o++] = '\r';
       i++;
     }
-  memmove (p + o, p + i, n - i);
+  memcpy (dst + o, p + i, n - i);
   return o + n - i;
+}
+
+/* Text: P, N with CRLF as LF, through the writer's buffers.  Not in
+ * place: SEIPD v1's MDC thread may still be hashing the block (seipd.h),
+ * which must stay as decrypted until it is unpinned. */
+static gpg_error_t
+write_text (decrypt_job *j, const uint8_t *p, size_t n, int *cr_pending)
+{
+  gpg_error_t err = 0;
+
+  while (n && !err)
+    {
+      size_t k = n < PL_BLOCK_SIZE ? n : PL_BLOCK_SIZE;
+      uint8_t *buf;
+
+      if (*cr_pending && p[0] != '\n')
+        err = write_plaintext (j, (const uint8_t *) "\r", 1);
+      *cr_pending = 0;
+      if (!err)
+        err = pl_writer_acquire (&j->writer, &buf);
+      if (err)
+        return err;
+      err = write_plaintext (j, buf, crlf_to_lf (buf, p, k, cr_pending));
+      pl_writer_release (&j->writer, buf);
+      p += k;
+      n -= k;
+    }
+  return err;
 }
 
 static gpg_error_t
@@ -446,6 +516,7 @@ read_literal (decrypt_job *j, pl_packet_body *body)
   /* Text is stored with CRLF line ends; like GnuPG we give it back with
    * the local LF. */
   text = j->result->literal.format == 't' || j->result->literal.format == 'u';
+  pl_verifier_data_begin (&j->verifier);
   for (;;)
     {
       uint8_t *p;
@@ -456,18 +527,13 @@ read_literal (decrypt_job *j, pl_packet_body *body)
         return err;
       if (!n)
         break;
-      if (text)
-        {
-          if (cr_pending && p[0] != '\n')
-            err = write_plaintext (j, (const uint8_t *) "\r", 1);
-          cr_pending = 0;
-          if (err)
-            return err;
-          n = crlf_to_lf (p, n, &cr_pending);
-        }
+      /* The signatures cover the data as stored, before the LF output. */
+      if (pl_verifier_active (&j->verifier))
+        pl_verifier_push (&j->verifier, p, n);
       /* Even when nothing is left of it (a lone CR): the writer's
        * contract for the AEAD stage wants a write per block. */
-      err = write_plaintext (j, p, n);
+      err = text ? write_text (j, p, n, &cr_pending)
+                 : write_plaintext (j, p, n);
       if (err)
         return err;
     }
@@ -517,6 +583,49 @@ read_compressed (decrypt_job *j, pl_packet_body *body, int depth)
   return err;
 }
 
+/* A one-pass signature or signature packet: to the verifier when there
+ * are certificates to verify with, else skipped unread. */
+static gpg_error_t
+read_signature_packet (decrypt_job *j, pl_packet_body *body)
+{
+  uint8_t *buf;
+  size_t n;
+  gpg_error_t err;
+
+  j->result->signed_inside = 1;
+  if (!j->verifying)
+    return pl_packet_skip (body);
+  buf = malloc (SIG_PACKET_MAX);
+  if (!buf)
+    return gpg_error (GPG_ERR_ENOMEM);
+  err = pl_packet_read_all (body, buf, SIG_PACKET_MAX, &n);
+  if (!err && body->tag == PL_PKT_ONEPASS_SIG)
+    err = pl_verifier_onepass (&j->verifier, buf, n);
+  else if (!err)
+    err = pl_verifier_signature (&j->verifier, buf, n);
+  free (buf);
+  return err;
+}
+
+/* One packet inside the encryption (or a compression) layer. */
+static gpg_error_t
+read_plaintext_packet (decrypt_job *j, pl_packet_body *body, int depth)
+{
+  switch (body->tag)
+    {
+    case PL_PKT_LITERAL:
+      return read_literal (j, body);
+    case PL_PKT_COMPRESSED:
+      return read_compressed (j, body, depth);
+    case PL_PKT_ONEPASS_SIG:
+    case PL_PKT_SIGNATURE:
+      return read_signature_packet (j, body);
+    default:
+      return pl_packet_skippable (body->tag) ? pl_packet_skip (body)
+                                             : gpg_error (GPG_ERR_BAD_DATA);
+    }
+}
+
 /* Packets inside the encryption (or a compression) layer. */
 static gpg_error_t
 parse_plaintext (decrypt_job *j, pl_cursor *in, int depth)
@@ -532,24 +641,7 @@ parse_plaintext (decrypt_job *j, pl_cursor *in, int depth)
         break;
       if (err)
         return err;
-      switch (body.tag)
-        {
-        case PL_PKT_LITERAL:
-          err = read_literal (j, &body);
-          break;
-        case PL_PKT_COMPRESSED:
-          err = read_compressed (j, &body, depth);
-          break;
-        case PL_PKT_ONEPASS_SIG:
-        case PL_PKT_SIGNATURE:
-          j->result->signed_inside = 1;
-          err = pl_packet_skip (&body);
-          break;
-        default:
-          err = pl_packet_skippable (body.tag) ? pl_packet_skip (&body)
-                                               : gpg_error (GPG_ERR_BAD_DATA);
-          break;
-        }
+      err = read_plaintext_packet (j, &body, depth);
       if (err && !depth)
         j->top_left = body.until_eof ? INT64_MAX
                       : body.partial ? -1 : (int64_t) body.remaining;
@@ -841,6 +933,14 @@ static gpg_error_t
 read_outer_packet (decrypt_job *j, pl_key_candidates *c,
                    pl_packet_body *body, int *have_data)
 {
+  /* A signed message (inline-verify): its packets, as inside. */
+  if (j->opts->signed_only)
+    {
+      if (pl_key_packet_tag (body->tag) || body->tag == PL_PKT_SEIPD
+          || body->tag == PL_PKT_OCB_ENCRYPTED || body->tag == PL_PKT_SED)
+        return gpg_error (GPG_ERR_BAD_DATA);
+      return read_plaintext_packet (j, body, 0);
+    }
   if (pl_key_packet_tag (body->tag))
     return pl_key_candidates_add_packet (c, body);
   switch (body->tag)
@@ -877,7 +977,8 @@ read_message (decrypt_job *j)
       err = pl_packet_begin (&j->message, &body);
       if (gpg_err_code (err) == GPG_ERR_EOF)
         {
-          err = have_data ? 0 : gpg_error (GPG_ERR_NO_DATA);
+          err = have_data || (j->opts->signed_only && j->have_literal)
+                ? 0 : gpg_error (GPG_ERR_NO_DATA);
           break;
         }
       if (err)
@@ -968,6 +1069,13 @@ decrypt_message (decrypt_job *j)
     err = read_to_end (&j->message);
   if (!err)
     err = pl_job_check_cancel (j->ctl);
+  if (!err && j->verifying)
+    pl_verifier_finish (&j->verifier, (uint32_t) time (NULL),
+                        &j->result->verifications);
+  /* Unencrypted, the signature is the message's only authentication. */
+  if (!err && (j->opts->signed_only || j->opts->require_signature)
+      && !pl_verifications_good (&j->result->verifications))
+    err = gpg_error (GPG_ERR_BAD_SIGNATURE);
   return err;
 }
 
@@ -984,7 +1092,7 @@ pl_decrypt (pl_source *src, pl_sink *sink, const pl_decrypt_options *opts,
   memset (result, 0, sizeof *result);
   if (!j)
     err = gpg_error (GPG_ERR_ENOMEM);
-  else if (!opts || !opts->n_keys || !opts->keys)
+  else if (!opts || ((!opts->n_keys || !opts->keys) && !opts->signed_only))
     err = gpg_error (GPG_ERR_NO_KEY);
   if (err)
     {
@@ -997,6 +1105,8 @@ pl_decrypt (pl_source *src, pl_sink *sink, const pl_decrypt_options *opts,
   j->opts = opts;
   j->result = result;
   j->ctl = ctl;
+  j->verifying = opts->n_verify_certs > 0;
+  pl_verifier_init (&j->verifier, opts->verify_certs, opts->n_verify_certs);
   pl_writer_init (&j->writer, emit_plaintext, sink, PLAINTEXT_BUFFER_SIZE,
                   pl_job_threads (ctl) > 1);
   err = decrypt_message (j);
@@ -1005,6 +1115,7 @@ pl_decrypt (pl_source *src, pl_sink *sink, const pl_decrypt_options *opts,
   if (!err)
     err = sink->commit (sink);
   pl_read_ahead_clear (&j->ra);
+  pl_verifier_clear (&j->verifier);
   /* Before the abort: the writer may still be in a sink write. */
   pl_writer_clear (&j->writer);
   if (err)

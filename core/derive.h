@@ -1,24 +1,28 @@
 /* derive.h - key derivation for one message: a budget, a cache, a cancel
  *
  * A message from a stranger chooses its own S2K specifiers, up to sixteen
- * of them, and each is tried with every passphrase variant.  A derivation
- * context bounds what that may cost before any of it runs:
+ * of them, and each may be tried with every form of every passphrase.  A
+ * derivation context bounds what that may cost:
  *
  *  - one specifier may ask for at most PL_DERIVE_SKESK_CAP units of work
  *    (pl_s2k_cost: Argon2 passes x KiB; hashed octets / 512), which no
  *    real encoder exceeds: RFC 9580 recommends t=1 with 2 GiB or t=3 with
- *    64 MiB, gpg's largest iterated count is 65011712;
- *  - all the distinct (passphrase, specifier, key length) triples a
- *    message may need together at most PL_DERIVE_BUDGET units.
+ *    64 MiB, gpg's largest iterated count is 65011712.  One over it is
+ *    refused before it runs;
+ *  - the derivations that run for the message together at most
+ *    PL_DERIVE_BUDGET units.  Only a derivation that runs is charged,
+ *    when it is about to run: a key already in the cache costs nothing,
+ *    and the candidates after the one that opens the message are never
+ *    derived, so never charged.
  *
  * Over either, GPG_ERR_TOO_LARGE: "asks for more key-derivation work than
- * Padlock allows".  Each distinct triple is derived once per message; the
- * results stay in secure memory until pl_derive_clear wipes them.  A
- * derivation under way stops within one piece of work (see
- * pl_s2k_derive_controlled) once the cancel flag is set, with
- * GPG_ERR_CANCELED.
- *
- * Passphrases are borrowed: they must outlive the context.
+ * Padlock allows", and nothing more is derived.  The keys come from a
+ * derived-key cache (keycache.h): the caller's, shared with other jobs,
+ * or one of the context's own, so each distinct (passphrase, specifier,
+ * key length) is derived once per message at most; they stay in secure
+ * memory until the cache is freed.  A derivation under way stops within
+ * one piece of work (see pl_s2k_derive_controlled) once the cancel flag
+ * is set, with GPG_ERR_CANCELED.
  */
 #pragma once
 
@@ -27,6 +31,7 @@
 #include <stdint.h>
 #include <gpg-error.h>
 
+#include "job.h"
 #include "s2k.h"
 
 /* The longest S2K output asked for (an AES-256 key). */
@@ -41,38 +46,31 @@
  * (bench/derive-budget) have what these take. */
 #define PL_DERIVE_BUDGET (3ull << 20)
 
-typedef struct pl_derive_entry pl_derive_entry;
-
 typedef struct
 {
-  pl_derive_entry *entries;
-  size_t n_entries;
-  size_t cap_entries;
-  uint64_t planned;             /* units the entries ask for in all */
-  size_t derivations;           /* S2K runs done (the cache's proof) */
+  pl_keycache *cache;           /* borrowed, or OWN_CACHE's */
+  pl_keycache *own_cache;       /* made here when the caller has none */
+  uint64_t spent;               /* units of the derivations that ran */
+  size_t derivations;           /* S2K runs done (the budget's proof) */
   pl_s2k_control ctl;
   uint32_t argon2_cap_kib;      /* 0: PL_S2K_ARGON2_DEFAULT_CAP_KIB */
 } pl_derive;
 
-/* CANCEL may be NULL; THREADS bounds the threads Argon2 lanes use. */
-void pl_derive_init (pl_derive *d, const atomic_int *cancel, int threads,
-                     uint32_t argon2_cap_kib);
-/* Wipes and frees every derived key. */
+/* CACHE (may be NULL: one of the context's own) keeps the keys; CTL's
+ * cancel flag and thread budget hold for every derivation (CTL may be
+ * NULL).  GPG_ERR_ENOMEM when no cache could be made. */
+gpg_error_t pl_derive_init (pl_derive *d, pl_keycache *cache,
+                            const pl_s2k_control *ctl,
+                            uint32_t argon2_cap_kib);
+/* Frees the context's own cache (wiping its keys); NULL-safe after a
+ * failed init. */
 void pl_derive_clear (pl_derive *d);
 
-/* Announces that KEYLEN octets of S2K may be derived from PASSPHRASE:
- * charges the budget for a triple not seen before.  GPG_ERR_TOO_LARGE
- * over the cap or the budget (nothing is charged then).  The caller
- * plans every (key packet, passphrase variant) it may try before the
- * first pl_derive_key, so that a message over budget is refused before
- * any work. */
-gpg_error_t pl_derive_plan (pl_derive *d, const pl_s2k *s2k, size_t keylen,
-                            const char *passphrase, size_t passphrase_len);
-
-/* The S2K output for the triple (planned first if it was not): from the
- * cache, or derived now.  *KEY points to KEYLEN octets of the context's
- * secure memory, valid until pl_derive_clear.  GPG_ERR_CANCELED once the
- * cancel flag is set; a cancelled derivation is not kept. */
+/* The KEYLEN octets of S2K output for (S2K, PASSPHRASE) into KEY (the
+ * caller's secure memory): from the cache, or derived now and charged.
+ * GPG_ERR_TOO_LARGE over the cap or the budget (nothing is charged or
+ * derived then); GPG_ERR_CANCELED once the cancel flag is set (a
+ * cancelled derivation is not kept). */
 gpg_error_t pl_derive_key (pl_derive *d, const pl_s2k *s2k, size_t keylen,
                            const char *passphrase, size_t passphrase_len,
-                           const uint8_t **key);
+                           uint8_t *key);

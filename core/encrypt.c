@@ -13,6 +13,7 @@
  * lengths, as GnuPG writes them.
  */
 #include "job.h"
+#include "sign.h"
 #include "algo.h"
 #include "armor.h"
 #include "aead.h"
@@ -26,6 +27,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <gcrypt.h>
 
 /* Partial body chunks of 2^20 octets: large, and a power of two. */
@@ -360,6 +362,67 @@ deflate_finish (writer *self)
   return w->base.next->finish (w->base.next);
 }
 
+/* Signing: above the literal frame, every data octet into each signer's
+ * hash (SIGNERS set); below it, after the literal packet, the signature
+ * packets, innermost first. */
+typedef struct
+{
+  writer base;
+  pl_data_signer *signers;
+  size_t n;
+} sign_writer;
+
+static gpg_error_t
+sign_hash_write (writer *self, const uint8_t *p, size_t n)
+{
+  sign_writer *w = (sign_writer *) self;
+
+  for (size_t i = 0; i < w->n; i++)
+    pl_data_signer_push (&w->signers[i], p, n);
+  return w->base.next->write (w->base.next, p, n);
+}
+
+static gpg_error_t
+sign_pass_write (writer *self, const uint8_t *p, size_t n)
+{
+  return self->next->write (self->next, p, n);
+}
+
+static gpg_error_t
+sign_pass_finish (writer *self)
+{
+  return self->next->finish (self->next);
+}
+
+/* One packet (header and BODY) into W. */
+static gpg_error_t
+write_packet (writer *w, int tag, const uint8_t *body, size_t n)
+{
+  uint8_t hdr[6];
+  size_t hl = pl_packet_write_header (hdr, tag, n);
+  gpg_error_t err = w->write (w, hdr, hl);
+
+  return err ? err : w->write (w, body, n);
+}
+
+static gpg_error_t
+sign_tail_finish (writer *self)
+{
+  sign_writer *w = (sign_writer *) self;
+  uint8_t *body = malloc (PL_SIG_BODY_MAX);
+  size_t n;
+  gpg_error_t err = body ? 0 : gpg_error (GPG_ERR_ENOMEM);
+
+  for (size_t i = w->n; i-- > 0 && !err;)
+    {
+      err = pl_data_signer_finish (&w->signers[i], body, &n);
+      if (!err)
+        err = write_packet (w->base.next, PL_PKT_SIGNATURE, body, n);
+    }
+  free (body);
+  return err ? err : w->base.next->finish (w->base.next);
+}
+
 /* The job: its options, the chain of writers and the read-ahead. */
 typedef struct
 {
@@ -388,6 +451,8 @@ typedef struct
   frame_writer compressed_frame;
   deflate_writer deflate;
   frame_writer literal_frame;
+  pl_data_signer *signers;      /* O.n_signers of them */
+  sign_writer sign_hash, sign_tail;
   writer *head;
   pl_read_ahead ra;
   /* Overlapping reads (read_overlapping): the last octet of the previous
@@ -410,6 +475,9 @@ encrypt_job_clear (encrypt_job *j)
   pl_deflate_clear (&j->deflate.z);
   free (j->deflate.buf);
   free (j->text_buf);
+  for (size_t i = 0; j->signers && i < j->o.n_signers; i++)
+    pl_data_signer_clear (&j->signers[i]);
+  free (j->signers);
   if (j->key)
     {
       pl_wipe (j->key, PL_SESSION_KEY_MAX);
@@ -435,8 +503,11 @@ check_options (const pl_encrypt_options *o)
   if (o->profile != PL_PROFILE_RFC4880
       && pl_cipher_block_length (o->cipher_algo) != 16)
     return gpg_error (GPG_ERR_CIPHER_ALGO);
-  if (!o->n_keys || !o->keys)
+  if (o->sign_only ? !o->n_signers : (!o->n_keys || !o->keys))
     return gpg_error (GPG_ERR_NO_KEY);
+  for (size_t i = 0; i < o->n_signers; i++)
+    if (!pl_sig_can_make (o->signers[i]->pub))
+      return gpg_error (GPG_ERR_PUBKEY_ALGO);
   return 0;
 }
 
@@ -565,7 +636,8 @@ start_encryption (encrypt_job *j)
                                     pl_aead_parallel_threads
                                       (j->aead.s, pl_job_threads (j->ctl),
                                        j->src->borrow && !j->text
-                                       && !j->o.compress_algo));
+                                       && !j->o.compress_algo
+                                       && !j->o.n_signers));
       return err;
     }
   j->seipd1.base.write = seipd1_write;
@@ -580,9 +652,39 @@ start_encryption (encrypt_job *j)
    * compression makes it anew, or partial framing gathers it. */
   pl_seipd1_set_stable_input (&j->seipd1.st,
                               j->src->borrow && !j->text
-                              && !j->o.compress_algo && j->lit_body >= 0
+                              && !j->o.compress_algo && !j->o.n_signers
+                              && j->lit_body >= 0
                               && (uint64_t) j->lit_body <= DEFINITE_MAX);
   return err ? err : frame->write (frame, prefix, prefix_len);
+}
+
+/* The one-pass signature packets into J->head, and the signers. */
+static gpg_error_t
+start_signing (encrypt_job *j)
+{
+  size_t n = j->o.n_signers;
+  uint32_t now = (uint32_t) time (NULL);
+  uint8_t ops[PL_ONEPASS_MAX];
+  gpg_error_t err = 0;
+
+  if (!(j->signers = calloc (n, sizeof *j->signers)))
+    return gpg_error (GPG_ERR_ENOMEM);
+  for (size_t i = 0; i < n && !err; i++)
+    {
+      err = pl_data_signer_init (&j->signers[i], j->o.signers[i], j->text,
+                                 now);
+      if (!err)
+        err = write_packet (j->head, PL_PKT_ONEPASS_SIG, ops,
+                            pl_data_signer_onepass (&j->signers[i],
+                                                    i + 1 == n, ops));
+    }
+  j->sign_tail.base.write = sign_pass_write;
+  j->sign_tail.base.finish = sign_tail_finish;
+  j->sign_tail.base.next = j->head;
+  j->sign_tail.signers = j->signers;
+  j->sign_tail.n = n;
+  j->head = &j->sign_tail.base;
+  return err;
 }
 
 /* Compression (when asked) and the literal packet, in front of J->head. */
@@ -617,10 +719,23 @@ start_plaintext (encrypt_job *j)
    * (encrypt_overlapping). */
   if (j->overlap)
     return 0;
+  if (j->o.n_signers && (err = start_signing (j)))
+    return err;
   err = frame_start (&j->literal_frame, j->head, &j->out.writer,
                      PL_PKT_LITERAL, j->lit_body);
   j->head = &j->literal_frame.base;
-  return err ? err : j->head->write (j->head, j->lit_head, j->lit_head_len);
+  if (!err)
+    err = j->head->write (j->head, j->lit_head, j->lit_head_len);
+  if (!err && j->o.n_signers)
+    {
+      j->sign_hash.base.write = sign_hash_write;
+      j->sign_hash.base.finish = sign_pass_finish;
+      j->sign_hash.base.next = j->head;
+      j->sign_hash.signers = j->signers;
+      j->sign_hash.n = j->o.n_signers;
+      j->head = &j->sign_hash.base;
+    }
+  return err;
 }
 
 static gpg_error_t
@@ -826,17 +941,24 @@ encrypt_message (encrypt_job *j, pl_sink *sink)
   if (!(j->key = gcry_malloc_secure (PL_SESSION_KEY_MAX)))
     return gpg_error (GPG_ERR_ENOMEM);
   err = start_output (j, sink);
-  if (!err)
+  if (!err && !j->o.sign_only)
     err = pl_keys_lock (&j->o, j->ctl, j->key, j->keylen, emit_key_packet,
                         &j->out.base);
   if (err)
     return err;
   plan_packets (j);
+  /* Signature packets around the literal: its length is the only one
+   * known. */
+  if (j->o.n_signers)
+    j->data_body = -1;
   /* SEIPD v1 from a read input of unknown (or beyond definite) length. */
   j->overlap = j->o.profile == PL_PROFILE_RFC4880 && !j->src->borrow
-               && !j->text && !j->o.compress_algo
+               && !j->text && !j->o.compress_algo && !j->o.n_signers
                && (j->lit_body < 0 || (uint64_t) j->lit_body > DEFINITE_MAX);
-  err = start_encryption (j);
+  if (j->o.sign_only)
+    j->head = &j->out.base;
+  else
+    err = start_encryption (j);
   if (!err)
     err = start_plaintext (j);
   if (!err)

@@ -1,7 +1,11 @@
 /* errors.c - the one table from gpg_error_t to outcomes and words */
 #include "errors.h"
+#include "passphrase.h"
 
 #include <string.h>
+
+_Static_assert (PL_PASSPHRASE_MAX == 4096,
+                "pl_error_message says 4096 octets");
 
 pl_outcome
 pl_error_outcome (gpg_error_t err)
@@ -13,6 +17,9 @@ pl_error_outcome (gpg_error_t err)
     case GPG_ERR_BAD_PASSPHRASE:
     case GPG_ERR_NO_PASSPHRASE:
     case GPG_ERR_BAD_KEY:
+    case PL_ERR_PASSPHRASE_TOO_LONG:
+    case PL_ERR_PASSPHRASE_BLANK:
+    case PL_ERR_PASSPHRASE_NOT_TEXT:
       return PL_OUTCOME_BAD_PASSPHRASE;
     case GPG_ERR_CHECKSUM:
     case GPG_ERR_BAD_SIGNATURE:
@@ -63,6 +70,15 @@ pl_error_message (gpg_error_t err)
       return PL_N_ ("The passphrase is wrong.");
     case GPG_ERR_NO_PASSPHRASE:
       return PL_N_ ("No passphrase was given.");
+    case PL_ERR_PASSPHRASE_TOO_LONG:
+      /* PL_PASSPHRASE_MAX */
+      return PL_N_ ("The passphrase is too long: Padlock reads at most "
+                    "4096 octets of it.");
+    case PL_ERR_PASSPHRASE_BLANK:
+      return PL_N_ ("The passphrase is empty or only whitespace.");
+    case PL_ERR_PASSPHRASE_NOT_TEXT:
+      return PL_N_ ("The passphrase is not UTF-8 text, or holds a NUL "
+                    "character.");
     case GPG_ERR_BAD_KEY:
       return PL_N_ ("The session key does not fit the file.");
     case GPG_ERR_CHECKSUM:

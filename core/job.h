@@ -14,6 +14,8 @@
 
 #include "io.h"
 #include "literal.h"
+#include "seckey.h"
+#include "verify.h"
 
 typedef enum
 {
@@ -41,8 +43,17 @@ int pl_profile_from_name (const char *name);
 /* Bytes done so far and the total, or -1 when the total is unknown. */
 typedef void (*pl_progress_fn) (void *user_data, uint64_t done, int64_t total);
 
-/* 1 when the job starts deriving a key from a passphrase (or waiting for
- * its batch to), 0 when that is over: the time between is not data time. */
+/* PL_DERIVING when the job starts deriving a key from a passphrase (or
+ * waiting for another job of its derived-key cache to), 0 when that is
+ * over: the time between is not data time.  In between,
+ * PL_DERIVING_WAITING_FOR_MEMORY while the derivation waits for the
+ * process's key-derivation memory (kdf-memory.h), and PL_DERIVING again
+ * when it has it. */
+enum
+{
+  PL_DERIVING = 1,
+  PL_DERIVING_WAITING_FOR_MEMORY = 2
+};
 typedef void (*pl_deriving_fn) (void *user_data, int deriving);
 
 typedef struct
@@ -53,18 +64,17 @@ typedef struct
   atomic_int *cancel;           /* may be NULL; non-zero stops the job */
   int threads;                  /* thread budget; 0 = all cores */
   pl_deriving_fn deriving;      /* may be NULL; from the job's thread, with
-                                 * USER_DATA, in pairs (1, then 0) */
+                                 * USER_DATA: 1, (2, 1)..., 0 */
 } pl_job_control;
 
 /* A key: what locks a message (encryption) or may open it (decryption).
  * The job reads it, never keeps it; DATA may be secure memory. */
 typedef enum
 {
-  PL_KEY_PASSPHRASE = 1,        /* DATA, LEN: the passphrase's octets */
+  PL_KEY_PASSPHRASE = 1,        /* DATA, LEN: the passphrase's source, as
+                                 * read; RULE: how (passphrase.h) */
   PL_KEY_SESSION,               /* DATA, LEN: a session key for CIPHER_ALGO
                                  * (decryption only) */
-  PL_KEY_DERIVED,               /* DATA: a pl_derived_key (keys.h), an S2K
-                                 * output with its specifier; LEN: its size */
   PL_KEY_CERT,                  /* DATA: a pl_cert (cert.h) to encrypt to:
                                  * a PKESK for its encryption key
                                  * (encryption only) */
@@ -78,8 +88,9 @@ typedef enum
                                  * only) */
 } pl_key_kind;
 
-/* The jobs of one batch share one (batch.h); NULL: none. */
-typedef struct pl_batch pl_batch;
+/* A derived-key cache (keycache.h), which the jobs of one drop or
+ * `padlock --batch` run share; NULL: none. */
+typedef struct pl_keycache pl_keycache;
 
 typedef struct
 {
@@ -87,19 +98,31 @@ typedef struct
   const void *data;
   size_t len;
   int cipher_algo;              /* PL_KEY_SESSION: the OpenPGP cipher id */
+  int rule;                     /* PL_KEY_PASSPHRASE: a pl_passphrase_rule */
 } pl_key;
 
+/* A passphrase as typed: every octet counts (PL_PASSPHRASE_TYPED). */
 static inline pl_key
 pl_key_passphrase (const char *passphrase, size_t len)
 {
-  pl_key k = { PL_KEY_PASSPHRASE, passphrase, len, 0 };
+  pl_key k = { PL_KEY_PASSPHRASE, passphrase, len, 0, 0 };
+  return k;
+}
+
+/* The TEXT of a passphrase source as read under RULE (passphrase.h):
+ * encryption locks with RULE's passphrase, decryption also tries the
+ * text's other forms. */
+static inline pl_key
+pl_key_passphrase_source (const char *text, size_t len, int rule)
+{
+  pl_key k = { PL_KEY_PASSPHRASE, text, len, 0, rule };
   return k;
 }
 
 static inline pl_key
 pl_key_session (const uint8_t *session_key, size_t len, int cipher_algo)
 {
-  pl_key k = { PL_KEY_SESSION, session_key, len, cipher_algo };
+  pl_key k = { PL_KEY_SESSION, session_key, len, cipher_algo, 0 };
   return k;
 }
 
@@ -123,13 +146,22 @@ typedef struct
   int argon2_passes;            /* 0: defaults t=3, p=4, m=2^16 KiB */
   int argon2_parallelism;
   int argon2_memory_exp;
-  /* Not NULL: every passphrase locks with the batch's one S2K specifier,
+  /* Not NULL: every passphrase locks with the cache's one S2K specifier,
    * derived once for all its jobs; the session key is random and
-   * wrapped in each SKESK, also with the rfc4880 profile (batch.h). */
-  pl_batch *batch;
+   * wrapped in each SKESK, also with the rfc4880 profile (keycache.h). */
+  pl_keycache *keycache;
   /* PKESKs name no recipient (key ID 0, no fingerprint), as gpg's
    * --throw-keyids. */
   int anonymous_recipients;
+  /* Signing keys, unlocked (seckey.h; they must outlive the job): a
+   * one-pass signature packet each before the literal packet and a
+   * signature each after it, as gpg -se writes (sign.h); text signatures
+   * (0x01) for a 't' or 'u' literal, else binary (0x00). */
+  const pl_seckey *const *signers;
+  size_t n_signers;
+  /* No key packet and no encryption: the signed message only (sop
+   * inline-sign); needs signers, takes no keys. */
+  int sign_only;
 } pl_encrypt_options;
 
 void pl_encrypt_options_init (pl_encrypt_options *opts);
@@ -137,8 +169,8 @@ void pl_encrypt_options_init (pl_encrypt_options *opts);
 typedef struct
 {
   /* The candidates, at least one: session keys first, as given; then
-   * each key packet with each passphrase, as given and then with
-   * trailing whitespace trimmed (keys.c). */
+   * each key packet with each passphrase, in each of its forms
+   * (passphrase.h), until one opens it (keys.c). */
   const pl_key *keys;
   size_t n_keys;
   uint32_t argon2_cap_kib;      /* 0: PL_S2K_ARGON2_DEFAULT_CAP_KIB */
@@ -152,8 +184,26 @@ typedef struct
    * PL_INFLATE_NO_LIMIT (UINT64_MAX) lifts the limit. */
   uint64_t expansion_floor;
   /* Not NULL: each (passphrase, S2K specifier) the job derives is looked
-   * up in the batch first and kept there (batch.h). */
-  pl_batch *batch;
+   * up in the cache first and kept there (keycache.h); NULL: a cache of
+   * the job's own. */
+  pl_keycache *keycache;
+  /* Signatures (verify.h) are checked against these certificates (which
+   * must outlive the job); none: signature packets are skipped, and no
+   * data hash runs.  The verdicts go to the result's verifications; they
+   * never decide whether an encrypted message's plaintext is written. */
+  const pl_cert *const *verify_certs;
+  size_t n_verify_certs;
+  /* A message that is signed, not encrypted (sop inline-verify): no key
+   * is needed (N_KEYS may be 0), an encrypted one is GPG_ERR_BAD_DATA,
+   * and as the signature is then the only authentication, the sink is
+   * committed only when one verdict is GOOD: else the job fails with
+   * GPG_ERR_BAD_SIGNATURE (verdicts still in the result). */
+  int signed_only;
+  /* With verify_certs: the sink is committed only when one verdict is
+   * GOOD, else the job fails with GPG_ERR_BAD_SIGNATURE (sop decrypt
+   * --verify-with).  The desktop leaves it 0: the file is written, and
+   * the verdict shown beside it. */
+  int require_signature;
 } pl_decrypt_options;
 
 typedef enum
@@ -171,8 +221,10 @@ typedef struct
   int aead_algo;
   int compress_algo;            /* 0 when not compressed */
   int armored;
-  int signed_inside;            /* one-pass signature or signature seen;
-                                 * never verified (no keys here) */
+  int signed_inside;            /* one-pass signature or signature seen */
+  /* With the options' verify_certs: a verdict per signature, in the
+   * order they were announced. */
+  pl_verifications verifications;
   size_t session_key_len;       /* in the options' session_key_out */
   /* When no key opened a message with PKESKs: whom they are for,
    * "0x<key ID>, 0x<fingerprint>, anonymous" (recipients.h). */

@@ -2,9 +2,10 @@
 #include "keys.h"
 #include "algo.h"
 #include "aead.h"
-#include "batch.h"
 #include "derive.h"
 #include "errors.h"
+#include "keycache.h"
+#include "passphrase.h"
 #include "recipients.h"
 #include "s2k.h"
 #include "skesk.h"
@@ -21,6 +22,32 @@
 
 static atomic_size_t derivations;
 
+/* Tells the caller that key derivation starts (PL_DERIVING), waits for
+ * memory (PL_DERIVING_WAITING_FOR_MEMORY), or ends (0). */
+static void
+tell_deriving (const pl_job_control *ctl, int deriving)
+{
+  if (ctl && ctl->deriving)
+    ctl->deriving (ctl->user_data, deriving);
+}
+
+/* From the S2K: a wait for memory starts (1) or ends (0), while the job
+ * derives. */
+static void
+on_memory_wait (void *arg, int waiting)
+{
+  tell_deriving (arg, waiting ? PL_DERIVING_WAITING_FOR_MEMORY
+                              : PL_DERIVING);
+}
+
+static pl_s2k_control
+s2k_control (const pl_job_control *ctl)
+{
+  pl_s2k_control s2k_ctl = { ctl ? ctl->cancel : NULL, pl_job_threads (ctl),
+                             on_memory_wait, (void *) ctl };
+  return s2k_ctl;
+}
+
 size_t
 pl_keys_derivations (void)
 {
@@ -29,15 +56,13 @@ pl_keys_derivations (void)
 
 /* Encryption's S2K keys are derived here, cancellable (s2k.h), each
  * counted.  Decryption's go through the message's derivation context
- * (derive.h: budget, cache, cancel) in message_s2k_key, and through the
- * batch first when there is one (batch.h). */
+ * (derive.h: budget, cache, cancel) in s2k_key_for. */
 static gpg_error_t
 derive_s2k_key (const pl_job_control *ctl, const pl_s2k *s2k,
                 const void *passphrase, size_t passphrase_len,
                 uint32_t argon2_cap_kib, uint8_t *out, size_t outlen)
 {
-  pl_s2k_control s2k_ctl = { ctl ? ctl->cancel : NULL,
-                             pl_job_threads (ctl) };
+  pl_s2k_control s2k_ctl = s2k_control (ctl);
   gpg_error_t err = pl_job_check_cancel (ctl);
 
   if (err)
@@ -47,27 +72,19 @@ derive_s2k_key (const pl_job_control *ctl, const pl_s2k *s2k,
                                    outlen, argon2_cap_kib, &s2k_ctl);
 }
 
-/* What a batch's derivation needs to run derive_s2k_key (encryption). */
+/* What a cache's derivation needs to run derive_s2k_key (encryption). */
 typedef struct
 {
   const pl_job_control *ctl;
   const pl_encrypt_options *o;  /* encryption: the profile's specifier */
   const void *passphrase;
   size_t passphrase_len;
-} batch_derivation;
+} lock_derivation;
 
 static const atomic_int *
 cancel_flag (const pl_job_control *ctl)
 {
   return ctl ? ctl->cancel : NULL;
-}
-
-/* Tells the caller that key derivation starts (1) or ends (0). */
-static void
-tell_deriving (const pl_job_control *ctl, int deriving)
-{
-  if (ctl && ctl->deriving)
-    ctl->deriving (ctl->user_data, deriving);
 }
 
 /* ---- Encryption ---------------------------------------------------- */
@@ -117,11 +134,11 @@ s2k_for_profile (const pl_encrypt_options *o, pl_s2k *template,
   return 0;
 }
 
-/* The batch's derivation when encrypting: a fresh specifier, derived. */
+/* The cache's derivation when encrypting: a fresh specifier, derived. */
 static gpg_error_t
-make_batch_key (void *arg, pl_derived_key *key)
+make_lock_key (void *arg, pl_derived_key *key)
 {
-  const batch_derivation *d = arg;
+  const lock_derivation *d = arg;
   pl_s2k template;
   int calibrated = 0;
   gpg_error_t err = s2k_for_profile (d->o, &template, &calibrated, &key->s2k);
@@ -133,35 +150,19 @@ make_batch_key (void *arg, pl_derived_key *key)
   return err;
 }
 
-gpg_error_t
-pl_keys_derive (const pl_encrypt_options *o, const char *pw, size_t pw_len,
-                const pl_job_control *ctl, pl_derived_key *out)
-{
-  batch_derivation d = { ctl, o, pw, pw_len };
-  gpg_error_t err;
-
-  memset (out, 0, sizeof *out);
-  out->len = pl_cipher_key_length (o->cipher_algo);
-  if (!out->len || out->len > sizeof out->key)
-    return gpg_error (GPG_ERR_CIPHER_ALGO);
-  err = make_batch_key (&d, out);
-  if (err)
-    pl_wipe (out, sizeof *out);
-  return err;
-}
-
-/* The batch's key for the passphrase KEY: every job of the batch that
- * asks with the same profile and parameters shares one specifier. */
+/* The cache's key for the passphrase PW: every job sharing the cache
+ * that asks with the same profile and parameters shares one specifier. */
 static gpg_error_t
-batch_lock_key (const pl_encrypt_options *o, const pl_job_control *ctl,
-                const pl_key *key, size_t s2k_len, pl_derived_key *derived)
+cache_lock_key (const pl_encrypt_options *o, const pl_job_control *ctl,
+                const char *pw, size_t pw_len, size_t s2k_len,
+                pl_derived_key *derived)
 {
   struct
   {
     int profile, cipher_algo, passes, parallelism, memory_exp;
     unsigned int s2k_ms;
   } request;
-  batch_derivation d = { ctl, o, key->data, key->len };
+  lock_derivation d = { ctl, o, pw, pw_len };
 
   memset (&request, 0, sizeof request);
   request.profile = o->profile;
@@ -170,26 +171,27 @@ batch_lock_key (const pl_encrypt_options *o, const pl_job_control *ctl,
   request.parallelism = o->argon2_parallelism;
   request.memory_exp = o->argon2_memory_exp;
   request.s2k_ms = o->s2k_ms;
-  return pl_batch_lock_key (o->batch, &request, sizeof request, key->data,
-                            key->len, s2k_len, cancel_flag (ctl),
-                            make_batch_key, &d, derived);
+  return pl_keycache_lock_key (o->keycache, &request, sizeof request, pw,
+                               pw_len, s2k_len, cancel_flag (ctl),
+                               make_lock_key, &d, derived);
 }
 
-/* Whether the files of a batch may share SK's S2K key.  SKESK v4 wraps
+/* Whether the files sharing a cache may share SK's S2K key.  SKESK v4 wraps
  * the session key in CFB with a zero IV: under one key the first block
  * of keystream repeats, so two files' wrapped keys XOR to the XOR of
  * their keys' first 15 octets.  With a 32-octet key 17 octets (136 bits)
  * stay unrelated; a shorter one would be left with 1 to 9, so it gets a
  * derivation of its own.  v5 and v6 wrap with AEAD under a random nonce. */
 static int
-batch_may_share (const pl_skesk *sk, size_t s2k_len)
+keycache_may_share (const pl_skesk *sk, size_t s2k_len)
 {
   return sk->version != 4 || s2k_len >= 32;
 }
 
-/* One SKESK for KEY: a passphrase (through the batch when there is one)
- * or a derived key.  With S2K_IS_KEY (v4, the only key, no batch) the
- * S2K output becomes SESSION_KEY; otherwise it wraps it. */
+/* One SKESK for the passphrase KEY (its rule's form, passphrase.h),
+ * through the cache when there is one.  With S2K_IS_KEY (v4, the only
+ * key, no cache) the S2K output becomes SESSION_KEY; otherwise it wraps
+ * it. */
 static gpg_error_t
 lock_with_key (const pl_encrypt_options *o, const pl_job_control *ctl,
                const pl_key *key, pl_s2k *template, int *calibrated,
@@ -200,28 +202,24 @@ lock_with_key (const pl_encrypt_options *o, const pl_job_control *ctl,
   uint8_t packet[6 + PL_SKESK_BODY_MAX];
   pl_derived_key *s2k = gcry_calloc_secure (1, sizeof *s2k);
   size_t len, hl;
+  size_t pw_len = pl_passphrase_length (key->data, key->len, key->rule);
   gpg_error_t err = 0;
 
   if (!s2k)
     return gpg_error (GPG_ERR_ENOMEM);
   skesk_for_profile (o, &sk);
   s2k->len = pl_skesk_s2k_length (&sk);
-  if (key->kind == PL_KEY_DERIVED)
-    *s2k = *(const pl_derived_key *) key->data;
+  tell_deriving (ctl, PL_DERIVING);
+  if (o->keycache && keycache_may_share (&sk, s2k->len))
+    err = cache_lock_key (o, ctl, key->data, pw_len, s2k->len, s2k);
   else
     {
-      tell_deriving (ctl, 1);
-      if (o->batch && batch_may_share (&sk, s2k->len))
-        err = batch_lock_key (o, ctl, key, s2k->len, s2k);
-      else
-        {
-          err = s2k_for_profile (o, template, calibrated, &s2k->s2k);
-          if (!err)
-            err = derive_s2k_key (ctl, &s2k->s2k, key->data, key->len, 0,
-                                  s2k->key, s2k->len);
-        }
-      tell_deriving (ctl, 0);
+      err = s2k_for_profile (o, template, calibrated, &s2k->s2k);
+      if (!err)
+        err = derive_s2k_key (ctl, &s2k->s2k, key->data, pw_len, 0,
+                              s2k->key, s2k->len);
     }
+  tell_deriving (ctl, 0);
   if (err)
     goto leave;
   sk.s2k = s2k->s2k;
@@ -246,18 +244,12 @@ lock_with_key (const pl_encrypt_options *o, const pl_job_control *ctl,
   return err;
 }
 
-/* 1 when KEY can lock a message for the cipher of O. */
+/* 1 when KEY can lock a message. */
 static int
-key_locks (const pl_encrypt_options *o, const pl_key *key)
+key_locks (const pl_key *key)
 {
-  const pl_derived_key *derived = key->data;
-
-  if (!key->data)
-    return 0;
-  if (key->kind == PL_KEY_PASSPHRASE || key->kind == PL_KEY_CERT)
-    return 1;
-  return key->kind == PL_KEY_DERIVED && key->len == sizeof *derived
-         && derived->len == pl_cipher_key_length (o->cipher_algo);
+  return key->data && (key->kind == PL_KEY_PASSPHRASE
+                       || key->kind == PL_KEY_CERT);
 }
 
 gpg_error_t
@@ -274,7 +266,7 @@ pl_keys_lock (const pl_encrypt_options *o, const pl_job_control *ctl,
   if (!o->n_keys || !o->keys)
     return gpg_error (GPG_ERR_NO_KEY);
   for (size_t i = 0; i < o->n_keys; i++)
-    if (!key_locks (o, &o->keys[i]))
+    if (!key_locks (&o->keys[i]))
       return gpg_error (GPG_ERR_INV_ARG);
   /* Every certificate can take a PKESK and read the profile, before
    * anything is emitted. */
@@ -286,9 +278,9 @@ pl_keys_lock (const pl_encrypt_options *o, const pl_job_control *ctl,
     return err;
   /* As gpg -c: one passphrase, SKESK v4, and the S2K output is the
    * session key.  More passphrases need a key each can wrap, and so do
-   * the files of a batch, which share their S2K output. */
+   * the files sharing a cache, which share their S2K output. */
   s2k_is_key = o->profile == PL_PROFILE_RFC4880 && o->n_keys == 1
-               && o->keys[0].kind == PL_KEY_PASSPHRASE && !o->batch;
+               && o->keys[0].kind == PL_KEY_PASSPHRASE && !o->keycache;
   if (!s2k_is_key)
     gcry_randomize (session_key, keylen, GCRY_STRONG_RANDOM);
   /* PKESKs first, as gpg writes them: gpg reads the key packets in order
@@ -314,18 +306,17 @@ struct pl_key_candidates
   pl_skesk skesk[MAX_SKESK];
   size_t n_dropped;             /* SKESKs past MAX_SKESK: never tried */
   pl_derive derive;             /* every S2K key of the message */
-  int planned;
   size_t n_skesk;
   int n_pkesk;
   pl_pkesk_list *pkesks;        /* the PKESKs, tried first (recipients.h) */
   uint8_t *s2k_key;             /* secure: PL_SESSION_KEY_MAX each */
   uint8_t *session_key;         /* the candidate handed out */
-  /* The iterator: session keys first, then SKESK x passphrase x
-   * (as given, trimmed). */
+  /* The iterator: session keys first, then SKESK x passphrase x form
+   * (passphrase.h). */
   size_t next_session;
   size_t next_skesk;
   size_t next_key;
-  int next_trimmed;
+  size_t next_form;
   int session_tried;
   gpg_error_t last;             /* why candidates failed, the hardest kept */
 };
@@ -335,27 +326,29 @@ pl_key_candidates_new (pl_key_candidates **out, const pl_decrypt_options *o,
                        const pl_job_control *ctl)
 {
   pl_key_candidates *c = calloc (1, sizeof *c);
+  pl_s2k_control s2k_ctl = s2k_control (ctl);
+  gpg_error_t err = gpg_error (GPG_ERR_ENOMEM);
 
-  *out = c;
-  if (c)
-    {
-      c->o = o;
-      c->ctl = ctl;
-      pl_derive_init (&c->derive, ctl ? ctl->cancel : NULL,
-                      pl_job_threads (ctl), o->argon2_cap_kib);
-      c->s2k_key = gcry_malloc_secure (2 * PL_SESSION_KEY_MAX);
-      c->session_key = c->s2k_key + PL_SESSION_KEY_MAX;
-      if (pl_pkesk_list_new (&c->pkesks, o->keys, o->n_keys,
-                             ctl ? ctl->cancel : NULL, o->argon2_cap_kib))
-        c->pkesks = NULL;
-    }
-  if (c && c->s2k_key && c->pkesks)
-    return 0;
-  if (c)
-    gcry_free (c->s2k_key);
-  free (c);
   *out = NULL;
-  return gpg_error (GPG_ERR_ENOMEM);
+  if (!c)
+    return err;
+  c->o = o;
+  c->ctl = ctl;
+  c->s2k_key = gcry_malloc_secure (2 * PL_SESSION_KEY_MAX);
+  c->session_key = c->s2k_key + PL_SESSION_KEY_MAX;
+  if (c->s2k_key)
+    err = pl_derive_init (&c->derive, o->keycache, &s2k_ctl,
+                          o->argon2_cap_kib);
+  if (!err && pl_pkesk_list_new (&c->pkesks, o->keys, o->n_keys,
+                                 ctl ? ctl->cancel : NULL, o->argon2_cap_kib))
+    err = gpg_error (GPG_ERR_ENOMEM);
+  if (err)
+    {
+      pl_key_candidates_free (c);
+      return err;
+    }
+  *out = c;
+  return 0;
 }
 
 void
@@ -413,71 +406,37 @@ pl_key_candidates_add_packet (pl_key_candidates *c, pl_packet_body *body)
   return err;
 }
 
-/* Trailing whitespace (space, tab, CR, LF) is trimmed as SOP asks. */
-static size_t
-trimmed_length (const char *s, size_t n)
-{
-  while (n && strchr (" \t\r\n", s[n - 1]))
-    n--;
-  return n;
-}
-
-/* 1 when DERIVED was derived with SK's specifier, for its key length. */
+/* The next passphrase to try on the current SKESK: a key's text and
+ * the length of its next form (passphrase.h).  0 when the keys are
+ * through for it. */
 static int
-derived_opens (const pl_derived_key *derived, const pl_skesk *sk)
+next_passphrase (pl_key_candidates *c, const char **pw, size_t *len)
 {
-  uint8_t a[20], b[20];
-  size_t n = pl_s2k_write (&derived->s2k, a);
-
-  return derived->len == pl_skesk_s2k_length (sk)
-         && pl_s2k_write (&sk->s2k, b) == n && !memcmp (a, b, n);
-}
-
-/* The next key to try on SK: a derived key made with its specifier
- * (*DERIVED), or a passphrase and how much of it, each as given, then
- * trimmed when that differs.  0 when the keys are through for SK. */
-static int
-next_secret (pl_key_candidates *c, const pl_skesk *sk, const char **pw,
-             size_t *len, const pl_derived_key **derived)
-{
-  *derived = NULL;
-  while (c->next_key < c->o->n_keys)
+  for (; c->next_key < c->o->n_keys; c->next_key++, c->next_form = 0)
     {
       const pl_key *k = &c->o->keys[c->next_key];
+      size_t forms[PL_PASSPHRASE_FORMS];
+      size_t n;
 
-      if (k->kind == PL_KEY_DERIVED && k->data && k->len == sizeof **derived
-          && derived_opens (k->data, sk))
-        {
-          c->next_key++;
-          *derived = k->data;
-          return 1;
-        }
       if (k->kind != PL_KEY_PASSPHRASE || !k->data)
+        continue;
+      n = pl_passphrase_forms (k->data, k->len, k->rule, forms);
+      if (c->next_form < n)
         {
-          c->next_key++;
-          continue;
-        }
-      *pw = k->data;
-      *len = k->len;
-      if (!c->next_trimmed)
-        {
-          c->next_trimmed = 1;
+          *pw = k->data;
+          *len = forms[c->next_form++];
           return 1;
         }
-      c->next_trimmed = 0;
-      c->next_key++;
-      *len = trimmed_length (*pw, k->len);
-      if (*len != k->len)
-        return 1;
     }
   return 0;
 }
 
-/* SK's S2K output for the passphrase PW from the message's derivation
- * context (derive.h), counted when it ran an S2K. */
+/* SK's S2K output for the passphrase PW, from the message's derivation
+ * context (derive.h: the options' cache or the message's own), into the
+ * list's secure memory; counted when it ran an S2K. */
 static gpg_error_t
-message_s2k_key (pl_key_candidates *c, const pl_skesk *sk, const char *pw,
-                 size_t len, const uint8_t **s2k_key)
+s2k_key_for (pl_key_candidates *c, const pl_skesk *sk, const char *pw,
+             size_t len)
 {
   size_t s2k_len = pl_skesk_s2k_length (sk);
   size_t before = c->derive.derivations;
@@ -485,52 +444,10 @@ message_s2k_key (pl_key_candidates *c, const pl_skesk *sk, const char *pw,
 
   if (!s2k_len)
     return gpg_error (GPG_ERR_CIPHER_ALGO);
-  err = pl_derive_key (&c->derive, &sk->s2k, s2k_len, pw, len, s2k_key);
+  tell_deriving (c->ctl, PL_DERIVING);
+  err = pl_derive_key (&c->derive, &sk->s2k, s2k_len, pw, len, c->s2k_key);
+  tell_deriving (c->ctl, 0);
   atomic_fetch_add (&derivations, c->derive.derivations - before);
-  return err;
-}
-
-/* What the batch's derivation needs when decrypting. */
-typedef struct
-{
-  pl_key_candidates *c;
-  const pl_skesk *sk;
-  const char *pw;
-  size_t len;
-} batch_opening;
-
-/* The batch's derivation when decrypting: through the message's
- * context, so that its budget and cancel hold. */
-static gpg_error_t
-derive_batch_key (void *arg, pl_derived_key *key)
-{
-  const batch_opening *o = arg;
-  const uint8_t *s2k_key;
-  gpg_error_t err = message_s2k_key (o->c, o->sk, o->pw, o->len, &s2k_key);
-
-  if (!err)
-    memcpy (key->key, s2k_key, key->len);
-  return err;
-}
-
-/* SK's S2K output for the passphrase PW: from the batch when there is
- * one (which derives it through the message's context the first time),
- * copied into the list's own secure memory, else from the message's
- * context.  *S2K_KEY is valid until the next call or the list is freed. */
-static gpg_error_t
-s2k_key_for (pl_key_candidates *c, const pl_skesk *sk, const char *pw,
-             size_t len, const uint8_t **s2k_key)
-{
-  size_t s2k_len = pl_skesk_s2k_length (sk);
-  batch_opening o = { c, sk, pw, len };
-  gpg_error_t err;
-
-  if (!c->o->batch || !s2k_len)
-    return message_s2k_key (c, sk, pw, len, s2k_key);
-  err = pl_batch_open_key (c->o->batch, &sk->s2k, s2k_len, pw, len,
-                           cancel_flag (c->ctl), derive_batch_key, &o,
-                           c->s2k_key);
-  *s2k_key = err ? NULL : c->s2k_key;
   return err;
 }
 
@@ -558,37 +475,6 @@ next_session_key (pl_key_candidates *c, uint8_t *key, size_t *keylen,
   return 0;
 }
 
-/* Charges the derivation budget (derive.h) for every SKESK with every
- * passphrase as given and trimmed, before the first derivation, so that a
- * message over budget is refused before any work. */
-static gpg_error_t
-plan_derivations (pl_key_candidates *c)
-{
-  gpg_error_t err = 0;
-
-  for (size_t s = 0; s < c->n_skesk && !err; s++)
-    {
-      const pl_skesk *sk = &c->skesk[s];
-      size_t keylen = pl_skesk_s2k_length (sk);
-
-      for (size_t i = 0; i < c->o->n_keys && keylen && !err; i++)
-        {
-          const pl_key *k = &c->o->keys[i];
-          size_t trimmed;
-
-          if (k->kind != PL_KEY_PASSPHRASE || !k->data)
-            continue;
-          trimmed = trimmed_length (k->data, k->len);
-          err = pl_derive_plan (&c->derive, &sk->s2k, keylen, k->data,
-                                k->len);
-          if (!err && trimmed != k->len)
-            err = pl_derive_plan (&c->derive, &sk->s2k, keylen, k->data,
-                                  trimmed);
-        }
-    }
-  return err;
-}
-
 gpg_error_t
 pl_key_candidates_next (pl_key_candidates *c, const uint8_t **key,
                         size_t *keylen, int *cipher_algo)
@@ -602,38 +488,28 @@ pl_key_candidates_next (pl_key_candidates *c, const uint8_t **key,
   pk_err = pl_pkesk_list_next (c->pkesks, c->session_key, keylen, cipher_algo);
   if (gpg_err_code (pk_err) != GPG_ERR_EOF)
     return pk_err;
-  if (!c->planned)
-    {
-      gpg_error_t err = plan_derivations (c);
-      if (err)
-        return err;
-      c->planned = 1;
-    }
-  for (; c->next_skesk < c->n_skesk; c->next_skesk++, c->next_key = 0)
+  for (; c->next_skesk < c->n_skesk;
+       c->next_skesk++, c->next_key = 0, c->next_form = 0)
     {
       const pl_skesk *sk = &c->skesk[c->next_skesk];
-      const pl_derived_key *derived;
       const char *pw = NULL;
       size_t len = 0;
 
-      while (next_secret (c, sk, &pw, &len, &derived))
+      while (next_passphrase (c, &pw, &len))
         {
-          const uint8_t *s2k_key = NULL;
-          gpg_error_t err = 0;
+          gpg_error_t err = s2k_key_for (c, sk, pw, len);
 
-          if (derived)
-            s2k_key = derived->key;
-          else
-            {
-              tell_deriving (c->ctl, 1);
-              err = s2k_key_for (c, sk, pw, len, &s2k_key);
-              tell_deriving (c->ctl, 0);
-            }
+          /* Past the budget, a passphrase's other forms are skipped and
+           * the verdict stays what the forms that ran said (a wrong
+           * passphrase on a 2 GiB Argon2 message is a wrong passphrase);
+           * a passphrase as given that cannot run is the refusal. */
+          if (gpg_err_code (err) == GPG_ERR_TOO_LARGE && c->next_form > 1)
+            continue;
           if (gpg_err_code (err) == GPG_ERR_CANCELED
               || gpg_err_code (err) == GPG_ERR_TOO_LARGE)
             return err;
           if (!err)
-            err = pl_skesk_decrypt (sk, s2k_key, c->session_key, keylen,
+            err = pl_skesk_decrypt (sk, c->s2k_key, c->session_key, keylen,
                                     cipher_algo);
           if (!err)
             return 0;
@@ -655,8 +531,7 @@ static int
 has_passphrase (const pl_decrypt_options *o)
 {
   for (size_t i = 0; i < o->n_keys; i++)
-    if (o->keys[i].kind == PL_KEY_PASSPHRASE
-        || o->keys[i].kind == PL_KEY_DERIVED)
+    if (o->keys[i].kind == PL_KEY_PASSPHRASE)
       return 1;
   return 0;
 }

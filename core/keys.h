@@ -8,9 +8,10 @@
  * kind of key and one more packet here (a PKESK, beside skesk.c); the
  * jobs in encrypt.c and decrypt.c do not change.
  *
- * Every S2K key is derived in one function of keys.c, which sees the
- * job's cancel flag: the place for a per-message derivation cache.  With
- * the options' batch, keys come from the batch first (batch.h).
+ * Every S2K key of a decryption comes through the message's derivation
+ * context (derive.h: budget, cancel) from a derived-key cache
+ * (keycache.h): the options' one, or the message's own.  Encryption's
+ * come from the options' cache when there is one.
  */
 #pragma once
 
@@ -23,33 +24,6 @@
 #include "s2k.h"
 #include "skesk.h"
 
-/* An S2K output and the specifier it came from (a PL_KEY_DERIVED key):
- * secret, so in secure memory.  Encrypting, each file it locks gets a
- * random session key wrapped under KEY in an SKESK with S2K, and no
- * derivation runs; decrypting, it opens the SKESKs with an equal S2K
- * and key length without one. */
-typedef struct
-{
-  pl_s2k s2k;
-  size_t len;                   /* octets of KEY: the SKESK cipher's key */
-  uint8_t key[PL_SESSION_KEY_MAX];
-} pl_derived_key;
-
-static inline pl_key
-pl_key_derived (const pl_derived_key *derived)
-{
-  pl_key k = { PL_KEY_DERIVED, derived, sizeof *derived, 0 };
-  return k;
-}
-
-/* A fresh S2K specifier for the profile of O and its output for the
- * passphrase PW, into *OUT (secure memory): a key that locks any number
- * of messages without a further derivation.  GPG_ERR_CANCELED when
- * CTL's flag is set. */
-gpg_error_t pl_keys_derive (const pl_encrypt_options *o, const char *pw,
-                            size_t pw_len, const pl_job_control *ctl,
-                            pl_derived_key *out);
-
 /* S2K runs made by every job of this process so far (one counter, for
  * tests and benchmarks that prove where derivations went). */
 size_t pl_keys_derivations (void);
@@ -61,17 +35,17 @@ typedef gpg_error_t (*pl_packet_emit_fn) (void *arg, const uint8_t *p,
 /* Encryption.  Chooses the session key for the profile of O (KEYLEN
  * octets for O->cipher_algo) into SESSION_KEY (secure memory,
  * PL_SESSION_KEY_MAX octets) and emits one key packet per key in O->keys,
- * in order.  A single passphrase with the rfc4880 profile and no batch
- * writes an SKESK v4 whose S2K output is the session key, as gpg -c
- * does; otherwise the session key is random and each packet wraps it.  A
- * derived key (or, with O->batch, the batch's key for a passphrase)
- * wraps it under its own specifier, without a derivation.  No key, or a
- * key this direction cannot use (a session key, a derived key of another
- * length than the cipher's): GPG_ERR_NO_KEY / GPG_ERR_INV_ARG, before
- * anything is emitted.  A certificate (PL_KEY_CERT) becomes a PKESK
- * (recipients.h); one without a valid encryption key is
- * GPG_ERR_UNUSABLE_PUBKEY, and one that cannot read the profile of O
- * GPG_ERR_UNSUPPORTED_PROTOCOL, also before anything is emitted. */
+ * in order; a passphrase locks with its rule's form (passphrase.h).  A
+ * single passphrase with the rfc4880 profile and no cache writes an
+ * SKESK v4 whose S2K output is the session key, as gpg -c does;
+ * otherwise the session key is random and each packet wraps it.  With
+ * O->keycache, a passphrase's key comes from the cache, under its one
+ * specifier.  No key, or a key this direction cannot use (a session
+ * key): GPG_ERR_NO_KEY / GPG_ERR_INV_ARG, before anything is emitted.
+ * A certificate (PL_KEY_CERT) becomes a PKESK (recipients.h); one
+ * without a valid encryption key is GPG_ERR_UNUSABLE_PUBKEY, and one
+ * that cannot read the profile of O GPG_ERR_UNSUPPORTED_PROTOCOL, also
+ * before anything is emitted. */
 gpg_error_t pl_keys_lock (const pl_encrypt_options *o,
                           const pl_job_control *ctl, uint8_t *session_key,
                           size_t keylen, pl_packet_emit_fn emit, void *arg);
@@ -94,12 +68,14 @@ gpg_error_t pl_key_candidates_add_packet (pl_key_candidates *c,
                                           pl_packet_body *body);
 
 /* The next candidate (session keys; then what the PKESKs give with the
- * secret keys and holders (recipients.h); then per key packet, the derived
- * keys with its specifier and the passphrases): *KEY points to *KEYLEN octets in the list's
- * secure memory, valid until the next call or free; *CIPHER_ALGO is 0
- * when the data packet names the cipher (SKESK v6).  GPG_ERR_EOF when
- * the list is exhausted; other errors (cancelled, Argon2 over the cap)
- * end the job. */
+ * secret keys and holders (recipients.h); then per key packet, each
+ * passphrase in each of its forms, passphrase.h): *KEY points to *KEYLEN
+ * octets in the list's secure memory, valid until the next call or free;
+ * *CIPHER_ALGO is 0 when the data packet names the cipher (SKESK v6).
+ * A derivation runs only when its candidate's turn comes, so the
+ * message's budget (derive.h) counts only what ran.  GPG_ERR_EOF when
+ * the list is exhausted; other errors (cancelled, a specifier over the
+ * cap, the budget spent) end the job. */
 gpg_error_t pl_key_candidates_next (pl_key_candidates *c,
                                     const uint8_t **key, size_t *keylen,
                                     int *cipher_algo);

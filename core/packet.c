@@ -337,3 +337,25 @@ pl_packet_write_partial_header (uint8_t *out, int tag, int exp)
   out[1] = pl_packet_partial_octet (exp);
   return 2;
 }
+
+static gpg_error_t
+mem_next (pl_reader *self, uint8_t **data, size_t *len)
+{
+  pl_mem_reader *m = (pl_mem_reader *) self;
+
+  /* The end is an empty block at the end, never NULL: the cursor adds
+   * to the pointer. */
+  *data = m->done ? m->p + m->n : m->p;
+  *len = m->done ? 0 : m->n;
+  m->done = 1;
+  return 0;
+}
+
+void
+pl_mem_reader_init (pl_mem_reader *m, uint8_t *p, size_t n)
+{
+  m->base.next = mem_next;
+  m->p = p;
+  m->n = n;
+  m->done = 0;
+}

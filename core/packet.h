@@ -50,6 +50,18 @@ typedef struct
 
 void pl_cursor_init (pl_cursor *c, pl_reader *reader);
 
+/* A reader over N octets in memory at P (which it hands out, writable,
+ * in one block). */
+typedef struct
+{
+  pl_reader base;
+  uint8_t *p;
+  size_t n;
+  int done;
+} pl_mem_reader;
+
+void pl_mem_reader_init (pl_mem_reader *m, uint8_t *p, size_t n);
+
 /* Copies exactly N octets, across blocks.  GPG_ERR_TRUNCATED when the
  * input ends first; GPG_ERR_EOF when it ends before the first octet. */
 gpg_error_t pl_cursor_read (pl_cursor *c, uint8_t *dst, size_t n);

@@ -170,9 +170,15 @@ pl_writer_acquire (pl_writer *w, uint8_t **buf)
 {
   int i = free_buffer (w);
 
+  /* Every buffer is held or being written: the oldest write ends
+   * first. */
+  while (i < 0 && pl_worker_busy (&w->worker))
+    {
+      pl_worker_wait_running (&w->worker, 0);
+      i = free_buffer (w);
+    }
   if (i < 0)
     {
-      /* Every buffer is held or being written: the write ends soon. */
       gpg_error_t err = pl_worker_wait (&w->worker);
       if (err)
         return err;
@@ -198,6 +204,17 @@ pl_writer_release (pl_writer *w, uint8_t *buf)
       w->held[i] = 0;
 }
 
+/* 1 when [P, P + N) lies in one of W's buffers. */
+static int
+in_pool (const pl_writer *w, const uint8_t *p, size_t n)
+{
+  for (int i = 0; i < PL_WRITER_BUFFERS; i++)
+    if (w->buf[i] && p >= w->buf[i] && n <= w->size
+        && (size_t) (p - w->buf[i]) <= w->size - n)
+      return 1;
+  return 0;
+}
+
 gpg_error_t
 pl_writer_write (pl_writer *w, const uint8_t *p, size_t n)
 {
@@ -206,8 +223,14 @@ pl_writer_write (pl_writer *w, const uint8_t *p, size_t n)
   if (w->threaded && n >= PL_WRITER_THREAD_MIN)
     {
       if (pl_worker_running (&w->worker)
-          || !pl_worker_start (&w->worker, emit_task, w))
-        return pl_worker_submit (&w->worker, p, n);
+          || !pl_worker_start_queue (&w->worker, emit_task, w,
+                                     PL_WRITER_DEPTH))
+        {
+          /* A write from elsewhere is read until this one returns. */
+          err = w->foreign ? pl_worker_wait (&w->worker) : 0;
+          w->foreign = !in_pool (w, p, n);
+          return err ? err : pl_worker_submit (&w->worker, p, n);
+        }
       w->threaded = 0;
     }
   /* After the thread's write, so that the order holds. */

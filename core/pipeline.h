@@ -109,12 +109,18 @@ void pl_read_ahead_clear (pl_read_ahead *ra);
  * writer thread, or on the caller's: one call at a time, in order. */
 typedef gpg_error_t (*pl_emit_fn) (void *arg, const uint8_t *p, size_t n);
 
-/* Buffers a writer lends at most: enough for SEIPD v1 (two, one being
- * hashed), inflate and partial framing at once. */
-#define PL_WRITER_BUFFERS 4
+/* Buffers a writer lends at most: enough for SEIPD v1 (three, the
+ * older two being hashed), inflate, text mode's line-end conversion and
+ * partial framing at once. */
+#define PL_WRITER_BUFFERS 6
 /* Writes smaller than this are done on the caller's thread: handing
  * them over costs more than it saves, and they are often on the stack. */
 #define PL_WRITER_THREAD_MIN (64 * 1024)
+/* Writes from the writer's own buffers queued on the thread at most: a
+ * stage that decrypts faster than the sink takes it goes on instead of
+ * waiting for each write (rfc4880 decryption file to file: the CFB
+ * thread's waits, bench/README.md). */
+#define PL_WRITER_DEPTH 3
 
 typedef struct
 {
@@ -124,6 +130,7 @@ typedef struct
   int threaded;                 /* the budget allows the thread */
   uint8_t *buf[PL_WRITER_BUFFERS]; /* allocated on first acquire */
   int held[PL_WRITER_BUFFERS];
+  int foreign;                  /* the last write is not from BUF */
   pl_worker worker;             /* started on the first large write */
 } pl_writer;
 
@@ -132,7 +139,7 @@ void pl_writer_init (pl_writer *w, pl_emit_fn emit, void *arg, size_t size,
                      int threaded);
 
 /* A buffer of SIZE octets for the caller to fill, that no write still
- * reads (waiting, when need be, for the one that does).  It stays the
+ * reads (waiting, when need be, for the writes that do).  It stays the
  * caller's until released.  GPG_ERR_ENOMEM; GPG_ERR_BUG when the caller
  * already holds PL_WRITER_BUFFERS. */
 gpg_error_t pl_writer_acquire (pl_writer *w, uint8_t **buf);
@@ -142,12 +149,19 @@ gpg_error_t pl_writer_acquire (pl_writer *w, uint8_t **buf);
 void pl_writer_release (pl_writer *w, uint8_t *buf);
 
 /* Writes P, N octets after everything written before.  Large writes
- * return at once and are done on the thread, which reads [P, P + N)
- * until the next write or finish returns.  So P must lie in an acquired
- * buffer (left alone until released), or belong to a producer that
- * alternates two buffers and writes each block before it fills the next
- * one (the AEAD stage): by the time it refills a buffer, a later write
- * has returned.  Returns the first error of an earlier write, if any. */
+ * return at once and are done on the thread, in order:
+ *
+ * - P in one of the writer's buffers (acquired, then maybe released):
+ *   the write may wait in a queue of up to PL_WRITER_DEPTH, and reads
+ *   [P, P + N) until acquire hands that buffer out again, which waits
+ *   for it.  The caller must leave the buffer alone while it holds it.
+ * - any other P: the write reads [P, P + N) until the next write or
+ *   finish returns (the next write waits for it).  For a producer that
+ *   alternates two buffers and writes each block before it fills the
+ *   next one (the AEAD stage): by the time it refills a buffer, a later
+ *   write has returned.
+ *
+ * Returns the first error of an earlier write, if any. */
 gpg_error_t pl_writer_write (pl_writer *w, const uint8_t *p, size_t n);
 
 /* Waits until every write is done; returns the first error. */

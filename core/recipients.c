@@ -4,6 +4,7 @@
 #include "cert.h"
 #include "errors.h"
 #include "packet.h"
+#include "passphrase.h"
 #include "seckey.h"
 #include "skesk.h"
 
@@ -293,8 +294,8 @@ key_fits (const pl_pkesk *p, const pl_cert *cert, const pl_cert_key *key)
   return pl_cert_key_may_decrypt (cert, key, (uint32_t) time (NULL));
 }
 
-/* Unlocks KEY: in the clear, or with a key passphrase of the list (as
- * given, then with trailing whitespace trimmed). */
+/* Unlocks KEY: in the clear, or with a key passphrase of the list, in
+ * each of its forms (passphrase.h: its rule's first). */
 static gpg_error_t
 unlock (pl_pkesk_list *l, const pl_cert_key *key, int tag, pl_seckey *sk)
 {
@@ -309,24 +310,15 @@ unlock (pl_pkesk_list *l, const pl_cert_key *key, int tag, pl_seckey *sk)
   for (size_t i = 0; i < l->n_keys; i++)
     {
       const pl_key *k = &l->keys[i];
-      size_t len = k->len;
+      size_t forms[PL_PASSPHRASE_FORMS], n;
 
       if (k->kind != PL_KEY_KEY_PASSPHRASE || !k->data)
         continue;
-      for (int trim = 0; trim < 2; trim++)
+      n = pl_passphrase_forms (k->data, k->len, k->rule, forms);
+      for (size_t f = 0; f < n; f++)
         {
-          const char *pw = k->data;
-          if (trim)
-            {
-              size_t t = len;
-              while (t && strchr (" \t\r\n", pw[t - 1]))
-                t--;
-              if (t == len)
-                break;
-              len = t;
-            }
-          err = pl_seckey_unlock (key, tag, pw, len, l->argon2_cap_kib,
-                                  l->cancel, sk);
+          err = pl_seckey_unlock (key, tag, k->data, forms[f],
+                                  l->argon2_cap_kib, l->cancel, sk);
           if (gpg_err_code (err) != GPG_ERR_BAD_PASSPHRASE)
             return err;
         }

@@ -1,5 +1,6 @@
 /* s2k.c - String-to-key specifiers (RFC 9580 §3.7) */
 #include "s2k.h"
+#include "kdf-memory.h"
 #include "algo.h"
 
 #include <stdlib.h>
@@ -252,6 +253,14 @@ argon2_compute_key (const pl_s2k *s2k, const char *passphrase, size_t len,
                                                 : err;
 }
 
+/* The memory one Argon2 run fills, in KiB: what it takes from the
+ * process's budget (kdf-memory.h). */
+static uint64_t
+argon2_kib (const pl_s2k *s2k)
+{
+  return 1ull << s2k->memory_exp;
+}
+
 /* A cancellable Argon2 runs on a helper thread that owns everything it
  * touches: on cancel the caller returns at once, and the helper stops at
  * its next segment (up to memory / (4 * lanes) KiB of work; bench/README.md
@@ -307,6 +316,8 @@ argon2_helper (void *arg)
   err = argon2_compute_key (&run->s2k, run->passphrase, run->passphrase_len,
                             run->key, run->keylen, run->threads,
                             &run->abandoned);
+  /* Freed by now (gcry_kdf_close), also when the caller left. */
+  pl_kdf_memory_give (argon2_kib (&run->s2k));
   pthread_mutex_lock (&run->lock);
   run->err = err;
   run->done = 1;
@@ -327,7 +338,10 @@ argon2_on_helper (const pl_s2k *s2k, const char *passphrase, size_t len,
   int started;
 
   if (!run)
-    return gpg_error_from_syserror ();
+    {
+      pl_kdf_memory_give (argon2_kib (s2k));
+      return gpg_error_from_syserror ();
+    }
   pthread_mutex_init (&run->lock, NULL);
   pthread_cond_init (&run->cond, NULL);
   run->refs = 1;
@@ -337,8 +351,9 @@ argon2_on_helper (const pl_s2k *s2k, const char *passphrase, size_t len,
   run->key = gcry_malloc_secure (keylen);
   if (!run->passphrase || !run->key)
     {
-      err = gpg_error_from_syserror ();
+      err = gpg_error (GPG_ERR_ENOMEM);
       argon2_run_unref (run);
+      pl_kdf_memory_give (argon2_kib (s2k));
       return err;
     }
   memcpy (run->passphrase, passphrase, len);
@@ -356,8 +371,10 @@ argon2_on_helper (const pl_s2k *s2k, const char *passphrase, size_t len,
       /* No helper to be had: derive here, cancellable by segment. */
       run->refs = 1;
       argon2_run_unref (run);
-      return argon2_compute_key (s2k, passphrase, len, key, keylen,
-                                 ctl->threads, ctl->cancel);
+      err = argon2_compute_key (s2k, passphrase, len, key, keylen,
+                                ctl->threads, ctl->cancel);
+      pl_kdf_memory_give (argon2_kib (s2k));
+      return err;
     }
 
   pthread_mutex_lock (&run->lock);
@@ -397,6 +414,8 @@ derive_argon2 (const pl_s2k *s2k, const char *passphrase, size_t len,
                uint8_t *key, size_t keylen, uint32_t cap_kib,
                const pl_s2k_control *ctl)
 {
+  gpg_error_t err;
+
   if (!cap_kib)
     cap_kib = PL_S2K_ARGON2_DEFAULT_CAP_KIB;
   /* Refuse before allocating: a hostile packet can ask for 2^31 KiB. */
@@ -404,10 +423,18 @@ derive_argon2 (const pl_s2k *s2k, const char *passphrase, size_t len,
     return gpg_error (GPG_ERR_TOO_LARGE);
   if (cancelled (ctl))
     return gpg_error (GPG_ERR_CANCELED);
+  err = pl_kdf_memory_take (argon2_kib (s2k), ctl ? ctl->cancel : NULL,
+                            ctl ? ctl->waiting : NULL,
+                            ctl ? ctl->waiting_arg : NULL);
+  if (err)
+    return err;
+  /* From here the memory is given back by whoever frees it. */
   if (ctl && ctl->cancel)
     return argon2_on_helper (s2k, passphrase, len, key, keylen, ctl);
-  return argon2_compute_key (s2k, passphrase, len, key, keylen,
-                             ctl ? ctl->threads : 1, NULL);
+  err = argon2_compute_key (s2k, passphrase, len, key, keylen,
+                            ctl ? ctl->threads : 1, NULL);
+  pl_kdf_memory_give (argon2_kib (s2k));
+  return err;
 }
 
 /* The octets one context of a hashed S2K puts through the hash: the salt

@@ -38,7 +38,12 @@ typedef struct
 gpg_error_t pl_s2k_parse (pl_s2k *s2k, const uint8_t *p, size_t len,
                           size_t *used);
 
-/* Writes the specifier to OUT (at most 20 octets) and returns its length. */
+/* The longest specifier as written: Argon2's type, 16-octet salt, t, p
+ * and m. */
+#define PL_S2K_SPEC_MAX 20
+
+/* Writes the specifier to OUT (at most PL_S2K_SPEC_MAX octets) and
+ * returns its length. */
 size_t pl_s2k_write (const pl_s2k *s2k, uint8_t *out);
 
 /* Iteration count decoded from the coded octet (RFC 9580 §3.7.1.3). */
@@ -52,13 +57,21 @@ gpg_error_t pl_s2k_derive (const pl_s2k *s2k, const char *passphrase,
                            size_t passphrase_len, uint8_t *key, size_t keylen,
                            uint32_t argon2_cap_kib);
 
+/* Called with 1 when an Argon2 derivation starts to wait for memory
+ * (kdf-memory.h), and with 0 when the wait is over, in pairs, on the
+ * deriving thread. */
+typedef void (*pl_s2k_waiting_fn) (void *arg, int waiting);
+
 /* How a long derivation runs: CANCEL (may be NULL) is polled while it
- * works, THREADS (0 or 1: the caller's thread only) bounds the threads
- * Argon2 lanes run on. */
+ * works and while it waits for memory, THREADS (0 or 1: the caller's
+ * thread only) bounds the threads Argon2 lanes run on, WAITING (may be
+ * NULL) hears of a wait for memory. */
 typedef struct
 {
   const atomic_int *cancel;
   int threads;
+  pl_s2k_waiting_fn waiting;
+  void *waiting_arg;
 } pl_s2k_control;
 
 /* pl_s2k_derive, cancellable: once *CTL->cancel is non-zero it fails with
@@ -66,7 +79,9 @@ typedef struct
  * after each megabyte hashed; a cancellable Argon2 runs on a helper
  * thread that the caller leaves at once, and that stops at its next
  * segment boundary (memory / (4 * lanes) KiB of work) and frees its
- * memory itself. */
+ * memory itself.  Every Argon2 derivation (pl_s2k_derive's too) first
+ * takes its memory from the process's budget (kdf-memory.h), waiting
+ * while others hold it; the helper gives it back once it has freed it. */
 gpg_error_t pl_s2k_derive_controlled (const pl_s2k *s2k,
                                       const char *passphrase,
                                       size_t passphrase_len, uint8_t *key,

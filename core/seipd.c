@@ -3,6 +3,16 @@
 #include "algo.h"
 
 #include <string.h>
+#include <time.h>
+
+/* Spans smaller than this are hashed on the caller's thread when the
+ * hasher is idle: a handover costs a wake-up of the hasher, more than
+ * hashing them (decryption only; see seipd.h). */
+#define INLINE_MAX (64 * 1024)
+/* How long a hasher that has not begun gets before the caller takes its
+ * spans back, before either thread's rate was measured: SHA-1 of
+ * PL_SEIPD1_THREAD_MIN, and more, at the rates bench/README.md gives. */
+#define GRACE_UNKNOWN 0.002
 
 static gpg_error_t
 hash_task (void *arg, const uint8_t *p, size_t n)
@@ -95,16 +105,25 @@ hash_span_submit (pl_seipd1 *st)
   st->span_len = 0;
 }
 
+/* P, N joins the pending span; a span it does not continue is handed
+ * on first, by FLUSH. */
+static void
+span_join (pl_seipd1 *st, const uint8_t *p, size_t n,
+           void (*flush) (pl_seipd1 *))
+{
+  if (st->span_len && st->span + st->span_len != p)
+    flush (st);
+  if (!st->span_len)
+    st->span = p;
+  st->span_len += n;
+}
+
 /* Stable input: IN joins the pending span, which goes to the hasher
  * as soon as it is free (or is too long to wait). */
 static void
 hash_span_add (pl_seipd1 *st, const uint8_t *in, size_t len)
 {
-  if (st->span_len && st->span + st->span_len != in)
-    hash_span_submit (st);
-  if (!st->span_len)
-    st->span = in;
-  st->span_len += len;
+  span_join (st, in, len, hash_span_submit);
   if (st->span_len >= PL_SEIPD1_SPAN_MAX
       || !pl_worker_reading (&st->hasher, st->hashing, st->hashing_len))
     hash_span_submit (st);
@@ -153,6 +172,239 @@ pl_seipd1_encrypt_finish (pl_seipd1 *st, uint8_t *out)
   return gcry_cipher_encrypt (st->cipher, out, PL_MDC_PACKET_LEN, NULL, 0);
 }
 
+/* ---- Decryption's hasher (seipd.h, "Decryption on more than one core") */
+
+static double
+clock_s (clockid_t clock)
+{
+  struct timespec ts;
+
+  clock_gettime (clock, &ts);
+  return (double) ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* The hasher's task when decrypting: it times itself in its thread's CPU
+ * time, which says how fast it hashes when it has a core. */
+static gpg_error_t
+hash_task_timed (void *arg, const uint8_t *p, size_t n)
+{
+  pl_seipd1 *st = arg;
+  double t0 = n >= INLINE_MAX ? clock_s (CLOCK_THREAD_CPUTIME_ID) : 0;
+
+  gcry_md_write (st->mdc, p, n);
+  if (t0)
+    {
+      double r = (clock_s (CLOCK_THREAD_CPUTIME_ID) - t0) / (double) n;
+      double best = atomic_load (&st->hasher_s_per_octet);
+
+      if (r > 0 && (!best || r < best))
+        atomic_store (&st->hasher_s_per_octet, r);
+    }
+  return 0;
+}
+
+/* Hashes P, N on the caller's thread, timed as the hasher is. */
+static void
+hash_on_caller (pl_seipd1 *st, const uint8_t *p, size_t n)
+{
+  double t0 = n >= INLINE_MAX ? clock_s (CLOCK_THREAD_CPUTIME_ID) : 0;
+
+  gcry_md_write (st->mdc, p, n);
+  if (st->threads >= 2)
+    st->stats.on_caller += n;
+  if (t0)
+    {
+      double r = (clock_s (CLOCK_THREAD_CPUTIME_ID) - t0) / (double) n;
+
+      if (r > 0 && (!st->best_s_per_octet || r < st->best_s_per_octet))
+        st->best_s_per_octet = r;
+    }
+}
+
+/* The best rate measured on either thread, seconds per octet; 0 when
+ * none was. */
+static double
+best_rate (pl_seipd1 *st)
+{
+  double h = atomic_load (&st->hasher_s_per_octet);
+  double c = st->best_s_per_octet;
+
+  return !h ? c : !c ? h : h < c ? h : c;
+}
+
+/* Scores a wait for the hasher: HIT 0 for a miss.  PL_SEIPD1_MISS_LIMIT
+ * misses in a row start a spell on the caller's thread. */
+static void
+score (pl_seipd1 *st, int hit)
+{
+  uint64_t spell = pl_spells_score (&st->spells, hit, PL_SEIPD1_MISS_LIMIT,
+                                    PL_SEIPD1_SOLO_FIRST, PL_SEIPD1_SOLO_MAX);
+
+  if (!hit)
+    st->stats.misses++;
+  if (spell)
+    pl_seipd1_solo (st, spell);
+}
+
+/* Takes back what the hasher has not begun and hashes it here; returns
+ * the octets so hashed. */
+static size_t
+take_back (pl_seipd1 *st)
+{
+  pl_worker_task t[PL_WORKER_DEPTH_MAX];
+  int n = pl_worker_take_back (&st->hasher, t);
+  size_t octets = 0;
+
+  for (int i = 0; i < n; i++)
+    {
+      hash_on_caller (st, t[i].p, t[i].n);
+      octets += t[i].n;
+    }
+  st->stats.taken_back += octets;
+  return octets;
+}
+
+/* Waits until the hasher has room (P NULL) or reads nothing of [P, P +
+ * LEN).  A hasher that has not begun what it holds gets GRACE_FACTOR
+ * times what hashing LEN would take it (GRACE_UNKNOWN seconds before a
+ * rate was measured), then the caller takes it back.  The wait is
+ * scored. */
+static void
+hasher_wait (pl_seipd1 *st, const uint8_t *p, size_t len)
+{
+  double rate = best_rate (st);
+  size_t octets = p ? len : PL_SEIPD1_SPAN_MAX;
+  double limit = rate ? PL_SEIPD1_MISS_FACTOR * rate * (double) octets
+                      : GRACE_UNKNOWN;
+  double start = clock_s (CLOCK_MONOTONIC), waited = 0;
+  size_t took = 0;
+
+  while (p ? pl_worker_reading (&st->hasher, p, len)
+           : pl_worker_full (&st->hasher))
+    {
+      waited = clock_s (CLOCK_MONOTONIC) - start;
+      if (waited >= limit)
+        {
+          size_t n = take_back (st);
+
+          took += n;
+          if (n)
+            continue;
+        }
+      pl_worker_wait_running (&st->hasher, limit - waited);
+    }
+  if (took || waited > 0)
+    score (st, !took && waited <= limit);
+}
+
+/* Every span handed to the hasher is hashed when this returns, on
+ * whichever thread; then the pending one, here. */
+static void
+hash_drain (pl_seipd1 *st)
+{
+  while (pl_worker_busy (&st->hasher))
+    if (!take_back (st))
+      pl_worker_wait_running (&st->hasher, 0);
+  if (st->span_len)
+    hash_on_caller (st, st->span, st->span_len);
+  st->span_len = 0;
+}
+
+/* Hands the pending span to the hasher (started here), or hashes it
+ * here when the thread cannot start. */
+static void
+dec_span_submit (pl_seipd1 *st)
+{
+  if (!st->span_len)
+    return;
+  if (!pl_worker_running (&st->hasher)
+      && pl_worker_start_queue (&st->hasher, hash_task_timed, st,
+                                PL_SEIPD1_HASH_DEPTH))
+    {
+      hash_on_caller (st, st->span, st->span_len);
+      st->span_len = 0;
+      return;
+    }
+  if (pl_worker_full (&st->hasher))
+    hasher_wait (st, NULL, 0);
+  pl_worker_submit (&st->hasher, st->span, st->span_len);
+  st->stats.on_hasher += st->span_len;
+  st->span_len = 0;
+}
+
+/* The pending span, small, to an idle hasher: hashed here (a handover
+ * would cost more); otherwise handed over. */
+static void
+dec_span_flush (pl_seipd1 *st)
+{
+  if (st->span_len && st->span_len < INLINE_MAX
+      && !pl_worker_busy (&st->hasher))
+    {
+      hash_on_caller (st, st->span, st->span_len);
+      st->span_len = 0;
+    }
+  dec_span_submit (st);
+}
+
+/* Released plaintext P, N joins the pending span, which goes to the
+ * hasher once it is PL_SEIPD1_SPAN_MAX, or INLINE_MAX when the hasher
+ * is idle; otherwise when the next push does not continue it (the
+ * caller went on to another buffer) or at unpin.  So a busy hasher gets
+ * a buffer a task: its waiting caller is woken once a buffer. */
+static void
+dec_span_add (pl_seipd1 *st, const uint8_t *p, size_t n)
+{
+  span_join (st, p, n, dec_span_flush);
+  if (st->span_len >= PL_SEIPD1_SPAN_MAX
+      || (st->span_len >= INLINE_MAX && !pl_worker_busy (&st->hasher)))
+    dec_span_submit (st);
+}
+
+/* Released plaintext P, N into the MDC: to the hasher, or here (no
+ * thread budget, or a spell on the caller's thread). */
+static void
+dec_hash (pl_seipd1 *st, const uint8_t *p, size_t n)
+{
+  int solo = st->released < st->solo_until;
+
+  st->released += n;
+  if (!n)
+    return;
+  if (st->threads >= 2 && !solo)
+    {
+      dec_span_add (st, p, n);
+      return;
+    }
+  /* Whatever the hasher has comes first. */
+  hash_drain (st);
+  hash_on_caller (st, p, n);
+}
+
+void
+pl_seipd1_decrypt_unpin (pl_seipd1 *st, const uint8_t *p, size_t len)
+{
+  /* The pending span goes first (it may lie in P), so that the hasher
+   * has its next work while the caller waits. */
+  dec_span_flush (st);
+  hasher_wait (st, p, len);
+}
+
+void
+pl_seipd1_solo (pl_seipd1 *st, uint64_t noctets)
+{
+  if (st->threads < 2)
+    return;
+  if (st->released + noctets > st->solo_until)
+    st->solo_until = st->released + noctets;
+  st->stats.spells++;
+}
+
+void
+pl_seipd1_get_stats (const pl_seipd1 *st, pl_seipd1_stats *stats)
+{
+  *stats = st->stats;
+}
+
 gpg_error_t
 pl_seipd1_decrypt_init (pl_seipd1 *st, int cipher_algo, const uint8_t *key,
                         size_t keylen, const uint8_t *prefix,
@@ -197,7 +449,6 @@ pl_seipd1_decrypt_push (pl_seipd1 *st, const uint8_t *in, size_t len,
   uint8_t *start = data - st->held_len;
   size_t total = st->held_len + len;
   size_t release;
-  pl_worker *h = use_hasher (st, len);
   gpg_error_t err;
 
   if (in == data)
@@ -212,10 +463,7 @@ pl_seipd1_decrypt_push (pl_seipd1 *st, const uint8_t *in, size_t len,
   release = total > PL_MDC_PACKET_LEN ? total - PL_MDC_PACKET_LEN : 0;
   st->held_len = total - release;
   memcpy (st->held, start + release, st->held_len);
-  if (h)
-    pl_worker_submit (h, start, release);
-  else
-    gcry_md_write (st->mdc, start, release);
+  dec_hash (st, start, release);
   *rel = start;
   *rellen = release;
   return 0;
@@ -226,7 +474,7 @@ pl_seipd1_decrypt_finish (pl_seipd1 *st)
 {
   const uint8_t *digest;
 
-  pl_worker_wait (&st->hasher);
+  hash_drain (st);
   if (st->held_len != PL_MDC_PACKET_LEN)
     return gpg_error (GPG_ERR_TRUNCATED);
   if (st->held[0] != 0xD3 || st->held[1] != 0x14)

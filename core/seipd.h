@@ -14,6 +14,8 @@
 #include <gcrypt.h>
 #include <gpg-error.h>
 
+#include <stdatomic.h>
+
 #include "worker.h"
 
 /* The MDC packet: D3 14 and a SHA-1. */
@@ -24,12 +26,49 @@
 
 /* SHA-1 runs at about the speed of CFB encryption, so on more than one
  * core the MDC is computed on a thread of its own, overlapping the
- * cipher.  Pushes smaller than this are hashed inline: a handover costs
+ * cipher.  Encryption: pushes smaller than this are hashed inline: a handover costs
  * two thread wake-ups, which is a fifth of hashing 256 KiB (the blocks
  * of an input in memory) and more than the hasher saves there, but a
  * twentieth of hashing the 1 MiB blocks read from a file (bench/README.md
  * has the figures). */
 #define PL_SEIPD1_THREAD_MIN (512 * 1024)
+
+/* Decryption on more than one core.  The hasher is handed the released
+ * plaintext as spans (contiguous releases joined, as on the encrypt
+ * side) and holds up to PL_SEIPD1_HASH_DEPTH of them, so that it goes
+ * from one to the next without sleeping while the caller decrypts
+ * ahead: a buffer's worth at a time, or 64 KiB when it is idle.  CFB
+ * decryption is some eight times faster than SHA-1 (bench/README.md),
+ * so the caller mostly waits for the hasher to be done with a buffer
+ * (pl_seipd1_decrypt_unpin).
+ *
+ * Adapting to a busy machine, as the AEAD stage does (aead-parallel.c):
+ * when the hasher gets no core, the caller would wait for work it could
+ * do itself.  So every wait of the caller is scored: a miss when it
+ * took queued spans back from a hasher that had not begun them
+ * (pl_worker_take_back: it hashes them itself, in order) or waited
+ * longer than PL_SEIPD1_MISS_FACTOR times what hashing the buffer takes
+ * at the best rate either thread was measured at (thread CPU time, which
+ * the load does not stretch); a hit otherwise.  PL_SEIPD1_MISS_LIMIT
+ * misses in a row start a spell of hashing on the caller's thread alone
+ * (PL_SEIPD1_SOLO_FIRST octets, doubling after every spell that ends in
+ * misses again, up to PL_SEIPD1_SOLO_MAX; a hit starts over).  Who
+ * hashes a span changes nothing else: the MDC is over the same octets
+ * in the same order. */
+#define PL_SEIPD1_HASH_DEPTH 8
+#define PL_SEIPD1_MISS_FACTOR 1.5
+#define PL_SEIPD1_MISS_LIMIT 2
+#define PL_SEIPD1_SOLO_FIRST ((uint64_t) 8 << 20)
+#define PL_SEIPD1_SOLO_MAX ((uint64_t) 256 << 20)
+
+typedef struct
+{
+  uint64_t on_caller;           /* octets the caller hashed (threads >= 2) */
+  uint64_t on_hasher;           /* octets handed to the hasher */
+  uint64_t taken_back;          /* of those, octets the caller took back */
+  uint64_t misses;
+  uint64_t spells;
+} pl_seipd1_stats;
 
 typedef struct
 {
@@ -45,6 +84,13 @@ typedef struct
   const uint8_t *hashing;       /* the span the hasher was last given */
   size_t hashing_len;
   pl_worker hasher;             /* started on the first large push */
+  /* Decryption's adapting (see above). */
+  uint64_t released;            /* octets released so far */
+  uint64_t solo_until;          /* RELEASED below this: hash on the caller */
+  pl_spells spells;             /* the hasher's waits scored */
+  double best_s_per_octet;      /* the caller's best, 0 unknown */
+  _Atomic double hasher_s_per_octet; /* the hasher's best, 0 unknown */
+  pl_seipd1_stats stats;
 } pl_seipd1;
 
 /* Sets the thread budget (default 1: everything on the caller's thread).
@@ -97,12 +143,28 @@ gpg_error_t pl_seipd1_decrypt_init (pl_seipd1 *st, int cipher_algo,
  * released (inside OUT) and *RELLEN to its length.
  *
  * With the hasher thread, the released octets are hashed while the caller
- * writes them out: OUT must stay untouched until the next push or finish,
- * and the caller should alternate two OUT buffers so that decryption of
- * one overlaps hashing of the other. */
+ * writes them out: OUT must stay untouched until pl_seipd1_decrypt_unpin
+ * over it, finish or clear returns, and the caller should keep a few OUT
+ * buffers in turn (decrypt.c keeps three) so that decryption runs ahead
+ * of the hashing.  A push whose OUT + PL_SEIPD1_HEADROOM is where the
+ * last push's data ended (several pushes into one buffer) releases the
+ * octets that follow the last release: the hasher gets them as one
+ * span. */
 gpg_error_t pl_seipd1_decrypt_push (pl_seipd1 *st, const uint8_t *in,
                                     size_t len, uint8_t *out, uint8_t **rel,
                                     size_t *rellen);
+
+/* With the hasher thread: waits until no hashing reads [P, P + LEN)
+ * (a buffer that decrypt_push released plaintext into), after which the
+ * caller may change it.  Hands the hasher what is pending first, and
+ * hashes on the caller's thread what the hasher did not begin (see
+ * "Adapting" above).  At once without the thread. */
+void pl_seipd1_decrypt_unpin (pl_seipd1 *st, const uint8_t *p, size_t len);
+
+/* For the tests: a spell of NOCTETS on the caller's thread alone starts
+ * at the next push. */
+void pl_seipd1_solo (pl_seipd1 *st, uint64_t noctets);
+void pl_seipd1_get_stats (const pl_seipd1 *st, pl_seipd1_stats *stats);
 
 /* At the end of the body: checks the held-back MDC packet.  Wrong:
  * GPG_ERR_CHECKSUM; too short to hold one: GPG_ERR_TRUNCATED. */

@@ -113,6 +113,22 @@ typedef struct
 gpg_error_t pl_sig_verify (const pl_sig *sig, const pl_pubkey *signer,
                            const pl_sig_target *target, uint32_t now);
 
+/* The end of every verification: MD holds what the signature covers
+ * (for a v6 signature, its salt first), of SIG's hash algorithm; this
+ * adds SIG's hashed part and trailer (MD is changed: pass a copy to keep
+ * it) and checks the signature by SIGNER.  GPG_ERR_BAD_SIGNATURE when it
+ * does not verify (or names another issuer, or is of another algorithm
+ * or version than SIGNER); only then the policy of pl_sig_verify:
+ * GPG_ERR_DIGEST_ALGO, GPG_ERR_SIG_EXPIRED, or GPG_ERR_BAD_SIGNATURE for
+ * a signature from the future or with an unknown critical subpacket.
+ * Shared with data signatures (verify.h). */
+gpg_error_t pl_sig_verify_hashed (const pl_sig *sig, const pl_pubkey *signer,
+                                  gcry_md_hd_t md, uint32_t now);
+
+/* How many octets of a digest of GCRY_ALGO a signature by KEY signs:
+ * the digest's length, cut to the group order's for DSA and ECDSA. */
+size_t pl_sig_digest_length (const pl_pubkey *key, int gcry_algo);
+
 /* The hash a signature of TYPE over TARGET takes, ready for the trailer:
  * a v6 signature's SALT first, then the key (and user ID or subkey).
  * Shared with signing (sign.c). */

@@ -412,7 +412,7 @@ size_t
 pl_skesk_write (const pl_skesk *skesk, uint8_t *body)
 {
   size_t n = 0, s2k_len;
-  uint8_t s2k[20];
+  uint8_t s2k[PL_S2K_SPEC_MAX];
 
   s2k_len = pl_s2k_write (&skesk->s2k, s2k);
   body[n++] = (uint8_t) skesk->version;

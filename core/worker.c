@@ -8,7 +8,9 @@
  * threads, a third of them in __lll_lock_wait / __lll_lock_wake). */
 #include "worker.h"
 
+#include <errno.h>
 #include <string.h>
+#include <time.h>
 
 static void *
 worker_main (void *arg)
@@ -20,6 +22,7 @@ worker_main (void *arg)
     {
       pl_worker_task t;
       gpg_error_t err;
+      int start_waiters;
 
       while (!w->count && !w->quit)
         pthread_cond_wait (&w->work, &w->lock);
@@ -28,9 +31,15 @@ worker_main (void *arg)
       /* The task stays in the ring while it runs: pl_worker_reading
        * sees it. */
       t = w->q[w->head];
+      w->running = 1;
+      start_waiters = w->start_waiters;
       pthread_mutex_unlock (&w->lock);
+      /* pl_worker_wait_running may wait for a task to begin. */
+      if (start_waiters)
+        pthread_cond_broadcast (&w->done);
       err = w->fn (w->arg, t.p, t.n);
       pthread_mutex_lock (&w->lock);
+      w->running = 0;
       if (err && !w->err)
         w->err = err;
       if (w->err)
@@ -131,6 +140,73 @@ pl_worker_busy (pl_worker *w)
   return busy;
 }
 
+int
+pl_worker_full (pl_worker *w)
+{
+  int full;
+
+  if (!w->fn)
+    return 0;
+  pthread_mutex_lock (&w->lock);
+  full = w->count >= w->depth;
+  pthread_mutex_unlock (&w->lock);
+  return full;
+}
+
+int
+pl_worker_take_back (pl_worker *w, pl_worker_task *tasks)
+{
+  int n = 0;
+
+  if (!w->fn)
+    return 0;
+  pthread_mutex_lock (&w->lock);
+  if (!w->running && !w->err)
+    {
+      for (n = 0; n < w->count; n++)
+        tasks[n] = w->q[(w->head + n) % PL_WORKER_DEPTH_MAX];
+      w->count = 0;
+    }
+  pthread_mutex_unlock (&w->lock);
+  if (n)
+    /* A submit of another thread may wait for room. */
+    pthread_cond_broadcast (&w->done);
+  return n;
+}
+
+void
+pl_worker_wait_running (pl_worker *w, double timeout)
+{
+  if (!w->fn)
+    return;
+  pthread_mutex_lock (&w->lock);
+  if (w->running)
+    {
+      /* The ring's head moves on when the task ends (or all are
+       * dropped on a failure). */
+      int head = w->head, count = w->count;
+
+      while (w->running && w->head == head && w->count == count)
+        pthread_cond_wait (&w->done, &w->lock);
+    }
+  else if (w->count && timeout > 0)
+    {
+      struct timespec until;
+      long ns;
+
+      clock_gettime (CLOCK_REALTIME, &until);
+      ns = until.tv_nsec + (long) ((timeout - (double) (time_t) timeout) * 1e9);
+      until.tv_sec += (time_t) timeout + ns / 1000000000L;
+      until.tv_nsec = ns % 1000000000L;
+      w->start_waiters++;
+      while (!w->running && w->count && !w->quit)
+        if (pthread_cond_timedwait (&w->done, &w->lock, &until) == ETIMEDOUT)
+          break;
+      w->start_waiters--;
+    }
+  pthread_mutex_unlock (&w->lock);
+}
+
 gpg_error_t
 pl_worker_wait (pl_worker *w)
 {
@@ -160,4 +236,24 @@ pl_worker_stop (pl_worker *w)
   pthread_cond_destroy (&w->done);
   pthread_mutex_destroy (&w->lock);
   memset (w, 0, sizeof *w);
+}
+
+uint64_t
+pl_spells_score (pl_spells *s, int hit, int limit, uint64_t first,
+                 uint64_t max)
+{
+  uint64_t len;
+
+  if (hit)
+    {
+      s->misses = 0;
+      s->next = first;
+      return 0;
+    }
+  if (++s->misses < limit)
+    return 0;
+  s->misses = 0;
+  len = s->next ? s->next : first;
+  s->next = len * 2 > max ? max : len * 2;
+  return len;
 }

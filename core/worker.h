@@ -45,6 +45,8 @@ typedef struct
   pl_worker_task q[PL_WORKER_DEPTH_MAX]; /* a ring: q[head] runs first */
   int head;
   int count;                    /* tasks queued or running */
+  int running;                  /* q[head] is running on the thread */
+  int start_waiters;            /* pl_worker_wait_running for a start */
   int depth;
   int quit;
   gpg_error_t err;              /* the first task error, kept */
@@ -73,6 +75,25 @@ int pl_worker_reading (pl_worker *w, const void *lo, size_t len);
  * would wait. */
 int pl_worker_busy (pl_worker *w);
 
+/* 1 while the worker holds DEPTH tasks: a submit now would wait. */
+int pl_worker_full (pl_worker *w);
+
+/* Takes back every queued task when none is running (the thread is
+ * between tasks, or was not scheduled since the submit): copies them,
+ * in order, to TASKS (room for PL_WORKER_DEPTH_MAX) and returns how
+ * many; 0 when a task runs, none is queued or a task failed.  The
+ * caller then runs them itself, in that order, before it submits again:
+ * every task before them has run, and none after them starts, so the
+ * order holds.  For a stage whose worker gets no core on a busy machine
+ * (seipd.c): the caller does the work instead of waiting for it. */
+int pl_worker_take_back (pl_worker *w, pl_worker_task *tasks);
+
+/* Waits until the task running now ends; when none runs but some are
+ * queued, until one begins or TIMEOUT seconds have passed; returns at
+ * once when none is held.  With pl_worker_take_back, a wait that can
+ * give up on a worker which does not get to its queue. */
+void pl_worker_wait_running (pl_worker *w, double timeout);
+
 /* Waits until every task submitted has run (or was dropped after a
  * failure); returns the first task error. */
 gpg_error_t pl_worker_wait (pl_worker *w);
@@ -81,6 +102,23 @@ gpg_error_t pl_worker_wait (pl_worker *w);
  * stopping early, as on cancel, does not wait for them), stops and joins
  * the thread.  Safe on a zeroed, never started worker. */
 void pl_worker_stop (pl_worker *w);
+
+/* Spells on the caller's thread alone, for a stage whose helper thread
+ * gets no core on a busy machine (aead-parallel.c, seipd.c): each
+ * handover is scored when it ends, a hit or a miss as the stage judges;
+ * LIMIT misses in a row start a spell of FIRST units (chunks, octets),
+ * doubling after every spell that ends in misses again, up to MAX; a
+ * hit starts over at FIRST.  Zeroed: no misses yet. */
+typedef struct
+{
+  int misses;                   /* in a row */
+  uint64_t next;                /* the next spell's length; 0: FIRST */
+} pl_spells;
+
+/* Scores a handover (HIT 0: a miss); returns the length of the spell to
+ * start now, 0 for none. */
+uint64_t pl_spells_score (pl_spells *s, int hit, int limit, uint64_t first,
+                          uint64_t max);
 
 /* 1 when started. */
 static inline int

@@ -9,9 +9,6 @@
 
 #include "testutil.h"
 
-/* The homes alive, for the abort handler. */
-static GPtrArray *homes;
-
 static void
 kill_daemons (const char *dir)
 {
@@ -20,47 +17,6 @@ kill_daemons (const char *dir)
   g_spawn_sync (NULL, (char **) argv, NULL,
                 G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL
                 | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, NULL, NULL, NULL, NULL);
-}
-
-/* A failed test must not leave its agents behind either. */
-static void
-on_abort (int signum)
-{
-  for (guint i = 0; homes && i < homes->len; i++)
-    {
-      TgHome *home = homes->pdata[i];
-      pid_t pid = fork ();
-
-      if (pid == 0)
-        {
-          execlp ("gpgconf", "gpgconf", "--homedir", home->dir, "--kill", "all",
-                  (char *) NULL);
-          _exit (127);
-        }
-    }
-  signal (signum, SIG_DFL);
-  raise (signum);
-}
-
-static void
-remove_tree (const char *path)
-{
-  GDir *dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir && (name = g_dir_read_name (dir)))
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR)
-          && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  if (dir)
-    g_dir_close (dir);
-  g_rmdir (path);
 }
 
 TgHome *
@@ -83,14 +39,8 @@ tg_home_new (void)
   conf = tg_home_path (home, "gpg-agent.conf");
   text = g_strdup_printf ("pinentry-program %s\nallow-loopback-pinentry\n", link);
   g_assert_true (g_file_set_contents (conf, text, -1, NULL));
-  if (!homes)
-    {
-      homes = g_ptr_array_new ();
-      /* g_assert aborts; a fatal warning (G_DEBUG) traps. */
-      signal (SIGABRT, on_abort);
-      signal (SIGTRAP, on_abort);
-    }
-  g_ptr_array_add (homes, home);
+  /* A failed test must not leave its agents behind either. */
+  tu_watch_gnupg_home (home->dir);
   return home;
 }
 
@@ -98,7 +48,7 @@ void
 tg_home_remove (TgHome *home)
 {
   kill_daemons (home->dir);
-  remove_tree (home->dir);
+  tu_remove_tree (home->dir);
 }
 
 void
@@ -106,7 +56,7 @@ tg_home_free (TgHome *home)
 {
   if (!home)
     return;
-  g_ptr_array_remove (homes, home);
+  tu_unwatch_gnupg_home (home->dir);
   tg_home_remove (home);
   g_free (home->dir);
   g_free (home);

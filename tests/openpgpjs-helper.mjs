@@ -8,6 +8,15 @@
 //   node openpgpjs-helper.mjs cert KEYFILE                   > cert
 //   node openpgpjs-helper.mjs encrypt-to CERTFILE            < plain > msg
 //   node openpgpjs-helper.mjs decrypt-with KEYFILE PWFILE|-  < msg > plain
+//   node openpgpjs-helper.mjs sign KEYFILE DETACHED           < plain > sig
+//   node openpgpjs-helper.mjs verify CERTFILE SIGFILE|-       < data > plain
+//   node openpgpjs-helper.mjs sign-encrypt KEYFILE CERTFILE   < plain > msg
+//   node openpgpjs-helper.mjs decrypt-verify KEYFILE CERTFILE < msg > plain
+//
+// sign makes a detached signature (DETACHED 1) or a signed message, binary;
+// verify checks a detached signature in SIGFILE over standard input, or
+// (-) the signed message on standard input, writing its data; every
+// signature must verify, else exit 1.
 //
 // AEAD is ocb, eax or gcm; CHUNKOCTET the chunk size octet (chunks of
 // 2^(c+6) octets); S2K is iterated, argon2 (cheap parameters, t=1 p=1
@@ -255,6 +264,81 @@ async function decryptWith (keyfile, pwfile)
   await output(data);
 }
 
+function readAny (data, armored, binary)
+{
+  if (/-----BEGIN PGP/.test(Buffer.from(data).subarray(0, 64).toString('latin1')))
+    return armored(Buffer.from(data).toString('utf8'));
+  return binary(new Uint8Array(data));
+}
+
+async function sign (keyfile, detached)
+{
+  const signingKeys = await readAnyKey(keyfile);
+  const message = await openpgp.createMessage({
+    binary: new Uint8Array(readFileSync(0)) });
+  await output(await openpgp.sign({ message, signingKeys,
+                                    detached: detached === '1',
+                                    format: 'binary' }));
+}
+
+// Every signature verified, or an exception.
+async function allVerified (signatures)
+{
+  if (!signatures.length)
+    die('no signature');
+  for (const s of signatures)
+    await s.verified;
+}
+
+async function verify (certfile, sigfile)
+{
+  const verificationKeys = await readAnyKey(certfile);
+  const input = readFileSync(0);
+  if (sigfile !== '-')
+    {
+      const signature = await readAny(readFileSync(sigfile),
+        (a) => openpgp.readSignature({ armoredSignature: a }),
+        (b) => openpgp.readSignature({ binarySignature: b }));
+      const message = await openpgp.createMessage({
+        binary: new Uint8Array(input) });
+      const { signatures } = await openpgp.verify({ message, signature,
+                                                    verificationKeys });
+      await allVerified(signatures);
+      return;
+    }
+  const message = await readAny(input,
+    (a) => openpgp.readMessage({ armoredMessage: a }),
+    (b) => openpgp.readMessage({ binaryMessage: b }));
+  const { data, signatures } = await openpgp.verify({
+    message, verificationKeys, format: 'binary' });
+  await allVerified(signatures);
+  await output(data);
+}
+
+async function signEncrypt (keyfile, certfile)
+{
+  const signingKeys = await readAnyKey(keyfile);
+  const encryptionKeys = await readAnyKey(certfile);
+  const message = await openpgp.createMessage({
+    binary: new Uint8Array(readFileSync(0)) });
+  await output(await openpgp.encrypt({ message, signingKeys, encryptionKeys,
+                                       format: 'binary' }));
+}
+
+async function decryptVerify (keyfile, certfile)
+{
+  const decryptionKeys = await readAnyKey(keyfile);
+  const verificationKeys = await readAnyKey(certfile);
+  const message = await readAny(readFileSync(0),
+    (a) => openpgp.readMessage({ armoredMessage: a }),
+    (b) => openpgp.readMessage({ binaryMessage: b }));
+  const { data, signatures } = await openpgp.decrypt({
+    message, decryptionKeys, verificationKeys, format: 'binary',
+    expectSigned: true });
+  await allVerified(signatures);
+  await output(data);
+}
+
 const [cmd, ...args] = process.argv.slice(2);
 try
   {
@@ -272,6 +356,14 @@ try
       await encryptTo(args[0]);
     else if (cmd === 'decrypt-with' && args.length === 2)
       await decryptWith(args[0], args[1]);
+    else if (cmd === 'sign' && args.length === 2)
+      await sign(args[0], args[1]);
+    else if (cmd === 'verify' && args.length === 2)
+      await verify(args[0], args[1]);
+    else if (cmd === 'sign-encrypt' && args.length === 2)
+      await signEncrypt(args[0], args[1]);
+    else if (cmd === 'decrypt-verify' && args.length === 2)
+      await decryptVerify(args[0], args[1]);
     else
       die('usage: decrypt PWFILE | encrypt PWFILE AEAD CHUNKOCTET S2K ARMOR'
           + ' | v1 PWFILE S2K ARMOR | genkey V6 AEADPROTECT PWFILE'

@@ -15,7 +15,7 @@
 #include "padlock-input.h"
 #include "padlock-speed.h"
 #include "algo.h"
-#include "batch.h"
+#include "keycache.h"
 #include "keys.h"
 
 #define PASSPHRASE "correct horse battery staple"
@@ -874,7 +874,7 @@ test_batch_derives_once (void)
   run_batch (PADLOCK_DIRECTION_ENCRYPT, plain, G_N_ELEMENTS (plain), lock,
              &config);
   g_assert_cmpuint (pl_keys_derivations () - before, ==, 1);
-  g_assert_cmpuint (pl_batch_derivations (padlock_secret_get_batch (lock)),
+  g_assert_cmpuint (pl_keycache_derivations (padlock_secret_get_keycache (lock)),
                     ==, 1);
   for (guint i = 0; i < G_N_ELEMENTS (plain); i++)
     {

@@ -6,6 +6,7 @@
 
 #include "app-testutil.h"
 #include "job.h"
+#include "kdf-memory.h"
 #include "padlock-error.h"
 #include "padlock-format.h"
 #include "padlock-job-row.h"
@@ -980,6 +981,20 @@ test_passphrase_dialog (void)
   gtk_editable_set_text (GTK_EDITABLE (dialog->entry), " x ");
   gtk_editable_set_text (GTK_EDITABLE (dialog->confirm_entry), " x ");
   g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (dialog->ok_button)));
+  /* Over the one limit of every entry point (4096 bytes): off, and said. */
+  {
+    g_autofree char *too_long = g_strnfill (4097, 'x');
+
+    gtk_editable_set_text (GTK_EDITABLE (dialog->entry), too_long);
+    gtk_editable_set_text (GTK_EDITABLE (dialog->confirm_entry), too_long);
+    g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (dialog->ok_button)));
+    g_assert_cmpstr (gtk_label_get_text (dialog->match_label), ==,
+                     "The passphrase is too long: at most 4096 bytes.");
+    too_long[4096] = 0;
+    gtk_editable_set_text (GTK_EDITABLE (dialog->entry), too_long);
+    gtk_editable_set_text (GTK_EDITABLE (dialog->confirm_entry), too_long);
+    g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (dialog->ok_button)));
+  }
 
   /* Weak, said plainly (libpwquality's own sentence names "password"). */
   gtk_editable_set_text (GTK_EDITABLE (dialog->entry), "abc");
@@ -1497,6 +1512,62 @@ test_failures_filter (void)
   close_window (window);
 }
 
+static gboolean
+job_waits_for_memory (gpointer job)
+{
+  return padlock_job_get_waiting_for_memory (job);
+}
+
+static gboolean
+job_finished (gpointer job)
+{
+  return padlock_job_is_finished (job);
+}
+
+/* Issue 19 item 6: while the process's key-derivation memory is taken
+ * (here, all of it by the test), an rfc9580 job's Argon2 waits, and its
+ * row says "Waiting for memory…"; a cancel ends the wait at once (the
+ * memory is still held: the job never got it). */
+static void
+test_waiting_for_memory (void)
+{
+  g_autofree char *dir = at_new_dir ("waiting-for-memory");
+  g_autofree char *path = at_write_random (dir, "small.bin", 1000);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(PadlockSecret) secret = padlock_secret_new (PASSPHRASE);
+  g_autoptr(PadlockQueue) queue = padlock_queue_new ();
+  PadlockJobConfig config = { .profile = PL_PROFILE_RFC9580 };
+  g_autoptr(PadlockJob) job = padlock_job_new (file, PADLOCK_DIRECTION_ENCRYPT,
+                                               &config);
+  PadlockJobRow *row = PADLOCK_JOB_ROW (g_object_ref_sink (padlock_job_row_new (job)));
+  GtkLabel *status = GTK_LABEL (gtk_widget_get_template_child (GTK_WIDGET (row),
+                                                               PADLOCK_TYPE_JOB_ROW,
+                                                               "status_label"));
+  g_autofree char *listing = NULL;
+  pl_kdf_memory_stats stats;
+
+  at_application ();
+  g_assert_cmpint (pl_kdf_memory_take (PL_KDF_MEMORY_BUDGET_KIB, NULL, NULL,
+                                       NULL), ==, 0);
+  padlock_job_set_secret (job, secret);
+  padlock_queue_add (queue, job);
+  g_assert_true (at_wait_until (job_waits_for_memory, job, 60000));
+  g_assert_cmpstr (gtk_label_get_text (status), ==, "Waiting for memory…");
+  padlock_job_cancel (job);
+  g_assert_true (at_wait_until (job_finished, job, 60000));
+  g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_CANCELLED);
+  g_assert_false (padlock_job_get_waiting_for_memory (job));
+  g_assert_cmpstr (gtk_label_get_text (status), ==,
+                   "Cancelled · nothing was written");
+  pl_kdf_memory_get_stats (&stats);
+  g_assert_cmpuint (stats.in_use_kib, ==, PL_KDF_MEMORY_BUDGET_KIB);
+  g_assert_cmpuint (stats.waiting, ==, 0);
+  pl_kdf_memory_give (PL_KDF_MEMORY_BUDGET_KIB);
+  listing = at_list_dir (dir);
+  g_assert_cmpstr (listing, ==, "small.bin");
+  g_object_unref (row);
+}
+
 /* A row the list view gives another job shows that job, and the job it
  * showed before no longer reaches it, nor keeps a handler of it. */
 static void
@@ -1580,5 +1651,6 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/clear-ranges", test_clear_ranges);
   g_test_add_func ("/ui/failures-filter", test_failures_filter);
   g_test_add_func ("/ui/row-recycle", test_row_recycle);
+  g_test_add_func ("/ui/waiting-for-memory", test_waiting_for_memory);
   return g_test_run ();
 }

@@ -18,6 +18,9 @@
 #include "algo.h"
 #include "compress.h"
 #include "derive.h"
+#include "keys.h"
+#include "passphrase.h"
+#include "s2k.h"
 #include "packet.h"
 #include "errors.h"
 #include "skesk.h"
@@ -124,28 +127,106 @@ test_argon2_bomb (void)
   g_byte_array_unref (msg);
 }
 
-/* Sixteen SKESKs each at the cap (t=1, 2 GiB), or sixteen at gpg's
- * largest count tried with eight passphrases that each have a trimmed
- * variant: each is allowed, their sum is not. */
+/* Fifteen SKESKs at gpg's largest count, tried with eight passphrases
+ * that each have a trimmed form: 240 candidates, each allowed.  The
+ * budget lets as many derivations run as fit (24), counted as they run,
+ * and then refuses the message. */
 static void
 test_budget (void)
 {
   const char *eight[] = { "a ", "b ", "c ", "d ", "e ", "f ", "g ", "h " };
   GByteArray *msg = g_byte_array_new ();
+  pl_s2k s2k = { .type = PL_S2K_ITERATED, .hash_algo = 8,
+                 .coded_count = 255 };
+  size_t before = pl_keys_derivations ();
 
-  for (int i = 0; i < 16; i++)
-    pb_skesk_v6_argon2 (msg, 1, 4, 21, i);
-  append_valid (msg, "password", "hello");
-  assert_refused (msg, eight, 1, gpg_error (GPG_ERR_TOO_LARGE),
-                  "key-derivation work");
-  g_byte_array_unref (msg);
-
-  msg = g_byte_array_new ();
   for (int i = 0; i < 15; i++)
     pb_skesk_v4_count (msg, 255, i);
   append_valid (msg, "password", "hello");
   assert_refused (msg, eight, 8, gpg_error (GPG_ERR_TOO_LARGE),
                   "key-derivation work");
+  g_assert_cmpuint (pl_keys_derivations () - before, ==,
+                    PL_DERIVE_BUDGET / pl_s2k_cost (&s2k, 32));
+  g_byte_array_unref (msg);
+}
+
+/* A message whose one derivation takes more than half the budget (Argon2
+ * t=255 over 8 MiB: 2088960 units, the work of t=1 over 2 GiB) opens
+ * with the first candidate that opens it, and the budget counts only
+ * the derivations that ran (issue 19 item 5): a passphrase file
+ * "secret\n", or "secret" and then another passphrase, open it with one
+ * derivation; a wrong passphrase first leaves no room for the second. */
+static void
+test_budget_counts_runs (void)
+{
+  static const char text[] = "hello";
+  pl_encrypt_options o;
+  pl_key lock = pl_key_passphrase ("secret", 6);
+  pl_source *src = pl_source_new_memory (text, 5);
+  pl_sink *sink = pl_sink_new_memory ();
+  GByteArray *msg = g_byte_array_new ();
+  const char *right_first[] = { "secret", "other" };
+  const char *wrong_first[] = { "other", "secret" };
+  run_opts r = { right_first, 2, NULL, 0 };
+  pl_decrypt_options d = { 0 };
+  pl_key file = pl_key_passphrase_source ("secret\n", 7, PL_PASSPHRASE_FILE);
+  GBytes *out = NULL;
+  const uint8_t *data;
+  size_t n, before;
+
+  pl_encrypt_options_init (&o);
+  o.profile = PL_PROFILE_RFC9580;
+  o.argon2_passes = 255;
+  o.argon2_parallelism = 1;
+  o.argon2_memory_exp = 13;
+  o.keys = &lock;
+  o.n_keys = 1;
+  g_assert_cmpuint (pl_encrypt (src, sink, &o, NULL), ==, 0);
+  data = pl_sink_memory_data (sink, &n);
+  g_byte_array_append (msg, data, n);
+  pl_sink_free (sink);
+  pl_source_free (src);
+
+  before = pl_keys_derivations ();
+  src = pl_source_new_memory (msg->data, msg->len);
+  sink = pl_sink_new_memory ();
+  d.keys = &file;
+  d.n_keys = 1;
+  g_assert_cmpuint (pl_decrypt (src, sink, &d, NULL, NULL), ==, 0);
+  data = pl_sink_memory_data (sink, &n);
+  g_assert_cmpmem (data, n, text, 5);
+  pl_sink_free (sink);
+  pl_source_free (src);
+  g_assert_cmpuint (pl_keys_derivations () - before, ==, 1);
+
+  before = pl_keys_derivations ();
+  g_assert_cmpuint (run_decrypt (&r, msg, &out), ==, 0);
+  g_assert_cmpmem (g_bytes_get_data (out, NULL), g_bytes_get_size (out),
+                   text, 5);
+  g_bytes_unref (out);
+  g_assert_cmpuint (pl_keys_derivations () - before, ==, 1);
+
+  before = pl_keys_derivations ();
+  assert_refused (msg, wrong_first, 2, gpg_error (GPG_ERR_TOO_LARGE),
+                  "key-derivation work");
+  g_assert_cmpuint (pl_keys_derivations () - before, ==, 1);
+
+  /* A wrong passphrase file: its form as the rule reads it runs, the
+   * other forms no longer fit, and the verdict is a wrong passphrase,
+   * not too much work. */
+  {
+    pl_key wrong = pl_key_passphrase_source ("other\n", 6,
+                                             PL_PASSPHRASE_FILE);
+    before = pl_keys_derivations ();
+    src = pl_source_new_memory (msg->data, msg->len);
+    sink = pl_sink_new_memory ();
+    d.keys = &wrong;
+    g_assert_cmpuint (gpg_err_code (pl_decrypt (src, sink, &d, NULL, NULL)),
+                      ==, GPG_ERR_BAD_PASSPHRASE);
+    pl_sink_free (sink);
+    pl_source_free (src);
+    g_assert_cmpuint (pl_keys_derivations () - before, ==, 1);
+  }
   g_byte_array_unref (msg);
 }
 
@@ -175,29 +256,31 @@ test_derive_once (void)
 {
   pl_s2k a, b;
   pl_derive d;
-  const guint8 *k1, *k2, *k3;
+  guint8 *k = gcry_malloc_secure (3 * 32), *k1 = k, *k2 = k + 32,
+         *k3 = k + 64;
   guint8 want[32];
 
   g_assert_cmpuint (pl_s2k_new_iterated (&a, PL_HASH_SHA256, 1), ==, 0);
   b = a;
   b.salt[0] ^= 1;
-  pl_derive_init (&d, NULL, 1, 0);
+  g_assert_cmpuint (pl_derive_init (&d, NULL, NULL, 0), ==, 0);
   for (int round = 0; round < 3; round++)
     {
-      g_assert_cmpuint (pl_derive_key (&d, &a, 32, "pw", 2, &k1), ==, 0);
-      g_assert_cmpuint (pl_derive_key (&d, &a, 32, "pw ", 2, &k2), ==, 0);
-      g_assert_true (k1 == k2);
+      g_assert_cmpuint (pl_derive_key (&d, &a, 32, "pw", 2, k1), ==, 0);
+      g_assert_cmpuint (pl_derive_key (&d, &a, 32, "pw ", 2, k2), ==, 0);
+      g_assert_cmpmem (k1, 32, k2, 32);
     }
   g_assert_cmpuint (d.derivations, ==, 1);
   g_assert_cmpuint (pl_s2k_derive (&a, "pw", 2, want, 32, 0), ==, 0);
   g_assert_cmpmem (k1, 32, want, 32);
   /* Another salt, another passphrase, another length: each its own. */
-  g_assert_cmpuint (pl_derive_key (&d, &b, 32, "pw", 2, &k3), ==, 0);
-  g_assert_cmpuint (pl_derive_key (&d, &a, 32, "pw ", 3, &k3), ==, 0);
-  g_assert_cmpuint (pl_derive_key (&d, &a, 16, "pw", 2, &k3), ==, 0);
+  g_assert_cmpuint (pl_derive_key (&d, &b, 32, "pw", 2, k3), ==, 0);
+  g_assert_cmpuint (pl_derive_key (&d, &a, 32, "pw ", 3, k3), ==, 0);
+  g_assert_cmpuint (pl_derive_key (&d, &a, 16, "pw", 2, k3), ==, 0);
   g_assert_cmpuint (d.derivations, ==, 4);
   g_assert_cmpmem (k3, 16, want, 16);
   pl_derive_clear (&d);
+  gcry_free (k);
 }
 
 static gpointer
@@ -705,6 +788,7 @@ main (int argc, char **argv)
   g_test_add_func ("/hostile/argon2-bomb", test_argon2_bomb);
   g_test_add_func ("/hostile/budget", test_budget);
   g_test_add_func ("/hostile/within-budget", test_within_budget);
+  g_test_add_func ("/hostile/budget-counts-runs", test_budget_counts_runs);
   g_test_add_func ("/hostile/derive-once", test_derive_once);
   g_test_add_func ("/hostile/cancel-during-derivation",
                    test_cancel_during_derivation);

@@ -2,7 +2,7 @@
  * writes, run against the real gpg at test time */
 #include "testutil.h"
 #include "algo.h"
-#include "batch.h"
+#include "keycache.h"
 
 #include <string.h>
 #include <glib/gstdio.h>
@@ -99,18 +99,18 @@ test_peers_read_batch (gconstpointer p)
   const pl_profile profile = (pl_profile) GPOINTER_TO_INT (p);
   char *pw, *pwfile;
   pl_encrypt_options o;
-  pl_batch *batch;
+  pl_keycache *batch;
   int peers = 0;
 
   if (!have_gpg ())
     return;
   pw = tu_random_passphrase ();
   pwfile = tu_write_temp ("batch-pw", pw, strlen (pw));
-  g_assert_cmpint (pl_batch_new (&batch), ==, 0);
+  g_assert_cmpint (pl_keycache_new (&batch), ==, 0);
   pl_encrypt_options_init (&o);
   o.profile = profile;
   o.s2k_ms = 10;
-  o.batch = batch;
+  o.keycache = batch;
   for (int i = 0; i < 4; i++)
     {
       GBytes *plain = tu_random_bytes (16384 + 4097 * i), *cipher, *out;
@@ -131,8 +131,8 @@ test_peers_read_batch (gconstpointer p)
       g_bytes_unref (plain);
     }
   g_test_message ("%d peers read the batch", peers);
-  g_assert_cmpuint (pl_batch_derivations (batch), ==, 1);
-  pl_batch_free (batch);
+  g_assert_cmpuint (pl_keycache_derivations (batch), ==, 1);
+  pl_keycache_free (batch);
   g_free (pwfile);
   g_free (pw);
 }

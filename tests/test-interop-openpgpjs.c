@@ -3,7 +3,7 @@
  * build folder by build-aux/install-deps) at test time */
 #include "testutil.h"
 #include "algo.h"
-#include "batch.h"
+#include "keycache.h"
 
 #include <string.h>
 #include <glib/gstdio.h>
@@ -137,21 +137,21 @@ test_openpgpjs_reads_batch (gconstpointer p)
   const pl_profile profile = (pl_profile) GPOINTER_TO_INT (p);
   char *pw, *pwfile;
   pl_encrypt_options o;
-  pl_batch *batch;
+  pl_keycache *batch;
 
   if (!have_openpgpjs ())
     return;
   vary_random (g_test_get_path ());
   pw = tu_random_passphrase ();
   pwfile = tu_write_temp ("js-pw", pw, strlen (pw));
-  g_assert_cmpint (pl_batch_new (&batch), ==, 0);
+  g_assert_cmpint (pl_keycache_new (&batch), ==, 0);
   pl_encrypt_options_init (&o);
   o.profile = profile;
   o.s2k_ms = 10;
   o.argon2_passes = 1;
   o.argon2_parallelism = 1;
   o.argon2_memory_exp = 10;
-  o.batch = batch;
+  o.keycache = batch;
   for (int i = 0; i < 3; i++)
     {
       GBytes *plain = tu_random_bytes (16384 + 1000 * i), *cipher;
@@ -162,8 +162,8 @@ test_openpgpjs_reads_batch (gconstpointer p)
       g_bytes_unref (cipher);
       g_bytes_unref (plain);
     }
-  g_assert_cmpuint (pl_batch_derivations (batch), ==, 1);
-  pl_batch_free (batch);
+  g_assert_cmpuint (pl_keycache_derivations (batch), ==, 1);
+  pl_keycache_free (batch);
   g_free (pwfile);
   g_free (pw);
 }

@@ -30,17 +30,7 @@ static tk_gpg_key protected_keys[] = {
 static int
 sop (const char *const *args, GBytes *in, GBytes **out, char **err_text)
 {
-  GPtrArray *argv = g_ptr_array_new ();
-  int status = -1;
-
-  g_ptr_array_add (argv, (char *) tu_sop_path ());
-  for (; *args; args++)
-    g_ptr_array_add (argv, (char *) *args);
-  g_ptr_array_add (argv, NULL);
-  g_assert_true (tu_run ((const char *const *) argv->pdata, in, out, err_text,
-                         &status));
-  g_ptr_array_free (argv, TRUE);
-  return status;
+  return tu_run_sop (args, in, out, err_text);
 }
 
 static char *

@@ -3,6 +3,7 @@
 #include "algo.h"
 #include "seipd.h"
 #include "worker.h"
+#include "pipeline.h"
 
 #include <string.h>
 
@@ -342,6 +343,324 @@ test_worker_queue (void)
   g_string_free (l.log, TRUE);
 }
 
+/* Decrypts BODY on two threads as decrypt.c does: pushes of STEP octets
+ * (several to a buffer of BUF), three buffers in turn, each unpinned
+ * before it is reused, and a spell on the caller's thread alone of
+ * SOLO_LEN octets started once SOLO_AT octets were pushed (none when
+ * SOLO_LEN is 0).  Returns the released plaintext, the finish result and
+ * the stage's counts. */
+static gpg_error_t
+decrypt_threaded (const guint8 *key, const guint8 *d, gsize len, gsize step,
+                  gsize buf_len, guint64 solo_at, guint64 solo_len,
+                  GByteArray *out, pl_seipd1_stats *stats)
+{
+  pl_seipd1 st;
+  guint8 *bufs[3];
+  gsize used = 0, pushed = 0;
+  int turn = 0;
+  gboolean solo = solo_len == 0;
+  gpg_error_t err;
+
+  err = pl_seipd1_decrypt_init (&st, PL_CIPHER_AES256, key, 32, d, 18);
+  if (err)
+    return err;
+  pl_seipd1_set_threads (&st, 2);
+  for (int i = 0; i < 3; i++)
+    bufs[i] = g_malloc (PL_SEIPD1_HEADROOM + buf_len);
+  for (gsize off = 18; off < len;)
+    {
+      gsize k = MIN (MIN (step, len - off), buf_len - used);
+      uint8_t *rel;
+      size_t rellen;
+
+      if (!used)
+        {
+          turn = (turn + 1) % 3;
+          pl_seipd1_decrypt_unpin (&st, bufs[turn],
+                                   PL_SEIPD1_HEADROOM + buf_len);
+          /* The stage must not read what it was done with: scribble. */
+          memset (bufs[turn], 0x5a, PL_SEIPD1_HEADROOM + buf_len);
+        }
+      if (!solo && pushed >= solo_at)
+        {
+          pl_seipd1_solo (&st, solo_len);
+          solo = TRUE;
+        }
+      g_assert_cmpint (pl_seipd1_decrypt_push (&st, d + off, k,
+                                               bufs[turn] + used, &rel,
+                                               &rellen), ==, 0);
+      g_byte_array_append (out, rel, (guint) rellen);
+      used = used + k == buf_len ? 0 : used + k;
+      off += k;
+      pushed += k;
+    }
+  err = pl_seipd1_decrypt_finish (&st);
+  pl_seipd1_get_stats (&st, stats);
+  pl_seipd1_clear (&st);
+  for (int i = 0; i < 3; i++)
+    g_free (bufs[i]);
+  return err;
+}
+
+/* The MDC on two threads, with spells on the caller's thread switching
+ * mid-stream (at a push, inside a buffer, across the end): every way of
+ * sharing the hashing gives the one plaintext and verifies; an octet
+ * flipped anywhere (a span the hasher got, one the caller hashed in a
+ * spell, the MDC) fails the check, and so does every cut. */
+static void
+test_hasher_spells (void)
+{
+  const gsize len = 5 * 1024 * 1024 + 333;
+  const gsize buf_len = 1024 * 1024;
+  static const struct
+  {
+    gsize step;
+    guint64 solo_at, solo_len;
+  } runs[] = {
+    { 256 * 1024, 0, 0 },                       /* the hasher only */
+    { 256 * 1024, 0, 1 << 30 },                 /* the caller only */
+    { 256 * 1024, 1024 * 1024, 1536 * 1024 },   /* a spell mid-stream */
+    { 100 * 1000, 700 * 1000, 900 * 1000 },     /* inside buffers */
+    { 1024 * 1024, 2 * 1024 * 1024, 1024 * 1024 },
+    { 777, 4 * 1024 * 1024, 64 * 1024 },        /* small pushes */
+    { 300 * 1024, 5 * 1024 * 1024, 1 << 20 },   /* over the end */
+  };
+  guint8 key[32];
+  GBytes *plain = tu_random_bytes (len);
+  GBytes *body;
+  const guint8 *d;
+  gsize blen;
+
+  memset (key, 3, sizeof key);
+  body = encrypt_body (key, g_bytes_get_data (plain, NULL), len);
+  d = g_bytes_get_data (body, &blen);
+  for (gsize i = 0; i < G_N_ELEMENTS (runs); i++)
+    {
+      GByteArray *out = g_byte_array_new ();
+      pl_seipd1_stats stats;
+      guint8 *bad = g_memdup2 (d, blen);
+      gsize flips[] = { 18, 18 + runs[i].solo_at + 5,
+                        18 + runs[i].solo_at + runs[i].solo_len / 2,
+                        18 + buf_len, blen / 2, blen - 30, blen - 1 };
+
+      g_assert_cmpint (decrypt_threaded (key, d, blen, runs[i].step, buf_len,
+                                         runs[i].solo_at, runs[i].solo_len,
+                                         out, &stats), ==, 0);
+      g_assert_cmpmem (out->data, out->len, g_bytes_get_data (plain, NULL),
+                       len);
+      /* Who hashed what: all of it, once, on one thread or the other. */
+      g_assert_cmpuint (stats.on_caller + stats.on_hasher - stats.taken_back,
+                        ==, len);
+      if (runs[i].solo_len)
+        g_assert_cmpuint (stats.spells, >=, 1);
+      if (runs[i].solo_at)
+        g_assert_cmpuint (stats.on_hasher, >, 0);
+      /* The spell, but for the push it began in. */
+      if (runs[i].solo_len && runs[i].solo_at < len
+          && MIN (runs[i].solo_len, len - runs[i].solo_at) > runs[i].step)
+        g_assert_cmpuint (stats.on_caller, >=,
+                          MIN (runs[i].solo_len, len - runs[i].solo_at)
+                          - runs[i].step);
+      for (gsize f = 0; f < G_N_ELEMENTS (flips); f++)
+        {
+          gsize at = MIN (flips[f], blen - 1);
+
+          g_byte_array_set_size (out, 0);
+          bad[at] ^= 0x01;
+          g_assert_cmpint (gpg_err_code (decrypt_threaded
+                                         (key, bad, blen, runs[i].step,
+                                          buf_len, runs[i].solo_at,
+                                          runs[i].solo_len, out, &stats)),
+                           ==, GPG_ERR_CHECKSUM);
+          bad[at] ^= 0x01;
+        }
+      for (gsize cut = 1; cut < blen - 18; cut = cut * 3 + 7)
+        {
+          g_byte_array_set_size (out, 0);
+          g_assert_cmpint (gpg_err_code (decrypt_threaded
+                                         (key, d, blen - cut, runs[i].step,
+                                          buf_len, runs[i].solo_at,
+                                          runs[i].solo_len, out, &stats)),
+                           !=, 0);
+        }
+      g_free (bad);
+      g_byte_array_unref (out);
+    }
+  g_bytes_unref (body);
+  g_bytes_unref (plain);
+}
+
+/* Taking back: while a task runs, nothing is taken back (the order would
+ * break) and a timed wait does not return before it ends; taken back
+ * between tasks, the tasks run on the caller in their order, and the
+ * worker runs none of them: over many rounds, whoever ran each task, the
+ * log is the order submitted. */
+static void
+test_worker_take_back (void)
+{
+  static const uint8_t tasks[] = "abcdefgh";
+  task_log l = { .log = g_string_new (NULL), .fail_at = -1 };
+  pl_worker_task back[PL_WORKER_DEPTH_MAX];
+  pl_worker w;
+  int rounds_taken = 0;
+
+  g_mutex_init (&l.lock);
+  g_cond_init (&l.opened);
+  g_assert_cmpint (pl_worker_start_queue (&w, log_task, &l, 4), ==, 0);
+  /* Nothing held: nothing to take, no wait. */
+  g_assert_cmpint (pl_worker_take_back (&w, back), ==, 0);
+  pl_worker_wait_running (&w, 10.0);
+  g_assert_false (pl_worker_full (&w));
+
+  l.closed = TRUE;
+  g_atomic_int_set (&l.started, 0);
+  for (int i = 0; i < 4; i++)
+    g_assert_cmpint (pl_worker_submit (&w, tasks + i, 1), ==, 0);
+  g_assert_true (pl_worker_full (&w));
+  while (!g_atomic_int_get (&l.started))
+    g_usleep (1000);
+  /* 'a' runs (held at the gate): b, c, d stay queued. */
+  g_assert_cmpint (pl_worker_take_back (&w, back), ==, 0);
+  g_assert_true (pl_worker_reading (&w, tasks + 1, 3));
+  g_mutex_lock (&l.lock);
+  l.closed = FALSE;
+  g_cond_broadcast (&l.opened);
+  g_mutex_unlock (&l.lock);
+  /* Returns once 'a' ended. */
+  pl_worker_wait_running (&w, 0);
+  g_mutex_lock (&l.lock);
+  g_assert_cmpuint (l.log->len, >=, 1);
+  g_mutex_unlock (&l.lock);
+  g_assert_cmpint (pl_worker_wait (&w), ==, 0);
+  g_assert_cmpstr (l.log->str, ==, "abcd");
+
+  l.delay_us = 0;
+  for (int r = 0; r < 300; r++)
+    {
+      int n;
+
+      g_string_truncate (l.log, 0);
+      for (int i = 0; i < 4; i++)
+        g_assert_cmpint (pl_worker_submit (&w, tasks + i, 1), ==, 0);
+      n = pl_worker_take_back (&w, back);
+      g_assert_cmpint (n, <=, 4);
+      rounds_taken += n > 0;
+      if (n)
+        g_assert_false (pl_worker_busy (&w));
+      for (int i = 0; i < n; i++)
+        {
+          g_assert_true (back[i].p == tasks + 4 - n + i);
+          log_task (&l, back[i].p, back[i].n);
+        }
+      g_assert_cmpint (pl_worker_wait (&w), ==, 0);
+      g_assert_cmpstr (l.log->str, ==, "abcd");
+    }
+  g_test_message ("taken back in %d of 300 rounds", rounds_taken);
+  pl_worker_stop (&w);
+  g_cond_clear (&l.opened);
+  g_mutex_clear (&l.lock);
+  g_string_free (l.log, TRUE);
+}
+
+/* The writer's queue (pipeline.h): writes from its own buffers queue up
+ * to PL_WRITER_DEPTH on the thread and return at once; acquire never
+ * hands out a buffer a queued write reads (it waits for that write); a
+ * write from elsewhere is done by the time the next write returns; the
+ * sink sees everything in order. */
+static void
+test_writer_queue (void)
+{
+  task_log l = { .log = g_string_new (NULL), .fail_at = -1 };
+  const size_t size = PL_WRITER_THREAD_MIN;
+  uint8_t *bufs[PL_WRITER_BUFFERS];
+  static uint8_t foreign[PL_WRITER_THREAD_MIN];
+  pl_writer w;
+
+  g_mutex_init (&l.lock);
+  g_cond_init (&l.opened);
+  pl_writer_init (&w, log_task, &l, size, 1);
+  /* Held at the gate: the first write runs, the rest queue; none of
+   * them waits. */
+  l.closed = TRUE;
+  for (int i = 0; i < PL_WRITER_DEPTH; i++)
+    {
+      g_assert_cmpint (pl_writer_acquire (&w, &bufs[i]), ==, 0);
+      memset (bufs[i], 'a' + i, size);
+      g_assert_cmpint (pl_writer_write (&w, bufs[i], size), ==, 0);
+      pl_writer_release (&w, bufs[i]);
+    }
+  g_assert_cmpuint (l.log->len, ==, 0);
+  /* The buffers being written are not handed out again. */
+  for (int i = PL_WRITER_DEPTH; i < PL_WRITER_BUFFERS; i++)
+    {
+      g_assert_cmpint (pl_writer_acquire (&w, &bufs[i]), ==, 0);
+      for (int k = 0; k < PL_WRITER_DEPTH; k++)
+        g_assert_true (bufs[i] != bufs[k]);
+    }
+  for (int i = PL_WRITER_DEPTH; i < PL_WRITER_BUFFERS; i++)
+    pl_writer_release (&w, bufs[i]);
+  g_mutex_lock (&l.lock);
+  l.closed = FALSE;
+  g_cond_broadcast (&l.opened);
+  g_mutex_unlock (&l.lock);
+  g_assert_cmpint (pl_writer_finish (&w), ==, 0);
+  g_assert_cmpstr (l.log->str, ==, "abc");
+
+  /* Acquire with every buffer held but one being written: it waits for
+   * that write, and gets its buffer. */
+  g_string_truncate (l.log, 0);
+  l.delay_us = 20000;
+  for (int i = 0; i < PL_WRITER_BUFFERS; i++)
+    g_assert_cmpint (pl_writer_acquire (&w, &bufs[i]), ==, 0);
+  memset (bufs[0], 'x', size);
+  g_assert_cmpint (pl_writer_write (&w, bufs[0], size), ==, 0);
+  pl_writer_release (&w, bufs[0]);
+  {
+    uint8_t *again;
+
+    g_assert_cmpint (pl_writer_acquire (&w, &again), ==, 0);
+    g_assert_true (again == bufs[0]);
+    g_mutex_lock (&l.lock);
+    g_assert_cmpstr (l.log->str, ==, "x");
+    g_mutex_unlock (&l.lock);
+    pl_writer_release (&w, again);
+  }
+  for (int i = 1; i < PL_WRITER_BUFFERS; i++)
+    pl_writer_release (&w, bufs[i]);
+
+  /* A write from elsewhere (the AEAD stage's own buffers) is done when
+   * the next write returns, queued writes before it or not. */
+  g_string_truncate (l.log, 0);
+  for (int round = 0; round < 20; round++)
+    {
+      uint8_t *b;
+
+      g_assert_cmpint (pl_writer_acquire (&w, &b), ==, 0);
+      memset (b, 'p', size);
+      g_assert_cmpint (pl_writer_write (&w, b, size), ==, 0);
+      pl_writer_release (&w, b);
+      memset (foreign, 'f', sizeof foreign);
+      g_assert_cmpint (pl_writer_write (&w, foreign, sizeof foreign), ==, 0);
+      g_assert_cmpint (pl_writer_acquire (&w, &b), ==, 0);
+      memset (b, 'q', size);
+      g_assert_cmpint (pl_writer_write (&w, b, size), ==, 0);
+      pl_writer_release (&w, b);
+      g_mutex_lock (&l.lock);
+      g_assert_true (g_str_has_suffix (l.log->str, "pf"));
+      g_mutex_unlock (&l.lock);
+      /* The producer refills its buffer now: the write is long done. */
+      memset (foreign, 'F', sizeof foreign);
+      l.delay_us = round % 2 ? 0 : 2000;
+    }
+  g_assert_cmpint (pl_writer_finish (&w), ==, 0);
+  for (int round = 0; round < 20; round++)
+    g_assert_cmpint (strncmp (l.log->str + 3 * round, "pfq", 3), ==, 0);
+  pl_writer_clear (&w);
+  g_cond_clear (&l.opened);
+  g_mutex_clear (&l.lock);
+  g_string_free (l.log, TRUE);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -350,5 +669,8 @@ main (int argc, char **argv)
   g_test_add_func ("/seipd1/failures", test_failures);
   g_test_add_func ("/seipd1/failed-init", test_failed_init);
   g_test_add_func ("/seipd1/worker-queue", test_worker_queue);
+  g_test_add_func ("/seipd1/worker-take-back", test_worker_take_back);
+  g_test_add_func ("/seipd1/hasher-spells", test_hasher_spells);
+  g_test_add_func ("/pipeline/writer-queue", test_writer_queue);
   return g_test_run ();
 }

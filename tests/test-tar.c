@@ -1546,8 +1546,14 @@ test_integrity_first (gconstpointer data)
                         "problem %d", size, where[i], gpg_strerror (err),
                         problem);
         g_assert_cmpint (gpg_err_code (err), ==, GPG_ERR_CHECKSUM);
-        /* The header's flips damage the archive indeed. */
-        g_assert_cmpint (problem, ==, i == 1 ? PL_TAR_DAMAGED : PL_TAR_OK);
+        /* The header's flips damage the archive indeed, when the
+         * extractor reached that header before the MDC's failure stopped
+         * it (a race: the small message is all pushed at once); the other
+         * flips leave an archive the stop must not call damaged. */
+        if (i == 1 && problem != PL_TAR_OK)
+          g_assert_cmpint (problem, ==, PL_TAR_DAMAGED);
+        else
+          g_assert_cmpint (problem, ==, PL_TAR_OK);
         assert_empty_dir (out_dir);
       }
   }

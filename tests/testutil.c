@@ -16,8 +16,8 @@
 
 static char *tmpdir;
 
-static void
-remove_tree (const char *path)
+void
+tu_remove_tree (const char *path)
 {
   GDir *d = g_dir_open (path, 0, NULL);
   const char *name;
@@ -29,7 +29,7 @@ remove_tree (const char *path)
           char *p = g_build_filename (path, name, NULL);
           if (g_file_test (p, G_FILE_TEST_IS_DIR)
               && !g_file_test (p, G_FILE_TEST_IS_SYMLINK))
-            remove_tree (p);
+            tu_remove_tree (p);
           else
             g_unlink (p);
           g_free (p);
@@ -54,7 +54,7 @@ cleanup (void)
           g_free (cmd);
         }
       g_free (home);
-      remove_tree (tmpdir);
+      tu_remove_tree (tmpdir);
     }
 }
 
@@ -242,6 +242,23 @@ tu_sop_path (void)
   return p;
 }
 
+int
+tu_run_sop (const char *const *args, GBytes *in, GBytes **out,
+            char **err_text)
+{
+  GPtrArray *argv = g_ptr_array_new ();
+  int status = -1;
+
+  g_ptr_array_add (argv, (char *) tu_sop_path ());
+  for (; *args; args++)
+    g_ptr_array_add (argv, (char *) *args);
+  g_ptr_array_add (argv, NULL);
+  g_assert_true (tu_run ((const char *const *) argv->pdata, in, out, err_text,
+                         &status));
+  g_ptr_array_free (argv, TRUE);
+  return status;
+}
+
 const char *
 tu_vectors_dir (void)
 {
@@ -257,6 +274,50 @@ tu_vectors_dir (void)
   return dir;
 }
 
+/* The GnuPG homes whose daemons an abort must stop too. */
+static GPtrArray *watched_homes;
+
+/* g_assert aborts and a fatal warning (G_DEBUG) traps: neither runs
+ * atexit, and a gpg-agent left running keeps its inotify instance (128
+ * a user) until the machine stops. */
+static void
+kill_agents_on_abort (int signum)
+{
+  for (guint i = 0; watched_homes && i < watched_homes->len; i++)
+    if (fork () == 0)
+      {
+        execlp ("gpgconf", "gpgconf", "--homedir",
+                (char *) watched_homes->pdata[i], "--kill", "all",
+                (char *) NULL);
+        _exit (127);
+      }
+  signal (signum, SIG_DFL);
+  raise (signum);
+}
+
+void
+tu_watch_gnupg_home (const char *dir)
+{
+  if (!watched_homes)
+    {
+      watched_homes = g_ptr_array_new_with_free_func (g_free);
+      signal (SIGABRT, kill_agents_on_abort);
+      signal (SIGTRAP, kill_agents_on_abort);
+    }
+  g_ptr_array_add (watched_homes, g_strdup (dir));
+}
+
+void
+tu_unwatch_gnupg_home (const char *dir)
+{
+  for (guint i = 0; watched_homes && i < watched_homes->len; i++)
+    if (!strcmp (watched_homes->pdata[i], dir))
+      {
+        g_ptr_array_remove_index (watched_homes, i);
+        return;
+      }
+}
+
 const char *
 tu_gnupg_home (void)
 {
@@ -265,6 +326,7 @@ tu_gnupg_home (void)
     {
       home = g_build_filename (tu_tmpdir (), "gnupg", NULL);
       g_mkdir (home, 0700);
+      tu_watch_gnupg_home (home);
       char *conf = g_build_filename (home, "gpg-agent.conf", NULL);
       /* Loopback pinentry: passphrases come from files, never a dialog. */
       g_file_set_contents (conf, "allow-loopback-pinentry\n", -1, NULL);

@@ -42,12 +42,26 @@ char *tu_peer (const char *name);
 /* The project's padlock-sop executable. */
 const char *tu_sop_path (void);
 
+/* Runs padlock-sop ARGS (NULL-terminated) with IN on stdin: its exit
+ * status, stdout in *OUT and stderr in *ERR_TEXT (either may be NULL). */
+int tu_run_sop (const char *const *args, GBytes *in, GBytes **out,
+                char **err_text);
+
 /* tests/data/vectors in the source tree (the peers' messages and their
  * MANIFEST.tsv); never NULL. */
 const char *tu_vectors_dir (void);
 
 /* A GnuPG home of our own, so that tests never touch the user's. */
 const char *tu_gnupg_home (void);
+
+/* A GnuPG home whose daemons are stopped (gpgconf --kill all) when the
+ * test aborts or traps, as atexit is not run then; tu_gnupg_home's is
+ * watched from the start.  Unwatch before removing it. */
+void tu_watch_gnupg_home (const char *dir);
+void tu_unwatch_gnupg_home (const char *dir);
+
+/* Removes PATH and everything below it (links are not followed). */
+void tu_remove_tree (const char *path);
 
 /* Runs gpg (from PATH) in tu_gnupg_home, in batch mode with loopback
  * pinentry, the passphrase from PWFILE (NULL: none), then ARGS

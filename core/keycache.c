@@ -1,5 +1,5 @@
-/* batch.c - key derivation shared by the jobs of one batch */
-#include "batch.h"
+/* keycache.c - the derived-key cache */
+#include "keycache.h"
 #include "algo.h"
 
 #include <errno.h>
@@ -10,7 +10,6 @@
 #include <gcrypt.h>
 
 #define REQUEST_MAX 64
-#define SPEC_MAX 20             /* pl_s2k_write's longest */
 /* How often a job waiting for another's derivation looks at its own
  * cancel flag. */
 #define WAIT_POLL_NS (50 * 1000 * 1000)
@@ -19,7 +18,7 @@ typedef struct
 {
   uint8_t request[REQUEST_MAX]; /* encryption's; request_len 0: decryption's */
   size_t request_len;
-  uint8_t spec[SPEC_MAX];       /* the specifier as written; 0 long while an
+  uint8_t spec[PL_S2K_SPEC_MAX];       /* the specifier as written; 0 long while an
                                  * encryption key is being made */
   size_t spec_len;
   char *passphrase;             /* secret: after KEY, in its allocation */
@@ -29,7 +28,7 @@ typedef struct
   int ready;
 } entry;
 
-struct pl_batch
+struct pl_keycache
 {
   pthread_mutex_t lock;
   pthread_cond_t changed;       /* an entry became ready or went away */
@@ -40,9 +39,9 @@ struct pl_batch
 };
 
 gpg_error_t
-pl_batch_new (pl_batch **out)
+pl_keycache_new (pl_keycache **out)
 {
-  pl_batch *b = calloc (1, sizeof *b);
+  pl_keycache *b = calloc (1, sizeof *b);
 
   *out = b;
   if (!b)
@@ -65,7 +64,7 @@ entry_free (entry *e)
 }
 
 void
-pl_batch_free (pl_batch *b)
+pl_keycache_free (pl_keycache *b)
 {
   if (!b)
     return;
@@ -78,7 +77,7 @@ pl_batch_free (pl_batch *b)
 }
 
 size_t
-pl_batch_derivations (pl_batch *b)
+pl_keycache_derivations (pl_keycache *b)
 {
   size_t n;
 
@@ -106,7 +105,7 @@ entry_matches (const entry *e, const entry *want)
 }
 
 static entry *
-find (pl_batch *b, const entry *want)
+find (pl_keycache *b, const entry *want)
 {
   for (size_t i = 0; i < b->n_entries; i++)
     if (entry_matches (b->entries[i], want))
@@ -114,9 +113,9 @@ find (pl_batch *b, const entry *want)
   return NULL;
 }
 
-/* Takes E out of the batch (keeping the others' order: oldest first). */
+/* Takes E out of the cache (keeping the others' order: oldest first). */
 static void
-forget (pl_batch *b, entry *e)
+forget (pl_keycache *b, entry *e)
 {
   for (size_t i = 0; i < b->n_entries; i++)
     if (b->entries[i] == e)
@@ -131,7 +130,7 @@ forget (pl_batch *b, entry *e)
 
 /* Makes room for one more decryption key: the oldest ready one goes. */
 static void
-bound_open_keys (pl_batch *b)
+bound_open_keys (pl_keycache *b)
 {
   size_t n = 0;
   entry *oldest = NULL;
@@ -143,13 +142,13 @@ bound_open_keys (pl_batch *b)
         if (!oldest && b->entries[i]->ready)
           oldest = b->entries[i];
       }
-  if (n >= PL_BATCH_OPEN_KEYS && oldest)
+  if (n >= PL_KEYCACHE_OPEN_KEYS && oldest)
     forget (b, oldest);
 }
 
-/* A pending copy of WANT in the batch, its secrets in secure memory. */
+/* A pending copy of WANT in the cache, its secrets in secure memory. */
 static gpg_error_t
-add (pl_batch *b, const entry *want, const pl_s2k *s2k, entry **out)
+add (pl_keycache *b, const entry *want, const pl_s2k *s2k, entry **out)
 {
   entry *e = calloc (1, sizeof *e);
 
@@ -191,7 +190,7 @@ add (pl_batch *b, const entry *want, const pl_s2k *s2k, entry **out)
 
 /* Waits a little for another job's derivation, unless CANCEL is set. */
 static gpg_error_t
-wait_for_other (pl_batch *b, const atomic_int *cancel)
+wait_for_other (pl_keycache *b, const atomic_int *cancel)
 {
   struct timespec until;
 
@@ -212,8 +211,8 @@ wait_for_other (pl_batch *b, const atomic_int *cancel)
  * released while DERIVE runs, so that other keys derive meanwhile), and
  * copied into OUT under the lock (an old key may go once it is out). */
 static gpg_error_t
-get_key (pl_batch *b, const entry *want, const pl_s2k *s2k,
-         const atomic_int *cancel, pl_batch_derive_fn derive, void *arg,
+get_key (pl_keycache *b, const entry *want, const pl_s2k *s2k,
+         const atomic_int *cancel, pl_keycache_derive_fn derive, void *arg,
          pl_derived_key *out)
 {
   entry *e;
@@ -253,10 +252,10 @@ get_key (pl_batch *b, const entry *want, const pl_s2k *s2k,
 }
 
 gpg_error_t
-pl_batch_lock_key (pl_batch *b, const void *request, size_t request_len,
+pl_keycache_lock_key (pl_keycache *b, const void *request, size_t request_len,
                    const char *passphrase, size_t passphrase_len,
                    size_t keylen, const atomic_int *cancel,
-                   pl_batch_derive_fn derive, void *arg,
+                   pl_keycache_derive_fn derive, void *arg,
                    pl_derived_key *key)
 {
   entry want = { 0 };
@@ -273,9 +272,9 @@ pl_batch_lock_key (pl_batch *b, const void *request, size_t request_len,
 }
 
 gpg_error_t
-pl_batch_open_key (pl_batch *b, const pl_s2k *s2k, size_t keylen,
+pl_keycache_open_key (pl_keycache *b, const pl_s2k *s2k, size_t keylen,
                    const char *passphrase, size_t passphrase_len,
-                   const atomic_int *cancel, pl_batch_derive_fn derive,
+                   const atomic_int *cancel, pl_keycache_derive_fn derive,
                    void *arg, uint8_t *key)
 {
   entry want = { 0 };

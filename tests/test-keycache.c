@@ -1,8 +1,8 @@
-/* test-batch-keys.c - one key derivation per batch (issue 13 items 1-2),
+/* test-keycache.c - the derived-key cache: one key derivation per batch
  * counted by the engine's derivation counter, never timed */
 #include "testutil.h"
 #include "algo.h"
-#include "batch.h"
+#include "keycache.h"
 #include "keys.h"
 #include "skesk.h"
 
@@ -31,13 +31,13 @@ options_for (pl_profile profile, pl_encrypt_options *o)
 
 /* N_FILES messages of different contents, with BATCH (or none). */
 static void
-encrypt_files (pl_profile profile, pl_batch *batch, GBytes **plain,
+encrypt_files (pl_profile profile, pl_keycache *batch, GBytes **plain,
                GBytes **cipher)
 {
   pl_encrypt_options o;
 
   options_for (profile, &o);
-  o.batch = batch;
+  o.keycache = batch;
   for (int i = 0; i < N_FILES; i++)
     {
       plain[i] = tu_random_bytes (1000 + 100 * i);
@@ -61,7 +61,7 @@ free_files (GBytes **plain, GBytes **cipher)
 /* Decrypts MSG with KEY and BATCH; the session key into SESSION_KEY
  * (PL_SESSION_KEY_MAX octets) when not NULL. */
 static gpg_error_t
-decrypt_with (GBytes *msg, const pl_key *key, pl_batch *batch,
+decrypt_with (GBytes *msg, const pl_key *key, pl_keycache *batch,
               atomic_int *cancel, GBytes **out, uint8_t *session_key)
 {
   pl_source *src = pl_source_new_memory (g_bytes_get_data (msg, NULL),
@@ -76,7 +76,7 @@ decrypt_with (GBytes *msg, const pl_key *key, pl_batch *batch,
 
   o.keys = key;
   o.n_keys = 1;
-  o.batch = batch;
+  o.keycache = batch;
   o.session_key_out = session_key;
   err = pl_decrypt (src, sink, &o, &r, &ctl);
   d = pl_sink_memory_data (sink, &n);
@@ -87,7 +87,7 @@ decrypt_with (GBytes *msg, const pl_key *key, pl_batch *batch,
 }
 
 static gpg_error_t
-decrypt_pw (GBytes *msg, const char *pw, pl_batch *batch, GBytes **out)
+decrypt_pw (GBytes *msg, const char *pw, pl_keycache *batch, GBytes **out)
 {
   pl_key key = pl_key_passphrase (pw, strlen (pw));
 
@@ -123,13 +123,13 @@ test_encrypt_once (gconstpointer data)
   pl_skesk first, sk;
   uint8_t spec0[20], spec[20];
   size_t before, spec0_len;
-  pl_batch *batch;
+  pl_keycache *batch;
 
-  g_assert_cmpint (pl_batch_new (&batch), ==, 0);
+  g_assert_cmpint (pl_keycache_new (&batch), ==, 0);
   before = pl_keys_derivations ();
   encrypt_files (profile, batch, plain, cipher);
   g_assert_cmpuint (pl_keys_derivations () - before, ==, 1);
-  g_assert_cmpuint (pl_batch_derivations (batch), ==, 1);
+  g_assert_cmpuint (pl_keycache_derivations (batch), ==, 1);
 
   first_skesk (cipher[0], &first);
   spec0_len = spec_of (&first, spec0);
@@ -155,7 +155,7 @@ test_encrypt_once (gconstpointer data)
       for (int j = 0; j < i; j++)
         g_assert_true (memcmp (keys[i], keys[j], sizeof keys[i]));
     }
-  pl_batch_free (batch);
+  pl_keycache_free (batch);
   free_files (plain, cipher);
 }
 
@@ -166,11 +166,11 @@ test_decrypt_once (gconstpointer data)
 {
   pl_profile profile = (pl_profile) GPOINTER_TO_INT (data);
   GBytes *plain[N_FILES], *cipher[N_FILES], *back;
-  pl_batch *made, *opening;
+  pl_keycache *made, *opening;
   size_t before;
 
-  g_assert_cmpint (pl_batch_new (&made), ==, 0);
-  g_assert_cmpint (pl_batch_new (&opening), ==, 0);
+  g_assert_cmpint (pl_keycache_new (&made), ==, 0);
+  g_assert_cmpint (pl_keycache_new (&opening), ==, 0);
   encrypt_files (profile, made, plain, cipher);
 
   before = pl_keys_derivations ();
@@ -182,7 +182,7 @@ test_decrypt_once (gconstpointer data)
       g_bytes_unref (back);
     }
   g_assert_cmpuint (pl_keys_derivations () - before, ==, 1);
-  g_assert_cmpuint (pl_batch_derivations (opening), ==, 1);
+  g_assert_cmpuint (pl_keycache_derivations (opening), ==, 1);
 
   before = pl_keys_derivations ();
   for (int i = 0; i < N_FILES; i++)
@@ -200,8 +200,8 @@ test_decrypt_once (gconstpointer data)
     }
   g_assert_cmpuint (pl_keys_derivations () - before, ==, N_FILES);
 
-  pl_batch_free (opening);
-  pl_batch_free (made);
+  pl_keycache_free (opening);
+  pl_keycache_free (made);
   free_files (plain, cipher);
 }
 
@@ -210,11 +210,11 @@ static void
 test_distinct_salts (void)
 {
   GBytes *plain[N_FILES], *cipher[N_FILES], *back;
-  pl_batch *batch;
+  pl_keycache *batch;
   size_t before;
 
   encrypt_files (PL_PROFILE_RFC4880, NULL, plain, cipher);
-  g_assert_cmpint (pl_batch_new (&batch), ==, 0);
+  g_assert_cmpint (pl_keycache_new (&batch), ==, 0);
   before = pl_keys_derivations ();
   for (int pass = 0; pass < 2; pass++)
     for (int i = 0; i < N_FILES; i++)
@@ -225,8 +225,8 @@ test_distinct_salts (void)
         g_bytes_unref (back);
       }
   g_assert_cmpuint (pl_keys_derivations () - before, ==, N_FILES);
-  g_assert_cmpuint (pl_batch_derivations (batch), ==, N_FILES);
-  pl_batch_free (batch);
+  g_assert_cmpuint (pl_keycache_derivations (batch), ==, N_FILES);
+  pl_keycache_free (batch);
   free_files (plain, cipher);
 }
 
@@ -236,25 +236,25 @@ static void
 test_short_v4_key_alone (void)
 {
   pl_encrypt_options o;
-  pl_batch *batch;
+  pl_keycache *batch;
   GBytes *plain = tu_random_bytes (100), *a, *b;
   pl_skesk ska, skb;
   size_t before = pl_keys_derivations ();
 
-  g_assert_cmpint (pl_batch_new (&batch), ==, 0);
+  g_assert_cmpint (pl_keycache_new (&batch), ==, 0);
   options_for (PL_PROFILE_RFC4880, &o);
   o.cipher_algo = PL_CIPHER_AES128;
-  o.batch = batch;
+  o.keycache = batch;
   g_assert_cmpint (tu_encrypt (&o, PASSPHRASE, g_bytes_get_data (plain, NULL),
                                100, &a), ==, 0);
   g_assert_cmpint (tu_encrypt (&o, PASSPHRASE, g_bytes_get_data (plain, NULL),
                                100, &b), ==, 0);
   g_assert_cmpuint (pl_keys_derivations () - before, ==, 2);
-  g_assert_cmpuint (pl_batch_derivations (batch), ==, 0);
+  g_assert_cmpuint (pl_keycache_derivations (batch), ==, 0);
   first_skesk (a, &ska);
   first_skesk (b, &skb);
   g_assert_true (memcmp (ska.s2k.salt, skb.s2k.salt, 8));
-  pl_batch_free (batch);
+  pl_keycache_free (batch);
   g_bytes_unref (a);
   g_bytes_unref (b);
   g_bytes_unref (plain);
@@ -266,13 +266,13 @@ static void
 test_steady_count (void)
 {
   pl_encrypt_options o;
-  pl_batch *batch;
+  pl_keycache *batch;
   GBytes *plain = tu_random_bytes (10), *cipher;
   pl_skesk sk;
 
-  g_assert_cmpint (pl_batch_new (&batch), ==, 0);
+  g_assert_cmpint (pl_keycache_new (&batch), ==, 0);
   pl_encrypt_options_init (&o);
-  o.batch = batch;
+  o.keycache = batch;
   for (int i = 0; i < 2; i++)
     {
       g_assert_cmpint (tu_encrypt (&o, PASSPHRASE,
@@ -284,8 +284,8 @@ test_steady_count (void)
                         PL_S2K_ITERATED_MAX_COUNT);
       g_bytes_unref (cipher);
     }
-  g_assert_cmpuint (pl_batch_derivations (batch), ==, 1);
-  pl_batch_free (batch);
+  g_assert_cmpuint (pl_keycache_derivations (batch), ==, 1);
+  pl_keycache_free (batch);
   g_bytes_unref (plain);
 }
 
@@ -295,9 +295,9 @@ static void
 test_wrong_passphrase (void)
 {
   GBytes *plain[N_FILES], *cipher[N_FILES], *back;
-  pl_batch *batch;
+  pl_keycache *batch;
 
-  g_assert_cmpint (pl_batch_new (&batch), ==, 0);
+  g_assert_cmpint (pl_keycache_new (&batch), ==, 0);
   encrypt_files (PL_PROFILE_LIBREPGP, batch, plain, cipher);
   for (int i = 0; i < 2; i++)
     {
@@ -307,12 +307,12 @@ test_wrong_passphrase (void)
       g_assert_cmpuint (g_bytes_get_size (back), ==, 0);
       g_bytes_unref (back);
     }
-  g_assert_cmpuint (pl_batch_derivations (batch), ==, 2);
+  g_assert_cmpuint (pl_keycache_derivations (batch), ==, 2);
   g_assert_cmpint (decrypt_pw (cipher[0], PASSPHRASE, batch, &back), ==, 0);
   g_assert_true (g_bytes_equal (back, plain[0]));
   g_bytes_unref (back);
-  g_assert_cmpuint (pl_batch_derivations (batch), ==, 2);
-  pl_batch_free (batch);
+  g_assert_cmpuint (pl_keycache_derivations (batch), ==, 2);
+  pl_keycache_free (batch);
   free_files (plain, cipher);
 }
 
@@ -320,7 +320,7 @@ typedef struct
 {
   GBytes **cipher;
   GBytes **plain;
-  pl_batch *batch;
+  pl_keycache *batch;
   int first;
 } worker_arg;
 
@@ -350,12 +350,12 @@ test_parallel_jobs (void)
   GBytes *plain[N_FILES], *cipher[N_FILES];
   pthread_t threads[4];
   worker_arg args[4];
-  pl_batch *made, *batch;
+  pl_keycache *made, *batch;
 
-  g_assert_cmpint (pl_batch_new (&made), ==, 0);
+  g_assert_cmpint (pl_keycache_new (&made), ==, 0);
   encrypt_files (PL_PROFILE_RFC9580, made, plain, cipher);
-  pl_batch_free (made);
-  g_assert_cmpint (pl_batch_new (&batch), ==, 0);
+  pl_keycache_free (made);
+  g_assert_cmpint (pl_keycache_new (&batch), ==, 0);
   for (int t = 0; t < 4; t++)
     {
       args[t] = (worker_arg) { cipher, plain, batch, t };
@@ -364,8 +364,8 @@ test_parallel_jobs (void)
     }
   for (int t = 0; t < 4; t++)
     pthread_join (threads[t], NULL);
-  g_assert_cmpuint (pl_batch_derivations (batch), ==, 1);
-  pl_batch_free (batch);
+  g_assert_cmpuint (pl_keycache_derivations (batch), ==, 1);
+  pl_keycache_free (batch);
   free_files (plain, cipher);
 }
 
@@ -376,76 +376,21 @@ test_cancelled (void)
   GBytes *plain[N_FILES], *cipher[N_FILES], *back;
   pl_key key = pl_key_passphrase (PASSPHRASE, strlen (PASSPHRASE));
   atomic_int cancel = 1;
-  pl_batch *batch;
+  pl_keycache *batch;
 
   encrypt_files (PL_PROFILE_RFC4880, NULL, plain, cipher);
-  g_assert_cmpint (pl_batch_new (&batch), ==, 0);
+  g_assert_cmpint (pl_keycache_new (&batch), ==, 0);
   g_assert_cmpint (gpg_err_code (decrypt_with (cipher[0], &key, batch,
                                                &cancel, &back, NULL)),
                    ==, GPG_ERR_CANCELED);
   g_bytes_unref (back);
-  g_assert_cmpuint (pl_batch_derivations (batch), ==, 0);
+  g_assert_cmpuint (pl_keycache_derivations (batch), ==, 0);
   g_assert_cmpint (decrypt_pw (cipher[0], PASSPHRASE, batch, &back), ==, 0);
   g_assert_true (g_bytes_equal (back, plain[0]));
   g_bytes_unref (back);
-  g_assert_cmpuint (pl_batch_derivations (batch), ==, 1);
-  pl_batch_free (batch);
+  g_assert_cmpuint (pl_keycache_derivations (batch), ==, 1);
+  pl_keycache_free (batch);
   free_files (plain, cipher);
-}
-
-/* The derived-key kind: locks and opens without a derivation; the
- * passphrase alone still opens what it locked. */
-static void
-test_derived_key (gconstpointer data)
-{
-  pl_profile profile = (pl_profile) GPOINTER_TO_INT (data);
-  pl_derived_key *derived = gcry_malloc_secure (sizeof *derived);
-  pl_encrypt_options o;
-  pl_source *src;
-  pl_sink *sink;
-  GBytes *plain = tu_random_bytes (5000), *cipher, *back;
-  pl_key key;
-  size_t before, n;
-  const uint8_t *d;
-
-  options_for (profile, &o);
-  g_assert_cmpint (pl_keys_derive (&o, PASSPHRASE, strlen (PASSPHRASE), NULL,
-                                   derived), ==, 0);
-  key = pl_key_derived (derived);
-  o.keys = &key;
-  o.n_keys = 1;
-  before = pl_keys_derivations ();
-  src = pl_source_new_memory (g_bytes_get_data (plain, NULL),
-                              g_bytes_get_size (plain));
-  sink = pl_sink_new_memory ();
-  g_assert_cmpint (pl_encrypt (src, sink, &o, NULL), ==, 0);
-  d = pl_sink_memory_data (sink, &n);
-  cipher = g_bytes_new (d, n);
-  pl_sink_free (sink);
-  pl_source_free (src);
-  g_assert_cmpint (decrypt_with (cipher, &key, NULL, NULL, &back, NULL),
-                   ==, 0);
-  g_assert_true (g_bytes_equal (back, plain));
-  g_bytes_unref (back);
-  g_assert_cmpuint (pl_keys_derivations () - before, ==, 0);
-
-  g_assert_cmpint (decrypt_pw (cipher, PASSPHRASE, NULL, &back), ==, 0);
-  g_assert_true (g_bytes_equal (back, plain));
-  g_bytes_unref (back);
-
-  /* Not a key for another cipher's length. */
-  o.cipher_algo = PL_CIPHER_AES128;
-  src = pl_source_new_memory ("x", 1);
-  sink = pl_sink_new_memory ();
-  g_assert_cmpint (gpg_err_code (pl_encrypt (src, sink, &o, NULL)), ==,
-                   GPG_ERR_INV_ARG);
-  pl_sink_free (sink);
-  pl_source_free (src);
-
-  pl_wipe (derived, sizeof *derived);
-  gcry_free (derived);
-  g_bytes_unref (cipher);
-  g_bytes_unref (plain);
 }
 
 typedef struct
@@ -458,15 +403,18 @@ on_deriving (void *user_data, int deriving)
 {
   deriving_count *d = user_data;
 
-  if (deriving)
-    d->depth_bad |= d->starts++ != d->ends;
+  /* A wait for memory, and its end, come between a start and its end. */
+  if (deriving && d->starts != d->ends)
+    d->depth_bad |= deriving != PL_DERIVING
+                    && deriving != PL_DERIVING_WAITING_FOR_MEMORY;
+  else if (deriving)
+    d->depth_bad |= deriving != PL_DERIVING || d->starts++ != d->ends;
   else
     d->depth_bad |= ++d->ends != d->starts;
 }
 
 /* The job tells when it derives (a row shows "Deriving key…" and counts
- * only data time): once a passphrase, in pairs; never for a derived
- * key. */
+ * only data time): once a passphrase, in pairs. */
 static void
 test_deriving_told (void)
 {
@@ -475,8 +423,6 @@ test_deriving_told (void)
   pl_encrypt_options o;
   pl_key key = pl_key_passphrase (PASSPHRASE, strlen (PASSPHRASE));
   pl_decrypt_options dopts = { 0 };
-  pl_derived_key *derived = gcry_malloc_secure (sizeof *derived);
-  pl_key dkey;
   pl_source *src;
   pl_sink *sink;
   const uint8_t *data;
@@ -505,21 +451,7 @@ test_deriving_told (void)
   pl_source_free (src);
   g_assert_cmpint (d.starts, ==, 2);
   g_assert_cmpint (d.ends, ==, 2);
-
-  g_assert_cmpint (pl_keys_derive (&o, PASSPHRASE, strlen (PASSPHRASE), NULL,
-                                   derived), ==, 0);
-  dkey = pl_key_derived (derived);
-  o.keys = &dkey;
-  src = pl_source_new_memory ("hello", 5);
-  sink = pl_sink_new_memory ();
-  g_assert_cmpint (pl_encrypt (src, sink, &o, &ctl), ==, 0);
-  pl_sink_free (sink);
-  pl_source_free (src);
-  g_assert_cmpint (d.starts, ==, 2);
   g_assert_false (d.depth_bad);
-
-  pl_wipe (derived, sizeof *derived);
-  gcry_free (derived);
   g_bytes_unref (cipher);
 }
 
@@ -558,7 +490,7 @@ derive_meeting (void *arg, pl_derived_key *key)
 
 typedef struct
 {
-  pl_batch *batch;
+  pl_keycache *batch;
   meeting *m;
   uint8_t salt;
   gpg_error_t err;
@@ -573,7 +505,7 @@ open_one (void *data)
   uint8_t key[32];
 
   s2k.salt[0] = o->salt;
-  o->err = pl_batch_open_key (o->batch, &s2k, 32, PASSPHRASE,
+  o->err = pl_keycache_open_key (o->batch, &s2k, 32, PASSPHRASE,
                               strlen (PASSPHRASE), NULL, derive_meeting,
                               o->m, key);
   return NULL;
@@ -585,11 +517,11 @@ static void
 test_salts_in_parallel (void)
 {
   meeting m = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0 };
-  pl_batch *batch;
+  pl_keycache *batch;
   pthread_t t[4];
   opener o[4];
 
-  g_assert_cmpint (pl_batch_new (&batch), ==, 0);
+  g_assert_cmpint (pl_keycache_new (&batch), ==, 0);
   for (int i = 0; i < 4; i++)
     {
       /* Salts 1, 2, 1, 2: two keys, four jobs. */
@@ -602,8 +534,8 @@ test_salts_in_parallel (void)
       g_assert_cmpint (o[i].err, ==, 0);
     }
   g_assert_cmpint (m.calls, ==, 2);
-  g_assert_cmpuint (pl_batch_derivations (batch), ==, 2);
-  pl_batch_free (batch);
+  g_assert_cmpuint (pl_keycache_derivations (batch), ==, 2);
+  pl_keycache_free (batch);
 }
 
 static gpg_error_t
@@ -616,28 +548,28 @@ derive_fake (void *arg, pl_derived_key *key)
 
 /* Opens the key of a message whose salt is the number I. */
 static gpg_error_t
-open_salt (pl_batch *batch, int i, int *calls, uint8_t *key)
+open_salt (pl_keycache *batch, int i, int *calls, uint8_t *key)
 {
   pl_s2k s2k = { .type = PL_S2K_ITERATED, .hash_algo = 8,
                  .coded_count = 96 };
 
   s2k.salt[0] = (uint8_t) i;
   s2k.salt[1] = (uint8_t) (i >> 8);
-  return pl_batch_open_key (batch, &s2k, 32, PASSPHRASE, strlen (PASSPHRASE),
+  return pl_keycache_open_key (batch, &s2k, 32, PASSPHRASE, strlen (PASSPHRASE),
                             NULL, derive_fake, calls, key);
 }
 
 /* 10,000 files made one by one (a salt each) in one batch: secure memory
  * (a 1 MiB pool) must not run out, so the batch keeps only the newest
- * PL_BATCH_OPEN_KEYS; each key still comes out right. */
+ * PL_KEYCACHE_OPEN_KEYS; each key still comes out right. */
 static void
 test_many_salts_bounded (void)
 {
-  pl_batch *batch;
+  pl_keycache *batch;
   uint8_t key[32];
   int calls = 0;
 
-  g_assert_cmpint (pl_batch_new (&batch), ==, 0);
+  g_assert_cmpint (pl_keycache_new (&batch), ==, 0);
   for (int i = 0; i < 10000; i++)
     {
       g_assert_cmpint (open_salt (batch, i, &calls, key), ==, 0);
@@ -645,10 +577,10 @@ test_many_salts_bounded (void)
     }
   g_assert_cmpint (calls, ==, 10000);
   /* The newest are still there: no derivation for them. */
-  for (int i = 10000 - PL_BATCH_OPEN_KEYS; i < 10000; i++)
+  for (int i = 10000 - PL_KEYCACHE_OPEN_KEYS; i < 10000; i++)
     g_assert_cmpint (open_salt (batch, i, &calls, key), ==, 0);
   g_assert_cmpint (calls, ==, 10000);
-  pl_batch_free (batch);
+  pl_keycache_free (batch);
 }
 
 int
@@ -659,27 +591,23 @@ main (int argc, char **argv)
   tu_init (&argc, &argv);
   for (gsize i = 0; i < G_N_ELEMENTS (profiles); i++)
     {
-      char *path = g_strdup_printf ("/batch/encrypt-once/%s", names[i]);
+      char *path = g_strdup_printf ("/keycache/encrypt-once/%s", names[i]);
       g_test_add_data_func (path, GINT_TO_POINTER (profiles[i]),
                             test_encrypt_once);
       g_free (path);
-      path = g_strdup_printf ("/batch/decrypt-once/%s", names[i]);
+      path = g_strdup_printf ("/keycache/decrypt-once/%s", names[i]);
       g_test_add_data_func (path, GINT_TO_POINTER (profiles[i]),
                             test_decrypt_once);
       g_free (path);
-      path = g_strdup_printf ("/batch/derived-key/%s", names[i]);
-      g_test_add_data_func (path, GINT_TO_POINTER (profiles[i]),
-                            test_derived_key);
-      g_free (path);
     }
-  g_test_add_func ("/batch/distinct-salts", test_distinct_salts);
-  g_test_add_func ("/batch/wrong-passphrase", test_wrong_passphrase);
-  g_test_add_func ("/batch/steady-count", test_steady_count);
-  g_test_add_func ("/batch/deriving-told", test_deriving_told);
-  g_test_add_func ("/batch/salts-in-parallel", test_salts_in_parallel);
-  g_test_add_func ("/batch/many-salts-bounded", test_many_salts_bounded);
-  g_test_add_func ("/batch/short-v4-key-alone", test_short_v4_key_alone);
-  g_test_add_func ("/batch/parallel-jobs", test_parallel_jobs);
-  g_test_add_func ("/batch/cancelled", test_cancelled);
+  g_test_add_func ("/keycache/distinct-salts", test_distinct_salts);
+  g_test_add_func ("/keycache/wrong-passphrase", test_wrong_passphrase);
+  g_test_add_func ("/keycache/steady-count", test_steady_count);
+  g_test_add_func ("/keycache/deriving-told", test_deriving_told);
+  g_test_add_func ("/keycache/salts-in-parallel", test_salts_in_parallel);
+  g_test_add_func ("/keycache/many-salts-bounded", test_many_salts_bounded);
+  g_test_add_func ("/keycache/short-v4-key-alone", test_short_v4_key_alone);
+  g_test_add_func ("/keycache/parallel-jobs", test_parallel_jobs);
+  g_test_add_func ("/keycache/cancelled", test_cancelled);
   return g_test_run ();
 }
