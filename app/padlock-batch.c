@@ -13,7 +13,9 @@
 #include <gcrypt.h>
 
 #include "job.h"
+#include "packet.h"
 #include "padlock-format.h"
+#include "padlock-holder.h"
 #include "padlock-input.h"
 #include "padlock-job.h"
 #include "padlock-name.h"
@@ -60,6 +62,9 @@ typedef struct
   gboolean tty;
   /* SIGINT and SIGTERM, at any moment from opening the inputs on */
   GCancellable *interrupt;
+  PadlockHolder *holder;        /* the user's GnuPG secret keys, or NULL */
+  gboolean needs_passphrase;    /* some job cannot do with the keys */
+  gboolean any_pkesk;           /* some message is for a public key */
 } Batch;
 
 static int
@@ -359,6 +364,29 @@ read_prefixes (Batch *batch)
   return !g_cancellable_is_cancelled (batch->interrupt);
 }
 
+/* Whether INPUT's job needs a passphrase: an encryption, or a message
+ * with an SKESK, or without a PKESK that the user's keys may open. */
+static gboolean
+input_needs_passphrase (PadlockInput     *input,
+                        PadlockDirection  direction,
+                        gboolean         *any_pkesk)
+{
+  const pl_sniff_result *sniffed = padlock_input_get_sniff (input);
+  gboolean pkesk = FALSE;
+
+  for (size_t k = 0; sniffed && k < sniffed->n_key_packets; k++)
+    *any_pkesk |= sniffed->key_packets[k].tag == PL_PKT_PKESK;
+  if (direction == PADLOCK_DIRECTION_ENCRYPT || !sniffed
+      || sniffed->key_packets_left_out)
+    return TRUE;
+  for (size_t k = 0; k < sniffed->n_key_packets; k++)
+    if (sniffed->key_packets[k].tag == PL_PKT_SKESK)
+      return TRUE;
+    else
+      pkesk = TRUE;
+  return !pkesk;
+}
+
 /* Sorts each input into a job, as the window sorts what is dropped on
  * it: by content, and by a name that says OpenPGP. */
 static void
@@ -379,6 +407,8 @@ make_jobs (Batch                  *batch,
       /* A pipe's output goes to the current folder, not to /dev/fd. */
       if (padlock_input_is_stream (input) && !here.output_dir)
         here.output_dir = cwd = g_get_current_dir ();
+      if (input_needs_passphrase (input, direction, &batch->any_pkesk))
+        batch->needs_passphrase = TRUE;
       g_ptr_array_add (batch->jobs,
                        padlock_job_new_for_input (input, direction, &here));
     }
@@ -408,11 +438,9 @@ read_options (GVariantDict      *options,
     *forced = PADLOCK_DIRECTION_ENCRYPT;
   else if (g_variant_dict_contains (options, "decrypt"))
     *forced = PADLOCK_DIRECTION_DECRYPT;
-  if (!g_variant_dict_lookup (options, "passphrase-file", "^&ay", pw_file))
-    return bad_usage (error, "%s",
-                      _("--batch needs --passphrase-file=FILE (or - to type "
-                        "it); a passphrase is never taken on the command "
-                        "line."));
+  /* Without one, decryption asks gpg-agent for the user's keys only
+   * (checked once the jobs are sorted: need_passphrase). */
+  g_variant_dict_lookup (options, "passphrase-file", "^&ay", pw_file);
   if (!g_variant_dict_lookup (options, G_OPTION_REMAINING, "^a&ay", paths)
       || !(*paths)[0])
     return bad_usage (error, "%s", _("No files or folders given."));
@@ -436,6 +464,36 @@ read_options (GVariantDict      *options,
   return TRUE;
 }
 
+static void
+on_keyring_loaded (PadlockKeyring *keyring,
+                   gpointer        user_data)
+{
+  g_main_loop_quit (user_data);
+}
+
+/* The user's secret keys in GnuPG, for the decryptions; NULL without a
+ * GnuPG home or a secret key. */
+static PadlockHolder *
+load_holder (Batch *batch)
+{
+  g_autoptr(PadlockKeyring) keyring = padlock_keyring_new (NULL);
+  g_autoptr(PadlockAgent) agent = NULL;
+  PadlockHolder *holder;
+  gulong id = g_signal_connect (keyring, "loaded",
+                                G_CALLBACK (on_keyring_loaded), batch->loop);
+
+  if (padlock_keyring_get_state (keyring) == PADLOCK_KEYRING_LOADING)
+    g_main_loop_run (batch->loop);
+  g_signal_handler_disconnect (keyring, id);
+  if (padlock_keyring_get_state (keyring) != PADLOCK_KEYRING_READY)
+    return NULL;
+  agent = padlock_agent_new (padlock_keyring_get_home_dir (keyring));
+  holder = padlock_holder_new (keyring, agent);
+  if (!padlock_holder_get_n_keys (holder))
+    g_clear_pointer (&holder, padlock_holder_unref);
+  return holder;
+}
+
 static int
 run_jobs (Batch *batch, PadlockSecret *secret, guint concurrency)
 {
@@ -451,6 +509,8 @@ run_jobs (Batch *batch, PadlockSecret *secret, guint concurrency)
 
       padlock_job_set_group (job, 1);
       padlock_job_set_secret (job, secret);
+      if (padlock_job_get_direction (job) == PADLOCK_DIRECTION_DECRYPT)
+        padlock_job_set_holder (job, batch->holder);
       g_signal_connect (job, "notify::state", G_CALLBACK (on_job_state), batch);
       padlock_queue_add (batch->queue, job);
     }
@@ -500,12 +560,21 @@ padlock_batch_run (GVariantDict *options)
     any_encrypt |= padlock_job_get_direction (g_ptr_array_index (batch.jobs, i))
                    == PADLOCK_DIRECTION_ENCRYPT;
 
-  secret = strcmp (pw_file, "-")
-           ? passphrase_from_file (pw_file, any_encrypt, &problem)
-           : passphrase_from_tty (any_encrypt, &problem);
+  /* GnuPG is asked only for messages to public keys. */
+  if (!any_encrypt && batch.any_pkesk)
+    batch.holder = load_holder (&batch);
+  if (!pw_file && (!batch.holder || batch.needs_passphrase))
+    bad_usage (&problem, "%s",
+               _("--batch needs --passphrase-file=FILE (or - to type it); a "
+                 "passphrase is never taken on the command line.  Files "
+                 "for your own keys need none."));
+  else if (pw_file)
+    secret = strcmp (pw_file, "-")
+             ? passphrase_from_file (pw_file, any_encrypt, &problem)
+             : passphrase_from_tty (any_encrypt, &problem);
   if (g_cancellable_is_cancelled (batch.interrupt))
     status = 1;
-  else if (!secret)
+  else if (!secret && problem)
     status = usage_error (problem->message);
   else
     {
@@ -522,6 +591,7 @@ padlock_batch_run (GVariantDict *options)
   g_source_remove (term_id);
   g_ptr_array_unref (batch.jobs);
   g_ptr_array_unref (batch.inputs);
+  g_clear_pointer (&batch.holder, padlock_holder_unref);
   g_clear_object (&batch.interrupt);
   g_clear_pointer (&batch.loop, g_main_loop_unref);
   padlock_job_config_clear (&config);

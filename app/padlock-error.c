@@ -24,3 +24,15 @@ padlock_error_from_gpg (gpg_error_t err)
   return g_error_new_literal (PADLOCK_ERROR, (int) outcome,
                               _(pl_error_message (err)));
 }
+
+GError *
+padlock_error_for_recipients (gpg_error_t err,
+                              const char *recipients)
+{
+  if (gpg_err_code (err) != GPG_ERR_NO_SECKEY || !recipients || !*recipients)
+    return NULL;
+  /* Translators: the recipients: "Bob <bob@example.org> (0x…), 0x…". */
+  return g_error_new (PADLOCK_ERROR, PADLOCK_ERROR_PUBLIC_KEY,
+                      _("This file is for %s; none of your keys opens it."),
+                      recipients);
+}

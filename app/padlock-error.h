@@ -31,4 +31,10 @@ GQuark  padlock_error_quark    (void);
 /* NULL when ERR is 0; else a PADLOCK_ERROR with the core's plain words. */
 GError *padlock_error_from_gpg (gpg_error_t err);
 
+/* A decryption that no key of the user's opened (GPG_ERR_NO_SECKEY):
+ * "This file is for RECIPIENTS; none of your keys opens it."; NULL for
+ * any other ERR, or without RECIPIENTS. */
+GError *padlock_error_for_recipients (gpg_error_t err,
+                                      const char *recipients);
+
 G_END_DECLS

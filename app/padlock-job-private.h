@@ -15,6 +15,7 @@
 
 #include "job.h"
 #include "padlock-folder.h"
+#include "padlock-holder.h"
 #include "padlock-input.h"
 #include "padlock-job.h"
 #include "padlock-output.h"
@@ -38,6 +39,8 @@ struct _PadlockJob
   char *archive_top;            /* several items': NAME */
   PadlockJobConfig config;
   PadlockSecret *secret;
+  PadlockHolder *holder;        /* the user's secret keys, or NULL */
+  GCancellable *cancellable;    /* cut an agent request (padlock-holder.h) */
   GError *error;
   GApplication *app;            /* held while running */
 
@@ -74,6 +77,10 @@ struct _PadlockJob
    * (core/kdf-memory.h): "Waiting for memory…". */
   atomic_int atomic_waiting_for_memory;
   gboolean waiting_for_memory;
+  /* "Waiting for the passphrase of …" while the agent's pinentry is up
+   * (the worker sets it under the lock; the tick shows it as detail). */
+  GMutex waiting_lock;
+  char *waiting;
 };
 
 /* Where the worker writes: each kind is made by one function of
@@ -107,7 +114,9 @@ typedef struct
   char *input_name;
   PadlockInput *opened;         /* the job's, or NULL: open input_path */
   PadlockOutputPlan *plan;
-  PadlockSecret *secret;
+  PadlockSecret *secret;        /* may be NULL with HOLDER */
+  PadlockHolder *holder;        /* decryption: the user's keys, or NULL */
+  GCancellable *cancellable;    /* the job's, for the agent */
   pl_decrypt_result result;
   gboolean folder;              /* encrypting a folder as NAME.tar */
   PadlockJobSinkKind sink;      /* the output's: FILE, or FOLDER when a

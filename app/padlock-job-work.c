@@ -28,6 +28,8 @@ padlock_job_work_free (gpointer data)
   g_strfreev (work->items);
   g_free (work->archive_top);
   g_clear_pointer (&work->secret, padlock_secret_unref);
+  g_clear_pointer (&work->holder, padlock_holder_unref);
+  g_clear_object (&work->cancellable);
   g_free (work);
 }
 
@@ -139,17 +141,24 @@ decrypt_with_secret (PadlockJobWork       *work,
                      pl_source            *src,
                      pl_sink              *sink,
                      pl_decrypt_result    *result,
-                     const pl_job_control *ctl)
+                     const pl_job_control *ctl,
+                     const pl_key_holder  *held)
 {
-  /* The text and its rule: the engine tries its other forms too. */
-  pl_key key = padlock_secret_get_key (work->secret);
+  pl_key keys[2];
   pl_decrypt_options opts = { 0 };
 
-  opts.keys = &key;
-  opts.n_keys = 1;
+  if (work->secret)
+    {
+      /* The text and its rule: the engine tries its other forms too. */
+      keys[opts.n_keys++] = padlock_secret_get_key (work->secret);
+      opts.keycache = padlock_secret_get_keycache (work->secret);
+    }
+  /* The engine asks the keys held elsewhere before any S2K runs. */
+  if (held)
+    keys[opts.n_keys++] = pl_key_held (held);
+  opts.keys = keys;
   if (work->allow_expansion)
     opts.expansion_floor = PL_INFLATE_NO_LIMIT;
-  opts.keycache = padlock_secret_get_keycache (work->secret);
   return pl_decrypt (src, sink, &opts, result, ctl);
 }
 
@@ -176,7 +185,7 @@ verify_output (PadlockJob           *self,
     goto leave;
   err = job_sink_new (work, PADLOCK_JOB_SINK_DIGEST, &digest, &sink);
   if (!err)
-    err = decrypt_with_secret (work, src, sink, &result, ctl);
+    err = decrypt_with_secret (work, src, sink, &result, ctl, NULL);
   if (!err)
     *verified = padlock_digest_equal (expected, &digest);
 
@@ -344,6 +353,62 @@ encrypt_thread (GTask          *task,
   return_outcome (task, err, error);
 }
 
+/* From the holder, on the job's thread: pinentry is up (TEXT) or over. */
+static void
+on_holder_waiting (gpointer    user_data,
+                   const char *text)
+{
+  PadlockJob *self = user_data;
+
+  g_mutex_lock (&self->waiting_lock);
+  g_free (self->waiting);
+  self->waiting = g_strdup (text);
+  g_mutex_unlock (&self->waiting_lock);
+}
+
+/* "Bob <bob@…> (0x…), 0x…": the engine's recipients with the names the
+ * keyring knows. */
+static char *
+name_recipients (PadlockHolder *holder,
+                 const char    *recipients)
+{
+  g_auto(GStrv) ids = g_strsplit (recipients, ", ", -1);
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; ids[i]; i++)
+    {
+      const char *label = holder && g_str_has_prefix (ids[i], "0x")
+                          ? padlock_holder_find_label (holder, ids[i] + 2)
+                          : NULL;
+
+      if (out->len)
+        g_string_append (out, ", ");
+      if (label)
+        g_string_append_printf (out, "%s (%s)", label, ids[i]);
+      else
+        g_string_append (out, ids[i]);
+    }
+  return g_string_free (out, FALSE);
+}
+
+/* The error of a decryption that failed with ERR: the agent's own words
+ * when they are what ended it, else the engine's, naming the recipients
+ * when none of the user's keys opens it. */
+static GError *
+decrypt_error (PadlockJobWork    *work,
+               PadlockHolderCall *call,
+               gpg_error_t        err)
+{
+  g_autofree char *names = NULL;
+  GError *error = work->holder ? padlock_holder_call_take_error (call, err)
+                               : NULL;
+
+  if (error || !work->result.recipients[0])
+    return error;
+  names = name_recipients (work->holder, work->result.recipients);
+  return padlock_error_for_recipients (err, names);
+}
+
 static void
 decrypt_thread (GTask          *task,
                 PadlockJob     *self,
@@ -351,6 +416,7 @@ decrypt_thread (GTask          *task,
 {
   pl_job_control ctl = job_control (self, work);
   pl_sniff_result sniffed;
+  PadlockHolderCall call;
   pl_source *src = NULL;
   pl_sink *sink = NULL;
   GError *error = NULL;
@@ -369,7 +435,17 @@ decrypt_thread (GTask          *task,
       sink->abort (sink);
     }
   else if (!err)
-    err = decrypt_with_secret (work, src, sink, &work->result, &ctl);
+    {
+      if (work->holder)
+        padlock_holder_call_init (&call, work->holder, work->input_name,
+                                  work->cancellable, on_holder_waiting, self);
+      err = decrypt_with_secret (work, src, sink, &work->result, &ctl,
+                                 work->holder ? &call.core : NULL);
+      if (err)
+        error = decrypt_error (work, &call, err);
+      else if (work->holder)
+        g_clear_error (&call.error);
+    }
   if (!err && !error)
     {
       GStatBuf st;
@@ -379,7 +455,7 @@ decrypt_thread (GTask          *task,
       if (g_stat (work->output_path, &st) == 0 && S_ISREG (st.st_mode))
         work->plaintext_size = st.st_size;
     }
-  else if (err)
+  else if (err && !error)
     error = padlock_folder_error (NULL, FALSE, sink,
                                   work->sink == PADLOCK_JOB_SINK_FOLDER, err);
   pl_sink_free (sink);

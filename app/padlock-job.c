@@ -181,6 +181,12 @@ padlock_job_tick (gpointer user_data)
   padlock_job_update (self);
   if (self->is_folder)
     set_detail (self, padlock_folder_status_describe (&self->folder_status));
+  else
+    {
+      g_mutex_lock (&self->waiting_lock);
+      set_detail (self, g_strdup (self->waiting));
+      g_mutex_unlock (&self->waiting_lock);
+    }
   return G_SOURCE_CONTINUE;
 }
 
@@ -210,6 +216,8 @@ padlock_job_finished (GObject      *object,
   set_deriving (self, FALSE, FALSE);
   if (self->is_folder)
     set_detail (self, padlock_folder_status_skipped (&self->folder_status));
+  else
+    set_detail (self, NULL);    /* no longer waiting for a pinentry */
   if (!g_task_propagate_boolean (G_TASK (result), &error))
     {
       g_clear_error (&self->error);
@@ -271,7 +279,9 @@ padlock_job_start (PadlockJob *self,
 
   g_return_if_fail (PADLOCK_IS_JOB (self));
   g_return_if_fail (self->state == PADLOCK_JOB_QUEUED);
-  g_return_if_fail (self->secret != NULL);
+  g_return_if_fail (self->secret != NULL
+                    || (self->holder != NULL
+                        && self->direction == PADLOCK_DIRECTION_DECRYPT));
 
   work = g_new0 (PadlockJobWork, 1);
   work->plaintext_size = -1;
@@ -287,7 +297,13 @@ padlock_job_start (PadlockJob *self,
   if (self->opened)
     work->opened = padlock_input_ref (self->opened);
   work->input_name = g_file_get_basename (self->input);
-  work->secret = padlock_secret_ref (self->secret);
+  if (self->secret)
+    work->secret = padlock_secret_ref (self->secret);
+  if (self->holder && self->direction == PADLOCK_DIRECTION_DECRYPT)
+    work->holder = padlock_holder_ref (self->holder);
+  g_clear_object (&self->cancellable);
+  self->cancellable = g_cancellable_new ();
+  work->cancellable = g_object_ref (self->cancellable);
   work->folder = self->is_folder;
   work->sink = self->direction == PADLOCK_DIRECTION_DECRYPT
                && self->config.unpack_archives
@@ -355,7 +371,10 @@ padlock_job_cancel (PadlockJob *self)
     }
   else if (self->state == PADLOCK_JOB_RUNNING
            || self->state == PADLOCK_JOB_VERIFYING)
-    atomic_store (&self->cancel, 1);
+    {
+      atomic_store (&self->cancel, 1);
+      g_cancellable_cancel (self->cancellable);
+    }
 }
 
 void
@@ -387,6 +406,18 @@ padlock_job_set_secret (PadlockJob    *self,
     padlock_secret_ref (secret);
   g_clear_pointer (&self->secret, padlock_secret_unref);
   self->secret = secret;
+}
+
+void
+padlock_job_set_holder (PadlockJob    *self,
+                        PadlockHolder *holder)
+{
+  g_return_if_fail (PADLOCK_IS_JOB (self));
+
+  if (holder)
+    padlock_holder_ref (holder);
+  g_clear_pointer (&self->holder, padlock_holder_unref);
+  self->holder = holder;
 }
 
 PadlockJob *
@@ -499,6 +530,10 @@ padlock_job_finalize (GObject *object)
   g_clear_pointer (&self->detail, g_free);
   padlock_folder_status_clear (&self->folder_status);
   g_clear_pointer (&self->secret, padlock_secret_unref);
+  g_clear_pointer (&self->holder, padlock_holder_unref);
+  g_clear_object (&self->cancellable);
+  g_mutex_clear (&self->waiting_lock);
+  g_free (self->waiting);
   g_clear_error (&self->error);
   padlock_job_config_clear (&self->config);
 
@@ -613,6 +648,7 @@ padlock_job_init (PadlockJob *self)
   self->bytes_total = -1;
   self->time_left = -1;
   padlock_folder_status_init (&self->folder_status);
+  g_mutex_init (&self->waiting_lock);
 }
 
 GFile *

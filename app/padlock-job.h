@@ -111,6 +111,12 @@ void              padlock_job_set_group         (PadlockJob       *self,
 /* Takes a reference; the job lets go of it when it finishes. */
 void              padlock_job_set_secret        (PadlockJob       *self,
                                                  PadlockSecret    *secret);
+/* Decryption: the user's secret keys (padlock-holder.h), asked of
+ * gpg-agent for the message's PKESKs; a job with a holder may start
+ * without a passphrase.  Takes a reference. */
+typedef struct _PadlockHolder PadlockHolder;
+void              padlock_job_set_holder        (PadlockJob       *self,
+                                                 PadlockHolder    *holder);
 /* A failed job goes back to the queue, with a new passphrase. */
 void              padlock_job_retry             (PadlockJob       *self,
                                                  PadlockSecret    *secret);

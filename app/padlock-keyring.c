@@ -735,31 +735,31 @@ export_one (gpgme_ctx_t ctx, const char *fingerprint, gpgme_data_t data)
   return err;
 }
 
-static void
-export_thread (GTask *task, gpointer source, gpointer task_data,
-               GCancellable *cancellable)
+GBytes *
+padlock_keyring_export_home (const char *home_dir,
+                             const char * const *fingerprints,
+                             GCancellable *cancellable, GError **error)
 {
-  Transfer *transfer = task_data;
   gpgme_ctx_t ctx = NULL;
   gpgme_data_t data = NULL;
   gpgme_error_t err;
   gulong handler = 0;
+  GBytes *bytes = NULL;
   char *octets;
   size_t len = 0;
 
-  err = new_context (transfer->home_dir, &ctx);
+  err = new_context (home_dir, &ctx);
   if (!err)
     err = gpgme_data_new (&data);
   if (!err)
     handler = connect_cancel (cancellable, ctx);
-  for (guint i = 0; !err && transfer->fingerprints[i]; i++)
+  for (guint i = 0; !err && fingerprints[i]; i++)
     {
-      err = export_one (ctx, transfer->fingerprints[i], data);
+      err = export_one (ctx, fingerprints[i], data);
       if (gpg_err_code (err) == GPG_ERR_NO_PUBKEY)
         {
-          g_task_return_new_error (task, PADLOCK_ERROR, PADLOCK_ERROR_OTHER,
-                                   _("The keyring has no key %s"),
-                                   transfer->fingerprints[i]);
+          g_set_error (error, PADLOCK_ERROR, PADLOCK_ERROR_OTHER,
+                       _("The keyring has no key %s"), fingerprints[i]);
           goto leave;
         }
     }
@@ -767,17 +767,33 @@ export_thread (GTask *task, gpointer source, gpointer task_data,
   handler = 0;
   if (err)
     {
-      g_task_return_error (task, padlock_error_from_gpg (err));
+      g_propagate_error (error, padlock_error_from_gpg (err));
       goto leave;
     }
   octets = gpgme_data_release_and_get_mem (g_steal_pointer (&data), &len);
-  g_task_return_pointer (task, g_bytes_new (octets, len),
-                         (GDestroyNotify) g_bytes_unref);
+  bytes = g_bytes_new (octets, len);
   gpgme_free (octets);
 leave:
   g_cancellable_disconnect (cancellable, handler);
   g_clear_pointer (&data, gpgme_data_release);
   g_clear_pointer (&ctx, gpgme_release);
+  return bytes;
+}
+
+static void
+export_thread (GTask *task, gpointer source, gpointer task_data,
+               GCancellable *cancellable)
+{
+  Transfer *transfer = task_data;
+  GError *error = NULL;
+  GBytes *bytes = padlock_keyring_export_home (transfer->home_dir,
+                                               (const char * const *) transfer->fingerprints,
+                                               cancellable, &error);
+
+  if (bytes)
+    g_task_return_pointer (task, bytes, (GDestroyNotify) g_bytes_unref);
+  else
+    g_task_return_error (task, error);
 }
 
 void

@@ -96,6 +96,13 @@ GBytes             *padlock_keyring_export_finish   (PadlockKeyring      *self,
                                                      GAsyncResult        *result,
                                                      GError             **error);
 
+/* The same, blocking, from any thread, for the keyring of HOME_DIR (as
+ * padlock_keyring_get_home_dir gives it; NULL: gpg's default). */
+GBytes             *padlock_keyring_export_home     (const char          *home_dir,
+                                                     const char * const  *fingerprints,
+                                                     GCancellable        *cancellable,
+                                                     GError             **error);
+
 /* Imports the certificates of FILE (armored or binary) into the keyring
  * and reads it again; the result says what was new. */
 void                padlock_keyring_import_async    (PadlockKeyring      *self,

@@ -375,6 +375,17 @@ pkcs1_enc_val (const pl_pkesk *p, gcry_sexp_t *out)
   return err;
 }
 
+/* EM (N octets, left-padded to K) decoded: the step the in-memory
+ * secret key and a key held elsewhere share.  1 when it holds. */
+static unsigned int
+pkcs1_take (const pl_pkesk *p, const uint8_t *em, size_t n, size_t k,
+            uint8_t *key, size_t *keylen, int *algo)
+{
+  if (n != k || k < 11)
+    return 0;
+  return rsa_unpad (em, k, p->version == 3, key, keylen, algo);
+}
+
 /* RSA and ElGamal: the raw decryption, then EME-PKCS1-v1_5 decoding. */
 static gpg_error_t
 pkcs1_decrypt (const pl_pkesk *p, const pl_seckey *sk, uint8_t *key,
@@ -395,8 +406,8 @@ pkcs1_decrypt (const pl_pkesk *p, const pl_seckey *sk, uint8_t *key,
     err = gpg_error (GPG_ERR_DECRYPT_FAILED);
   if (!err && k >= 11)
     err = sexp_octets (res, "value", em, &n, k);
-  if (!err && n == k && k >= 11)
-    good = rsa_unpad (em, k, p->version == 3, key, keylen, algo);
+  if (!err)
+    good = pkcs1_take (p, em, n, k, key, keylen, algo);
   if (!err && !good)
     err = gpg_error (GPG_ERR_DECRYPT_FAILED);
   if (em)
@@ -445,7 +456,10 @@ shared_x (const pl_pubkey *key, const uint8_t *point, size_t n, uint8_t *zb,
   size_t coord = is_25519 (key) ? 32 : pl_curve_coordinate_length (key->curve);
   uint8_t acc = 0;
 
-  if (!coord || n < 1 + coord || point[0] != (is_25519 (key) ? 0x40 : 0x04))
+  /* The whole point, 0x40 || x or 0x04 || x || y: nothing shorter or
+   * longer (a held key's answer comes from outside). */
+  if (!coord || n != 1 + coord * (is_25519 (key) ? 1 : 2)
+      || point[0] != (is_25519 (key) ? 0x40 : 0x04))
     return gpg_error (GPG_ERR_DECRYPT_FAILED);
   memcpy (zb, point + 1, coord);
   *zb_len = coord;
@@ -678,6 +692,24 @@ ecdh_unwrap (const pl_pkesk *p, const uint8_t *kek, int kek_cipher,
   return err;
 }
 
+/* From the shared point SHARED (SHARED_LEN octets, with its prefix
+ * octet) on: the KEK for PUB (EPH: the native ephemeral key, X25519's
+ * HKDF input) into KEK (secure, 32 octets), then the unwrap.  The
+ * step the in-memory secret key and a key held elsewhere share. */
+static gpg_error_t
+ecdh_finish (const pl_pkesk *p, const pl_pubkey *pub, const uint8_t *shared,
+             size_t shared_len, const uint8_t *eph, uint8_t *kek,
+             uint8_t *key, size_t *keylen, int *algo)
+{
+  int kek_cipher = 0;
+  gpg_error_t err = derive_kek (pub, shared, shared_len, eph, kek,
+                                &kek_cipher);
+
+  if (!err)
+    err = ecdh_unwrap (p, kek, kek_cipher, key, keylen, algo);
+  return err;
+}
+
 static gpg_error_t
 ecdh_decrypt (const pl_pkesk *p, const pl_seckey *sk, uint8_t *key,
               size_t *keylen, int *algo)
@@ -688,7 +720,6 @@ ecdh_decrypt (const pl_pkesk *p, const pl_seckey *sk, uint8_t *key,
   uint8_t *shared = sec, *kek = sec + 133, eph[33];
   const uint8_t *e = p->data + p->f[0].off;
   size_t shared_len = 133, e_len = p->f[0].len;
-  int kek_cipher = 0;
   gpg_error_t err = sec ? 0 : gpg_error (GPG_ERR_ENOMEM);
 
   if (p->algo == PL_PK_X25519)
@@ -710,9 +741,8 @@ ecdh_decrypt (const pl_pkesk *p, const pl_seckey *sk, uint8_t *key,
   if (!err)
     err = sexp_octets (res, "value", shared, &shared_len, 0);
   if (!err)
-    err = derive_kek (pub, shared, shared_len, e + 1, kek, &kek_cipher);
-  if (!err)
-    err = ecdh_unwrap (p, kek, kek_cipher, key, keylen, algo);
+    err = ecdh_finish (p, pub, shared, shared_len, e + 1, kek, key, keylen,
+                       algo);
   if (err && gpg_err_code (err) != GPG_ERR_ENOMEM)
     err = gpg_error (GPG_ERR_DECRYPT_FAILED);
   if (sec)
@@ -887,6 +917,74 @@ pl_pkesk_decrypt (const pl_pkesk *p, const pl_seckey *sk,
     err = x448_decrypt (p, sk, session_key, keylen, cipher_algo);
   else
     err = ecdh_decrypt (p, sk, session_key, keylen, cipher_algo);
+  if (err)
+    {
+      pl_wipe (session_key, PL_SESSION_KEY_MAX);
+      *keylen = 0;
+      *cipher_algo = 0;
+    }
+  return err;
+}
+
+/* A held key's RSA or ElGamal answer: left-padded to the modulus's
+ * length into secure memory, then what pkcs1_decrypt does; or, when the
+ * holder removed the padding, "m" as it stands. */
+static gpg_error_t
+pkcs1_finish (const pl_pkesk *p, const pl_pubkey *pub, const uint8_t *answer,
+              size_t len, int padded, uint8_t *key, size_t *keylen, int *algo)
+{
+  size_t k = pub->field[0].len;
+  uint8_t *em;
+  unsigned int good;
+
+  if (!padded)
+    good = ct_take_session_key (answer, len, 0, len, p->version == 3, key,
+                                keylen, algo);
+  else
+    {
+      if (len > k || !(em = gcry_malloc_secure (k ? k : 1)))
+        return gpg_error (len > k ? GPG_ERR_DECRYPT_FAILED : GPG_ERR_ENOMEM);
+      memset (em, 0, k - len);
+      memcpy (em + k - len, answer, len);
+      good = pkcs1_take (p, em, k, k, key, keylen, algo);
+      pl_wipe (em, k);
+      gcry_free (em);
+    }
+  return good ? 0 : gpg_error (GPG_ERR_DECRYPT_FAILED);
+}
+
+gpg_error_t
+pl_pkesk_finish (const pl_pkesk *p, const pl_pubkey *key,
+                 const uint8_t *answer, size_t len, int padded,
+                 uint8_t *session_key, size_t *keylen, int *cipher_algo)
+{
+  uint8_t *kek;
+  gpg_error_t err;
+
+  *keylen = 0;
+  *cipher_algo = 0;
+  if (key->algo != p->algo
+      && !(p->algo == PL_PK_RSA && key->algo == PL_PK_RSA_E))
+    return gpg_error (GPG_ERR_DECRYPT_FAILED);
+  switch (p->algo)
+    {
+    case PL_PK_RSA: case PL_PK_RSA_E: case PL_PK_ELGAMAL:
+      err = pkcs1_finish (p, key, answer, len, padded, session_key, keylen,
+                          cipher_algo);
+      break;
+    case PL_PK_ECDH:
+      if (!(kek = gcry_malloc_secure (32)))
+        return gpg_error (GPG_ERR_ENOMEM);
+      err = ecdh_finish (p, key, answer, len, NULL, kek, session_key, keylen,
+                         cipher_algo);
+      pl_wipe (kek, 32);
+      gcry_free (kek);
+      if (err && gpg_err_code (err) != GPG_ERR_ENOMEM)
+        err = gpg_error (GPG_ERR_DECRYPT_FAILED);
+      break;
+    default:
+      return gpg_error (GPG_ERR_PUBKEY_ALGO);
+    }
   if (err)
     {
       pl_wipe (session_key, PL_SESSION_KEY_MAX);

@@ -79,3 +79,21 @@ size_t pl_pkesk_write (const pl_pkesk *p, uint8_t *body);
 gpg_error_t pl_pkesk_decrypt (const pl_pkesk *p, const pl_seckey *sk,
                               uint8_t *session_key, size_t *keylen,
                               int *cipher_algo);
+
+/* The end of a decryption whose secret-key step ran elsewhere (a key
+ * held by gpg-agent or a card, pl_unwrap_fn): KEY is the recipient's
+ * public (sub)key, whose fingerprint and KDF parameters ECDH needs, and
+ * ANSWER (LEN octets) what the secret key made of P's fields:
+ *   RSA, ElGamal  the decrypted block; PADDED 1 when it still carries
+ *                 its EME-PKCS1-v1_5 padding (gpg-agent's own keys),
+ *                 0 when the holder removed it (some cards)
+ *   ECDH          the shared point, 0x04 || x || y, or 0x40 || x on
+ *                 Curve25519 (the KDF of §11.5, then AES key unwrap)
+ * The same code as pl_pkesk_decrypt's after its secret-key step, so the
+ * same one error (GPG_ERR_DECRYPT_FAILED) and constant work for
+ * padding and checksum.  X25519 and X448 (algorithms 25 and 26, which
+ * gpg-agent 2.2 cannot decrypt): GPG_ERR_PUBKEY_ALGO. */
+gpg_error_t pl_pkesk_finish (const pl_pkesk *p, const pl_pubkey *key,
+                             const uint8_t *answer, size_t len, int padded,
+                             uint8_t *session_key, size_t *keylen,
+                             int *cipher_algo);

@@ -3,7 +3,8 @@
 # named as pinentry-program through a link in the test's GnuPG home, and
 # finds its files beside that link:
 #   pinentry.answer   the passphrase to give; "cancel" to cancel; "hang"
-#                     to wait until pinentry.release exists, then cancel;
+#                     to wait until pinentry.release exists (or the home
+#                     is removed), then cancel;
 #                     missing: cancel
 #   pinentry.log      one line per GETPIN, the SETDESC texts, and the
 #                     environment the agent gave this pinentry
@@ -20,7 +21,11 @@ while IFS= read -r line; do
       case $answer in
         ""|cancel) echo "$cancel" ;;
         hang)
-          while [ ! -e "$dir/pinentry.release" ]; do sleep 0.1; done
+          # Also once the home is gone: a test that released it and
+          # ended at once must not leave this loop running for ever.
+          while [ ! -e "$dir/pinentry.release" ] && [ -d "$dir" ]; do
+            sleep 0.1
+          done
           echo "$cancel" ;;
         *) printf 'D %s\nOK\n' "$answer" ;;
       esac ;;

@@ -879,6 +879,130 @@ rsa_raw (pl_pkesk *p, const pl_pubkey *pub, const uint8_t *em, size_t k)
   gcry_sexp_release (res);
 }
 
+/* What gpg-agent answers PKDECRYPT for P with SK, done here with
+ * libgcrypt as the agent does: RSA the raw block, still padded; ECDH
+ * the shared point.  Into OUT (*LEN). */
+static void
+agent_answer (const pl_pkesk *p, const pl_seckey *sk, uint8_t *out,
+              size_t *len)
+{
+  gcry_sexp_t priv, data, res, v;
+  gcry_mpi_t m;
+  int ecdh = p->algo == PL_PK_ECDH;
+  gcry_mpi_t f[6] = { NULL };
+
+  if (!ecdh)
+    {
+      g_assert_cmpuint (pl_pubkey_mpi (sk->pub, 0, &f[0]), ==, 0);
+      g_assert_cmpuint (pl_pubkey_mpi (sk->pub, 1, &f[1]), ==, 0);
+      for (int i = 0; i < 4; i++)
+        g_assert_cmpuint (pl_seckey_mpi (sk, i, &f[2 + i]), ==, 0);
+      g_assert_cmpuint (gcry_sexp_build (&priv, NULL, "(private-key (rsa "
+                                         "(n %m) (e %m) (d %m) (p %m) (q %m)"
+                                         " (u %m)))", f[0], f[1], f[2], f[3],
+                                         f[4], f[5]), ==, 0);
+      g_assert_cmpuint (gcry_mpi_scan (&m, GCRYMPI_FMT_USG,
+                                       p->data + p->f[0].off, p->f[0].len,
+                                       NULL), ==, 0);
+      g_assert_cmpuint (gcry_sexp_build (&data, NULL, "(enc-val (flags raw)"
+                                         " (rsa (a %m)))", m), ==, 0);
+      gcry_mpi_release (m);
+    }
+  else
+    {
+      g_assert_cmpuint (pl_seckey_mpi (sk, 0, &f[0]), ==, 0);
+      if (sk->pub->curve == PL_CURVE_CV25519_LEGACY)
+        g_assert_cmpuint (gcry_sexp_build (&priv, NULL, "(private-key (ecc "
+                                           "(curve Curve25519) (flags "
+                                           "djb-tweak) (d %m)))", f[0]), ==, 0);
+      else
+        g_assert_cmpuint (gcry_sexp_build (&priv, NULL, "(private-key (ecc "
+                                           "(curve %s) (d %m)))",
+                                           pl_curve_gcry_name (sk->pub->curve),
+                                           f[0]), ==, 0);
+      g_assert_cmpuint (gcry_sexp_build (&data, NULL, "(enc-val (ecdh "
+                                         "(e %b)))", (int) p->f[0].len,
+                                         p->data + p->f[0].off), ==, 0);
+    }
+  g_assert_cmpuint (gcry_pk_decrypt (&res, data, priv), ==, 0);
+  v = gcry_sexp_find_token (res, "value", 0);
+  m = gcry_sexp_nth_mpi (v, 1, GCRYMPI_FMT_USG);
+  g_assert_cmpuint (gcry_mpi_print (GCRYMPI_FMT_USG, out, *len, len, m), ==,
+                    0);
+  for (int i = 0; i < 6; i++)
+    gcry_mpi_release (f[i]);
+  gcry_mpi_release (m);
+  gcry_sexp_release (v);
+  gcry_sexp_release (res);
+  gcry_sexp_release (data);
+  gcry_sexp_release (priv);
+}
+
+/* Whether octet I of an agent's answer of LEN octets is one the result
+ * depends on: RSA's block type (its leading zero is not in the answer),
+ * separator, key and checksum (the cipher octet is no checked field,
+ * the padding any non-zero octets); ECDH the prefix and x, not y. */
+static int
+answer_octet_counts (const pl_pkesk *p, const uint8_t *answer, size_t len,
+                     size_t i)
+{
+  if (p->algo == PL_PK_ECDH)
+    return answer[0] == 0x40 || i <= (len - 1) / 2;
+  return i == 0 || i == len - 35 - (p->version == 3) || i >= len - 34;
+}
+
+/* A key held elsewhere: what the agent's secret-key step gives, finished
+ * by pl_pkesk_finish, is the session key pl_pkesk_decrypt recovers (v3
+ * and v6); every octet of the answer it depends on flipped, and the
+ * answer cut by an octet, are the one error. */
+static void
+test_finish_agent_answer (gconstpointer data)
+{
+  tk_gpg_key *key = &tk_keys[GPOINTER_TO_INT (data)];
+  static const uint8_t session[32] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 };
+  uint8_t *got = gcry_malloc_secure (PL_SESSION_KEY_MAX);
+  uint8_t answer[1024];
+  const pl_cert_key *sub;
+  pl_seckey sk;
+  pl_cert **certs = load_secret (key, &sk, &sub);
+  pl_pkesk p;
+
+  for (int version = 3; version <= 6; version += 3)
+    {
+      size_t len = sizeof answer, keylen = 0;
+      int algo = -1;
+
+      g_assert_cmpuint (pl_pkesk_encrypt (&p, version, sk.pub, 0,
+                                          PL_CIPHER_AES256, session, 32), ==,
+                        0);
+      agent_answer (&p, &sk, answer, &len);
+      g_assert_cmpuint (pl_pkesk_finish (&p, sk.pub, answer, len, 1, got,
+                                         &keylen, &algo), ==, 0);
+      g_assert_cmpuint (keylen, ==, 32);
+      g_assert_cmpint (algo, ==, version == 3 ? PL_CIPHER_AES256 : 0);
+      g_assert_cmpmem (got, 32, session, 32);
+      for (size_t i = 0; i < len; i++)
+        {
+          if (!answer_octet_counts (&p, answer, len, i))
+            continue;
+          answer[i] ^= 0x01;
+          g_assert_cmpuint (gpg_err_code (pl_pkesk_finish (&p, sk.pub, answer,
+                                                           len, 1, got,
+                                                           &keylen, &algo)),
+                            ==, GPG_ERR_DECRYPT_FAILED);
+          g_assert_cmpuint (keylen, ==, 0);
+          answer[i] ^= 0x01;
+        }
+      g_assert_cmpuint (gpg_err_code (pl_pkesk_finish (&p, sk.pub, answer,
+                                                       len - 1, 1, got,
+                                                       &keylen, &algo)),
+                        ==, GPG_ERR_DECRYPT_FAILED);
+    }
+  pl_seckey_clear (&sk);
+  pl_certs_free (certs, 1);
+  gcry_free (got);
+}
+
 /* Bad PKCS#1 padding and a wrong checksum, each well-formed otherwise:
  * one error; the same EM with both right opens. */
 static void
@@ -1051,6 +1175,14 @@ main (int argc, char **argv)
   g_test_add_func ("/pubkey-interop/gpg/profile-refused", test_profile_refused);
   g_test_add_func ("/pubkey-interop/sqop", test_sqop_both_ways);
   g_test_add_func ("/pubkey-interop/rnp", test_rnp_both_ways);
+  for (int i = 0; i < 3; i++)
+    {
+      char path[96];
+      g_snprintf (path, sizeof path, "/pubkey-interop/finish/%s",
+                  tk_keys[i].name);
+      g_test_add_data_func (path, GINT_TO_POINTER (i),
+                            test_finish_agent_answer);
+    }
   g_test_add_func ("/pubkey-interop/hostile/rsa", test_hostile_rsa);
   g_test_add_func ("/pubkey-interop/hostile/x25519", test_hostile_x25519);
   g_test_add_func ("/pubkey-interop/engine/held-elsewhere",

@@ -1,0 +1,397 @@
+/* test-app-keys.c - decryption jobs with the user's GnuPG keys: what
+ * `gpg -e -r` made opens through a real gpg-agent (padlock-holder.h),
+ * in a job as the window runs it and in `padlock --batch`
+ */
+#include <string.h>
+#include <glib/gstdio.h>
+
+#include "app-testutil.h"
+#include "gnupg-home.h"
+#include "padlock-agent.h"
+#include "padlock-error.h"
+#include "padlock-holder.h"
+#include "padlock-job.h"
+#include "padlock-keyring.h"
+#include "padlock-queue.h"
+#include "testutil.h"
+
+#define PASSPHRASE "carol's key pass"
+#define SKESK_PASSPHRASE "a passphrase for the file"
+#define WAIT_MS 120000
+
+static TgHome *home;            /* Alice's (three subkeys) and Carol's */
+static TgHome *bob_home;        /* Bob's secret key; his certificate is
+                                 * in HOME too */
+static char *alice_subs[3];     /* rsa3072, cv25519, nistp256 */
+static const char *const sub_names[3] = { "rsa3072", "cv25519", "nistp256" };
+static char *carol_fpr;
+static char *bob_fpr;
+
+/* The fingerprints of FPR's subkeys after the primary, in gpg's order. */
+static GStrv
+subkey_fingerprints (TgHome *h, const char *fpr)
+{
+  g_autoptr(GBytes) out = NULL;
+  g_auto(GStrv) lines = NULL;
+  GPtrArray *fprs = g_ptr_array_new ();
+  gboolean primary_seen = FALSE;
+
+  g_assert_cmpint (tg_gpg (h, NULL, NULL, &out, "--with-colons",
+                           "--list-keys", fpr, NULL), ==, 0);
+  lines = g_strsplit (g_bytes_get_data (out, NULL), "\n", -1);
+  for (guint i = 0; lines[i]; i++)
+    if (g_str_has_prefix (lines[i], "fpr:"))
+      {
+        g_auto(GStrv) f = g_strsplit (lines[i], ":", -1);
+        if (primary_seen)
+          g_ptr_array_add (fprs, g_strdup (f[9]));
+        primary_seen = TRUE;
+      }
+  g_ptr_array_add (fprs, NULL);
+  return (GStrv) g_ptr_array_free (fprs, FALSE);
+}
+
+static void
+make_keys (void)
+{
+  g_auto(GStrv) subs = NULL;
+  g_autoptr(GBytes) bob_cert = NULL;
+  char *alice;
+
+  home = tg_home_new ();
+  alice = tg_gen_key (home, "Alice <alice@example.org>", "rsa3072",
+                      "cert,sign", "never", "", NULL);
+  for (guint i = 0; i < 3; i++)
+    tg_add_key (home, alice, sub_names[i], "encr", "never", "", NULL);
+  subs = subkey_fingerprints (home, alice);
+  g_assert_cmpuint (g_strv_length (subs), ==, 3);
+  for (guint i = 0; i < 3; i++)
+    alice_subs[i] = g_strdup (subs[i]);
+  g_free (alice);
+  carol_fpr = tg_gen_key (home, "Carol <carol@example.org>", "nistp256",
+                          "cert,sign", "never", PASSPHRASE, NULL);
+  tg_add_key (home, carol_fpr, "nistp256", "encr", "never", PASSPHRASE, NULL);
+
+  bob_home = tg_home_new ();
+  bob_fpr = tg_gen_key (bob_home, "Bob <bob@example.org>", "rsa3072",
+                        "cert,sign", "never", "", NULL);
+  tg_add_key (bob_home, bob_fpr, "rsa3072", "encr", "never", "", NULL);
+  g_assert_cmpint (tg_gpg (bob_home, NULL, NULL, &bob_cert, "--export",
+                           bob_fpr, NULL), ==, 0);
+  g_assert_cmpint (tg_gpg (home, NULL, bob_cert, NULL, "--import", NULL), ==,
+                   0);
+  /* Bob's agent is not needed again. */
+  tg_gpgconf (bob_home, "--kill", "gpg-agent");
+}
+
+/* A file NAME.gpg in DIR holding TEXT, encrypted by gpg to R1 (and R2
+ * when not NULL; "FPR!" for that subkey), also with SKESK_PASSPHRASE
+ * when SYMMETRIC; returns its path. */
+static char *
+gpg_encrypt (const char *dir, const char *name, const char *text,
+             gboolean symmetric, const char *r1, const char *r2)
+{
+  g_autofree char *plain = g_build_filename (dir, name, NULL);
+  char *out = g_strconcat (plain, ".gpg", NULL);
+  g_autoptr(GBytes) in = g_bytes_new (text, strlen (text));
+  g_autoptr(GBytes) sealed = NULL;
+  GError *error = NULL;
+
+  g_assert_cmpint (tg_gpg (home, symmetric ? SKESK_PASSPHRASE : NULL, in,
+                           &sealed, "--trust-model", "always",
+                           "--set-filename", name, "--output", "-",
+                           symmetric ? "-c" : "--no-tty", "-e", "-r", r1,
+                           r2 ? "-r" : NULL, r2, NULL), ==, 0);
+  g_assert_true (g_file_set_contents (out, g_bytes_get_data (sealed, NULL),
+                                      g_bytes_get_size (sealed), &error));
+  g_assert_no_error (error);
+  return out;
+}
+
+static gboolean
+has_loaded (gpointer data)
+{
+  return padlock_keyring_get_state (data) != PADLOCK_KEYRING_LOADING;
+}
+
+/* The holder of HOME's keys, as the window and --batch make it. */
+static PadlockHolder *
+new_holder (void)
+{
+  g_autoptr(PadlockKeyring) keyring = padlock_keyring_new (home->dir);
+  g_autoptr(PadlockAgent) agent = padlock_agent_new (home->dir);
+
+  g_assert_true (at_wait_until (has_loaded, keyring, WAIT_MS));
+  g_assert_cmpint (padlock_keyring_get_state (keyring), ==,
+                   PADLOCK_KEYRING_READY);
+  return padlock_holder_new (keyring, agent);
+}
+
+/* Decrypts PATH in a job with HOLDER (and PASSPHRASE when not NULL);
+ * returns the finished job. */
+static PadlockJob *
+decrypt (PadlockQueue *queue, PadlockHolder *holder, const char *path,
+         const char *passphrase)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  PadlockJobConfig config = { 0 };
+  PadlockJob *job = padlock_job_new (file, PADLOCK_DIRECTION_DECRYPT, &config);
+
+  padlock_job_set_holder (job, holder);
+  if (passphrase)
+    {
+      g_autoptr(PadlockSecret) secret = padlock_secret_new (passphrase);
+      padlock_job_set_secret (job, secret);
+    }
+  padlock_queue_add (queue, job);
+  return job;
+}
+
+static void
+assert_opened (PadlockJob *job, const char *dir, const char *name,
+               const char *text)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autofree char *got = NULL;
+
+  g_assert_no_error (padlock_job_get_error (job));
+  g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_DONE);
+  g_assert_true (g_file_get_contents (path, &got, NULL, NULL));
+  g_assert_cmpstr (got, ==, text);
+}
+
+/* gpg -e -r SUBKEY! for each of Alice's subkeys: the job opens it with
+ * no passphrase, through the agent. */
+static void
+test_gpg_to_subkey (gconstpointer data)
+{
+  guint i = GPOINTER_TO_UINT (data);
+  g_autofree char *dir = at_new_dir ("keys-subkey");
+  g_autofree char *r = g_strconcat (alice_subs[i], "!", NULL);
+  g_autofree char *text = g_strdup_printf ("for Alice's %s subkey\n",
+                                           sub_names[i]);
+  g_autofree char *path = gpg_encrypt (dir, "note.txt", text, FALSE, r, NULL);
+  g_autoptr(PadlockHolder) holder = new_holder ();
+  g_autoptr(PadlockQueue) queue = padlock_queue_new ();
+  g_autoptr(PadlockJob) job = decrypt (queue, holder, path, NULL);
+
+  g_assert_true (at_wait_queue_idle (queue, WAIT_MS));
+  assert_opened (job, dir, "note.txt", text);
+}
+
+/* gpg --throw-keyids: the PKESK names nobody, and each secret subkey of
+ * its algorithm is tried until one opens it. */
+static void
+test_anonymous (void)
+{
+  g_autofree char *dir = at_new_dir ("keys-anonymous");
+  g_autofree char *r = g_strconcat (alice_subs[2], "!", NULL);
+  g_autofree char *plain = g_build_filename (dir, "anon.txt", NULL);
+  g_autofree char *path = g_strconcat (plain, ".gpg", NULL);
+  g_autoptr(GBytes) in = g_bytes_new_static ("nobody named\n", 13);
+  g_autoptr(GBytes) sealed = NULL;
+  g_autoptr(PadlockHolder) holder = new_holder ();
+  g_autoptr(PadlockQueue) queue = padlock_queue_new ();
+  g_autoptr(PadlockJob) job = NULL;
+
+  g_assert_cmpint (tg_gpg (home, NULL, in, &sealed, "--trust-model", "always",
+                           "--throw-keyids", "--set-filename", "anon.txt",
+                           "--output", "-", "-e", "-r", r, NULL), ==, 0);
+  g_assert_true (g_file_set_contents (path, g_bytes_get_data (sealed, NULL),
+                                      g_bytes_get_size (sealed), NULL));
+  /* Carol's protected nistp256 key may be tried too: it does not open
+   * it, whatever passphrase is given. */
+  tg_home_set_pinentry (home, PASSPHRASE);
+  job = decrypt (queue, holder, path, NULL);
+  g_assert_true (at_wait_queue_idle (queue, WAIT_MS));
+  assert_opened (job, dir, "anon.txt", "nobody named\n");
+}
+
+/* Carol's key is protected: pinentry asks once, and the agent's cache
+ * opens a second file without asking again. */
+static void
+test_protected_asked_once (void)
+{
+  g_autofree char *dir = at_new_dir ("keys-protected");
+  g_autofree char *one = gpg_encrypt (dir, "one.txt", "first\n", FALSE,
+                                      carol_fpr, NULL);
+  g_autofree char *two = gpg_encrypt (dir, "two.txt", "second\n", FALSE,
+                                      carol_fpr, NULL);
+  g_autoptr(PadlockHolder) holder = new_holder ();
+  g_autoptr(PadlockQueue) queue = padlock_queue_new ();
+  g_autoptr(PadlockJob) first = NULL;
+  g_autoptr(PadlockJob) second = NULL;
+  guint asked;
+
+  tg_gpgconf (home, "--reload", "gpg-agent");
+  tg_home_set_pinentry (home, PASSPHRASE);
+  asked = tg_home_pinentry_count (home);
+  first = decrypt (queue, holder, one, NULL);
+  g_assert_true (at_wait_queue_idle (queue, WAIT_MS));
+  assert_opened (first, dir, "one.txt", "first\n");
+  g_assert_cmpuint (tg_home_pinentry_count (home), ==, asked + 1);
+  second = decrypt (queue, holder, two, NULL);
+  g_assert_true (at_wait_queue_idle (queue, WAIT_MS));
+  assert_opened (second, dir, "two.txt", "second\n");
+  g_assert_cmpuint (tg_home_pinentry_count (home), ==, asked + 1);
+}
+
+static gboolean
+is_waiting (gpointer data)
+{
+  const char *detail = padlock_job_get_detail (data);
+  return detail && g_str_has_prefix (detail, "Waiting for the passphrase of "
+                                     "Carol <carol@example.org> (0x");
+}
+
+static gboolean
+is_finished (gpointer data)
+{
+  return padlock_job_is_finished (data);
+}
+
+/* ANSWER "cancel": pinentry cancelled.  "hang": while pinentry is up the
+ * job says whose passphrase it waits for, and the job's own cancel cuts
+ * the agent request.  Either way "Cancelled, nothing was written", and
+ * nothing is. */
+static void
+test_cancelled (gconstpointer data)
+{
+  const char *answer = data;
+  g_autofree char *dir = at_new_dir ("keys-cancel");
+  g_autofree char *path = gpg_encrypt (dir, "secret.txt", "never\n", FALSE,
+                                       carol_fpr, NULL);
+  g_autoptr(PadlockHolder) holder = new_holder ();
+  g_autoptr(PadlockQueue) queue = padlock_queue_new ();
+  g_autoptr(PadlockJob) job = NULL;
+  g_autofree char *listing = NULL;
+
+  tg_gpgconf (home, "--reload", "gpg-agent");
+  tg_home_set_pinentry (home, answer);
+  job = decrypt (queue, holder, path, NULL);
+  if (!strcmp (answer, "hang"))
+    {
+      g_assert_true (at_wait_until (is_waiting, job, WAIT_MS));
+      padlock_job_cancel (job);
+    }
+  g_assert_true (at_wait_until (is_finished, job, WAIT_MS));
+  if (!strcmp (answer, "hang"))
+    tg_home_release_pinentry (home);
+  g_assert_error (padlock_job_get_error (job), PADLOCK_ERROR,
+                  PADLOCK_ERROR_CANCELLED);
+  g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_CANCELLED);
+  g_assert_null (padlock_job_get_detail (job));
+  listing = at_list_dir (dir);
+  g_assert_cmpstr (listing, ==, "secret.txt.gpg");
+  /* GnuPG 2.2's agent keeps a pinentry up until it is answered. */
+  tg_gpgconf (home, "--kill", "gpg-agent");
+}
+
+/* A message for Bob, whose secret key is not here: the clear error names
+ * him, and nothing is written. */
+static void
+test_not_mine (void)
+{
+  g_autofree char *dir = at_new_dir ("keys-not-mine");
+  g_autofree char *path = gpg_encrypt (dir, "bob.txt", "for Bob\n", FALSE,
+                                       bob_fpr, NULL);
+  g_autoptr(PadlockHolder) holder = new_holder ();
+  g_autoptr(PadlockQueue) queue = padlock_queue_new ();
+  g_autoptr(PadlockJob) job = decrypt (queue, holder, path, NULL);
+  g_autofree char *listing = NULL;
+  const GError *error;
+
+  g_assert_true (at_wait_queue_idle (queue, WAIT_MS));
+  error = padlock_job_get_error (job);
+  g_assert_error (error, PADLOCK_ERROR, PADLOCK_ERROR_PUBLIC_KEY);
+  g_assert_true (g_str_has_prefix (error->message, "This file is for Bob "
+                                   "<bob@example.org> (0x"));
+  g_assert_true (g_str_has_suffix (error->message,
+                                   "; none of your keys opens it."));
+  listing = at_list_dir (dir);
+  g_assert_cmpstr (listing, ==, "bob.txt.gpg");
+}
+
+/* For Bob and with a passphrase: the passphrase still opens it. */
+static void
+test_pkesk_and_skesk (void)
+{
+  g_autofree char *dir = at_new_dir ("keys-mixed");
+  g_autofree char *path = gpg_encrypt (dir, "both.txt", "either way\n", TRUE,
+                                       bob_fpr, NULL);
+  g_autoptr(PadlockHolder) holder = new_holder ();
+  g_autoptr(PadlockQueue) queue = padlock_queue_new ();
+  g_autoptr(PadlockJob) job = decrypt (queue, holder, path, SKESK_PASSPHRASE);
+
+  g_assert_true (at_wait_queue_idle (queue, WAIT_MS));
+  assert_opened (job, dir, "both.txt", "either way\n");
+}
+
+/* padlock --batch --decrypt FILE with GNUPGHOME set (through env(1):
+ * no setenv once threads run); the exit status. */
+static int
+run_batch (const char *file, char **err_text)
+{
+  const char *app = g_getenv ("PADLOCK_APP");
+  g_autofree char *gnupghome = g_strconcat ("GNUPGHOME=", home->dir, NULL);
+  const char *argv[] = { "env", gnupghome, app, "--batch", "--decrypt", file,
+                         NULL };
+  int status = -1;
+
+  g_assert_nonnull (app);
+  g_assert_true (tu_run (argv, NULL, NULL, err_text, &status));
+  return status;
+}
+
+/* `padlock --batch --decrypt` of a PKESK-only file needs no
+ * --passphrase-file; one for someone else exits 1 saying whom it is for. */
+static void
+test_batch (void)
+{
+  g_autofree char *dir = at_new_dir ("keys-batch");
+  g_autofree char *mine = gpg_encrypt (dir, "mine.txt", "batch\n", FALSE,
+                                       alice_subs[1], NULL);
+  g_autofree char *bobs = gpg_encrypt (dir, "bobs.txt", "not mine\n", FALSE,
+                                       bob_fpr, NULL);
+  g_autofree char *err = NULL;
+  g_autofree char *err2 = NULL;
+  g_autofree char *listing = NULL;
+  g_autofree char *got = NULL;
+  g_autofree char *out = g_build_filename (dir, "mine.txt", NULL);
+
+  g_assert_cmpint (run_batch (mine, &err), ==, 0);
+  g_assert_true (g_file_get_contents (out, &got, NULL, NULL));
+  g_assert_cmpstr (got, ==, "batch\n");
+  g_assert_cmpint (run_batch (bobs, &err2), ==, 1);
+  g_assert_nonnull (strstr (err2, "This file is for Bob <bob@example.org>"));
+  listing = at_list_dir (dir);
+  g_assert_cmpstr (listing, ==, "bobs.txt.gpg|mine.txt|mine.txt.gpg");
+}
+
+int
+main (int argc, char **argv)
+{
+  int status;
+
+  tu_init (&argc, &argv);
+  for (guint i = 0; i < 3; i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/app-keys/gpg-to/%s",
+                                               sub_names[i]);
+      g_test_add_data_func (path, GUINT_TO_POINTER (i), test_gpg_to_subkey);
+    }
+  g_test_add_func ("/app-keys/anonymous", test_anonymous);
+  g_test_add_func ("/app-keys/protected-asked-once", test_protected_asked_once);
+  g_test_add_data_func ("/app-keys/cancelled/pinentry", "cancel",
+                        test_cancelled);
+  g_test_add_data_func ("/app-keys/cancelled/while-waiting", "hang",
+                        test_cancelled);
+  g_test_add_func ("/app-keys/not-mine", test_not_mine);
+  g_test_add_func ("/app-keys/pkesk-and-skesk", test_pkesk_and_skesk);
+  g_test_add_func ("/app-keys/batch", test_batch);
+  make_keys ();
+  status = g_test_run ();
+  g_clear_pointer (&home, tg_home_free);
+  g_clear_pointer (&bob_home, tg_home_free);
+  return status;
+}
