@@ -111,6 +111,45 @@ test_core_messages (void)
     }
 }
 
+/* Every C source that marks a message (_(), N_(), PL_N_()) is listed in
+ * po/POTFILES.in: a file missing there has its messages in no template,
+ * so test_language cannot see them untranslated. */
+static void
+test_potfiles_complete (void)
+{
+  const char *dirs[] = { "app", "core", "nautilus" };
+  g_autofree char *potfiles_path = source_file ("po", "POTFILES.in", NULL);
+  g_autofree char *potfiles = NULL;
+  g_auto(GStrv) listed = NULL;
+  g_autoptr(GRegex) marked = g_regex_new ("\\b(PL_N_|N_|_) ?\\(\"", 0, 0,
+                                          NULL);
+
+  g_assert_true (g_file_get_contents (potfiles_path, &potfiles, NULL, NULL));
+  listed = g_strsplit (potfiles, "\n", -1);
+  for (guint d = 0; d < G_N_ELEMENTS (dirs); d++)
+    {
+      g_autofree char *dir_path = source_file (dirs[d], NULL);
+      g_autoptr(GDir) dir = g_dir_open (dir_path, 0, NULL);
+      const char *name;
+
+      g_assert_nonnull (dir);
+      while ((name = g_dir_read_name (dir)))
+        {
+          g_autofree char *path = NULL, *text = NULL, *rel = NULL;
+
+          if (!g_str_has_suffix (name, ".c"))
+            continue;
+          path = g_build_filename (dir_path, name, NULL);
+          g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+          if (!g_regex_match (marked, text, 0, NULL))
+            continue;
+          rel = g_strdup_printf ("%s/%s", dirs[d], name);
+          if (!g_strv_contains ((const char *const *) listed, rel))
+            g_error ("%s marks messages but is not in po/POTFILES.in", rel);
+        }
+    }
+}
+
 static void
 test_language (gconstpointer data)
 {
@@ -153,6 +192,7 @@ main (int argc, char *argv[])
   pot_path = g_build_filename (tu_tmpdir (), "padlock.pot", NULL);
 
   g_test_add_func ("/translations/core-messages", test_core_messages);
+  g_test_add_func ("/translations/potfiles-complete", test_potfiles_complete);
 
   linguas_path = source_file ("po", "LINGUAS", NULL);
   g_assert_true (g_file_get_contents (linguas_path, &linguas, NULL, NULL));
