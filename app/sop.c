@@ -671,25 +671,73 @@ add_verify_certs (const decrypt_args *a, sop_keyring *ring,
   return code;
 }
 
+/* Decrypts standard input to standard output with O, and reports as
+ * SOP says: the verifications, the recipients when no key opened it, the
+ * session key when asked for. */
+static int
+run_decrypt (const decrypt_args *a, pl_decrypt_options *o, uint8_t *key_out)
+{
+  pl_decrypt_result result;
+  pl_source *src = pl_source_new_fd (0, 0);
+  pl_sink *sink = NULL;
+  int code = 0;
+  gpg_error_t err;
+
+  memset (&result, 0, sizeof result);
+  /* Spool: a pipe's reader must not see plaintext before it is
+   * authenticated. */
+  err = pl_sink_new_fd (1, 1, &sink);
+  if (!src || err)
+    {
+      code = fail (1, "cannot set up input and output", err);
+      goto leave;
+    }
+  guard_output (sink);
+  err = pl_decrypt (src, sink, o, &result, NULL);
+  unguard_output ();
+  if (gpg_err_code (err) == GPG_ERR_BAD_SIGNATURE && o->require_signature)
+    {
+      code = sop_report_verifications (&result.verifications, NULL, 1);
+      goto leave;
+    }
+  if (err)
+    {
+      code = fail (exit_code_for (err), "decryption failed", err);
+      if (result.recipients[0])
+        fprintf (stderr, "padlock-sop: the message is for %s\n",
+                 result.recipients);
+      goto leave;
+    }
+  if (result.signed_inside && !o->n_verify_certs)
+    fprintf (stderr, "padlock-sop: the message is signed; the signature "
+             "was not verified\n");
+  if (o->n_verify_certs)
+    code = sop_report_verifications (&result.verifications,
+                                     a->verifications_out, 0);
+  if (!code && a->session_key_out)
+    code = write_session_key (a->session_key_out, result.cipher_algo, key_out,
+                              result.session_key_len);
+
+ leave:
+  pl_sink_free (sink);
+  pl_source_free (src);
+  return code;
+}
+
 static int
 cmd_decrypt (int argc, char **argv)
 {
   decrypt_args a;
   char *passwords[MAX_PASSWORDS], *key_passwords[MAX_PASSWORDS];
   pl_decrypt_options o;
-  pl_decrypt_result result;
   uint8_t *key = NULL, *key_out = NULL;
   pl_key keys[2 * MAX_PASSWORDS + 1 + MAX_RECIPIENTS];
   sop_keyring ring = { NULL, 0 }, verify_ring = { NULL, 0 };
   size_t key_len = 0;
   int key_algo = 0;
-  pl_source *src = NULL;
-  pl_sink *sink = NULL;
   int code;
-  gpg_error_t err;
 
   memset (&o, 0, sizeof o);
-  memset (&result, 0, sizeof result);
   memset (passwords, 0, sizeof passwords);
   memset (key_passwords, 0, sizeof key_passwords);
   code = parse_decrypt_args (argc, argv, &a);
@@ -741,46 +789,9 @@ cmd_decrypt (int argc, char **argv)
       o.session_key_out = key_out;
     }
 
-  src = pl_source_new_fd (0, 0);
-  /* Spool: a pipe's reader must not see plaintext before it is
-   * authenticated. */
-  err = pl_sink_new_fd (1, 1, &sink);
-  if (!src || err)
-    {
-      code = fail (1, "cannot set up input and output", err);
-      goto leave;
-    }
-  guard_output (sink);
-  err = pl_decrypt (src, sink, &o, &result, NULL);
-  unguard_output ();
-  if (gpg_err_code (err) == GPG_ERR_BAD_SIGNATURE && o.require_signature)
-    {
-      code = sop_report_verifications (&result.verifications, NULL, 1);
-      goto leave;
-    }
-  if (err)
-    {
-      code = fail (exit_code_for (err), "decryption failed", err);
-      if (result.recipients[0])
-        fprintf (stderr, "padlock-sop: the message is for %s\n",
-                 result.recipients);
-      goto leave;
-    }
-  if (result.signed_inside && !o.n_verify_certs)
-    fprintf (stderr, "padlock-sop: the message is signed; the signature "
-             "was not verified\n");
-  if (o.n_verify_certs)
-    code = sop_report_verifications (&result.verifications,
-                                     a.verifications_out, 0);
-  if (code)
-    goto leave;
-  if (a.session_key_out)
-    code = write_session_key (a.session_key_out, result.cipher_algo, key_out,
-                              result.session_key_len);
+  code = run_decrypt (&a, &o, key_out);
 
  leave:
-  pl_sink_free (sink);
-  pl_source_free (src);
   for (size_t i = 0; i < a.n_passwords; i++)
     free_secret (passwords[i]);
   for (size_t i = 0; i < a.n_key_passwords; i++)
