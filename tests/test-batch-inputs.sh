@@ -18,16 +18,8 @@ cleanup () {
 trap cleanup EXIT
 export GNUPGHOME="$WORK/gnupg"
 mkdir -m 700 "$GNUPGHOME"
-unset DISPLAY WAYLAND_DISPLAY
-export DBUS_SESSION_BUS_ADDRESS=disabled:
-export GSETTINGS_BACKEND=memory
+. "$(dirname "$0")/tap.sh"
 LIMIT=${LIMIT:-600}                       # tenths of a second: a hang, not a speed
-
-n=0
-failed=0
-ok () { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok () { n=$((n + 1)); failed=1; echo "not ok $n - $1"; }
-check () { desc=$1; shift; if "$@"; then ok "$desc"; else not_ok "$desc"; fi; }
 
 gpg_d () { # FILE
   gpg --batch --no-tty --quiet --pinentry-mode loopback --passphrase 'pass word' \

@@ -14,16 +14,7 @@ cleanup () {
   rm -rf "$WORK"
 }
 trap cleanup EXIT
-unset DISPLAY WAYLAND_DISPLAY
-export DBUS_SESSION_BUS_ADDRESS=disabled:
-export GSETTINGS_BACKEND=memory
-
-n=0
-failed=0
-ok () { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok () { n=$((n + 1)); failed=1; echo "not ok $n - $1"; }
-skip () { n=$((n + 1)); echo "ok $n # SKIP $1"; }
-check () { desc=$1; shift; if "$@"; then ok "$desc"; else not_ok "$desc"; fi; }
+. "$(dirname "$0")/tap.sh"
 
 echo "1..11"
 cd "$WORK" || exit 1

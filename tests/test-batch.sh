@@ -11,16 +11,7 @@ trap 'rm -rf "$WORK"' EXIT
 export GNUPGHOME="$WORK/gnupg"
 mkdir -m 700 "$GNUPGHOME"
 echo allow-loopback-pinentry > "$GNUPGHOME/gpg-agent.conf"
-# No display, no session bus: --batch must need neither.
-unset DISPLAY WAYLAND_DISPLAY
-export DBUS_SESSION_BUS_ADDRESS=disabled:
-export GSETTINGS_BACKEND=memory
-
-n=0
-failed=0
-ok () { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok () { n=$((n + 1)); failed=1; echo "not ok $n - $1"; }
-check () { desc=$1; shift; if "$@"; then ok "$desc"; else not_ok "$desc"; fi; }
+. "$(dirname "$0")/tap.sh"
 
 gpg_d () { # FILE PASSPHRASE
   gpg --batch --no-tty --quiet --pinentry-mode loopback --passphrase "$2" \

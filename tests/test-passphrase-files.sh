@@ -17,15 +17,7 @@ export GNUPGHOME="$WORK/gnupg"
 trap 'gpgconf --kill all >/dev/null 2>&1; rm -rf "$WORK"' EXIT
 mkdir -m 700 "$GNUPGHOME"
 echo allow-loopback-pinentry > "$GNUPGHOME/gpg-agent.conf"
-unset DISPLAY WAYLAND_DISPLAY
-export DBUS_SESSION_BUS_ADDRESS=disabled:
-export GSETTINGS_BACKEND=memory
-
-n=0
-failed=0
-ok () { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok () { n=$((n + 1)); failed=1; echo "not ok $n - $1"; }
-check () { desc=$1; shift; if "$@"; then ok "$desc"; else not_ok "$desc"; fi; }
+. "$(dirname "$0")/tap.sh"
 
 cd "$WORK" || exit 1
 printf 'the plaintext\n' > plain

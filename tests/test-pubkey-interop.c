@@ -33,18 +33,6 @@ sop (const char *const *args, GBytes *in, GBytes **out, char **err_text)
   return tu_run_sop (args, in, out, err_text);
 }
 
-static char *
-temp_file (const char *name, GBytes *b)
-{
-  return tu_write_temp (name, g_bytes_get_data (b, NULL), g_bytes_get_size (b));
-}
-
-static GBytes *
-text (const char *s)
-{
-  return g_bytes_new (s, strlen (s));
-}
-
 /* gpg encrypts to WHO (user ID or fingerprints, more than one with
  * EXTRA args first). */
 static GBytes *
@@ -89,8 +77,8 @@ test_gpg_both_ways (gconstpointer p)
   tk_ensure_key (key);
   cert = tk_gpg_export (key->fpr, 1);
   sec = tk_gpg_export_secret (key->fpr, NULL);
-  cert_path = temp_file ("cert", cert);
-  sec_path = temp_file ("sec", sec);
+  cert_path = tu_write_temp_bytes ("cert", cert);
+  sec_path = tu_write_temp_bytes ("sec", sec);
   {
     const char *e[] = { "-e", "-r", key->fpr, NULL };
     const char *d[] = { "decrypt", sec_path, NULL };
@@ -118,7 +106,7 @@ static void
 test_gpg_protected (gconstpointer p)
 {
   tk_gpg_key *key = &protected_keys[GPOINTER_TO_INT (p)];
-  GBytes *plain = text ("for a locked key\n"), *msg, *sec;
+  GBytes *plain = tu_bytes_text ("for a locked key\n"), *msg, *sec;
   g_autofree char *sec_path = NULL, *good = NULL, *bad = NULL;
   g_autofree char *good_opt = NULL, *bad_opt = NULL, *err = NULL;
 
@@ -126,7 +114,7 @@ test_gpg_protected (gconstpointer p)
     return;
   tk_ensure_key (key);
   sec = tk_gpg_export_secret (key->fpr, key->passphrase);
-  sec_path = temp_file ("locked-sec", sec);
+  sec_path = tu_write_temp_bytes ("locked-sec", sec);
   good = tu_write_temp ("good-pw", key->passphrase, strlen (key->passphrase));
   bad = tu_write_temp ("bad-pw", "not it", 6);
   good_opt = g_strdup_printf ("--with-key-password=%s", good);
@@ -160,7 +148,7 @@ test_gpg_elgamal (void)
 {
   static tk_gpg_key key = { "elg2048", "dsa2048", "elg2048", NULL, NULL,
                             NULL };
-  GBytes *plain = text ("for an old key\n"), *msg, *sec, *cert;
+  GBytes *plain = tu_bytes_text ("for an old key\n"), *msg, *sec, *cert;
   g_autofree char *sec_path = NULL, *cert_path = NULL, *err = NULL;
 
   if (!tk_have_gpg ())
@@ -168,8 +156,8 @@ test_gpg_elgamal (void)
   tk_ensure_key (&key);
   sec = tk_gpg_export_secret (key.fpr, NULL);
   cert = tk_gpg_export (key.fpr, 0);
-  sec_path = temp_file ("elg-sec", sec);
-  cert_path = temp_file ("elg-cert", cert);
+  sec_path = tu_write_temp_bytes ("elg-sec", sec);
+  cert_path = tu_write_temp_bytes ("elg-cert", cert);
   {
     const char *e[] = { "-e", "-r", key.fpr, NULL };
     const char *d[] = { "decrypt", sec_path, NULL };
@@ -191,7 +179,7 @@ test_gpg_elgamal (void)
 static void
 test_two_and_passphrase (void)
 {
-  GBytes *plain = text ("two and a passphrase\n"), *msg, *out = NULL;
+  GBytes *plain = tu_bytes_text ("two and a passphrase\n"), *msg, *out = NULL;
   g_autofree char *pwfile = NULL, *pw_opt = NULL;
   char *sec[2], *cert[2];
 
@@ -202,10 +190,10 @@ test_two_and_passphrase (void)
       GBytes *b;
       tk_ensure_key (&tk_keys[i + 1]);
       b = tk_gpg_export_secret (tk_keys[i + 1].fpr, NULL);
-      sec[i] = temp_file ("two-sec", b);
+      sec[i] = tu_write_temp_bytes ("two-sec", b);
       g_bytes_unref (b);
       b = tk_gpg_export (tk_keys[i + 1].fpr, 0);
-      cert[i] = temp_file ("two-cert", b);
+      cert[i] = tu_write_temp_bytes ("two-cert", b);
       g_bytes_unref (b);
     }
   pwfile = tu_write_temp ("two-pw", "message pass", 12);
@@ -249,15 +237,15 @@ test_two_and_passphrase (void)
 static void
 test_throw_keyids (void)
 {
-  GBytes *plain = text ("anonymous\n"), *msg, *a, *b;
+  GBytes *plain = tu_bytes_text ("anonymous\n"), *msg, *a, *b;
   g_autofree char *pa = NULL, *pb = NULL, *err = NULL;
 
   if (!tk_have_gpg ())
     return;
   a = tk_gpg_export_secret (tk_ensure_key (&tk_keys[1])->fpr, NULL);
   b = tk_gpg_export_secret (tk_ensure_key (&tk_keys[5])->fpr, NULL);
-  pa = temp_file ("anon-a", a);
-  pb = temp_file ("anon-b", b);
+  pa = tu_write_temp_bytes ("anon-a", a);
+  pb = tu_write_temp_bytes ("anon-b", b);
   {
     const char *e[] = { "--throw-keyids", "-e", "-r", tk_keys[5].fpr, NULL };
     msg = gpg_encrypt (e, plain);
@@ -292,13 +280,13 @@ test_throw_keyids (void)
 static void
 test_profile_refused (void)
 {
-  GBytes *plain = text ("x"), *cert, *msg = NULL;
+  GBytes *plain = tu_bytes_text ("x"), *cert, *msg = NULL;
   g_autofree char *path = NULL, *err = NULL;
 
   if (!tk_have_gpg ())
     return;
   cert = tk_gpg_export (tk_ensure_key (&tk_keys[1])->fpr, 0);
-  path = temp_file ("profile-cert", cert);
+  path = tu_write_temp_bytes ("profile-cert", cert);
   {
     const char *e[] = { "encrypt", "--profile=rfc9580", path, NULL };
     g_assert_cmpint (sop (e, plain, &msg, &err), ==, 17);
@@ -344,8 +332,8 @@ test_sqop_both_ways (void)
     g_assert_true (tu_run (argv, sec, &cert, NULL, &status));
     g_assert_cmpint (status, ==, 0);
   }
-  sec_path = temp_file ("sq-sec", sec);
-  cert_path = temp_file ("sq-cert", cert);
+  sec_path = tu_write_temp_bytes ("sq-sec", sec);
+  cert_path = tu_write_temp_bytes ("sq-cert", cert);
   {
     const char *argv[] = { sq, "encrypt", cert_path, NULL };
     const char *d[] = { "decrypt", sec_path, NULL };
@@ -385,7 +373,7 @@ test_rnp_both_ways (void)
   rnpkeys = tu_find_program ("rnpkeys");
   home = g_build_filename (tu_tmpdir (), "rnp-keys", NULL);
   g_mkdir_with_parents (home, 0700);
-  in = text ("22\n");
+  in = tu_bytes_text ("22\n");
   {
     const char *argv[] = { rnpkeys, "--homedir", home, "--generate-key",
                            "--userid", "Rn <rn@example.org>", "--password",
@@ -405,8 +393,8 @@ test_rnp_both_ways (void)
     g_assert_true (tu_run (argv, NULL, &sec, NULL, &status));
     g_assert_cmpint (status, ==, 0);
   }
-  sec_path = temp_file ("rn-sec", sec);
-  cert_path = temp_file ("rn-cert", cert);
+  sec_path = tu_write_temp_bytes ("rn-sec", sec);
+  cert_path = tu_write_temp_bytes ("rn-cert", cert);
   {
     const char *argv[] = { rnp, "--homedir", home, "-e", "-r",
                            "rn@example.org", "--output", "-", NULL };
@@ -482,12 +470,12 @@ test_openpgpjs_both_ways (gconstpointer data)
                         k->locked ? pw : "-", k->type, NULL };
     g_assert_cmpint (tu_run_openpgpjs (a, NULL, &key), ==, 0);
   }
-  key_path = temp_file ("js-key", key);
+  key_path = tu_write_temp_bytes ("js-key", key);
   {
     const char *a[] = { "cert", key_path, NULL };
     g_assert_cmpint (tu_run_openpgpjs (a, NULL, &cert), ==, 0);
   }
-  cert_path = temp_file ("js-cert", cert);
+  cert_path = tu_write_temp_bytes ("js-cert", cert);
   {
     const char *a[] = { "encrypt-to", cert_path, NULL };
     const char *d[] = { "decrypt", pw_opt, key_path, NULL };
@@ -540,8 +528,8 @@ own_key (const char *profile, const char *uid, const char *pwfile,
 
   g_assert_cmpint (sop (g, NULL, &sec, NULL), ==, 0);
   g_assert_cmpint (sop (x, sec, &cert, NULL), ==, 0);
-  path = temp_file ("own-sec", sec);
-  *cert_path = temp_file ("own-cert", cert);
+  path = tu_write_temp_bytes ("own-sec", sec);
+  *cert_path = tu_write_temp_bytes ("own-cert", cert);
   g_bytes_unref (sec);
   g_bytes_unref (cert);
   return path;
@@ -727,7 +715,7 @@ engine_decrypt (GBytes *msg, const pl_key *keys, size_t n, GBytes **out,
 static void
 test_held_elsewhere (void)
 {
-  GBytes *plain = text ("held elsewhere\n"), *msg, *sec, *out = NULL;
+  GBytes *plain = tu_bytes_text ("held elsewhere\n"), *msg, *sec, *out = NULL;
   pl_cert **certs;
   size_t n;
   holder_state h;
@@ -770,7 +758,7 @@ test_held_elsewhere (void)
 static void
 test_engine_anonymous (void)
 {
-  GBytes *plain = text ("anonymous from us\n"), *cert, *out = NULL, *msg;
+  GBytes *plain = tu_bytes_text ("anonymous from us\n"), *cert, *out = NULL, *msg;
   pl_cert **certs;
   size_t n, len;
   pl_encrypt_options o;

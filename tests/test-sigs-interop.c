@@ -27,18 +27,6 @@ sop (const char *const *args, GBytes *in, GBytes **out)
 }
 
 static char *
-temp_file (const char *name, GBytes *b)
-{
-  return tu_write_temp (name, g_bytes_get_data (b, NULL), g_bytes_get_size (b));
-}
-
-static GBytes *
-text (const char *s)
-{
-  return g_bytes_new (s, strlen (s));
-}
-
-static char *
 read_text (const char *path)
 {
   char *s = NULL;
@@ -97,8 +85,8 @@ key_files (tk_gpg_key *key, char **cert_path, char **sec_path)
   g_autofree char *cn = g_strdup_printf ("cert-%s", key->name);
   g_autofree char *sn = g_strdup_printf ("sec-%s", key->name);
 
-  *cert_path = temp_file (cn, cert);
-  *sec_path = temp_file (sn, sec);
+  *cert_path = tu_write_temp_bytes (cn, cert);
+  *sec_path = tu_write_temp_bytes (sn, sec);
   g_bytes_unref (cert);
   g_bytes_unref (sec);
 }
@@ -175,7 +163,7 @@ static void
 test_gpg_inline_flips (void)
 {
   tk_gpg_key *key = tk_ensure_key (&tk_keys[1]);
-  GBytes *plain = text ("The quick brown fox jumps over the lazy dog.\n");
+  GBytes *plain = tu_bytes_text ("The quick brown fox jumps over the lazy dog.\n");
   GBytes *msg, *out = NULL;
   g_autofree char *cert = NULL, *sec = NULL;
   const char *s[] = { "-s", "-z", "0", "-u", key->fpr, NULL };
@@ -232,7 +220,7 @@ static void
 test_gpg_forms (void)
 {
   tk_gpg_key *a = tk_ensure_key (&tk_keys[0]), *b = tk_ensure_key (&tk_keys[1]);
-  GBytes *plain = text ("line one\nline two\n"), *sig, *out = NULL;
+  GBytes *plain = tu_bytes_text ("line one\nline two\n"), *sig, *out = NULL;
   g_autofree char *ca = NULL, *sa = NULL, *cb = NULL, *sb = NULL;
   g_autofree char *sig_path = NULL, *ver = fresh_path ("ver"), *vt = NULL;
 
@@ -241,7 +229,7 @@ test_gpg_forms (void)
   {
     const char *d[] = { "--detach-sign", "-u", a->fpr, NULL };
     sig = gpg (d, plain);
-    sig_path = temp_file ("sig", sig);
+    sig_path = tu_write_temp_bytes ("sig", sig);
     const char *v[] = { "verify", sig_path, ca, NULL };
     const char *w[] = { "verify", sig_path, cb, NULL };
     g_assert_cmpint (sop (v, plain, &out), ==, 0);
@@ -255,7 +243,7 @@ test_gpg_forms (void)
     g_assert_cmpint (sop (w, plain, NULL), ==, 3);
     /* Other data: 3. */
     {
-      GBytes *other = text ("line one\nline 2\n");
+      GBytes *other = tu_bytes_text ("line one\nline 2\n");
       g_assert_cmpint (sop (v, other, NULL), ==, 3);
       g_bytes_unref (other);
     }
@@ -297,7 +285,7 @@ static void
 test_old_form (void)
 {
   tk_gpg_key *a = tk_ensure_key (&tk_keys[1]);
-  GBytes *plain = text ("signed the old way\n"), *sig, *out = NULL, *msg;
+  GBytes *plain = tu_bytes_text ("signed the old way\n"), *sig, *out = NULL, *msg;
   g_autofree char *ca = NULL, *sa = NULL;
   GByteArray *m = g_byte_array_new ();
   const char *d[] = { "--detach-sign", "-u", a->fpr, NULL };
@@ -342,7 +330,7 @@ test_gpg_dsa (void)
   {
     const char *d[] = { "--detach-sign", "-u", k->fpr, NULL };
     sig = gpg (d, plain);
-    sig_path = temp_file ("dsa-sig", sig);
+    sig_path = tu_write_temp_bytes ("dsa-sig", sig);
     const char *vv[] = { "verify", sig_path, cert, NULL };
     g_assert_cmpint (sop (vv, plain, NULL), ==, 0);
     g_bytes_unref (sig);
@@ -358,11 +346,11 @@ static void
 test_inline_detach (void)
 {
   tk_gpg_key *a = tk_ensure_key (&tk_keys[1]);
-  GBytes *plain = text ("detach me\nplease\n"), *msg, *out = NULL;
+  GBytes *plain = tu_bytes_text ("detach me\nplease\n"), *msg, *out = NULL;
   g_autofree char *ca = NULL, *sa = NULL, *data_path = NULL;
 
   key_files (a, &ca, &sa);
-  data_path = temp_file ("detach-data", plain);
+  data_path = tu_write_temp_bytes ("detach-data", plain);
   for (int ours = 0; ours < 2; ours++)
     {
       const char *g[] = { "-s", "-z", "0", "-u", a->fpr, NULL };
@@ -402,7 +390,7 @@ static void
 test_not_valid (void)
 {
   tk_gpg_key *a = tk_ensure_key (&tk_keys[0]);
-  GBytes *plain = text ("policy\n"), *sig, *cert;
+  GBytes *plain = tu_bytes_text ("policy\n"), *sig, *cert;
   g_autofree char *ca = NULL, *sa = NULL, *exp = NULL, *rev = NULL;
   g_autofree char *cert_path = NULL, *rev_path = NULL, *rev_text = NULL;
   const char *v[] = { "inline-verify", NULL, NULL };
@@ -443,7 +431,7 @@ test_not_valid (void)
     after = gpg (sl, plain);
     g_assert_cmpint (tu_run_gpg (NULL, set, NULL, NULL, NULL), ==, 0);
     cert = tk_gpg_export (exp, 0);
-    cert_path = temp_file ("cert-exp", cert);
+    cert_path = tu_write_temp_bytes ("cert-exp", cert);
     v[1] = cert_path;
     /* Expired now, not when it signed: good. */
     g_assert_cmpint (sop (v, before, NULL), ==, 0);
@@ -476,7 +464,7 @@ test_not_valid (void)
     g_assert_cmpint (tu_run_gpg (NULL, imp, NULL, NULL, NULL), ==, 0);
     cert = tk_gpg_export (rev, 0);
     g_free (cert_path);
-    cert_path = temp_file ("cert-rev", cert);
+    cert_path = tu_write_temp_bytes ("cert-rev", cert);
     v[1] = cert_path;
     g_assert_cmpint (sop (v, sig, NULL), ==, 3);
     g_assert_nonnull (strstr (last_err, "revoked"));
@@ -492,12 +480,12 @@ static void
 test_gpg_verifies_ours (gconstpointer p)
 {
   tk_gpg_key *key = tk_ensure_key (&tk_keys[GPOINTER_TO_INT (p)]);
-  GBytes *plain = text ("from padlock\nsecond line\n"), *sig, *out = NULL;
+  GBytes *plain = tu_bytes_text ("from padlock\nsecond line\n"), *sig, *out = NULL;
   g_autofree char *cert = NULL, *sec = NULL, *data_path = NULL;
   g_autofree char *good = g_strdup_printf ("VALIDSIG %s", key->fpr);
 
   key_files (key, &cert, &sec);
-  data_path = temp_file ("data", plain);
+  data_path = tu_write_temp_bytes ("data", plain);
   for (int mode = 0; mode < 4; mode++)
     {
       const char *s[] = { "sign", mode & 1 ? "--as=text" : "--as=binary",
@@ -505,7 +493,7 @@ test_gpg_verifies_ours (gconstpointer p)
                           NULL };
       g_autofree char *sig_path = NULL, *st = NULL;
       g_assert_cmpint (sop (s, plain, &sig), ==, 0);
-      sig_path = temp_file ("ours", sig);
+      sig_path = tu_write_temp_bytes ("ours", sig);
       st = gpg_status (sig_path, data_path, NULL, NULL);
       g_assert_nonnull (strstr (st, "GOODSIG"));
       g_assert_nonnull (strstr (st, good));
@@ -542,7 +530,7 @@ static void
 test_sqop_both_ways (void)
 {
   g_autofree char *sq = tu_peer ("sqop"), *sec_path = NULL, *cert_path = NULL;
-  GBytes *plain = text ("sqop and padlock\n"), *sec = NULL, *cert = NULL;
+  GBytes *plain = tu_bytes_text ("sqop and padlock\n"), *sec = NULL, *cert = NULL;
   GBytes *sig = NULL, *out = NULL;
   int status;
 
@@ -558,8 +546,8 @@ test_sqop_both_ways (void)
     g_assert_true (tu_run (a, sec, &cert, NULL, &status));
     g_assert_cmpint (status, ==, 0);
   }
-  sec_path = temp_file ("sq-sec", sec);
-  cert_path = temp_file ("sq-cert", cert);
+  sec_path = tu_write_temp_bytes ("sq-sec", sec);
+  cert_path = tu_write_temp_bytes ("sq-cert", cert);
   for (int ours = 0; ours < 2; ours++)
     {
       const char *sign[] = { sq, "sign", sec_path, NULL };
@@ -572,7 +560,7 @@ test_sqop_both_ways (void)
           g_assert_true (tu_run (sign, plain, &sig, NULL, &status));
           g_assert_cmpint (status, ==, 0);
         }
-      sig_path = temp_file ("sq-sig", sig);
+      sig_path = tu_write_temp_bytes ("sq-sig", sig);
       const char *v[] = { sq, "verify", sig_path, cert_path, NULL };
       const char *pv[] = { "verify", sig_path, cert_path, NULL };
       if (ours)
@@ -635,7 +623,7 @@ js (const char *const *args, GBytes *in)
 static void
 js_both_ways (const char *key_path, const char *cert_path)
 {
-  GBytes *plain = text ("OpenPGP.js and padlock\nline two\n"), *sig, *out;
+  GBytes *plain = tu_bytes_text ("OpenPGP.js and padlock\nline two\n"), *sig, *out;
   g_autofree char *sig_path = NULL;
 
   /* OpenPGP.js signs, padlock-sop verifies. */
@@ -643,7 +631,7 @@ js_both_ways (const char *key_path, const char *cert_path)
     const char *a[] = { "sign", key_path, "1", NULL };
     const char *v[] = { "verify", NULL, cert_path, NULL };
     sig = js (a, plain);
-    sig_path = temp_file ("js-sig", sig);
+    sig_path = tu_write_temp_bytes ("js-sig", sig);
     v[1] = sig_path;
     g_assert_cmpint (sop (v, plain, NULL), ==, 0);
     g_bytes_unref (sig);
@@ -673,7 +661,7 @@ js_both_ways (const char *key_path, const char *cert_path)
     const char *v[] = { "verify", cert_path, NULL, NULL };
     g_autofree char *ours = NULL;
     g_assert_cmpint (sop (s, plain, &sig), ==, 0);
-    ours = temp_file ("our-sig", sig);
+    ours = tu_write_temp_bytes ("our-sig", sig);
     v[2] = ours;
     g_bytes_unref (js (v, plain));
     g_bytes_unref (sig);
@@ -717,12 +705,12 @@ test_openpgpjs (gconstpointer data)
     const char *a[] = { "genkey", v6, "0", "-", NULL };
     key = js (a, NULL);
   }
-  key_path = temp_file (v6[0] == '1' ? "js6-key" : "js4-key", key);
+  key_path = tu_write_temp_bytes (v6[0] == '1' ? "js6-key" : "js4-key", key);
   {
     const char *a[] = { "cert", key_path, NULL };
     cert = js (a, NULL);
   }
-  cert_path = temp_file (v6[0] == '1' ? "js6-cert" : "js4-cert", cert);
+  cert_path = tu_write_temp_bytes (v6[0] == '1' ? "js6-cert" : "js4-cert", cert);
   js_both_ways (key_path, cert_path);
   g_bytes_unref (key);
   g_bytes_unref (cert);
@@ -748,8 +736,8 @@ test_own_v6_with_openpgpjs (void)
     }
   g_assert_cmpint (sop (g, NULL, &key), ==, 0);
   g_assert_cmpint (sop (x, key, &cert), ==, 0);
-  key_path = temp_file ("own6-key", key);
-  cert_path = temp_file ("own6-cert", cert);
+  key_path = tu_write_temp_bytes ("own6-key", key);
+  cert_path = tu_write_temp_bytes ("own6-cert", cert);
   js_both_ways (key_path, cert_path);
   g_bytes_unref (key);
   g_bytes_unref (cert);

@@ -155,6 +155,18 @@ tu_write_temp (const char *name, const void *data, gsize len)
   return path;
 }
 
+char *
+tu_write_temp_bytes (const char *name, GBytes *b)
+{
+  return tu_write_temp (name, g_bytes_get_data (b, NULL), g_bytes_get_size (b));
+}
+
+GBytes *
+tu_bytes_text (const char *s)
+{
+  return g_bytes_new (s, strlen (s));
+}
+
 gboolean
 tu_run (const char *const *argv, GBytes *in, GBytes **out, char **err_text,
         int *status)

@@ -86,6 +86,10 @@ char *tu_random_passphrase (void);
 
 /* Writes DATA to a new file in tu_tmpdir; returns its path. */
 char *tu_write_temp (const char *name, const void *data, gsize len);
+/* The same for the bytes B. */
+char *tu_write_temp_bytes (const char *name, GBytes *b);
+/* A new GBytes holding the string S, without its NUL. */
+GBytes *tu_bytes_text (const char *s);
 
 /* A tmpfs of SIZE ("2m") mounted on a new folder under tu_tmpdir, in a
  * mount namespace of the process's own when it may make one (the mount
