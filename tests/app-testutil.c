@@ -323,9 +323,9 @@ at_settle (guint ms)
   at_wait_until (time_is_up, &end, ms + 1000);
 }
 
-void
-at_screenshot (GtkWidget  *widget,
-               const char *name)
+static void
+render_png (GtkWidget  *widget,
+            const char *name)
 {
   const char *dir = g_getenv ("PADLOCK_SCREENSHOT_DIR");
   g_autofree char *file = g_strconcat (name, ".png", NULL);
@@ -342,7 +342,6 @@ at_screenshot (GtkWidget  *widget,
   g_mkdir_with_parents (dir, 0755);
   path = g_build_filename (dir, file, NULL);
 
-  at_settle (300);
   width = gtk_widget_get_width (widget);
   height = gtk_widget_get_height (widget);
   g_assert_cmpint (width, >, 0);
@@ -367,6 +366,27 @@ at_screenshot (GtkWidget  *widget,
                                          &GRAPHENE_RECT_INIT (0, 0, width, height));
   g_assert_true (gdk_texture_save_to_png (texture, path));
   g_test_message ("screenshot: %s", path);
+}
+
+void
+at_screenshot (GtkWidget  *widget,
+               const char *name)
+{
+  at_settle (300);
+  render_png (widget, name);
+}
+
+gboolean
+at_screenshot_if_shown (GtkWidget  *widget,
+                        const char *name)
+{
+  g_autoptr(GtkWidget) held = g_object_ref (widget);
+
+  at_settle (300);
+  if (!gtk_widget_get_mapped (held))
+    return FALSE;
+  render_png (held, name);
+  return TRUE;
 }
 
 struct _AtReader

@@ -87,8 +87,13 @@ test_screenshots (void)
     {
       g_action_group_activate_action (G_ACTION_GROUP (at_application ()), "quit", NULL);
       g_assert_nonnull (window->quit_dialog);
-      at_screenshot (GTK_WIDGET (window->quit_dialog), "04b-quit-confirmation");
-      adw_message_dialog_response (window->quit_dialog, "cancel");
+      /* It closes by itself when the big file ends meanwhile. */
+      if (!at_screenshot_if_shown (GTK_WIDGET (window->quit_dialog),
+                                   "04b-quit-confirmation"))
+        g_test_message ("the jobs ended while the quit confirmation was "
+                        "being drawn");
+      else
+        adw_message_dialog_response (window->quit_dialog, "cancel");
       for (GList *l = gtk_window_list_toplevels (); l; l = g_list_delete_link (l, l))
         if (ADW_IS_MESSAGE_DIALOG (l->data))
           gtk_window_destroy (l->data);
