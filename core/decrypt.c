@@ -91,6 +91,12 @@ typedef struct decrypt_job
   read_ahead_reader ra_reader;
   pl_cursor message;            /* over the read-ahead: the packets */
   pl_writer writer;             /* plaintext to the sink */
+  /* Text's LF output, two blocks taken in turns (pipeline.h: a write
+   * from memory of the caller's reads it until the next write returns):
+   * not the writer's own buffers, one of which may still hold the block
+   * being converted (inflate's output). */
+  uint8_t *text_buf[2];
+  int text_next;
   int verifying;                /* the options give certificates */
   pl_verifier verifier;
 } decrypt_job;
@@ -463,9 +469,9 @@ crlf_to_lf (uint8_t *dst, const uint8_t *p, size_t n, int *cr_pending)
   return o + n - i;
 }
 
-/* Text: P, N with CRLF as LF, through the writer's buffers.  Not in
- * place: SEIPD v1's MDC thread may still be hashing the block (seipd.h),
- * which must stay as decrypted until it is unpinned. */
+/* Text: P, N with CRLF as LF, through the job's two text buffers.  Not
+ * in place: SEIPD v1's MDC thread may still be hashing the block
+ * (seipd.h), which must stay as decrypted until it is unpinned. */
 static gpg_error_t
 write_text (decrypt_job *j, const uint8_t *p, size_t n, int *cr_pending)
 {
@@ -479,12 +485,15 @@ write_text (decrypt_job *j, const uint8_t *p, size_t n, int *cr_pending)
       if (*cr_pending && p[0] != '\n')
         err = write_plaintext (j, (const uint8_t *) "\r", 1);
       *cr_pending = 0;
-      if (!err)
-        err = pl_writer_acquire (&j->writer, &buf);
       if (err)
         return err;
+      if (!j->text_buf[j->text_next])
+        j->text_buf[j->text_next] = malloc (PL_BLOCK_SIZE);
+      buf = j->text_buf[j->text_next];
+      if (!buf)
+        return gpg_error_from_syserror ();
+      j->text_next ^= 1;
       err = write_plaintext (j, buf, crlf_to_lf (buf, p, k, cr_pending));
-      pl_writer_release (&j->writer, buf);
       p += k;
       n -= k;
     }
@@ -1120,6 +1129,12 @@ pl_decrypt (pl_source *src, pl_sink *sink, const pl_decrypt_options *opts,
   pl_writer_clear (&j->writer);
   if (err)
     sink->abort (sink);
+  for (int i = 0; i < 2; i++)
+    if (j->text_buf[i])
+      {
+        pl_wipe (j->text_buf[i], PL_BLOCK_SIZE);
+        free (j->text_buf[i]);
+      }
   free (j->source.buf[0]);
   free (j->source.buf[1]);
   free (j);

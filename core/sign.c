@@ -248,7 +248,8 @@ pl_sig_begin (pl_sig_builder *b, const pl_seckey *signer, int type,
   fpr[0] = (uint8_t) pub->version;
   memcpy (fpr + 1, pub->fpr, pub->fpr_len);
   pl_subpacket_put (b->body + at, &area, 33, fpr, 1 + pub->fpr_len);
-  memcpy (b->body + at + area, hashed, hashed_len);
+  if (hashed_len)
+    memcpy (b->body + at + area, hashed, hashed_len);
   area += hashed_len;
   put_be (b->body + 4, (uint32_t) area, wide);
   b->pos = at + area;

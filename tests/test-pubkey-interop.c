@@ -840,7 +840,7 @@ try_open (const pl_pkesk *p, const pl_seckey *sk)
 static void
 rsa_raw (pl_pkesk *p, const pl_pubkey *pub, const uint8_t *em, size_t k)
 {
-  gcry_sexp_t key, data, res;
+  gcry_sexp_t key, data, res, a;
   gcry_mpi_t n, e, c;
   uint8_t buf[2048];
   size_t len;
@@ -852,8 +852,9 @@ rsa_raw (pl_pkesk *p, const pl_pubkey *pub, const uint8_t *em, size_t k)
   g_assert_cmpuint (gcry_sexp_build (&data, NULL, "(data (flags raw) "
                                      "(value %b))", (int) k, em), ==, 0);
   g_assert_cmpuint (gcry_pk_encrypt (&res, data, key), ==, 0);
-  c = gcry_sexp_nth_mpi (gcry_sexp_find_token (res, "a", 0), 1,
-                         GCRYMPI_FMT_USG);
+  a = gcry_sexp_find_token (res, "a", 0);
+  c = gcry_sexp_nth_mpi (a, 1, GCRYMPI_FMT_USG);
+  gcry_sexp_release (a);
   g_assert_cmpuint (gcry_mpi_print (GCRYMPI_FMT_USG, buf, sizeof buf, &len,
                                     c), ==, 0);
   p->data_len = pl_mpi_write (buf, len, p->data);
