@@ -710,6 +710,22 @@ ecdh_finish (const pl_pkesk *p, const pl_pubkey *pub, const uint8_t *shared,
   return err;
 }
 
+/* Whether E is an ECDH ephemeral point of its curve's form and size:
+ * 0x40 || x on Curve25519, 0x04 || x || y on the NIST and brainpool
+ * curves.  Checked before libgcrypt sees it: libgcrypt 1.10 writes past
+ * its buffer for a Curve25519 point of the wrong length (fuzz-pkesk). */
+static int
+ecdh_point_ok (const pl_pubkey *pub, const uint8_t *e, size_t e_len)
+{
+  size_t c = pl_curve_coordinate_length (pub->curve);
+
+  if (!c || !e_len)
+    return 0;
+  if (pub->curve == PL_CURVE_CV25519_LEGACY)
+    return e_len == 1 + c && e[0] == 0x40;
+  return e_len == 1 + 2 * c && e[0] == 0x04;
+}
+
 static gpg_error_t
 ecdh_decrypt (const pl_pkesk *p, const pl_seckey *sk, uint8_t *key,
               size_t *keylen, int *algo)
@@ -729,6 +745,8 @@ ecdh_decrypt (const pl_pkesk *p, const pl_seckey *sk, uint8_t *key,
       e = eph;
       e_len = 33;
     }
+  if (!err && p->algo != PL_PK_X25519 && !ecdh_point_ok (pub, e, e_len))
+    err = gpg_error (GPG_ERR_DECRYPT_FAILED);
   if (!err)
     err = ecdh_private (sk, &priv);
   if (!err)
