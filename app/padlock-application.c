@@ -17,9 +17,30 @@ struct _PadlockApplication
   AdwApplication parent_instance;
 
   gboolean options_parsed;      /* handle_local_options ran */
+  PadlockKeyring *keyring;      /* made on first use */
+  PadlockAgent *agent;          /* made on first use */
 };
 
 G_DEFINE_FINAL_TYPE (PadlockApplication, padlock_application, ADW_TYPE_APPLICATION)
+
+PadlockKeyring *
+padlock_application_get_keyring (PadlockApplication *self)
+{
+  g_return_val_if_fail (PADLOCK_IS_APPLICATION (self), NULL);
+  if (!self->keyring)
+    self->keyring = padlock_keyring_new (NULL);
+  return self->keyring;
+}
+
+PadlockAgent *
+padlock_application_get_agent (PadlockApplication *self)
+{
+  g_return_val_if_fail (PADLOCK_IS_APPLICATION (self), NULL);
+  if (!self->agent)
+    self->agent = padlock_agent_new (padlock_keyring_get_home_dir (
+                                       padlock_application_get_keyring (self)));
+  return self->agent;
+}
 
 static const GOptionEntry options[] = {
   { "encrypt", 'e', 0, G_OPTION_ARG_NONE, NULL,
@@ -293,9 +314,21 @@ padlock_application_local_command_line (GApplication   *app,
 }
 
 static void
+padlock_application_dispose (GObject *object)
+{
+  PadlockApplication *self = PADLOCK_APPLICATION (object);
+
+  g_clear_object (&self->agent);
+  g_clear_object (&self->keyring);
+  G_OBJECT_CLASS (padlock_application_parent_class)->dispose (object);
+}
+
+static void
 padlock_application_class_init (PadlockApplicationClass *klass)
 {
   GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
+
+  G_OBJECT_CLASS (klass)->dispose = padlock_application_dispose;
 
   app_class->local_command_line = padlock_application_local_command_line;
   app_class->startup = padlock_application_startup;
