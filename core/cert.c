@@ -34,6 +34,7 @@ sig_list_clear (pl_sig_list *l)
   free (l->v);
   l->v = NULL;
   l->n = 0;
+  l->checked = l->good = l->back_checked = l->back_good = 0;
 }
 
 static void
@@ -377,6 +378,33 @@ format_expiry (char *out, size_t n, uint64_t when)
   snprintf (out, n, "expired on %s", date);
 }
 
+_Static_assert (PL_CERT_MAX_SIGS <= 64, "pl_sig_list keeps a bit a signature");
+
+/* 1 when SIG (the signature kept as bit BIT of *CHECKED, *GOOD) verifies
+ * by SIGNER over T at NOW.  pl_sig_verify is the policy at NOW, then the
+ * mathematics; the mathematics' verdict is kept in the bits once it ran
+ * (cert.h: the list's signer and component never change), and only the
+ * policy is asked again.  The bits are the list's cache, not its
+ * content, hence the casts from a const certificate, which lives in
+ * malloc'ed memory. */
+static int
+verifies (const pl_sig *sig, const _Atomic uint64_t *checked,
+          const _Atomic uint64_t *good, uint64_t bit,
+          const pl_pubkey *signer, const pl_sig_target *t, uint32_t now)
+{
+  int ok;
+
+  if (pl_sig_check_policy (sig, now))
+    return 0;
+  if (*checked & bit)
+    return (*good & bit) != 0;
+  ok = !pl_sig_verify (sig, signer, t, now);
+  if (ok)
+    *(_Atomic uint64_t *) good |= bit;
+  *(_Atomic uint64_t *) checked |= bit;
+  return ok;
+}
+
 /* The newest signature of L of one of TYPES that verifies by SIGNER over
  * T, or NULL. */
 static const pl_sig *
@@ -394,7 +422,8 @@ newest_valid (const pl_sig_list *l, const int *types, size_t n_types,
         wanted |= s->type == types[k];
       if (!wanted || (best && best->created >= s->created))
         continue;
-      if (!pl_sig_verify (s, signer, t, now))
+      if (verifies (s, &l->checked, &l->good, (uint64_t) 1 << i, signer, t,
+                    now))
         best = s;
     }
   return best;
@@ -481,6 +510,7 @@ back_signed (const pl_cert *cert, const pl_cert_key *sub,
              const pl_sig *binding, uint32_t now)
 {
   pl_sig_target t = { &cert->primary.key, &sub->key, NULL, 0, 0 };
+  uint64_t bit = (uint64_t) 1 << (binding - sub->sigs.v);
   pl_sig back;
   int ok;
 
@@ -489,7 +519,8 @@ back_signed (const pl_cert *cert, const pl_cert_key *sub,
                        binding->embedded_len))
     return 0;
   ok = back.type == PL_SIG_PRIMARY_BINDING
-       && !pl_sig_verify (&back, &sub->key, &t, now);
+       && verifies (&back, &sub->sigs.back_checked, &sub->sigs.back_good, bit,
+                    &sub->key, &t, now);
   pl_sig_clear (&back);
   return ok;
 }

@@ -27,13 +27,23 @@
 /* Bounds on what one hostile certificate may hold. */
 #define PL_CERT_MAX_SUBKEYS 64
 #define PL_CERT_MAX_UIDS 64
-#define PL_CERT_MAX_SIGS 64     /* self-signatures per component */
+#define PL_CERT_MAX_SIGS 64     /* self-signatures per component (at most
+                                 * 64: pl_sig_list's bits) */
 #define PL_CERT_MAX_CERTS 1024  /* certificates per input */
 
+/* A component's self-signatures.  What the mathematics of each said is
+ * kept beside them (bit I for V[I], and for the back-signature embedded
+ * in V[I]), set on first use by cert.c, which verifies a list always by
+ * the same signer over the same component: a certificate that serves
+ * many messages (a batch, the several checks of one job) verifies each
+ * of its signatures once.  Atomic, as one certificate may serve jobs on
+ * several threads; the policy (times, hash) is checked at every use. */
 typedef struct
 {
   pl_sig *v;
   size_t n;
+  _Atomic uint64_t checked, good;
+  _Atomic uint64_t back_checked, back_good;
 } pl_sig_list;
 
 typedef struct

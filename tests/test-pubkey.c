@@ -274,6 +274,84 @@ test_bad_binding (void)
   g_bytes_unref (a);
 }
 
+/* The verdicts a certificate keeps (cert.h) are the mathematics' only:
+ * one certificate asked again and again, at other times, gives what a
+ * fresh one gives.  A flipped binding stays refused when asked twice; a
+ * good one, once verified, still fails the policy at a time before it
+ * was made (a signature from the future), and a back-signature's kept
+ * verdict likewise, through pl_cert_key_may_sign. */
+static void
+test_kept_verdicts (void)
+{
+  tk_gpg_key *key;
+  GBytes *a;
+  pl_cert **certs;
+  size_t n;
+  const pl_cert_key *enc;
+  uint32_t made;
+  char why[128];
+
+  if (!tk_have_gpg ())
+    return;
+  key = tk_ensure_key (&tk_keys[1]);
+  a = tk_gpg_export (key->fpr, 0);
+  g_assert_cmpuint (pl_certs_read (g_bytes_get_data (a, NULL),
+                                   g_bytes_get_size (a), &certs, &n), ==, 0);
+  for (int round = 0; round < 3; round++)
+    {
+      g_assert_cmpuint (pl_cert_encryption_key (certs[0], now (), &enc, why,
+                                                sizeof why), ==, 0);
+      g_assert_true (enc == &certs[0]->subkeys[0]);
+    }
+  made = certs[0]->subkeys[0].sigs.v[0].created;
+  g_assert_cmpuint (gpg_err_code (pl_cert_encryption_key (certs[0], made - 1,
+                                                          &enc, why,
+                                                          sizeof why)), ==,
+                    GPG_ERR_UNUSABLE_PUBKEY);
+  g_assert_cmpuint (pl_cert_encryption_key (certs[0], now (), &enc, why,
+                                            sizeof why), ==, 0);
+  /* The primary signs: its verdict kept, then asked before it was made. */
+  g_assert_cmpuint (pl_cert_key_may_sign (certs[0], &certs[0]->primary,
+                                          now (), now (), why, sizeof why),
+                    ==, 0);
+  g_assert_cmpuint (pl_cert_key_may_sign (certs[0], &certs[0]->primary,
+                                          certs[0]->primary.key.created - 1,
+                                          now (), why, sizeof why), !=, 0);
+  pl_certs_free (certs, n);
+
+  /* The flipped binding of test_bad_binding, asked three times. */
+  {
+    GArray *spans = split_packets (a);
+    GByteArray *bad = g_byte_array_new ();
+    guint last_sig = 0;
+
+    for (guint i = 0; i < spans->len; i++)
+      if (g_array_index (spans, packet_span, i).tag == 2)
+        last_sig = i;
+    g_byte_array_append (bad, g_bytes_get_data (a, NULL),
+                         (guint) g_bytes_get_size (a));
+    bad->data[g_array_index (spans, packet_span, last_sig).end - 5] ^= 0x01;
+    g_assert_cmpuint (pl_certs_read (bad->data, bad->len, &certs, &n), ==, 0);
+    for (int round = 0; round < 3; round++)
+      {
+        g_assert_cmpuint (gpg_err_code (pl_cert_encryption_key (certs[0],
+                                                                now (), &enc,
+                                                                why,
+                                                                sizeof why)),
+                          ==, GPG_ERR_UNUSABLE_PUBKEY);
+        g_assert_cmpstr (why, ==, "no valid encryption subkey: no valid "
+                         "binding signature");
+        g_assert_false (pl_cert_key_may_decrypt (certs[0],
+                                                 &certs[0]->subkeys[0],
+                                                 now ()));
+      }
+    pl_certs_free (certs, n);
+    g_byte_array_unref (bad);
+    g_array_unref (spans);
+  }
+  g_bytes_unref (a);
+}
+
 /* A key made in 2020 whose encryption subkey expired after a year. */
 static void
 test_expired_subkey (void)
@@ -435,6 +513,7 @@ main (int argc, char **argv)
   g_test_add_func ("/pubkey/keyring", test_keyring);
   g_test_add_func ("/pubkey/hostile/appended-subkey", test_appended_subkey);
   g_test_add_func ("/pubkey/hostile/bad-binding", test_bad_binding);
+  g_test_add_func ("/pubkey/kept-verdicts", test_kept_verdicts);
   g_test_add_func ("/pubkey/hostile/expired-subkey", test_expired_subkey);
   g_test_add_func ("/pubkey/hostile/revoked-key", test_revoked_key);
   g_test_add_func ("/pubkey/hostile/cut-and-flip", test_every_cut_and_flip);
