@@ -1,7 +1,7 @@
 /* key-cost.c - what a public-key recipient costs, in-process (issue 21)
  *
  *   key-cost fixed CERT KEY [ROUNDS]
- *   key-cost batch CERT KEY [FILES [SIZE]]
+ *   key-cost batch CERT KEY [FILES [SIZE [THREADS]]]
  *
  * CERT is a certificate (binary or armored), KEY the same key's
  * transferable secret key, unprotected (gpg --export-secret-keys).
@@ -19,6 +19,9 @@
  *   key-read        pl_certs_read of KEY
  *   key-unlock      pl_seckey_unlock of the encryption subkey
  *   pkesk-decrypt   pl_pkesk_decrypt of one PKESK
+ *   gcry-decrypt    RSA keys: libgcrypt's private-key operation alone
+ *                   (gcry_pk_decrypt, the key's S-expression made
+ *                   before), the floor under pkesk-decrypt; 0 for others
  *   enc-cert-new    pl_certs_read of CERT and pl_encrypt of 1 octet to it
  *                   (what one padlock-sop encrypt does in the engine)
  *   enc-cert        pl_encrypt of 1 octet to CERT read before
@@ -33,12 +36,15 @@
  * beyond what the message costs anyway.
  *
  * "batch": FILES (1000) messages of SIZE (16384) random octets
- * encrypted to CERT and decrypted with KEY on the calling thread (a thread
- * budget of 1), the certificate and key parsed once, as a batch of
- * files to one recipient would; then the same with a passphrase and a
+ * encrypted to CERT and decrypted with KEY on THREADS (1) threads, each
+ * job with a thread budget of 1, the certificate and key parsed once
+ * and shared by the threads, as a batch of files to one recipient
+ * would; then the same with a passphrase and a
  * derived-key cache (bench/batch's path).  Every decryption is compared
  * with its plaintext.  Prints files/s each way and the per-file stages.
  */
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -225,12 +231,12 @@ bench_clear (bench *b)
 enum
 {
   F_CERT_READ, F_CHOOSE, F_RECHOOSE, F_PKESK_ENC, F_KEY_READ, F_UNLOCK,
-  F_PKESK_DEC, F_ENC_CERT_NEW, F_ENC_CERT, F_ENC_PASS, F_DEC_KEY_NEW,
+  F_PKESK_DEC, F_GCRY_DEC, F_ENC_CERT_NEW, F_ENC_CERT, F_ENC_PASS, F_DEC_KEY_NEW,
   F_DEC_KEY, F_DEC_PASS, F_N
 };
 static const char *fixed_names[F_N] = {
   "cert-read", "cert-choose", "cert-rechoose", "pkesk-encrypt", "key-read",
-  "key-unlock", "pkesk-decrypt", "enc-cert-new", "enc-cert", "enc-pass",
+  "key-unlock", "pkesk-decrypt", "gcry-decrypt", "enc-cert-new", "enc-cert", "enc-pass",
   "dec-key-new", "dec-key", "dec-pass"
 };
 
@@ -284,6 +290,46 @@ time_stage (int which, bench *b, const uint8_t *cert_data, size_t cert_len,
       t0 = now ();
       if (!err)
         err = pl_pkesk_decrypt (p, &s, session, &keylen, &cipher);
+      break;
+    case F_GCRY_DEC:
+      if (b->enc->key.algo == PL_PK_RSA || b->enc->key.algo == PL_PK_RSA_E)
+        {
+          gcry_sexp_t priv = NULL, data = NULL, res = NULL;
+          gcry_mpi_t v[6] = { NULL }, c = gcry_mpi_new (0);
+
+          err = pl_seckey_unlock (b->sec, 7, NULL, 0, 0, NULL, &s);
+          for (int i = 0; i < 2 && !err; i++)
+            err = pl_pubkey_mpi (s.pub, i, &v[i]);
+          for (int i = 0; i < 4 && !err; i++)
+            err = pl_seckey_mpi (&s, i, &v[2 + i]);
+          if (!err)
+            err = gcry_sexp_build (&priv, NULL, "(private-key (rsa (n %m) "
+                                   "(e %m) (d %m) (p %m) (q %m) (u %m)))",
+                                   v[0], v[1], v[2], v[3], v[4], v[5]);
+          if (!err)
+            {
+              gcry_mpi_randomize (c, s.pub->bits - 8, GCRY_WEAK_RANDOM);
+              err = gcry_sexp_build (&data, NULL, "(enc-val (flags raw) "
+                                     "(rsa (a %m)))", c);
+            }
+          t0 = now ();
+          if (!err)
+            err = gcry_pk_decrypt (&res, data, priv);
+          t = now () - t0;
+          for (int i = 0; i < 6; i++)
+            gcry_mpi_release (v[i]);
+          gcry_mpi_release (c);
+          gcry_sexp_release (priv);
+          gcry_sexp_release (data);
+          gcry_sexp_release (res);
+          pl_seckey_clear (&s);
+          free (p);
+          gcry_free (session);
+          if (err)
+            die ("gcry-decrypt", err);
+          return t;
+        }
+      t0 = now ();
       break;
     case F_ENC_CERT_NEW:
       err = pl_certs_read (cert_data, cert_len, &all, &n);
@@ -375,20 +421,59 @@ run_fixed (const char *cert_path, const char *key_path, int rounds)
 
 /* ---- batch --------------------------------------------------------- */
 
+typedef struct
+{
+  int encrypt;
+  const pl_encrypt_options *eo;
+  const pl_decrypt_options *dopt;
+  uint8_t **in, **out;
+  size_t *in_len, *out_len;
+  int files;
+  atomic_int next;              /* the next file a worker takes */
+} batch_work;
+
+static void *
+batch_worker (void *arg)
+{
+  batch_work *w = arg;
+  int i;
+
+  while ((i = atomic_fetch_add (&w->next, 1)) < w->files)
+    {
+      gpg_error_t err = run_job (w->encrypt, w->in[i], w->in_len[i], w->eo,
+                                 w->dopt, &w->out[i], &w->out_len[i]);
+      if (err)
+        die (w->encrypt ? "batch encrypt" : "batch decrypt", err);
+    }
+  return NULL;
+}
+
+/* The files on THREADS threads (each job with a thread budget of 1),
+ * taking the next file as they finish one, as the app's queue does;
+ * the wall clock when THREADS > 1 (the CPU clock would add the threads
+ * up). */
 static double
 batch_way (int encrypt, const pl_encrypt_options *eo,
            const pl_decrypt_options *dopt, uint8_t **in, size_t *in_len,
-           uint8_t **out, size_t *out_len, int files)
+           uint8_t **out, size_t *out_len, int files, int threads)
 {
+  batch_work w = { encrypt, eo, dopt, in, out, in_len, out_len, files, 0 };
+  pthread_t t[8];
+  struct timespec a, b;
   double t0 = now ();
-  for (int i = 0; i < files; i++)
+
+  if (threads <= 1)
     {
-      gpg_error_t err = run_job (encrypt, in[i], in_len[i], eo, dopt,
-                                 &out[i], &out_len[i]);
-      if (err)
-        die (encrypt ? "batch encrypt" : "batch decrypt", err);
+      batch_worker (&w);
+      return now () - t0;
     }
-  return now () - t0;
+  clock_gettime (CLOCK_MONOTONIC, &a);
+  for (int i = 0; i < threads; i++)
+    pthread_create (&t[i], NULL, batch_worker, &w);
+  for (int i = 0; i < threads; i++)
+    pthread_join (t[i], NULL);
+  clock_gettime (CLOCK_MONOTONIC, &b);
+  return (b.tv_sec - a.tv_sec) + (b.tv_nsec - a.tv_nsec) / 1e9;
 }
 
 static void
@@ -405,7 +490,7 @@ check_batch (uint8_t **plain, uint8_t **back, size_t *back_len, size_t size,
 
 static int
 run_batch (const char *cert_path, const char *key_path, int files,
-           size_t size)
+           size_t size, int threads)
 {
   bench b;
   uint8_t **plain = calloc (files, sizeof *plain);
@@ -424,22 +509,23 @@ run_batch (const char *cert_path, const char *key_path, int files,
       plain_len[i] = size;
     }
   /* Warm-up: the cache's derivation, the pages of the buffers. */
-  batch_way (1, &b.eo_pass, NULL, plain, plain_len, ct, ct_len, 1);
+  batch_way (1, &b.eo_pass, NULL, plain, plain_len, ct, ct_len, 1, 1);
   free (ct[0]);
 
-  ek = batch_way (1, &b.eo_cert, NULL, plain, plain_len, ct, ct_len, files);
-  dk = batch_way (0, NULL, &b.do_key, ct, ct_len, back, back_len, files);
+  ek = batch_way (1, &b.eo_cert, NULL, plain, plain_len, ct, ct_len, files, threads);
+  dk = batch_way (0, NULL, &b.do_key, ct, ct_len, back, back_len, files, threads);
   check_batch (plain, back, back_len, size, files);
   for (int i = 0; i < files; i++)
     {
       free (ct[i]);
       free (back[i]);
     }
-  ep = batch_way (1, &b.eo_pass, NULL, plain, plain_len, ct, ct_len, files);
-  dp = batch_way (0, NULL, &b.do_pass, ct, ct_len, back, back_len, files);
+  ep = batch_way (1, &b.eo_pass, NULL, plain, plain_len, ct, ct_len, files, threads);
+  dp = batch_way (0, NULL, &b.do_pass, ct, ct_len, back, back_len, files, threads);
   check_batch (plain, back, back_len, size, files);
 
-  printf ("files %d of %zu octets, one thread\n", files, size);
+  printf ("files %d of %zu octets, %d thread(s), %s clock\n", files, size,
+          threads, threads > 1 || getenv ("KEY_COST_WALL") ? "wall" : "CPU");
   printf ("cert encrypt %.0f files/s (%.1f us a file)\n", files / ek,
           1e6 * ek / files);
   printf ("key decrypt %.0f files/s (%.1f us a file)\n", files / dk,
@@ -473,7 +559,10 @@ main (int argc, char **argv)
     return run_fixed (argv[2], argv[3], argc > 4 ? atoi (argv[4]) : 51);
   if (argc >= 4 && !strcmp (argv[1], "batch"))
     return run_batch (argv[2], argv[3], argc > 4 ? atoi (argv[4]) : 1000,
-                      argc > 5 ? (size_t) atol (argv[5]) : 16384);
-  fprintf (stderr, "usage: key-cost fixed|batch CERT KEY [N [SIZE]]\n");
+                      argc > 5 ? (size_t) atol (argv[5]) : 16384,
+                      argc > 6 && atoi (argv[6]) > 1
+                      ? (atoi (argv[6]) < 8 ? atoi (argv[6]) : 8) : 1);
+  fprintf (stderr, "usage: key-cost fixed CERT KEY [ROUNDS]\n"
+           "       key-cost batch CERT KEY [FILES [SIZE [THREADS]]]\n");
   return 2;
 }
