@@ -2,6 +2,7 @@
 #include "cert.h"
 #include "algo.h"
 #include "armor.h"
+#include "errors.h"
 #include "packet.h"
 
 #include <stdio.h>
@@ -88,6 +89,7 @@ typedef struct
   pl_sig_list *sigs;            /* the component signatures attach to */
   const uint8_t *base;          /* the binary input */
   size_t cert_start;
+  int too_large;                /* a primary skipped as PL_ERR_KEY_TOO_LARGE */
 } reading;
 
 static gpg_error_t
@@ -161,7 +163,9 @@ start_cert (reading *r, const uint8_t *body, size_t len, int secret,
   if (err)
     {
       pl_cert_free (c);
-      /* A primary we cannot read: the certificate is skipped. */
+      /* A primary we cannot read: the certificate is skipped (and when
+       * nothing else is read, a key too large says so). */
+      r->too_large |= gpg_err_code (err) == PL_ERR_KEY_TOO_LARGE;
       return gpg_err_code (err) == GPG_ERR_ENOMEM ? err : 0;
     }
   r->cur = c;
@@ -346,7 +350,7 @@ pl_certs_read (const uint8_t *data, size_t len, pl_cert ***certs, size_t *n)
     pl_wipe (bin, bin_len);
   free (bin);
   if (!err && !r.n_certs)
-    err = gpg_error (GPG_ERR_NO_PUBKEY);
+    err = gpg_error (r.too_large ? PL_ERR_KEY_TOO_LARGE : GPG_ERR_NO_PUBKEY);
   if (err)
     {
       pl_certs_free (r.certs, r.n_certs);

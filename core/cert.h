@@ -81,7 +81,8 @@ typedef struct
  * Packets we do not read (unknown versions or algorithms, trust packets,
  * a subkey with an unknown algorithm and its signatures) are skipped;
  * a certificate whose primary we cannot read is skipped whole.  Nothing
- * readable at all: GPG_ERR_NO_PUBKEY; bad armor or framing, or more
+ * readable at all: GPG_ERR_NO_PUBKEY, or PL_ERR_KEY_TOO_LARGE when a
+ * primary was skipped for its size (pubkey.h); bad armor or framing, or more
  * than the bounds above: the error (GPG_ERR_INV_PACKET,
  * GPG_ERR_INV_ARMOR, GPG_ERR_TOO_LARGE). */
 gpg_error_t pl_certs_read (const uint8_t *data, size_t len, pl_cert ***certs,

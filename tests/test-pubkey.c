@@ -5,6 +5,9 @@
 #include "gpg-keys.h"
 #include "cert.h"
 #include "pubkey.h"
+#include "errors.h"
+
+#include <gcrypt.h>
 
 #include <string.h>
 #include <time.h>
@@ -352,6 +355,133 @@ test_kept_verdicts (void)
   g_bytes_unref (a);
 }
 
+/* One packet (new format, five-octet length) of TAG onto OUT. */
+static void
+put_packet (GByteArray *out, int tag, const guint8 *body, gsize len)
+{
+  guint8 h[6] = { (guint8) (0xC0 | tag), 0xFF, (guint8) (len >> 24),
+                  (guint8) (len >> 16), (guint8) (len >> 8), (guint8) len };
+  g_byte_array_append (out, h, 6);
+  g_byte_array_append (out, body, (guint) len);
+}
+
+/* An MPI of BITS random bits (the top one set, odd) onto B. */
+static void
+put_mpi (GByteArray *b, guint bits)
+{
+  gsize n = (bits + 7) / 8;
+  guint8 *v = g_malloc (n), h[2] = { (guint8) (bits >> 8), (guint8) bits };
+
+  gcry_create_nonce (v, n);
+  v[0] &= (guint8) (0xFF >> (8 * n - bits));
+  v[0] |= (guint8) (0x80 >> (8 * n - bits));
+  v[n - 1] |= 1;
+  g_byte_array_append (b, h, 2);
+  g_byte_array_append (b, v, (guint) n);
+  g_free (v);
+}
+
+/* A v4 RSA key packet body: an N_BITS modulus, an E_BITS exponent (both
+ * random: only their sizes matter before any signature is checked). */
+static GByteArray *
+rsa_key_body (guint n_bits, guint e_bits)
+{
+  static const guint8 head[] = { 4, 0x65, 0x00, 0x00, 0x00, 1 };
+  GByteArray *b = g_byte_array_new ();
+
+  g_byte_array_append (b, head, sizeof head);
+  put_mpi (b, n_bits);
+  put_mpi (b, e_bits);
+  return b;
+}
+
+/* A certificate of an RSA primary of N_BITS / E_BITS and a user ID, and,
+ * when SUB_BITS is not 0, an RSA subkey of SUB_BITS. */
+static GByteArray *
+rsa_cert (guint n_bits, guint e_bits, guint sub_bits)
+{
+  GByteArray *out = g_byte_array_new (), *k = rsa_key_body (n_bits, e_bits);
+  static const char uid[] = "big <big@example.org>";
+
+  put_packet (out, 6, k->data, k->len);
+  put_packet (out, 13, (const guint8 *) uid, sizeof uid - 1);
+  g_byte_array_unref (k);
+  if (sub_bits)
+    {
+      k = rsa_key_body (sub_bits, 17);
+      put_packet (out, 14, k->data, k->len);
+      g_byte_array_unref (k);
+    }
+  return out;
+}
+
+/* A key over the sizes Padlock uses (pubkey.h: 16,384-bit moduli, 64-bit
+ * RSA exponents) is refused as too large, in words, before any
+ * arithmetic on it; one at the bounds is read; a certificate beside it
+ * in a keyring, and a good primary with such a subkey, are read without
+ * it.  padlock-sop says why. */
+static void
+test_oversized_key (void)
+{
+  static const guint sizes[][2] = { { 16385, 17 }, { 32768, 17 },
+                                    { 16384, 65 }, { 2048, 16384 } };
+  GByteArray *c;
+  pl_cert **certs;
+  size_t n;
+
+  for (gsize i = 0; i < G_N_ELEMENTS (sizes); i++)
+    {
+      c = rsa_cert (sizes[i][0], sizes[i][1], 0);
+      g_assert_cmpuint (gpg_err_code (pl_certs_read (c->data, c->len, &certs,
+                                                     &n)), ==,
+                        PL_ERR_KEY_TOO_LARGE);
+      g_byte_array_unref (c);
+    }
+  g_assert_nonnull (strstr (pl_error_message (gpg_error (PL_ERR_KEY_TOO_LARGE)),
+                            "16,384 bits"));
+
+  c = rsa_cert (16384, 64, 0);
+  g_assert_cmpuint (pl_certs_read (c->data, c->len, &certs, &n), ==, 0);
+  g_assert_cmpuint (certs[0]->primary.key.bits, ==, 16384);
+  pl_certs_free (certs, n);
+  g_byte_array_unref (c);
+
+  c = rsa_cert (3072, 17, 32768);
+  g_assert_cmpuint (pl_certs_read (c->data, c->len, &certs, &n), ==, 0);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmpuint (certs[0]->n_subkeys, ==, 0);
+  pl_certs_free (certs, n);
+  g_byte_array_unref (c);
+
+  c = rsa_cert (32768, 17, 0);
+  {
+    GByteArray *more = rsa_cert (3072, 17, 0);
+    g_byte_array_append (c, more->data, more->len);
+    g_byte_array_unref (more);
+  }
+  g_assert_cmpuint (pl_certs_read (c->data, c->len, &certs, &n), ==, 0);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmpuint (certs[0]->primary.key.bits, ==, 3072);
+  pl_certs_free (certs, n);
+  g_byte_array_unref (c);
+
+  c = rsa_cert (32768, 17, 0);
+  {
+    g_autofree char *path = tu_write_temp ("rsa32768.cert", c->data, c->len);
+    g_autofree char *err = NULL;
+    const char *args[] = { "encrypt", path, NULL };
+    GBytes *in = tu_bytes_text ("x"), *out = NULL;
+
+    g_assert_cmpint (tu_run_sop (args, in, &out, &err), ==, 41);
+    g_assert_nonnull (strstr (err, "The key is larger than Padlock accepts "
+                              "(RSA up to 16,384 bits)"));
+    g_bytes_unref (in);
+    if (out)
+      g_bytes_unref (out);
+  }
+  g_byte_array_unref (c);
+}
+
 /* A key made in 2020 whose encryption subkey expired after a year. */
 static void
 test_expired_subkey (void)
@@ -514,6 +644,7 @@ main (int argc, char **argv)
   g_test_add_func ("/pubkey/hostile/appended-subkey", test_appended_subkey);
   g_test_add_func ("/pubkey/hostile/bad-binding", test_bad_binding);
   g_test_add_func ("/pubkey/kept-verdicts", test_kept_verdicts);
+  g_test_add_func ("/pubkey/hostile/oversized-key", test_oversized_key);
   g_test_add_func ("/pubkey/hostile/expired-subkey", test_expired_subkey);
   g_test_add_func ("/pubkey/hostile/revoked-key", test_revoked_key);
   g_test_add_func ("/pubkey/hostile/cut-and-flip", test_every_cut_and_flip);
