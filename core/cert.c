@@ -391,10 +391,21 @@ _Static_assert (PL_CERT_MAX_SIGS <= 64, "pl_sig_list keeps a bit a signature");
  * policy is asked again.  The bits are the list's cache, not its
  * content, hence the casts from a const certificate, which lives in
  * malloc'ed memory. */
+static _Atomic size_t checks_made;
+
+size_t
+pl_cert_checks_made (void)
+{
+  return checks_made;
+}
+
+/* Past CERT's PL_CERT_MAX_CHECKS, a signature not checked yet is not
+ * valid (and its verdict is not kept: it was never checked). */
 static int
-verifies (const pl_sig *sig, const _Atomic uint64_t *checked,
-          const _Atomic uint64_t *good, uint64_t bit,
-          const pl_pubkey *signer, const pl_sig_target *t, uint32_t now)
+verifies (const pl_cert *cert, const pl_sig *sig,
+          const _Atomic uint64_t *checked, const _Atomic uint64_t *good,
+          uint64_t bit, const pl_pubkey *signer, const pl_sig_target *t,
+          uint32_t now)
 {
   int ok;
 
@@ -402,6 +413,9 @@ verifies (const pl_sig *sig, const _Atomic uint64_t *checked,
     return 0;
   if (*checked & bit)
     return (*good & bit) != 0;
+  if ((*(_Atomic unsigned int *) &cert->checks)++ >= PL_CERT_MAX_CHECKS)
+    return 0;
+  checks_made++;
   ok = !pl_sig_verify (sig, signer, t, now);
   if (ok)
     *(_Atomic uint64_t *) good |= bit;
@@ -412,8 +426,9 @@ verifies (const pl_sig *sig, const _Atomic uint64_t *checked,
 /* The newest signature of L of one of TYPES that verifies by SIGNER over
  * T, or NULL. */
 static const pl_sig *
-newest_valid (const pl_sig_list *l, const int *types, size_t n_types,
-              const pl_pubkey *signer, const pl_sig_target *t, uint32_t now)
+newest_valid (const pl_cert *cert, const pl_sig_list *l, const int *types,
+              size_t n_types, const pl_pubkey *signer,
+              const pl_sig_target *t, uint32_t now)
 {
   const pl_sig *best = NULL;
 
@@ -426,8 +441,8 @@ newest_valid (const pl_sig_list *l, const int *types, size_t n_types,
         wanted |= s->type == types[k];
       if (!wanted || (best && best->created >= s->created))
         continue;
-      if (verifies (s, &l->checked, &l->good, (uint64_t) 1 << i, signer, t,
-                    now))
+      if (verifies (cert, s, &l->checked, &l->good, (uint64_t) 1 << i, signer,
+                    t, now))
         best = s;
     }
   return best;
@@ -444,7 +459,7 @@ primary_self_sig (const pl_cert *cert, uint32_t now)
   static const int revs[] = { PL_SIG_CERT_REVOCATION };
   const pl_pubkey *pk = &cert->primary.key;
   pl_sig_target t = { pk, NULL, NULL, 0, 0 };
-  const pl_sig *best = newest_valid (&cert->primary.sigs, direct, 1, pk, &t,
+  const pl_sig *best = newest_valid (cert, &cert->primary.sigs, direct, 1, pk, &t,
                                      now);
 
   if (best)
@@ -457,8 +472,8 @@ primary_self_sig (const pl_cert *cert, uint32_t now)
       t.uid = u->data;
       t.uid_len = u->len;
       t.uid_tag = u->tag;
-      s = newest_valid (&u->sigs, certs, 4, pk, &t, now);
-      rev = s ? newest_valid (&u->sigs, revs, 1, pk, &t, now) : NULL;
+      s = newest_valid (cert, &u->sigs, certs, 4, pk, &t, now);
+      rev = s ? newest_valid (cert, &u->sigs, revs, 1, pk, &t, now) : NULL;
       if (!s || (rev && rev->created >= s->created))
         continue;
       if (!best || (s->primary_uid > best->primary_uid)
@@ -480,7 +495,7 @@ pl_cert_check_primary (const pl_cert *cert, uint32_t now,
   char reason[64];
 
   memset (status, 0, sizeof *status);
-  if (newest_valid (&cert->primary.sigs, revs, 1, pk, &t, now))
+  if (newest_valid (cert, &cert->primary.sigs, revs, 1, pk, &t, now))
     {
       say (why, why_len, "", "revoked");
       return gpg_error (GPG_ERR_UNUSABLE_PUBKEY);
@@ -523,8 +538,8 @@ back_signed (const pl_cert *cert, const pl_cert_key *sub,
                        binding->embedded_len))
     return 0;
   ok = back.type == PL_SIG_PRIMARY_BINDING
-       && verifies (&back, &sub->sigs.back_checked, &sub->sigs.back_good, bit,
-                    &sub->key, &t, now);
+       && verifies (cert, &back, &sub->sigs.back_checked,
+                    &sub->sigs.back_good, bit, &sub->key, &t, now);
   pl_sig_clear (&back);
   return ok;
 }
@@ -542,7 +557,7 @@ subkey_unusable (const pl_cert *cert, const pl_cert_key *sub, uint32_t now,
 
   if (!pl_pubkey_can_encrypt (&sub->key))
     return snprintf (reason, reason_len, "no encryption algorithm"), 1;
-  b = newest_valid (&sub->sigs, bind, 1, &cert->primary.key, &t, now);
+  b = newest_valid (cert, &sub->sigs, bind, 1, &cert->primary.key, &t, now);
   if (!b)
     return snprintf (reason, reason_len, "no valid binding signature"), 1;
   flags = b->has_key_flags ? b->key_flags
@@ -553,7 +568,7 @@ subkey_unusable (const pl_cert *cert, const pl_cert_key *sub, uint32_t now,
     return snprintf (reason, reason_len, "no valid back-signature"), 1;
   if (for_decryption)
     return 0;
-  if (newest_valid (&sub->sigs, revs, 1, &cert->primary.key, &t, now))
+  if (newest_valid (cert, &sub->sigs, revs, 1, &cert->primary.key, &t, now))
     return snprintf (reason, reason_len, "revoked"), 1;
   if (b->key_expires
       && (uint64_t) sub->key.created + b->key_expires <= now)
@@ -732,7 +747,7 @@ pl_cert_key_may_sign (const pl_cert *cert, const pl_cert_key *key,
   uint8_t flags;
 
   /* A revocation counts whenever it was made; expiry counts at WHEN. */
-  if (newest_valid (&cert->primary.sigs, prim_revs, 1, pk, &t, now))
+  if (newest_valid (cert, &cert->primary.sigs, prim_revs, 1, pk, &t, now))
     return say (why, why_len, "", "revoked"),
            gpg_error (GPG_ERR_CERT_REVOKED);
   if (pl_cert_check_primary (cert, when, &status, r, sizeof r))
@@ -751,10 +766,10 @@ pl_cert_key_may_sign (const pl_cert *cert, const pl_cert_key *key,
       return 0;
     }
   t.subkey = &key->key;
-  if (newest_valid (&key->sigs, revs, 1, pk, &t, now))
+  if (newest_valid (cert, &key->sigs, revs, 1, pk, &t, now))
     return say (why, why_len, "", "subkey revoked"),
            gpg_error (GPG_ERR_CERT_REVOKED);
-  b = newest_valid (&key->sigs, bind, 1, pk, &t, when);
+  b = newest_valid (cert, &key->sigs, bind, 1, pk, &t, when);
   if (!b)
     return say (why, why_len, "", "no valid binding signature at signing "
                 "time"), gpg_error (GPG_ERR_KEY_EXPIRED);

@@ -74,7 +74,22 @@ typedef struct
   uint8_t *packets;             /* the packets as read (public ones, or
                                  * the secret key's), for extract-cert */
   size_t packets_len;
+  /* Signature checks made on this certificate so far (at most
+   * PL_CERT_MAX_CHECKS; cert.c's, as the verdict bits). */
+  _Atomic unsigned int checks;
 } pl_cert;
+
+/* The signatures' mathematics a certificate may make us check over its
+ * life: past it, a signature not yet checked counts as not valid.  Each
+ * check is at most 10 ms here (an RSA-16384 key with a 64-bit exponent,
+ * pubkey.h), so a hostile certificate costs at most about 5 s, not the
+ * 80 s that its 8,256 signatures could (README, Key sizes); a genuine one
+ * needs a check for each self-signature it has at most. */
+#define PL_CERT_MAX_CHECKS 512
+
+/* Signature checks made by every certificate of this process so far (for
+ * tests and benchmarks). */
+size_t pl_cert_checks_made (void);
 
 /* Reads every certificate in DATA (binary packets, or one or more armor
  * blocks) into a new array *CERTS of *N (free with pl_certs_free).

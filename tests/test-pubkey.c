@@ -482,6 +482,82 @@ test_oversized_key (void)
   g_byte_array_unref (c);
 }
 
+/* A certificate padded with forged self-signatures that pass every cheap
+ * test (issuer, the digest's left 16 bits: only the signature's value is
+ * changed), 64 on each of 9 user IDs: more than PL_CERT_MAX_CHECKS.
+ * Choosing its key checks at most that many, then gives up ("no valid
+ * self-signature"), and asked again checks none; a genuine certificate
+ * checks its two signatures once. */
+static void
+test_check_budget (void)
+{
+  GBytes *a;
+  GArray *spans;
+  GByteArray *bad;
+  const guint8 *p;
+  packet_span uid = { 0 }, sig = { 0 };
+  pl_cert **certs;
+  size_t n, before;
+  const pl_cert_key *enc;
+  char why[128];
+
+  if (!tk_have_gpg ())
+    return;
+  a = tk_gpg_export (tk_ensure_key (&tk_keys[1])->fpr, 0);
+  p = g_bytes_get_data (a, NULL);
+  spans = split_packets (a);
+  for (guint i = 0; i + 1 < spans->len; i++)
+    if (g_array_index (spans, packet_span, i).tag == 13)
+      {
+        uid = g_array_index (spans, packet_span, i);
+        sig = g_array_index (spans, packet_span, i + 1);
+        break;
+      }
+  g_assert_cmpint (sig.tag, ==, 2);
+
+  before = pl_cert_checks_made ();
+  g_assert_cmpuint (pl_certs_read (p, g_bytes_get_size (a), &certs, &n), ==, 0);
+  for (int round = 0; round < 2; round++)
+    g_assert_cmpuint (pl_cert_encryption_key (certs[0], now (), &enc, why,
+                                              sizeof why), ==, 0);
+  g_assert_cmpuint (pl_cert_checks_made () - before, ==, 2);
+  pl_certs_free (certs, n);
+
+  bad = g_byte_array_new ();
+  g_byte_array_append (bad, p, (guint) g_array_index (spans, packet_span,
+                                                      0).end);
+  for (int u = 0; u < 9; u++)
+    {
+      g_byte_array_append (bad, p + uid.start, (guint) (uid.end - uid.start));
+      for (int k = 0; k < PL_CERT_MAX_SIGS; k++)
+        {
+          g_byte_array_append (bad, p + sig.start,
+                               (guint) (sig.end - sig.start));
+          bad->data[bad->len - 1 - k % 8] ^= (guint8) (1 + k / 8);
+        }
+    }
+  g_assert_cmpuint (pl_certs_read (bad->data, bad->len, &certs, &n), ==, 0);
+  g_assert_cmpuint (certs[0]->n_uids, ==, 9);
+  before = pl_cert_checks_made ();
+  g_assert_cmpuint (gpg_err_code (pl_cert_encryption_key (certs[0], now (),
+                                                          &enc, why,
+                                                          sizeof why)), ==,
+                    GPG_ERR_UNUSABLE_PUBKEY);
+  g_assert_cmpstr (why, ==, "no valid encryption subkey: no valid "
+                   "self-signature");
+  g_assert_cmpuint (pl_cert_checks_made () - before, ==, PL_CERT_MAX_CHECKS);
+  before = pl_cert_checks_made ();
+  g_assert_cmpuint (gpg_err_code (pl_cert_encryption_key (certs[0], now (),
+                                                          &enc, why,
+                                                          sizeof why)), ==,
+                    GPG_ERR_UNUSABLE_PUBKEY);
+  g_assert_cmpuint (pl_cert_checks_made () - before, ==, 0);
+  pl_certs_free (certs, n);
+  g_byte_array_unref (bad);
+  g_array_unref (spans);
+  g_bytes_unref (a);
+}
+
 /* A key made in 2020 whose encryption subkey expired after a year. */
 static void
 test_expired_subkey (void)
@@ -645,6 +721,7 @@ main (int argc, char **argv)
   g_test_add_func ("/pubkey/hostile/bad-binding", test_bad_binding);
   g_test_add_func ("/pubkey/kept-verdicts", test_kept_verdicts);
   g_test_add_func ("/pubkey/hostile/oversized-key", test_oversized_key);
+  g_test_add_func ("/pubkey/hostile/check-budget", test_check_budget);
   g_test_add_func ("/pubkey/hostile/expired-subkey", test_expired_subkey);
   g_test_add_func ("/pubkey/hostile/revoked-key", test_revoked_key);
   g_test_add_func ("/pubkey/hostile/cut-and-flip", test_every_cut_and_flip);
