@@ -9,16 +9,6 @@
 
 #include "testutil.h"
 
-static void
-kill_daemons (const char *dir)
-{
-  const char *argv[] = { "gpgconf", "--homedir", dir, "--kill", "all", NULL };
-
-  g_spawn_sync (NULL, (char **) argv, NULL,
-                G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL
-                | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, NULL, NULL, NULL, NULL);
-}
-
 TgHome *
 tg_home_new (void)
 {
@@ -47,7 +37,8 @@ tg_home_new (void)
 void
 tg_home_remove (TgHome *home)
 {
-  kill_daemons (home->dir);
+  /* Each home's agent goes with it: a test that leaves one fails. */
+  g_assert_true (tu_kill_gnupg_daemons (home->dir));
   tu_remove_tree (home->dir);
 }
 

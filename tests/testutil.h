@@ -55,10 +55,18 @@ const char *tu_vectors_dir (void);
 const char *tu_gnupg_home (void);
 
 /* A GnuPG home whose daemons are stopped (gpgconf --kill all) when the
- * test aborts or traps, as atexit is not run then; tu_gnupg_home's is
- * watched from the start.  Unwatch before removing it. */
+ * test dies of a signal, as atexit is not run then: an assertion
+ * (SIGABRT), a fatal warning (SIGTRAP), meson's timeout or Ctrl-C
+ * (SIGTERM, SIGINT, SIGHUP).  tu_gnupg_home's is watched from
+ * the start.  Unwatch before removing it.  Watching also leaves in DIR
+ * the file padlock-test-build naming $PADLOCK_BUILD_DIR, by which the
+ * test that runs last (tests/agents-left.sh) knows this build's homes. */
 void tu_watch_gnupg_home (const char *dir);
 void tu_unwatch_gnupg_home (const char *dir);
+/* Stops HOME's daemons (gpgconf --kill all) and waits, up to 20 s, until
+ * no gpg-agent runs for it any more; FALSE, the survivors killed, when
+ * one was still there. */
+gboolean tu_kill_gnupg_daemons (const char *home);
 
 /* Removes PATH and everything below it (links are not followed). */
 void tu_remove_tree (const char *path);
