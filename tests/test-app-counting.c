@@ -118,6 +118,34 @@ wait_for_label (AtReader   *reader,
   g_error ("the reader never saw “%s”", want);
 }
 
+/* Holds the scan at its first report, drops FOLDER on WINDOW, gives the
+ * passphrase and waits until the reader sees the count.  gate_clear
+ * after. */
+static void
+start_held (Gate          *gate,
+            PadlockWindow *window,
+            AtReader      *reader,
+            const char    *folder)
+{
+  const char *paths[] = { folder, NULL };
+
+  g_mutex_init (&gate->lock);
+  g_cond_init (&gate->cond);
+  gate->allowed = 0;
+  padlock_folder_set_scan_hook (gate_on_report, gate);
+  at_drop (window, paths);
+  at_answer (at_wait_dialog (window), PASSPHRASE);
+  wait_for_label (reader, "Counting files… 256");
+}
+
+static void
+gate_clear (Gate *gate)
+{
+  padlock_folder_set_scan_hook (NULL, NULL);
+  g_mutex_clear (&gate->lock);
+  g_cond_clear (&gate->cond);
+}
+
 static PadlockJob *
 first_job (PadlockWindow *window)
 {
@@ -144,19 +172,12 @@ test_counting_rises (void)
   g_autofree char *labels = NULL;
   g_autofree char *panels = NULL;
   g_autoptr(PadlockJob) job = NULL;
-  const char *paths[] = { folder, NULL };
-  Gate gate = { .allowed = 0 };
+  Gate gate = { 0 };
   PadlockWindow *window = at_new_window ();
   AtReader *reader = at_reader_new ();
 
-  g_mutex_init (&gate.lock);
-  g_cond_init (&gate.cond);
-  padlock_folder_set_scan_hook (gate_on_report, &gate);
-  at_drop (window, paths);
-  at_answer (at_wait_dialog (window), PASSPHRASE);
-
   /* Held at its first report. */
-  wait_for_label (reader, "Counting files… 256");
+  start_held (&gate, window, reader, folder);
   panels = read_role (reader, "panel");
   g_test_message ("panels: %s", panels);
   g_assert_nonnull (strstr (panels, "Notes, Encrypting… · Counting files… 256"));
@@ -184,9 +205,7 @@ test_counting_rises (void)
   panels = read_role (reader, "panel");
   g_assert_nonnull (strstr (panels, "Notes, Encrypted "));
 
-  padlock_folder_set_scan_hook (NULL, NULL);
-  g_mutex_clear (&gate.lock);
-  g_cond_clear (&gate.cond);
+  gate_clear (&gate);
   at_reader_free (reader);
   close_window (window);
 }
@@ -207,18 +226,12 @@ test_cancel_while_counting (void)
   g_autofree char *listing = NULL;
   g_autofree char *panels = NULL;
   g_autoptr(PadlockJob) job = NULL;
-  const char *paths[] = { folder, NULL };
-  Gate gate = { .allowed = 0 };
+  Gate gate = { 0 };
   PadlockWindow *window = at_new_window ();
   AtReader *reader = at_reader_new ();
   GtkWidget *row;
 
-  g_mutex_init (&gate.lock);
-  g_cond_init (&gate.cond);
-  padlock_folder_set_scan_hook (gate_on_report, &gate);
-  at_drop (window, paths);
-  at_answer (at_wait_dialog (window), PASSPHRASE);
-  wait_for_label (reader, "Counting files… 256");
+  start_held (&gate, window, reader, folder);
   job = first_job (window);
   g_assert_nonnull (job);
 
@@ -241,9 +254,7 @@ test_cancel_while_counting (void)
   g_test_message ("panels: %s", panels);
   g_assert_nonnull (strstr (panels, "Held, Cancelled · nothing was written"));
 
-  padlock_folder_set_scan_hook (NULL, NULL);
-  g_mutex_clear (&gate.lock);
-  g_cond_clear (&gate.cond);
+  gate_clear (&gate);
   at_reader_free (reader);
   close_window (window);
 }
