@@ -40,29 +40,36 @@ tu_remove_tree (const char *path)
   g_rmdir (path);
 }
 
+static gboolean agents_gone (void);
+
 static void
 cleanup (void)
 {
-  if (tmpdir)
-    {
-      /* gpg-agent may hold a socket in our GnuPG home. */
-      char *home = g_build_filename (tmpdir, "gnupg", NULL);
-      gboolean gone = TRUE;
+  char *home = tmpdir ? g_build_filename (tmpdir, "gnupg", NULL) : NULL;
+  gboolean gone;
 
-      if (g_file_test (home, G_FILE_TEST_IS_DIR))
-        gone = tu_kill_gnupg_daemons (home);
-      tu_remove_tree (tmpdir);
-      if (!gone)
-        {
-          /* At exit, a test can fail only so. */
-          printf ("Bail out! a gpg-agent of %s outlived gpgconf --kill all\n",
-                  home);
-          fflush (stdout);
-          g_free (home);
-          _exit (1);
-        }
-      g_free (home);
+  /* gpg-agent may hold a socket in our GnuPG home. */
+  if (home && g_file_test (home, G_FILE_TEST_IS_DIR))
+    tu_stop_gnupg_daemons (home);
+  g_free (home);
+  gone = agents_gone ();
+  if (tmpdir)
+    tu_remove_tree (tmpdir);
+  if (!gone)
+    {
+      fflush (stdout);
+      _exit (1);                /* at exit, a test can fail only so */
     }
+}
+
+static void
+register_cleanup (void)
+{
+  static gboolean registered;
+
+  if (!registered)
+    atexit (cleanup);
+  registered = TRUE;
 }
 
 void
@@ -146,7 +153,7 @@ tu_tmpdir (void)
       GError *error = NULL;
       tmpdir = g_dir_make_tmp ("padlock-test-XXXXXX", &error);
       g_assert_no_error (error);
-      atexit (cleanup);
+      register_cleanup ();
     }
   return tmpdir;
 }
@@ -403,30 +410,58 @@ agents_of (const char *home)
   return pids;
 }
 
-gboolean
-tu_kill_gnupg_daemons (const char *home)
+/* The homes whose daemons were stopped: at exit, none may run any more. */
+static GPtrArray *stopped_homes;
+
+void
+tu_stop_gnupg_daemons (const char *home)
 {
   const char *argv[] = { "gpgconf", "--homedir", home, "--kill", "all", NULL };
-  gint64 end = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
-  GArray *left;
 
   g_spawn_sync (NULL, (char **) argv, NULL,
                 G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL
                 | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, NULL, NULL, NULL, NULL);
-  /* The agent answers KILLAGENT, then takes a moment to go. */
-  while ((left = agents_of (home))->len && g_get_monotonic_time () < end)
+  if (!stopped_homes)
+    stopped_homes = g_ptr_array_new_with_free_func (g_free);
+  if (!g_ptr_array_find_with_equal_func (stopped_homes, home, g_str_equal, NULL))
+    g_ptr_array_add (stopped_homes, g_strdup (home));
+  register_cleanup ();
+}
+
+/* Whether every stopped home's gpg-agent has gone: an agent answers
+ * KILLAGENT, then goes at its next tick (1 to 2 s here), so they are
+ * waited for together, once, up to 20 s.  The survivors are named on
+ * stdout (TAP) and killed. */
+static gboolean
+agents_gone (void)
+{
+  gint64 end = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+  gboolean gone = FALSE;
+
+  while (stopped_homes && !gone)
     {
-      g_array_unref (left);
-      g_usleep (20 * 1000);
+      gboolean last = g_get_monotonic_time () >= end;
+
+      gone = TRUE;
+      for (guint i = 0; i < stopped_homes->len; i++)
+        {
+          GArray *left = agents_of (stopped_homes->pdata[i]);
+
+          for (guint j = 0; last && j < left->len; j++)
+            {
+              printf ("Bail out! gpg-agent %d of %s outlived gpgconf --kill all\n",
+                      (int) g_array_index (left, pid_t, j),
+                      (char *) stopped_homes->pdata[i]);
+              kill (g_array_index (left, pid_t, j), SIGKILL);
+            }
+          gone = gone && !left->len;
+          g_array_unref (left);
+        }
+      if (last)
+        return gone;
+      if (!gone)
+        g_usleep (50 * 1000);
     }
-  for (guint i = 0; i < left->len; i++)
-    kill (g_array_index (left, pid_t, i), SIGKILL);
-  if (left->len)
-    {
-      g_array_unref (left);
-      return FALSE;
-    }
-  g_array_unref (left);
   return TRUE;
 }
 

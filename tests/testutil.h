@@ -63,10 +63,11 @@ const char *tu_gnupg_home (void);
  * test that runs last (tests/agents-left.sh) knows this build's homes. */
 void tu_watch_gnupg_home (const char *dir);
 void tu_unwatch_gnupg_home (const char *dir);
-/* Stops HOME's daemons (gpgconf --kill all) and waits, up to 20 s, until
- * no gpg-agent runs for it any more; FALSE, the survivors killed, when
- * one was still there. */
-gboolean tu_kill_gnupg_daemons (const char *home);
+/* Stops HOME's daemons (gpgconf --kill all).  At exit the test waits,
+ * up to 20 s in all, until no gpg-agent runs for any home so stopped (or
+ * for tu_gnupg_home's), and fails (TAP "Bail out!", the survivors
+ * killed) when one still does. */
+void tu_stop_gnupg_daemons (const char *home);
 
 /* Removes PATH and everything below it (links are not followed). */
 void tu_remove_tree (const char *path);
