@@ -220,6 +220,7 @@ pl_tar_scan_items (const char *const *paths, size_t n,
   FTSENT *ent;
   struct stat st;
   void *seen_links = NULL;
+  uint64_t reported = 0;
   gpg_error_t err = 0;
   int kind;
 
@@ -261,8 +262,14 @@ pl_tar_scan_items (const char *const *paths, size_t n,
         }
       else if (kind == FTS_D || kind == FTS_SL || kind == FTS_SLNONE)
         totals->files++;
-      if (cb->counting && (totals->files & 255) == 0)
-        cb->counting (cb->user_data, totals->files, totals->bytes);
+      /* Once per count: a folder's second visit (FTS_DP), or an entry
+       * left out, adds nothing. */
+      if (cb->counting && (totals->files & 255) == 0
+          && totals->files != reported)
+        {
+          reported = totals->files;
+          cb->counting (cb->user_data, totals->files, totals->bytes);
+        }
     }
   if (!err && errno)
     err = gpg_error_from_syserror ();
