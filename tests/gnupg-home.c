@@ -9,16 +9,6 @@
 
 #include "testutil.h"
 
-static void
-kill_daemons (const char *dir)
-{
-  const char *argv[] = { "gpgconf", "--homedir", dir, "--kill", "all", NULL };
-
-  g_spawn_sync (NULL, (char **) argv, NULL,
-                G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL
-                | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, NULL, NULL, NULL, NULL);
-}
-
 TgHome *
 tg_home_new (void)
 {
@@ -47,7 +37,8 @@ tg_home_new (void)
 void
 tg_home_remove (TgHome *home)
 {
-  kill_daemons (home->dir);
+  /* Its agent must be gone by the test's end (checked at exit). */
+  tu_stop_gnupg_daemons (home->dir);
   tu_remove_tree (home->dir);
 }
 
