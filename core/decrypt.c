@@ -292,9 +292,13 @@ seipd1_next (pl_reader *self, uint8_t **data, size_t *len)
             }
         }
       /* The buffer is full, or the body ended: what was released goes
-       * out first; the MDC is checked at the call after. */
+       * out first (hashed meanwhile); the MDC is checked at the call
+       * after. */
       if (*len)
-        return 0;
+        {
+          pl_seipd1_decrypt_flush (&r->st);
+          return 0;
+        }
       if (r->eof)
         {
           r->ended = 1;
@@ -574,6 +578,9 @@ read_compressed (decrypt_job *j, pl_packet_body *body, int depth)
   if (err)
     return err;
   pl_inflate_set_expansion_floor (&r.z, j->opts->expansion_floor);
+  /* Inflate is this thread's long chain: the writes go to the writer's
+   * thread (seipd1_share_cores). */
+  pl_writer_set_threaded (&j->writer, 1);
   r.base.next = inflate_next;
   r.out = &j->writer;
   r.in = &c;
@@ -757,6 +764,20 @@ seipd1_open (void *stage, const uint8_t *key, size_t keylen, int algo,
   return err;
 }
 
+/* On two cores SEIPD v1 decryption is two chains (bench/README.md, the
+ * stage model): SHA-1 on the hasher's thread, and map-in, CFB and the
+ * sink writes on this one, about as long.  A writer thread as well
+ * would be a third thread time-sliced with those two, with a wake-up
+ * for every block, so the writes stay here; on more cores the writer
+ * has one of its own.  Inflate, far slower than SHA-1, gives the writes
+ * back to the thread (read_compressed). */
+static void
+seipd1_share_cores (decrypt_job *j)
+{
+  if (pl_job_threads (j->ctl) == 2)
+    pl_writer_set_threaded (&j->writer, 0);
+}
+
 static gpg_error_t
 decrypt_seipd1 (decrypt_job *j, pl_key_candidates *c, pl_cursor *bc)
 {
@@ -783,6 +804,7 @@ decrypt_seipd1 (decrypt_job *j, pl_key_candidates *c, pl_cursor *bc)
   j->result->cipher_algo = opening.cipher_algo;
 
   pl_seipd1_set_threads (&r.st, pl_job_threads (j->ctl));
+  seipd1_share_cores (j);
   r.base.next = seipd1_next;
   r.in = bc;
   r.out = &j->writer;

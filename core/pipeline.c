@@ -143,7 +143,13 @@ pl_writer_init (pl_writer *w, pl_emit_fn emit, void *arg, size_t size,
                 int threaded)
 {
   *w = (pl_writer) { .emit = emit, .arg = arg, .size = size,
-                     .threaded = threaded };
+                     .allowed = threaded, .threaded = threaded };
+}
+
+void
+pl_writer_set_threaded (pl_writer *w, int threaded)
+{
+  w->threaded = threaded && w->allowed;
 }
 
 /* A buffer neither held nor read by a write; -1 when there is none. */
@@ -231,7 +237,7 @@ pl_writer_write (pl_writer *w, const uint8_t *p, size_t n)
           w->foreign = !in_pool (w, p, n);
           return err ? err : pl_worker_submit (&w->worker, p, n);
         }
-      w->threaded = 0;
+      w->threaded = w->allowed = 0;
     }
   /* After the thread's write, so that the order holds. */
   err = pl_worker_wait (&w->worker);

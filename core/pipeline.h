@@ -127,7 +127,8 @@ typedef struct
   pl_emit_fn emit;
   void *arg;
   size_t size;
-  int threaded;                 /* the budget allows the thread */
+  int allowed;                  /* the budget allows the thread */
+  int threaded;                 /* large writes go to the thread */
   uint8_t *buf[PL_WRITER_BUFFERS]; /* allocated on first acquire */
   int held[PL_WRITER_BUFFERS];
   int foreign;                  /* the last write is not from BUF */
@@ -163,6 +164,14 @@ void pl_writer_release (pl_writer *w, uint8_t *buf);
  *
  * Returns the first error of an earlier write, if any. */
 gpg_error_t pl_writer_write (pl_writer *w, const uint8_t *p, size_t n);
+
+/* Whether later large writes go to the thread (THREADED 1, if the budget
+ * given to init allowed one) or are done on the caller's (0).  At any
+ * moment: a write on the caller's thread waits for the thread's first,
+ * so the order holds.  For a stage that gives the second core to a
+ * thread of its own (the SEIPD v1 hasher): a writer thread beside both
+ * would be a third thread time-sliced with them. */
+void pl_writer_set_threaded (pl_writer *w, int threaded);
 
 /* Waits until every write is done; returns the first error. */
 gpg_error_t pl_writer_finish (pl_writer *w);

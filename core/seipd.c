@@ -390,6 +390,12 @@ pl_seipd1_decrypt_unpin (pl_seipd1 *st, const uint8_t *p, size_t len)
 }
 
 void
+pl_seipd1_decrypt_flush (pl_seipd1 *st)
+{
+  dec_span_flush (st);
+}
+
+void
 pl_seipd1_solo (pl_seipd1 *st, uint64_t noctets)
 {
   if (st->threads < 2)
