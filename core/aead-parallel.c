@@ -438,6 +438,7 @@ dispatch (pl_aead_parallel *p, slot *sl, size_t data_len)
         err = pl_worker_start (&th->worker, run_task, th);
       if (err)
         return err;
+      pl_worker_name (&th->worker, "pl-aead");
     }
   sl->state = SLOT_RUNNING;
   atomic_store (&sl->claim, unclaimed (sl->index));

@@ -28,6 +28,7 @@ pl_read_ahead_init (pl_read_ahead *ra, pl_fill_fn fill, void *arg,
     return gpg_error (GPG_ERR_ENOMEM);
   /* A thread that cannot start leaves the reading on the caller's. */
   ra->threaded = threaded && !pl_worker_start (&ra->worker, fill_task, ra);
+  pl_worker_name (&ra->worker, "pl-read");
   return 0;
 }
 
@@ -228,9 +229,11 @@ pl_writer_write (pl_writer *w, const uint8_t *p, size_t n)
 
   if (w->threaded && n >= PL_WRITER_THREAD_MIN)
     {
-      if (pl_worker_running (&w->worker)
-          || !pl_worker_start_queue (&w->worker, emit_task, w,
+      if (!pl_worker_running (&w->worker)
+          && !pl_worker_start_queue (&w->worker, emit_task, w,
                                      PL_WRITER_DEPTH))
+        pl_worker_name (&w->worker, "pl-writer");
+      if (pl_worker_running (&w->worker))
         {
           /* A write from elsewhere is read until this one returns. */
           err = w->foreign ? pl_worker_wait (&w->worker) : 0;

@@ -81,6 +81,13 @@ pl_worker_start_queue (pl_worker *w, pl_task_fn fn, void *arg, int depth)
   return 0;
 }
 
+void
+pl_worker_name (pl_worker *w, const char *name)
+{
+  if (pl_worker_running (w) && strlen (name) < 16)
+    pthread_setname_np (w->thread, name);
+}
+
 gpg_error_t
 pl_worker_start (pl_worker *w, pl_task_fn fn, void *arg)
 {

@@ -120,6 +120,12 @@ typedef struct
 uint64_t pl_spells_score (pl_spells *s, int hit, int limit, uint64_t first,
                           uint64_t max);
 
+/* Names the started thread NAME (at most 15 characters: what ps, top
+ * and perf show as its comm), so that a profile tells the stages
+ * apart.  Nothing happens when W is not running or the name does not
+ * fit. */
+void pl_worker_name (pl_worker *w, const char *name);
+
 /* 1 when started. */
 static inline int
 pl_worker_running (const pl_worker *w)
