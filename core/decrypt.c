@@ -40,6 +40,9 @@
 /* A one-pass or signature packet larger than this is not one we read. */
 #define SIG_PACKET_MAX (64u * 1024)
 
+/* Text's LF output buffers (decrypt_job). */
+#define TEXT_BUFFERS (PL_WRITER_FOREIGN_MAX + 1)
+
 /* Plaintext buffers: what a SEIPD v1 push needs, the largest. */
 #define PLAINTEXT_BUFFER_SIZE (PL_SEIPD1_HEADROOM + PL_BLOCK_SIZE)
 
@@ -91,11 +94,11 @@ typedef struct decrypt_job
   read_ahead_reader ra_reader;
   pl_cursor message;            /* over the read-ahead: the packets */
   pl_writer writer;             /* plaintext to the sink */
-  /* Text's LF output, two blocks taken in turns (pipeline.h: a write
-   * from memory of the caller's reads it until the next write returns):
-   * not the writer's own buffers, one of which may still hold the block
-   * being converted (inflate's output). */
-  uint8_t *text_buf[2];
+  /* Text's LF output, blocks taken in turns, one more than the writes
+   * a write from memory of the caller's may be read behind (pipeline.h,
+   * PL_WRITER_FOREIGN_MAX): not the writer's own buffers, one of which
+   * may still hold the block being converted (inflate's output). */
+  uint8_t *text_buf[TEXT_BUFFERS];
   int text_next;
   int verifying;                /* the options give certificates */
   pl_verifier verifier;
@@ -473,7 +476,7 @@ crlf_to_lf (uint8_t *dst, const uint8_t *p, size_t n, int *cr_pending)
   return o + n - i;
 }
 
-/* Text: P, N with CRLF as LF, through the job's two text buffers.  Not
+/* Text: P, N with CRLF as LF, through the job's text buffers.  Not
  * in place: SEIPD v1's MDC thread may still be hashing the block
  * (seipd.h), which must stay as decrypted until it is unpinned. */
 static gpg_error_t
@@ -496,7 +499,7 @@ write_text (decrypt_job *j, const uint8_t *p, size_t n, int *cr_pending)
       buf = j->text_buf[j->text_next];
       if (!buf)
         return gpg_error_from_syserror ();
-      j->text_next ^= 1;
+      j->text_next = (j->text_next + 1) % TEXT_BUFFERS;
       err = write_plaintext (j, buf, crlf_to_lf (buf, p, k, cr_pending));
       p += k;
       n -= k;
@@ -912,6 +915,12 @@ decrypt_aead (decrypt_job *j, pl_key_candidates *c, pl_cursor *bc,
       pl_aead_stream_free (r.s);
       return err;
     }
+  /* The writer may read the stage's chunks as many writes back as the
+   * stage keeps them: it then goes from one chunk to the next without
+   * waiting for this thread to hand it over (bench/README.md). */
+  pl_writer_set_foreign_depth (&j->writer,
+                               pl_aead_parallel_keep (r.par,
+                                                      PL_WRITER_FOREIGN_MAX));
   r.base.next = aead_next;
   r.in = bc;
   pl_cursor_init (&inner, &r.base);
@@ -927,6 +936,7 @@ decrypt_aead (decrypt_job *j, pl_key_candidates *c, pl_cursor *bc,
     err = pl_writer_finish (&j->writer);
   else
     pl_writer_finish (&j->writer);
+  pl_writer_set_foreign_depth (&j->writer, 1);
   pl_aead_parallel_free (r.par);
   pl_aead_stream_free (r.s);
   return err;
@@ -1151,7 +1161,7 @@ pl_decrypt (pl_source *src, pl_sink *sink, const pl_decrypt_options *opts,
   pl_writer_clear (&j->writer);
   if (err)
     sink->abort (sink);
-  for (int i = 0; i < 2; i++)
+  for (int i = 0; i < TEXT_BUFFERS; i++)
     if (j->text_buf[i])
       {
         pl_wipe (j->text_buf[i], PL_BLOCK_SIZE);

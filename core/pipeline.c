@@ -211,6 +211,17 @@ pl_writer_release (pl_writer *w, uint8_t *buf)
       w->held[i] = 0;
 }
 
+void
+pl_writer_set_foreign_depth (pl_writer *w, int depth)
+{
+  pl_worker_wait (&w->worker);
+  w->foreign_depth = depth < 1 ? 1
+                     : depth > PL_WRITER_FOREIGN_MAX ? PL_WRITER_FOREIGN_MAX
+                                                     : depth;
+  memset (w->recent, 0, sizeof w->recent);
+  w->writes = 0;
+}
+
 /* 1 when [P, P + N) lies in one of W's buffers. */
 static int
 in_pool (const pl_writer *w, const uint8_t *p, size_t n)
@@ -235,10 +246,16 @@ pl_writer_write (pl_writer *w, const uint8_t *p, size_t n)
         pl_worker_name (&w->worker, "pl-writer");
       if (pl_worker_running (&w->worker))
         {
-          /* A write from elsewhere is read until this one returns. */
-          err = w->foreign ? pl_worker_wait (&w->worker) : 0;
-          w->foreign = !in_pool (w, p, n);
-          return err ? err : pl_worker_submit (&w->worker, p, n);
+          int depth = w->foreign_depth ? w->foreign_depth : 1;
+          pl_worker_task *t = &w->recent[w->writes++ % (unsigned) depth];
+
+          /* The write from elsewhere DEPTH writes back is read until
+           * this one returns. */
+          while (t->n && pl_worker_reading (&w->worker, t->p, t->n))
+            pl_worker_wait_running (&w->worker, 0.001);
+          *t = in_pool (w, p, n) ? (pl_worker_task) { NULL, 0 }
+                                 : (pl_worker_task) { p, n };
+          return pl_worker_submit (&w->worker, p, n);
         }
       w->threaded = w->allowed = 0;
     }
