@@ -251,8 +251,8 @@ pl_writer_write (pl_writer *w, const uint8_t *p, size_t n)
 
           /* The write from elsewhere DEPTH writes back is read until
            * this one returns. */
-          while (t->n && pl_worker_reading (&w->worker, t->p, t->n))
-            pl_worker_wait_running (&w->worker, 0.001);
+          if (t->n)
+            pl_worker_wait_reading (&w->worker, t->p, t->n);
           *t = in_pool (w, p, n) ? (pl_worker_task) { NULL, 0 }
                                  : (pl_worker_task) { p, n };
           return pl_worker_submit (&w->worker, p, n);

@@ -71,6 +71,12 @@ gpg_error_t pl_worker_submit (pl_worker *w, const uint8_t *p, size_t n);
  * owner of buffers (pipeline.c) choosing one to refill. */
 int pl_worker_reading (pl_worker *w, const void *lo, size_t len);
 
+/* Waits until no queued or running task reads from [LO, LO + LEN) (as
+ * pl_worker_reading says; at once when none does, or after a failure
+ * dropped the queue): a sleep until the tasks up to the last that
+ * reads it have ended, with no polling. */
+void pl_worker_wait_reading (pl_worker *w, const void *lo, size_t len);
+
 /* 1 while a task is queued or running.  With DEPTH 1: a submit now
  * would wait. */
 int pl_worker_busy (pl_worker *w);
