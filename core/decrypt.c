@@ -767,17 +767,19 @@ seipd1_open (void *stage, const uint8_t *key, size_t keylen, int algo,
   return err;
 }
 
-/* On two cores SEIPD v1 decryption is two chains (bench/README.md, the
- * stage model): SHA-1 on the hasher's thread, and map-in, CFB and the
- * sink writes on this one, about as long.  A writer thread as well
- * would be a third thread time-sliced with those two, with a wake-up
- * for every block, so the writes stay here; on more cores the writer
- * has one of its own.  Inflate, far slower than SHA-1, gives the writes
+/* On two cores SEIPD v1 decryption of an input lent in place is two
+ * chains (bench/README.md, the stage model): SHA-1 on the hasher's
+ * thread, and map-in, CFB and the sink writes on this one, about as
+ * long.  A writer thread as well would be a third thread time-sliced
+ * with those two, with a wake-up for every block, so the writes stay
+ * here; on more cores the writer has a thread of its own, and so it
+ * has beside a read-ahead thread (armor, a pipe: three threads anyway,
+ * bench/STAGES.md).  Inflate, far slower than SHA-1, gives the writes
  * back to the thread (read_compressed). */
 static void
 seipd1_share_cores (decrypt_job *j)
 {
-  if (pl_job_threads (j->ctl) == 2)
+  if (pl_job_threads (j->ctl) == 2 && !j->ra.threaded)
     pl_writer_set_threaded (&j->writer, 0);
 }
 
