@@ -418,7 +418,7 @@ test_batch_hidden (void)
   g_autofree char *out = g_build_filename (dir, "h.txt.gpg", NULL);
   g_autofree char *pw = at_passphrase_file (PASSPHRASE);
   g_autofree char *pw_arg = g_strconcat ("--passphrase-file=", pw, NULL);
-  const char *args[] = { "--encrypt", "--recipient=nina@example.org",
+  const char *args[] = { "--encrypt", "-r", "<nina@example.org>",
                          "--hide-recipients", pw_arg, in, NULL };
   g_autoptr(TgHome) stranger = tg_home_new ();
   g_autofree char *err = NULL;
