@@ -42,6 +42,7 @@ struct _PadlockJob
   PadlockSecret *secret;
   PadlockHolder *holder;        /* the user's secret keys, or NULL */
   PadlockRecipients *recipients; /* encryption: the people, or NULL */
+  gboolean with_passphrase;     /* a secret was given (it goes at the end) */
   GCancellable *cancellable;    /* cut an agent request (padlock-holder.h) */
   GError *error;
   GApplication *app;            /* held while running */

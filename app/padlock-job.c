@@ -415,6 +415,7 @@ padlock_job_set_secret (PadlockJob    *self,
     padlock_secret_ref (secret);
   g_clear_pointer (&self->secret, padlock_secret_unref);
   self->secret = secret;
+  self->with_passphrase = secret != NULL;
 }
 
 void
@@ -434,6 +435,16 @@ padlock_job_get_recipients (PadlockJob *self)
 {
   g_return_val_if_fail (PADLOCK_IS_JOB (self), NULL);
   return self->recipients;
+}
+
+char *
+padlock_job_dup_openers (PadlockJob *self)
+{
+  g_return_val_if_fail (PADLOCK_IS_JOB (self), NULL);
+
+  if (!self->recipients || self->direction != PADLOCK_DIRECTION_ENCRYPT)
+    return NULL;
+  return padlock_recipients_describe (self->recipients, self->with_passphrase);
 }
 
 void

@@ -125,6 +125,10 @@ typedef struct _PadlockRecipients PadlockRecipients;
 void              padlock_job_set_recipients    (PadlockJob        *self,
                                                  PadlockRecipients *recipients);
 PadlockRecipients *padlock_job_get_recipients   (PadlockJob        *self);
+/* Encryption to recipients: who can open the output, "Bob <bob@…>, you,
+ * and anyone with the passphrase" (padlock_recipients_describe); NULL
+ * without recipients. */
+char             *padlock_job_dup_openers       (PadlockJob        *self);
 /* A failed job goes back to the queue, with a new passphrase. */
 void              padlock_job_retry             (PadlockJob       *self,
                                                  PadlockSecret    *secret);
