@@ -268,6 +268,87 @@ test_encrypt_to_people (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static gboolean
+carol_found (gpointer data)
+{
+  PadlockPeople *people = data;
+  g_autoptr(GPtrArray) found = padlock_keyring_search (people->keyring,
+                                                       "carol@");
+
+  return found->len == 1;
+}
+
+/* The next dialog chooses the last recipients again; a key that gpg
+ * imports while it is open can be found at once. */
+static void
+test_remembered_and_new (void)
+{
+  g_autofree char *dir = at_new_dir ("people-again");
+  g_autofree char *in = g_build_filename (dir, "agenda.txt", NULL);
+  const char *paths[] = { in, NULL };
+  PadlockWindow *window = at_new_window ();
+  g_autoptr(TgHome) carols = tg_home_new ();
+  g_autofree char *carol = new_key (carols, "Carol <carol@example.org>",
+                                    "never", NULL);
+  g_autoptr(GBytes) cert = NULL;
+  PadlockPassphraseDialog *dialog;
+  PadlockPeople *people;
+  GtkWidget *row;
+
+  g_assert_true (g_file_set_contents (in, "agenda\n", -1, NULL));
+  at_drop (window, paths);
+  dialog = at_wait_dialog (window);
+  people = dialog->people;
+  g_assert_true (at_wait_until (keyring_read, people, WAIT_MS));
+  g_assert_cmpuint (n_rows (people->chosen_list), ==, 2);
+  g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (dialog->ok_button)));
+
+  g_assert_cmpint (tg_gpg (carols, NULL, NULL, &cert, "--export", carol, NULL),
+                   ==, 0);
+  g_assert_cmpint (tg_gpg (home, NULL, cert, NULL, "--import", NULL), ==, 0);
+  /* The keyring's file monitor reads it again. */
+  g_assert_true (at_wait_until (carol_found, people, WAIT_MS));
+  search (people, "carol");
+  row = gtk_widget_get_first_child (GTK_WIDGET (people->match_list));
+  g_assert_cmpstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)),
+                   ==, "Carol <carol@example.org>");
+  g_assert_true (gtk_widget_get_sensitive (row));
+  gtk_window_close (GTK_WINDOW (dialog));
+  g_assert_true (at_wait_until (dialog_gone, window, 10000));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* A user who never ran gpg: the section says so, and how to import. */
+static void
+test_no_home (void)
+{
+  g_autofree char *missing = g_build_filename (tu_tmpdir (), "never-ran-gpg",
+                                               NULL);
+  g_autoptr(PadlockKeyring) keyring = padlock_keyring_new (missing);
+  g_autoptr(GSettings) settings = g_settings_new ("io.github.padlock.Padlock");
+  GtkWidget *window = gtk_window_new ();
+  AtReader *reader;
+  PadlockPeople *people = padlock_people_new (keyring, settings);
+  g_autofree char *text = NULL;
+
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (people));
+  gtk_window_present (GTK_WINDOW (window));
+  reader = at_reader_new ();
+  g_assert_cmpint (padlock_keyring_get_state (keyring), ==,
+                   PADLOCK_KEYRING_NO_HOME);
+  at_settle (300);
+  text = labels (reader);
+  g_test_message ("%s", text);
+  g_assert_nonnull (strstr (text, "There is no GnuPG keyring yet"));
+  g_assert_nonnull (strstr (text, "gpg --import bob.asc"));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (people->import_button)));
+  g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (people->search_entry)));
+  g_assert_false (padlock_people_has_people (people));
+  g_assert_null (padlock_people_dup_recipients (people));
+  at_reader_free (reader);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -283,6 +364,8 @@ main (int argc, char **argv)
   g_setenv ("GNUPGHOME", home->dir, TRUE);
   at_application ();
   g_test_add_func ("/app-people/encrypt-to-people", test_encrypt_to_people);
+  g_test_add_func ("/app-people/remembered-and-new", test_remembered_and_new);
+  g_test_add_func ("/app-people/no-home", test_no_home);
   status = g_test_run ();
   g_clear_pointer (&home, tg_home_free);
   g_clear_pointer (&colleagues, tg_home_free);
