@@ -18,15 +18,6 @@ static TgHome *colleagues;      /* Bob's and Eve's secret keys */
 static char *bob_fpr;
 static char *eve_fpr;
 
-static char *
-new_key (TgHome *h, const char *uid, const char *expire, const char *faked)
-{
-  char *fpr = tg_gen_key (h, uid, "ed25519", "cert,sign", expire, "", faked);
-
-  tg_add_key (h, fpr, "cv25519", "encr", expire, "", faked);
-  return fpr;
-}
-
 static void
 make_keys (void)
 {
@@ -35,19 +26,23 @@ make_keys (void)
   g_autofree char *olga = NULL;
 
   colleagues = tg_home_new ();
-  bob_fpr = new_key (colleagues, "Bob <bob@example.org>", "never", NULL);
-  eve_fpr = new_key (colleagues, "Eve <eve@example.org>", "never", NULL);
+  bob_fpr = tg_gen_encryption_key (colleagues, "Bob <bob@example.org>",
+                                   "ed25519", "cv25519", "never", NULL);
+  eve_fpr = tg_gen_encryption_key (colleagues, "Eve <eve@example.org>",
+                                   "ed25519", "cv25519", "never", NULL);
   g_assert_cmpint (tg_gpg (colleagues, NULL, NULL, &certs, "--export", NULL),
                    ==, 0);
   tg_gpgconf (colleagues, "--kill", "gpg-agent");
 
   home = tg_home_new ();
-  alice = new_key (home, "Alice <alice@example.org>", "never", NULL);
+  alice = tg_gen_encryption_key (home, "Alice <alice@example.org>",
+                                 "ed25519", "cv25519", "never", NULL);
   g_assert_cmpint (tg_gpg (home, NULL, certs, NULL, "--import", NULL), ==, 0);
   /* Alice has checked Bob's fingerprint: his key is verified (full). */
   g_assert_cmpint (tg_gpg (home, NULL, NULL, NULL, "--quick-lsign-key",
                            bob_fpr, NULL), ==, 0);
-  olga = new_key (home, "Olga <olga@example.org>", "1y", "20200101T000000");
+  olga = tg_gen_encryption_key (home, "Olga <olga@example.org>", "ed25519",
+                                "cv25519", "1y", "20200101T000000");
 }
 
 /* What the reader sees of the whole application, one string. */
@@ -111,21 +106,6 @@ n_rows (GtkListBox *list)
        w = gtk_widget_get_next_sibling (w))
     n++;
   return n;
-}
-
-static GBytes *
-gpg_decrypt (TgHome *h, const char *path)
-{
-  g_autofree char *data = NULL;
-  gsize len = 0;
-  GBytes *out = NULL;
-  g_autoptr(GBytes) in = NULL;
-
-  g_assert_true (g_file_get_contents (path, &data, &len, NULL));
-  in = g_bytes_new_take (g_steal_pointer (&data), len);
-  if (tg_gpg (h, NULL, in, &out, "--decrypt", NULL) != 0)
-    g_clear_pointer (&out, g_bytes_unref);
-  return out;
 }
 
 static gboolean
@@ -253,7 +233,7 @@ test_encrypt_to_people (void)
   g_assert_nonnull (strstr (text, "OpenPGP (RFC 4880) · for Bob <bob@example.org>, "
                                   "Eve <eve@example.org>, and you"));
   at_screenshot (GTK_WIDGET (window), "people-row");
-  plain = gpg_decrypt (colleagues, out);
+  plain = tg_gpg_decrypt_file (colleagues, out, NULL);
   g_assert_nonnull (plain);
   g_assert_cmpmem (g_bytes_get_data (plain, NULL), g_bytes_get_size (plain),
                    "minutes of the meeting\n", 23);
@@ -288,8 +268,10 @@ test_remembered_and_new (void)
   const char *paths[] = { in, NULL };
   PadlockWindow *window = at_new_window ();
   g_autoptr(TgHome) carols = tg_home_new ();
-  g_autofree char *carol = new_key (carols, "Carol <carol@example.org>",
-                                    "never", NULL);
+  g_autofree char *carol = tg_gen_encryption_key (carols,
+                                                  "Carol <carol@example.org>",
+                                                  "ed25519", "cv25519",
+                                                  "never", NULL);
   g_autoptr(GBytes) cert = NULL;
   PadlockPassphraseDialog *dialog;
   PadlockPeople *people;

@@ -49,19 +49,6 @@ has_loaded (gpointer data)
   return padlock_keyring_get_state (data) != PADLOCK_KEYRING_LOADING;
 }
 
-/* A key with a primary that certifies and signs and an encryption
- * subkey, in H; its fingerprint. */
-static char *
-new_key (TgHome *h, const char *uid, const char *primary, const char *sub,
-         const char *expire, const char *faked_time)
-{
-  char *fpr = tg_gen_key (h, uid, primary, "cert,sign", expire, "",
-                          faked_time);
-
-  tg_add_key (h, fpr, sub, "encr", expire, "", faked_time);
-  return fpr;
-}
-
 static void
 make_keys (void)
 {
@@ -69,25 +56,27 @@ make_keys (void)
 
   colleagues = tg_home_new ();
   for (guint i = 0; i < G_N_ELEMENTS (people); i++)
-    people[i].fpr = new_key (colleagues, people[i].uid, people[i].primary,
-                             people[i].sub, "never", NULL);
+    people[i].fpr = tg_gen_encryption_key (colleagues, people[i].uid,
+                                           people[i].primary, people[i].sub,
+                                           "never", NULL);
   g_assert_cmpint (tg_gpg (colleagues, NULL, NULL, &certs, "--export", NULL),
                    ==, 0);
 
   home = tg_home_new ();
-  alice_fpr = new_key (home, "Alice <alice@example.org>", "ed25519",
-                       "cv25519", "never", NULL);
+  alice_fpr = tg_gen_encryption_key (home, "Alice <alice@example.org>",
+                                     "ed25519", "cv25519", "never", NULL);
   g_assert_cmpint (tg_gpg (home, NULL, certs, NULL, "--import", NULL), ==, 0);
   /* Expired a year after 2020 began. */
-  expired_fpr = new_key (home, "Olga <olga@example.org>", "ed25519",
-                         "cv25519", "1y", "20200101T000000");
-  revoked_fpr = new_key (home, "Rolf <rolf@example.org>", "ed25519",
-                         "cv25519", "never", NULL);
+  expired_fpr = tg_gen_encryption_key (home, "Olga <olga@example.org>",
+                                       "ed25519", "cv25519", "1y",
+                                       "20200101T000000");
+  revoked_fpr = tg_gen_encryption_key (home, "Rolf <rolf@example.org>",
+                                       "ed25519", "cv25519", "never", NULL);
   tg_revoke (home, revoked_fpr);
-  dup_fprs[0] = new_key (home, "Dana <dup@example.org>", "ed25519",
-                         "cv25519", "never", NULL);
-  dup_fprs[1] = new_key (home, "Dora <dup@example.org>", "ed25519",
-                         "cv25519", "never", NULL);
+  dup_fprs[0] = tg_gen_encryption_key (home, "Dana <dup@example.org>",
+                                       "ed25519", "cv25519", "never", NULL);
+  dup_fprs[1] = tg_gen_encryption_key (home, "Dora <dup@example.org>",
+                                       "ed25519", "cv25519", "never", NULL);
 
   keyring = padlock_keyring_new (home->dir);
   g_assert_true (at_wait_until (has_loaded, keyring, WAIT_MS));
@@ -103,23 +92,6 @@ key_of (const char *fpr)
 
   g_assert_nonnull (key);
   return g_object_ref (key);
-}
-
-/* H's gpg decrypts PATH (--batch: no pinentry; PASSPHRASE through
- * loopback when not NULL); the plaintext, or NULL when it failed. */
-static GBytes *
-gpg_decrypt (TgHome *h, const char *path, const char *passphrase)
-{
-  g_autofree char *data = NULL;
-  gsize len = 0;
-  GBytes *out = NULL;
-  g_autoptr(GBytes) in = NULL;
-
-  g_assert_true (g_file_get_contents (path, &data, &len, NULL));
-  in = g_bytes_new_take (g_steal_pointer (&data), len);
-  if (tg_gpg (h, passphrase, in, &out, "--decrypt", NULL) != 0)
-    g_clear_pointer (&out, g_bytes_unref);
-  return out;
 }
 
 /* `gpg --list-packets` of PATH, in H (no key needed). */
@@ -205,13 +177,13 @@ test_job_to (gconstpointer data)
   job = encrypt (in, r, NULL, PL_PROFILE_RFC9580);
   out = output_path (job);
   g_assert_cmpint (padlock_job_get_profile (job), ==, PL_PROFILE_RFC4880);
-  plain = gpg_decrypt (colleagues, out, NULL);
+  plain = tg_gpg_decrypt_file (colleagues, out, NULL);
   assert_bytes (plain, c->uid);
   packets = gpg_packets (colleagues, out);
   g_assert_cmpuint (count (packets, ":pubkey enc packet:"), ==, 1);
   g_assert_cmpuint (count (packets, ":symkey enc packet:"), ==, 0);
   /* Alice holds no key for it. */
-  none = gpg_decrypt (home, out, NULL);
+  none = tg_gpg_decrypt_file (home, out, NULL);
   g_assert_null (none);
 }
 
@@ -248,12 +220,12 @@ test_job_mixed (void)
   packets = gpg_packets (colleagues, out);
   g_assert_cmpuint (count (packets, ":pubkey enc packet:"), ==, 3);
   g_assert_cmpuint (count (packets, ":symkey enc packet:"), ==, 1);
-  theirs = gpg_decrypt (colleagues, out, NULL);
+  theirs = tg_gpg_decrypt_file (colleagues, out, NULL);
   assert_bytes (theirs, "mixed\n");
-  mine = gpg_decrypt (home, out, NULL);
+  mine = tg_gpg_decrypt_file (home, out, NULL);
   assert_bytes (mine, "mixed\n");
   /* A home without any key: the passphrase alone. */
-  anyone = gpg_decrypt (stranger, out, PASSPHRASE);
+  anyone = tg_gpg_decrypt_file (stranger, out, PASSPHRASE);
   assert_bytes (anyone, "mixed\n");
 }
 
@@ -285,7 +257,7 @@ test_job_hidden (void)
       g_autofree char *id = g_strndup (people[i].fpr + 24, 16);
       g_assert_null (strstr (packets, id));
     }
-  plain = gpg_decrypt (colleagues, out, NULL);
+  plain = tg_gpg_decrypt_file (colleagues, out, NULL);
   assert_bytes (plain, "nobody named\n");
 }
 
@@ -319,7 +291,7 @@ test_job_folder (void)
   job = encrypt (folder, r, NULL, PL_PROFILE_RFC4880);
   out = output_path (job);
   g_assert_true (g_str_has_suffix (out, "Report.tar.gpg"));
-  archive = gpg_decrypt (colleagues, out, NULL);
+  archive = tg_gpg_decrypt_file (colleagues, out, NULL);
   g_assert_nonnull (archive);
   {
     const char *argv[] = { tar, "-x", "-C", there, NULL };
@@ -402,9 +374,9 @@ test_batch_recipients (void)
   packets = gpg_packets (colleagues, out);
   g_assert_cmpuint (count (packets, ":pubkey enc packet:"), ==, 4);
   g_assert_cmpuint (count (packets, ":symkey enc packet:"), ==, 0);
-  theirs = gpg_decrypt (colleagues, out, NULL);
+  theirs = tg_gpg_decrypt_file (colleagues, out, NULL);
   assert_bytes (theirs, "memo\n");
-  mine = gpg_decrypt (home, out, NULL);
+  mine = tg_gpg_decrypt_file (home, out, NULL);
   assert_bytes (mine, "memo\n");
 }
 
@@ -431,9 +403,9 @@ test_batch_hidden (void)
   packets = gpg_packets (colleagues, out);
   g_assert_cmpuint (count (packets, "keyid 0000000000000000"), ==, 1);
   g_assert_cmpuint (count (packets, ":symkey enc packet:"), ==, 1);
-  theirs = gpg_decrypt (colleagues, out, NULL);
+  theirs = tg_gpg_decrypt_file (colleagues, out, NULL);
   assert_bytes (theirs, "hidden\n");
-  anyone = gpg_decrypt (stranger, out, PASSPHRASE);
+  anyone = tg_gpg_decrypt_file (stranger, out, PASSPHRASE);
   assert_bytes (anyone, "hidden\n");
 }
 
