@@ -238,7 +238,9 @@ padlock_recipients_load (PadlockRecipients *self,
   g_return_val_if_fail (self != NULL, FALSE);
 
   g_mutex_lock (&self->lock);
-  if (!self->loaded)
+  if (!self->loaded && g_cancellable_is_cancelled (cancellable))
+    failed = padlock_error_from_gpg (gpg_error (GPG_ERR_CANCELED));
+  else if (!self->loaded)
     {
       exported = padlock_keyring_export_home (self->home_dir,
                                               (const char *const *) self->fingerprints,

@@ -329,6 +329,34 @@ test_job_refused (void)
   g_assert_cmpstr (listing, ==, "x.txt");
 }
 
+/* A load cut by its cancellable (the dialog went before the
+ * certificates were read) is not the answer: the job's own load reads
+ * them, and encrypts. */
+static void
+test_load_cancelled (void)
+{
+  g_autofree char *dir = at_new_dir ("cancelled-load");
+  g_autofree char *in = g_build_filename (dir, "c.txt", NULL);
+  g_autoptr(PadlockKey) nina = key_of (people[2].fpr);
+  g_autoptr(PadlockRecipients) r = padlock_recipients_new (home->dir, &nina, 1,
+                                                           NULL, FALSE, -1);
+  g_autoptr(GCancellable) cancel = g_cancellable_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PadlockJob) job = NULL;
+  g_autofree char *out = NULL;
+  g_autoptr(GBytes) plain = NULL;
+
+  g_cancellable_cancel (cancel);
+  g_assert_false (padlock_recipients_load (r, cancel, &error));
+  g_assert_error (error, PADLOCK_ERROR, PADLOCK_ERROR_CANCELLED);
+  g_assert_cmpint (padlock_recipients_get_profile (r), ==, -1);
+  g_assert_true (g_file_set_contents (in, "again\n", -1, NULL));
+  job = encrypt (in, r, NULL, PL_PROFILE_RFC4880);
+  out = output_path (job);
+  plain = tg_gpg_decrypt_file (colleagues, out, NULL);
+  assert_bytes (plain, "again\n");
+}
+
 /* padlock --batch ARGS… with HOME as GnuPG's; the exit status. */
 static int
 run_batch (const char *const *args, char **err_text)
@@ -471,6 +499,7 @@ main (int argc, char **argv)
   g_test_add_func ("/people/job/hidden", test_job_hidden);
   g_test_add_func ("/people/job/folder", test_job_folder);
   g_test_add_func ("/people/job/refused", test_job_refused);
+  g_test_add_func ("/people/job/load-cancelled", test_load_cancelled);
   g_test_add_func ("/people/batch/recipients", test_batch_recipients);
   g_test_add_func ("/people/batch/hidden", test_batch_hidden);
   g_test_add_func ("/people/batch/refused", test_batch_refused);
