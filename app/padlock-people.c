@@ -293,7 +293,7 @@ static void
 show_state (PadlockPeople *self)
 {
   const char *status = NULL;
-  gboolean can_import = FALSE;
+  gboolean can_import = FALSE, ready;
 
   switch (padlock_keyring_get_state (self->keyring))
     {
@@ -320,9 +320,11 @@ show_state (PadlockPeople *self)
   gtk_widget_set_visible (GTK_WIDGET (self->status_label), status != NULL);
   gtk_widget_set_visible (GTK_WIDGET (self->import_hint_label), can_import);
   gtk_widget_set_visible (GTK_WIDGET (self->import_button), can_import);
-  gtk_widget_set_sensitive (GTK_WIDGET (self->search_entry),
-                            padlock_keyring_get_state (self->keyring)
-                            == PADLOCK_KEYRING_READY);
+  /* Without keys there is nothing to search or hide: the section is
+   * the sentence and the import, and the dialog stays short. */
+  ready = padlock_keyring_get_state (self->keyring) == PADLOCK_KEYRING_READY;
+  gtk_widget_set_visible (GTK_WIDGET (self->search_entry), ready);
+  gtk_widget_set_visible (GTK_WIDGET (self->hide_check), ready);
 }
 
 static void

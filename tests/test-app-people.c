@@ -324,7 +324,8 @@ test_no_home (void)
   g_assert_nonnull (strstr (text, "There is no GnuPG keyring yet"));
   g_assert_nonnull (strstr (text, "gpg --import bob.asc"));
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (people->import_button)));
-  g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (people->search_entry)));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (people->search_entry)));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (people->hide_check)));
   g_assert_false (padlock_people_has_people (people));
   g_assert_null (padlock_people_dup_recipients (people));
   at_reader_free (reader);
