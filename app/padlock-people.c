@@ -288,14 +288,23 @@ on_warning_cancel_clicked (PadlockPeople *self)
   hide_warning (self);
 }
 
-/* What the keyring's state means for the user. */
+/* What the keyring's state means for the user.  A dialog is sized when
+ * it is shown, often while the keyring is still read, and may not grow
+ * after: so while it is read, the section already has the layout it
+ * will most likely have (no GnuPG home: the sentence and the import;
+ * else the search, unusable until the keys are there). */
 static void
 show_state (PadlockPeople *self)
 {
+  PadlockKeyringState state = padlock_keyring_get_state (self->keyring);
   const char *status = NULL;
-  gboolean can_import = FALSE, ready;
+  const char *home = padlock_keyring_get_home_dir (self->keyring);
+  gboolean can_import = FALSE, search;
 
-  switch (padlock_keyring_get_state (self->keyring))
+  if (state == PADLOCK_KEYRING_LOADING && home
+      && !g_file_test (home, G_FILE_TEST_IS_DIR))
+    state = PADLOCK_KEYRING_NO_HOME;
+  switch (state)
     {
     case PADLOCK_KEYRING_LOADING:
       status = _("Reading your GnuPG keyring…");
@@ -320,11 +329,12 @@ show_state (PadlockPeople *self)
   gtk_widget_set_visible (GTK_WIDGET (self->status_label), status != NULL);
   gtk_widget_set_visible (GTK_WIDGET (self->import_hint_label), can_import);
   gtk_widget_set_visible (GTK_WIDGET (self->import_button), can_import);
-  /* Without keys there is nothing to search or hide: the section is
-   * the sentence and the import, and the dialog stays short. */
-  ready = padlock_keyring_get_state (self->keyring) == PADLOCK_KEYRING_READY;
-  gtk_widget_set_visible (GTK_WIDGET (self->search_entry), ready);
-  gtk_widget_set_visible (GTK_WIDGET (self->hide_check), ready);
+  /* Without keys there is nothing to search or hide. */
+  search = state == PADLOCK_KEYRING_READY || state == PADLOCK_KEYRING_LOADING;
+  gtk_widget_set_visible (GTK_WIDGET (self->search_entry), search);
+  gtk_widget_set_visible (GTK_WIDGET (self->hide_check), search);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->search_entry),
+                            state == PADLOCK_KEYRING_READY);
 }
 
 static void
