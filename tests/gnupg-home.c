@@ -236,3 +236,30 @@ tg_gpgconf (TgHome *home, const char *command, const char *component)
                                NULL, NULL, NULL, NULL, &status, NULL));
   g_assert_true (g_spawn_check_wait_status (status, NULL));
 }
+
+char *
+tg_gen_encryption_key (TgHome *home, const char *uid, const char *primary_algo,
+                       const char *sub_algo, const char *expire,
+                       const char *faked_time)
+{
+  char *fpr = tg_gen_key (home, uid, primary_algo, "cert,sign", expire, "",
+                          faked_time);
+
+  tg_add_key (home, fpr, sub_algo, "encr", expire, "", faked_time);
+  return fpr;
+}
+
+GBytes *
+tg_gpg_decrypt_file (TgHome *home, const char *path, const char *passphrase)
+{
+  g_autofree char *data = NULL;
+  g_autoptr (GBytes) in = NULL;
+  GBytes *out = NULL;
+  gsize len = 0;
+
+  g_assert_true (g_file_get_contents (path, &data, &len, NULL));
+  in = g_bytes_new_take (g_steal_pointer (&data), len);
+  if (tg_gpg (home, passphrase, in, &out, "--decrypt", NULL) != 0)
+    g_clear_pointer (&out, g_bytes_unref);
+  return out;
+}
