@@ -23,6 +23,8 @@
 #include "padlock-error.h"
 #include "padlock-secret.h"
 #include "padlock-secret-input.h"
+#include "padlock-keyring.h"
+#include "padlock-signature.h"
 #include "passphrase.h"
 #include "padlock-settings.h"
 
@@ -65,6 +67,8 @@ typedef struct
   PadlockHolder *holder;        /* the user's GnuPG secret keys, or NULL */
   gboolean needs_passphrase;    /* some job cannot do with the keys */
   gboolean any_pkesk;           /* some message is for a public key */
+  char *signers_home;           /* the GnuPG home that verifies signatures */
+  guint n_bad_signatures;
 } Batch;
 
 static int
@@ -229,6 +233,45 @@ show_progress (gpointer user_data)
   return G_SOURCE_CONTINUE;
 }
 
+/* The verdicts of a decrypted file's signatures, for the end of its line:
+ * " signature good 0123…ABCD Bob <bob@example.org>" each (unknown-key:
+ * the issuer's fingerprint alone; not-valid and unsupported: the reason
+ * in words on stderr too); "" when it was not signed.  Counts the bad
+ * ones: they make the batch exit 1. */
+static char *
+signatures_line (Batch *batch, PadlockJob *job)
+{
+  GPtrArray *signatures = padlock_job_get_signatures (job);
+  GString *line = g_string_new (NULL);
+
+  for (guint i = 0; signatures && i < signatures->len; i++)
+    {
+      const PadlockSignature *s = signatures->pdata[i];
+
+      g_string_append_printf (line, " signature %s %s",
+                              padlock_signature_verdict_word (s->verdict),
+                              s->fingerprint ? s->fingerprint : "-");
+      if (s->signer && s->verdict != PADLOCK_SIGNATURE_UNKNOWN_KEY)
+        {
+          g_autofree char *signer = padlock_name_escape (s->signer);
+
+          g_string_append_printf (line, " %s", signer);
+        }
+      if (s->verdict == PADLOCK_SIGNATURE_BAD)
+        batch->n_bad_signatures++;
+      if (s->verdict != PADLOCK_SIGNATURE_GOOD)
+        {
+          g_autofree char *name = g_file_get_basename (padlock_job_get_input (job));
+          g_autofree char *input = padlock_name_escape (name);
+          g_autofree char *words = padlock_signature_describe (s);
+          g_autofree char *escaped = padlock_name_escape (words);
+
+          g_printerr ("padlock: %s: %s\n", input, escaped);
+        }
+    }
+  return g_string_free (line, FALSE);
+}
+
 static void
 on_job_state (PadlockJob *job,
               GParamSpec *pspec,
@@ -252,11 +295,15 @@ on_job_state (PadlockJob *job,
   }
   detail = padlock_job_get_detail (job);
   if (padlock_job_get_state (job) == PADLOCK_JOB_DONE)
-    /* A line for scripts: not translated. */
-    g_print ("%s %s -> %s\n",
-             padlock_job_get_direction (job) == PADLOCK_DIRECTION_ENCRYPT
-             ? "encrypted" : "decrypted",
-             input, output);
+    {
+      g_autofree char *verdicts = signatures_line (batch, job);
+
+      /* A line for scripts: not translated. */
+      g_print ("%s %s -> %s%s\n",
+               padlock_job_get_direction (job) == PADLOCK_DIRECTION_ENCRYPT
+               ? "encrypted" : "decrypted",
+               input, output, verdicts);
+    }
   else
     {
       g_autofree char *reason = padlock_name_escape (padlock_job_get_error (job)->message);
@@ -510,7 +557,10 @@ run_jobs (Batch *batch, PadlockSecret *secret, guint concurrency)
       padlock_job_set_group (job, 1);
       padlock_job_set_secret (job, secret);
       if (padlock_job_get_direction (job) == PADLOCK_DIRECTION_DECRYPT)
-        padlock_job_set_holder (job, batch->holder);
+        {
+          padlock_job_set_holder (job, batch->holder);
+          padlock_job_set_signers_home (job, batch->signers_home);
+        }
       g_signal_connect (job, "notify::state", G_CALLBACK (on_job_state), batch);
       padlock_queue_add (batch->queue, job);
     }
@@ -522,7 +572,7 @@ run_jobs (Batch *batch, PadlockSecret *secret, guint concurrency)
 
   g_clear_handle_id (&progress_id, g_source_remove);
   g_clear_object (&batch->queue);
-  return batch->n_failed ? 1 : 0;
+  return batch->n_failed || batch->n_bad_signatures ? 1 : 0;
 }
 
 int
@@ -556,6 +606,7 @@ padlock_batch_run (GVariantDict *options)
   if (!read_prefixes (&batch))
     goto leave;
   make_jobs (&batch, forced, &config);
+  batch.signers_home = padlock_keyring_default_home ();
   for (guint i = 0; i < batch.jobs->len; i++)
     any_encrypt |= padlock_job_get_direction (g_ptr_array_index (batch.jobs, i))
                    == PADLOCK_DIRECTION_ENCRYPT;
@@ -592,6 +643,7 @@ padlock_batch_run (GVariantDict *options)
   g_ptr_array_unref (batch.jobs);
   g_ptr_array_unref (batch.inputs);
   g_clear_pointer (&batch.holder, padlock_holder_unref);
+  g_free (batch.signers_home);
   g_clear_object (&batch.interrupt);
   g_clear_pointer (&batch.loop, g_main_loop_unref);
   padlock_job_config_clear (&config);

@@ -60,6 +60,10 @@ struct _PadlockJob
   guint tick_id;
   gint64 start_time;
   PadlockRate rate;             /* the throughput, as the queue's */
+  /* Signatures (padlock-signature.h): the GnuPG home whose keyring
+   * verifies them (padlock_job_set_keyring), and the verdicts. */
+  char *verify_home;
+  GPtrArray *signatures;
 
   /* Shared with the worker */
   PadlockFolderStatus folder_status;
@@ -118,6 +122,8 @@ typedef struct
   PadlockHolder *holder;        /* decryption: the user's keys, or NULL */
   GCancellable *cancellable;    /* the job's, for the agent */
   pl_decrypt_result result;
+  char *verify_home;            /* the job's; NULL: every signer unknown */
+  GPtrArray *signatures;        /* decryption: PadlockSignature verdicts */
   gboolean folder;              /* encrypting a folder as NAME.tar */
   PadlockJobSinkKind sink;      /* the output's: FILE, or FOLDER when a
                                  * decrypted tar may become a folder */

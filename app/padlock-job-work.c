@@ -12,6 +12,7 @@
 #include "compress.h"
 #include "padlock-digest.h"
 #include "padlock-error.h"
+#include "padlock-signature.h"
 #include "streamsource.h"
 
 void
@@ -30,6 +31,8 @@ padlock_job_work_free (gpointer data)
   g_clear_pointer (&work->secret, padlock_secret_unref);
   g_clear_pointer (&work->holder, padlock_holder_unref);
   g_clear_object (&work->cancellable);
+  g_free (work->verify_home);
+  g_clear_pointer (&work->signatures, g_ptr_array_unref);
   g_free (work);
 }
 
@@ -142,7 +145,8 @@ decrypt_with_secret (PadlockJobWork       *work,
                      pl_sink              *sink,
                      pl_decrypt_result    *result,
                      const pl_job_control *ctl,
-                     const pl_key_holder  *held)
+                     const pl_key_holder  *held,
+                     PadlockSignerLookup  *lookup)
 {
   pl_key keys[2];
   pl_decrypt_options opts = { 0 };
@@ -159,6 +163,13 @@ decrypt_with_secret (PadlockJobWork       *work,
   opts.keys = keys;
   if (work->allow_expansion)
     opts.expansion_floor = PL_INFLATE_NO_LIMIT;
+  /* The signers' certificates come from the keyring as the signatures
+   * name them; the verdicts never stop the file (issue 23). */
+  if (lookup)
+    {
+      opts.find_cert = padlock_signer_lookup_find;
+      opts.find_cert_data = lookup;
+    }
   return pl_decrypt (src, sink, &opts, result, ctl);
 }
 
@@ -185,7 +196,7 @@ verify_output (PadlockJob           *self,
     goto leave;
   err = job_sink_new (work, PADLOCK_JOB_SINK_DIGEST, &digest, &sink);
   if (!err)
-    err = decrypt_with_secret (work, src, sink, &result, ctl, NULL);
+    err = decrypt_with_secret (work, src, sink, &result, ctl, NULL, NULL);
   if (!err)
     *verified = padlock_digest_equal (expected, &digest);
 
@@ -421,6 +432,7 @@ decrypt_thread (GTask          *task,
   pl_sink *sink = NULL;
   GError *error = NULL;
   gpg_error_t err;
+  PadlockSignerLookup *lookup = padlock_signer_lookup_new (work->verify_home);
 
   err = open_input_output (self, work, &src, &sink);
   /* What the name or the user took for a message, and is none, says so
@@ -440,7 +452,7 @@ decrypt_thread (GTask          *task,
         padlock_holder_call_init (&call, work->holder, work->input_name,
                                   work->cancellable, on_holder_waiting, self);
       err = decrypt_with_secret (work, src, sink, &work->result, &ctl,
-                                 work->holder ? &call.core : NULL);
+                                 work->holder ? &call.core : NULL, lookup);
       if (err)
         error = decrypt_error (work, &call, err);
       else if (work->holder)
@@ -454,12 +466,15 @@ decrypt_thread (GTask          *task,
       /* A file's size; a folder (an unpacked archive) has none to give. */
       if (g_stat (work->output_path, &st) == 0 && S_ISREG (st.st_mode))
         work->plaintext_size = st.st_size;
+      work->signatures = padlock_signer_lookup_verdicts (lookup,
+                                                         &work->result.verifications);
     }
   else if (err && !error)
     error = padlock_folder_error (NULL, FALSE, sink,
                                   work->sink == PADLOCK_JOB_SINK_FOLDER, err);
   pl_sink_free (sink);
   pl_source_free (src);
+  padlock_signer_lookup_free (lookup);
   return_outcome (task, err, error);
 }
 

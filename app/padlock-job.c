@@ -191,6 +191,15 @@ padlock_job_tick (gpointer user_data)
 }
 
 
+/* The verdicts of a decryption's signatures, before the state says DONE
+ * (a row reads them then). */
+static void
+take_signatures (PadlockJob *self, PadlockJobWork *work)
+{
+  g_clear_pointer (&self->signatures, g_ptr_array_unref);
+  self->signatures = g_steal_pointer (&work->signatures);
+}
+
 static void
 padlock_job_finished (GObject      *object,
                       GAsyncResult *result,
@@ -244,6 +253,7 @@ padlock_job_finished (GObject      *object,
       self->original_deleted = work->original_deleted;
       if (work->direction == PADLOCK_DIRECTION_DECRYPT)
         self->plaintext_size = work->plaintext_size;
+      take_signatures (self, work);
       /* A folder's total is what went through, once it is all through
        * (a small one finishes before its scan is published). */
       moved = self->bytes_total >= 0 ? (guint64) self->bytes_total
@@ -301,6 +311,7 @@ padlock_job_start (PadlockJob *self,
     work->secret = padlock_secret_ref (self->secret);
   if (self->holder && self->direction == PADLOCK_DIRECTION_DECRYPT)
     work->holder = padlock_holder_ref (self->holder);
+  work->verify_home = g_strdup (self->verify_home);
   g_clear_object (&self->cancellable);
   self->cancellable = g_cancellable_new ();
   work->cancellable = g_object_ref (self->cancellable);
@@ -420,6 +431,24 @@ padlock_job_set_holder (PadlockJob    *self,
   self->holder = holder;
 }
 
+void
+padlock_job_set_signers_home (PadlockJob *self,
+                              const char *home_dir)
+{
+  g_return_if_fail (PADLOCK_IS_JOB (self));
+
+  g_free (self->verify_home);
+  self->verify_home = g_strdup (home_dir);
+}
+
+GPtrArray *
+padlock_job_get_signatures (PadlockJob *self)
+{
+  g_return_val_if_fail (PADLOCK_IS_JOB (self), NULL);
+
+  return self->signatures;
+}
+
 PadlockJob *
 padlock_job_new (GFile                  *input,
                  PadlockDirection        direction,
@@ -531,6 +560,8 @@ padlock_job_finalize (GObject *object)
   padlock_folder_status_clear (&self->folder_status);
   g_clear_pointer (&self->secret, padlock_secret_unref);
   g_clear_pointer (&self->holder, padlock_holder_unref);
+  g_free (self->verify_home);
+  g_clear_pointer (&self->signatures, g_ptr_array_unref);
   g_clear_object (&self->cancellable);
   g_mutex_clear (&self->waiting_lock);
   g_free (self->waiting);

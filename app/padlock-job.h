@@ -117,6 +117,17 @@ void              padlock_job_set_secret        (PadlockJob       *self,
 typedef struct _PadlockHolder PadlockHolder;
 void              padlock_job_set_holder        (PadlockJob       *self,
                                                  PadlockHolder    *holder);
+/* Decryption: the signatures inside are verified with the certificates
+ * of the GnuPG home HOME_DIR (padlock_keyring_get_home_dir, or
+ * padlock_keyring_default_home), found by the issuer each names, from the
+ * job's thread; without one (NULL, or no such folder), every signer is
+ * unknown. */
+void              padlock_job_set_signers_home  (PadlockJob       *self,
+                                                 const char       *home_dir);
+/* Once a decryption is done: the verdict of each signature inside
+ * (PadlockSignature, padlock-signature.h), in the message's order; empty
+ * when it was not signed, NULL before then. */
+GPtrArray        *padlock_job_get_signatures    (PadlockJob       *self);
 /* A failed job goes back to the queue, with a new passphrase. */
 void              padlock_job_retry             (PadlockJob       *self,
                                                  PadlockSecret    *secret);
