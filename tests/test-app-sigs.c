@@ -1,0 +1,304 @@
+/* test-app-sigs.c - signatures on the desktop (issue 23): what `gpg -se`
+ * signed is verified against the GnuPG keyring, in a job as the window
+ * runs it and in `padlock --batch`, with real GnuPG homes and gpg-agents:
+ * good, not certified (a key imported but never certified), unknown
+ * signer, bad (an octet of the signature flipped)
+ */
+#include <string.h>
+#include <glib/gstdio.h>
+
+#include "app-testutil.h"
+#include "gnupg-home.h"
+#include "packet-builder.h"
+#include "padlock-agent.h"
+#include "padlock-holder.h"
+#include "padlock-job.h"
+#include "padlock-keyring.h"
+#include "padlock-queue.h"
+#include "padlock-signature.h"
+#include "testutil.h"
+
+#define SKESK_PASSPHRASE "a passphrase for the file"
+#define WAIT_MS 120000
+
+static TgHome *home;            /* Alice's secret key; Dave's certificate */
+static TgHome *carol_home;      /* Carol's secret key, Alice's certificate */
+static TgHome *dave_home;       /* Dave's secret key, Alice's certificate */
+static char *alice_fpr, *carol_fpr, *dave_fpr;
+
+static GBytes *
+export (TgHome *h, const char *fpr)
+{
+  GBytes *out = NULL;
+
+  g_assert_cmpint (tg_gpg (h, NULL, NULL, &out, "--export", fpr, NULL), ==, 0);
+  return out;
+}
+
+static void
+make_keys (void)
+{
+  g_autoptr(GBytes) alice = NULL;
+  g_autoptr(GBytes) dave = NULL;
+
+  home = tg_home_new ();
+  alice_fpr = tg_gen_key (home, "Alice <alice@example.org>", "ed25519",
+                          "cert,sign", "never", "", NULL);
+  tg_add_key (home, alice_fpr, "cv25519", "encr", "never", "", NULL);
+  alice = export (home, alice_fpr);
+
+  carol_home = tg_home_new ();
+  carol_fpr = tg_gen_key (carol_home, "Carol <carol@example.org>", "ed25519",
+                          "cert,sign", "never", "", NULL);
+  g_assert_cmpint (tg_gpg (carol_home, NULL, alice, NULL, "--import", NULL),
+                   ==, 0);
+
+  dave_home = tg_home_new ();
+  dave_fpr = tg_gen_key (dave_home, "Dave <dave@example.org>", "rsa3072",
+                         "cert,sign", "never", "", NULL);
+  g_assert_cmpint (tg_gpg (dave_home, NULL, alice, NULL, "--import", NULL),
+                   ==, 0);
+  dave = export (dave_home, dave_fpr);
+  /* In Alice's keyring, never certified: validity unknown. */
+  g_assert_cmpint (tg_gpg (home, NULL, dave, NULL, "--import", NULL), ==, 0);
+  tg_gpgconf (carol_home, "--kill", "gpg-agent");
+}
+
+static char *
+write_file (const char *dir, const char *name, GBytes *bytes)
+{
+  char *path = g_build_filename (dir, name, NULL);
+  GError *error = NULL;
+
+  g_assert_true (g_file_set_contents (path, g_bytes_get_data (bytes, NULL),
+                                      g_bytes_get_size (bytes), &error));
+  g_assert_no_error (error);
+  return path;
+}
+
+/* gpg -se in SIGNER_HOME, by SIGNER, to Alice: DIR/NAME.gpg. */
+static char *
+gpg_sign_encrypt (TgHome *signer_home, const char *signer, const char *dir,
+                  const char *name, const char *text)
+{
+  g_autofree char *file = g_strconcat (name, ".gpg", NULL);
+  g_autoptr(GBytes) in = g_bytes_new (text, strlen (text));
+  g_autoptr(GBytes) sealed = NULL;
+
+  g_assert_cmpint (tg_gpg (signer_home, NULL, in, &sealed, "--trust-model",
+                           "always", "--set-filename", name, "--output", "-",
+                           "-u", signer, "-se", "-r", alice_fpr, NULL), ==, 0);
+  return write_file (dir, file, sealed);
+}
+
+/* Alice's `gpg -s -z 0` of TEXT with one octet of the signature's last
+ * MPI flipped, then encrypted with SKESK_PASSPHRASE around those very
+ * packets (gpg would wrap them as data): the encryption holds, the
+ * signature does not. */
+static char *
+bad_signature_file (const char *dir, const char *name, const char *text)
+{
+  g_autofree char *file = g_strconcat (name, ".gpg", NULL);
+  g_autoptr(GBytes) in = g_bytes_new (text, strlen (text));
+  g_autoptr(GBytes) signed_msg = NULL;
+  g_autoptr(GByteArray) msg = NULL;
+  g_autoptr(GBytes) sealed = NULL;
+  guint8 *inner;
+  gsize len;
+
+  g_assert_cmpint (tg_gpg (home, NULL, in, &signed_msg, "--set-filename", name,
+                           "-z", "0", "--output", "-", "-u", alice_fpr, "-s",
+                           NULL), ==, 0);
+  inner = g_bytes_unref_to_data (g_steal_pointer (&signed_msg), &len);
+  g_assert_cmpuint (len, >, 64);
+  inner[len - 2] ^= 0x01;
+  msg = pb_message (SKESK_PASSPHRASE, inner, len, -1);
+  g_free (inner);
+  sealed = g_byte_array_free_to_bytes (g_steal_pointer (&msg));
+  return write_file (dir, file, sealed);
+}
+
+/* padlock --batch --decrypt FILE in HOME (GNUPGHOME through env(1): no
+ * setenv once threads run), with the file's passphrase when PW; the exit
+ * status, stdout in *OUT, stderr in *ERR. */
+static int
+run_batch (const char *file, gboolean pw, char **out, char **err)
+{
+  const char *app = g_getenv ("PADLOCK_APP");
+  g_autofree char *gnupghome = g_strconcat ("GNUPGHOME=", home->dir, NULL);
+  g_autofree char *pw_file = at_passphrase_file (SKESK_PASSPHRASE);
+  g_autofree char *pw_arg = g_strconcat ("--passphrase-file=", pw_file, NULL);
+  const char *argv[] = { "env", gnupghome, app, "--batch", "--decrypt", file,
+                         pw ? pw_arg : NULL, NULL };
+  g_autoptr(GBytes) stdout_bytes = NULL;
+  int status = -1;
+
+  g_assert_nonnull (app);
+  g_assert_true (tu_run (argv, NULL, &stdout_bytes, err, &status));
+  *out = g_strndup (g_bytes_get_data (stdout_bytes, NULL),
+                    g_bytes_get_size (stdout_bytes));
+  return status;
+}
+
+static void
+assert_written (const char *dir, const char *name, const char *text)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autofree char *got = NULL;
+
+  g_assert_true (g_file_get_contents (path, &got, NULL, NULL));
+  g_assert_cmpstr (got, ==, text);
+}
+
+/* The batch's line for one signed file, its exit status and what it
+ * wrote. */
+static void
+check_batch (const char *path, gboolean pw, const char *dir, const char *name,
+             const char *text, const char *line, int status)
+{
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+
+  g_assert_cmpint (run_batch (path, pw, &out, &err), ==, status);
+  g_test_message ("stdout: %s\nstderr: %s", out, err);
+  g_assert_cmpstr (out, ==, line);
+  assert_written (dir, name, text);
+}
+
+static void
+test_batch_good (void)
+{
+  g_autofree char *dir = at_new_dir ("sigs-good");
+  g_autofree char *path = gpg_sign_encrypt (home, alice_fpr, dir, "good.txt",
+                                            "from Alice\n");
+  g_autofree char *line = g_strdup_printf ("decrypted good.txt.gpg -> good.txt"
+                                           " signature good %s Alice "
+                                           "<alice@example.org>\n", alice_fpr);
+
+  check_batch (path, FALSE, dir, "good.txt", "from Alice\n", line, 0);
+}
+
+static void
+test_batch_unknown (void)
+{
+  g_autofree char *dir = at_new_dir ("sigs-unknown");
+  g_autofree char *path = gpg_sign_encrypt (carol_home, carol_fpr, dir,
+                                            "carol.txt", "from Carol\n");
+  g_autofree char *line = g_strdup_printf ("decrypted carol.txt.gpg -> "
+                                           "carol.txt signature unknown-key "
+                                           "%s\n", carol_fpr);
+
+  check_batch (path, FALSE, dir, "carol.txt", "from Carol\n", line, 0);
+}
+
+static void
+test_batch_not_certified (void)
+{
+  g_autofree char *dir = at_new_dir ("sigs-not-certified");
+  g_autofree char *path = gpg_sign_encrypt (dave_home, dave_fpr, dir,
+                                            "dave.txt", "from Dave\n");
+  g_autofree char *line = g_strdup_printf ("decrypted dave.txt.gpg -> dave.txt"
+                                           " signature not-certified %s Dave "
+                                           "<dave@example.org>\n", dave_fpr);
+
+  check_batch (path, FALSE, dir, "dave.txt", "from Dave\n", line, 0);
+}
+
+/* The file is written (the encryption held), the line says bad, the
+ * batch exits 1. */
+static void
+test_batch_bad (void)
+{
+  g_autofree char *dir = at_new_dir ("sigs-bad");
+  g_autofree char *path = bad_signature_file (dir, "bad.txt", "altered?\n");
+  g_autofree char *line = g_strdup_printf ("decrypted bad.txt.gpg -> bad.txt"
+                                           " signature bad %s Alice "
+                                           "<alice@example.org>\n", alice_fpr);
+
+  check_batch (path, TRUE, dir, "bad.txt", "altered?\n", line, 1);
+}
+
+static gboolean
+has_loaded (gpointer data)
+{
+  return padlock_keyring_get_state (data) != PADLOCK_KEYRING_LOADING;
+}
+
+/* The window's way: a job with the holder and the keyring's home. */
+static void
+test_job_verdicts (void)
+{
+  g_autofree char *dir = at_new_dir ("sigs-job");
+  g_autofree char *good = gpg_sign_encrypt (home, alice_fpr, dir, "a.txt",
+                                            "from Alice\n");
+  g_autofree char *unknown = gpg_sign_encrypt (carol_home, carol_fpr, dir,
+                                               "c.txt", "from Carol\n");
+  g_autoptr(PadlockKeyring) keyring = padlock_keyring_new (home->dir);
+  g_autoptr(PadlockAgent) agent = padlock_agent_new (home->dir);
+  g_autoptr(PadlockHolder) holder = NULL;
+  g_autoptr(PadlockQueue) queue = padlock_queue_new ();
+  const char *paths[] = { good, unknown };
+  PadlockJob *jobs[2];
+
+  g_assert_true (at_wait_until (has_loaded, keyring, WAIT_MS));
+  holder = padlock_holder_new (keyring, agent);
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autoptr(GFile) file = g_file_new_for_path (paths[i]);
+      PadlockJobConfig config = { 0 };
+
+      jobs[i] = padlock_job_new (file, PADLOCK_DIRECTION_DECRYPT, &config);
+      padlock_job_set_holder (jobs[i], holder);
+      padlock_job_set_signers_home (jobs[i],
+                                    padlock_keyring_get_home_dir (keyring));
+      padlock_queue_add (queue, jobs[i]);
+    }
+  g_assert_true (at_wait_queue_idle (queue, WAIT_MS));
+  for (guint i = 0; i < 2; i++)
+    {
+      GPtrArray *sigs = padlock_job_get_signatures (jobs[i]);
+      const PadlockSignature *s;
+      g_autofree char *words = NULL;
+
+      g_assert_no_error (padlock_job_get_error (jobs[i]));
+      g_assert_nonnull (sigs);
+      g_assert_cmpuint (sigs->len, ==, 1);
+      s = sigs->pdata[0];
+      words = padlock_signature_describe (s);
+      if (i == 0)
+        {
+          g_assert_cmpint (s->verdict, ==, PADLOCK_SIGNATURE_GOOD);
+          g_assert_cmpstr (s->fingerprint, ==, alice_fpr);
+          g_assert_cmpstr (words, ==, "Signed by Alice <alice@example.org>");
+          g_assert_cmpint (s->created, >, 0);
+        }
+      else
+        {
+          g_assert_cmpint (s->verdict, ==, PADLOCK_SIGNATURE_UNKNOWN_KEY);
+          g_assert_cmpstr (s->fingerprint, ==, carol_fpr);
+          g_assert_nonnull (strstr (words, "unknown key"));
+        }
+      g_object_unref (jobs[i]);
+    }
+  assert_written (dir, "a.txt", "from Alice\n");
+  assert_written (dir, "c.txt", "from Carol\n");
+}
+
+int
+main (int argc, char **argv)
+{
+  int status;
+
+  tu_init (&argc, &argv);
+  g_test_add_func ("/app-sigs/batch/good", test_batch_good);
+  g_test_add_func ("/app-sigs/batch/unknown-signer", test_batch_unknown);
+  g_test_add_func ("/app-sigs/batch/not-certified", test_batch_not_certified);
+  g_test_add_func ("/app-sigs/batch/bad", test_batch_bad);
+  g_test_add_func ("/app-sigs/job/verdicts", test_job_verdicts);
+  make_keys ();
+  status = g_test_run ();
+  g_clear_pointer (&home, tg_home_free);
+  g_clear_pointer (&carol_home, tg_home_free);
+  g_clear_pointer (&dave_home, tg_home_free);
+  return status;
+}
