@@ -251,22 +251,18 @@ signatures_line (Batch *batch, PadlockJob *job)
       g_string_append_printf (line, " signature %s %s",
                               padlock_signature_verdict_word (s->verdict),
                               s->fingerprint ? s->fingerprint : "-");
+      /* Escaped already: a user ID is the signer's own text. */
       if (s->signer && s->verdict != PADLOCK_SIGNATURE_UNKNOWN_KEY)
-        {
-          g_autofree char *signer = padlock_name_escape (s->signer);
-
-          g_string_append_printf (line, " %s", signer);
-        }
+        g_string_append_printf (line, " %s", s->signer);
       if (s->verdict == PADLOCK_SIGNATURE_BAD)
         batch->n_bad_signatures++;
       if (s->verdict != PADLOCK_SIGNATURE_GOOD)
         {
           g_autofree char *name = g_file_get_basename (padlock_job_get_input (job));
           g_autofree char *input = padlock_name_escape (name);
-          g_autofree char *words = padlock_signature_describe (s);
-          g_autofree char *escaped = padlock_name_escape (words);
+          g_autofree char *words = padlock_signature_describe (s, FALSE);
 
-          g_printerr ("padlock: %s: %s\n", input, escaped);
+          g_printerr ("padlock: %s: %s\n", input, words);
         }
     }
   return g_string_free (line, FALSE);

@@ -64,6 +64,7 @@ struct _PadlockJob
    * verifies them (padlock_job_set_keyring), and the verdicts. */
   char *verify_home;
   GPtrArray *signatures;
+  gboolean output_deleted;      /* padlock_job_delete_output's */
 
   /* Shared with the worker */
   PadlockFolderStatus folder_status;

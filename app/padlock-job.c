@@ -441,6 +441,59 @@ padlock_job_set_signers_home (PadlockJob *self,
   self->verify_home = g_strdup (home_dir);
 }
 
+/* FILE and, for a folder, what it holds, deepest first; a symbolic link
+ * is removed, never followed. */
+static gboolean
+delete_tree (GFile *file, GError **error)
+{
+  g_autoptr(GFileEnumerator) children = NULL;
+  GFileType type = g_file_query_file_type (file, G_FILE_QUERY_INFO_NOFOLLOW_SYMLINKS,
+                                           NULL);
+
+  if (type == G_FILE_TYPE_DIRECTORY)
+    {
+      GFileInfo *info;
+      GFile *child;
+
+      children = g_file_enumerate_children (file, G_FILE_ATTRIBUTE_STANDARD_NAME,
+                                            G_FILE_QUERY_INFO_NOFOLLOW_SYMLINKS,
+                                            NULL, error);
+      if (!children)
+        return FALSE;
+      while (g_file_enumerator_iterate (children, &info, &child, NULL, error)
+             && info)
+        if (!delete_tree (child, error))
+          return FALSE;
+      if (error && *error)
+        return FALSE;
+    }
+  return g_file_delete (file, NULL, error);
+}
+
+gboolean
+padlock_job_delete_output (PadlockJob  *self,
+                           GError     **error)
+{
+  g_return_val_if_fail (PADLOCK_IS_JOB (self), FALSE);
+  g_return_val_if_fail (self->state == PADLOCK_JOB_DONE && self->output, FALSE);
+
+  if (self->output_deleted)
+    return TRUE;
+  if (!delete_tree (self->output, error))
+    return FALSE;
+  self->output_deleted = TRUE;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_OUTPUT]);
+  return TRUE;
+}
+
+gboolean
+padlock_job_get_output_deleted (PadlockJob *self)
+{
+  g_return_val_if_fail (PADLOCK_IS_JOB (self), FALSE);
+
+  return self->output_deleted;
+}
+
 GPtrArray *
 padlock_job_get_signatures (PadlockJob *self)
 {

@@ -128,6 +128,12 @@ void              padlock_job_set_signers_home  (PadlockJob       *self,
  * (PadlockSignature, padlock-signature.h), in the message's order; empty
  * when it was not signed, NULL before then. */
 GPtrArray        *padlock_job_get_signatures    (PadlockJob       *self);
+/* A done job's output (a file, or an unpacked folder and what it holds)
+ * goes, at the user's word (a bad signature's Delete); the job says so
+ * from then on (padlock_job_get_output_deleted, notify::output). */
+gboolean          padlock_job_delete_output     (PadlockJob       *self,
+                                                 GError          **error);
+gboolean          padlock_job_get_output_deleted (PadlockJob      *self);
 /* A failed job goes back to the queue, with a new passphrase. */
 void              padlock_job_retry             (PadlockJob       *self,
                                                  PadlockSecret    *secret);

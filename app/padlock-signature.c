@@ -5,6 +5,7 @@
 
 #include "padlock-key.h"
 #include "padlock-keyring.h"
+#include "padlock-name.h"
 
 struct _PadlockSignerLookup
 {
@@ -56,10 +57,28 @@ grouped (const char *hex)
   return g_string_free (out, FALSE);
 }
 
+/* NAME in bidi isolates when ISOLATE: a right-to-left user ID cannot
+ * reorder the sentence around it. */
+static char *
+isolated (const char *name, gboolean isolate)
+{
+  return isolate ? g_strconcat ("\xe2\x81\xa8", name, "\xe2\x81\xa9", NULL)
+                 : g_strdup (name);
+}
+
 char *
-padlock_signature_describe (const PadlockSignature *s)
+padlock_signature_describe (const PadlockSignature *sig,
+                            gboolean                isolate)
 {
   g_autofree char *fpr = NULL;
+  g_autofree char *signer = sig->signer ? isolated (sig->signer, isolate) : NULL;
+  g_autofree char *signer_name = sig->signer_name ? isolated (sig->signer_name, isolate)
+                                                  : NULL;
+  PadlockSignature copy = *sig;
+  const PadlockSignature *s = &copy;
+
+  copy.signer = signer;
+  copy.signer_name = signer_name;
 
   switch (s->verdict)
     {
@@ -236,8 +255,9 @@ verdict_of (PadlockSignerLookup *lookup, const pl_verification *v)
     {
       const char *name = padlock_key_get_name (key);
 
-      s->signer = g_strdup (padlock_key_get_label (key));
-      s->signer_name = g_strdup (*name ? name : s->signer);
+      /* A user ID is the signer's own text: escaped, as file names are. */
+      s->signer = padlock_name_escape (padlock_key_get_label (key));
+      s->signer_name = *name ? padlock_name_escape (name) : g_strdup (s->signer);
     }
   if (v->key_fpr_len)
     s->fingerprint = hex (v->key_fpr, v->key_fpr_len);

@@ -36,9 +36,10 @@ typedef enum
 typedef struct
 {
   PadlockSignatureVerdict verdict;
-  char   *signer;       /* "Bob <bob@example.org>"; NULL: UNKNOWN_KEY,
-                         * UNSUPPORTED */
-  char   *signer_name;  /* "Bob", else the signer's label */
+  char   *signer;       /* "Bob <bob@example.org>", escaped
+                         * (padlock_name_escape: it is the signer's own
+                         * text); NULL: UNKNOWN_KEY, UNSUPPORTED */
+  char   *signer_name;  /* "Bob", else the signer's label, escaped */
   char   *fingerprint;  /* upper-case hex: the signing key's, or for
                          * UNKNOWN_KEY the issuer's (a key ID when the
                          * signature names no fingerprint) */
@@ -55,8 +56,11 @@ const char *padlock_signature_verdict_word (PadlockSignatureVerdict verdict);
 
 /* What a row says, translated: "Signed by Bob <bob@…>", "Signature does
  * not match: the file may have been altered after Bob signed it",
- * "Signed by an unknown key 0123…", … */
-char *padlock_signature_describe (const PadlockSignature *signature);
+ * "Signed by an unknown key 0123…", …; with ISOLATE, the signer's name in
+ * bidi isolates (for what the window shows; not for what it says to a
+ * screen reader, nor for a terminal). */
+char *padlock_signature_describe (const PadlockSignature *signature,
+                                  gboolean                isolate);
 
 /* The verdict that sums up SIGNATURES (an array of PadlockSignature):
  * the worst, BAD before NOT_VALID, UNKNOWN_KEY, UNSUPPORTED,

@@ -1,5 +1,6 @@
 /* padlock-window-files.c - files in: drops, sorting, passphrases, retries */
 #include "padlock-window-private.h"
+#include "padlock-keyring.h"
 
 #include <glib/gi18n.h>
 
@@ -95,6 +96,17 @@ padlock_window_notice (PadlockWindow *self,
   self->last_notice = g_strdup (message);
 }
 
+/* A decryption verifies its signatures with the user's GnuPG keyring,
+ * the one the application's keyring reads (gpg's default home); it asks
+ * gpg only when the file is signed. */
+static void
+set_signers_home (PadlockJob *job)
+{
+  g_autofree char *home = padlock_keyring_default_home ();
+
+  padlock_job_set_signers_home (job, home);
+}
+
 static void
 start_jobs (PadlockWindow  *self,
             PadlockRequest *request,
@@ -127,6 +139,8 @@ start_jobs (PadlockWindow  *self,
 
       padlock_job_set_group (job, group);
       padlock_job_set_secret (job, secret);
+      if (direction == PADLOCK_DIRECTION_DECRYPT)
+        set_signers_home (job);
       padlock_queue_add (self->queue, job);
     }
   padlock_job_config_clear (&config);

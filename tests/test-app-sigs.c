@@ -264,7 +264,7 @@ test_job_verdicts (void)
       g_assert_nonnull (sigs);
       g_assert_cmpuint (sigs->len, ==, 1);
       s = sigs->pdata[0];
-      words = padlock_signature_describe (s);
+      words = padlock_signature_describe (s, FALSE);
       if (i == 0)
         {
           g_assert_cmpint (s->verdict, ==, PADLOCK_SIGNATURE_GOOD);
