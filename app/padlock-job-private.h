@@ -15,7 +15,9 @@
 
 #include "job.h"
 #include "padlock-folder.h"
+#include "padlock-agent.h"
 #include "padlock-holder.h"
+#include "padlock-key.h"
 #include "padlock-input.h"
 #include "padlock-job.h"
 #include "padlock-output.h"
@@ -65,6 +67,10 @@ struct _PadlockJob
   char *verify_home;
   GPtrArray *signatures;
   gboolean output_deleted;      /* padlock_job_delete_output's */
+  /* Encryption: signed by SIGN_KEY through SIGN_AGENT (padlock_job_set_signer). */
+  PadlockKey *sign_key;
+  PadlockAgent *sign_agent;
+  char *sign_home;
 
   /* Shared with the worker */
   PadlockFolderStatus folder_status;
@@ -125,6 +131,9 @@ typedef struct
   pl_decrypt_result result;
   char *verify_home;            /* the job's; NULL: every signer unknown */
   GPtrArray *signatures;        /* decryption: PadlockSignature verdicts */
+  PadlockKey *sign_key;         /* encryption: the job's signer, or NULL */
+  PadlockAgent *sign_agent;
+  char *sign_home;
   gboolean folder;              /* encrypting a folder as NAME.tar */
   PadlockJobSinkKind sink;      /* the output's: FILE, or FOLDER when a
                                  * decrypted tar may become a folder */

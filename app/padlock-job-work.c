@@ -13,6 +13,7 @@
 #include "padlock-digest.h"
 #include "padlock-error.h"
 #include "padlock-signature.h"
+#include "padlock-signer.h"
 #include "streamsource.h"
 
 void
@@ -32,6 +33,9 @@ padlock_job_work_free (gpointer data)
   g_clear_pointer (&work->holder, padlock_holder_unref);
   g_clear_object (&work->cancellable);
   g_free (work->verify_home);
+  g_clear_object (&work->sign_key);
+  g_clear_object (&work->sign_agent);
+  g_free (work->sign_home);
   g_clear_pointer (&work->signatures, g_ptr_array_unref);
   g_free (work);
 }
@@ -110,10 +114,12 @@ static gpg_error_t
 encrypt_with_secret (PadlockJobWork       *work,
                      pl_source            *src,
                      pl_sink              *sink,
-                     const pl_job_control *ctl)
+                     const pl_job_control *ctl,
+                     PadlockSigner        *signer)
 {
   pl_encrypt_options opts;
   pl_key key = padlock_secret_get_key (work->secret);
+  const pl_seckey *signers[1];
   GStatBuf st;
 
   pl_encrypt_options_init (&opts);
@@ -131,6 +137,13 @@ encrypt_with_secret (PadlockJobWork       *work,
     opts.file_date = (uint32_t) st.st_mtime;
   opts.keys = &key;
   opts.n_keys = 1;
+  /* Signed as gpg -se signs: one-pass signature, data, signature. */
+  if (signer)
+    {
+      signers[0] = padlock_signer_get_seckey (signer);
+      opts.signers = signers;
+      opts.n_signers = 1;
+    }
   /* The jobs sharing the passphrase derive once for all (issue 13). */
   opts.keycache = padlock_secret_get_keycache (work->secret);
   return pl_encrypt (src, sink, &opts, ctl);
@@ -340,7 +353,17 @@ encrypt_thread (GTask          *task,
   pl_sink *sink = NULL;
   GError *error = NULL;
   gpg_error_t err;
+  g_autoptr(PadlockSigner) signer = NULL;
 
+  /* Before any output: a signer that cannot be made stops the job. */
+  if (work->sign_key
+      && !(signer = padlock_signer_new (work->sign_home, work->sign_agent,
+                                        work->sign_key, work->input_name,
+                                        work->cancellable, &error)))
+    {
+      return_outcome (task, 0, error);
+      return;
+    }
   err = open_input_output (self, work, &src, &sink);
   if (!err && work->delete_original)
     {
@@ -348,14 +371,17 @@ encrypt_thread (GTask          *task,
       src = padlock_digest_source_new (src, &digest);
     }
   if (!err)
-    err = encrypt_with_secret (work, src, sink, &ctl);
+    err = encrypt_with_secret (work, src, sink, &ctl, signer);
   if (!err)
     {
       work->output_path = job_sink_written_path (work, sink);
       if (work->delete_original)
         error = verify_and_delete (self, work, &digest, &ctl);
     }
-  if (err)
+  /* The agent's own words: pinentry cancelled, a card missing. */
+  if (err && signer)
+    error = padlock_signer_take_error (signer, err);
+  if (err && !error)
     error = padlock_folder_error (src, work->folder, NULL, FALSE, err);
   pl_sink_free (sink);
   pl_source_free (src);

@@ -312,6 +312,12 @@ padlock_job_start (PadlockJob *self,
   if (self->holder && self->direction == PADLOCK_DIRECTION_DECRYPT)
     work->holder = padlock_holder_ref (self->holder);
   work->verify_home = g_strdup (self->verify_home);
+  if (self->sign_key && self->direction == PADLOCK_DIRECTION_ENCRYPT)
+    {
+      work->sign_key = g_object_ref (self->sign_key);
+      work->sign_agent = g_object_ref (self->sign_agent);
+      work->sign_home = g_strdup (self->sign_home);
+    }
   g_clear_object (&self->cancellable);
   self->cancellable = g_cancellable_new ();
   work->cancellable = g_object_ref (self->cancellable);
@@ -439,6 +445,31 @@ padlock_job_set_signers_home (PadlockJob *self,
 
   g_free (self->verify_home);
   self->verify_home = g_strdup (home_dir);
+}
+
+void
+padlock_job_set_signer (PadlockJob   *self,
+                        PadlockKey   *key,
+                        PadlockAgent *agent,
+                        const char   *home_dir)
+{
+  g_return_if_fail (PADLOCK_IS_JOB (self));
+  g_return_if_fail (!key || PADLOCK_IS_AGENT (agent));
+
+  g_set_object (&self->sign_key, key);
+  g_clear_object (&self->sign_agent);
+  if (key)
+    self->sign_agent = g_object_ref (agent);
+  g_free (self->sign_home);
+  self->sign_home = key ? g_strdup (home_dir) : NULL;
+}
+
+PadlockKey *
+padlock_job_get_signer (PadlockJob *self)
+{
+  g_return_val_if_fail (PADLOCK_IS_JOB (self), NULL);
+
+  return self->sign_key;
 }
 
 /* FILE and, for a folder, what it holds, deepest first; a symbolic link
@@ -615,6 +646,9 @@ padlock_job_finalize (GObject *object)
   g_clear_pointer (&self->holder, padlock_holder_unref);
   g_free (self->verify_home);
   g_clear_pointer (&self->signatures, g_ptr_array_unref);
+  g_clear_object (&self->sign_key);
+  g_clear_object (&self->sign_agent);
+  g_free (self->sign_home);
   g_clear_object (&self->cancellable);
   g_mutex_clear (&self->waiting_lock);
   g_free (self->waiting);

@@ -134,6 +134,18 @@ GPtrArray        *padlock_job_get_signatures    (PadlockJob       *self);
 gboolean          padlock_job_delete_output     (PadlockJob       *self,
                                                  GError          **error);
 gboolean          padlock_job_get_output_deleted (PadlockJob      *self);
+/* Encryption: signed by KEY (a PadlockKey with a signing subkey whose
+ * secret gpg-agent holds: padlock_key_get_signing_subkey) of the keyring
+ * of HOME_DIR, through AGENT, whose pinentry asks for the key's
+ * passphrase; NULL: not signed.  The output is then what `gpg -se`
+ * writes.  A key that cannot sign fails the job before it writes. */
+typedef struct _PadlockKey PadlockKey;
+typedef struct _PadlockAgent PadlockAgent;
+void              padlock_job_set_signer        (PadlockJob       *self,
+                                                 PadlockKey       *key,
+                                                 PadlockAgent     *agent,
+                                                 const char       *home_dir);
+PadlockKey       *padlock_job_get_signer        (PadlockJob       *self);
 /* A failed job goes back to the queue, with a new passphrase. */
 void              padlock_job_retry             (PadlockJob       *self,
                                                  PadlockSecret    *secret);
