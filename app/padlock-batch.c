@@ -25,6 +25,7 @@
 #include "padlock-secret-input.h"
 #include "padlock-keyring.h"
 #include "padlock-signature.h"
+#include "padlock-signer.h"
 #include "passphrase.h"
 #include "padlock-settings.h"
 
@@ -43,6 +44,12 @@ static const GOptionEntry batch_options[] = {
     N_("NAME") },
   { "armor", 0, 0, G_OPTION_ARG_NONE, NULL,
     N_("With --batch: write ASCII-armored output (.asc)"), NULL },
+  { "sign", 0, 0, G_OPTION_ARG_NONE, NULL,
+    N_("With --batch: sign what is encrypted, with a key gpg-agent holds"),
+    NULL },
+  { "local-user", 0, 0, G_OPTION_ARG_STRING, NULL,
+    N_("With --sign: the key to sign with (default: gpg's default-key)"),
+    N_("KEY") },
   { NULL }
 };
 
@@ -69,6 +76,8 @@ typedef struct
   gboolean any_pkesk;           /* some message is for a public key */
   char *signers_home;           /* the GnuPG home that verifies signatures */
   guint n_bad_signatures;
+  PadlockKey *sign_key;         /* --sign: the encryptions' signer */
+  PadlockAgent *sign_agent;
 } Batch;
 
 static int
@@ -514,20 +523,53 @@ on_keyring_loaded (PadlockKeyring *keyring,
   g_main_loop_quit (user_data);
 }
 
-/* The user's secret keys in GnuPG, for the decryptions; NULL without a
- * GnuPG home or a secret key. */
-static PadlockHolder *
-load_holder (Batch *batch)
+/* gpg's default keyring, read to the end. */
+static PadlockKeyring *
+load_keyring (Batch *batch)
 {
-  g_autoptr(PadlockKeyring) keyring = padlock_keyring_new (NULL);
-  g_autoptr(PadlockAgent) agent = NULL;
-  PadlockHolder *holder;
+  PadlockKeyring *keyring = padlock_keyring_new (NULL);
   gulong id = g_signal_connect (keyring, "loaded",
                                 G_CALLBACK (on_keyring_loaded), batch->loop);
 
   if (padlock_keyring_get_state (keyring) == PADLOCK_KEYRING_LOADING)
     g_main_loop_run (batch->loop);
   g_signal_handler_disconnect (keyring, id);
+  return keyring;
+}
+
+/* --sign: the key named by --local-user (else gpg's default) into the
+ * batch; FALSE, saying why, when there is none to sign with. */
+static gboolean
+load_signer (Batch *batch, const char *local_user, GError **error)
+{
+  g_autoptr(PadlockKeyring) keyring = load_keyring (batch);
+
+  batch->sign_key = padlock_keyring_get_state (keyring) == PADLOCK_KEYRING_READY
+                    ? padlock_signer_choose_key (keyring, local_user) : NULL;
+  if (!batch->sign_key)
+    {
+      if (local_user)
+        g_set_error (error, PADLOCK_ERROR, PADLOCK_ERROR_PUBLIC_KEY,
+                     _("No secret key that can sign matches %s."), local_user);
+      else
+        g_set_error (error, PADLOCK_ERROR, PADLOCK_ERROR_PUBLIC_KEY, "%s",
+                     _("--sign needs a secret key that can sign in your "
+                       "GnuPG keyring."));
+      return FALSE;
+    }
+  batch->sign_agent = padlock_agent_new (padlock_keyring_get_home_dir (keyring));
+  return TRUE;
+}
+
+/* The user's secret keys in GnuPG, for the decryptions; NULL without a
+ * GnuPG home or a secret key. */
+static PadlockHolder *
+load_holder (Batch *batch)
+{
+  g_autoptr(PadlockKeyring) keyring = load_keyring (batch);
+  g_autoptr(PadlockAgent) agent = NULL;
+  PadlockHolder *holder;
+
   if (padlock_keyring_get_state (keyring) != PADLOCK_KEYRING_READY)
     return NULL;
   agent = padlock_agent_new (padlock_keyring_get_home_dir (keyring));
@@ -557,6 +599,9 @@ run_jobs (Batch *batch, PadlockSecret *secret, guint concurrency)
           padlock_job_set_holder (job, batch->holder);
           padlock_job_set_signers_home (job, batch->signers_home);
         }
+      else if (batch->sign_key)
+        padlock_job_set_signer (job, batch->sign_key, batch->sign_agent,
+                                batch->signers_home);
       g_signal_connect (job, "notify::state", G_CALLBACK (on_job_state), batch);
       padlock_queue_add (batch->queue, job);
     }
@@ -584,6 +629,7 @@ padlock_batch_run (GVariantDict *options)
   gboolean any_encrypt = FALSE;
   int forced, status = 1;
   guint int_id, term_id;
+  g_autoptr(GError) sign_problem = NULL;
 
   padlock_job_config_from_settings (settings, &config);
   if (!read_options (options, &config, &forced, &pw_file, &paths, &problem))
@@ -607,10 +653,27 @@ padlock_batch_run (GVariantDict *options)
     any_encrypt |= padlock_job_get_direction (g_ptr_array_index (batch.jobs, i))
                    == PADLOCK_DIRECTION_ENCRYPT;
 
-  /* GnuPG is asked only for messages to public keys. */
+  /* GnuPG is asked only for messages to public keys, and to sign. */
   if (!any_encrypt && batch.any_pkesk)
     batch.holder = load_holder (&batch);
-  if (!pw_file && (!batch.holder || batch.needs_passphrase))
+  if (g_variant_dict_contains (options, "sign"))
+    {
+      const char *local_user = NULL;
+
+      g_variant_dict_lookup (options, "local-user", "&s", &local_user);
+      if (!any_encrypt)
+        bad_usage (&problem, "%s", _("--sign signs what is encrypted; these "
+                                     "files are all to decrypt."));
+      else if (!load_signer (&batch, local_user, &sign_problem))
+        {
+          g_printerr ("padlock: %s\n", sign_problem->message);
+          status = 1;
+          goto leave;
+        }
+    }
+  if (problem)
+    ;                           /* said below */
+  else if (!pw_file && (!batch.holder || batch.needs_passphrase))
     bad_usage (&problem, "%s",
                _("--batch needs --passphrase-file=FILE (or - to type it); a "
                  "passphrase is never taken on the command line.  Files "
@@ -640,6 +703,8 @@ padlock_batch_run (GVariantDict *options)
   g_ptr_array_unref (batch.inputs);
   g_clear_pointer (&batch.holder, padlock_holder_unref);
   g_free (batch.signers_home);
+  g_clear_object (&batch.sign_key);
+  g_clear_object (&batch.sign_agent);
   g_clear_object (&batch.interrupt);
   g_clear_pointer (&batch.loop, g_main_loop_unref);
   padlock_job_config_clear (&config);

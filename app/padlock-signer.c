@@ -40,6 +40,21 @@ padlock_key_get_signing_subkey (PadlockKey *key)
   return best;
 }
 
+PadlockKey *
+padlock_signer_choose_key (PadlockKeyring *keyring, const char *query)
+{
+  PadlockKey *preferred = query ? NULL : padlock_keyring_get_default_key (keyring);
+  g_autoptr(GPtrArray) keys = NULL;
+
+  if (preferred && padlock_key_get_signing_subkey (preferred))
+    return g_object_ref (preferred);
+  keys = padlock_keyring_search (keyring, query ? query : "");
+  for (guint i = 0; i < keys->len; i++)
+    if (padlock_key_get_signing_subkey (keys->pdata[i]))
+      return g_object_ref (keys->pdata[i]);
+  return NULL;
+}
+
 /* The engine's pl_sign_fn, on the job's thread. */
 static gpg_error_t
 sign_with_agent (void *user_data, const pl_pubkey *pub, int gcry_md_algo,

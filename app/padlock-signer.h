@@ -26,6 +26,15 @@ G_BEGIN_DECLS
  * invalid; the newest such, as gpg chooses.  NULL when none. */
 const PadlockSubkey *padlock_key_get_signing_subkey (PadlockKey *key);
 
+/* The key to sign with, a new reference or NULL: the first of KEYRING
+ * that matches QUERY (padlock_keyring_search: a user ID's text, a key ID
+ * or fingerprint) and has a signing subkey; without QUERY, gpg's
+ * default key (padlock_keyring_get_default_key) when it can sign, else
+ * the first key that can. */
+typedef struct _PadlockKeyring PadlockKeyring;
+PadlockKey          *padlock_signer_choose_key      (PadlockKeyring *keyring,
+                                                     const char     *query);
+
 typedef struct _PadlockSigner PadlockSigner;
 
 /* A signer for KEY (of the keyring of HOME_DIR), through AGENT, its

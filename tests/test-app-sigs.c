@@ -21,10 +21,14 @@
 #define SKESK_PASSPHRASE "a passphrase for the file"
 #define WAIT_MS 120000
 
-static TgHome *home;            /* Alice's secret key; Dave's certificate */
+static TgHome *home;            /* Alice's secret key (unprotected, the
+                                 * default), Erin's (protected); Dave's
+                                 * certificate */
 static TgHome *carol_home;      /* Carol's secret key, Alice's certificate */
 static TgHome *dave_home;       /* Dave's secret key, Alice's certificate */
-static char *alice_fpr, *carol_fpr, *dave_fpr;
+static char *alice_fpr, *carol_fpr, *dave_fpr, *erin_fpr;
+
+#define ERIN_PASSPHRASE "erin's key pass"
 
 static GBytes *
 export (TgHome *h, const char *fpr)
@@ -46,6 +50,8 @@ make_keys (void)
                           "cert,sign", "never", "", NULL);
   tg_add_key (home, alice_fpr, "cv25519", "encr", "never", "", NULL);
   alice = export (home, alice_fpr);
+  erin_fpr = tg_gen_key (home, "Erin <erin@example.org>", "rsa3072",
+                         "cert,sign", "never", ERIN_PASSPHRASE, NULL);
 
   carol_home = tg_home_new ();
   carol_fpr = tg_gen_key (carol_home, "Carol <carol@example.org>", "ed25519",
@@ -218,6 +224,133 @@ test_batch_bad (void)
   check_batch (path, TRUE, dir, "bad.txt", "altered?\n", line, 1);
 }
 
+/* padlock --batch --sign [--local-user=USER] --passphrase-file FILE in
+ * HOME: the exit status; stderr in *ERR. */
+static int
+run_batch_sign (const char *file, const char *user, char **err)
+{
+  const char *app = g_getenv ("PADLOCK_APP");
+  g_autofree char *gnupghome = g_strconcat ("GNUPGHOME=", home->dir, NULL);
+  g_autofree char *pw_file = at_passphrase_file (SKESK_PASSPHRASE);
+  g_autofree char *pw_arg = g_strconcat ("--passphrase-file=", pw_file, NULL);
+  g_autofree char *user_arg = user ? g_strconcat ("--local-user=", user, NULL)
+                                   : NULL;
+  const char *argv[] = { "env", gnupghome, app, "--batch", "--sign", pw_arg,
+                         file, user_arg, NULL };
+  g_autoptr(GBytes) out = NULL;
+  int status = -1;
+
+  g_assert_true (tu_run (argv, NULL, &out, err, &status));
+  return status;
+}
+
+/* gpg -d of PATH in HOME: its status lines (the plaintext goes to a file
+ * beside it, which must hold TEXT). */
+static char *
+gpg_decrypt_status (const char *path, const char *text)
+{
+  g_autofree char *plain = g_strconcat (path, ".gpg-out", NULL);
+  g_autoptr(GBytes) status = NULL;
+  g_autofree char *got = NULL;
+
+  g_assert_cmpint (tg_gpg (home, SKESK_PASSPHRASE, NULL, &status, "--status-fd",
+                           "1", "--output", plain, "--decrypt", path, NULL),
+                   ==, 0);
+  g_assert_true (g_file_get_contents (plain, &got, NULL, NULL));
+  g_assert_cmpstr (got, ==, text);
+  return g_strndup (g_bytes_get_data (status, NULL), g_bytes_get_size (status));
+}
+
+/* What gpg -d says of a message signed by FPR: good, by that key, and
+ * written as gpg -se writes it (one-pass signature, literal, signature). */
+static void
+assert_gpg_good (const char *path, const char *fpr, const char *uid,
+                 const char *text)
+{
+  g_autofree char *status = gpg_decrypt_status (path, text);
+  g_autofree char *validsig = g_strconcat ("[GNUPG:] VALIDSIG ", fpr, NULL);
+  g_autofree char *goodsig = g_strconcat (" ", uid, "\n", NULL);
+  g_autoptr(GBytes) packets = NULL;
+  g_autofree char *listing = NULL;
+  const char *ops, *lit, *sig;
+
+  g_test_message ("gpg: %s", status);
+  g_assert_nonnull (strstr (status, "[GNUPG:] GOODSIG "));
+  g_assert_nonnull (strstr (strstr (status, "[GNUPG:] GOODSIG "), goodsig));
+  g_assert_nonnull (strstr (status, validsig));
+  g_assert_null (strstr (status, "BADSIG"));
+  g_assert_cmpint (tg_gpg (home, SKESK_PASSPHRASE, NULL, &packets,
+                           "--list-packets", path, NULL), ==, 0);
+  listing = g_strndup (g_bytes_get_data (packets, NULL), g_bytes_get_size (packets));
+  ops = strstr (listing, ":onepass_sig packet:");
+  lit = strstr (listing, ":literal data packet:");
+  sig = strstr (listing, ":signature packet:");
+  g_assert_true (ops && lit && sig && ops < lit && lit < sig);
+}
+
+/* padlock --batch --sign: gpg's default key (Alice's, unprotected). */
+static void
+test_batch_sign_default (void)
+{
+  g_autofree char *dir = at_new_dir ("sigs-sign");
+  g_autofree char *plain = g_build_filename (dir, "memo.txt", NULL);
+  g_autofree char *sealed = g_strconcat (plain, ".gpg", NULL);
+  g_autofree char *err = NULL;
+
+  g_assert_true (g_file_set_contents (plain, "signed by Alice\n", -1, NULL));
+  g_assert_cmpint (run_batch_sign (plain, NULL, &err), ==, 0);
+  g_test_message ("stderr: %s", err);
+  assert_gpg_good (sealed, alice_fpr, "Alice <alice@example.org>",
+                   "signed by Alice\n");
+}
+
+/* --local-user=erin: a protected key, its passphrase asked once by the
+ * agent's pinentry. */
+static void
+test_batch_sign_pinentry (void)
+{
+  g_autofree char *dir = at_new_dir ("sigs-sign-erin");
+  g_autofree char *plain = g_build_filename (dir, "memo.txt", NULL);
+  g_autofree char *sealed = g_strconcat (plain, ".gpg", NULL);
+  g_autofree char *err = NULL;
+  guint asked;
+
+  g_assert_true (g_file_set_contents (plain, "signed by Erin\n", -1, NULL));
+  tg_gpgconf (home, "--reload", "gpg-agent");
+  tg_home_set_pinentry (home, ERIN_PASSPHRASE);
+  asked = tg_home_pinentry_count (home);
+  g_assert_cmpint (run_batch_sign (plain, "erin@example.org", &err), ==, 0);
+  g_test_message ("stderr: %s", err);
+  g_assert_cmpuint (tg_home_pinentry_count (home), ==, asked + 1);
+  assert_gpg_good (sealed, erin_fpr, "Erin <erin@example.org>",
+                   "signed by Erin\n");
+}
+
+/* Pinentry cancelled: the job fails saying so, and nothing is written;
+ * a --local-user without a secret key is refused before any job. */
+static void
+test_batch_sign_refused (void)
+{
+  g_autofree char *dir = at_new_dir ("sigs-sign-no");
+  g_autofree char *plain = g_build_filename (dir, "memo.txt", NULL);
+  g_autofree char *err = NULL;
+  g_autofree char *err2 = NULL;
+  g_autofree char *listing = NULL;
+
+  g_assert_true (g_file_set_contents (plain, "not signed\n", -1, NULL));
+  tg_gpgconf (home, "--reload", "gpg-agent");
+  tg_home_set_pinentry (home, "cancel");
+  g_assert_cmpint (run_batch_sign (plain, erin_fpr, &err), ==, 1);
+  g_test_message ("stderr: %s", err);
+  g_assert_nonnull (strstr (err, "memo.txt"));
+  g_assert_cmpint (run_batch_sign (plain, "dave@example.org", &err2), ==, 1);
+  g_test_message ("stderr: %s", err2);
+  g_assert_nonnull (strstr (err2, "No secret key that can sign matches "
+                                  "dave@example.org"));
+  listing = at_list_dir (dir);
+  g_assert_cmpstr (listing, ==, "memo.txt");
+}
+
 static gboolean
 has_loaded (gpointer data)
 {
@@ -295,6 +428,9 @@ main (int argc, char **argv)
   g_test_add_func ("/app-sigs/batch/not-certified", test_batch_not_certified);
   g_test_add_func ("/app-sigs/batch/bad", test_batch_bad);
   g_test_add_func ("/app-sigs/job/verdicts", test_job_verdicts);
+  g_test_add_func ("/app-sigs/batch/sign-default", test_batch_sign_default);
+  g_test_add_func ("/app-sigs/batch/sign-pinentry", test_batch_sign_pinentry);
+  g_test_add_func ("/app-sigs/batch/sign-refused", test_batch_sign_refused);
   make_keys ();
   status = g_test_run ();
   g_clear_pointer (&home, tg_home_free);
