@@ -439,3 +439,14 @@ padlock_passphrase_dialog_set_note (PadlockPassphraseDialog *self,
   gtk_label_set_text (self->note_label, note ? note : "");
   gtk_widget_set_visible (GTK_WIDGET (self->note_label), note != NULL);
 }
+
+void
+padlock_passphrase_dialog_add_section (PadlockPassphraseDialog *self,
+                                       GtkWidget               *section)
+{
+  g_return_if_fail (PADLOCK_IS_PASSPHRASE_DIALOG (self));
+
+  /* The entries' column, the one-archive check last until now. */
+  gtk_box_append (GTK_BOX (gtk_widget_get_parent (GTK_WIDGET (self->one_archive_check))),
+                  section);
+}

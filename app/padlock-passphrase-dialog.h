@@ -37,6 +37,10 @@ gboolean padlock_passphrase_dialog_get_one_archive   (PadlockPassphraseDialog *s
 /* Encryption: the format written and who opens it (NULL hides it). */
 void                     padlock_passphrase_dialog_set_format (PadlockPassphraseDialog *self,
                                                                const char              *format);
+/* Encryption: SECTION (such as "Sign as", padlock-sign-as.h) under the
+ * entries, in the order added. */
+void                     padlock_passphrase_dialog_add_section (PadlockPassphraseDialog *self,
+                                                                GtkWidget               *section);
 /* What comes next, such as a second dialog (NULL hides it). */
 void                     padlock_passphrase_dialog_set_note (PadlockPassphraseDialog *self,
                                                              const char              *note);

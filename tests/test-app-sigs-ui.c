@@ -10,6 +10,8 @@
 #include "gnupg-home.h"
 #include "packet-builder.h"
 #include "padlock-job-row.h"
+#include "padlock-passphrase-dialog-private.h"
+#include "padlock-sign-as.h"
 #include "padlock-window.h"
 
 #define PASSPHRASE "tulip-orbit-canyon-42"
@@ -229,6 +231,77 @@ test_signature_rows (void)
   at_settle (50);
 }
 
+static PadlockSignAs *
+find_sign_as (GtkWidget *widget)
+{
+  if (PADLOCK_IS_SIGN_AS (widget))
+    return PADLOCK_SIGN_AS (widget);
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c;
+       c = gtk_widget_get_next_sibling (c))
+    {
+      PadlockSignAs *found = find_sign_as (c);
+
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+static gboolean
+sign_as_shown (gpointer data)
+{
+  PadlockSignAs *sign_as = find_sign_as (data);
+
+  return sign_as && gtk_widget_get_visible (GTK_WIDGET (sign_as));
+}
+
+/* The encrypt dialog offers "Sign as Alice <…>", checked; what the window
+ * then writes, gpg -d finds signed by Alice, through the agent. */
+static void
+test_sign_in_window (void)
+{
+  g_autofree char *dir = at_new_dir ("sig-sign");
+  g_autofree char *plain = g_build_filename (dir, "minutes.txt", NULL);
+  g_autofree char *sealed = g_build_filename (dir, "minutes.txt.gpg", NULL);
+  g_autofree char *back = g_build_filename (dir, "back.txt", NULL);
+  g_autofree char *checks = NULL;
+  g_autofree char *validsig = g_strconcat ("[GNUPG:] VALIDSIG ", alice_fpr, NULL);
+  g_autofree char *got = NULL;
+  g_autofree char *status_text = NULL;
+  g_autoptr(GBytes) status = NULL;
+  const char *paths[] = { plain, NULL };
+  PadlockWindow *window = at_new_window ();
+  AtReader *reader = at_reader_new ();
+  PadlockPassphraseDialog *dialog;
+
+  g_assert_true (g_file_set_contents (plain, "signed in the window\n", -1, NULL));
+  at_drop (window, paths);
+  dialog = at_wait_dialog (window);
+  g_assert_true (at_wait_until (sign_as_shown, dialog, TIMEOUT_MS));
+  at_settle (200);
+  checks = all_of_role (reader, "check box");
+  g_assert_nonnull (strstr (checks, "Sign as Alice <alice@example.org>"));
+  g_assert_nonnull (padlock_sign_as_get_key (find_sign_as (GTK_WIDGET (dialog))));
+  gtk_editable_set_text (GTK_EDITABLE (dialog->entry), PASSPHRASE);
+  gtk_editable_set_text (GTK_EDITABLE (dialog->confirm_entry), PASSPHRASE);
+  at_screenshot (GTK_WIDGET (dialog), "sign-as");
+  at_answer (dialog, PASSPHRASE);
+  g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
+
+  g_assert_cmpint (tg_gpg (home, PASSPHRASE, NULL, &status, "--status-fd", "1",
+                           "--output", back, "--decrypt", sealed, NULL), ==, 0);
+  status_text = g_strndup (g_bytes_get_data (status, NULL), g_bytes_get_size (status));
+  g_test_message ("gpg: %s", status_text);
+  g_assert_nonnull (strstr (status_text, "[GNUPG:] GOODSIG "));
+  g_assert_nonnull (strstr (status_text, validsig));
+  g_assert_true (g_file_get_contents (back, &got, NULL, NULL));
+  g_assert_cmpstr (got, ==, "signed in the window\n");
+
+  at_reader_free (reader);
+  gtk_window_destroy (GTK_WINDOW (window));
+  at_settle (50);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -248,6 +321,7 @@ main (int argc, char **argv)
   g_setenv ("GNUPGHOME", home->dir, TRUE);
   at_application ();
   g_test_add_func ("/sigs-ui/rows", test_signature_rows);
+  g_test_add_func ("/sigs-ui/sign-as", test_sign_in_window);
   status = g_test_run ();
   g_clear_pointer (&home, tg_home_free);
   g_clear_pointer (&carol_home, tg_home_free);
