@@ -86,7 +86,8 @@ usage_error (const char *message)
   g_printerr ("padlock: %s\n", message);
   g_printerr ("%s\n", _("Usage: padlock --batch [--encrypt|--decrypt] "
                         "--passphrase-file=FILE [--output-dir=DIR] "
-                        "[--profile=NAME] [--armor] PATH…"));
+                        "[--profile=NAME] [--armor] [--sign "
+                        "[--local-user=KEY]] PATH…"));
   return PADLOCK_BATCH_EXIT_USAGE;
 }
 
