@@ -42,9 +42,8 @@ padlock_signature_verdict_word (PadlockSignatureVerdict verdict)
   return words[verdict];
 }
 
-/* "0123 4567 89AB …": a fingerprint as people read it aloud. */
-static char *
-grouped (const char *hex)
+char *
+padlock_fingerprint_grouped (const char *hex)
 {
   GString *out = g_string_new (NULL);
 
@@ -95,7 +94,7 @@ padlock_signature_describe (const PadlockSignature *sig,
       return g_strdup (_("Signature does not match: the file may have been "
                          "altered after it was signed"));
     case PADLOCK_SIGNATURE_UNKNOWN_KEY:
-      fpr = grouped (s->fingerprint ? s->fingerprint : "");
+      fpr = padlock_fingerprint_grouped (s->fingerprint ? s->fingerprint : "");
       return g_strdup_printf (_("Signed by an unknown key %s"), fpr);
     case PADLOCK_SIGNATURE_NOT_VALID:
       return g_strdup_printf (_("The signature by %s is not valid: %s"),
@@ -153,13 +152,23 @@ padlock_signer_lookup_free (PadlockSignerLookup *lookup)
   g_free (lookup);
 }
 
+static char *
+hex (const uint8_t *p, size_t n)
+{
+  char *out = g_malloc (2 * n + 1);
+
+  for (size_t i = 0; i < n; i++)
+    g_snprintf (out + 2 * i, 3, "%02X", p[i]);
+  out[2 * n] = '\0';
+  return out;
+}
+
 const pl_cert *
 padlock_signer_lookup_find (void *data, const uint8_t *fpr, size_t fpr_len,
                             const uint8_t *keyid)
 {
   PadlockSignerLookup *lookup = data;
-  g_autofree char *id = fpr_len ? g_malloc (2 * fpr_len + 1)
-                                : g_malloc (2 * 8 + 1);
+  g_autofree char *id = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GBytes) bytes = NULL;
   PadlockKey *key = NULL;
@@ -172,8 +181,7 @@ padlock_signer_lookup_find (void *data, const uint8_t *fpr, size_t fpr_len,
    * would make a GnuPG home. */
   if (!lookup->home_dir || !g_file_test (lookup->home_dir, G_FILE_TEST_IS_DIR))
     return NULL;
-  for (size_t i = 0; i < (fpr_len ? fpr_len : 8); i++)
-    g_snprintf (id + 2 * i, 3, "%02X", fpr_len ? fpr[i] : keyid[i]);
+  id = fpr_len ? hex (fpr, fpr_len) : hex (keyid, 8);
   bytes = padlock_keyring_find_signer_home (lookup->home_dir, id, &key,
                                             &error);
   /* A keyring gpg cannot read leaves the signer unknown, as gpg's
@@ -197,17 +205,6 @@ padlock_signer_lookup_find (void *data, const uint8_t *fpr, size_t fpr_len,
   g_ptr_array_add (lookup->keys, key);
   free (certs);
   return lookup->certs->pdata[lookup->certs->len - 1];
-}
-
-static char *
-hex (const uint8_t *p, size_t n)
-{
-  char *out = g_malloc (2 * n + 1);
-
-  for (size_t i = 0; i < n; i++)
-    g_snprintf (out + 2 * i, 3, "%02X", p[i]);
-  out[2 * n] = '\0';
-  return out;
 }
 
 /* Why a signature that verifies is not valid, or cannot be checked. */
@@ -299,7 +296,7 @@ verdict_of (PadlockSignerLookup *lookup, const pl_verification *v)
   if (!s->signer && s->verdict != PADLOCK_SIGNATURE_UNKNOWN_KEY
       && s->verdict != PADLOCK_SIGNATURE_UNSUPPORTED && s->fingerprint)
     {
-      s->signer = grouped (s->fingerprint);
+      s->signer = padlock_fingerprint_grouped (s->fingerprint);
       s->signer_name = g_strdup (s->signer);
     }
   return s;

@@ -62,6 +62,9 @@ const char *padlock_signature_verdict_word (PadlockSignatureVerdict verdict);
 char *padlock_signature_describe (const PadlockSignature *signature,
                                   gboolean                isolate);
 
+/* "0123 4567 89AB …": a fingerprint (hex) as people read it aloud. */
+char *padlock_fingerprint_grouped (const char *hex);
+
 /* The verdict that sums up SIGNATURES (an array of PadlockSignature):
  * the worst, BAD before NOT_VALID, UNKNOWN_KEY, UNSUPPORTED,
  * NOT_CERTIFIED, GOOD; the index of that signature in *INDEX. FALSE when

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "packet-builder.h"
 #include "testutil.h"
 
 static void
@@ -244,4 +245,25 @@ tg_gpgconf (TgHome *home, const char *command, const char *component)
   g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH,
                                NULL, NULL, NULL, NULL, &status, NULL));
   g_assert_true (g_spawn_check_wait_status (status, NULL));
+}
+
+GBytes *
+tg_bad_signature_message (TgHome *home, const char *signer, const char *name,
+                          const char *text, const char *passphrase)
+{
+  g_autoptr(GBytes) in = g_bytes_new (text, strlen (text));
+  g_autoptr(GBytes) signed_msg = NULL;
+  GByteArray *msg;
+  guint8 *inner;
+  gsize len;
+
+  g_assert_cmpint (tg_gpg (home, NULL, in, &signed_msg, "--set-filename", name,
+                           "-z", "0", "--output", "-", "-u", signer, "-s",
+                           NULL), ==, 0);
+  inner = g_bytes_unref_to_data (g_steal_pointer (&signed_msg), &len);
+  g_assert_cmpuint (len, >, 64);
+  inner[len - 2] ^= 0x01;
+  msg = pb_message (passphrase, inner, len, -1);
+  g_free (inner);
+  return g_byte_array_free_to_bytes (msg);
 }

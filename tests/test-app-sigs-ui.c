@@ -12,6 +12,7 @@
 #include "padlock-job-row.h"
 #include "padlock-passphrase-dialog-private.h"
 #include "padlock-sign-as.h"
+#include "padlock-signature.h"
 #include "padlock-window.h"
 
 #define PASSPHRASE "tulip-orbit-canyon-42"
@@ -42,29 +43,6 @@ gpg_sign_symmetric (TgHome *h, const char *signer, const char *path,
   g_assert_cmpint (tg_gpg (h, PASSPHRASE, in, &sealed, "--set-filename", name,
                            "--output", "-", "-u", signer, "-c", "-s", NULL),
                    ==, 0);
-  write_bytes (path, sealed);
-}
-
-/* Alice's signed message with an octet of its signature flipped, in an
- * intact encryption with PASSPHRASE (test-app-sigs.c does the same). */
-static void
-bad_signature (const char *path, const char *name, const char *text)
-{
-  g_autoptr(GBytes) in = g_bytes_new (text, strlen (text));
-  g_autoptr(GBytes) signed_msg = NULL;
-  g_autoptr(GByteArray) msg = NULL;
-  g_autoptr(GBytes) sealed = NULL;
-  guint8 *inner;
-  gsize len;
-
-  g_assert_cmpint (tg_gpg (home, NULL, in, &signed_msg, "--set-filename", name,
-                           "-z", "0", "--output", "-", "-u", alice_fpr, "-s",
-                           NULL), ==, 0);
-  inner = g_bytes_unref_to_data (g_steal_pointer (&signed_msg), &len);
-  inner[len - 2] ^= 0x01;
-  msg = pb_message (PASSPHRASE, inner, len, -1);
-  g_free (inner);
-  sealed = g_byte_array_free_to_bytes (g_steal_pointer (&msg));
   write_bytes (path, sealed);
 }
 
@@ -128,20 +106,6 @@ has_message_dialog (gpointer data)
   return find_message_dialog () != NULL;
 }
 
-static char *
-grouped (const char *hex)
-{
-  GString *out = g_string_new (NULL);
-
-  for (const char *p = hex; *p; p++)
-    {
-      if (p != hex && (p - hex) % 4 == 0)
-        g_string_append_c (out, ' ');
-      g_string_append_c (out, *p);
-    }
-  return g_string_free (out, FALSE);
-}
-
 static void
 test_signature_rows (void)
 {
@@ -150,7 +114,7 @@ test_signature_rows (void)
   g_autofree char *bad = g_build_filename (dir, "contract.odt.gpg", NULL);
   g_autofree char *unknown = g_build_filename (dir, "notes.txt.gpg", NULL);
   g_autofree char *bad_out = g_build_filename (dir, "contract.odt", NULL);
-  g_autofree char *carol = grouped (carol_fpr);
+  g_autofree char *carol = padlock_fingerprint_grouped (carol_fpr);
   g_autofree char *panels = NULL;
   g_autofree char *buttons = NULL;
   g_autofree char *labels = NULL;
@@ -163,7 +127,11 @@ test_signature_rows (void)
   AdwMessageDialog *confirm;
 
   gpg_sign_symmetric (home, alice_fpr, good, "invoice.pdf", "from Alice\n");
-  bad_signature (bad, "contract.odt", "altered?\n");
+  {
+    g_autoptr(GBytes) altered = tg_bad_signature_message (home, alice_fpr, "contract.odt",
+                                                          "altered?\n", PASSPHRASE);
+    write_bytes (bad, altered);
+  }
   gpg_sign_symmetric (carol_home, carol_fpr, unknown, "notes.txt",
                       "from Carol\n");
   gtk_window_set_default_size (GTK_WINDOW (window), 900, 560);

@@ -97,30 +97,15 @@ gpg_sign_encrypt (TgHome *signer_home, const char *signer, const char *dir,
   return write_file (dir, file, sealed);
 }
 
-/* Alice's `gpg -s -z 0` of TEXT with one octet of the signature's last
- * MPI flipped, then encrypted with SKESK_PASSPHRASE around those very
- * packets (gpg would wrap them as data): the encryption holds, the
- * signature does not. */
+/* An intact encryption around Alice's signed message whose signature
+ * was altered. */
 static char *
 bad_signature_file (const char *dir, const char *name, const char *text)
 {
   g_autofree char *file = g_strconcat (name, ".gpg", NULL);
-  g_autoptr(GBytes) in = g_bytes_new (text, strlen (text));
-  g_autoptr(GBytes) signed_msg = NULL;
-  g_autoptr(GByteArray) msg = NULL;
-  g_autoptr(GBytes) sealed = NULL;
-  guint8 *inner;
-  gsize len;
+  g_autoptr(GBytes) sealed = tg_bad_signature_message (home, alice_fpr, name,
+                                                       text, SKESK_PASSPHRASE);
 
-  g_assert_cmpint (tg_gpg (home, NULL, in, &signed_msg, "--set-filename", name,
-                           "-z", "0", "--output", "-", "-u", alice_fpr, "-s",
-                           NULL), ==, 0);
-  inner = g_bytes_unref_to_data (g_steal_pointer (&signed_msg), &len);
-  g_assert_cmpuint (len, >, 64);
-  inner[len - 2] ^= 0x01;
-  msg = pb_message (SKESK_PASSPHRASE, inner, len, -1);
-  g_free (inner);
-  sealed = g_byte_array_free_to_bytes (g_steal_pointer (&msg));
   return write_file (dir, file, sealed);
 }
 
