@@ -26,7 +26,8 @@ static TgHome *home;            /* Alice's secret key (unprotected, the
                                  * certificate */
 static TgHome *carol_home;      /* Carol's secret key, Alice's certificate */
 static TgHome *dave_home;       /* Dave's secret key, Alice's certificate */
-static char *alice_fpr, *carol_fpr, *dave_fpr, *erin_fpr;
+static TgHome *frank_home;      /* Frank's, whose key is then revoked */
+static char *alice_fpr, *carol_fpr, *dave_fpr, *erin_fpr, *frank_fpr;
 
 #define ERIN_PASSPHRASE "erin's key pass"
 
@@ -68,6 +69,12 @@ make_keys (void)
   /* In Alice's keyring, never certified: validity unknown. */
   g_assert_cmpint (tg_gpg (home, NULL, dave, NULL, "--import", NULL), ==, 0);
   tg_gpgconf (carol_home, "--kill", "gpg-agent");
+
+  frank_home = tg_home_new ();
+  frank_fpr = tg_gen_key (frank_home, "Frank <frank@example.org>", "ed25519",
+                          "cert,sign", "never", "", NULL);
+  g_assert_cmpint (tg_gpg (frank_home, NULL, alice, NULL, "--import", NULL),
+                   ==, 0);
 }
 
 static char *
@@ -82,10 +89,12 @@ write_file (const char *dir, const char *name, GBytes *bytes)
   return path;
 }
 
-/* gpg -se in SIGNER_HOME, by SIGNER, to Alice: DIR/NAME.gpg. */
+/* gpg -se in SIGNER_HOME, by SIGNER, to Alice: DIR/NAME.gpg; with
+ * --digest-algo DIGEST when not NULL. */
 static char *
-gpg_sign_encrypt (TgHome *signer_home, const char *signer, const char *dir,
-                  const char *name, const char *text)
+gpg_sign_encrypt_with (TgHome *signer_home, const char *signer,
+                       const char *dir, const char *name, const char *text,
+                       const char *digest)
 {
   g_autofree char *file = g_strconcat (name, ".gpg", NULL);
   g_autoptr(GBytes) in = g_bytes_new (text, strlen (text));
@@ -93,8 +102,30 @@ gpg_sign_encrypt (TgHome *signer_home, const char *signer, const char *dir,
 
   g_assert_cmpint (tg_gpg (signer_home, NULL, in, &sealed, "--trust-model",
                            "always", "--set-filename", name, "--output", "-",
-                           "-u", signer, "-se", "-r", alice_fpr, NULL), ==, 0);
+                           "-u", signer, "-se", "-r", alice_fpr,
+                           digest ? "--digest-algo" : NULL, digest, NULL), ==, 0);
   return write_file (dir, file, sealed);
+}
+
+static char *
+gpg_sign_encrypt (TgHome *signer_home, const char *signer, const char *dir,
+                  const char *name, const char *text)
+{
+  return gpg_sign_encrypt_with (signer_home, signer, dir, name, text, NULL);
+}
+
+/* Frank signs, then revokes his key; Alice's keyring learns of both. */
+static char *
+revoked_signer_file (const char *dir)
+{
+  char *path = gpg_sign_encrypt (frank_home, frank_fpr, dir, "frank.txt",
+                                 "from Frank\n");
+  g_autoptr(GBytes) revoked = NULL;
+
+  tg_revoke (frank_home, frank_fpr);
+  revoked = export (frank_home, frank_fpr);
+  g_assert_cmpint (tg_gpg (home, NULL, revoked, NULL, "--import", NULL), ==, 0);
+  return path;
 }
 
 /* An intact encryption around Alice's signed message whose signature
@@ -336,6 +367,40 @@ test_batch_sign_refused (void)
   g_assert_cmpstr (listing, ==, "memo.txt");
 }
 
+/* Not valid: a key revoked (the line names it, stderr says why), and a
+ * SHA-1 signature made now; neither stops the file nor the batch. */
+static void
+test_batch_not_valid (void)
+{
+  g_autofree char *dir = at_new_dir ("sigs-not-valid");
+  g_autofree char *frank = revoked_signer_file (dir);
+  g_autofree char *sha1 = gpg_sign_encrypt_with (dave_home, dave_fpr, dir,
+                                                 "sha1.txt", "old hash\n",
+                                                 "SHA1");
+  g_autofree char *line = g_strdup_printf ("decrypted frank.txt.gpg -> "
+                                           "frank.txt signature not-valid %s "
+                                           "Frank <frank@example.org>\n",
+                                           frank_fpr);
+  g_autofree char *line2 = g_strdup_printf ("decrypted sha1.txt.gpg -> "
+                                            "sha1.txt signature not-valid %s "
+                                            "Dave <dave@example.org>\n",
+                                            dave_fpr);
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+
+  check_batch (frank, FALSE, dir, "frank.txt", "from Frank\n", line, 0);
+  g_assert_cmpint (run_batch (sha1, FALSE, &out, &err), ==, 0);
+  g_test_message ("stdout: %s\nstderr: %s", out, err);
+  g_assert_cmpstr (out, ==, line2);
+  g_assert_nonnull (strstr (err, "it uses SHA-1, which is not accepted for "
+                                 "signatures made after 2022"));
+  g_clear_pointer (&err, g_free);
+  g_clear_pointer (&out, g_free);
+  g_assert_cmpint (run_batch (frank, FALSE, &out, &err), ==, 0);
+  g_assert_nonnull (strstr (err, "The signature by Frank <frank@example.org> "
+                                 "is not valid: the key is revoked"));
+}
+
 static gboolean
 has_loaded (gpointer data)
 {
@@ -412,6 +477,7 @@ main (int argc, char **argv)
   g_test_add_func ("/app-sigs/batch/unknown-signer", test_batch_unknown);
   g_test_add_func ("/app-sigs/batch/not-certified", test_batch_not_certified);
   g_test_add_func ("/app-sigs/batch/bad", test_batch_bad);
+  g_test_add_func ("/app-sigs/batch/not-valid", test_batch_not_valid);
   g_test_add_func ("/app-sigs/job/verdicts", test_job_verdicts);
   g_test_add_func ("/app-sigs/batch/sign-default", test_batch_sign_default);
   g_test_add_func ("/app-sigs/batch/sign-pinentry", test_batch_sign_pinentry);
@@ -421,5 +487,6 @@ main (int argc, char **argv)
   g_clear_pointer (&home, tg_home_free);
   g_clear_pointer (&carol_home, tg_home_free);
   g_clear_pointer (&dave_home, tg_home_free);
+  g_clear_pointer (&frank_home, tg_home_free);
   return status;
 }
