@@ -102,6 +102,7 @@ typedef struct decrypt_job
   int text_next;
   int verifying;                /* the options give certificates */
   pl_verifier verifier;
+  const pl_cert *found_certs[PL_VERIFY_MAX]; /* opts->find_cert's */
 } decrypt_job;
 
 static gpg_error_t
@@ -1112,6 +1113,9 @@ decrypt_message (decrypt_job *j)
     err = read_to_end (&j->message);
   if (!err)
     err = pl_job_check_cancel (j->ctl);
+  if (!err && j->verifying && j->opts->find_cert)
+    pl_verifier_lookup (&j->verifier, j->opts->find_cert,
+                        j->opts->find_cert_data, j->found_certs);
   if (!err && j->verifying)
     pl_verifier_finish (&j->verifier, (uint32_t) time (NULL),
                         &j->result->verifications);
@@ -1148,7 +1152,7 @@ pl_decrypt (pl_source *src, pl_sink *sink, const pl_decrypt_options *opts,
   j->opts = opts;
   j->result = result;
   j->ctl = ctl;
-  j->verifying = opts->n_verify_certs > 0;
+  j->verifying = opts->n_verify_certs > 0 || opts->find_cert;
   pl_verifier_init (&j->verifier, opts->verify_certs, opts->n_verify_certs);
   pl_writer_init (&j->writer, emit_plaintext, sink, PLAINTEXT_BUFFER_SIZE,
                   pl_job_threads (ctl) > 1);

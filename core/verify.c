@@ -264,6 +264,37 @@ find_signer (const pl_verifier *v, const pl_sig *s, const pl_cert **cert)
   return NULL;
 }
 
+size_t
+pl_verifier_lookup (pl_verifier *v, pl_cert_lookup_fn lookup,
+                    void *user_data, const pl_cert **found)
+{
+  size_t n = 0;
+
+  /* V's own certificates first: a signer among them is asked for no
+   * further. */
+  for (size_t i = 0; i < v->n_certs && n < PL_VERIFY_MAX; i++)
+    found[n++] = v->certs[i];
+  v->certs = found;
+  v->n_certs = n;
+  for (size_t i = 0; i < v->n && n < PL_VERIFY_MAX; i++)
+    {
+      const pl_verify_entry *e = &v->e[i];
+      const pl_sig *s = &e->sig;
+      const pl_cert *cert, *known;
+
+      /* Not closed or already judged: no key changes its verdict. */
+      if (!e->closed || e->err || (!s->issuer_fpr_len && !s->has_issuer)
+          || find_signer (v, s, &known))
+        continue;
+      cert = lookup (user_data, s->issuer_fpr, s->issuer_fpr_len,
+                     s->has_issuer ? s->issuer : NULL);
+      if (cert)
+        found[n++] = cert;
+      v->n_certs = n;
+    }
+  return n;
+}
+
 /* The verdict of entry E, whose signature was parsed, into OUT. */
 static void
 judge (const pl_verifier *v, const pl_verify_entry *e, uint32_t now,

@@ -160,6 +160,23 @@ void pl_verifier_data_begin (pl_verifier *v);
  * conversion for output). */
 void pl_verifier_push (pl_verifier *v, const uint8_t *p, size_t n);
 
+/* A certificate found when it is needed (the desktop's keyring): the
+ * issuer as a signature names it, by fingerprint (FPR_LEN octets; 0 when
+ * it names none) and by key ID (NULL when it names none).  Returns the
+ * certificate (borrowed: it must outlive the verdicts) or NULL. */
+typedef const pl_cert *(*pl_cert_lookup_fn) (void *user_data,
+                                             const uint8_t *fpr,
+                                             size_t fpr_len,
+                                             const uint8_t *keyid);
+
+/* Before pl_verifier_finish: asks LOOKUP for the issuer of every
+ * signature read whose issuer no certificate of V (or found before) holds,
+ * puts the certificates found into FOUND (PL_VERIFY_MAX, which must
+ * outlive V's finish) after V's own, and makes V verify with them.
+ * Returns how many FOUND holds. */
+size_t pl_verifier_lookup (pl_verifier *v, pl_cert_lookup_fn lookup,
+                           void *user_data, const pl_cert **found);
+
 /* The verdicts at NOW into *OUT: every signature in the order it was
  * announced.  A one-pass packet never closed is BAD. */
 void pl_verifier_finish (pl_verifier *v, uint32_t now,
