@@ -43,6 +43,14 @@ make_keys (void)
                            bob_fpr, NULL), ==, 0);
   olga = tg_gen_encryption_key (home, "Olga <olga@example.org>", "ed25519",
                                 "cv25519", "1y", "20200101T000000");
+  /* The dialog signs as Alice by default ("Sign as"): her colleagues have
+   * her certificate, so their gpg -d checks the signature too. */
+  g_clear_pointer (&certs, g_bytes_unref);
+  g_assert_cmpint (tg_gpg (home, NULL, NULL, &certs, "--export", alice, NULL),
+                   ==, 0);
+  g_assert_cmpint (tg_gpg (colleagues, NULL, certs, NULL, "--import", NULL),
+                   ==, 0);
+  tg_gpgconf (colleagues, "--kill", "gpg-agent");
 }
 
 /* What the reader sees of the whole application, one string. */
