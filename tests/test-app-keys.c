@@ -17,6 +17,7 @@
 
 #define PASSPHRASE "carol's key pass"
 #define SKESK_PASSPHRASE "a passphrase for the file"
+#define DAVE_PASSPHRASE "dave's own pass"
 #define WAIT_MS 120000
 
 static TgHome *home;            /* Alice's (three subkeys) and Carol's */
@@ -25,6 +26,7 @@ static TgHome *bob_home;        /* Bob's secret key; his certificate is
 static char *alice_subs[3];     /* rsa3072, cv25519, nistp256 */
 static const char *const sub_names[3] = { "rsa3072", "cv25519", "nistp256" };
 static char *carol_fpr;
+static char *dave_fpr;          /* protected too, nistp256 as Carol */
 static char *bob_fpr;
 
 /* The fingerprints of FPR's subkeys after the primary, in gpg's order. */
@@ -71,6 +73,10 @@ make_keys (void)
   carol_fpr = tg_gen_key (home, "Carol <carol@example.org>", "nistp256",
                           "cert,sign", "never", PASSPHRASE, NULL);
   tg_add_key (home, carol_fpr, "nistp256", "encr", "never", PASSPHRASE, NULL);
+  dave_fpr = tg_gen_key (home, "Dave <dave@example.org>", "nistp256",
+                         "cert,sign", "never", DAVE_PASSPHRASE, NULL);
+  tg_add_key (home, dave_fpr, "nistp256", "encr", "never", DAVE_PASSPHRASE,
+              NULL);
 
   bob_home = tg_home_new ();
   bob_fpr = tg_gen_key (bob_home, "Bob <bob@example.org>", "rsa3072",
@@ -327,6 +333,64 @@ test_pkesk_and_skesk (void)
   assert_opened (job, dir, "both.txt", "either way\n");
 }
 
+/* Two of the user's protected keys, Dave's passphrase cached by the
+ * agent: a file for Carol and Dave (Carol's PKESK first), or for both
+ * anonymously with THROW_KEYIDS, opens with Dave's key and no pinentry
+ * (padlock-holder.h: KEYINFO ranks the keys), though a pinentry for
+ * Carol's would cancel. */
+static void
+test_cached_first (gconstpointer data)
+{
+  gboolean throw_keyids = GPOINTER_TO_INT (data);
+  g_autofree char *dir = at_new_dir ("keys-cached-first");
+  g_autofree char *dave_only = gpg_encrypt (dir, "dave.txt", "for Dave\n",
+                                            FALSE, dave_fpr, NULL);
+  g_autofree char *plain = g_build_filename (dir, "both.txt", NULL);
+  g_autofree char *both = g_strconcat (plain, ".gpg", NULL);
+  g_autoptr(GBytes) in = g_bytes_new_static ("for either\n", 11);
+  g_autoptr(GBytes) sealed = NULL;
+  g_autoptr(GBytes) packets = NULL;
+  g_autoptr(PadlockHolder) holder = new_holder ();
+  g_autoptr(PadlockQueue) queue = padlock_queue_new ();
+  g_autoptr(PadlockJob) first = NULL;
+  g_autoptr(PadlockJob) job = NULL;
+  g_auto(GStrv) carol_subs = subkey_fingerprints (home, carol_fpr);
+  g_auto(GStrv) dave_subs = subkey_fingerprints (home, dave_fpr);
+  const char *listed;
+  guint asked;
+
+  g_assert_cmpint (tg_gpg (home, NULL, in, &sealed, "--trust-model", "always",
+                           throw_keyids ? "--throw-keyids" : "--no-tty",
+                           "--set-filename", "both.txt", "--output", "-",
+                           "-e", "-r", carol_fpr, "-r", dave_fpr, NULL), ==, 0);
+  g_assert_true (g_file_set_contents (both, g_bytes_get_data (sealed, NULL),
+                                      g_bytes_get_size (sealed), NULL));
+  if (!throw_keyids)
+    {
+      /* The case is the one to prove only when Carol's comes first. */
+      g_assert_cmpint (tg_gpg (home, NULL, sealed, &packets, "--list-packets",
+                               "--list-only", NULL), ==, 0);
+      listed = g_bytes_get_data (packets, NULL);
+      g_assert_nonnull (strstr (listed, carol_subs[0] + 24));
+      g_assert_nonnull (strstr (listed, dave_subs[0] + 24));
+      g_assert_true (strstr (listed, carol_subs[0] + 24)
+                     < strstr (listed, dave_subs[0] + 24));
+    }
+
+  tg_gpgconf (home, "--reload", "gpg-agent");
+  tg_home_set_pinentry (home, DAVE_PASSPHRASE);
+  first = decrypt (queue, holder, dave_only, NULL);
+  g_assert_true (at_wait_queue_idle (queue, WAIT_MS));
+  assert_opened (first, dir, "dave.txt", "for Dave\n");
+
+  tg_home_set_pinentry (home, "cancel");
+  asked = tg_home_pinentry_count (home);
+  job = decrypt (queue, holder, both, NULL);
+  g_assert_true (at_wait_queue_idle (queue, WAIT_MS));
+  assert_opened (job, dir, "both.txt", "for either\n");
+  g_assert_cmpuint (tg_home_pinentry_count (home), ==, asked);
+}
+
 /* padlock --batch --decrypt FILE with GNUPGHOME set (through env(1):
  * no setenv once threads run); the exit status. */
 static int
@@ -389,6 +453,10 @@ main (int argc, char **argv)
   g_test_add_func ("/app-keys/not-mine", test_not_mine);
   g_test_add_func ("/app-keys/pkesk-and-skesk", test_pkesk_and_skesk);
   g_test_add_func ("/app-keys/batch", test_batch);
+  g_test_add_data_func ("/app-keys/cached-first/named", GINT_TO_POINTER (0),
+                        test_cached_first);
+  g_test_add_data_func ("/app-keys/cached-first/anonymous",
+                        GINT_TO_POINTER (1), test_cached_first);
   make_keys ();
   status = g_test_run ();
   g_clear_pointer (&home, tg_home_free);
