@@ -7,6 +7,7 @@
 #include <glib/gi18n.h>
 
 #include "cert.h"
+#include "packet.h"
 #include "pkesk.h"
 
 #include "padlock-error.h"
@@ -102,6 +103,44 @@ padlock_holder_find_label (PadlockHolder *self,
     if (padlock_key_find_subkey (self->keys->pdata[i], id))
       return padlock_key_get_label (self->keys->pdata[i]);
   return NULL;
+}
+
+gboolean
+padlock_holder_may_open (PadlockHolder         *self,
+                         const pl_sniff_result *sniffed)
+{
+  char hex[2 * PL_FPR_MAX + 3];
+
+  g_return_val_if_fail (self != NULL && sniffed != NULL, FALSE);
+
+  for (size_t k = 0; k < sniffed->n_key_packets; k++)
+    {
+      const pl_sniff_key_packet *kp = &sniffed->key_packets[k];
+      gboolean anonymous;
+
+      if (kp->tag != PL_PKT_PKESK || !kp->parsed)
+        continue;
+      anonymous = kp->version == 3 ? !memcmp (kp->key_id, "\0\0\0\0\0\0\0\0", 8)
+                                   : kp->fingerprint_len == 0;
+      if (anonymous && self->entries->len)
+        return TRUE;
+      if (anonymous)
+        continue;
+      if (kp->fingerprint_len)
+        pl_fpr_format (kp->fingerprint, kp->fingerprint_len, hex);
+      else
+        pl_fpr_format (kp->key_id, 8, hex);
+      for (guint i = 0; i < self->entries->len; i++)
+        {
+          const Entry *e = &g_array_index (self->entries, Entry, i);
+
+          if (!g_ascii_strcasecmp (hex + 2, kp->fingerprint_len
+                                            ? e->sub->fingerprint
+                                            : e->sub->key_id))
+            return TRUE;
+        }
+    }
+  return FALSE;
 }
 
 /* The certificate of E's key, exported and parsed once per holder. */

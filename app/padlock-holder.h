@@ -38,6 +38,7 @@
 #include <gio/gio.h>
 
 #include "recipients.h"
+#include "sniff.h"
 
 #include "padlock-agent.h"
 #include "padlock-keyring.h"
@@ -61,6 +62,13 @@ guint          padlock_holder_get_n_keys (PadlockHolder *self);
  * ("Alice <alice@…>"), or NULL: the words for "it is for …". */
 const char    *padlock_holder_find_label (PadlockHolder *self,
                                           const char    *id);
+
+/* Whether one of its secret keys may open a message so sniffed: a
+ * PKESK names one of its secret subkeys (key ID or fingerprint), or is
+ * anonymous and it has any.  Asks nobody: the window sorts a drop with
+ * it (a file for my key needs no passphrase dialog). */
+gboolean       padlock_holder_may_open   (PadlockHolder          *self,
+                                          const pl_sniff_result  *sniffed);
 
 typedef void (*PadlockHolderWaitingFunc) (gpointer    user_data,
                                           const char *waiting);
