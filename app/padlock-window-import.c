@@ -291,6 +291,8 @@ padlock_window_offer_import (PadlockWindow *self,
       return FALSE;
     }
   item->row = ADW_ACTION_ROW (adw_action_row_new ());
+  /* A user ID is text, never markup ("<bob@…>"). */
+  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (item->row), FALSE);
   icon = gtk_image_new_from_icon_name ("contact-new-symbolic");
   adw_action_row_add_prefix (item->row, icon);
   item->button = GTK_BUTTON (gtk_button_new_with_mnemonic (_("_Import")));
