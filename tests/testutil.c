@@ -286,23 +286,44 @@ tu_vectors_dir (void)
   return dir;
 }
 
-/* The GnuPG homes whose daemons an abort must stop too. */
-static GPtrArray *watched_homes;
+/* The GnuPG homes whose daemons an abort must stop too: for each, the
+ * argv of `gpgconf --homedir DIR --kill all`, made when it is watched,
+ * since a signal handler may not allocate. */
+static GPtrArray *watched_homes;        /* of char ** (g_strfreev) */
+static char *gpgconf_path;
 
-/* g_assert aborts and a fatal warning (G_DEBUG) traps: neither runs
- * atexit, and a gpg-agent left running keeps its inotify instance (128
- * a user) until the machine stops. */
+/* g_assert aborts, a fatal warning (G_DEBUG) traps, meson's timeout
+ * terminates: none runs atexit, and a gpg-agent left running keeps its
+ * inotify instance (128 a user) until the machine stops.  The handler
+ * waits for each gpgconf: the process that forked it is about to die,
+ * and what tears a test down (meson, dbus-run-session, xvfb-run) may
+ * kill the rest of its process group at once, a gpgconf still asking
+ * the agent to stop with it.  Only async-signal-safe calls: fork,
+ * execve, waitpid, _exit. */
 static void
 kill_agents_on_abort (int signum)
 {
-  for (guint i = 0; watched_homes && i < watched_homes->len; i++)
-    if (fork () == 0)
-      {
-        execlp ("gpgconf", "gpgconf", "--homedir",
-                (char *) watched_homes->pdata[i], "--kill", "all",
-                (char *) NULL);
-        _exit (127);
-      }
+  extern char **environ;
+  pid_t pids[64];
+  guint n = 0;
+
+  for (guint i = 0; watched_homes && gpgconf_path && i < watched_homes->len
+       && n < G_N_ELEMENTS (pids); i++)
+    {
+      char **argv = watched_homes->pdata[i];
+      pid_t pid = fork ();
+
+      if (pid == 0)
+        {
+          execve (argv[0], argv, environ);
+          _exit (127);
+        }
+      if (pid > 0)
+        pids[n++] = pid;
+    }
+  for (guint i = 0; i < n; i++)
+    while (waitpid (pids[i], NULL, 0) < 0 && errno == EINTR)
+      ;
   signal (signum, SIG_DFL);
   raise (signum);
 }
@@ -310,20 +331,33 @@ kill_agents_on_abort (int signum)
 void
 tu_watch_gnupg_home (const char *dir)
 {
+  char **argv;
+
   if (!watched_homes)
     {
-      watched_homes = g_ptr_array_new_with_free_func (g_free);
+      watched_homes = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
+      gpgconf_path = g_find_program_in_path ("gpgconf");
       signal (SIGABRT, kill_agents_on_abort);
       signal (SIGTRAP, kill_agents_on_abort);
+      signal (SIGTERM, kill_agents_on_abort);
+      signal (SIGINT, kill_agents_on_abort);
+      signal (SIGSEGV, kill_agents_on_abort);
+      signal (SIGBUS, kill_agents_on_abort);
     }
-  g_ptr_array_add (watched_homes, g_strdup (dir));
+  argv = g_new0 (char *, 6);
+  argv[0] = g_strdup (gpgconf_path ? gpgconf_path : "gpgconf");
+  argv[1] = g_strdup ("--homedir");
+  argv[2] = g_strdup (dir);
+  argv[3] = g_strdup ("--kill");
+  argv[4] = g_strdup ("all");
+  g_ptr_array_add (watched_homes, argv);
 }
 
 void
 tu_unwatch_gnupg_home (const char *dir)
 {
   for (guint i = 0; watched_homes && i < watched_homes->len; i++)
-    if (!strcmp (watched_homes->pdata[i], dir))
+    if (!strcmp (((char **) watched_homes->pdata[i])[2], dir))
       {
         g_ptr_array_remove_index (watched_homes, i);
         return;
