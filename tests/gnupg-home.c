@@ -245,3 +245,14 @@ tg_gpgconf (TgHome *home, const char *command, const char *component)
                                NULL, NULL, NULL, NULL, &status, NULL));
   g_assert_true (g_spawn_check_wait_status (status, NULL));
 }
+
+void
+tg_import_cert (TgHome *to, TgHome *from, const char *what)
+{
+  g_autoptr (GBytes) cert = NULL;
+
+  g_assert_cmpint (tg_gpg (from, NULL, NULL, &cert, "--export", what, NULL),
+                   ==, 0);
+  g_assert_cmpint (g_bytes_get_size (cert), >, 0);
+  g_assert_cmpint (tg_gpg (to, NULL, cert, NULL, "--import", NULL), ==, 0);
+}

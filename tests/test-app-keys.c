@@ -57,7 +57,6 @@ static void
 make_keys (void)
 {
   g_auto(GStrv) subs = NULL;
-  g_autoptr(GBytes) bob_cert = NULL;
   char *alice;
 
   home = tg_home_new ();
@@ -82,10 +81,7 @@ make_keys (void)
   bob_fpr = tg_gen_key (bob_home, "Bob <bob@example.org>", "rsa3072",
                         "cert,sign", "never", "", NULL);
   tg_add_key (bob_home, bob_fpr, "rsa3072", "encr", "never", "", NULL);
-  g_assert_cmpint (tg_gpg (bob_home, NULL, NULL, &bob_cert, "--export",
-                           bob_fpr, NULL), ==, 0);
-  g_assert_cmpint (tg_gpg (home, NULL, bob_cert, NULL, "--import", NULL), ==,
-                   0);
+  tg_import_cert (home, bob_home, bob_fpr);
   /* Bob's agent is not needed again. */
   tg_gpgconf (bob_home, "--kill", "gpg-agent");
 }
@@ -391,6 +387,40 @@ test_cached_first (gconstpointer data)
   g_assert_cmpuint (tg_home_pinentry_count (home), ==, asked);
 }
 
+/* The agent cannot show a pinentry (its program is missing): the job's
+ * error says what to install, in the agent module's words, and nothing
+ * is written. */
+static void
+test_no_pinentry (void)
+{
+  g_autofree char *dir = at_new_dir ("keys-no-pinentry");
+  g_autofree char *path = gpg_encrypt (dir, "locked.txt", "locked\n", FALSE,
+                                       carol_fpr, NULL);
+  g_autofree char *conf = tg_home_path (home, "gpg-agent.conf");
+  g_autofree char *saved = NULL;
+  g_autoptr(PadlockHolder) holder = new_holder ();
+  g_autoptr(PadlockQueue) queue = padlock_queue_new ();
+  g_autoptr(PadlockJob) job = NULL;
+  g_autofree char *listing = NULL;
+  const GError *error;
+
+  g_assert_true (g_file_get_contents (conf, &saved, NULL, NULL));
+  g_assert_true (g_file_set_contents (conf, "pinentry-program "
+                                      "/nonexistent/pinentry\n", -1, NULL));
+  tg_gpgconf (home, "--reload", "gpg-agent");
+  job = decrypt (queue, holder, path, NULL);
+  g_assert_true (at_wait_queue_idle (queue, WAIT_MS));
+  g_assert_true (g_file_set_contents (conf, saved, -1, NULL));
+  tg_gpgconf (home, "--reload", "gpg-agent");
+  error = padlock_job_get_error (job);
+  g_assert_nonnull (error);
+  g_test_message ("%s", error->message);
+  g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_FAILED);
+  g_assert_nonnull (strstr (error->message, "Install pinentry-gnome3"));
+  listing = at_list_dir (dir);
+  g_assert_cmpstr (listing, ==, "locked.txt.gpg");
+}
+
 /* padlock --batch --decrypt FILE with GNUPGHOME set (through env(1):
  * no setenv once threads run); the exit status. */
 static int
@@ -453,6 +483,7 @@ main (int argc, char **argv)
   g_test_add_func ("/app-keys/not-mine", test_not_mine);
   g_test_add_func ("/app-keys/pkesk-and-skesk", test_pkesk_and_skesk);
   g_test_add_func ("/app-keys/batch", test_batch);
+  g_test_add_func ("/app-keys/no-pinentry", test_no_pinentry);
   g_test_add_data_func ("/app-keys/cached-first/named", GINT_TO_POINTER (0),
                         test_cached_first);
   g_test_add_data_func ("/app-keys/cached-first/anonymous",

@@ -28,7 +28,6 @@ static void
 make_keys (void)
 {
   g_autoptr(TgHome) bob_home = tg_home_new ();
-  g_autoptr(GBytes) bob_cert = NULL;
   char *erin;
 
   alice_fpr = tg_gen_key (home, "Alice <alice@example.org>", "nistp256",
@@ -38,10 +37,7 @@ make_keys (void)
   bob_fpr = tg_gen_key (bob_home, "Bob <bob@example.org>", "nistp256",
                         "cert,sign", "never", "", NULL);
   tg_add_key (bob_home, bob_fpr, "nistp256", "encr", "never", "", NULL);
-  g_assert_cmpint (tg_gpg (bob_home, NULL, NULL, &bob_cert, "--export",
-                           bob_fpr, NULL), ==, 0);
-  g_assert_cmpint (tg_gpg (home, NULL, bob_cert, NULL, "--import", NULL), ==,
-                   0);
+  tg_import_cert (home, bob_home, bob_fpr);
   erin = tg_gen_key (erin_home, "Erin <erin@example.org>", "nistp256",
                      "cert,sign", "never", "", NULL);
   tg_add_key (erin_home, erin, "nistp256", "encr", "never", "", NULL);
