@@ -259,15 +259,34 @@ is_finished (gpointer data)
 static void
 test_cancelled (gconstpointer data)
 {
-  const char *answer = data;
+  gboolean anonymous = !strcmp (data, "hang-anonymous");
+  const char *answer = anonymous ? "hang" : data;
   g_autofree char *dir = at_new_dir ("keys-cancel");
-  g_autofree char *path = gpg_encrypt (dir, "secret.txt", "never\n", FALSE,
-                                       carol_fpr, NULL);
+  g_autofree char *path = NULL;
   g_autoptr(PadlockHolder) holder = new_holder ();
   g_autoptr(PadlockQueue) queue = padlock_queue_new ();
   g_autoptr(PadlockJob) job = NULL;
   g_autofree char *listing = NULL;
 
+  if (anonymous)
+    {
+      /* Nobody named: each secret key of the algorithm is tried, and the
+       * row names the one whose passphrase is asked for (Carol's, the
+       * first protected nistp256 key: Alice's asks nothing and fails). */
+      g_autofree char *plain = g_build_filename (dir, "secret.txt", NULL);
+      g_autoptr(GBytes) in = g_bytes_new_static ("never\n", 6);
+      g_autoptr(GBytes) sealed = NULL;
+
+      path = g_strconcat (plain, ".gpg", NULL);
+      g_assert_cmpint (tg_gpg (home, NULL, in, &sealed, "--trust-model",
+                               "always", "--throw-keyids", "--set-filename",
+                               "secret.txt", "--output", "-", "-e", "-r",
+                               carol_fpr, NULL), ==, 0);
+      g_assert_true (g_file_set_contents (path, g_bytes_get_data (sealed, NULL),
+                                          g_bytes_get_size (sealed), NULL));
+    }
+  else
+    path = gpg_encrypt (dir, "secret.txt", "never\n", FALSE, carol_fpr, NULL);
   tg_gpgconf (home, "--reload", "gpg-agent");
   tg_home_set_pinentry (home, answer);
   job = decrypt (queue, holder, path, NULL);
@@ -480,6 +499,8 @@ main (int argc, char **argv)
                         test_cancelled);
   g_test_add_data_func ("/app-keys/cancelled/while-waiting", "hang",
                         test_cancelled);
+  g_test_add_data_func ("/app-keys/cancelled/anonymous-waiting",
+                        "hang-anonymous", test_cancelled);
   g_test_add_func ("/app-keys/not-mine", test_not_mine);
   g_test_add_func ("/app-keys/pkesk-and-skesk", test_pkesk_and_skesk);
   g_test_add_func ("/app-keys/batch", test_batch);
