@@ -17,6 +17,7 @@ typedef struct
 {
   PadlockKey          *key;
   const PadlockSubkey *sub;
+  gint                 answered;  /* atomic: the agent opened a PKESK with it */
 } Entry;
 
 struct _PadlockHolder
@@ -27,6 +28,7 @@ struct _PadlockHolder
   GArray          *entries;        /* of Entry */
   GPtrArray       *keys;           /* every key of the keyring, for labels */
   GMutex           lock;           /* guards CERTS */
+  GMutex           turn;           /* a key's first request (its pinentry) */
   GHashTable      *certs;          /* primary fingerprint -> pl_cert * */
 };
 
@@ -49,6 +51,7 @@ padlock_holder_new (PadlockKeyring *keyring,
   self->entries = g_array_new (FALSE, FALSE, sizeof (Entry));
   self->keys = g_ptr_array_new_with_free_func (g_object_unref);
   g_mutex_init (&self->lock);
+  g_mutex_init (&self->turn);
   self->certs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                        cert_free);
   for (guint i = 0; i < g_list_model_get_n_items (model); i++)
@@ -59,7 +62,7 @@ padlock_holder_new (PadlockKeyring *keyring,
       for (guint j = 0; j < padlock_key_get_n_subkeys (key); j++)
         {
           const PadlockSubkey *sub = padlock_key_get_subkey (key, j);
-          Entry e = { key, sub };
+          Entry e = { key, sub, 0 };
 
           if (sub->has_secret && sub->can_encrypt && sub->keygrip)
             g_array_append_val (self->entries, e);
@@ -82,6 +85,7 @@ padlock_holder_unref (PadlockHolder *self)
     return;
   g_hash_table_unref (self->certs);
   g_mutex_clear (&self->lock);
+  g_mutex_clear (&self->turn);
   g_array_unref (self->entries);
   g_ptr_array_unref (self->keys);
   g_object_unref (self->agent);
@@ -265,10 +269,33 @@ say_trying (PadlockHolderCall *call,
   call->waiting (call->user_data, text);
 }
 
+/* Takes the holder's turn for a key not yet answered: jobs that start
+ * together for a protected key would each have the agent show a pinentry
+ * (gpg-agent 2.2 asks again for a request that waited for the first's),
+ * so the first asks and the others wait, and then find the passphrase
+ * cached.  The row of one that waits says whose passphrase it waits for.
+ * FALSE when the job was cancelled meanwhile. */
+static gboolean
+take_turn (PadlockHolderCall *call)
+{
+  gboolean said = FALSE;
+
+  while (!g_mutex_trylock (&call->holder->turn))
+    {
+      if (g_cancellable_is_cancelled (call->cancellable))
+        return FALSE;
+      if (!said)
+        on_pinentry (call);
+      said = TRUE;
+      g_usleep (20 * 1000);
+    }
+  return TRUE;
+}
+
 /* One PKESK with the secret subkey of E: the agent, then the engine. */
 static gpg_error_t
 unwrap_with (PadlockHolderCall *call,
-             const Entry       *e,
+             Entry             *e,
              const pl_pkesk    *p,
              uint8_t           *session_key,
              size_t            *keylen,
@@ -280,6 +307,7 @@ unwrap_with (PadlockHolderCall *call,
   g_autoptr(PadlockAgentDecrypted) answer = NULL;
   g_autofree char *desc = NULL;
   GError *error = NULL;
+  gboolean turn = FALSE;
 
   if (!(cert = entry_cert (call->holder, e, call->cancellable, &error)))
     return keep_error (call, error);
@@ -300,9 +328,16 @@ unwrap_with (PadlockHolderCall *call,
   g_strlcpy (call->key_id, e->sub->key_id, sizeof call->key_id);
   desc = padlock_agent_describe_request (call->label, call->key_id,
                                          call->file_name);
-  answer = padlock_agent_pkdecrypt (call->holder->agent, e->sub->keygrip,
-                                    desc, ciphertext, on_pinentry, call,
-                                    call->cancellable, &error);
+  if (!g_atomic_int_get (&e->answered) && !(turn = take_turn (call)))
+    error = padlock_error_from_gpg (gpg_error (GPG_ERR_CANCELED));
+  else
+    answer = padlock_agent_pkdecrypt (call->holder->agent, e->sub->keygrip,
+                                      desc, ciphertext, on_pinentry, call,
+                                      call->cancellable, &error);
+  if (answer)
+    g_atomic_int_set (&e->answered, 1);
+  if (turn)
+    g_mutex_unlock (&call->holder->turn);
   gcry_sexp_release (ciphertext);
   if (call->waiting)
     call->waiting (call->user_data, NULL);

@@ -28,12 +28,21 @@
 #include "padlock-input.h"
 #include "padlock-settings.h"
 
-/* What a key job may fall back on, in KEY_JOBS. */
+/* What a key job may fall back on: the job's KEY_JOB_QUARK data, which
+ * goes with the job (a finished job cleared from the list is not kept). */
 enum
 {
   KEY_JOB_ONLY = 1,             /* keys only */
   KEY_JOB_SKESK,                /* … and a passphrase may open it too */
 };
+
+G_DEFINE_QUARK (padlock-window-key-job, key_job)
+
+static int
+key_job_kind (PadlockJob *job)
+{
+  return GPOINTER_TO_INT (g_object_get_qdata (G_OBJECT (job), key_job_quark ()));
+}
 
 static void
 renew_holder (PadlockWindow *self)
@@ -115,8 +124,8 @@ start_key_job (PadlockWindow *self,
   padlock_job_config_clear (&config);
   padlock_job_set_group (job, group);
   padlock_job_set_holder (job, self->holder);
-  g_hash_table_insert (self->key_jobs, g_object_ref (job),
-                       GINT_TO_POINTER (skesk ? KEY_JOB_SKESK : KEY_JOB_ONLY));
+  g_object_set_qdata (G_OBJECT (job), key_job_quark (),
+                      GINT_TO_POINTER (skesk ? KEY_JOB_SKESK : KEY_JOB_ONLY));
   padlock_queue_add (self->queue, job);
 }
 
@@ -173,7 +182,7 @@ gboolean
 padlock_window_keys_is_key_job (PadlockWindow *self,
                                 PadlockJob    *job)
 {
-  return g_hash_table_contains (self->key_jobs, job);
+  return key_job_kind (job) != 0;
 }
 
 gboolean
@@ -182,19 +191,13 @@ padlock_window_keys_offer_passphrase (PadlockWindow *self,
 {
   const GError *error = padlock_job_get_error (job);
 
-  if (GPOINTER_TO_INT (g_hash_table_lookup (self->key_jobs, job)) != KEY_JOB_SKESK
+  if (key_job_kind (job) != KEY_JOB_SKESK
       || padlock_job_get_state (job) != PADLOCK_JOB_FAILED
       || g_error_matches (error, PADLOCK_ERROR, PADLOCK_ERROR_CANCELLED))
     return FALSE;
   /* Asked once: from now on it is a passphrase's job. */
-  g_hash_table_remove (self->key_jobs, job);
+  g_object_set_qdata (G_OBJECT (job), key_job_quark (), NULL);
   return TRUE;
-}
-
-void
-padlock_window_init_keys (PadlockWindow *self)
-{
-  self->key_jobs = g_hash_table_new_full (NULL, NULL, g_object_unref, NULL);
 }
 
 void
@@ -205,5 +208,4 @@ padlock_window_dispose_keys (PadlockWindow *self)
   g_clear_object (&self->keyring);
   g_clear_pointer (&self->holder, padlock_holder_unref);
   g_clear_pointer (&self->for_keys, g_ptr_array_unref);
-  g_clear_pointer (&self->key_jobs, g_hash_table_unref);
 }

@@ -54,7 +54,6 @@ struct _PadlockWindow
   PadlockKeyring *keyring;      /* the application's, once needed */
   PadlockHolder *holder;        /* from its last listing; NULL before */
   GPtrArray *for_keys;          /* GFile: decryptions waiting for it */
-  GHashTable *key_jobs;         /* PadlockJob: started without a passphrase */
 
   /* Borrowed */
   GtkFilterListModel *job_filter_model;  /* the list view's, filtered or not */
@@ -122,7 +121,6 @@ void padlock_window_ask_decrypt (PadlockWindow *self,
                                  const char    *note);
 
 /* The user's GnuPG keys (padlock-window-keys.c). */
-void padlock_window_init_keys    (PadlockWindow *self);
 void padlock_window_dispose_keys (PadlockWindow *self);
 /* Starts the decryptions of FILES (GFile) that the user's keys may open,
  * or that only say whom they are for; returns the files that need a

@@ -548,7 +548,6 @@ padlock_window_init (PadlockWindow *self)
   g_signal_connect_object (self->queue, "notify::busy",
                            G_CALLBACK (on_busy_changed), self, G_CONNECT_SWAPPED);
 
-  padlock_window_init_keys (self);
   padlock_window_init_files (self);
   padlock_window_update_summary (self);
   gtk_widget_grab_focus (GTK_WIDGET (self->choose_button));

@@ -292,6 +292,42 @@ test_mixed_drop (void)
 }
 
 static gboolean
+dialog_shown (gpointer data)
+{
+  PadlockWindow *window = data;
+
+  return window->dialog && gtk_widget_get_mapped (GTK_WIDGET (window->dialog));
+}
+
+/* For Alice and for a passphrase: Alice's pinentry gets a wrong answer
+ * (the agent asks three times, then gives up), and then Padlock asks for
+ * the file's passphrase, which opens it. */
+static void
+test_keys_then_passphrase (void)
+{
+  g_autofree char *dir = at_new_dir ("winkeys-then");
+  g_autofree char *both = gpg_encrypt (dir, "both.txt", "either\n", TRUE,
+                                       alice_fpr);
+  const char *paths[] = { both, NULL };
+  PadlockWindow *window = app_window ();
+  PadlockPassphraseDialog *dialog;
+
+  clear_window (window);
+  tg_gpgconf (home, "--reload", "gpg-agent");
+  tg_home_set_pinentry (home, "not Alice's passphrase");
+  at_drop (window, paths);
+  /* Three pinentries and the agent's key derivations first. */
+  g_assert_true (at_wait_until (dialog_shown, window, WAIT_MS));
+  dialog = window->dialog;
+  g_assert_cmpstr (gtk_label_get_text (dialog->error_label), ==,
+                   "None of your keys opens \u2068both.txt.gpg\u2069; a "
+                   "passphrase opens it too.");
+  at_answer (dialog, SKESK_PASSPHRASE);
+  g_assert_true (at_wait_queue_idle (window->queue, WAIT_MS));
+  assert_opened (find_job (window, both), dir, "both.txt", "either\n");
+}
+
+static gboolean
 row_subtitle_is_not (gpointer data)
 {
   AdwActionRow *row = data;
@@ -365,6 +401,7 @@ main (int argc, char **argv)
   g_test_add_func ("/winkeys/open-mine", test_open_mine);
   g_test_add_func ("/winkeys/waiting-and-cancel", test_waiting_and_cancel);
   g_test_add_func ("/winkeys/mixed-drop", test_mixed_drop);
+  g_test_add_func ("/winkeys/keys-then-passphrase", test_keys_then_passphrase);
   g_test_add_func ("/winkeys/import-row", test_import_row);
   status = g_test_run ();
   at_reader_free (reader);
