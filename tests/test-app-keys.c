@@ -238,7 +238,7 @@ test_protected_asked_once (void)
   g_assert_cmpuint (tg_home_pinentry_count (home), ==, asked + 1);
 }
 
-/* Eight files for Carol's protected key, four jobs at once, her
+/* Sixteen files for Carol's protected key, eight jobs at once, her
  * passphrase not cached: one pinentry for all (the holder's turn: the
  * first job asks, the others wait for the agent's cache). */
 static void
@@ -250,8 +250,8 @@ test_concurrent_asked_once (void)
   g_autoptr(GPtrArray) jobs = g_ptr_array_new_with_free_func (g_object_unref);
   guint asked;
 
-  padlock_queue_set_max_running (queue, 4);
-  for (guint i = 0; i < 8; i++)
+  padlock_queue_set_max_running (queue, 8);
+  for (guint i = 0; i < 16; i++)
     {
       g_autofree char *name = g_strdup_printf ("c%u.txt", i);
       g_autofree char *path = gpg_encrypt (dir, name, "at once\n", FALSE,
@@ -261,13 +261,13 @@ test_concurrent_asked_once (void)
   tg_gpgconf (home, "--reload", "gpg-agent");
   tg_home_set_pinentry (home, PASSPHRASE);
   asked = tg_home_pinentry_count (home);
-  for (guint i = 0; i < 8; i++)
+  for (guint i = 0; i < 16; i++)
     {
       g_autofree char *path = g_strdup_printf ("%s/c%u.txt.gpg", dir, i);
       g_ptr_array_add (jobs, decrypt (queue, holder, path, NULL));
     }
   g_assert_true (at_wait_queue_idle (queue, WAIT_MS));
-  for (guint i = 0; i < 8; i++)
+  for (guint i = 0; i < 16; i++)
     {
       g_autofree char *name = g_strdup_printf ("c%u.txt", i);
       assert_opened (jobs->pdata[i], dir, name, "at once\n");
