@@ -269,11 +269,12 @@ say_trying (PadlockHolderCall *call,
   call->waiting (call->user_data, text);
 }
 
-/* Takes the holder's turn for a key not yet answered: jobs that start
- * together for a protected key would each have the agent show a pinentry
- * (gpg-agent 2.2 asks again for a request that waited for the first's),
- * so the first asks and the others wait, and then find the passphrase
- * cached.  The row of one that waits says whose passphrase it waits for.
+/* Takes the holder's turn for a key not yet answered: of the jobs that
+ * start together for a protected key, the first asks the agent and the
+ * others wait, then find the passphrase cached, so that the agent never
+ * has two requests for a pinentry of one key at once (bench/keys-batch
+ * once counted two pinentries for one batch without the turn; the
+ * tests have not reproduced that race).  The row of one that waits says whose passphrase it waits for.
  * FALSE when the job was cancelled meanwhile. */
 static gboolean
 take_turn (PadlockHolderCall *call)
