@@ -7,6 +7,7 @@
 #include <glib/gi18n.h>
 
 #include "cert.h"
+#include "packet.h"
 #include "pkesk.h"
 
 #include "padlock-error.h"
@@ -16,6 +17,7 @@ typedef struct
 {
   PadlockKey          *key;
   const PadlockSubkey *sub;
+  gint                 answered;  /* atomic: the agent opened a PKESK with it */
 } Entry;
 
 struct _PadlockHolder
@@ -26,6 +28,7 @@ struct _PadlockHolder
   GArray          *entries;        /* of Entry */
   GPtrArray       *keys;           /* every key of the keyring, for labels */
   GMutex           lock;           /* guards CERTS */
+  GMutex           turn;           /* a key's first request (its pinentry) */
   GHashTable      *certs;          /* primary fingerprint -> pl_cert * */
 };
 
@@ -48,6 +51,7 @@ padlock_holder_new (PadlockKeyring *keyring,
   self->entries = g_array_new (FALSE, FALSE, sizeof (Entry));
   self->keys = g_ptr_array_new_with_free_func (g_object_unref);
   g_mutex_init (&self->lock);
+  g_mutex_init (&self->turn);
   self->certs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                        cert_free);
   for (guint i = 0; i < g_list_model_get_n_items (model); i++)
@@ -58,7 +62,7 @@ padlock_holder_new (PadlockKeyring *keyring,
       for (guint j = 0; j < padlock_key_get_n_subkeys (key); j++)
         {
           const PadlockSubkey *sub = padlock_key_get_subkey (key, j);
-          Entry e = { key, sub };
+          Entry e = { key, sub, 0 };
 
           if (sub->has_secret && sub->can_encrypt && sub->keygrip)
             g_array_append_val (self->entries, e);
@@ -81,6 +85,7 @@ padlock_holder_unref (PadlockHolder *self)
     return;
   g_hash_table_unref (self->certs);
   g_mutex_clear (&self->lock);
+  g_mutex_clear (&self->turn);
   g_array_unref (self->entries);
   g_ptr_array_unref (self->keys);
   g_object_unref (self->agent);
@@ -102,6 +107,44 @@ padlock_holder_find_label (PadlockHolder *self,
     if (padlock_key_find_subkey (self->keys->pdata[i], id))
       return padlock_key_get_label (self->keys->pdata[i]);
   return NULL;
+}
+
+gboolean
+padlock_holder_may_open (PadlockHolder         *self,
+                         const pl_sniff_result *sniffed)
+{
+  char hex[2 * PL_FPR_MAX + 3];
+
+  g_return_val_if_fail (self != NULL && sniffed != NULL, FALSE);
+
+  for (size_t k = 0; k < sniffed->n_key_packets; k++)
+    {
+      const pl_sniff_key_packet *kp = &sniffed->key_packets[k];
+      gboolean anonymous;
+
+      if (kp->tag != PL_PKT_PKESK || !kp->parsed)
+        continue;
+      anonymous = kp->version == 3 ? !memcmp (kp->key_id, "\0\0\0\0\0\0\0\0", 8)
+                                   : kp->fingerprint_len == 0;
+      if (anonymous && self->entries->len)
+        return TRUE;
+      if (anonymous)
+        continue;
+      if (kp->fingerprint_len)
+        pl_fpr_format (kp->fingerprint, kp->fingerprint_len, hex);
+      else
+        pl_fpr_format (kp->key_id, 8, hex);
+      for (guint i = 0; i < self->entries->len; i++)
+        {
+          const Entry *e = &g_array_index (self->entries, Entry, i);
+
+          if (!g_ascii_strcasecmp (hex + 2, kp->fingerprint_len
+                                            ? e->sub->fingerprint
+                                            : e->sub->key_id))
+            return TRUE;
+        }
+    }
+  return FALSE;
 }
 
 /* The certificate of E's key, exported and parsed once per holder. */
@@ -198,10 +241,50 @@ keep_error (PadlockHolderCall *call,
   return err;
 }
 
+/* Tells the row which key is being tried for a PKESK that names none. */
+static void
+say_trying (PadlockHolderCall *call,
+            const Entry       *e)
+{
+  g_autofree char *text = NULL;
+
+  if (!call->waiting)
+    return;
+  /* Translators: a job's row while an anonymous recipient's key is
+   * looked for among the user's; "Name <email>" and a key ID. */
+  text = g_strdup_printf (_("Trying the key of %s (0x%s)"),
+                          padlock_key_get_label (e->key), e->sub->key_id);
+  call->waiting (call->user_data, text);
+}
+
+/* Takes the holder's turn for a key not yet answered: of the jobs that
+ * start together for a protected key, the first asks the agent and the
+ * others wait, then find the passphrase cached, so that the agent never
+ * has two requests for a pinentry of one key at once (bench/keys-batch
+ * once counted two pinentries for one batch without the turn; the
+ * tests have not reproduced that race).  The row of one that waits says whose passphrase it waits for.
+ * FALSE when the job was cancelled meanwhile. */
+static gboolean
+take_turn (PadlockHolderCall *call)
+{
+  gboolean said = FALSE;
+
+  while (!g_mutex_trylock (&call->holder->turn))
+    {
+      if (g_cancellable_is_cancelled (call->cancellable))
+        return FALSE;
+      if (!said)
+        on_pinentry (call);
+      said = TRUE;
+      g_usleep (20 * 1000);
+    }
+  return TRUE;
+}
+
 /* One PKESK with the secret subkey of E: the agent, then the engine. */
 static gpg_error_t
 unwrap_with (PadlockHolderCall *call,
-             const Entry       *e,
+             Entry             *e,
              const pl_pkesk    *p,
              uint8_t           *session_key,
              size_t            *keylen,
@@ -213,6 +296,7 @@ unwrap_with (PadlockHolderCall *call,
   g_autoptr(PadlockAgentDecrypted) answer = NULL;
   g_autofree char *desc = NULL;
   GError *error = NULL;
+  gboolean turn = FALSE;
 
   if (!(cert = entry_cert (call->holder, e, call->cancellable, &error)))
     return keep_error (call, error);
@@ -220,6 +304,8 @@ unwrap_with (PadlockHolderCall *call,
   if (!pub || (pub->algo != p->algo
                && !(p->algo == PL_PK_RSA && pub->algo == PL_PK_RSA_E)))
     return gpg_error (GPG_ERR_NO_SECKEY);
+  if (pl_pkesk_anonymous (p))
+    say_trying (call, e);
   /* X25519 and X448 (25, 26): gpg-agent 2.2 has no such keys. */
   ciphertext = padlock_agent_ciphertext_new (p->algo, p->data + p->f[0].off,
                                              p->f[0].len,
@@ -231,9 +317,16 @@ unwrap_with (PadlockHolderCall *call,
   g_strlcpy (call->key_id, e->sub->key_id, sizeof call->key_id);
   desc = padlock_agent_describe_request (call->label, call->key_id,
                                          call->file_name);
-  answer = padlock_agent_pkdecrypt (call->holder->agent, e->sub->keygrip,
-                                    desc, ciphertext, on_pinentry, call,
-                                    call->cancellable, &error);
+  if (!g_atomic_int_get (&e->answered) && !(turn = take_turn (call)))
+    error = padlock_error_from_gpg (gpg_error (GPG_ERR_CANCELED));
+  else
+    answer = padlock_agent_pkdecrypt (call->holder->agent, e->sub->keygrip,
+                                      desc, ciphertext, on_pinentry, call,
+                                      call->cancellable, &error);
+  if (answer)
+    g_atomic_int_set (&e->answered, 1);
+  if (turn)
+    g_mutex_unlock (&call->holder->turn);
   gcry_sexp_release (ciphertext);
   if (call->waiting)
     call->waiting (call->user_data, NULL);
@@ -260,8 +353,174 @@ entry_named (const Entry    *e,
                                                        : e->sub->fingerprint);
 }
 
+enum
+{
+  RANK_NO_QUESTION,             /* no passphrase, or the agent has it */
+  RANK_CARD,                    /* a card key: its PIN, if the card is in */
+  RANK_PINENTRY,                /* pinentry will ask */
+  RANK_NOT_HERE,                /* the agent does not hold it */
+  RANK_NOT_MINE                 /* no secret key of the user's fits */
+};
+
+/* The rank of entry I, from the agent's KEYINFO, once per call.  An
+ * agent that cannot say ranks it as pinentry would: it is still tried. */
+static int
+entry_rank (PadlockHolderCall *call,
+            guint              i)
+{
+  const Entry *e = &g_array_index (call->holder->entries, Entry, i);
+  PadlockAgentKeyInfo info;
+  int rank = RANK_PINENTRY;
+
+  if (i < PADLOCK_HOLDER_RANKED && call->rank[i])
+    return call->rank[i] - 1;
+  if (padlock_agent_get_key_info (call->holder->agent, e->sub->keygrip, &info,
+                                  call->cancellable, NULL))
+    {
+      if (!info.present)
+        rank = RANK_NOT_HERE;
+      else if (info.on_card)
+        rank = RANK_CARD;
+      else if (info.cached || !info.protected_)
+        rank = RANK_NO_QUESTION;
+    }
+  if (i < PADLOCK_HOLDER_RANKED)
+    call->rank[i] = (signed char) (rank + 1);
+  return rank;
+}
+
+/* Whether entry E may take P: P names it, or names nobody and E's
+ * algorithm may be P's (unwrap_with checks the certificate's). */
+static gboolean
+entry_fits (const Entry    *e,
+            const pl_pkesk *p)
+{
+  return pl_pkesk_anonymous (p) ? TRUE : entry_named (e, p);
+}
+
+/* The entries that may take P, by rank (stable); a new array of
+ * indices.  RANK, when not NULL, gets the best. */
+static GArray *
+entries_for (PadlockHolderCall *call,
+             const pl_pkesk    *p,
+             int               *best)
+{
+  GArray *entries = call->holder->entries;
+  GArray *order = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr(GArray) ranks = g_array_new (FALSE, FALSE, sizeof (int));
+
+  for (guint i = 0; i < entries->len; i++)
+    if (entry_fits (&g_array_index (entries, Entry, i), p))
+      g_array_append_val (order, i);
+  /* One candidate needs no question to the agent. */
+  for (guint i = 0; order->len > 1 && i < order->len; i++)
+    {
+      guint idx = g_array_index (order, guint, i);
+      int r = entry_rank (call, idx);
+      guint j = i;
+
+      g_array_append_val (ranks, r);
+      for (; j > 0 && g_array_index (ranks, int, j - 1) > r; j--)
+        {
+          g_array_index (ranks, int, j) = g_array_index (ranks, int, j - 1);
+          g_array_index (order, guint, j) = g_array_index (order, guint, j - 1);
+        }
+      g_array_index (ranks, int, j) = r;
+      g_array_index (order, guint, j) = idx;
+    }
+  if (best)
+    *best = !order->len ? RANK_NOT_MINE
+            : ranks->len ? g_array_index (ranks, int, 0) : RANK_PINENTRY;
+  return order;
+}
+
+/* pl_rank_fn: a PKESK for a key that needs no question goes first.
+ * The engine calls it for each PKESK before any unwrap: the moment to
+ * count the anonymous ones. */
+static int
+holder_rank (void           *arg,
+             const pl_pkesk *p)
+{
+  PadlockHolderCall *call = arg;
+  g_autoptr(GArray) order = NULL;
+  int best;
+
+  if (pl_pkesk_anonymous (p))
+    call->n_anonymous++;
+  order = entries_for (call, p, &best);
+  /* A lone candidate was not asked about above. */
+  if (order->len == 1)
+    best = entry_rank (call, g_array_index (order, guint, 0));
+  return best;
+}
+
+/* Tries on P the entries of ORDER whose rank is within [LOW, HIGH]. */
+static gpg_error_t
+try_entries (PadlockHolderCall *call,
+             GArray            *order,
+             int                low,
+             int                high,
+             const pl_pkesk    *p,
+             uint8_t           *session_key,
+             size_t            *keylen,
+             int               *cipher_algo)
+{
+  GArray *entries = call->holder->entries;
+  gpg_error_t err = gpg_error (GPG_ERR_NO_SECKEY);
+
+  for (guint i = 0; i < order->len; i++)
+    {
+      guint idx = g_array_index (order, guint, i);
+      int rank = low || high < RANK_NOT_MINE ? entry_rank (call, idx) : 0;
+
+      if (rank < low || rank > high)
+        continue;
+      err = unwrap_with (call, &g_array_index (entries, Entry, idx), p,
+                         session_key, keylen, cipher_algo);
+      if (!err || gpg_err_code (err) == GPG_ERR_CANCELED
+          || !pl_pkesk_anonymous (p))
+        break;
+    }
+  return err;
+}
+
+/* An anonymous PKESK of several: each is tried first with the keys that
+ * ask no question; the keys that would show pinentry only once the last
+ * is reached, then on every one of them (any PKESK gives the message's
+ * session key).  The engine's PKESKs stay where they are until it is
+ * done (recipients.h), so the earlier ones are kept by address. */
+static gpg_error_t
+unwrap_anonymous (PadlockHolderCall *call,
+                  const pl_pkesk    *p,
+                  uint8_t           *session_key,
+                  size_t            *keylen,
+                  int               *cipher_algo)
+{
+  g_autoptr(GArray) order = entries_for (call, p, NULL);
+  gpg_error_t err;
+
+  err = try_entries (call, order, RANK_NO_QUESTION, RANK_NO_QUESTION, p,
+                     session_key, keylen, cipher_algo);
+  if (!err || gpg_err_code (err) == GPG_ERR_CANCELED)
+    return err;
+  if (call->n_deferred < G_N_ELEMENTS (call->deferred))
+    call->deferred[call->n_deferred++] = p;
+  if (call->n_deferred < call->n_anonymous
+      && call->n_deferred < G_N_ELEMENTS (call->deferred))
+    return err;
+  for (guint i = 0; i < call->n_deferred; i++)
+    {
+      err = try_entries (call, order, RANK_NO_QUESTION + 1, RANK_NOT_MINE,
+                         call->deferred[i], session_key, keylen, cipher_algo);
+      if (!err || gpg_err_code (err) == GPG_ERR_CANCELED)
+        break;
+    }
+  call->n_deferred = 0;
+  return err;
+}
+
 /* pl_unwrap_fn: the named subkey, or for an anonymous PKESK each one
- * until one opens it. */
+ * until one opens it; those that ask no question first. */
 static gpg_error_t
 holder_unwrap (void           *arg,
                const pl_pkesk *p,
@@ -270,21 +529,13 @@ holder_unwrap (void           *arg,
                int            *cipher_algo)
 {
   PadlockHolderCall *call = arg;
-  GArray *entries = call->holder->entries;
-  gpg_error_t err = gpg_error (GPG_ERR_NO_SECKEY);
-  int anonymous = pl_pkesk_anonymous (p);
+  g_autoptr(GArray) order = NULL;
 
-  for (guint i = 0; i < entries->len; i++)
-    {
-      const Entry *e = &g_array_index (entries, Entry, i);
-
-      if (!anonymous && !entry_named (e, p))
-        continue;
-      err = unwrap_with (call, e, p, session_key, keylen, cipher_algo);
-      if (!err || gpg_err_code (err) == GPG_ERR_CANCELED || !anonymous)
-        break;
-    }
-  return err;
+  if (pl_pkesk_anonymous (p) && call->n_anonymous > 1)
+    return unwrap_anonymous (call, p, session_key, keylen, cipher_algo);
+  order = entries_for (call, p, NULL);
+  return try_entries (call, order, 0, RANK_NOT_MINE, p, session_key, keylen,
+                      cipher_algo);
 }
 
 void
@@ -298,6 +549,7 @@ padlock_holder_call_init (PadlockHolderCall        *call,
   memset (call, 0, sizeof *call);
   call->core.unwrap = holder_unwrap;
   call->core.arg = call;
+  call->core.rank = holder_rank;
   call->holder = holder;
   call->file_name = file_name;
   call->cancellable = cancellable;

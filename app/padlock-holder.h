@@ -16,6 +16,15 @@
  *   3. asks the agent (padlock_agent_pkdecrypt, blocking, on the job's
  *      thread; the call's GCancellable cuts it) and has the engine
  *      finish the answer (pl_pkesk_finish).
+ * Keys that open a PKESK without asking the user go first: the engine
+ * orders the message's PKESKs by the call's rank (pl_rank_fn), and an
+ * anonymous PKESK tries the secret subkeys in that order too.  The rank
+ * comes from the agent's KEYINFO (asked once per key and call, never
+ * showing anything): a key without a passphrase or whose passphrase the
+ * agent has cached first, then a card key (its PIN; whether the card is
+ * in cannot be told without asking the card), then one whose pinentry
+ * would ask.  Several anonymous PKESKs are each tried with the keys that
+ * ask nothing before any pinentry is shown for one of them.
  * While the agent's pinentry is up the call's WAITING function is given
  * "Waiting for the passphrase of NAME <email> (0x…)", and NULL when the
  * request is over.
@@ -29,6 +38,7 @@
 #include <gio/gio.h>
 
 #include "recipients.h"
+#include "sniff.h"
 
 #include "padlock-agent.h"
 #include "padlock-keyring.h"
@@ -53,8 +63,18 @@ guint          padlock_holder_get_n_keys (PadlockHolder *self);
 const char    *padlock_holder_find_label (PadlockHolder *self,
                                           const char    *id);
 
+/* Whether one of its secret keys may open a message so sniffed: a
+ * PKESK names one of its secret subkeys (key ID or fingerprint), or is
+ * anonymous and it has any.  Asks nobody: the window sorts a drop with
+ * it (a file for my key needs no passphrase dialog). */
+gboolean       padlock_holder_may_open   (PadlockHolder          *self,
+                                          const pl_sniff_result  *sniffed);
+
 typedef void (*PadlockHolderWaitingFunc) (gpointer    user_data,
                                           const char *waiting);
+
+/* How many keys' ranks a call remembers; the others' are asked again. */
+#define PADLOCK_HOLDER_RANKED 32
 
 /* One job's use of the holder, on its thread (on the stack is fine). */
 typedef struct
@@ -68,6 +88,10 @@ typedef struct
   const char              *label;       /* the key being asked for */
   char                     key_id[17];
   GError                  *error;       /* the agent's last refusal */
+  signed char              rank[PADLOCK_HOLDER_RANKED]; /* per key, +1; 0 unknown */
+  guint                    n_anonymous;  /* the message's anonymous PKESKs */
+  guint                    n_deferred;   /* … tried without a question so far */
+  const pl_pkesk          *deferred[PADLOCK_HOLDER_RANKED];
 } PadlockHolderCall;
 
 void     padlock_holder_call_init       (PadlockHolderCall        *call,

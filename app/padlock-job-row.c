@@ -289,7 +289,10 @@ padlock_job_row_sync (PadlockJobRow *self)
   if (padlock_job_get_detail (job))
     {
       g_autofree char *detail = padlock_name_escape (padlock_job_get_detail (job));
-      char *both = g_strdup_printf ("%s · %s", status, detail);
+      /* A decryption's detail is the agent's question ("Waiting for the
+       * passphrase of …"): it replaces "Decrypting…", which it is not. */
+      char *both = encrypt ? g_strdup_printf ("%s · %s", status, detail)
+                           : g_strdup (detail);
       g_free (status);
       status = both;
     }

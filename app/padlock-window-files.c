@@ -129,11 +129,8 @@ set_signer (PadlockRequest *request, PadlockJob *job)
                               padlock_application_get_keyring (app)));
 }
 
-/* A decryption verifies its signatures with the user's GnuPG keyring,
- * the one the application's keyring reads (gpg's default home); it asks
- * gpg only when the file is signed. */
-static void
-set_signers_home (PadlockJob *job)
+void
+padlock_window_set_signers_home (PadlockJob *job)
 {
   g_autofree char *home = padlock_keyring_default_home ();
 
@@ -177,7 +174,10 @@ start_jobs (PadlockWindow     *self,
       padlock_job_set_group (job, group);
       padlock_job_set_secret (job, secret);
       if (direction == PADLOCK_DIRECTION_DECRYPT)
-        set_signers_home (job);
+        {
+          padlock_window_set_signers_home (job);
+          padlock_window_keys_set_holder (self, job);
+        }
       else
         {
           padlock_job_set_recipients (job, recipients);
@@ -278,18 +278,24 @@ show_next_request (PadlockWindow *self)
   gtk_window_present (GTK_WINDOW (self->dialog));
 }
 
+/* A passphrase's job that failed on it; a key job's "bad passphrase" is
+ * the agent's, whose pinentry asked already. */
 static gboolean
-wrong_passphrase (PadlockJob *job)
+wrong_passphrase (PadlockWindow *self,
+                  PadlockJob    *job)
 {
-  return padlock_job_get_state (job) == PADLOCK_JOB_FAILED
+  return !padlock_window_keys_is_key_job (self, job)
+         && padlock_job_get_state (job) == PADLOCK_JOB_FAILED
          && g_error_matches (padlock_job_get_error (job), PADLOCK_ERROR,
                              PADLOCK_ERROR_BAD_PASSPHRASE);
 }
 
-/* Asks again for JOBS, saying why. */
+/* Asks again for JOBS, saying why: a wrong passphrase, or (NO_KEY) that
+ * none of the user's keys opened them. */
 static void
 ask_again (PadlockWindow *self,
-           GPtrArray     *jobs)
+           GPtrArray     *jobs,
+           gboolean       no_key)
 {
   g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_object_unref);
   g_autofree char *names = NULL;
@@ -302,7 +308,11 @@ ask_again (PadlockWindow *self,
   request->mode = PADLOCK_PASSPHRASE_DECRYPT;
   request->jobs = g_ptr_array_ref (jobs);
   request->heading = request_heading (request->mode, files);
-  request->error = g_strdup_printf (_("Wrong passphrase for %s"), names);
+  request->error = no_key
+    /* Translators: %s is one or more file names. */
+    ? g_strdup_printf (_("None of your keys opens %s; a passphrase opens it "
+                         "too."), names)
+    : g_strdup_printf (_("Wrong passphrase for %s"), names);
   push_request (self, request);
 }
 
@@ -314,6 +324,7 @@ check_group (PadlockWindow *self,
 {
   GListModel *model = G_LIST_MODEL (self->queue);
   g_autoptr(GPtrArray) jobs = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GPtrArray) no_key = g_ptr_array_new_with_free_func (g_object_unref);
 
   for (guint i = 0; i < g_list_model_get_n_items (model); i++)
     {
@@ -323,11 +334,21 @@ check_group (PadlockWindow *self,
         continue;
       if (!padlock_job_is_finished (job))
         return;
-      if (wrong_passphrase (job))
+      if (wrong_passphrase (self, job))
         g_ptr_array_add (jobs, g_object_ref (job));
     }
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(PadlockJob) job = g_list_model_get_item (model, i);
+
+      if (padlock_job_get_group (job) == group
+          && padlock_window_keys_offer_passphrase (self, job))
+        g_ptr_array_add (no_key, g_object_ref (job));
+    }
   if (jobs->len)
-    ask_again (self, jobs);
+    ask_again (self, jobs, FALSE);
+  if (no_key->len)
+    ask_again (self, no_key, TRUE);
 }
 
 static gboolean
@@ -350,11 +371,11 @@ padlock_window_retry_failed (PadlockWindow *self)
 
       for (GList *l = self->requests.head; l && !asking; l = l->next)
         asking = request_has_job (l->data, job);
-      if (wrong_passphrase (job) && !asking)
+      if (wrong_passphrase (self, job) && !asking)
         g_ptr_array_add (jobs, g_object_ref (job));
     }
   if (jobs->len)
-    ask_again (self, jobs);
+    ask_again (self, jobs, FALSE);
 }
 
 static void
@@ -386,6 +407,33 @@ on_queue_items_changed (GListModel    *model,
     }
 }
 
+/* The passphrase dialog for new FILES (none when empty). */
+static void
+push_files_request (PadlockWindow         *self,
+                    PadlockPassphraseMode  mode,
+                    GPtrArray             *files,
+                    const char            *note)
+{
+  PadlockRequest *request;
+
+  if (!files->len)
+    return;
+  request = g_new0 (PadlockRequest, 1);
+  request->mode = mode;
+  request->files = g_ptr_array_ref (files);
+  request->heading = request_heading (mode, files);
+  request->note = g_strdup (note);
+  push_request (self, request);
+}
+
+void
+padlock_window_ask_decrypt (PadlockWindow *self,
+                            GPtrArray     *files,
+                            const char    *note)
+{
+  push_files_request (self, PADLOCK_PASSPHRASE_DECRYPT, files, note);
+}
+
 void
 padlock_window_add_files (PadlockWindow    *self,
                           GFile           **files,
@@ -394,7 +442,8 @@ padlock_window_add_files (PadlockWindow    *self,
 {
   g_autoptr(GPtrArray) encrypt = g_ptr_array_new_with_free_func (g_object_unref);
   g_autoptr(GPtrArray) decrypt = g_ptr_array_new_with_free_func (g_object_unref);
-  GPtrArray *lists[2] = { encrypt, decrypt };
+  g_autoptr(GPtrArray) asked = NULL;
+  g_autofree char *note = NULL;
 
   g_return_if_fail (PADLOCK_IS_WINDOW (self));
 
@@ -439,6 +488,11 @@ padlock_window_add_files (PadlockWindow    *self,
           padlock_window_notice (self, text);
           continue;
         }
+      /* A key file is imported, not encrypted (issue 22). */
+      if (mode == PADLOCK_OPEN_AUTO
+          && padlock_input_get_sniff (input)->kind == PL_SNIFF_PUBLIC_KEY
+          && padlock_window_offer_import (self, files[i]))
+        continue;
       if (mode == PADLOCK_OPEN_ENCRYPT
           || (mode == PADLOCK_OPEN_AUTO
               && padlock_input_direction (input) == PADLOCK_DIRECTION_ENCRYPT))
@@ -447,23 +501,15 @@ padlock_window_add_files (PadlockWindow    *self,
         g_ptr_array_add (decrypt, g_object_ref (files[i]));
     }
 
-  for (guint i = 0; i < G_N_ELEMENTS (lists); i++)
-    {
-      PadlockRequest *request;
-
-      if (lists[i]->len == 0)
-        continue;
-      request = g_new0 (PadlockRequest, 1);
-      request->mode = i == 0 ? PADLOCK_PASSPHRASE_ENCRYPT : PADLOCK_PASSPHRASE_DECRYPT;
-      request->files = g_ptr_array_ref (lists[i]);
-      request->heading = request_heading (request->mode, lists[i]);
-      if (i == 0 && decrypt->len)
-        request->note = g_strdup_printf (g_dngettext (NULL,
-            "Next, a second dialog asks for the passphrase of the %u file to decrypt.",
-            "Next, a second dialog asks for the passphrase of the %u files to decrypt.",
-            decrypt->len), decrypt->len);
-      push_request (self, request);
-    }
+  /* Those the user's keys open start now, without a dialog. */
+  asked = padlock_window_keys_sort (self, decrypt);
+  if (asked->len)
+    note = g_strdup_printf (g_dngettext (NULL,
+        "Next, a second dialog asks for the passphrase of the %u file to decrypt.",
+        "Next, a second dialog asks for the passphrase of the %u files to decrypt.",
+        asked->len), asked->len);
+  push_files_request (self, PADLOCK_PASSPHRASE_ENCRYPT, encrypt, note);
+  push_files_request (self, PADLOCK_PASSPHRASE_DECRYPT, asked, NULL);
 }
 
 static gboolean

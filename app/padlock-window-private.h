@@ -2,6 +2,8 @@
 #pragma once
 
 #include "padlock-graph.h"
+#include "padlock-holder.h"
+#include "padlock-keyring.h"
 #include "padlock-passphrase-dialog.h"
 #include "padlock-window.h"
 
@@ -38,6 +40,7 @@ struct _PadlockWindow
   GtkWidget *summary_box;
   GtkScrolledWindow *scroller;
   GtkToggleButton *failures_button;   /* "Only Failures" */
+  GtkListBox *imports_list;     /* key files to import (padlock-window-import.c) */
 
   /* Owned */
   GSettings *settings;
@@ -49,6 +52,10 @@ struct _PadlockWindow
   GtkFileChooserNative *chooser;
   PadlockOpenMode chooser_mode; /* what the chooser's files are for */
   char *last_notice;
+  /* The user's GnuPG keys (padlock-window-keys.c) */
+  PadlockKeyring *keyring;      /* the application's, once needed */
+  PadlockHolder *holder;        /* from its last listing; NULL before */
+  GPtrArray *for_keys;          /* GFile: decryptions waiting for it */
 
   /* Borrowed */
   GtkFilterListModel *job_filter_model;  /* the list view's, filtered or not */
@@ -108,5 +115,46 @@ void padlock_window_chooser_response (GtkNativeDialog *chooser,
 gboolean padlock_window_any_folder (GPtrArray *files);
 /* win.open-folder (padlock-window-folders.c). */
 void padlock_window_folders_class_init (GtkWidgetClass *widget_class);
+
+/* Asks for the passphrase of FILES (GFile) to decrypt, with NOTE (may be
+ * NULL); nothing when FILES is empty (padlock-window-files.c). */
+void padlock_window_ask_decrypt (PadlockWindow *self,
+                                 GPtrArray     *files,
+                                 const char    *note);
+
+/* The user's GnuPG keys (padlock-window-keys.c). */
+void padlock_window_dispose_keys (PadlockWindow *self);
+/* Starts the decryptions of FILES (GFile) that the user's keys may open,
+ * or that only say whom they are for; returns the files that need a
+ * passphrase now (a new array).  Files waiting for the keyring's first
+ * listing are sorted when it comes, and asked for then. */
+GPtrArray *padlock_window_keys_sort (PadlockWindow *self,
+                                     GPtrArray     *files);
+/* The application's keyring, asked for now; NULL when the window is not
+ * a PadlockApplication's. */
+PadlockKeyring *padlock_window_keys_get_keyring (PadlockWindow *self);
+/* A decryption verifies its signatures with the user's GnuPG keyring,
+ * the one the application's keyring reads (gpg's default home); it asks
+ * gpg only when the file is signed. */
+void     padlock_window_set_signers_home (PadlockJob *job);
+/* Gives a decryption the holder, once the keyring has listed. */
+void     padlock_window_keys_set_holder (PadlockWindow *self,
+                                         PadlockJob    *job);
+/* Whether JOB was started for the keys, without a passphrase. */
+gboolean padlock_window_keys_is_key_job (PadlockWindow *self,
+                                         PadlockJob    *job);
+/* Whether JOB, a key job that failed, has an SKESK: its passphrase is
+ * then asked for (once). */
+gboolean padlock_window_keys_offer_passphrase (PadlockWindow *self,
+                                               PadlockJob    *job);
+
+/* Key files (padlock-window-import.c).  FILE holds certificates: a row
+ * offers to import them; FALSE when there is no keyring or the engine
+ * reads no certificate in it (the caller then treats it as any file). */
+gboolean padlock_window_offer_import   (PadlockWindow *self,
+                                        GFile         *file);
+/* The keyring listed again: the rows say anew what it lacks. */
+void     padlock_window_imports_refresh (PadlockWindow *self);
+gboolean padlock_window_has_imports    (PadlockWindow *self);
 
 G_END_DECLS

@@ -132,7 +132,9 @@ padlock_window_update_summary (PadlockWindow *self)
 
   count_jobs (self, &counts);
   busy = counts.running + counts.queued > 0;
-  gtk_stack_set_visible_child_name (self->stack, n ? "jobs" : "empty");
+  gtk_stack_set_visible_child_name (self->stack,
+                                    n || padlock_window_has_imports (self)
+                                    ? "jobs" : "empty");
   files = counts_text (&counts);
   if (!n)
     self->earlier_batches = FALSE;
@@ -463,6 +465,7 @@ padlock_window_dispose (GObject *object)
     padlock_queue_cancel_all (self->queue);
   g_clear_handle_id (&self->graph_id, g_source_remove);
   padlock_window_dispose_files (self);
+  padlock_window_dispose_keys (self);
   padlock_window_dispose_list (self);
   if (self->chooser)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
@@ -503,6 +506,7 @@ padlock_window_class_init (PadlockWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PadlockWindow, summary_box);
   gtk_widget_class_bind_template_child (widget_class, PadlockWindow, scroller);
   gtk_widget_class_bind_template_child (widget_class, PadlockWindow, failures_button);
+  gtk_widget_class_bind_template_child (widget_class, PadlockWindow, imports_list);
 
   gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
   gtk_widget_class_install_action (widget_class, "win.clear-finished", NULL,

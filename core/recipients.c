@@ -8,6 +8,7 @@
 #include "seckey.h"
 #include "skesk.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -165,6 +166,7 @@ struct pl_pkesk_list
   size_t next_p, next_k, next_sub;
   size_t locked;                /* keys a PKESK named that stayed locked */
   gpg_error_t held_err;         /* what a holder answered */
+  int ordered;                  /* the holders' ranks sorted PKESK */
   /* Each secret key is unlocked at most once a message, however many
    * PKESKs name it (a hostile message may hold 32 anonymous ones): one
    * slot per key of each PL_KEY_SECRET certificate, from SLOT_BASE. */
@@ -388,12 +390,58 @@ advance (pl_pkesk_list *l)
   l->next_p++;
 }
 
+/* The PKESKs in the order the holders' ranks ask for (the lowest rank
+ * any holder gives each), stable: a message for two of the user's keys
+ * is opened with the one whose passphrase the agent has cached before
+ * the other's pinentry is shown.  Once, before the first PKESK. */
+static void
+order_pkesks (pl_pkesk_list *l)
+{
+  int rank[MAX_PKESK];
+  int any = 0;
+
+  l->ordered = 1;
+  if (l->n < 2)
+    return;
+  for (size_t i = 0; i < l->n; i++)
+    {
+      rank[i] = INT_MAX;
+      for (size_t k = 0; k < l->n_keys; k++)
+        {
+          const pl_key_holder *h = l->keys[k].data;
+          int r;
+
+          if (l->keys[k].kind != PL_KEY_HELD || !h || !h->rank)
+            continue;
+          r = h->rank (h->arg, &l->pkesk[i]);
+          rank[i] = r < rank[i] ? r : rank[i];
+          any = 1;
+        }
+    }
+  if (!any)
+    return;
+  /* Insertion sort: at most MAX_PKESK, and stable. */
+  for (size_t i = 1; i < l->n; i++)
+    for (size_t j = i; j > 0 && rank[j - 1] > rank[j]; j--)
+      {
+        pl_pkesk t = l->pkesk[j];
+        int r = rank[j];
+
+        l->pkesk[j] = l->pkesk[j - 1];
+        l->pkesk[j - 1] = t;
+        rank[j] = rank[j - 1];
+        rank[j - 1] = r;
+      }
+}
+
 gpg_error_t
 pl_pkesk_list_next (pl_pkesk_list *l, uint8_t *session_key, size_t *keylen,
                     int *cipher_algo)
 {
   if (!l->n_keys)
     return gpg_error (GPG_ERR_EOF);
+  if (!l->ordered)
+    order_pkesks (l);
   while (l->next_p < l->n)
     {
       const pl_key *k = &l->keys[l->next_k];

@@ -28,15 +28,24 @@
  * and *CIPHER_ALGO (0 for a v6 PKESK); GPG_ERR_NO_SECKEY when the key is
  * not one it holds; GPG_ERR_CANCELED when the user cancelled (the job
  * ends); any other error is kept as the reason and the next candidate is
- * tried.  Called on the job's thread. */
+ * tried.  Called on the job's thread.  PKESK stays where it is, unchanged,
+ * until the decryption is over: a holder may come back to an earlier
+ * one by its address. */
 typedef gpg_error_t (*pl_unwrap_fn) (void *arg, const pl_pkesk *pkesk,
                                      uint8_t *session_key, size_t *keylen,
                                      int *cipher_algo);
+
+/* How soon a holder would like to be asked for PKESK: lower first (a
+ * key that opens it without asking the user: 0), the message's order
+ * among equals.  Called once per PKESK, before any UNWRAP, on the job's
+ * thread; must not ask the user anything. */
+typedef int (*pl_rank_fn) (void *arg, const pl_pkesk *pkesk);
 
 typedef struct
 {
   pl_unwrap_fn unwrap;
   void *arg;
+  pl_rank_fn rank;              /* NULL: the message's order */
 } pl_key_holder;
 
 static inline pl_key

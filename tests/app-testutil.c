@@ -233,6 +233,11 @@ at_application (void)
 
   if (!app)
     {
+      /* The application's keyring and agent (a dropped key file, a file
+       * for a key) must not be the user's: the tests' own home, whose
+       * agent is stopped at exit, unless the test set one. */
+      if (!g_getenv ("GNUPGHOME"))
+        g_setenv ("GNUPGHOME", tu_gnupg_home (), TRUE);
       serve_notifications ();
       gtk_init ();
       app = padlock_application_new ();

@@ -197,7 +197,12 @@ void
 tg_home_set_pinentry (TgHome *home, const char *answer)
 {
   g_autofree char *path = tg_home_path (home, "pinentry.answer");
+  g_autofree char *release = tg_home_path (home, "pinentry.release");
 
+  /* A new "hang" waits again: an earlier test's release does not end it.
+   * Any other answer keeps the release, for a pinentry still hanging. */
+  if (answer && !strcmp (answer, "hang"))
+    g_unlink (release);
   if (answer)
     g_assert_true (g_file_set_contents (path, answer, -1, NULL));
   else
@@ -284,4 +289,15 @@ tg_bad_signature_message (TgHome *home, const char *signer, const char *name,
   msg = pb_message (passphrase, inner, len, -1);
   g_free (inner);
   return g_byte_array_free_to_bytes (msg);
+}
+
+void
+tg_import_cert (TgHome *to, TgHome *from, const char *what)
+{
+  g_autoptr (GBytes) cert = NULL;
+
+  g_assert_cmpint (tg_gpg (from, NULL, NULL, &cert, "--export", what, NULL),
+                   ==, 0);
+  g_assert_cmpint (g_bytes_get_size (cert), >, 0);
+  g_assert_cmpint (tg_gpg (to, NULL, cert, NULL, "--import", NULL), ==, 0);
 }

@@ -64,6 +64,11 @@ void    tg_add_key           (TgHome     *home,
                               const char *expire,
                               const char *passphrase,
                               const char *faked_time);
+/* Imports into TO the certificate of WHAT (a fingerprint or user ID)
+ * as FROM exports it. */
+void    tg_import_cert       (TgHome     *to,
+                              TgHome     *from,
+                              const char *what);
 /* Revokes FPR with the revocation certificate gpg made for it. */
 void    tg_revoke            (TgHome     *home,
                               const char *fpr);

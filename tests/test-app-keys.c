@@ -17,6 +17,7 @@
 
 #define PASSPHRASE "carol's key pass"
 #define SKESK_PASSPHRASE "a passphrase for the file"
+#define DAVE_PASSPHRASE "dave's own pass"
 #define WAIT_MS 120000
 
 static TgHome *home;            /* Alice's (three subkeys) and Carol's */
@@ -25,6 +26,7 @@ static TgHome *bob_home;        /* Bob's secret key; his certificate is
 static char *alice_subs[3];     /* rsa3072, cv25519, nistp256 */
 static const char *const sub_names[3] = { "rsa3072", "cv25519", "nistp256" };
 static char *carol_fpr;
+static char *dave_fpr;          /* protected too, nistp256 as Carol */
 static char *bob_fpr;
 
 /* The fingerprints of FPR's subkeys after the primary, in gpg's order. */
@@ -55,7 +57,6 @@ static void
 make_keys (void)
 {
   g_auto(GStrv) subs = NULL;
-  g_autoptr(GBytes) bob_cert = NULL;
   char *alice;
 
   home = tg_home_new ();
@@ -71,15 +72,16 @@ make_keys (void)
   carol_fpr = tg_gen_key (home, "Carol <carol@example.org>", "nistp256",
                           "cert,sign", "never", PASSPHRASE, NULL);
   tg_add_key (home, carol_fpr, "nistp256", "encr", "never", PASSPHRASE, NULL);
+  dave_fpr = tg_gen_key (home, "Dave <dave@example.org>", "nistp256",
+                         "cert,sign", "never", DAVE_PASSPHRASE, NULL);
+  tg_add_key (home, dave_fpr, "nistp256", "encr", "never", DAVE_PASSPHRASE,
+              NULL);
 
   bob_home = tg_home_new ();
   bob_fpr = tg_gen_key (bob_home, "Bob <bob@example.org>", "rsa3072",
                         "cert,sign", "never", "", NULL);
   tg_add_key (bob_home, bob_fpr, "rsa3072", "encr", "never", "", NULL);
-  g_assert_cmpint (tg_gpg (bob_home, NULL, NULL, &bob_cert, "--export",
-                           bob_fpr, NULL), ==, 0);
-  g_assert_cmpint (tg_gpg (home, NULL, bob_cert, NULL, "--import", NULL), ==,
-                   0);
+  tg_import_cert (home, bob_home, bob_fpr);
   /* Bob's agent is not needed again. */
   tg_gpgconf (bob_home, "--kill", "gpg-agent");
 }
@@ -236,6 +238,43 @@ test_protected_asked_once (void)
   g_assert_cmpuint (tg_home_pinentry_count (home), ==, asked + 1);
 }
 
+/* Sixteen files for Carol's protected key, eight jobs at once, her
+ * passphrase not cached: one pinentry for all (the holder's turn: the
+ * first job asks, the others wait for the agent's cache). */
+static void
+test_concurrent_asked_once (void)
+{
+  g_autofree char *dir = at_new_dir ("keys-concurrent");
+  g_autoptr(PadlockHolder) holder = new_holder ();
+  g_autoptr(PadlockQueue) queue = padlock_queue_new ();
+  g_autoptr(GPtrArray) jobs = g_ptr_array_new_with_free_func (g_object_unref);
+  guint asked;
+
+  padlock_queue_set_max_running (queue, 8);
+  for (guint i = 0; i < 16; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("c%u.txt", i);
+      g_autofree char *path = gpg_encrypt (dir, name, "at once\n", FALSE,
+                                           carol_fpr, NULL);
+      (void) path;
+    }
+  tg_gpgconf (home, "--reload", "gpg-agent");
+  tg_home_set_pinentry (home, PASSPHRASE);
+  asked = tg_home_pinentry_count (home);
+  for (guint i = 0; i < 16; i++)
+    {
+      g_autofree char *path = g_strdup_printf ("%s/c%u.txt.gpg", dir, i);
+      g_ptr_array_add (jobs, decrypt (queue, holder, path, NULL));
+    }
+  g_assert_true (at_wait_queue_idle (queue, WAIT_MS));
+  for (guint i = 0; i < 16; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("c%u.txt", i);
+      assert_opened (jobs->pdata[i], dir, name, "at once\n");
+    }
+  g_assert_cmpuint (tg_home_pinentry_count (home), ==, asked + 1);
+}
+
 static gboolean
 is_waiting (gpointer data)
 {
@@ -257,15 +296,34 @@ is_finished (gpointer data)
 static void
 test_cancelled (gconstpointer data)
 {
-  const char *answer = data;
+  gboolean anonymous = !strcmp (data, "hang-anonymous");
+  const char *answer = anonymous ? "hang" : data;
   g_autofree char *dir = at_new_dir ("keys-cancel");
-  g_autofree char *path = gpg_encrypt (dir, "secret.txt", "never\n", FALSE,
-                                       carol_fpr, NULL);
+  g_autofree char *path = NULL;
   g_autoptr(PadlockHolder) holder = new_holder ();
   g_autoptr(PadlockQueue) queue = padlock_queue_new ();
   g_autoptr(PadlockJob) job = NULL;
   g_autofree char *listing = NULL;
 
+  if (anonymous)
+    {
+      /* Nobody named: each secret key of the algorithm is tried, and the
+       * row names the one whose passphrase is asked for (Carol's, the
+       * first protected nistp256 key: Alice's asks nothing and fails). */
+      g_autofree char *plain = g_build_filename (dir, "secret.txt", NULL);
+      g_autoptr(GBytes) in = g_bytes_new_static ("never\n", 6);
+      g_autoptr(GBytes) sealed = NULL;
+
+      path = g_strconcat (plain, ".gpg", NULL);
+      g_assert_cmpint (tg_gpg (home, NULL, in, &sealed, "--trust-model",
+                               "always", "--throw-keyids", "--set-filename",
+                               "secret.txt", "--output", "-", "-e", "-r",
+                               carol_fpr, NULL), ==, 0);
+      g_assert_true (g_file_set_contents (path, g_bytes_get_data (sealed, NULL),
+                                          g_bytes_get_size (sealed), NULL));
+    }
+  else
+    path = gpg_encrypt (dir, "secret.txt", "never\n", FALSE, carol_fpr, NULL);
   tg_gpgconf (home, "--reload", "gpg-agent");
   tg_home_set_pinentry (home, answer);
   job = decrypt (queue, holder, path, NULL);
@@ -327,6 +385,98 @@ test_pkesk_and_skesk (void)
   assert_opened (job, dir, "both.txt", "either way\n");
 }
 
+/* Two of the user's protected keys, Dave's passphrase cached by the
+ * agent: a file for Carol and Dave (Carol's PKESK first), or for both
+ * anonymously with THROW_KEYIDS, opens with Dave's key and no pinentry
+ * (padlock-holder.h: KEYINFO ranks the keys), though a pinentry for
+ * Carol's would cancel. */
+static void
+test_cached_first (gconstpointer data)
+{
+  gboolean throw_keyids = GPOINTER_TO_INT (data);
+  g_autofree char *dir = at_new_dir ("keys-cached-first");
+  g_autofree char *dave_only = gpg_encrypt (dir, "dave.txt", "for Dave\n",
+                                            FALSE, dave_fpr, NULL);
+  g_autofree char *plain = g_build_filename (dir, "both.txt", NULL);
+  g_autofree char *both = g_strconcat (plain, ".gpg", NULL);
+  g_autoptr(GBytes) in = g_bytes_new_static ("for either\n", 11);
+  g_autoptr(GBytes) sealed = NULL;
+  g_autoptr(GBytes) packets = NULL;
+  g_autoptr(PadlockHolder) holder = new_holder ();
+  g_autoptr(PadlockQueue) queue = padlock_queue_new ();
+  g_autoptr(PadlockJob) first = NULL;
+  g_autoptr(PadlockJob) job = NULL;
+  g_auto(GStrv) carol_subs = subkey_fingerprints (home, carol_fpr);
+  g_auto(GStrv) dave_subs = subkey_fingerprints (home, dave_fpr);
+  const char *listed;
+  guint asked;
+
+  g_assert_cmpint (tg_gpg (home, NULL, in, &sealed, "--trust-model", "always",
+                           throw_keyids ? "--throw-keyids" : "--no-tty",
+                           "--set-filename", "both.txt", "--output", "-",
+                           "-e", "-r", carol_fpr, "-r", dave_fpr, NULL), ==, 0);
+  g_assert_true (g_file_set_contents (both, g_bytes_get_data (sealed, NULL),
+                                      g_bytes_get_size (sealed), NULL));
+  if (!throw_keyids)
+    {
+      /* The case is the one to prove only when Carol's comes first. */
+      g_assert_cmpint (tg_gpg (home, NULL, sealed, &packets, "--list-packets",
+                               "--list-only", NULL), ==, 0);
+      listed = g_bytes_get_data (packets, NULL);
+      g_assert_nonnull (strstr (listed, carol_subs[0] + 24));
+      g_assert_nonnull (strstr (listed, dave_subs[0] + 24));
+      g_assert_true (strstr (listed, carol_subs[0] + 24)
+                     < strstr (listed, dave_subs[0] + 24));
+    }
+
+  tg_gpgconf (home, "--reload", "gpg-agent");
+  tg_home_set_pinentry (home, DAVE_PASSPHRASE);
+  first = decrypt (queue, holder, dave_only, NULL);
+  g_assert_true (at_wait_queue_idle (queue, WAIT_MS));
+  assert_opened (first, dir, "dave.txt", "for Dave\n");
+
+  tg_home_set_pinentry (home, "cancel");
+  asked = tg_home_pinentry_count (home);
+  job = decrypt (queue, holder, both, NULL);
+  g_assert_true (at_wait_queue_idle (queue, WAIT_MS));
+  assert_opened (job, dir, "both.txt", "for either\n");
+  g_assert_cmpuint (tg_home_pinentry_count (home), ==, asked);
+}
+
+/* The agent cannot show a pinentry (its program is missing): the job's
+ * error says what to install, in the agent module's words, and nothing
+ * is written. */
+static void
+test_no_pinentry (void)
+{
+  g_autofree char *dir = at_new_dir ("keys-no-pinentry");
+  g_autofree char *path = gpg_encrypt (dir, "locked.txt", "locked\n", FALSE,
+                                       carol_fpr, NULL);
+  g_autofree char *conf = tg_home_path (home, "gpg-agent.conf");
+  g_autofree char *saved = NULL;
+  g_autoptr(PadlockHolder) holder = new_holder ();
+  g_autoptr(PadlockQueue) queue = padlock_queue_new ();
+  g_autoptr(PadlockJob) job = NULL;
+  g_autofree char *listing = NULL;
+  const GError *error;
+
+  g_assert_true (g_file_get_contents (conf, &saved, NULL, NULL));
+  g_assert_true (g_file_set_contents (conf, "pinentry-program "
+                                      "/nonexistent/pinentry\n", -1, NULL));
+  tg_gpgconf (home, "--reload", "gpg-agent");
+  job = decrypt (queue, holder, path, NULL);
+  g_assert_true (at_wait_queue_idle (queue, WAIT_MS));
+  g_assert_true (g_file_set_contents (conf, saved, -1, NULL));
+  tg_gpgconf (home, "--reload", "gpg-agent");
+  error = padlock_job_get_error (job);
+  g_assert_nonnull (error);
+  g_test_message ("%s", error->message);
+  g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_FAILED);
+  g_assert_nonnull (strstr (error->message, "Install pinentry-gnome3"));
+  listing = at_list_dir (dir);
+  g_assert_cmpstr (listing, ==, "locked.txt.gpg");
+}
+
 /* padlock --batch --decrypt FILE with GNUPGHOME set (through env(1):
  * no setenv once threads run); the exit status. */
 static int
@@ -382,13 +532,22 @@ main (int argc, char **argv)
     }
   g_test_add_func ("/app-keys/anonymous", test_anonymous);
   g_test_add_func ("/app-keys/protected-asked-once", test_protected_asked_once);
+  g_test_add_func ("/app-keys/concurrent-asked-once",
+                   test_concurrent_asked_once);
   g_test_add_data_func ("/app-keys/cancelled/pinentry", "cancel",
                         test_cancelled);
   g_test_add_data_func ("/app-keys/cancelled/while-waiting", "hang",
                         test_cancelled);
+  g_test_add_data_func ("/app-keys/cancelled/anonymous-waiting",
+                        "hang-anonymous", test_cancelled);
   g_test_add_func ("/app-keys/not-mine", test_not_mine);
   g_test_add_func ("/app-keys/pkesk-and-skesk", test_pkesk_and_skesk);
   g_test_add_func ("/app-keys/batch", test_batch);
+  g_test_add_func ("/app-keys/no-pinentry", test_no_pinentry);
+  g_test_add_data_func ("/app-keys/cached-first/named", GINT_TO_POINTER (0),
+                        test_cached_first);
+  g_test_add_data_func ("/app-keys/cached-first/anonymous",
+                        GINT_TO_POINTER (1), test_cached_first);
   make_keys ();
   status = g_test_run ();
   g_clear_pointer (&home, tg_home_free);

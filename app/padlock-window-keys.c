@@ -1,0 +1,212 @@
+/* padlock-window-keys.c - the user's GnuPG keys in the window: which
+ * decryptions go through gpg-agent instead of a passphrase dialog
+ *
+ * A dropped or opened message is sorted by its key packets (the input's
+ * sniff, core/sniff.h), as `padlock --batch` sorts its files:
+ *   - no PKESK (a passphrase's message, or no message at all): the
+ *     passphrase dialog, as before;
+ *   - a PKESK that one of the user's secret keys may open (it names one,
+ *     or names nobody): a job with the holder and no passphrase; the
+ *     agent's pinentry asks for the key's, and the row says so.  When it
+ *     also has an SKESK and no key opened it, the passphrase is offered
+ *     next (padlock_window_keys_offer_passphrase);
+ *   - PKESKs for others only, with an SKESK: the passphrase dialog;
+ *     without: a job with the holder, which fails saying whom the file is
+ *     for ("This file is for Bob <bob@…> (0x…); none of your keys opens
+ *     it").
+ * The keyring is the application's, first asked for when a file has a
+ * PKESK (a session that never meets one never runs gpg); files that
+ * arrive while it loads wait for it.  Each listing makes a new holder
+ * (padlock-holder.h): jobs keep the one they were given.
+ */
+#include "padlock-window-private.h"
+
+#include "packet.h"
+
+#include "padlock-application.h"
+#include "padlock-error.h"
+#include "padlock-input.h"
+#include "padlock-settings.h"
+
+/* What a key job may fall back on: the job's KEY_JOB_QUARK data, which
+ * goes with the job (a finished job cleared from the list is not kept). */
+enum
+{
+  KEY_JOB_ONLY = 1,             /* keys only */
+  KEY_JOB_SKESK,                /* … and a passphrase may open it too */
+};
+
+G_DEFINE_QUARK (padlock-window-key-job, key_job)
+
+static int
+key_job_kind (PadlockJob *job)
+{
+  return GPOINTER_TO_INT (g_object_get_qdata (G_OBJECT (job), key_job_quark ()));
+}
+
+static void
+renew_holder (PadlockWindow *self)
+{
+  PadlockApplication *app =
+    PADLOCK_APPLICATION (gtk_window_get_application (GTK_WINDOW (self)));
+
+  g_clear_pointer (&self->holder, padlock_holder_unref);
+  self->holder = padlock_holder_new (self->keyring,
+                                     padlock_application_get_agent (app));
+}
+
+static void
+on_keyring_loaded (PadlockKeyring *keyring,
+                   PadlockWindow  *self)
+{
+  g_autoptr(GPtrArray) files = g_steal_pointer (&self->for_keys);
+  g_autoptr(GPtrArray) asked = NULL;
+
+  renew_holder (self);
+  padlock_window_imports_refresh (self);
+  if (!files || !files->len)
+    return;
+  asked = padlock_window_keys_sort (self, files);
+  padlock_window_ask_decrypt (self, asked, NULL);
+}
+
+/* The application's keyring, asked for on first need; NULL when the
+ * window is not a PadlockApplication's (it then has no keys). */
+static PadlockKeyring *
+window_keyring (PadlockWindow *self)
+{
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+
+  if (self->keyring || !PADLOCK_IS_APPLICATION (app))
+    return self->keyring;
+  self->keyring =
+    g_object_ref (padlock_application_get_keyring (PADLOCK_APPLICATION (app)));
+  g_signal_connect_object (self->keyring, "loaded",
+                           G_CALLBACK (on_keyring_loaded), self, 0);
+  if (padlock_keyring_get_state (self->keyring) != PADLOCK_KEYRING_LOADING)
+    renew_holder (self);
+  return self->keyring;
+}
+
+PadlockKeyring *
+padlock_window_keys_get_keyring (PadlockWindow *self)
+{
+  return window_keyring (self);
+}
+
+static void
+sniff_packets (const pl_sniff_result *sniffed,
+               gboolean              *pkesk,
+               gboolean              *skesk)
+{
+  *pkesk = *skesk = FALSE;
+  for (size_t k = 0; sniffed && k < sniffed->n_key_packets; k++)
+    {
+      *pkesk |= sniffed->key_packets[k].tag == PL_PKT_PKESK;
+      *skesk |= sniffed->key_packets[k].tag == PL_PKT_SKESK;
+    }
+  /* More key packets than the sniffer keeps: one may be an SKESK. */
+  if (sniffed && sniffed->key_packets_left_out)
+    *skesk = TRUE;
+}
+
+static void
+start_key_job (PadlockWindow *self,
+               GFile         *file,
+               guint          group,
+               gboolean       skesk)
+{
+  PadlockJobConfig config = { 0 };
+  g_autoptr(PadlockJob) job = NULL;
+
+  padlock_job_config_from_settings (self->settings, &config);
+  job = padlock_job_new (file, PADLOCK_DIRECTION_DECRYPT, &config);
+  padlock_job_config_clear (&config);
+  padlock_job_set_group (job, group);
+  padlock_job_set_holder (job, self->holder);
+  padlock_window_set_signers_home (job);
+  g_object_set_qdata (G_OBJECT (job), key_job_quark (),
+                      GINT_TO_POINTER (skesk ? KEY_JOB_SKESK : KEY_JOB_ONLY));
+  padlock_queue_add (self->queue, job);
+}
+
+GPtrArray *
+padlock_window_keys_sort (PadlockWindow *self,
+                          GPtrArray     *files)
+{
+  GPtrArray *asked = g_ptr_array_new_with_free_func (g_object_unref);
+  guint group = 0;
+
+  for (guint i = 0; i < files->len; i++)
+    {
+      GFile *file = g_ptr_array_index (files, i);
+      g_autoptr(PadlockInput) input = padlock_input_open (file, NULL);
+      const pl_sniff_result *sniffed = input ? padlock_input_get_sniff (input)
+                                             : NULL;
+      gboolean pkesk, skesk, mine;
+
+      sniff_packets (sniffed, &pkesk, &skesk);
+      if (!pkesk || !window_keyring (self))
+        {
+          g_ptr_array_add (asked, g_object_ref (file));
+          continue;
+        }
+      if (!self->holder)
+        {
+          if (!self->for_keys)
+            self->for_keys = g_ptr_array_new_with_free_func (g_object_unref);
+          g_ptr_array_add (self->for_keys, g_object_ref (file));
+          continue;
+        }
+      mine = padlock_holder_may_open (self->holder, sniffed);
+      if (!mine && skesk)
+        {
+          g_ptr_array_add (asked, g_object_ref (file));
+          continue;
+        }
+      if (!group)
+        group = ++self->next_group;
+      start_key_job (self, file, group, skesk);
+    }
+  return asked;
+}
+
+void
+padlock_window_keys_set_holder (PadlockWindow *self,
+                                PadlockJob    *job)
+{
+  if (self->holder)
+    padlock_job_set_holder (job, self->holder);
+}
+
+gboolean
+padlock_window_keys_is_key_job (PadlockWindow *self,
+                                PadlockJob    *job)
+{
+  return key_job_kind (job) != 0;
+}
+
+gboolean
+padlock_window_keys_offer_passphrase (PadlockWindow *self,
+                                      PadlockJob    *job)
+{
+  const GError *error = padlock_job_get_error (job);
+
+  if (key_job_kind (job) != KEY_JOB_SKESK
+      || padlock_job_get_state (job) != PADLOCK_JOB_FAILED
+      || g_error_matches (error, PADLOCK_ERROR, PADLOCK_ERROR_CANCELLED))
+    return FALSE;
+  /* Asked once: from now on it is a passphrase's job. */
+  g_object_set_qdata (G_OBJECT (job), key_job_quark (), NULL);
+  return TRUE;
+}
+
+void
+padlock_window_dispose_keys (PadlockWindow *self)
+{
+  if (self->keyring)
+    g_signal_handlers_disconnect_by_data (self->keyring, self);
+  g_clear_object (&self->keyring);
+  g_clear_pointer (&self->holder, padlock_holder_unref);
+  g_clear_pointer (&self->for_keys, g_ptr_array_unref);
+}

@@ -1,0 +1,411 @@
+/* test-app-winkeys.c - the window with the user's GnuPG keys: what
+ * `gpg -e -r me` made opens with one pinentry and no passphrase dialog,
+ * the row says whose passphrase the agent waits for (read over AT-SPI),
+ * its cancel cuts the request, a mixed drop asks only for the files a
+ * passphrase opens, and a key file gets an import row.  A real window
+ * under Xvfb, a GnuPG home of the test's own (GNUPGHOME), a real
+ * gpg-agent and the scripted pinentry (tests/test-pinentry.sh).
+ */
+#include <string.h>
+#include <glib/gstdio.h>
+
+#include "app-testutil.h"
+#include "gnupg-home.h"
+#include "padlock-error.h"
+#include "padlock-job-row.h"
+
+#define ALICE_PASSPHRASE "alice's key pass"
+#define SKESK_PASSPHRASE "a passphrase for the file"
+#define WAIT_MS 120000
+
+static TgHome *home;            /* Alice's secret key, Bob's certificate */
+static TgHome *erin_home;       /* Erin's key, to import into HOME */
+static char *alice_fpr;
+static char *bob_fpr;
+static AtReader *reader;
+
+static void
+make_keys (void)
+{
+  g_autoptr(TgHome) bob_home = tg_home_new ();
+  char *erin;
+
+  alice_fpr = tg_gen_key (home, "Alice <alice@example.org>", "nistp256",
+                          "cert,sign", "never", ALICE_PASSPHRASE, NULL);
+  tg_add_key (home, alice_fpr, "nistp256", "encr", "never", ALICE_PASSPHRASE,
+              NULL);
+  bob_fpr = tg_gen_key (bob_home, "Bob <bob@example.org>", "nistp256",
+                        "cert,sign", "never", "", NULL);
+  tg_add_key (bob_home, bob_fpr, "nistp256", "encr", "never", "", NULL);
+  tg_import_cert (home, bob_home, bob_fpr);
+  erin = tg_gen_key (erin_home, "Erin <erin@example.org>", "nistp256",
+                     "cert,sign", "never", "", NULL);
+  tg_add_key (erin_home, erin, "nistp256", "encr", "never", "", NULL);
+  g_free (erin);
+  tg_gpgconf (erin_home, "--kill", "gpg-agent");
+}
+
+/* DIR/NAME.gpg holding TEXT, made by gpg: for R (a fingerprint, or NULL),
+ * and with SKESK_PASSPHRASE too when SYMMETRIC; its path. */
+static char *
+gpg_encrypt (const char *dir, const char *name, const char *text,
+             gboolean symmetric, const char *r)
+{
+  g_autofree char *plain = g_build_filename (dir, name, NULL);
+  char *out = g_strconcat (plain, ".gpg", NULL);
+  g_autoptr(GBytes) in = g_bytes_new (text, strlen (text));
+  g_autoptr(GBytes) sealed = NULL;
+
+  g_assert_cmpint (tg_gpg (home, symmetric ? SKESK_PASSPHRASE : NULL, in,
+                           &sealed, "--trust-model", "always",
+                           "--set-filename", name, "--output", "-",
+                           symmetric ? "-c" : "--no-tty",
+                           r ? "-e" : "--no-tty", r ? "-r" : NULL, r, NULL),
+                   ==, 0);
+  g_assert_true (g_file_set_contents (out, g_bytes_get_data (sealed, NULL),
+                                      g_bytes_get_size (sealed), NULL));
+  return out;
+}
+
+static PadlockWindow *
+app_window (void)
+{
+  return padlock_application_get_window (at_application ());
+}
+
+/* The window's job for PATH, or NULL. */
+static PadlockJob *
+find_job (PadlockWindow *window, const char *path)
+{
+  GListModel *model = G_LIST_MODEL (window->queue);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(PadlockJob) job = g_list_model_get_item (model, i);
+
+      if (g_file_equal (padlock_job_get_input (job), file))
+        return job;             /* the queue keeps it */
+    }
+  return NULL;
+}
+
+static void
+clear_window (PadlockWindow *window)
+{
+  padlock_queue_clear_finished (window->queue);
+  for (GtkWidget *row;
+       (row = gtk_widget_get_first_child (GTK_WIDGET (window->imports_list)));)
+    gtk_list_box_remove (window->imports_list, row);
+  at_settle (50);
+}
+
+/* "Double-click": the file manager opens PATH with Padlock. */
+static void
+open_file (const char *path)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  GFile *files[] = { file };
+
+  g_application_open (G_APPLICATION (at_application ()), files, 1, "");
+}
+
+static void
+assert_opened (PadlockJob *job, const char *dir, const char *name,
+               const char *text)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autofree char *got = NULL;
+
+  g_assert_nonnull (job);
+  g_assert_no_error (padlock_job_get_error (job));
+  g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_DONE);
+  g_assert_true (g_file_get_contents (path, &got, NULL, NULL));
+  g_assert_cmpstr (got, ==, text);
+}
+
+/* `gpg -e -r alice`, opened: pinentry asks once (the agent's, not a
+ * dialog of Padlock's), and the plain file is written beside it. */
+static void
+test_open_mine (void)
+{
+  g_autofree char *dir = at_new_dir ("winkeys-open");
+  g_autofree char *path = gpg_encrypt (dir, "letter.txt", "dear Alice\n",
+                                       FALSE, alice_fpr);
+  PadlockWindow *window = app_window ();
+  guint asked;
+
+  clear_window (window);
+  tg_gpgconf (home, "--reload", "gpg-agent");
+  tg_home_set_pinentry (home, ALICE_PASSPHRASE);
+  asked = tg_home_pinentry_count (home);
+  open_file (path);
+  g_assert_true (at_wait_queue_idle (window->queue, WAIT_MS));
+  g_assert_null (window->dialog);
+  assert_opened (find_job (window, path), dir, "letter.txt", "dear Alice\n");
+  g_assert_cmpuint (tg_home_pinentry_count (home), ==, asked + 1);
+}
+
+typedef struct
+{
+  const char *text;
+  char *found;
+} LabelWait;
+
+/* Whether the reader sees a label whose text holds WAIT->text. */
+static gboolean
+reader_sees (gpointer data)
+{
+  LabelWait *wait = data;
+  g_auto(GStrv) labels = at_reader_ask (reader, "list label");
+
+  for (guint i = 0; labels[i]; i++)
+    if (strstr (labels[i], wait->text))
+      {
+        g_free (wait->found);
+        wait->found = g_strdup (labels[i]);
+        return TRUE;
+      }
+  at_settle (100);
+  return FALSE;
+}
+
+static void
+find_rows (GtkWidget *widget, GPtrArray *rows)
+{
+  if (PADLOCK_IS_JOB_ROW (widget))
+    g_ptr_array_add (rows, widget);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child;
+       child = gtk_widget_get_next_sibling (child))
+    find_rows (child, rows);
+}
+
+/* The row that shows JOB. */
+static GtkWidget *
+row_of (PadlockWindow *window, PadlockJob *job)
+{
+  g_autoptr(GPtrArray) rows = g_ptr_array_new ();
+
+  find_rows (GTK_WIDGET (window->job_list), rows);
+  for (guint i = 0; i < rows->len; i++)
+    if (padlock_job_row_get_job (rows->pdata[i]) == job)
+      return rows->pdata[i];
+  return NULL;
+}
+
+static gboolean
+is_finished (gpointer data)
+{
+  return padlock_job_is_finished (data);
+}
+
+/* While pinentry is up the row says whose passphrase the agent waits
+ * for, as a screen reader reads it; the row's cancel cuts the agent's
+ * request: "Cancelled, nothing was written", and nothing is. */
+static void
+test_waiting_and_cancel (void)
+{
+  g_autofree char *dir = at_new_dir ("winkeys-waiting");
+  g_autofree char *path = gpg_encrypt (dir, "waiting.txt", "never\n", FALSE,
+                                       alice_fpr);
+  g_autofree char *listing = NULL;
+  PadlockWindow *window = app_window ();
+  LabelWait wait = { "Waiting for the passphrase of Alice "
+                     "<alice@example.org> (0x", NULL };
+  PadlockJob *job;
+  GtkWidget *row;
+
+  clear_window (window);
+  gtk_window_set_default_size (GTK_WINDOW (window), 900, 330);
+  tg_gpgconf (home, "--reload", "gpg-agent");
+  tg_home_set_pinentry (home, "hang");
+  open_file (path);
+  g_assert_true (at_wait_until (reader_sees, &wait, WAIT_MS));
+  g_test_message ("the row reads: %s", wait.found);
+  g_assert_null (window->dialog);
+  at_screenshot (GTK_WIDGET (window), "decrypt-waiting-pinentry");
+
+  job = find_job (window, path);
+  row = row_of (window, job);
+  g_assert_nonnull (row);
+  g_assert_true (gtk_widget_activate_action (row, "row.cancel", NULL));
+  g_assert_true (at_wait_until (is_finished, job, WAIT_MS));
+  tg_home_release_pinentry (home);
+  g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_CANCELLED);
+  g_assert_error (padlock_job_get_error (job), PADLOCK_ERROR,
+                  PADLOCK_ERROR_CANCELLED);
+  g_assert_cmpstr (padlock_job_get_error (job)->message, ==,
+                   "Cancelled, nothing was written.");
+  listing = at_list_dir (dir);
+  g_assert_cmpstr (listing, ==, "waiting.txt.gpg");
+  g_free (wait.found);
+  /* GnuPG 2.2's agent keeps a pinentry up until it is answered. */
+  tg_gpgconf (home, "--kill", "gpg-agent");
+}
+
+/* A drop of four: for Alice (her key), for a passphrase only, for Bob
+ * and a passphrase, for Bob only.  One dialog asks, for the two files a
+ * passphrase opens and only those; Alice's opens through the agent;
+ * Bob's says whom it is for. */
+static void
+test_mixed_drop (void)
+{
+  g_autofree char *dir = at_new_dir ("winkeys-mixed");
+  g_autofree char *mine = gpg_encrypt (dir, "mine.txt", "for me\n", FALSE,
+                                       alice_fpr);
+  g_autofree char *pw = gpg_encrypt (dir, "pw.txt", "passphrase\n", TRUE,
+                                     NULL);
+  g_autofree char *bobpw = gpg_encrypt (dir, "bobpw.txt", "bob or pw\n", TRUE,
+                                        bob_fpr);
+  g_autofree char *bob = gpg_encrypt (dir, "bob.txt", "bob only\n", FALSE,
+                                      bob_fpr);
+  const char *paths[] = { mine, pw, bobpw, bob, NULL };
+  PadlockWindow *window = app_window ();
+  PadlockPassphraseDialog *dialog;
+  const GError *error;
+  PadlockJob *bob_job;
+
+  clear_window (window);
+  tg_home_set_pinentry (home, ALICE_PASSPHRASE);
+  at_drop (window, paths);
+  dialog = at_wait_dialog (window);
+  /* Names shown are isolated (U+2068 … U+2069). */
+  g_assert_cmpstr (gtk_label_get_text (dialog->heading_label), ==,
+                   "Enter the passphrase for \u2068pw.txt.gpg\u2069 and "
+                   "\u2068bobpw.txt.gpg\u2069");
+  at_answer (dialog, SKESK_PASSPHRASE);
+  g_assert_true (at_wait_queue_idle (window->queue, WAIT_MS));
+  at_settle (200);
+  g_assert_null (window->dialog);
+  assert_opened (find_job (window, mine), dir, "mine.txt", "for me\n");
+  assert_opened (find_job (window, pw), dir, "pw.txt", "passphrase\n");
+  assert_opened (find_job (window, bobpw), dir, "bobpw.txt", "bob or pw\n");
+  bob_job = find_job (window, bob);
+  g_assert_nonnull (bob_job);
+  error = padlock_job_get_error (bob_job);
+  g_assert_error (error, PADLOCK_ERROR, PADLOCK_ERROR_PUBLIC_KEY);
+  g_test_message ("%s", error->message);
+  g_assert_true (g_str_has_prefix (error->message, "This file is for Bob "
+                                   "<bob@example.org> (0x"));
+  g_assert_true (g_str_has_suffix (error->message,
+                                   "; none of your keys opens it."));
+}
+
+static gboolean
+dialog_shown (gpointer data)
+{
+  PadlockWindow *window = data;
+
+  return window->dialog && gtk_widget_get_mapped (GTK_WIDGET (window->dialog));
+}
+
+/* For Alice and for a passphrase: Alice's pinentry gets a wrong answer
+ * (the agent asks three times, then gives up), and then Padlock asks for
+ * the file's passphrase, which opens it. */
+static void
+test_keys_then_passphrase (void)
+{
+  g_autofree char *dir = at_new_dir ("winkeys-then");
+  g_autofree char *both = gpg_encrypt (dir, "both.txt", "either\n", TRUE,
+                                       alice_fpr);
+  const char *paths[] = { both, NULL };
+  PadlockWindow *window = app_window ();
+  PadlockPassphraseDialog *dialog;
+
+  clear_window (window);
+  tg_gpgconf (home, "--reload", "gpg-agent");
+  tg_home_set_pinentry (home, "not Alice's passphrase");
+  at_drop (window, paths);
+  /* Three pinentries and the agent's key derivations first. */
+  g_assert_true (at_wait_until (dialog_shown, window, WAIT_MS));
+  dialog = window->dialog;
+  g_assert_cmpstr (gtk_label_get_text (dialog->error_label), ==,
+                   "None of your keys opens \u2068both.txt.gpg\u2069; a "
+                   "passphrase opens it too.");
+  at_answer (dialog, SKESK_PASSPHRASE);
+  g_assert_true (at_wait_queue_idle (window->queue, WAIT_MS));
+  assert_opened (find_job (window, both), dir, "both.txt", "either\n");
+}
+
+static gboolean
+row_subtitle_is_not (gpointer data)
+{
+  AdwActionRow *row = data;
+  const char *subtitle = adw_action_row_get_subtitle (row);
+
+  return subtitle && !g_str_has_suffix (subtitle, "…");
+}
+
+/* Erin's certificate, dropped: not encrypted; a row offers to import
+ * her key, saying it is new, and after the import says what was added;
+ * gpg then lists her key. */
+static void
+test_import_row (void)
+{
+  g_autofree char *dir = at_new_dir ("winkeys-import");
+  g_autofree char *asc = g_build_filename (dir, "erin.asc", NULL);
+  g_autoptr(GBytes) cert = NULL;
+  const char *paths[] = { asc, NULL };
+  PadlockWindow *window = app_window ();
+  LabelWait offer = { "Import Erin <erin@example.org> (0x", NULL };
+  LabelWait added = { "Added to your keyring: 1 new key", NULL };
+  AdwActionRow *row;
+  g_autofree char *listing = NULL;
+
+  clear_window (window);
+  g_assert_cmpint (tg_gpg (erin_home, NULL, NULL, &cert, "--armor", "--export",
+                           "erin@example.org", NULL), ==, 0);
+  g_assert_true (g_file_set_contents (asc, g_bytes_get_data (cert, NULL),
+                                      g_bytes_get_size (cert), NULL));
+  at_drop (window, paths);
+  at_settle (100);
+  g_assert_null (window->dialog);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (window->queue)), ==,
+                    0);
+  row = ADW_ACTION_ROW (gtk_widget_get_first_child (GTK_WIDGET (window->imports_list)));
+  g_assert_nonnull (row);
+  g_assert_true (at_wait_until (row_subtitle_is_not, row, WAIT_MS));
+  g_assert_cmpstr (adw_action_row_get_subtitle (row), ==,
+                   "New to your keyring: 1 new key");
+  g_assert_true (at_wait_until (reader_sees, &offer, WAIT_MS));
+  g_assert_true (g_str_has_prefix (offer.found, offer.text));
+  adw_action_row_activate (row);
+  g_assert_true (at_wait_until (reader_sees, &added, WAIT_MS));
+  g_assert_cmpstr (adw_action_row_get_subtitle (row), ==,
+                   "Added to your keyring: 1 new key");
+  g_assert_cmpint (tg_gpg (home, NULL, NULL, NULL, "--list-keys",
+                           "erin@example.org", NULL), ==, 0);
+  listing = at_list_dir (dir);
+  g_assert_cmpstr (listing, ==, "erin.asc");
+  g_free (offer.found);
+  g_free (added.found);
+}
+
+int
+main (int argc, char **argv)
+{
+  int status;
+
+  g_setenv ("GTK_A11Y", "atspi", TRUE);
+  tu_init (&argc, &argv);
+  home = tg_home_new ();
+  erin_home = tg_home_new ();
+  /* The application's keyring and agent are GNUPGHOME's; set before
+   * any thread of ours runs. */
+  g_setenv ("GNUPGHOME", home->dir, TRUE);
+  make_keys ();
+  at_application ();
+  gtk_window_present (GTK_WINDOW (app_window ()));
+  at_settle (200);
+  reader = at_reader_new ();
+  g_test_add_func ("/winkeys/open-mine", test_open_mine);
+  g_test_add_func ("/winkeys/waiting-and-cancel", test_waiting_and_cancel);
+  g_test_add_func ("/winkeys/mixed-drop", test_mixed_drop);
+  g_test_add_func ("/winkeys/keys-then-passphrase", test_keys_then_passphrase);
+  g_test_add_func ("/winkeys/import-row", test_import_row);
+  status = g_test_run ();
+  at_reader_free (reader);
+  g_clear_pointer (&home, tg_home_free);
+  g_clear_pointer (&erin_home, tg_home_free);
+  return status;
+}
