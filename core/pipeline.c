@@ -152,7 +152,9 @@ free_buffer (pl_writer *w)
 {
   for (int i = 0; i < PL_WRITER_BUFFERS; i++)
     if (w->buf[i] && !w->held[i]
-        && !pl_worker_reading (&w->worker, w->buf[i], w->size))
+        && !pl_worker_reading (&w->worker, w->buf[i], w->size)
+        && !(w->watched && pl_worker_reading (w->watched, w->buf[i],
+                                              w->size)))
       return i;
   for (int i = 0; i < PL_WRITER_BUFFERS; i++)
     if (!w->buf[i])
@@ -172,9 +174,11 @@ pl_writer_acquire (pl_writer *w, uint8_t **buf)
 
   /* Every buffer is held or being written: the oldest write ends
    * first. */
-  while (i < 0 && pl_worker_busy (&w->worker))
+  while (i < 0 && (pl_worker_busy (&w->worker)
+                    || (w->watched && pl_worker_busy (w->watched))))
     {
-      pl_worker_wait_running (&w->worker, 0);
+      pl_worker_wait_running (pl_worker_busy (&w->worker) ? &w->worker
+                                                          : w->watched, 0);
       i = free_buffer (w);
     }
   if (i < 0)
@@ -204,9 +208,14 @@ pl_writer_release (pl_writer *w, uint8_t *buf)
       w->held[i] = 0;
 }
 
-/* 1 when [P, P + N) lies in one of W's buffers. */
-static int
-in_pool (const pl_writer *w, const uint8_t *p, size_t n)
+void
+pl_writer_watch (pl_writer *w, pl_worker *other)
+{
+  w->watched = other;
+}
+
+int
+pl_writer_owns (const pl_writer *w, const uint8_t *p, size_t n)
 {
   for (int i = 0; i < PL_WRITER_BUFFERS; i++)
     if (w->buf[i] && p >= w->buf[i] && n <= w->size
@@ -228,7 +237,7 @@ pl_writer_write (pl_writer *w, const uint8_t *p, size_t n)
         {
           /* A write from elsewhere is read until this one returns. */
           err = w->foreign ? pl_worker_wait (&w->worker) : 0;
-          w->foreign = !in_pool (w, p, n);
+          w->foreign = !pl_writer_owns (w, p, n);
           return err ? err : pl_worker_submit (&w->worker, p, n);
         }
       w->threaded = 0;

@@ -132,6 +132,7 @@ typedef struct
   int held[PL_WRITER_BUFFERS];
   int foreign;                  /* the last write is not from BUF */
   pl_worker worker;             /* started on the first large write */
+  pl_worker *watched;           /* pl_writer_watch; NULL: none */
 } pl_writer;
 
 /* Buffers of SIZE octets; THREADED: large writes go to a thread. */
@@ -143,6 +144,15 @@ void pl_writer_init (pl_writer *w, pl_emit_fn emit, void *arg, size_t size,
  * caller's until released.  GPG_ERR_ENOMEM; GPG_ERR_BUG when the caller
  * already holds PL_WRITER_BUFFERS. */
 gpg_error_t pl_writer_acquire (pl_writer *w, uint8_t **buf);
+
+/* Another thread reads the writer's buffers too (a signature's data
+ * hash, sighash.h): from now on acquire also never hands out a buffer
+ * that a task of OTHER (which must outlive the writer's use) still
+ * reads, waiting for it when every other buffer is taken. */
+void pl_writer_watch (pl_writer *w, pl_worker *other);
+
+/* 1 when [P, P + N) lies in one of W's buffers. */
+int pl_writer_owns (const pl_writer *w, const uint8_t *p, size_t n);
 
 /* Gives BUF back.  A write from it may still be in progress: acquire
  * waits for that, not release. */
