@@ -1126,6 +1126,16 @@ decrypt_message (decrypt_job *j)
   return err;
 }
 
+static void
+record_sig_hash (decrypt_job *j)
+{
+  pl_sig_hasher_stats st;
+
+  pl_sig_hasher_get_stats (&j->sig_hasher, &st);
+  j->result->sig_hashed_on_thread = st.on_thread;
+  j->result->sig_hashed_on_caller = st.on_caller;
+}
+
 gpg_error_t
 pl_decrypt (pl_source *src, pl_sink *sink, const pl_decrypt_options *opts,
             pl_decrypt_result *result, const pl_job_control *ctl)
@@ -1164,6 +1174,7 @@ pl_decrypt (pl_source *src, pl_sink *sink, const pl_decrypt_options *opts,
   pl_read_ahead_clear (&j->ra);
   /* Before the writer's buffers it reads and the hashes it writes. */
   pl_sig_hasher_clear (&j->sig_hasher);
+  record_sig_hash (j);
   pl_verifier_clear (&j->verifier);
   /* Before the abort: the writer may still be in a sink write. */
   pl_writer_clear (&j->writer);
