@@ -141,44 +141,6 @@ test_alone (gconstpointer p)
 /* ---- Signed messages through pl_decrypt ---------------------------- */
 
 
-static GBytes *
-make_message (shape s, GBytes *plain)
-{
-  pl_encrypt_options o;
-  pl_key k = { PL_KEY_CERT, KEY (s)->certs[0], 0, 0, 0 };
-  const pl_seckey *signers[] = { &KEY (s)->sk };
-  gsize len;
-  const void *d = g_bytes_get_data (plain, &len);
-  pl_source *src = pl_source_new_memory (d, len);
-  pl_sink *sink = pl_sink_new_memory ();
-  const uint8_t *out;
-  size_t out_len;
-  GBytes *msg;
-
-  pl_encrypt_options_init (&o);
-  o.keys = &k;
-  o.n_keys = 1;
-  o.signers = signers;
-  o.n_signers = 1;
-  o.sign_only = s == SHAPE_SIGNED_ONLY || s == SHAPE_SIGNED_ONLY_FILE;
-  o.profile = s == SHAPE_SEIPD2 ? PL_PROFILE_RFC9580 : PL_PROFILE_RFC4880;
-  o.compress_algo = s == SHAPE_SEIPD1_ZLIB ? 2 : 0;
-  o.literal_format = s == SHAPE_SEIPD1_TEXT ? 't' : 'b';
-  g_assert_cmpint (pl_encrypt (src, sink, &o, NULL), ==, 0);
-  out = pl_sink_memory_data (sink, &out_len);
-  msg = g_bytes_new (out, out_len);
-  pl_source_free (src);
-  pl_sink_free (sink);
-  return msg;
-}
-
-typedef struct
-{
-  gpg_error_t err;
-  GBytes *out;                  /* what the sink holds at the end */
-  pl_decrypt_result r;
-} outcome;
-
 typedef struct
 {
   atomic_int cancel;
@@ -194,6 +156,80 @@ cancel_progress (void *user_data, uint64_t done, int64_t total)
   if (done >= c->cancel_at)
     atomic_store (&c->cancel, 1);
 }
+
+/* Encrypts (or signs only) PLAIN in shape S, signed, on THREADS cores,
+ * read from memory or (FROM_FILE) from a file; *ERR its error, the
+ * message or NULL. */
+static GBytes *
+encrypt_signed (shape s, GBytes *plain, int threads, int from_file,
+                cancel_at *cancel, gpg_error_t *err)
+{
+  pl_encrypt_options o;
+  pl_key k = { PL_KEY_CERT, KEY (s)->certs[0], 0, 0, 0 };
+  const pl_seckey *signers[] = { &KEY (s)->sk };
+  pl_job_control ctl = { 0 };
+  gsize len;
+  const void *d = g_bytes_get_data (plain, &len);
+  pl_source *src;
+  pl_sink *sink = pl_sink_new_memory ();
+  const uint8_t *out;
+  size_t out_len;
+  GBytes *msg = NULL;
+  char *path = NULL;
+
+  pl_encrypt_options_init (&o);
+  o.keys = &k;
+  o.n_keys = 1;
+  o.signers = signers;
+  o.n_signers = 1;
+  o.sign_only = s == SHAPE_SIGNED_ONLY || s == SHAPE_SIGNED_ONLY_FILE;
+  o.profile = s == SHAPE_SEIPD2 ? PL_PROFILE_RFC9580 : PL_PROFILE_RFC4880;
+  o.compress_algo = s == SHAPE_SEIPD1_ZLIB ? 2 : 0;
+  o.literal_format = s == SHAPE_SEIPD1_TEXT ? 't' : 'b';
+  ctl.threads = threads;
+  if (cancel)
+    {
+      ctl.cancel = &cancel->cancel;
+      ctl.progress = cancel_progress;
+      ctl.user_data = cancel;
+    }
+  if (from_file)
+    {
+      path = tu_write_temp ("plain", d, len);
+      g_assert_cmpint (pl_source_new_file (path, &src), ==, 0);
+    }
+  else
+    src = pl_source_new_memory (d, len);
+  *err = pl_encrypt (src, sink, &o, &ctl);
+  out = pl_sink_memory_data (sink, &out_len);
+  if (!*err)
+    msg = g_bytes_new (out, out_len);
+  else
+    g_assert_cmpuint (out_len, ==, 0);
+  pl_source_free (src);
+  pl_sink_free (sink);
+  if (path)
+    g_unlink (path);
+  g_free (path);
+  return msg;
+}
+
+static GBytes *
+make_message (shape s, GBytes *plain)
+{
+  gpg_error_t err;
+  GBytes *msg = encrypt_signed (s, plain, 1, 0, NULL, &err);
+
+  g_assert_cmpint (err, ==, 0);
+  return msg;
+}
+
+typedef struct
+{
+  gpg_error_t err;
+  GBytes *out;                  /* what the sink holds at the end */
+  pl_decrypt_result r;
+} outcome;
 
 static void
 run_decrypt (shape s, const uint8_t *msg, size_t len, int threads,
@@ -424,6 +460,70 @@ test_fault (gconstpointer p)
   g_bytes_unref (plain);
 }
 
+/* Signing while encrypting (or signing only), from memory (held spans)
+ * and from a file (as the file source hands it: mapped or read), on 1
+ * and 2 cores: verified good; with a failure injected into the hasher's
+ * thread after 1 MiB, the job fails with nothing written on 2 cores
+ * (so the thread did hash) and succeeds on 1. */
+static void
+test_encrypt (gconstpointer p)
+{
+  shape s = GPOINTER_TO_INT (p);
+  GBytes *plain = tu_random_bytes (5 * MIB + 17);
+  gpg_error_t err;
+
+  for (int from_file = 0; from_file < 2; from_file++)
+    for (int threads = 1; threads <= 2; threads++)
+      {
+        GBytes *msg = encrypt_signed (s, plain, threads, from_file, NULL,
+                                      &err);
+        gsize len;
+        const uint8_t *m;
+        outcome o;
+
+        g_assert_cmpint (err, ==, 0);
+        m = g_bytes_get_data (msg, &len);
+        run_decrypt (s, m, len, 2, NULL, &o);
+        g_assert_cmpint (o.err, ==, 0);
+        g_assert_cmpuint (o.r.verifications.n, ==, 1);
+        g_assert_cmpint (o.r.verifications.v[0].verdict, ==,
+                         PL_VERDICT_GOOD);
+        if (s != SHAPE_SEIPD1_TEXT)
+          g_assert_true (g_bytes_equal (o.out, plain));
+        outcome_clear (&o);
+        g_bytes_unref (msg);
+
+        pl_sig_hasher_inject_fault (MIB, gpg_error (GPG_ERR_EIO));
+        msg = encrypt_signed (s, plain, threads, from_file, NULL, &err);
+        pl_sig_hasher_inject_fault (0, 0);
+        if (threads == 1)
+          {
+            g_assert_cmpint (err, ==, 0);
+            g_bytes_unref (msg);
+          }
+        else
+          {
+            g_assert_cmpint (gpg_err_code (err), ==, GPG_ERR_EIO);
+            g_assert_null (msg);
+          }
+      }
+  g_bytes_unref (plain);
+}
+
+/* Cancelled after 2 MiB of 8 while signing: cancelled, nothing
+ * written. */
+static void
+test_encrypt_cancel (void)
+{
+  GBytes *plain = tu_random_bytes (8 * MIB);
+  cancel_at c = { 0, 2 * MIB };
+  gpg_error_t err;
+
+  g_assert_null (encrypt_signed (SHAPE_SEIPD1, plain, 2, 0, &c, &err));
+  g_assert_cmpint (gpg_err_code (err), ==, GPG_ERR_CANCELED);
+  g_bytes_unref (plain);
+}
+
 static const struct
 {
   const char *name;
@@ -457,6 +557,12 @@ main (int argc, char **argv)
       path = g_strdup_printf ("/sighash/fault/%s", shapes[i].name);
       g_test_add_data_func (path, GINT_TO_POINTER (shapes[i].s), test_fault);
       g_free (path);
+      if (shapes[i].s == SHAPE_SIGNED_ONLY_FILE)
+        continue;               /* from_file covers it */
+      path = g_strdup_printf ("/sighash/encrypt/%s", shapes[i].name);
+      g_test_add_data_func (path, GINT_TO_POINTER (shapes[i].s),
+                            test_encrypt);
+      g_free (path);
     }
   g_test_add_data_func ("/sighash/tamper/seipd1",
                         GINT_TO_POINTER (SHAPE_SEIPD1), test_tamper);
@@ -466,6 +572,7 @@ main (int argc, char **argv)
                         GINT_TO_POINTER (SHAPE_SEIPD1), test_cancel);
   g_test_add_data_func ("/sighash/cancel/seipd2",
                         GINT_TO_POINTER (SHAPE_SEIPD2), test_cancel);
+  g_test_add_func ("/sighash/encrypt-cancel", test_encrypt_cancel);
   ret = g_test_run ();
   for (int i = 0; i < 2; i++)
     {
