@@ -516,7 +516,8 @@ start_sig_hash (decrypt_job *j)
   for (size_t i = 0; !err && i < j->verifier.n_hashes; i++)
     err = pl_sig_hasher_add (&j->sig_hasher, &j->verifier.h[i]);
   if (!err && pl_sig_hasher_active (&j->sig_hasher))
-    pl_writer_watch (&j->writer, pl_sig_hasher_worker (&j->sig_hasher));
+    pl_writer_watch (&j->writer, pl_sig_hasher_reading, pl_sig_hasher_unpin,
+                     &j->sig_hasher);
   return err;
 }
 

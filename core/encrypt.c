@@ -377,6 +377,11 @@ typedef struct
    * before this write returns, having overlapped the cipher's. */
   pl_sig_hasher *hasher;
   int held;
+  /* Signing only, the literal packet goes straight to the output, whose
+   * thread reads a block it did not lend until the next write returns
+   * (pipeline.h): a block that changes at the next read is waited for
+   * too.  NULL when encrypting (the cipher copies). */
+  pl_writer *direct;
 } sign_writer;
 
 static gpg_error_t
@@ -390,6 +395,8 @@ sign_hash_write (writer *self, const uint8_t *p, size_t n)
     err = w->base.next->write (w->base.next, p, n);
   if (!err && !w->held)
     err = pl_sig_hasher_wait (w->hasher);
+  if (!err && !w->held && w->direct)
+    err = pl_writer_finish (w->direct);
   return err;
 }
 
@@ -756,6 +763,8 @@ start_plaintext (encrypt_job *j)
       j->sign_hash.hasher = &j->sig_hasher;
       /* Text is converted into a buffer of the job's, used again. */
       j->sign_hash.held = j->src->borrow && !j->text;
+      j->sign_hash.direct = j->o.sign_only && !j->o.compress_algo
+                            ? &j->out.writer : NULL;
       j->head = &j->sign_hash.base;
     }
   return err;

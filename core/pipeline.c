@@ -153,8 +153,8 @@ free_buffer (pl_writer *w)
   for (int i = 0; i < PL_WRITER_BUFFERS; i++)
     if (w->buf[i] && !w->held[i]
         && !pl_worker_reading (&w->worker, w->buf[i], w->size)
-        && !(w->watched && pl_worker_reading (w->watched, w->buf[i],
-                                              w->size)))
+        && !(w->watch_reading
+             && w->watch_reading (w->watch_arg, w->buf[i], w->size)))
       return i;
   for (int i = 0; i < PL_WRITER_BUFFERS; i++)
     if (!w->buf[i])
@@ -167,18 +167,43 @@ free_buffer (pl_writer *w)
   return -1;
 }
 
+void
+pl_writer_watch (pl_writer *w, pl_reading_fn reading, pl_unpin_fn unpin,
+                 void *arg)
+{
+  w->watch_reading = reading;
+  w->watch_unpin = unpin;
+  w->watch_arg = arg;
+}
+
+/* A buffer that only the watcher keeps from being free; -1: none. */
+static int
+watched_buffer (pl_writer *w)
+{
+  for (int i = 0; w->watch_reading && i < PL_WRITER_BUFFERS; i++)
+    if (w->buf[i] && !w->held[i]
+        && !pl_worker_reading (&w->worker, w->buf[i], w->size))
+      return i;
+  return -1;
+}
+
 gpg_error_t
 pl_writer_acquire (pl_writer *w, uint8_t **buf)
 {
   int i = free_buffer (w);
 
-  /* Every buffer is held or being written: the oldest write ends
-   * first. */
-  while (i < 0 && (pl_worker_busy (&w->worker)
-                    || (w->watched && pl_worker_busy (w->watched))))
+  /* Every buffer is held, being written or being hashed: the hasher
+   * lets go of one, or the oldest write ends. */
+  while (i < 0)
     {
-      pl_worker_wait_running (pl_worker_busy (&w->worker) ? &w->worker
-                                                          : w->watched, 0);
+      int k = watched_buffer (w);
+
+      if (k >= 0)
+        w->watch_unpin (w->watch_arg, w->buf[k], w->size);
+      else if (pl_worker_busy (&w->worker))
+        pl_worker_wait_running (&w->worker, 0);
+      else
+        break;
       i = free_buffer (w);
     }
   if (i < 0)
@@ -206,12 +231,6 @@ pl_writer_release (pl_writer *w, uint8_t *buf)
   for (int i = 0; i < PL_WRITER_BUFFERS; i++)
     if (buf && w->buf[i] == buf)
       w->held[i] = 0;
-}
-
-void
-pl_writer_watch (pl_writer *w, pl_worker *other)
-{
-  w->watched = other;
 }
 
 int

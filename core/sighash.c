@@ -36,11 +36,18 @@ pl_sig_hasher_active (const pl_sig_hasher *sh)
   return sh->n > 0;
 }
 
-static void
+/* Into every context, on whichever thread; the injected fault first. */
+static gpg_error_t
 hash_span (pl_sig_hasher *sh, const uint8_t *p, size_t n)
 {
+  gpg_error_t ferr = atomic_load (&fault_err);
+
+  if (ferr && atomic_fetch_add (&sh->hashed, n) + n
+              > atomic_load (&fault_after))
+    return ferr;
   for (size_t i = 0; i < sh->n; i++)
     pl_data_hash_write (sh->h[i], p, n);
+  return 0;
 }
 
 /* On the thread. */
@@ -48,15 +55,15 @@ static gpg_error_t
 hash_task (void *arg, const uint8_t *p, size_t n)
 {
   pl_sig_hasher *sh = arg;
-  gpg_error_t ferr = atomic_load (&fault_err);
+  gpg_error_t err = 0;
 
   if (sh->cancel && atomic_load (sh->cancel))
-    return gpg_error (GPG_ERR_CANCELED);
-  if (ferr && atomic_load (&sh->on_thread) + n > atomic_load (&fault_after))
-    return ferr;
-  hash_span (sh, p, n);
-  atomic_fetch_add (&sh->on_thread, n);
-  return 0;
+    err = gpg_error (GPG_ERR_CANCELED);
+  if (!err)
+    err = hash_span (sh, p, n);
+  if (!err)
+    atomic_fetch_add (&sh->on_thread, n);
+  return err;
 }
 
 /* On the caller's thread, after what the thread holds. */
@@ -65,30 +72,30 @@ hash_here (pl_sig_hasher *sh, const uint8_t *p, size_t n)
 {
   gpg_error_t err = pl_worker_wait (&sh->worker);
 
-  if (err)
-    return err;
-  hash_span (sh, p, n);
-  sh->stats.on_caller += n;
-  return 0;
+  if (!err && !sh->err)
+    sh->err = hash_span (sh, p, n);
+  if (!err && !sh->err)
+    sh->stats.on_caller += n;
+  return err ? err : sh->err;
 }
 
-/* A thread that holds DEPTH spans and has not begun the oldest gets no
- * core: its spans are hashed here, in order, before the next. */
-static void
-take_back (pl_sig_hasher *sh)
+/* Hashes here the spans the thread has not begun; 0 when it hashes one
+ * now (or holds none). */
+static int
+take_back_all (pl_sig_hasher *sh)
 {
   pl_worker_task t[PL_WORKER_DEPTH_MAX];
-  int k;
+  int k = pl_worker_take_back (&sh->worker, t);
 
-  if (!pl_worker_full (&sh->worker))
-    return;
-  k = pl_worker_take_back (&sh->worker, t);
-  for (int i = 0; i < k; i++)
+  for (int i = 0; i < k && !sh->err; i++)
     {
-      hash_span (sh, t[i].p, t[i].n);
+      sh->err = hash_span (sh, t[i].p, t[i].n);
+      if (sh->err)
+        break;
       sh->stats.on_caller += t[i].n;
       sh->stats.taken_back += t[i].n;
     }
+  return k;
 }
 
 gpg_error_t
@@ -96,6 +103,8 @@ pl_sig_hasher_push (pl_sig_hasher *sh, const uint8_t *p, size_t n,
                     pl_span_kind kind)
 {
   (void) kind;                  /* the caller's promise; see sighash.h */
+  if (sh->err)
+    return sh->err;
   if (!n || !sh->n)
     return 0;
   if (sh->threads < 2 || sh->thread_failed || n < PL_SIG_HASHER_THREAD_MIN)
@@ -107,26 +116,37 @@ pl_sig_hasher_push (pl_sig_hasher *sh, const uint8_t *p, size_t n,
       sh->thread_failed = 1;
       return hash_here (sh, p, n);
     }
-  take_back (sh);
+  /* A thread that holds DEPTH spans and has not begun the oldest gets
+   * no core: its spans are hashed here, in order, before this one. */
+  if (pl_worker_full (&sh->worker) && take_back_all (sh) && sh->err)
+    return sh->err;
   return pl_worker_submit (&sh->worker, p, n);
 }
 
 int
-pl_sig_hasher_reading (pl_sig_hasher *sh, const void *lo, size_t len)
+pl_sig_hasher_reading (void *arg, const void *lo, size_t len)
 {
+  pl_sig_hasher *sh = arg;
   return pl_worker_reading (&sh->worker, lo, len);
 }
 
-pl_worker *
-pl_sig_hasher_worker (pl_sig_hasher *sh)
+void
+pl_sig_hasher_unpin (void *arg, const void *lo, size_t len)
 {
-  return &sh->worker;
+  pl_sig_hasher *sh = arg;
+
+  while (pl_worker_reading (&sh->worker, lo, len))
+    if (!take_back_all (sh))
+      /* It hashes a span: until that ends; or it was about to begin. */
+      pl_worker_wait_running (&sh->worker, 0.001);
 }
 
 gpg_error_t
 pl_sig_hasher_wait (pl_sig_hasher *sh)
 {
-  return pl_worker_wait (&sh->worker);
+  gpg_error_t err = pl_worker_wait (&sh->worker);
+
+  return err ? err : sh->err;
 }
 
 void

@@ -20,7 +20,8 @@
  *
  * - PL_SPAN_HELD: memory the caller (or a pl_writer watching the hasher,
  *   pipeline.h) will not change before pl_sig_hasher_reading returns 0
- *   for it: the writer's buffers, an input borrowed in place.  Push
+ *   for it (or pl_sig_hasher_unpin returns): the writer's buffers, an
+ *   input borrowed in place.  Push
  *   returns at once; up to PL_SIG_HASHER_DEPTH spans queue up.
  * - PL_SPAN_BORROWED: memory that changes at the caller's next step
  *   (the read-ahead's buffers, the AEAD stage's two): push returns at
@@ -34,15 +35,16 @@
  * still holds (so the order holds).  When the thread holds
  * PL_SIG_HASHER_DEPTH spans and has not begun the oldest (it gets no
  * core on a busy machine), push takes them back and hashes them on the
- * caller's thread (pl_worker_take_back) instead of waiting.  Who hashes
+ * caller's thread (pl_worker_take_back) instead of waiting; so does
+ * unpin, for a writer that needs a buffer back.  Who hashes
  * a span changes nothing else.
  *
  * Errors.  The thread checks the job's cancel flag before each span: a
  * cancelled job stops hashing at once, and every later push and wait
- * returns GPG_ERR_CANCELED.  The first error of the thread (cancel, or
- * one injected by the tests) is kept and returned by every later push
- * and wait; spans queued behind it are dropped unhashed, and the hash
- * contexts are then not to be used for a verdict: the job fails.
+ * returns GPG_ERR_CANCELED.  The first error (cancel, or one injected
+ * by the tests, on either thread) is kept and returned by every later
+ * push and wait; spans queued behind it are dropped unhashed, and the
+ * hash contexts are then not to be used for a verdict: the job fails.
  */
 #pragma once
 
@@ -84,7 +86,9 @@ typedef struct
   int threads;
   pl_worker worker;             /* started on the first large span */
   int thread_failed;            /* could not start: the caller's alone */
+  gpg_error_t err;              /* the first of the caller's hashing */
   _Atomic uint64_t on_thread;
+  _Atomic uint64_t hashed;      /* by either thread, for the fault */
   pl_sig_hasher_stats stats;
 } pl_sig_hasher;
 
@@ -107,14 +111,16 @@ int pl_sig_hasher_active (const pl_sig_hasher *sh);
 gpg_error_t pl_sig_hasher_push (pl_sig_hasher *sh, const uint8_t *p,
                                 size_t n, pl_span_kind kind);
 
-/* 1 while the thread reads from [LO, LO + LEN).  For a pl_writer's
- * acquire (pipeline.h, pl_writer_watch), through the hasher's worker. */
-int pl_sig_hasher_reading (pl_sig_hasher *sh, const void *lo, size_t len);
+/* 1 while the thread reads from [LO, LO + LEN) (a queued or running
+ * span).  SH is a pl_sig_hasher: the signature of pl_writer_watch's
+ * READING (pipeline.h). */
+int pl_sig_hasher_reading (void *sh, const void *lo, size_t len);
 
-/* The worker a pl_writer watches (pl_writer_watch): valid for the
- * hasher's life, idle until the thread starts (worker.h's calls on a
- * zeroed worker say it holds nothing). */
-pl_worker *pl_sig_hasher_worker (pl_sig_hasher *sh);
+/* Returns once the thread no longer reads from [LO, LO + LEN): spans it
+ * has not begun are taken back and hashed here, in order (a thread that
+ * gets no core is not waited for); a span it hashes is waited for.  SH
+ * is a pl_sig_hasher: pl_writer_watch's UNPIN. */
+void pl_sig_hasher_unpin (void *sh, const void *lo, size_t len);
 
 /* Waits until every span pushed is hashed: then no span is read any
  * more, and the contexts may be read (a verdict, a signature made).
@@ -129,7 +135,7 @@ void pl_sig_hasher_get_stats (const pl_sig_hasher *sh,
  * a zeroed hasher and twice; the contexts are the caller's. */
 void pl_sig_hasher_clear (pl_sig_hasher *sh);
 
-/* For the tests: the thread (not the caller's) fails with ERR once it
- * hashed AFTER octets, in every hasher of the process until reset with
- * ERR 0. */
+/* For the tests: hashing fails with ERR once AFTER octets were hashed
+ * (on the thread or the caller's), in every hasher of the process
+ * until reset with ERR 0. */
 void pl_sig_hasher_inject_fault (uint64_t after, gpg_error_t err);
