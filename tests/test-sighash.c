@@ -459,6 +459,10 @@ test_fault (gconstpointer p)
   g_bytes_unref (plain);
 }
 
+/* Signing while encrypting (or signing only), from memory (held spans)
+ * and from a file (as the file source hands it: mapped or read), on 1
+ * and 2 cores: verified good; with a failure injected into the hashing
+ * after 1 MiB, the job fails with its error and nothing written. */
 static void
 test_encrypt (gconstpointer p)
 {
