@@ -23,30 +23,8 @@
 #include <time.h>
 #include <gcrypt.h>
 
-typedef struct
-{
-  pl_cert **certs;
-  size_t n;
-  pl_seckey sk;
-} test_key;
-
-static test_key key4, key6;
+static tu_key key4, key6;
 static const pl_cert *both[2];
-
-static void
-make_key (test_key *k, pl_keygen_profile profile)
-{
-  const char *uid[] = { "C <c@example.org>" };
-  uint8_t *bin;
-  size_t len;
-
-  g_assert_cmpint (pl_keygen (profile, uid, 1, NULL, 0,
-                              (uint32_t) time (NULL) - 10, &bin, &len), ==, 0);
-  g_assert_cmpint (pl_certs_read (bin, len, &k->certs, &k->n), ==, 0);
-  gcry_free (bin);
-  g_assert_cmpint (pl_seckey_unlock (&k->certs[0]->primary, 5, NULL, 0, 0,
-                                     NULL, &k->sk), ==, 0);
-}
 
 #define RFC_A6_TEXT "What we need from the grocery store:\n\n- tofu\n" \
                     "- vegetables\n- noodles\n\n"
@@ -346,8 +324,8 @@ main (int argc, char **argv)
   int ret;
 
   tu_init (&argc, &argv);
-  make_key (&key4, PL_KEYGEN_DEFAULT);
-  make_key (&key6, PL_KEYGEN_RFC9580);
+  tu_key_make (&key4, PL_KEYGEN_DEFAULT);
+  tu_key_make (&key6, PL_KEYGEN_RFC9580);
   both[0] = key4.certs[0];
   both[1] = key6.certs[0];
   g_test_add_func ("/clearsign/rfc9580-a6", test_rfc9580);
@@ -357,11 +335,7 @@ main (int argc, char **argv)
   g_test_add_func ("/clearsign/binary-signature", test_binary_signature);
   g_test_add_func ("/clearsign/sniff", test_sniff);
   ret = g_test_run ();
-  for (int i = 0; i < 2; i++)
-    {
-      test_key *k = i ? &key6 : &key4;
-      pl_seckey_clear (&k->sk);
-      pl_certs_free (k->certs, k->n);
-    }
+  tu_key_free (&key4);
+  tu_key_free (&key6);
   return ret;
 }

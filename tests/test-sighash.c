@@ -36,32 +36,10 @@ typedef enum
   SHAPE_SIGNED_ONLY_FILE
 } shape;
 
-typedef struct
-{
-  pl_cert **certs;
-  size_t n;
-  pl_seckey sk;
-} test_key;
-
-static test_key key4, key6;
+static tu_key key4, key6;
 
 /* SEIPD v2 goes to a v6 key, whose certificate asks for it. */
 #define KEY(s) ((s) == SHAPE_SEIPD2 ? &key6 : &key4)
-
-static void
-make_key (test_key *k, pl_keygen_profile profile)
-{
-  const char *uid[] = { "T <t@example.org>" };
-  uint8_t *bin;
-  size_t len;
-
-  g_assert_cmpint (pl_keygen (profile, uid, 1, NULL, 0,
-                              (uint32_t) time (NULL) - 10, &bin, &len), ==, 0);
-  g_assert_cmpint (pl_certs_read (bin, len, &k->certs, &k->n), ==, 0);
-  gcry_free (bin);
-  g_assert_cmpint (pl_seckey_unlock (&k->certs[0]->primary, 5, NULL, 0, 0,
-                                     NULL, &k->sk), ==, 0);
-}
 
 /* ---- The hasher alone ---------------------------------------------- */
 
@@ -535,8 +513,8 @@ main (int argc, char **argv)
   int ret;
 
   tu_init (&argc, &argv);
-  make_key (&key4, PL_KEYGEN_DEFAULT);
-  make_key (&key6, PL_KEYGEN_RFC9580);
+  tu_key_make (&key4, PL_KEYGEN_DEFAULT);
+  tu_key_make (&key6, PL_KEYGEN_RFC9580);
   g_test_add_data_func ("/sighash/alone/1-core", GINT_TO_POINTER (1),
                         test_alone);
   g_test_add_data_func ("/sighash/alone/2-cores", GINT_TO_POINTER (2),
@@ -566,11 +544,7 @@ main (int argc, char **argv)
                         GINT_TO_POINTER (SHAPE_SEIPD2), test_cancel);
   g_test_add_func ("/sighash/encrypt-cancel", test_encrypt_cancel);
   ret = g_test_run ();
-  for (int i = 0; i < 2; i++)
-    {
-      test_key *k = i ? &key6 : &key4;
-      pl_seckey_clear (&k->sk);
-      pl_certs_free (k->certs, k->n);
-    }
+  tu_key_free (&key4);
+  tu_key_free (&key6);
   return ret;
 }

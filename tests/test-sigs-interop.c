@@ -527,6 +527,20 @@ test_gpg_verifies_ours (gconstpointer p)
 
 /* sqop's key: sqop signs, padlock-sop verifies; padlock-sop signs, sqop
  * verifies; detached and inline. */
+/* A key made by sqop, and its certificate. */
+static void
+sqop_key (const char *sq, GBytes **sec, GBytes **cert)
+{
+  const char *g[] = { sq, "generate-key", "Sq <sq@example.org>", NULL };
+  const char *x[] = { sq, "extract-cert", NULL };
+  int status;
+
+  g_assert_true (tu_run (g, NULL, sec, NULL, &status));
+  g_assert_cmpint (status, ==, 0);
+  g_assert_true (tu_run (x, *sec, cert, NULL, &status));
+  g_assert_cmpint (status, ==, 0);
+}
+
 static void
 test_sqop_both_ways (void)
 {
@@ -537,16 +551,7 @@ test_sqop_both_ways (void)
 
   if (!sq)
     return;
-  {
-    const char *a[] = { sq, "generate-key", "Sq <sq@example.org>", NULL };
-    g_assert_true (tu_run (a, NULL, &sec, NULL, &status));
-    g_assert_cmpint (status, ==, 0);
-  }
-  {
-    const char *a[] = { sq, "extract-cert", NULL };
-    g_assert_true (tu_run (a, sec, &cert, NULL, &status));
-    g_assert_cmpint (status, ==, 0);
-  }
+  sqop_key (sq, &sec, &cert);
   sec_path = tu_write_temp_bytes ("sq-sec", sec);
   cert_path = tu_write_temp_bytes ("sq-cert", cert);
   for (int ours = 0; ours < 2; ours++)
@@ -689,16 +694,7 @@ test_sqop_clearsign (void)
 
   if (!sq)
     return;
-  {
-    const char *a[] = { sq, "generate-key", "Sq <sq@example.org>", NULL };
-    g_assert_true (tu_run (a, NULL, &sec, NULL, &status));
-    g_assert_cmpint (status, ==, 0);
-  }
-  {
-    const char *a[] = { sq, "extract-cert", NULL };
-    g_assert_true (tu_run (a, sec, &cert, NULL, &status));
-    g_assert_cmpint (status, ==, 0);
-  }
+  sqop_key (sq, &sec, &cert);
   sec_path = tu_write_temp_bytes ("sq-cs-sec", sec);
   cert_path = tu_write_temp_bytes ("sq-cs-cert", cert);
   for (int ours = 0; ours < 2; ours++)
