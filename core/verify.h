@@ -18,7 +18,9 @@
  * message malformed.
  *
  * Hashing starts only for a signature that announces itself: a message
- * without one costs nothing.  Signatures that need the same input share
+ * without one costs nothing, and one by a key that no certificate holds
+ * (the one-pass packet's key ID or fingerprint, or the signature's
+ * issuer) costs no hash either: its verdict is UNKNOWN_KEY.  Signatures that need the same input share
  * one hash context (same algorithm, binary or text, no salt: every v4
  * signature by one signer's several keys); v6 signatures hash their
  * salt first and so each take their own.  At most PL_VERIFY_MAX
@@ -117,6 +119,8 @@ typedef struct
   gpg_error_t err;              /* a verdict already reached (malformed,
                                  * contradicting its one-pass packet) */
   int hash;                     /* into the verifier's hashes; -1: none */
+  int unknown_signer;           /* no certificate holds the key named:
+                                 * not hashed */
 } pl_verify_entry;
 
 typedef struct

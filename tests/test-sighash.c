@@ -209,6 +209,10 @@ typedef struct
   pl_decrypt_result r;
 } outcome;
 
+/* Not NULL: the certificates signatures are checked with, instead of
+ * the message's signer's. */
+static tu_key *verify_with;
+
 static void
 run_decrypt (shape s, const uint8_t *msg, size_t len, int threads,
              cancel_at *cancel, outcome *o)
@@ -225,8 +229,9 @@ run_decrypt (shape s, const uint8_t *msg, size_t len, int threads,
   memset (&d, 0, sizeof d);
   d.keys = &k;
   d.n_keys = 1;
-  d.verify_certs = (const pl_cert *const *) KEY (s)->certs;
-  d.n_verify_certs = KEY (s)->n;
+  d.verify_certs = (const pl_cert *const *) (verify_with ? verify_with
+                                                          : KEY (s))->certs;
+  d.n_verify_certs = (verify_with ? verify_with : KEY (s))->n;
   d.signed_only = s == SHAPE_SIGNED_ONLY || s == SHAPE_SIGNED_ONLY_FILE;
   ctl.threads = threads;
   if (cancel)
@@ -437,6 +442,32 @@ test_fault (gconstpointer p)
   g_bytes_unref (plain);
 }
 
+/* A signature by a key that no certificate given holds: UNKNOWN_KEY,
+ * and not an octet hashed (no needless hash context). */
+static void
+test_unknown_signer (gconstpointer p)
+{
+  shape s = GPOINTER_TO_INT (p);
+  GBytes *plain = tu_random_bytes (3 * MIB), *msg = make_message (s, plain);
+  gsize len;
+  const uint8_t *m = g_bytes_get_data (msg, &len);
+  outcome o;
+
+  verify_with = KEY (s) == &key4 ? &key6 : &key4;
+  run_decrypt (s, m, len, 2, NULL, &o);
+  verify_with = NULL;
+  g_assert_cmpint (o.err, ==, 0);
+  g_assert_true (g_bytes_equal (o.out, plain));
+  g_assert_cmpuint (o.r.verifications.n, ==, 1);
+  g_assert_cmpint (o.r.verifications.v[0].verdict, ==,
+                   PL_VERDICT_UNKNOWN_KEY);
+  g_assert_cmpuint (o.r.sig_hashed_on_thread + o.r.sig_hashed_on_caller, ==,
+                    0);
+  outcome_clear (&o);
+  g_bytes_unref (msg);
+  g_bytes_unref (plain);
+}
+
 /* Signing while encrypting (or signing only), from memory (held spans)
  * and from a file (as the file source hands it: mapped or read), on 1
  * and 2 cores: verified good; with a failure injected into the hashing
@@ -543,6 +574,10 @@ main (int argc, char **argv)
   g_test_add_data_func ("/sighash/cancel/seipd2",
                         GINT_TO_POINTER (SHAPE_SEIPD2), test_cancel);
   g_test_add_func ("/sighash/encrypt-cancel", test_encrypt_cancel);
+  g_test_add_data_func ("/sighash/unknown-signer/seipd1",
+                        GINT_TO_POINTER (SHAPE_SEIPD1), test_unknown_signer);
+  g_test_add_data_func ("/sighash/unknown-signer/seipd2",
+                        GINT_TO_POINTER (SHAPE_SEIPD2), test_unknown_signer);
   ret = g_test_run ();
   tu_key_free (&key4);
   tu_key_free (&key6);
