@@ -536,6 +536,19 @@ hash_signed (decrypt_job *j, const uint8_t *p, size_t n, int *borrowed)
                              *borrowed ? PL_SPAN_BORROWED : PL_SPAN_HELD);
 }
 
+/* 1 when P, N (literal data just written) lies in the read-ahead's
+ * buffers, which a signed message not encrypted hands out as they are:
+ * the one before it is refilled at the next take, while the writer's
+ * thread may still be writing from it (pipeline.h: a write from memory
+ * not the writer's is read until the next write returns).  Such a block
+ * is waited for before the next take. */
+static int
+unencrypted_read_block (decrypt_job *j, const uint8_t *p, size_t n)
+{
+  return j->opts->signed_only && !j->src->borrow
+         && !pl_writer_owns (&j->writer, p, n);
+}
+
 static gpg_error_t
 read_literal (decrypt_job *j, pl_packet_body *body)
 {
@@ -581,6 +594,8 @@ read_literal (decrypt_job *j, pl_packet_body *body)
       if (!err)
         err = text ? write_text (j, p, n, &cr_pending)
                    : write_plaintext (j, p, n);
+      if (!err && !text && unencrypted_read_block (j, p, n))
+        err = pl_writer_finish (&j->writer);
     }
   if (!err && cr_pending)
     err = write_plaintext (j, (const uint8_t *) "\r", 1);
