@@ -19,9 +19,9 @@
  * do with it afterwards:
  *
  * - PL_SPAN_HELD: memory the caller (or a pl_writer watching the hasher,
- *   pipeline.h) will not change before pl_sig_hasher_reading returns 0
- *   for it (or pl_sig_hasher_unpin returns): the writer's buffers, an
- *   input borrowed in place.  Push
+ *   pipeline.h: pl_writer_watch) will not change before
+ *   pl_sig_hasher_reading returns 0 for it or pl_sig_hasher_unpin
+ *   returns: the writer's buffers, an input borrowed in place.  Push
  *   returns at once; up to PL_SIG_HASHER_DEPTH spans queue up.
  * - PL_SPAN_BORROWED: memory that changes at the caller's next step
  *   (the read-ahead's buffers, the AEAD stage's two): push returns at
@@ -36,8 +36,8 @@
  * PL_SIG_HASHER_DEPTH spans and has not begun the oldest (it gets no
  * core on a busy machine), push takes them back and hashes them on the
  * caller's thread (pl_worker_take_back) instead of waiting; so does
- * unpin, for a writer that needs a buffer back.  Who hashes
- * a span changes nothing else.
+ * unpin, for a writer that needs a buffer back.  Who hashes a span
+ * changes nothing else.
  *
  * Errors.  The thread checks the job's cancel flag before each span: a
  * cancelled job stops hashing at once, and every later push and wait
