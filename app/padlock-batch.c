@@ -20,6 +20,7 @@
 #include "padlock-job.h"
 #include "padlock-name.h"
 #include "padlock-queue.h"
+#include "padlock-recipients.h"
 #include "padlock-error.h"
 #include "padlock-secret.h"
 #include "padlock-secret-input.h"
@@ -41,6 +42,15 @@ static const GOptionEntry batch_options[] = {
     N_("NAME") },
   { "armor", 0, 0, G_OPTION_ARG_NONE, NULL,
     N_("With --batch: write ASCII-armored output (.asc)"), NULL },
+  { "recipient", 'r', 0, G_OPTION_ARG_STRING_ARRAY, NULL,
+    N_("With --batch: also encrypt to the GnuPG key of this key ID, email "
+       "or fingerprint (repeatable)"), N_("KEY") },
+  { "encrypt-to-self", 0, 0, G_OPTION_ARG_NONE, NULL,
+    N_("With --batch: also encrypt to your own key (gpg's default-key)"),
+    NULL },
+  { "hide-recipients", 0, 0, G_OPTION_ARG_NONE, NULL,
+    N_("With --batch: the encrypted files do not name their recipients' "
+       "keys"), NULL },
   { NULL }
 };
 
@@ -62,7 +72,9 @@ typedef struct
   gboolean tty;
   /* SIGINT and SIGTERM, at any moment from opening the inputs on */
   GCancellable *interrupt;
+  PadlockKeyring *keyring;      /* GnuPG's, once asked for */
   PadlockHolder *holder;        /* the user's GnuPG secret keys, or NULL */
+  PadlockRecipients *recipients; /* --recipient, --encrypt-to-self */
   gboolean needs_passphrase;    /* some job cannot do with the keys */
   gboolean any_pkesk;           /* some message is for a public key */
 } Batch;
@@ -72,8 +84,10 @@ usage_error (const char *message)
 {
   g_printerr ("padlock: %s\n", message);
   g_printerr ("%s\n", _("Usage: padlock --batch [--encrypt|--decrypt] "
-                        "--passphrase-file=FILE [--output-dir=DIR] "
-                        "[--profile=NAME] [--armor] PATH…"));
+                        "[--passphrase-file=FILE] [--recipient=KEY…] "
+                        "[--encrypt-to-self] [--hide-recipients] "
+                        "[--output-dir=DIR] [--profile=NAME] [--armor] "
+                        "PATH…"));
   return PADLOCK_BATCH_EXIT_USAGE;
 }
 
@@ -364,7 +378,8 @@ read_prefixes (Batch *batch)
   return !g_cancellable_is_cancelled (batch->interrupt);
 }
 
-/* Whether INPUT's job needs a passphrase: an encryption, or a message
+/* Whether INPUT's job needs a passphrase: an encryption (but see
+ * make_jobs), or a message
  * with an SKESK, or without a PKESK that the user's keys may open. */
 static gboolean
 input_needs_passphrase (PadlockInput     *input,
@@ -407,7 +422,10 @@ make_jobs (Batch                  *batch,
       /* A pipe's output goes to the current folder, not to /dev/fd. */
       if (padlock_input_is_stream (input) && !here.output_dir)
         here.output_dir = cwd = g_get_current_dir ();
-      if (input_needs_passphrase (input, direction, &batch->any_pkesk))
+      /* An encryption needs one only without recipients (the caller's
+       * to say). */
+      if (input_needs_passphrase (input, direction, &batch->any_pkesk)
+          && direction == PADLOCK_DIRECTION_DECRYPT)
         batch->needs_passphrase = TRUE;
       g_ptr_array_add (batch->jobs,
                        padlock_job_new_for_input (input, direction, &here));
@@ -471,20 +489,33 @@ on_keyring_loaded (PadlockKeyring *keyring,
   g_main_loop_quit (user_data);
 }
 
+/* GnuPG's keyring (GNUPGHOME, else ~/.gnupg), listed: made once, for
+ * the recipients and the holder. */
+static PadlockKeyring *
+load_keyring (Batch *batch)
+{
+  gulong id;
+
+  if (batch->keyring)
+    return batch->keyring;
+  batch->keyring = padlock_keyring_new (NULL);
+  id = g_signal_connect (batch->keyring, "loaded",
+                         G_CALLBACK (on_keyring_loaded), batch->loop);
+  if (padlock_keyring_get_state (batch->keyring) == PADLOCK_KEYRING_LOADING)
+    g_main_loop_run (batch->loop);
+  g_signal_handler_disconnect (batch->keyring, id);
+  return batch->keyring;
+}
+
 /* The user's secret keys in GnuPG, for the decryptions; NULL without a
  * GnuPG home or a secret key. */
 static PadlockHolder *
 load_holder (Batch *batch)
 {
-  g_autoptr(PadlockKeyring) keyring = padlock_keyring_new (NULL);
+  PadlockKeyring *keyring = load_keyring (batch);
   g_autoptr(PadlockAgent) agent = NULL;
   PadlockHolder *holder;
-  gulong id = g_signal_connect (keyring, "loaded",
-                                G_CALLBACK (on_keyring_loaded), batch->loop);
 
-  if (padlock_keyring_get_state (keyring) == PADLOCK_KEYRING_LOADING)
-    g_main_loop_run (batch->loop);
-  g_signal_handler_disconnect (keyring, id);
   if (padlock_keyring_get_state (keyring) != PADLOCK_KEYRING_READY)
     return NULL;
   agent = padlock_agent_new (padlock_keyring_get_home_dir (keyring));
@@ -492,6 +523,62 @@ load_holder (Batch *batch)
   if (!padlock_holder_get_n_keys (holder))
     g_clear_pointer (&holder, padlock_holder_unref);
   return holder;
+}
+
+/* "Bob <bob@…> (0x…): why", for each recipient of SPECS (and the
+ * user's own key with TO_SELF) that cannot be used: said on stderr, each
+ * of them; FALSE then.  Else the batch's recipients, their certificates
+ * read (so that the engine's refusal is said before a file is
+ * written). */
+static gboolean
+load_recipients (Batch              *batch,
+                 const char *const  *specs,
+                 gboolean            to_self,
+                 gboolean            hide,
+                 int                 requested)
+{
+  PadlockKeyring *keyring = load_keyring (batch);
+  g_autoptr(GPtrArray) keys = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GError) error = NULL;
+  PadlockKey *me = NULL;
+  gboolean ok = TRUE;
+
+  if (padlock_keyring_get_state (keyring) == PADLOCK_KEYRING_FAILED)
+    {
+      g_printerr ("padlock: %s\n", padlock_keyring_get_error (keyring)->message);
+      return FALSE;
+    }
+  for (guint i = 0; specs && specs[i]; i++)
+    {
+      PadlockKey *key = padlock_recipients_resolve (keyring, specs[i], &error);
+
+      if (key)
+        g_ptr_array_add (keys, key);
+      else
+        {
+          g_printerr ("padlock: %s\n", error->message);
+          g_clear_error (&error);
+          ok = FALSE;
+        }
+    }
+  if (to_self && !(me = padlock_keyring_get_default_key (keyring)))
+    {
+      g_printerr ("padlock: %s\n",
+                  _("--encrypt-to-self: you have no secret key that can "
+                    "encrypt in GnuPG"));
+      ok = FALSE;
+    }
+  if (!ok)
+    return FALSE;
+  batch->recipients = padlock_recipients_new (padlock_keyring_get_home_dir (keyring),
+                                              (PadlockKey *const *) keys->pdata,
+                                              keys->len, me, hide, requested);
+  if (!padlock_recipients_load (batch->recipients, batch->interrupt, &error))
+    {
+      g_printerr ("padlock: %s\n", error->message);
+      return FALSE;
+    }
+  return TRUE;
 }
 
 static int
@@ -511,6 +598,8 @@ run_jobs (Batch *batch, PadlockSecret *secret, guint concurrency)
       padlock_job_set_secret (job, secret);
       if (padlock_job_get_direction (job) == PADLOCK_DIRECTION_DECRYPT)
         padlock_job_set_holder (job, batch->holder);
+      else
+        padlock_job_set_recipients (job, batch->recipients);
       g_signal_connect (job, "notify::state", G_CALLBACK (on_job_state), batch);
       padlock_queue_add (batch->queue, job);
     }
@@ -534,8 +623,9 @@ padlock_batch_run (GVariantDict *options)
   g_autoptr(GError) problem = NULL;
   PadlockJobConfig config = { 0 };
   Batch batch = { 0 };
-  const char *pw_file = NULL;
-  gboolean any_encrypt = FALSE;
+  const char *pw_file = NULL, *profile_name = NULL;
+  g_autofree const char **specs = NULL;
+  gboolean any_encrypt = FALSE, any_decrypt = FALSE, to_self, hide;
   int forced, status = 1;
   guint int_id, term_id;
 
@@ -557,17 +647,33 @@ padlock_batch_run (GVariantDict *options)
     goto leave;
   make_jobs (&batch, forced, &config);
   for (guint i = 0; i < batch.jobs->len; i++)
-    any_encrypt |= padlock_job_get_direction (g_ptr_array_index (batch.jobs, i))
-                   == PADLOCK_DIRECTION_ENCRYPT;
+    if (padlock_job_get_direction (g_ptr_array_index (batch.jobs, i))
+        == PADLOCK_DIRECTION_ENCRYPT)
+      any_encrypt = TRUE;
+    else
+      any_decrypt = TRUE;
 
+  g_variant_dict_lookup (options, "recipient", "^a&s", &specs);
+  to_self = g_variant_dict_contains (options, "encrypt-to-self");
+  hide = g_variant_dict_contains (options, "hide-recipients");
+  /* A profile asked for is checked against the recipients; else theirs
+   * is the files' (the engine's rule). */
+  g_variant_dict_lookup (options, "profile", "&s", &profile_name);
+  if (any_encrypt && ((specs && specs[0]) || to_self)
+      && !load_recipients (&batch, specs, to_self, hide,
+                           profile_name ? config.profile : -1))
+    goto leave;
   /* GnuPG is asked only for messages to public keys. */
-  if (!any_encrypt && batch.any_pkesk)
+  if (batch.any_pkesk)
     batch.holder = load_holder (&batch);
-  if (!pw_file && (!batch.holder || batch.needs_passphrase))
+  if (!pw_file
+      && ((any_encrypt && !batch.recipients)
+          || (any_decrypt && (!batch.holder || batch.needs_passphrase))))
     bad_usage (&problem, "%s",
-               _("--batch needs --passphrase-file=FILE (or - to type it); a "
-                 "passphrase is never taken on the command line.  Files "
-                 "for your own keys need none."));
+               _("--batch needs --passphrase-file=FILE (or - to type it), or "
+                 "--recipient to encrypt to people's keys; a passphrase is "
+                 "never taken on the command line.  Files for your own keys "
+                 "need none."));
   else if (pw_file)
     secret = strcmp (pw_file, "-")
              ? passphrase_from_file (pw_file, any_encrypt, &problem)
@@ -592,6 +698,8 @@ padlock_batch_run (GVariantDict *options)
   g_ptr_array_unref (batch.jobs);
   g_ptr_array_unref (batch.inputs);
   g_clear_pointer (&batch.holder, padlock_holder_unref);
+  g_clear_pointer (&batch.recipients, padlock_recipients_unref);
+  g_clear_object (&batch.keyring);
   g_clear_object (&batch.interrupt);
   g_clear_pointer (&batch.loop, g_main_loop_unref);
   padlock_job_config_clear (&config);

@@ -1,6 +1,7 @@
 /* padlock-batch.h - `padlock --batch`: the window's jobs, without a window
  *
- * padlock --batch [--encrypt|--decrypt] --passphrase-file=FILE
+ * padlock --batch [--encrypt|--decrypt] [--passphrase-file=FILE]
+ *                 [--recipient=KEY…] [--encrypt-to-self] [--hide-recipients]
  *                 [--output-dir=DIR] [--profile=NAME] [--armor] PATH…
  *
  * Runs in the process that was started, from handle-local-options: before
@@ -12,6 +13,9 @@
  * and /dev/stdin work both ways, their output going to --output-dir or
  * the current folder.  SIGINT and SIGTERM end it at any moment with exit
  * status 1, the jobs' partial output removed.
+ * Recipients are resolved in GnuPG's keyring (padlock_recipients_resolve)
+ * before a file is opened for writing; each one that cannot be used is
+ * said, and the batch exits 1.
  * Settings (cipher, compression, concurrency...) come from GSettings as in
  * the window; the options override them.
  */

@@ -101,12 +101,34 @@ padlock_folder_archive_name (const char *folder_name)
   return g_strconcat (folder_name, ".tar", NULL);
 }
 
+static PadlockFolderScanHook scan_hook;
+static gpointer scan_hook_data;
+static GMutex scan_hook_lock;
+
+void
+padlock_folder_set_scan_hook (PadlockFolderScanHook func,
+                              gpointer              user_data)
+{
+  g_mutex_lock (&scan_hook_lock);
+  scan_hook = func;
+  scan_hook_data = user_data;
+  g_mutex_unlock (&scan_hook_lock);
+}
+
 static void
 on_counting (void *user_data, uint64_t files, uint64_t bytes)
 {
   PadlockFolderStatus *status = user_data;
+  PadlockFolderScanHook func;
+  gpointer data;
 
   atomic_store (&status->counted, files);
+  g_mutex_lock (&scan_hook_lock);
+  func = scan_hook;
+  data = scan_hook_data;
+  g_mutex_unlock (&scan_hook_lock);
+  if (func)
+    func (files, data);
 }
 
 static void
@@ -153,6 +175,7 @@ padlock_folder_source_new (const char *const   *items,
   pl_tar_totals totals;
   gpg_error_t err;
 
+  atomic_store (&status->counted, 0);  /* a retry counts afresh */
   atomic_store (&status->counting, 1);
   err = pl_tar_scan_items (items, n_items, &cb, &totals, NULL);
   atomic_store (&status->counting, 0);

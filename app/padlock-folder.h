@@ -35,6 +35,16 @@ char        *padlock_folder_status_describe  (PadlockFolderStatus *status);
 /* Main context: the FIFOs, sockets and devices left out, or NULL. */
 char        *padlock_folder_status_skipped   (PadlockFolderStatus *status);
 
+/* For tests: FUNC runs on a job's worker thread at each of its folder
+ * scan's reports (every 256 entries, and at the end), after the count is
+ * stored where the row reads it.  It may block, which holds the scan
+ * there: a test can see "Counting files… 256" without racing the scan.
+ * NULL removes it.  The application never sets one. */
+typedef void (*PadlockFolderScanHook) (guint64  counted,
+                                       gpointer user_data);
+void         padlock_folder_set_scan_hook    (PadlockFolderScanHook func,
+                                              gpointer             user_data);
+
 /* A folder (symbolic links to folders too). */
 gboolean     padlock_folder_is_folder        (GFile               *file);
 /* Several items in one archive: named after their folder when they share

@@ -20,6 +20,7 @@
 #include "padlock-job.h"
 #include "padlock-output.h"
 #include "padlock-rate.h"
+#include "padlock-recipients.h"
 
 G_BEGIN_DECLS
 
@@ -40,6 +41,8 @@ struct _PadlockJob
   PadlockJobConfig config;
   PadlockSecret *secret;
   PadlockHolder *holder;        /* the user's secret keys, or NULL */
+  PadlockRecipients *recipients; /* encryption: the people, or NULL */
+  gboolean with_passphrase;     /* a secret was given (it goes at the end) */
   GCancellable *cancellable;    /* cut an agent request (padlock-holder.h) */
   GError *error;
   GApplication *app;            /* held while running */
@@ -114,8 +117,9 @@ typedef struct
   char *input_name;
   PadlockInput *opened;         /* the job's, or NULL: open input_path */
   PadlockOutputPlan *plan;
-  PadlockSecret *secret;        /* may be NULL with HOLDER */
+  PadlockSecret *secret;        /* may be NULL with HOLDER or RECIPIENTS */
   PadlockHolder *holder;        /* decryption: the user's keys, or NULL */
+  PadlockRecipients *recipients; /* encryption: the people, or NULL */
   GCancellable *cancellable;    /* the job's, for the agent */
   pl_decrypt_result result;
   gboolean folder;              /* encrypting a folder as NAME.tar */

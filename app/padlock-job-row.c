@@ -218,7 +218,17 @@ padlock_job_row_sync (PadlockJobRow *self)
   gtk_widget_set_visible (GTK_WIDGET (self->format_label), encrypt);
   if (encrypt)
     {
-      g_autofree char *format = padlock_profile_summary (padlock_job_get_profile (job));
+      g_autofree char *openers = padlock_job_dup_openers (job);
+      g_autofree char *format = NULL;
+
+      if (openers)
+        /* Translators: the format, then who can open the file, "Bob
+         * <bob@…>, you, and anyone with the passphrase". */
+        format = g_strdup_printf (_("%s · for %s"),
+                                  padlock_profile_title (padlock_job_get_profile (job)),
+                                  openers);
+      else
+        format = padlock_profile_summary (padlock_job_get_profile (job));
       gtk_label_set_text (self->format_label, format);
     }
 

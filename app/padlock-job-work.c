@@ -29,6 +29,7 @@ padlock_job_work_free (gpointer data)
   g_free (work->archive_top);
   g_clear_pointer (&work->secret, padlock_secret_unref);
   g_clear_pointer (&work->holder, padlock_holder_unref);
+  g_clear_pointer (&work->recipients, padlock_recipients_unref);
   g_clear_object (&work->cancellable);
   g_free (work);
 }
@@ -102,19 +103,34 @@ job_sink_written_path (PadlockJobWork *work,
     }
 }
 
-/* The one place where the job hands its passphrase to encryption. */
+/* The one place where the job hands its keys to encryption: the
+ * passphrase (an SKESK) and the recipients (a PKESK each), all wrapping
+ * one session key.  The recipients' certificates are loaded already
+ * (encrypt_thread), and their profile is the message's. */
 static gpg_error_t
-encrypt_with_secret (PadlockJobWork       *work,
-                     pl_source            *src,
-                     pl_sink              *sink,
-                     const pl_job_control *ctl)
+encrypt_with_keys (PadlockJobWork       *work,
+                   pl_source            *src,
+                   pl_sink              *sink,
+                   const pl_job_control *ctl)
 {
+  g_autofree pl_key *keys = NULL;
   pl_encrypt_options opts;
-  pl_key key = padlock_secret_get_key (work->secret);
+  size_t n_keys = 0;
   GStatBuf st;
 
+  keys = g_new0 (pl_key, 1 + (work->recipients
+                              ? padlock_recipients_get_n_keys (work->recipients)
+                              : 0));
+  if (work->secret)
+    keys[n_keys++] = padlock_secret_get_key (work->secret);
   pl_encrypt_options_init (&opts);
   opts.profile = (pl_profile) work->profile;
+  if (work->recipients)
+    {
+      n_keys += padlock_recipients_fill_keys (work->recipients, keys + n_keys);
+      opts.profile = (pl_profile) padlock_recipients_get_profile (work->recipients);
+      opts.anonymous_recipients = padlock_recipients_get_anonymous (work->recipients);
+    }
   if (work->cipher_algo)
     opts.cipher_algo = work->cipher_algo;
   opts.compress_algo = work->compress_algo;
@@ -126,10 +142,11 @@ encrypt_with_secret (PadlockJobWork       *work,
     opts.file_date = (uint32_t) padlock_input_get_mtime (work->opened);
   else if (!g_stat (work->input_path, &st))
     opts.file_date = (uint32_t) st.st_mtime;
-  opts.keys = &key;
-  opts.n_keys = 1;
+  opts.keys = keys;
+  opts.n_keys = n_keys;
   /* The jobs sharing the passphrase derive once for all (issue 13). */
-  opts.keycache = padlock_secret_get_keycache (work->secret);
+  if (work->secret)
+    opts.keycache = padlock_secret_get_keycache (work->secret);
   return pl_encrypt (src, sink, &opts, ctl);
 }
 
@@ -330,6 +347,17 @@ encrypt_thread (GTask          *task,
   GError *error = NULL;
   gpg_error_t err;
 
+  /* The certificates, once for all the jobs that share them, before
+   * anything is opened: a recipient the engine refuses fails the job
+   * with its name. */
+  if (work->recipients
+      && !padlock_recipients_load (work->recipients, work->cancellable, &error))
+    {
+      if (atomic_load (&self->cancel))
+        g_clear_error (&error);
+      return_outcome (task, error ? 0 : gpg_error (GPG_ERR_CANCELED), error);
+      return;
+    }
   err = open_input_output (self, work, &src, &sink);
   if (!err && work->delete_original)
     {
@@ -337,7 +365,7 @@ encrypt_thread (GTask          *task,
       src = padlock_digest_source_new (src, &digest);
     }
   if (!err)
-    err = encrypt_with_secret (work, src, sink, &ctl);
+    err = encrypt_with_keys (work, src, sink, &ctl);
   if (!err)
     {
       work->output_path = job_sink_written_path (work, sink);

@@ -281,7 +281,9 @@ padlock_job_start (PadlockJob *self,
   g_return_if_fail (self->state == PADLOCK_JOB_QUEUED);
   g_return_if_fail (self->secret != NULL
                     || (self->holder != NULL
-                        && self->direction == PADLOCK_DIRECTION_DECRYPT));
+                        && self->direction == PADLOCK_DIRECTION_DECRYPT)
+                    || (self->recipients != NULL
+                        && self->direction == PADLOCK_DIRECTION_ENCRYPT));
 
   work = g_new0 (PadlockJobWork, 1);
   work->plaintext_size = -1;
@@ -301,6 +303,8 @@ padlock_job_start (PadlockJob *self,
     work->secret = padlock_secret_ref (self->secret);
   if (self->holder && self->direction == PADLOCK_DIRECTION_DECRYPT)
     work->holder = padlock_holder_ref (self->holder);
+  if (self->recipients && self->direction == PADLOCK_DIRECTION_ENCRYPT)
+    work->recipients = padlock_recipients_ref (self->recipients);
   g_clear_object (&self->cancellable);
   self->cancellable = g_cancellable_new ();
   work->cancellable = g_object_ref (self->cancellable);
@@ -312,6 +316,11 @@ padlock_job_start (PadlockJob *self,
    * pipe or FIFO, which holds no data once read. */
   if (work->folder
       || (self->opened && padlock_input_is_stream (self->opened)))
+    work->delete_original = FALSE;
+  /* Verify-and-delete decrypts the output again, which takes the
+   * passphrase: for people only, their secret keys are not Padlock's to
+   * ask for, so the original stays. */
+  if (!work->secret)
     work->delete_original = FALSE;
   work->items = g_strdupv (self->items);
   work->archive_top = g_strdup (self->archive_top);
@@ -406,6 +415,36 @@ padlock_job_set_secret (PadlockJob    *self,
     padlock_secret_ref (secret);
   g_clear_pointer (&self->secret, padlock_secret_unref);
   self->secret = secret;
+  self->with_passphrase = secret != NULL;
+}
+
+void
+padlock_job_set_recipients (PadlockJob        *self,
+                            PadlockRecipients *recipients)
+{
+  g_return_if_fail (PADLOCK_IS_JOB (self));
+
+  if (recipients)
+    padlock_recipients_ref (recipients);
+  g_clear_pointer (&self->recipients, padlock_recipients_unref);
+  self->recipients = recipients;
+}
+
+PadlockRecipients *
+padlock_job_get_recipients (PadlockJob *self)
+{
+  g_return_val_if_fail (PADLOCK_IS_JOB (self), NULL);
+  return self->recipients;
+}
+
+char *
+padlock_job_dup_openers (PadlockJob *self)
+{
+  g_return_val_if_fail (PADLOCK_IS_JOB (self), NULL);
+
+  if (!self->recipients || self->direction != PADLOCK_DIRECTION_ENCRYPT)
+    return NULL;
+  return padlock_recipients_describe (self->recipients, self->with_passphrase);
 }
 
 void
@@ -531,6 +570,7 @@ padlock_job_finalize (GObject *object)
   padlock_folder_status_clear (&self->folder_status);
   g_clear_pointer (&self->secret, padlock_secret_unref);
   g_clear_pointer (&self->holder, padlock_holder_unref);
+  g_clear_pointer (&self->recipients, padlock_recipients_unref);
   g_clear_object (&self->cancellable);
   g_mutex_clear (&self->waiting_lock);
   g_free (self->waiting);
@@ -762,8 +802,12 @@ padlock_job_get_plaintext_size (PadlockJob *self)
 int
 padlock_job_get_profile (PadlockJob *self)
 {
+  int theirs;
+
   g_return_val_if_fail (PADLOCK_IS_JOB (self), 0);
-  return self->config.profile;
+  theirs = self->recipients && self->direction == PADLOCK_DIRECTION_ENCRYPT
+           ? padlock_recipients_get_profile (self->recipients) : -1;
+  return theirs >= 0 ? theirs : self->config.profile;
 }
 
 guint

@@ -92,7 +92,8 @@ gboolean          padlock_job_get_original_deleted (PadlockJob    *self);
 /* The size of the plain file: the input when encrypting, the output when
  * a decryption is done; -1 while unknown. */
 gint64            padlock_job_get_plaintext_size (PadlockJob      *self);
-/* The pl_profile it encrypts with (from its config). */
+/* The pl_profile it encrypts with: its recipients' once they are read
+ * (padlock_recipients_get_profile), else its config's. */
 int               padlock_job_get_profile       (PadlockJob       *self);
 /* TRUE while the job derives its key from the passphrase (or waits for
  * its batch to): "Deriving key…".  Its throughput counts data time only. */
@@ -117,6 +118,17 @@ void              padlock_job_set_secret        (PadlockJob       *self,
 typedef struct _PadlockHolder PadlockHolder;
 void              padlock_job_set_holder        (PadlockJob       *self,
                                                  PadlockHolder    *holder);
+/* Encryption: the people it is for (padlock-recipients.h), beside the
+ * passphrase when there is one; a job with recipients may start without
+ * a passphrase, and its format is then theirs.  Takes a reference. */
+typedef struct _PadlockRecipients PadlockRecipients;
+void              padlock_job_set_recipients    (PadlockJob        *self,
+                                                 PadlockRecipients *recipients);
+PadlockRecipients *padlock_job_get_recipients   (PadlockJob        *self);
+/* Encryption to recipients: who can open the output, "Bob <bob@…>, you,
+ * and anyone with the passphrase" (padlock_recipients_describe); NULL
+ * without recipients. */
+char             *padlock_job_dup_openers       (PadlockJob        *self);
 /* A failed job goes back to the queue, with a new passphrase. */
 void              padlock_job_retry             (PadlockJob       *self,
                                                  PadlockSecret    *secret);

@@ -28,12 +28,17 @@ struct _PadlockPassphraseDialog
   GtkButton *copy_button;
   GtkLabel *format_label;
   GtkLabel *note_label;
+  GtkBox *people_slot;
+
+  /* Borrowed (the slot holds it) */
+  PadlockPeople *people;        /* encryption: whom to, or NULL */
 
   /* Owned */
   pwquality_settings_t *pwquality;
 
   PadlockPassphraseMode mode;
   gboolean finished;
+  gboolean accepted;            /* finished by Encrypt or Decrypt */
   gboolean generated_shown;     /* the entries hold what Generate made */
 };
 

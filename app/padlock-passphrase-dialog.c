@@ -122,7 +122,7 @@ padlock_passphrase_dialog_update (PadlockPassphraseDialog *self)
   const char *text = gtk_editable_get_text (GTK_EDITABLE (self->entry));
   const char *confirm = gtk_editable_get_text (GTK_EDITABLE (self->confirm_entry));
   const char *why;
-  gboolean ok;
+  gboolean ok, people;
 
   if (self->mode == PADLOCK_PASSPHRASE_DECRYPT)
     {
@@ -136,11 +136,14 @@ padlock_passphrase_dialog_update (PadlockPassphraseDialog *self)
       return;
     }
 
+  people = self->people && padlock_people_has_people (self->people);
   if (!*text)
     {
       gtk_level_bar_set_value (self->strength_bar, 0);
-      gtk_label_set_text (self->strength_label,
-                          _("Use a long passphrase, or let Padlock generate one."));
+      gtk_label_set_text (self->strength_label, people
+                          ? _("Optional: the people below can open the files "
+                              "without a passphrase.")
+                          : _("Use a long passphrase, or let Padlock generate one."));
     }
   else
     {
@@ -165,6 +168,15 @@ padlock_passphrase_dialog_update (PadlockPassphraseDialog *self)
 
   why = refusal (text);
   ok = !why && strcmp (text, confirm) == 0;
+  if (self->people)
+    padlock_people_set_passphrase (self->people, ok);
+  /* With people, no passphrase is an answer too. */
+  if (people && !*text && !*confirm)
+    {
+      gtk_label_set_text (self->match_label, "");
+      gtk_widget_set_sensitive (GTK_WIDGET (self->ok_button), TRUE);
+      return;
+    }
   if (why && (*confirm || strlen (text) > PL_PASSPHRASE_MAX))
     gtk_label_set_text (self->match_label, why);
   else if (!*confirm)
@@ -259,6 +271,14 @@ on_ok_clicked (PadlockPassphraseDialog *self)
 
   if (!gtk_widget_get_sensitive (GTK_WIDGET (self->ok_button)) || self->finished)
     return;
+  /* To people only: no secret. */
+  if (self->mode == PADLOCK_PASSPHRASE_ENCRYPT && !*text)
+    {
+      self->finished = self->accepted = TRUE;
+      g_signal_emit (self, signals[FINISHED], 0, NULL);
+      gtk_window_close (GTK_WINDOW (self));
+      return;
+    }
   /* Out of the entry into secure memory, and the entries emptied; no
    * secure memory left is said, and the dialog stays. */
   secret = padlock_secret_new_full (text, strlen (text), PL_PASSPHRASE_TYPED,
@@ -271,7 +291,7 @@ on_ok_clicked (PadlockPassphraseDialog *self)
     }
   gtk_editable_set_text (GTK_EDITABLE (self->entry), "");
   gtk_editable_set_text (GTK_EDITABLE (self->confirm_entry), "");
-  self->finished = TRUE;
+  self->finished = self->accepted = TRUE;
   g_signal_emit (self, signals[FINISHED], 0, secret);
   gtk_window_close (GTK_WINDOW (self));
 }
@@ -334,6 +354,7 @@ padlock_passphrase_dialog_class_init (PadlockPassphraseDialogClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PadlockPassphraseDialog, copy_button);
   gtk_widget_class_bind_template_child (widget_class, PadlockPassphraseDialog, format_label);
   gtk_widget_class_bind_template_child (widget_class, PadlockPassphraseDialog, note_label);
+  gtk_widget_class_bind_template_child (widget_class, PadlockPassphraseDialog, people_slot);
   gtk_widget_class_bind_template_callback (widget_class, on_entry_activate);
   gtk_widget_class_bind_template_callback (widget_class, on_copy_clicked);
   gtk_widget_class_bind_template_callback (widget_class, on_entry_changed);
@@ -438,4 +459,41 @@ padlock_passphrase_dialog_set_note (PadlockPassphraseDialog *self,
 
   gtk_label_set_text (self->note_label, note ? note : "");
   gtk_widget_set_visible (GTK_WIDGET (self->note_label), note != NULL);
+}
+
+static void
+on_people_changed (PadlockPassphraseDialog *self)
+{
+  const char *format = padlock_people_get_format (self->people);
+
+  /* The format follows the recipients once their keys are read. */
+  if (format)
+    padlock_passphrase_dialog_set_format (self, format);
+  padlock_passphrase_dialog_update (self);
+}
+
+void
+padlock_passphrase_dialog_set_people (PadlockPassphraseDialog *self,
+                                      PadlockPeople           *people)
+{
+  g_return_if_fail (PADLOCK_IS_PASSPHRASE_DIALOG (self));
+  g_return_if_fail (PADLOCK_IS_PEOPLE (people));
+  g_return_if_fail (self->people == NULL);
+
+  self->people = people;
+  gtk_box_append (self->people_slot, GTK_WIDGET (people));
+  gtk_widget_set_visible (GTK_WIDGET (self->people_slot), TRUE);
+  g_signal_connect_object (people, "changed", G_CALLBACK (on_people_changed),
+                           self, G_CONNECT_SWAPPED);
+  on_people_changed (self);
+}
+
+PadlockRecipients *
+padlock_passphrase_dialog_dup_recipients (PadlockPassphraseDialog *self)
+{
+  g_return_val_if_fail (PADLOCK_IS_PASSPHRASE_DIALOG (self), NULL);
+
+  if (!self->accepted || !self->people)
+    return NULL;
+  return padlock_people_dup_recipients (self->people);
 }

@@ -8,6 +8,7 @@
 
 #include <adwaita.h>
 
+#include "padlock-people.h"
 #include "padlock-secret.h"
 
 G_BEGIN_DECLS
@@ -37,6 +38,14 @@ gboolean padlock_passphrase_dialog_get_one_archive   (PadlockPassphraseDialog *s
 /* Encryption: the format written and who opens it (NULL hides it). */
 void                     padlock_passphrase_dialog_set_format (PadlockPassphraseDialog *self,
                                                                const char              *format);
+/* Encryption: hosts PEOPLE (padlock-people.h, taken), whose choice makes
+ * the passphrase optional; "finished" then comes with a NULL secret when
+ * none was typed. */
+void                     padlock_passphrase_dialog_set_people (PadlockPassphraseDialog *self,
+                                                               PadlockPeople           *people);
+/* After "finished": the recipients chosen, or NULL (none, or
+ * cancelled); remembers them (padlock_people_dup_recipients). */
+PadlockRecipients       *padlock_passphrase_dialog_dup_recipients (PadlockPassphraseDialog *self);
 /* What comes next, such as a second dialog (NULL hides it). */
 void                     padlock_passphrase_dialog_set_note (PadlockPassphraseDialog *self,
                                                              const char              *note);

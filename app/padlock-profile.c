@@ -40,3 +40,14 @@ padlock_profile_details (int profile)
   g_return_val_if_fail (p != NULL, NULL);
   return g_strdup_printf ("%s · %s", _(p->format), _(p->readers));
 }
+
+char *
+padlock_profile_for_recipients (int profile)
+{
+  const pl_profile_info *p = profile_info (profile);
+
+  g_return_val_if_fail (p != NULL, NULL);
+  /* Translators: after the format's name, "OpenPGP (RFC 4880)". */
+  return g_strdup_printf ("%s · %s", _(p->title),
+                          _("all recipients' software reads it"));
+}

@@ -15,6 +15,10 @@ const char *padlock_profile_title   (int profile);
 /* "OpenPGP (RFC 4880) · opens in GnuPG, Kleopatra, …": the title and who
  * can open what it writes, translated, on one line. */
 char       *padlock_profile_summary (int profile);
+/* "OpenPGP (RFC 4880) · all recipients' software reads it": the title,
+ * for a message whose format its recipients' keys chose
+ * (padlock-recipients.h). */
+char       *padlock_profile_for_recipients (int profile);
 /* "SEIPD v1 with AES-256 · opens in GnuPG, …": what it writes and who
  * can open it, translated, for the preferences. */
 char       *padlock_profile_details (int profile);

@@ -3,6 +3,7 @@
 
 #include <glib/gi18n.h>
 
+#include "padlock-application.h"
 #include "padlock-error.h"
 #include "padlock-name.h"
 #include "padlock-profile.h"
@@ -95,11 +96,13 @@ padlock_window_notice (PadlockWindow *self,
   self->last_notice = g_strdup (message);
 }
 
+/* SECRET and RECIPIENTS (either may be NULL) lock the request's files. */
 static void
-start_jobs (PadlockWindow  *self,
-            PadlockRequest *request,
-            PadlockSecret  *secret,
-            gboolean        one_archive)
+start_jobs (PadlockWindow     *self,
+            PadlockRequest    *request,
+            PadlockSecret     *secret,
+            PadlockRecipients *recipients,
+            gboolean           one_archive)
 {
   PadlockJobConfig config = { 0 };
   PadlockDirection direction = request->mode == PADLOCK_PASSPHRASE_ENCRYPT
@@ -116,6 +119,7 @@ start_jobs (PadlockWindow  *self,
 
       padlock_job_set_group (job, group);
       padlock_job_set_secret (job, secret);
+      padlock_job_set_recipients (job, recipients);
       padlock_queue_add (self->queue, job);
       padlock_job_config_clear (&config);
       return;
@@ -127,6 +131,8 @@ start_jobs (PadlockWindow  *self,
 
       padlock_job_set_group (job, group);
       padlock_job_set_secret (job, secret);
+      if (direction == PADLOCK_DIRECTION_ENCRYPT)
+        padlock_job_set_recipients (job, recipients);
       padlock_queue_add (self->queue, job);
     }
   padlock_job_config_clear (&config);
@@ -138,10 +144,12 @@ on_dialog_finished (PadlockPassphraseDialog *dialog,
                     PadlockWindow           *self)
 {
   PadlockRequest *request = g_steal_pointer (&self->request);
+  g_autoptr(PadlockRecipients) recipients =
+    padlock_passphrase_dialog_dup_recipients (dialog);
 
   self->dialog = NULL;
-  if (secret && request->files)
-    start_jobs (self, request, secret,
+  if ((secret || recipients) && request->files)
+    start_jobs (self, request, secret, recipients,
                 padlock_passphrase_dialog_get_one_archive (dialog));
   else if (secret && request->jobs)
     for (guint i = 0; i < request->jobs->len; i++)
@@ -162,6 +170,22 @@ request_title (PadlockRequest *request)
   first = request->files ? g_ptr_array_index (request->files, 0)
                          : padlock_job_get_input (g_ptr_array_index (request->jobs, 0));
   return padlock_name_display_file (first);
+}
+
+/* Encryption: "People" in the dialog, over the application's keyring
+ * (padlock_application_get_keyring, read on first use). */
+static void
+add_people (PadlockWindow *self)
+{
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+  PadlockKeyring *keyring;
+
+  if (!PADLOCK_IS_APPLICATION (app))
+    return;
+  keyring = padlock_application_get_keyring (PADLOCK_APPLICATION (app));
+  padlock_passphrase_dialog_set_people (self->dialog,
+                                        padlock_people_new (keyring,
+                                                            self->settings));
 }
 
 static void
@@ -195,6 +219,7 @@ show_next_request (PadlockWindow *self)
       format = padlock_profile_summary (config.profile);
       padlock_passphrase_dialog_set_format (self->dialog, format);
       padlock_job_config_clear (&config);
+      add_people (self);
     }
   g_signal_connect_object (self->dialog, "finished",
                            G_CALLBACK (on_dialog_finished), self, 0);

@@ -9,7 +9,8 @@
  * shared machine falls on both alike.  Per job: wall seconds, the CPU
  * seconds of the calling thread (getrusage RUSAGE_THREAD: the CFB, the
  * framing, and the SHA-1 it does itself) and of the job's other threads
- * (RUSAGE_SELF minus the caller: the MDC hasher and the writer).
+ * (RUSAGE_SELF minus the caller: the MDC hasher; the writes stay on
+ * the caller on a budget of 2, decrypt.c seipd1_share_cores).
  * Prints the medians, the median of the paired ratios 1t wall / 2t wall
  * (above 1: two threads are faster), and the load average before and
  * after.  Not run by meson test.

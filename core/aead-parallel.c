@@ -3,7 +3,8 @@
  * Chunk K goes to thread K mod N: thread 0 is the caller's, which seals
  * or opens its chunks as soon as they are gathered; the others are
  * workers (worker.h), one task at a time each.  Chunks live in a ring of
- * N + 1 slots, chunk K in slot K mod (N + 1), and come out in order.
+ * N + 1 slots, chunk K in slot K mod (N + 1), and come out in order
+ * (N + K slots with K kept, below).
  *
  * A slot is reused only when the writer is done with what it handed out
  * (pipeline.h: a writer reads a block until the next write returns): the
@@ -11,7 +12,8 @@
  * hands out the next, so gathering chunk G may begin only once chunk
  * G - (N + 1) + 1 was handed out in an earlier call.  That leaves N
  * chunks between the last handed out and the one being gathered: one
- * for each thread.
+ * for each thread.  With K chunks kept (pl_aead_parallel_keep) the ring
+ * has N + K slots and chunk G waits for chunk G - (N + K) + K.
  *
  * Gathering.  A chunk whose input lies in one run of stable input
  * (borrowed from memory) is read in place, out of place into the slot;
@@ -133,8 +135,9 @@ struct pl_aead_parallel
   size_t chunk;
   gcry_cipher_hd_t hd;          /* the caller's thread's */
   par_thread thr[PL_AEAD_PARALLEL_MAX_THREADS]; /* 1 .. THREADS - 1 */
-  int nslots;
-  slot slots[PL_AEAD_PARALLEL_MAX_THREADS + 1];
+  int nslots;                   /* THREADS + KEPT */
+  int kept;                     /* chunks handed out that stay valid */
+  slot slots[PL_AEAD_PARALLEL_MAX_THREADS + PL_AEAD_PARALLEL_KEPT_MAX];
   uint64_t next;                /* the chunk being gathered */
   uint64_t handed;              /* chunks handed out */
   uint64_t total;               /* data octets of the chunks before NEXT */
@@ -161,7 +164,7 @@ struct pl_aead_parallel
  * even with the workers idle (bench/README.md has the counts).  At most
  * one stage's worth is kept (wiped, as every buffer is before it is
  * given back), so memory stays bounded. */
-#define POOL_MAX (PL_AEAD_PARALLEL_MAX_THREADS + 1)
+#define POOL_MAX (PL_AEAD_PARALLEL_MAX_THREADS + PL_AEAD_PARALLEL_KEPT_MAX)
 
 static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct
@@ -262,7 +265,8 @@ pl_aead_parallel_new (pl_aead_parallel **out, pl_aead_stream *s, int threads)
                ? PL_AEAD_PARALLEL_MAX_THREADS : threads;
   if (p->threads >= 2)
     {
-      p->nslots = p->threads + 1;
+      p->kept = 1;
+      p->nslots = p->threads + p->kept;
       for (int i = 0; i < p->nslots && !err; i++)
         if (!(p->slots[i].buf = buffer_take (p->chunk + 2 * TAG_LEN)))
           err = gpg_error_from_syserror ();
@@ -279,8 +283,27 @@ pl_aead_parallel_new (pl_aead_parallel **out, pl_aead_stream *s, int threads)
 }
 
 
+int
+pl_aead_parallel_keep (pl_aead_parallel *p, int kept)
+{
+  if (p->threads < 2 || p->next || p->handed)
+    return p->threads < 2 ? 1 : p->kept;
+  if (kept > PL_AEAD_PARALLEL_KEPT_MAX)
+    kept = PL_AEAD_PARALLEL_KEPT_MAX;
+  while (p->kept < kept)
+    {
+      slot *sl = &p->slots[p->nslots];
+
+      if (!(sl->buf = buffer_take (p->chunk + 2 * TAG_LEN)))
+        break;
+      p->nslots++;
+      p->kept++;
+    }
+  return p->kept;
+}
+
 /* Marks the stage failed: nothing more comes out.  Every slot but the
- * one handed out last (verified, and maybe still being written) is
+ * KEPT handed out last (verified, and maybe still being written) is
  * wiped, once no worker writes into it any more. */
 static gpg_error_t
 fail (pl_aead_parallel *p, gpg_error_t err)
@@ -291,8 +314,8 @@ fail (pl_aead_parallel *p, gpg_error_t err)
     {
       slot *sl = &p->slots[i];
 
-      if (!(p->handed && sl->index == p->handed - 1
-            && sl->state == SLOT_FREE))
+      if (!(sl->state == SLOT_FREE && sl->index < p->handed
+            && sl->index + (uint64_t) p->kept >= p->handed))
         pl_wipe (sl->buf, sl->dirty);
       sl->state = SLOT_FREE;
     }
@@ -355,7 +378,7 @@ can_gather (pl_aead_parallel *p)
 {
   if (gathering_slot (p)->state == SLOT_GATHERING)
     return 1;
-  return p->next + 2 <= p->handed + (uint64_t) p->nslots;
+  return p->next + 1 + (uint64_t) p->kept <= p->handed + (uint64_t) p->nslots;
 }
 
 static void
@@ -438,6 +461,7 @@ dispatch (pl_aead_parallel *p, slot *sl, size_t data_len)
         err = pl_worker_start (&th->worker, run_task, th);
       if (err)
         return err;
+      pl_worker_name (&th->worker, "pl-aead");
     }
   sl->state = SLOT_RUNNING;
   atomic_store (&sl->claim, unclaimed (sl->index));

@@ -5,7 +5,7 @@
  * thread taking every Nth and workers (worker.h) the others, each thread
  * with its own cipher handle (pl_aead_stream_open_handle).  Output comes
  * out in chunk order, as from pl_aead_stream_push; at most THREADS + 1
- * chunks are held at once.
+ * chunks are held at once (THREADS + KEPT, pl_aead_parallel_keep).
  *
  * Decryption hands out a chunk's plaintext only after that chunk's tag
  * verified, and nothing at all after a tag failed (the failed chunk and
@@ -35,6 +35,9 @@
 /* At most this many threads per stage: each adds a chunk buffer (4 MiB
  * by default), and memory stays bounded on a machine with many cores. */
 #define PL_AEAD_PARALLEL_MAX_THREADS 4
+
+/* Chunks handed out that stay valid at most (pl_aead_parallel_keep). */
+#define PL_AEAD_PARALLEL_KEPT_MAX 2
 
 /* Chunks smaller than this stay on one thread: a handover costs more
  * than sealing them. */
@@ -91,6 +94,16 @@ gpg_error_t pl_aead_parallel_finish (pl_aead_parallel *p, const uint8_t **out,
  * what is held.  For a caller that knows the machine is saturated, and
  * for tests that switch threads mid-stream. */
 void pl_aead_parallel_solo (pl_aead_parallel *p, uint64_t nchunks);
+
+/* Before the first push or finish: what is handed out stays valid until
+ * the call after the one that hands out the KEPT-th chunk after it
+ * (KEPT 1, the default, is the rule of pl_aead_parallel_push; up to
+ * PL_AEAD_PARALLEL_KEPT_MAX, clamped), for a writer that may still read
+ * KEPT writes back (pipeline.h, pl_writer_set_foreign_depth).  Costs
+ * KEPT - 1 more chunk buffers.  Returns what holds from now on: 1 for
+ * a stage that passes every call to S (it alternates two buffers), or
+ * when a buffer could not be had. */
+int pl_aead_parallel_keep (pl_aead_parallel *p, int kept);
 
 /* What the stage did so far, for benchmarks and tests. */
 typedef struct

@@ -2,6 +2,7 @@
 #include "cert.h"
 #include "algo.h"
 #include "armor.h"
+#include "errors.h"
 #include "packet.h"
 
 #include <stdio.h>
@@ -34,6 +35,7 @@ sig_list_clear (pl_sig_list *l)
   free (l->v);
   l->v = NULL;
   l->n = 0;
+  l->checked = l->good = l->back_checked = l->back_good = 0;
 }
 
 static void
@@ -87,6 +89,7 @@ typedef struct
   pl_sig_list *sigs;            /* the component signatures attach to */
   const uint8_t *base;          /* the binary input */
   size_t cert_start;
+  int too_large;                /* a primary skipped as PL_ERR_KEY_TOO_LARGE */
 } reading;
 
 static gpg_error_t
@@ -160,7 +163,9 @@ start_cert (reading *r, const uint8_t *body, size_t len, int secret,
   if (err)
     {
       pl_cert_free (c);
-      /* A primary we cannot read: the certificate is skipped. */
+      /* A primary we cannot read: the certificate is skipped (and when
+       * nothing else is read, a key too large says so). */
+      r->too_large |= gpg_err_code (err) == PL_ERR_KEY_TOO_LARGE;
       return gpg_err_code (err) == GPG_ERR_ENOMEM ? err : 0;
     }
   r->cur = c;
@@ -345,7 +350,7 @@ pl_certs_read (const uint8_t *data, size_t len, pl_cert ***certs, size_t *n)
     pl_wipe (bin, bin_len);
   free (bin);
   if (!err && !r.n_certs)
-    err = gpg_error (GPG_ERR_NO_PUBKEY);
+    err = gpg_error (r.too_large ? PL_ERR_KEY_TOO_LARGE : GPG_ERR_NO_PUBKEY);
   if (err)
     {
       pl_certs_free (r.certs, r.n_certs);
@@ -377,11 +382,53 @@ format_expiry (char *out, size_t n, uint64_t when)
   snprintf (out, n, "expired on %s", date);
 }
 
+_Static_assert (PL_CERT_MAX_SIGS <= 64, "pl_sig_list keeps a bit a signature");
+
+/* 1 when SIG (the signature kept as bit BIT of *CHECKED, *GOOD) verifies
+ * by SIGNER over T at NOW.  pl_sig_verify is the policy at NOW, then the
+ * mathematics; the mathematics' verdict is kept in the bits once it ran
+ * (cert.h: the list's signer and component never change), and only the
+ * policy is asked again.  The bits are the list's cache, not its
+ * content, hence the casts from a const certificate, which lives in
+ * malloc'ed memory. */
+static _Atomic size_t checks_made;
+
+size_t
+pl_cert_checks_made (void)
+{
+  return checks_made;
+}
+
+/* Past CERT's PL_CERT_MAX_CHECKS, a signature not checked yet is not
+ * valid (and its verdict is not kept: it was never checked). */
+static int
+verifies (const pl_cert *cert, const pl_sig *sig,
+          const _Atomic uint64_t *checked, const _Atomic uint64_t *good,
+          uint64_t bit, const pl_pubkey *signer, const pl_sig_target *t,
+          uint32_t now)
+{
+  int ok;
+
+  if (pl_sig_check_policy (sig, now))
+    return 0;
+  if (*checked & bit)
+    return (*good & bit) != 0;
+  if ((*(_Atomic unsigned int *) &cert->checks)++ >= PL_CERT_MAX_CHECKS)
+    return 0;
+  checks_made++;
+  ok = !pl_sig_verify (sig, signer, t, now);
+  if (ok)
+    *(_Atomic uint64_t *) good |= bit;
+  *(_Atomic uint64_t *) checked |= bit;
+  return ok;
+}
+
 /* The newest signature of L of one of TYPES that verifies by SIGNER over
  * T, or NULL. */
 static const pl_sig *
-newest_valid (const pl_sig_list *l, const int *types, size_t n_types,
-              const pl_pubkey *signer, const pl_sig_target *t, uint32_t now)
+newest_valid (const pl_cert *cert, const pl_sig_list *l, const int *types,
+              size_t n_types, const pl_pubkey *signer,
+              const pl_sig_target *t, uint32_t now)
 {
   const pl_sig *best = NULL;
 
@@ -394,7 +441,8 @@ newest_valid (const pl_sig_list *l, const int *types, size_t n_types,
         wanted |= s->type == types[k];
       if (!wanted || (best && best->created >= s->created))
         continue;
-      if (!pl_sig_verify (s, signer, t, now))
+      if (verifies (cert, s, &l->checked, &l->good, (uint64_t) 1 << i, signer,
+                    t, now))
         best = s;
     }
   return best;
@@ -411,7 +459,7 @@ primary_self_sig (const pl_cert *cert, uint32_t now)
   static const int revs[] = { PL_SIG_CERT_REVOCATION };
   const pl_pubkey *pk = &cert->primary.key;
   pl_sig_target t = { pk, NULL, NULL, 0, 0 };
-  const pl_sig *best = newest_valid (&cert->primary.sigs, direct, 1, pk, &t,
+  const pl_sig *best = newest_valid (cert, &cert->primary.sigs, direct, 1, pk, &t,
                                      now);
 
   if (best)
@@ -424,8 +472,8 @@ primary_self_sig (const pl_cert *cert, uint32_t now)
       t.uid = u->data;
       t.uid_len = u->len;
       t.uid_tag = u->tag;
-      s = newest_valid (&u->sigs, certs, 4, pk, &t, now);
-      rev = s ? newest_valid (&u->sigs, revs, 1, pk, &t, now) : NULL;
+      s = newest_valid (cert, &u->sigs, certs, 4, pk, &t, now);
+      rev = s ? newest_valid (cert, &u->sigs, revs, 1, pk, &t, now) : NULL;
       if (!s || (rev && rev->created >= s->created))
         continue;
       if (!best || (s->primary_uid > best->primary_uid)
@@ -447,7 +495,7 @@ pl_cert_check_primary (const pl_cert *cert, uint32_t now,
   char reason[64];
 
   memset (status, 0, sizeof *status);
-  if (newest_valid (&cert->primary.sigs, revs, 1, pk, &t, now))
+  if (newest_valid (cert, &cert->primary.sigs, revs, 1, pk, &t, now))
     {
       say (why, why_len, "", "revoked");
       return gpg_error (GPG_ERR_UNUSABLE_PUBKEY);
@@ -481,6 +529,7 @@ back_signed (const pl_cert *cert, const pl_cert_key *sub,
              const pl_sig *binding, uint32_t now)
 {
   pl_sig_target t = { &cert->primary.key, &sub->key, NULL, 0, 0 };
+  uint64_t bit = (uint64_t) 1 << (binding - sub->sigs.v);
   pl_sig back;
   int ok;
 
@@ -489,7 +538,8 @@ back_signed (const pl_cert *cert, const pl_cert_key *sub,
                        binding->embedded_len))
     return 0;
   ok = back.type == PL_SIG_PRIMARY_BINDING
-       && !pl_sig_verify (&back, &sub->key, &t, now);
+       && verifies (cert, &back, &sub->sigs.back_checked,
+                    &sub->sigs.back_good, bit, &sub->key, &t, now);
   pl_sig_clear (&back);
   return ok;
 }
@@ -507,7 +557,7 @@ subkey_unusable (const pl_cert *cert, const pl_cert_key *sub, uint32_t now,
 
   if (!pl_pubkey_can_encrypt (&sub->key))
     return snprintf (reason, reason_len, "no encryption algorithm"), 1;
-  b = newest_valid (&sub->sigs, bind, 1, &cert->primary.key, &t, now);
+  b = newest_valid (cert, &sub->sigs, bind, 1, &cert->primary.key, &t, now);
   if (!b)
     return snprintf (reason, reason_len, "no valid binding signature"), 1;
   flags = b->has_key_flags ? b->key_flags
@@ -518,7 +568,7 @@ subkey_unusable (const pl_cert *cert, const pl_cert_key *sub, uint32_t now,
     return snprintf (reason, reason_len, "no valid back-signature"), 1;
   if (for_decryption)
     return 0;
-  if (newest_valid (&sub->sigs, revs, 1, &cert->primary.key, &t, now))
+  if (newest_valid (cert, &sub->sigs, revs, 1, &cert->primary.key, &t, now))
     return snprintf (reason, reason_len, "revoked"), 1;
   if (b->key_expires
       && (uint64_t) sub->key.created + b->key_expires <= now)
@@ -697,7 +747,7 @@ pl_cert_key_may_sign (const pl_cert *cert, const pl_cert_key *key,
   uint8_t flags;
 
   /* A revocation counts whenever it was made; expiry counts at WHEN. */
-  if (newest_valid (&cert->primary.sigs, prim_revs, 1, pk, &t, now))
+  if (newest_valid (cert, &cert->primary.sigs, prim_revs, 1, pk, &t, now))
     return say (why, why_len, "", "revoked"),
            gpg_error (GPG_ERR_CERT_REVOKED);
   if (pl_cert_check_primary (cert, when, &status, r, sizeof r))
@@ -716,10 +766,10 @@ pl_cert_key_may_sign (const pl_cert *cert, const pl_cert_key *key,
       return 0;
     }
   t.subkey = &key->key;
-  if (newest_valid (&key->sigs, revs, 1, pk, &t, now))
+  if (newest_valid (cert, &key->sigs, revs, 1, pk, &t, now))
     return say (why, why_len, "", "subkey revoked"),
            gpg_error (GPG_ERR_CERT_REVOKED);
-  b = newest_valid (&key->sigs, bind, 1, pk, &t, when);
+  b = newest_valid (cert, &key->sigs, bind, 1, pk, &t, when);
   if (!b)
     return say (why, why_len, "", "no valid binding signature at signing "
                 "time"), gpg_error (GPG_ERR_KEY_EXPIRED);

@@ -27,13 +27,23 @@
 /* Bounds on what one hostile certificate may hold. */
 #define PL_CERT_MAX_SUBKEYS 64
 #define PL_CERT_MAX_UIDS 64
-#define PL_CERT_MAX_SIGS 64     /* self-signatures per component */
+#define PL_CERT_MAX_SIGS 64     /* self-signatures per component (at most
+                                 * 64: pl_sig_list's bits) */
 #define PL_CERT_MAX_CERTS 1024  /* certificates per input */
 
+/* A component's self-signatures.  What the mathematics of each said is
+ * kept beside them (bit I for V[I], and for the back-signature embedded
+ * in V[I]), set on first use by cert.c, which verifies a list always by
+ * the same signer over the same component: a certificate that serves
+ * many messages (a batch, the several checks of one job) verifies each
+ * of its signatures once.  Atomic, as one certificate may serve jobs on
+ * several threads; the policy (times, hash) is checked at every use. */
 typedef struct
 {
   pl_sig *v;
   size_t n;
+  _Atomic uint64_t checked, good;
+  _Atomic uint64_t back_checked, back_good;
 } pl_sig_list;
 
 typedef struct
@@ -64,14 +74,30 @@ typedef struct
   uint8_t *packets;             /* the packets as read (public ones, or
                                  * the secret key's), for extract-cert */
   size_t packets_len;
+  /* Signature checks made on this certificate so far (at most
+   * PL_CERT_MAX_CHECKS; cert.c's, as the verdict bits). */
+  _Atomic unsigned int checks;
 } pl_cert;
+
+/* The signatures' mathematics a certificate may make us check over its
+ * life: past it, a signature not yet checked counts as not valid.  Each
+ * check is at most 10 ms here (an RSA-16384 key with a 64-bit exponent,
+ * pubkey.h), so a hostile certificate costs at most about 5 s, not the
+ * 80 s that its 8,256 signatures could (README, Key sizes); a genuine one
+ * needs a check for each self-signature it has at most. */
+#define PL_CERT_MAX_CHECKS 512
+
+/* Signature checks made by every certificate of this process so far (for
+ * tests and benchmarks). */
+size_t pl_cert_checks_made (void);
 
 /* Reads every certificate in DATA (binary packets, or one or more armor
  * blocks) into a new array *CERTS of *N (free with pl_certs_free).
  * Packets we do not read (unknown versions or algorithms, trust packets,
  * a subkey with an unknown algorithm and its signatures) are skipped;
  * a certificate whose primary we cannot read is skipped whole.  Nothing
- * readable at all: GPG_ERR_NO_PUBKEY; bad armor or framing, or more
+ * readable at all: GPG_ERR_NO_PUBKEY, or PL_ERR_KEY_TOO_LARGE when a
+ * primary was skipped for its size (pubkey.h); bad armor or framing, or more
  * than the bounds above: the error (GPG_ERR_INV_PACKET,
  * GPG_ERR_INV_ARMOR, GPG_ERR_TOO_LARGE). */
 gpg_error_t pl_certs_read (const uint8_t *data, size_t len, pl_cert ***certs,

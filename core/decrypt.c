@@ -41,6 +41,9 @@
 /* A one-pass or signature packet larger than this is not one we read. */
 #define SIG_PACKET_MAX (64u * 1024)
 
+/* Text's LF output buffers (decrypt_job). */
+#define TEXT_BUFFERS (PL_WRITER_FOREIGN_MAX + 1)
+
 /* Plaintext buffers: what a SEIPD v1 push needs, the largest. */
 #define PLAINTEXT_BUFFER_SIZE (PL_SEIPD1_HEADROOM + PL_BLOCK_SIZE)
 
@@ -92,11 +95,11 @@ typedef struct decrypt_job
   read_ahead_reader ra_reader;
   pl_cursor message;            /* over the read-ahead: the packets */
   pl_writer writer;             /* plaintext to the sink */
-  /* Text's LF output, two blocks taken in turns (pipeline.h: a write
-   * from memory of the caller's reads it until the next write returns):
-   * not the writer's own buffers, one of which may still hold the block
-   * being converted (inflate's output). */
-  uint8_t *text_buf[2];
+  /* Text's LF output, blocks taken in turns, one more than the writes
+   * a write from memory of the caller's may be read behind (pipeline.h,
+   * PL_WRITER_FOREIGN_MAX): not the writer's own buffers, one of which
+   * may still hold the block being converted (inflate's output). */
+  uint8_t *text_buf[TEXT_BUFFERS];
   int text_next;
   int verifying;                /* the options give certificates */
   pl_verifier verifier;
@@ -294,9 +297,13 @@ seipd1_next (pl_reader *self, uint8_t **data, size_t *len)
             }
         }
       /* The buffer is full, or the body ended: what was released goes
-       * out first; the MDC is checked at the call after. */
+       * out first (hashed meanwhile); the MDC is checked at the call
+       * after. */
       if (*len)
-        return 0;
+        {
+          pl_seipd1_decrypt_flush (&r->st);
+          return 0;
+        }
       if (r->eof)
         {
           r->ended = 1;
@@ -471,7 +478,7 @@ crlf_to_lf (uint8_t *dst, const uint8_t *p, size_t n, int *cr_pending)
   return o + n - i;
 }
 
-/* Text: P, N with CRLF as LF, through the job's two text buffers.  Not
+/* Text: P, N with CRLF as LF, through the job's text buffers.  Not
  * in place: SEIPD v1's MDC thread may still be hashing the block
  * (seipd.h), which must stay as decrypted until it is unpinned. */
 static gpg_error_t
@@ -494,7 +501,7 @@ write_text (decrypt_job *j, const uint8_t *p, size_t n, int *cr_pending)
       buf = j->text_buf[j->text_next];
       if (!buf)
         return gpg_error_from_syserror ();
-      j->text_next ^= 1;
+      j->text_next = (j->text_next + 1) % TEXT_BUFFERS;
       err = write_plaintext (j, buf, crlf_to_lf (buf, p, k, cr_pending));
       p += k;
       n -= k;
@@ -628,6 +635,9 @@ read_compressed (decrypt_job *j, pl_packet_body *body, int depth)
   if (err)
     return err;
   pl_inflate_set_expansion_floor (&r.z, j->opts->expansion_floor);
+  /* Inflate is this thread's long chain: the writes go to the writer's
+   * thread (seipd1_share_cores). */
+  pl_writer_set_threaded (&j->writer, 1);
   r.base.next = inflate_next;
   r.out = &j->writer;
   r.in = &c;
@@ -811,6 +821,22 @@ seipd1_open (void *stage, const uint8_t *key, size_t keylen, int algo,
   return err;
 }
 
+/* On two cores SEIPD v1 decryption of an input lent in place is two
+ * chains (bench/README.md, the stage model): SHA-1 on the hasher's
+ * thread, and map-in, CFB and the sink writes on this one, about as
+ * long.  A writer thread as well would be a third thread time-sliced
+ * with those two, with a wake-up for every block, so the writes stay
+ * here; on more cores the writer has a thread of its own, and so it
+ * has beside a read-ahead thread (armor, a pipe: three threads anyway,
+ * bench/STAGES.md).  Inflate, far slower than SHA-1, gives the writes
+ * back to the thread (read_compressed). */
+static void
+seipd1_share_cores (decrypt_job *j)
+{
+  if (pl_job_threads (j->ctl) == 2 && !j->ra.threaded)
+    pl_writer_set_threaded (&j->writer, 0);
+}
+
 static gpg_error_t
 decrypt_seipd1 (decrypt_job *j, pl_key_candidates *c, pl_cursor *bc)
 {
@@ -837,6 +863,7 @@ decrypt_seipd1 (decrypt_job *j, pl_key_candidates *c, pl_cursor *bc)
   j->result->cipher_algo = opening.cipher_algo;
 
   pl_seipd1_set_threads (&r.st, pl_job_threads (j->ctl));
+  seipd1_share_cores (j);
   r.base.next = seipd1_next;
   r.in = bc;
   r.out = &j->writer;
@@ -944,6 +971,12 @@ decrypt_aead (decrypt_job *j, pl_key_candidates *c, pl_cursor *bc,
       pl_aead_stream_free (r.s);
       return err;
     }
+  /* The writer may read the stage's chunks as many writes back as the
+   * stage keeps them: it then goes from one chunk to the next without
+   * waiting for this thread to hand it over (bench/README.md). */
+  pl_writer_set_foreign_depth (&j->writer,
+                               pl_aead_parallel_keep (r.par,
+                                                      PL_WRITER_FOREIGN_MAX));
   r.base.next = aead_next;
   r.in = bc;
   pl_cursor_init (&inner, &r.base);
@@ -959,6 +992,7 @@ decrypt_aead (decrypt_job *j, pl_key_candidates *c, pl_cursor *bc,
     err = pl_writer_finish (&j->writer);
   else
     pl_writer_finish (&j->writer);
+  pl_writer_set_foreign_depth (&j->writer, 1);
   pl_aead_parallel_free (r.par);
   pl_aead_stream_free (r.s);
   return err;
@@ -1196,7 +1230,7 @@ pl_decrypt (pl_source *src, pl_sink *sink, const pl_decrypt_options *opts,
   pl_writer_clear (&j->writer);
   if (err)
     sink->abort (sink);
-  for (int i = 0; i < 2; i++)
+  for (int i = 0; i < TEXT_BUFFERS; i++)
     if (j->text_buf[i])
       {
         pl_wipe (j->text_buf[i], PL_BLOCK_SIZE);

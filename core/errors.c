@@ -47,6 +47,7 @@ pl_error_outcome (gpg_error_t err)
       return PL_OUTCOME_PUBLIC_KEY;
     case GPG_ERR_TOO_LARGE:
     case PL_ERR_BOMB:
+    case PL_ERR_KEY_TOO_LARGE:
       return PL_OUTCOME_TOO_COSTLY;
     case PL_ERR_TOO_MANY_KEYS:
       return PL_OUTCOME_MALFORMED;
@@ -130,6 +131,9 @@ pl_error_message (gpg_error_t err)
     case GPG_ERR_TOO_LARGE:
       return PL_N_ ("The file asks for more key-derivation work than "
                     "Padlock allows.");
+    case PL_ERR_KEY_TOO_LARGE:
+      return PL_N_ ("The key is larger than Padlock accepts (RSA up to "
+                    "16,384 bits): it would cost too much to use.");
     case PL_ERR_BOMB:
       return PL_N_ ("The file expands more than 1000-fold: likely a "
                     "decompression bomb; nothing was written.");

@@ -30,6 +30,9 @@ typedef enum
 /* A secret key that a PKESK names stayed locked: no key passphrase, or
  * none that fits. */
 #define PL_ERR_KEY_PROTECTED GPG_ERR_UNUSABLE_SECKEY
+/* A key over the sizes Padlock uses (pubkey.h: an RSA, DSA or ElGamal
+ * modulus over 16,384 bits, an RSA exponent over 64 bits). */
+#define PL_ERR_KEY_TOO_LARGE GPG_ERR_BAD_PUBKEY
 
 pl_outcome pl_error_outcome (gpg_error_t err);
 

@@ -28,6 +28,7 @@ pl_read_ahead_init (pl_read_ahead *ra, pl_fill_fn fill, void *arg,
     return gpg_error (GPG_ERR_ENOMEM);
   /* A thread that cannot start leaves the reading on the caller's. */
   ra->threaded = threaded && !pl_worker_start (&ra->worker, fill_task, ra);
+  pl_worker_name (&ra->worker, "pl-read");
   return 0;
 }
 
@@ -143,7 +144,13 @@ pl_writer_init (pl_writer *w, pl_emit_fn emit, void *arg, size_t size,
                 int threaded)
 {
   *w = (pl_writer) { .emit = emit, .arg = arg, .size = size,
-                     .threaded = threaded };
+                     .allowed = threaded, .threaded = threaded };
+}
+
+void
+pl_writer_set_threaded (pl_writer *w, int threaded)
+{
+  w->threaded = threaded && w->allowed;
 }
 
 /* A buffer neither held nor read by a write; -1 when there is none. */
@@ -233,6 +240,17 @@ pl_writer_release (pl_writer *w, uint8_t *buf)
       w->held[i] = 0;
 }
 
+void
+pl_writer_set_foreign_depth (pl_writer *w, int depth)
+{
+  pl_worker_wait (&w->worker);
+  w->foreign_depth = depth < 1 ? 1
+                     : depth > PL_WRITER_FOREIGN_MAX ? PL_WRITER_FOREIGN_MAX
+                                                     : depth;
+  memset (w->recent, 0, sizeof w->recent);
+  w->writes = 0;
+}
+
 int
 pl_writer_owns (const pl_writer *w, const uint8_t *p, size_t n)
 {
@@ -250,16 +268,24 @@ pl_writer_write (pl_writer *w, const uint8_t *p, size_t n)
 
   if (w->threaded && n >= PL_WRITER_THREAD_MIN)
     {
-      if (pl_worker_running (&w->worker)
-          || !pl_worker_start_queue (&w->worker, emit_task, w,
+      if (!pl_worker_running (&w->worker)
+          && !pl_worker_start_queue (&w->worker, emit_task, w,
                                      PL_WRITER_DEPTH))
+        pl_worker_name (&w->worker, "pl-writer");
+      if (pl_worker_running (&w->worker))
         {
-          /* A write from elsewhere is read until this one returns. */
-          err = w->foreign ? pl_worker_wait (&w->worker) : 0;
-          w->foreign = !pl_writer_owns (w, p, n);
-          return err ? err : pl_worker_submit (&w->worker, p, n);
+          int depth = w->foreign_depth ? w->foreign_depth : 1;
+          pl_worker_task *t = &w->recent[w->writes++ % (unsigned) depth];
+
+          /* The write from elsewhere DEPTH writes back is read until
+           * this one returns. */
+          if (t->n)
+            pl_worker_wait_reading (&w->worker, t->p, t->n);
+          *t = pl_writer_owns (w, p, n) ? (pl_worker_task) { NULL, 0 }
+                                 : (pl_worker_task) { p, n };
+          return pl_worker_submit (&w->worker, p, n);
         }
-      w->threaded = 0;
+      w->threaded = w->allowed = 0;
     }
   /* After the thread's write, so that the order holds. */
   err = pl_worker_wait (&w->worker);

@@ -125,16 +125,23 @@ typedef void (*pl_unpin_fn) (void *arg, const void *p, size_t len);
  * waiting for each write (rfc4880 decryption file to file: the CFB
  * thread's waits, bench/README.md). */
 #define PL_WRITER_DEPTH 3
+/* Writes from elsewhere in flight at most (pl_writer_set_foreign_depth). */
+#define PL_WRITER_FOREIGN_MAX 2
 
 typedef struct
 {
   pl_emit_fn emit;
   void *arg;
   size_t size;
-  int threaded;                 /* the budget allows the thread */
+  int allowed;                  /* the budget allows the thread */
+  int threaded;                 /* large writes go to the thread */
   uint8_t *buf[PL_WRITER_BUFFERS]; /* allocated on first acquire */
   int held[PL_WRITER_BUFFERS];
-  int foreign;                  /* the last write is not from BUF */
+  /* The last FOREIGN_DEPTH writes on the thread, write K at K modulo
+   * it: the range of one not from BUF, or N 0. */
+  pl_worker_task recent[PL_WRITER_FOREIGN_MAX];
+  int foreign_depth;            /* 0 means 1 */
+  unsigned writes;
   pl_worker worker;             /* started on the first large write */
   pl_reading_fn watch_reading;  /* pl_writer_watch; NULL: none */
   pl_unpin_fn watch_unpin;
@@ -179,10 +186,28 @@ void pl_writer_release (pl_writer *w, uint8_t *buf);
  *   finish returns (the next write waits for it).  For a producer that
  *   alternates two buffers and writes each block before it fills the
  *   next one (the AEAD stage): by the time it refills a buffer, a later
- *   write has returned.
+ *   write has returned.  After pl_writer_set_foreign_depth (W, D): until
+ *   the D-th write after it or finish returns, so that the thread has
+ *   the next write queued when it ends one (a producer that keeps D + 1
+ *   buffers in turn).
  *
  * Returns the first error of an earlier write, if any. */
 gpg_error_t pl_writer_write (pl_writer *w, const uint8_t *p, size_t n);
+
+/* Whether later large writes go to the thread (THREADED 1, if the budget
+ * given to init allowed one) or are done on the caller's (0).  At any
+ * moment: a write on the caller's thread waits for the thread's first,
+ * so the order holds.  For a stage that gives the second core to a
+ * thread of its own (the SEIPD v1 hasher): a writer thread beside both
+ * would be a third thread time-sliced with them. */
+void pl_writer_set_threaded (pl_writer *w, int threaded);
+
+/* How many writes after a write from elsewhere it may still be read
+ * (pl_writer_write): DEPTH 1 (the default) to PL_WRITER_FOREIGN_MAX,
+ * clamped.  Waits for every write first, so that the new depth holds
+ * from the next write on; an error of those writes comes back at the
+ * next write or finish. */
+void pl_writer_set_foreign_depth (pl_writer *w, int depth);
 
 /* Waits until every write is done; returns the first error. */
 gpg_error_t pl_writer_finish (pl_writer *w);

@@ -1,5 +1,6 @@
 /* pubkey.c - public-key packets (RFC 9580 §5.5.2): v4 and v6 */
 #include "pubkey.h"
+#include "errors.h"
 #include "algo.h"
 
 #include <stdio.h>
@@ -118,6 +119,19 @@ take_mpi (material *m, unsigned int max_bits)
   return 0;
 }
 
+/* An MPI of an RSA, DSA or ElGamal key: one whose bit count is over
+ * MAX_BITS is a key too large to use (PL_ERR_KEY_TOO_LARGE), told apart
+ * from a malformed one. */
+static gpg_error_t
+take_group_mpi (material *m, unsigned int max_bits)
+{
+  const uint8_t *p = m->key->body + m->pos;
+
+  if (m->end - m->pos >= 2 && (((unsigned int) p[0] << 8) | p[1]) > max_bits)
+    return gpg_error (PL_ERR_KEY_TOO_LARGE);
+  return take_mpi (m, max_bits);
+}
+
 static gpg_error_t
 take_native (material *m, size_t n)
 {
@@ -201,9 +215,9 @@ parse_material (material *m)
   switch (k->algo)
     {
     case PL_PK_RSA: case PL_PK_RSA_E: case PL_PK_RSA_S:
-      err = take_mpi (m, PL_PUBKEY_BITS_MAX);
+      err = take_group_mpi (m, PL_PUBKEY_BITS_MAX);
       if (!err)
-        err = take_mpi (m, PL_PUBKEY_BITS_MAX);
+        err = take_group_mpi (m, PL_RSA_EXPONENT_BITS_MAX);
       if (!err)
         {
           const uint8_t *n = pl_pubkey_field (k, 0);
@@ -214,7 +228,7 @@ parse_material (material *m)
       return err;
     case PL_PK_ELGAMAL: case PL_PK_DSA:
       for (int i = 0; i < (k->algo == PL_PK_DSA ? 4 : 3) && !err; i++)
-        err = take_mpi (m, PL_PUBKEY_BITS_MAX);
+        err = take_group_mpi (m, PL_PUBKEY_BITS_MAX);
       k->bits = err ? 0 : (unsigned int) k->field[0].len * 8;
       return err;
     case PL_PK_ECDSA: case PL_PK_EDDSA: case PL_PK_ECDH:

@@ -52,8 +52,16 @@ typedef enum
 #define PL_FPR_MAX 32
 #define PL_PUBKEY_FIELDS_MAX 4
 /* A modulus or group above this many bits is refused (a hostile key must
- * not make us spend seconds per operation). */
+ * not make us spend seconds per operation): PL_ERR_KEY_TOO_LARGE
+ * (errors.h).  An RSA-16384 decryption takes about 1 s of CPU here, a
+ * 32,768-bit one would take about 8 (README, bench/KEYS.md). */
 #define PL_PUBKEY_BITS_MAX 16384
+/* An RSA public exponent above this many bits is refused likewise: each
+ * signature check and encryption costs one squaring of the modulus per
+ * bit of it, so a 16,384-bit exponent would make a hostile certificate's
+ * every self-signature cost what a decryption does.  Keys use 65537
+ * (17 bits); OpenSSL holds exponents to 64 bits above 3072-bit moduli. */
+#define PL_RSA_EXPONENT_BITS_MAX 64
 
 typedef struct
 {
@@ -86,7 +94,9 @@ typedef struct
  * or 6: GPG_ERR_UNKNOWN_VERSION; an algorithm or curve we do not know:
  * GPG_ERR_PUBKEY_ALGO (the key is kept aside, never used); anything
  * short, long or inconsistent (a v6 length that does not match, a point
- * of the wrong size for its curve): GPG_ERR_INV_PACKET.
+ * of the wrong size for its curve): GPG_ERR_INV_PACKET; an RSA, DSA or
+ * ElGamal key over PL_PUBKEY_BITS_MAX, or an RSA exponent over
+ * PL_RSA_EXPONENT_BITS_MAX: PL_ERR_KEY_TOO_LARGE.
  * On error *KEY is cleared. */
 gpg_error_t pl_pubkey_parse (pl_pubkey *key, const uint8_t *body, size_t len,
                              size_t *used);

@@ -32,9 +32,12 @@ use_hasher (pl_seipd1 *st, size_t len)
       return NULL;
     }
   /* A thread that cannot start leaves the hashing inline. */
-  if (!pl_worker_running (&st->hasher)
-      && pl_worker_start (&st->hasher, hash_task, st->mdc))
-    return NULL;
+  if (!pl_worker_running (&st->hasher))
+    {
+      if (pl_worker_start (&st->hasher, hash_task, st->mdc))
+        return NULL;
+      pl_worker_name (&st->hasher, "pl-mdc");
+    }
   return &st->hasher;
 }
 
@@ -317,13 +320,16 @@ dec_span_submit (pl_seipd1 *st)
 {
   if (!st->span_len)
     return;
-  if (!pl_worker_running (&st->hasher)
-      && pl_worker_start_queue (&st->hasher, hash_task_timed, st,
-                                PL_SEIPD1_HASH_DEPTH))
+  if (!pl_worker_running (&st->hasher))
     {
-      hash_on_caller (st, st->span, st->span_len);
-      st->span_len = 0;
-      return;
+      if (pl_worker_start_queue (&st->hasher, hash_task_timed, st,
+                                 PL_SEIPD1_HASH_DEPTH))
+        {
+          hash_on_caller (st, st->span, st->span_len);
+          st->span_len = 0;
+          return;
+        }
+      pl_worker_name (&st->hasher, "pl-mdc");
     }
   if (pl_worker_full (&st->hasher))
     hasher_wait (st, NULL, 0);
@@ -387,6 +393,12 @@ pl_seipd1_decrypt_unpin (pl_seipd1 *st, const uint8_t *p, size_t len)
    * has its next work while the caller waits. */
   dec_span_flush (st);
   hasher_wait (st, p, len);
+}
+
+void
+pl_seipd1_decrypt_flush (pl_seipd1 *st)
+{
+  dec_span_flush (st);
 }
 
 void

@@ -161,6 +161,12 @@ gpg_error_t pl_seipd1_decrypt_push (pl_seipd1 *st, const uint8_t *in,
  * "Adapting" above).  At once without the thread. */
 void pl_seipd1_decrypt_unpin (pl_seipd1 *st, const uint8_t *p, size_t len);
 
+/* With the hasher thread: hands it the plaintext released so far now,
+ * instead of at the next push into another buffer or at unpin, so that
+ * it hashes a full buffer while the caller writes it out.  At once
+ * without the thread. */
+void pl_seipd1_decrypt_flush (pl_seipd1 *st);
+
 /* For the tests: a spell of NOCTETS on the caller's thread alone starts
  * at the next push. */
 void pl_seipd1_solo (pl_seipd1 *st, uint64_t noctets);

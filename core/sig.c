@@ -280,6 +280,12 @@ check_policy (const pl_sig *sig, uint32_t now)
   return 0;
 }
 
+gpg_error_t
+pl_sig_check_policy (const pl_sig *sig, uint32_t now)
+{
+  return check_policy (sig, now);
+}
+
 /* The issuer named in SIG, when it names one, is SIGNER. */
 static int
 issuer_matches (const pl_sig *sig, const pl_pubkey *signer)

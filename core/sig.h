@@ -113,6 +113,12 @@ typedef struct
 gpg_error_t pl_sig_verify (const pl_sig *sig, const pl_pubkey *signer,
                            const pl_sig_target *target, uint32_t now);
 
+/* The policy part of pl_sig_verify alone (the hash, the times, an unknown
+ * critical subpacket), at NOW: pl_sig_verify is this, then the
+ * mathematics, which does not depend on NOW.  cert.c keeps the verdict
+ * of the mathematics and asks only this again. */
+gpg_error_t pl_sig_check_policy (const pl_sig *sig, uint32_t now);
+
 /* The end of every verification: MD holds what the signature covers
  * (for a v6 signature, its salt first), of SIG's hash algorithm; this
  * adds SIG's hashed part and trailer (MD is changed: pass a copy to keep

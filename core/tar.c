@@ -175,6 +175,40 @@ first_link (void **seen, const struct stat *st)
   return 1;
 }
 
+/* What the scan makes of one walked entry: the fts_info the sorted walk
+ * of the source would give it, and for a file its stat in *ST.  The scan
+ * walks with FTS_NOSTAT, where fts leaves what is not a folder unstatted
+ * (FTS_NSOK) instead of statting a whole folder before it returns its
+ * first entry: the scan stats each here, one at a time, so that its count
+ * rises and a cancel is seen between any two entries, however many one
+ * folder holds.  (With FTS_NOSTAT, fts_statp is never filled in.) */
+static int
+scan_kind (FTSENT *ent, struct stat *st)
+{
+  int r;
+
+  if (ent->fts_info != FTS_NSOK && ent->fts_info != FTS_F)
+    return ent->fts_info;
+  /* A root is followed when it is a symbolic link (FTS_COMFOLLOW). */
+  r = ent->fts_level == FTS_ROOTLEVEL ? stat (ent->fts_accpath, st)
+                                      : lstat (ent->fts_accpath, st);
+  if (r != 0)
+    {
+      ent->fts_errno = errno;
+      return FTS_NS;
+    }
+  if (S_ISREG (st->st_mode))
+    return FTS_F;
+  if (S_ISLNK (st->st_mode))
+    return FTS_SL;
+  /* A folder fts did not stat (its parent's link count said there were
+   * no more): counted as an entry; what it holds is not (the source, which
+   * stats, archives it all). */
+  if (S_ISDIR (st->st_mode))
+    return FTS_D;
+  return FTS_DEFAULT;           /* FIFO, socket, device: left out */
+}
+
 gpg_error_t
 pl_tar_scan_items (const char *const *paths, size_t n,
                    const pl_tar_callbacks *cb, pl_tar_totals *totals,
@@ -184,8 +218,11 @@ pl_tar_scan_items (const char *const *paths, size_t n,
   char **roots = NULL;
   FTS *fts = NULL;
   FTSENT *ent;
+  struct stat st;
   void *seen_links = NULL;
+  uint64_t reported = 0;
   gpg_error_t err = 0;
+  int kind;
 
   if (!cb)
     cb = &none;
@@ -195,7 +232,9 @@ pl_tar_scan_items (const char *const *paths, size_t n,
     *problem_path = NULL;
   if ((err = make_roots (paths, n, &roots)))
     return err;
-  fts = open_walk (roots);
+  /* Unsorted: a count needs no order. */
+  fts = fts_open (roots, FTS_PHYSICAL | FTS_NOCHDIR | FTS_COMFOLLOW
+                         | FTS_NOSTAT, NULL);
   if (!fts)
     {
       err = gpg_error_from_syserror ();
@@ -204,25 +243,33 @@ pl_tar_scan_items (const char *const *paths, size_t n,
   while (!err && (errno = 0, ent = fts_read (fts)))
     {
       if (cancelled (cb))
-        err = gpg_error (GPG_ERR_CANCELED);
-      else if (ent->fts_info == FTS_DNR || ent->fts_info == FTS_ERR
-               || ent->fts_info == FTS_NS)
+        {
+          err = gpg_error (GPG_ERR_CANCELED);
+          break;
+        }
+      kind = scan_kind (ent, &st);
+      if (kind == FTS_DNR || kind == FTS_ERR || kind == FTS_NS)
         {
           err = pl_error_from_errno (ent->fts_errno);
           if (problem_path)
             *problem_path = strdup (ent->fts_path);
         }
-      else if (ent->fts_info == FTS_F)
+      else if (kind == FTS_F)
         {
           totals->files++;
-          if (first_link (&seen_links, ent->fts_statp))
-            totals->bytes += (uint64_t) ent->fts_statp->st_size;
+          if (first_link (&seen_links, &st))
+            totals->bytes += (uint64_t) st.st_size;
         }
-      else if (ent->fts_info == FTS_D || ent->fts_info == FTS_SL
-               || ent->fts_info == FTS_SLNONE)
+      else if (kind == FTS_D || kind == FTS_SL || kind == FTS_SLNONE)
         totals->files++;
-      if (cb->counting && (totals->files & 255) == 0)
-        cb->counting (cb->user_data, totals->files, totals->bytes);
+      /* Once per count: a folder's second visit (FTS_DP), or an entry
+       * left out, adds nothing. */
+      if (cb->counting && (totals->files & 255) == 0
+          && totals->files != reported)
+        {
+          reported = totals->files;
+          cb->counting (cb->user_data, totals->files, totals->bytes);
+        }
     }
   if (!err && errno)
     err = gpg_error_from_syserror ();

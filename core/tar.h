@@ -105,7 +105,10 @@ typedef enum
 
 typedef struct
 {
-  /* During pl_tar_scan, now and then: what was counted so far. */
+  /* During pl_tar_scan, every 256 entries and at the end: what was
+   * counted so far.  The scan stats each entry as it reaches it, so the
+   * count rises through a folder of any size (fts reads a folder's names
+   * first, no more), and the cancel flag is checked between entries. */
   void (*counting) (void *user_data, uint64_t files, uint64_t bytes);
   /* While writing, per block: the file whose data is being read (its path
    * inside the folder), the entries written so far (this file's too) and

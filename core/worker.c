@@ -81,6 +81,13 @@ pl_worker_start_queue (pl_worker *w, pl_task_fn fn, void *arg, int depth)
   return 0;
 }
 
+void
+pl_worker_name (pl_worker *w, const char *name)
+{
+  if (pl_worker_running (w) && strlen (name) < 16)
+    pthread_setname_np (w->thread, name);
+}
+
 gpg_error_t
 pl_worker_start (pl_worker *w, pl_task_fn fn, void *arg)
 {
@@ -108,23 +115,45 @@ pl_worker_submit (pl_worker *w, const uint8_t *p, size_t n)
   return err;
 }
 
+/* pl_worker_reading, W's lock held. */
+static int
+reading_locked (const pl_worker *w, const void *lo, size_t len)
+{
+  const uint8_t *a = lo, *b = a + len;
+
+  for (int i = 0; i < w->count; i++)
+    {
+      const pl_worker_task *t = &w->q[(w->head + i) % PL_WORKER_DEPTH_MAX];
+
+      if (t->p < b && t->p + t->n > a)
+        return 1;
+    }
+  return 0;
+}
+
 int
 pl_worker_reading (pl_worker *w, const void *lo, size_t len)
 {
-  const uint8_t *a = lo, *b = a + len;
-  int reading = 0;
+  int reading;
 
   if (!w->fn)
     return 0;
   pthread_mutex_lock (&w->lock);
-  for (int i = 0; i < w->count && !reading; i++)
-    {
-      const pl_worker_task *t = &w->q[(w->head + i) % PL_WORKER_DEPTH_MAX];
-
-      reading = t->p < b && t->p + t->n > a;
-    }
+  reading = reading_locked (w, lo, len);
   pthread_mutex_unlock (&w->lock);
   return reading;
+}
+
+void
+pl_worker_wait_reading (pl_worker *w, const void *lo, size_t len)
+{
+  if (!w->fn)
+    return;
+  pthread_mutex_lock (&w->lock);
+  /* Every task's end (and a failure's drop) broadcasts DONE. */
+  while (reading_locked (w, lo, len))
+    pthread_cond_wait (&w->done, &w->lock);
+  pthread_mutex_unlock (&w->lock);
 }
 
 int

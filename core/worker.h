@@ -71,6 +71,12 @@ gpg_error_t pl_worker_submit (pl_worker *w, const uint8_t *p, size_t n);
  * owner of buffers (pipeline.c) choosing one to refill. */
 int pl_worker_reading (pl_worker *w, const void *lo, size_t len);
 
+/* Waits until no queued or running task reads from [LO, LO + LEN) (as
+ * pl_worker_reading says; at once when none does, or after a failure
+ * dropped the queue): a sleep until the tasks up to the last that
+ * reads it have ended, with no polling. */
+void pl_worker_wait_reading (pl_worker *w, const void *lo, size_t len);
+
 /* 1 while a task is queued or running.  With DEPTH 1: a submit now
  * would wait. */
 int pl_worker_busy (pl_worker *w);
@@ -119,6 +125,12 @@ typedef struct
  * start now, 0 for none. */
 uint64_t pl_spells_score (pl_spells *s, int hit, int limit, uint64_t first,
                           uint64_t max);
+
+/* Names the started thread NAME (at most 15 characters: what ps, top
+ * and perf show as its comm), so that a profile tells the stages
+ * apart.  Nothing happens when W is not running or the name does not
+ * fit. */
+void pl_worker_name (pl_worker *w, const char *name);
 
 /* 1 when started. */
 static inline int

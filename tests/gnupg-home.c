@@ -9,16 +9,6 @@
 
 #include "testutil.h"
 
-static void
-kill_daemons (const char *dir)
-{
-  const char *argv[] = { "gpgconf", "--homedir", dir, "--kill", "all", NULL };
-
-  g_spawn_sync (NULL, (char **) argv, NULL,
-                G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL
-                | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, NULL, NULL, NULL, NULL);
-}
-
 TgHome *
 tg_home_new (void)
 {
@@ -47,7 +37,8 @@ tg_home_new (void)
 void
 tg_home_remove (TgHome *home)
 {
-  kill_daemons (home->dir);
+  /* Its agent must be gone by the test's end (checked at exit). */
+  tu_stop_gnupg_daemons (home->dir);
   tu_remove_tree (home->dir);
 }
 
@@ -244,4 +235,31 @@ tg_gpgconf (TgHome *home, const char *command, const char *component)
   g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH,
                                NULL, NULL, NULL, NULL, &status, NULL));
   g_assert_true (g_spawn_check_wait_status (status, NULL));
+}
+
+char *
+tg_gen_encryption_key (TgHome *home, const char *uid, const char *primary_algo,
+                       const char *sub_algo, const char *expire,
+                       const char *faked_time)
+{
+  char *fpr = tg_gen_key (home, uid, primary_algo, "cert,sign", expire, "",
+                          faked_time);
+
+  tg_add_key (home, fpr, sub_algo, "encr", expire, "", faked_time);
+  return fpr;
+}
+
+GBytes *
+tg_gpg_decrypt_file (TgHome *home, const char *path, const char *passphrase)
+{
+  g_autofree char *data = NULL;
+  g_autoptr (GBytes) in = NULL;
+  GBytes *out = NULL;
+  gsize len = 0;
+
+  g_assert_true (g_file_get_contents (path, &data, &len, NULL));
+  in = g_bytes_new_take (g_steal_pointer (&data), len);
+  if (tg_gpg (home, passphrase, in, &out, "--decrypt", NULL) != 0)
+    g_clear_pointer (&out, g_bytes_unref);
+  return out;
 }

@@ -41,6 +41,21 @@ char   *tg_gen_key           (TgHome     *home,
                               const char *expire,
                               const char *passphrase,
                               const char *faked_time);
+/* A primary that certifies and signs, of PRIMARY_ALGO, with an
+ * encryption subkey of SUB_ALGO, unprotected, both expiring as EXPIRE
+ * (at FAKED_TIME when not NULL); the primary's fingerprint. */
+char   *tg_gen_encryption_key (TgHome    *home,
+                              const char *uid,
+                              const char *primary_algo,
+                              const char *sub_algo,
+                              const char *expire,
+                              const char *faked_time);
+/* HOME's gpg decrypts the file PATH (PASSPHRASE through loopback when
+ * not NULL, else with HOME's secret keys); the plaintext, or NULL when
+ * gpg failed. */
+GBytes *tg_gpg_decrypt_file  (TgHome     *home,
+                              const char *path,
+                              const char *passphrase);
 /* gpg --quick-add-key FPR ALGO USAGE EXPIRE, likewise. */
 void    tg_add_key           (TgHome     *home,
                               const char *fpr,

@@ -30,6 +30,9 @@ typedef struct
   /* Spells on the caller's thread alone (pl_aead_parallel_solo) start
    * and end mid-stream, as the stage starts them on a busy machine. */
   int switching;
+  /* Chunks handed out that stay valid (pl_aead_parallel_keep): every
+   * call checks that the last ones handed out are unchanged. */
+  int kept;
 } thread_setting;
 
 static const thread_setting thread_settings[] = {
@@ -38,6 +41,9 @@ static const thread_setting thread_settings[] = {
   { "3t-copied", 3, 0, 0 },
   { "2t-switching", 2, 1, 1 },
   { "4t-switching-copied", 4, 0, 1 },
+  { "2t-stable-kept2", 2, 1, 0, 2 },
+  { "3t-copied-kept2", 3, 0, 0, 2 },
+  { "3t-switching-copied-kept2", 3, 0, 1, 2 },
 };
 
 static const thread_setting *setting = &thread_settings[0];
@@ -74,6 +80,38 @@ raw_seal (int cipher_algo, int aead_algo, const guint8 *key, size_t keylen,
   return out;
 }
 
+/* The last blocks handed out, newest at [0]: where each is, and where
+ * its copy went in OUT. */
+typedef struct
+{
+  const uint8_t *p[PL_AEAD_PARALLEL_KEPT_MAX];
+  size_t n[PL_AEAD_PARALLEL_KEPT_MAX], at[PL_AEAD_PARALLEL_KEPT_MAX];
+  int kept;
+} handed_log;
+
+/* After a call that returned O, OLEN and ERR: the KEPT blocks handed
+ * out before are still what they were (aead-parallel.h; after a failure
+ * the stage may wipe them: the output is thrown away then); then O
+ * joins OUT. */
+static void
+handed_check (handed_log *h, GByteArray *out, const uint8_t *o, size_t olen,
+              gpg_error_t err)
+{
+  for (int i = 0; i < h->kept && !err; i++)
+    if (h->n[i])
+      g_assert_true (memcmp (h->p[i], out->data + h->at[i], h->n[i]) == 0);
+  if (!olen)
+    return;
+  memmove (h->p + 1, h->p, (PL_AEAD_PARALLEL_KEPT_MAX - 1) * sizeof h->p[0]);
+  memmove (h->n + 1, h->n, (PL_AEAD_PARALLEL_KEPT_MAX - 1) * sizeof h->n[0]);
+  memmove (h->at + 1, h->at,
+           (PL_AEAD_PARALLEL_KEPT_MAX - 1) * sizeof h->at[0]);
+  h->p[0] = o;
+  h->n[0] = olen;
+  h->at[0] = out->len;
+  g_byte_array_append (out, o, olen);
+}
+
 /* Feeds IN to S in slices (random ones when RNG is set, else all at
  * once), on SETTING's threads, appends everything handed out to OUT and
  * returns the first error.  */
@@ -86,8 +124,15 @@ run_stream (pl_aead_stream *s, const guint8 *in, size_t len, GRand *rng,
   size_t olen, off = 0;
   pl_aead_parallel *par;
   unsigned calls = 0;
+  handed_log h = { .kept = 1 };
 
   g_assert_cmpint (pl_aead_parallel_new (&par, s, setting->threads), ==, 0);
+  if (setting->kept)
+    {
+      h.kept = pl_aead_parallel_keep (par, setting->kept);
+      /* Two threads or more keep what was asked; one passes through. */
+      g_assert_cmpint (h.kept, ==, setting->threads < 2 ? 1 : setting->kept);
+    }
   while (off < len)
     {
       size_t slice = len - off;
@@ -116,8 +161,7 @@ run_stream (pl_aead_stream *s, const guint8 *in, size_t len, GRand *rng,
           err = pl_aead_parallel_push (par, in + off, slice, setting->stable,
                                        &used, &o, &olen);
           /* Whatever is handed out counts, even along with an error.  */
-          if (olen)
-            g_byte_array_append (out, o, olen);
+          handed_check (&h, out, o, olen, err);
           if (err)
             goto leave;
           /* Every call makes progress: it takes input or hands out.  */
@@ -130,8 +174,7 @@ run_stream (pl_aead_stream *s, const guint8 *in, size_t len, GRand *rng,
   do
     {
       err = pl_aead_parallel_finish (par, &o, &olen);
-      if (olen)
-        g_byte_array_append (out, o, olen);
+      handed_check (&h, out, o, olen, err);
     }
   while (!err && olen);
  leave:

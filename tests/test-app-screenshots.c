@@ -66,6 +66,8 @@ test_screenshots (void)
   dialog = at_wait_dialog (window);
   gtk_editable_set_text (GTK_EDITABLE (dialog->entry), "tulip");
   gtk_editable_set_text (GTK_EDITABLE (dialog->confirm_entry), "tul");
+  at_settle (1000);
+  { int mn, nat; gtk_widget_measure (GTK_WIDGET (dialog), GTK_ORIENTATION_VERTICAL, 430, &mn, &nat, NULL, NULL); g_test_message ("dialog %d x %d min %d nat %d mapped people %d", gtk_widget_get_width (GTK_WIDGET (dialog)), gtk_widget_get_height (GTK_WIDGET (dialog)), mn, nat, gtk_widget_get_height (GTK_WIDGET (dialog->people))); }
   at_screenshot (GTK_WIDGET (dialog), "03-passphrase-dialog");
   g_signal_emit_by_name (dialog->generate_button, "clicked");
   at_screenshot (GTK_WIDGET (dialog), "03b-passphrase-generated");

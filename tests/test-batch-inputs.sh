@@ -13,11 +13,16 @@ WORK=$(mktemp -d "${TMPDIR:-/tmp}/padlock-inputs-XXXXXX")
 pids=""
 cleanup () {
   for p in $pids; do kill -KILL "$p" 2>/dev/null; done
+  gpgconf --homedir "$WORK/gnupg" --kill all >/dev/null 2>&1
   rm -rf "$WORK"
 }
 trap cleanup EXIT
+# meson's timeout and Ctrl-C end the test with a signal: exit, so that
+# the EXIT trap stops its gpg-agent too.
+trap 'exit 143' TERM INT HUP
 export GNUPGHOME="$WORK/gnupg"
 mkdir -m 700 "$GNUPGHOME"
+echo "${PADLOCK_BUILD_DIR:-}" > "$GNUPGHOME/padlock-test-build"  # tests/agents-left.sh
 . "$(dirname "$0")/tap.sh"
 LIMIT=${LIMIT:-600}                       # tenths of a second: a hang, not a speed
 

@@ -7,10 +7,14 @@ set -u
 APP=${PADLOCK_APP:?}
 SRC=${PADLOCK_SOURCE_DIR:?}
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/padlock-batch-XXXXXX")
-trap 'rm -rf "$WORK"' EXIT
+trap 'gpgconf --homedir "$WORK/gnupg" --kill all >/dev/null 2>&1; rm -rf "$WORK"' EXIT
+# meson's timeout and Ctrl-C end the test with a signal: exit, so that
+# the EXIT trap stops its gpg-agent too.
+trap 'exit 143' TERM INT HUP
 export GNUPGHOME="$WORK/gnupg"
 mkdir -m 700 "$GNUPGHOME"
 echo allow-loopback-pinentry > "$GNUPGHOME/gpg-agent.conf"
+echo "${PADLOCK_BUILD_DIR:-}" > "$GNUPGHOME/padlock-test-build"  # tests/agents-left.sh
 . "$(dirname "$0")/tap.sh"
 
 gpg_d () { # FILE PASSPHRASE

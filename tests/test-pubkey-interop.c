@@ -15,6 +15,7 @@
 #include "skesk.h"
 
 #include <string.h>
+#include <time.h>
 #include <glib/gstdio.h>
 #include <gcrypt.h>
 
@@ -418,6 +419,73 @@ test_rnp_both_ways (void)
   g_bytes_unref (in);
   g_bytes_unref (sec);
   g_bytes_unref (cert);
+  g_bytes_unref (plain);
+}
+
+/* ---- RSA-16384 ----------------------------------------------------- */
+
+/* tests/data/rsa16384-{cert,sec}.asc: an RSA-16384 key (primary and
+ * encryption subkey, no passphrase, no expiry), made once by rnpkeys
+ * (tests/data/SOURCES.md): making one takes minutes.  16,384 bits is
+ * the largest Padlock takes (pubkey.h). */
+static GBytes *
+data_file (const char *name)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("PADLOCK_SOURCE_DIR"),
+                                            "tests", "data", name, NULL);
+  char *text;
+  gsize len;
+
+  g_assert_true (g_file_get_contents (path, &text, &len, NULL));
+  return g_bytes_new_take (text, len);
+}
+
+/* Padlock encrypts to it and decrypts with it; gpg decrypts what Padlock
+ * encrypted (the secret key imported into the tests' GnuPG home) and
+ * encrypts what Padlock decrypts. */
+static void
+test_rsa16384 (void)
+{
+  GBytes *plain = tu_random_bytes (3000), *cert = data_file ("rsa16384-cert.asc");
+  GBytes *sec = data_file ("rsa16384-sec.asc"), *msg = NULL, *out = NULL;
+  g_autofree char *cert_path = tu_write_temp_bytes ("r16-cert", cert);
+  g_autofree char *sec_path = tu_write_temp_bytes ("r16-sec", sec);
+  pl_cert **certs;
+  size_t n;
+  const pl_cert_key *enc;
+
+  g_assert_cmpuint (pl_certs_read (g_bytes_get_data (cert, NULL),
+                                   g_bytes_get_size (cert), &certs, &n), ==, 0);
+  g_assert_cmpuint (pl_cert_encryption_key (certs[0], (uint32_t) time (NULL),
+                                            &enc, NULL, 0), ==, 0);
+  g_assert_cmpuint (enc->key.bits, ==, 16384);
+  g_assert_cmpuint (certs[0]->primary.key.bits, ==, 16384);
+  pl_certs_free (certs, n);
+  {
+    const char *e[] = { "encrypt", cert_path, NULL };
+    const char *d[] = { "decrypt", sec_path, NULL };
+    g_assert_cmpint (sop (e, plain, &msg, NULL), ==, 0);
+    assert_sop_decrypts (d, msg, plain);
+  }
+  if (tk_have_gpg ())
+    {
+      const char *imp[] = { "--import", NULL };
+      const char *d[] = { "--decrypt", NULL };
+      const char *e[] = { "-e", "-r", "rsa16384@padlock.test", NULL };
+      const char *sd[] = { "decrypt", sec_path, NULL };
+      GBytes *gmsg;
+
+      g_assert_cmpint (tu_run_gpg (NULL, imp, sec, NULL, NULL), ==, 0);
+      g_assert_cmpint (tu_run_gpg (NULL, d, msg, &out, NULL), ==, 0);
+      g_assert_true (g_bytes_equal (out, plain));
+      gmsg = gpg_encrypt (e, plain);
+      assert_sop_decrypts (sd, gmsg, plain);
+      g_bytes_unref (gmsg);
+      g_bytes_unref (out);
+    }
+  g_bytes_unref (msg);
+  g_bytes_unref (cert);
+  g_bytes_unref (sec);
   g_bytes_unref (plain);
 }
 
@@ -1164,6 +1232,7 @@ main (int argc, char **argv)
   g_test_add_func ("/pubkey-interop/gpg/profile-refused", test_profile_refused);
   g_test_add_func ("/pubkey-interop/sqop", test_sqop_both_ways);
   g_test_add_func ("/pubkey-interop/rnp", test_rnp_both_ways);
+  g_test_add_func ("/pubkey-interop/rsa16384", test_rsa16384);
   for (int i = 0; i < 3; i++)
     {
       char path[96];

@@ -5,6 +5,9 @@
 #include "gpg-keys.h"
 #include "cert.h"
 #include "pubkey.h"
+#include "errors.h"
+
+#include <gcrypt.h>
 
 #include <string.h>
 #include <time.h>
@@ -274,6 +277,287 @@ test_bad_binding (void)
   g_bytes_unref (a);
 }
 
+/* The verdicts a certificate keeps (cert.h) are the mathematics' only:
+ * one certificate asked again and again, at other times, gives what a
+ * fresh one gives.  A flipped binding stays refused when asked twice; a
+ * good one, once verified, still fails the policy at a time before it
+ * was made (a signature from the future), and a back-signature's kept
+ * verdict likewise, through pl_cert_key_may_sign. */
+static void
+test_kept_verdicts (void)
+{
+  tk_gpg_key *key;
+  GBytes *a;
+  pl_cert **certs;
+  size_t n;
+  const pl_cert_key *enc;
+  uint32_t made;
+  char why[128];
+
+  if (!tk_have_gpg ())
+    return;
+  key = tk_ensure_key (&tk_keys[1]);
+  a = tk_gpg_export (key->fpr, 0);
+  g_assert_cmpuint (pl_certs_read (g_bytes_get_data (a, NULL),
+                                   g_bytes_get_size (a), &certs, &n), ==, 0);
+  for (int round = 0; round < 3; round++)
+    {
+      g_assert_cmpuint (pl_cert_encryption_key (certs[0], now (), &enc, why,
+                                                sizeof why), ==, 0);
+      g_assert_true (enc == &certs[0]->subkeys[0]);
+    }
+  made = certs[0]->subkeys[0].sigs.v[0].created;
+  g_assert_cmpuint (gpg_err_code (pl_cert_encryption_key (certs[0], made - 1,
+                                                          &enc, why,
+                                                          sizeof why)), ==,
+                    GPG_ERR_UNUSABLE_PUBKEY);
+  g_assert_cmpuint (pl_cert_encryption_key (certs[0], now (), &enc, why,
+                                            sizeof why), ==, 0);
+  /* The primary signs: its verdict kept, then asked before it was made. */
+  g_assert_cmpuint (pl_cert_key_may_sign (certs[0], &certs[0]->primary,
+                                          now (), now (), why, sizeof why),
+                    ==, 0);
+  g_assert_cmpuint (pl_cert_key_may_sign (certs[0], &certs[0]->primary,
+                                          certs[0]->primary.key.created - 1,
+                                          now (), why, sizeof why), !=, 0);
+  pl_certs_free (certs, n);
+
+  /* The flipped binding of test_bad_binding, asked three times. */
+  {
+    GArray *spans = split_packets (a);
+    GByteArray *bad = g_byte_array_new ();
+    guint last_sig = 0;
+
+    for (guint i = 0; i < spans->len; i++)
+      if (g_array_index (spans, packet_span, i).tag == 2)
+        last_sig = i;
+    g_byte_array_append (bad, g_bytes_get_data (a, NULL),
+                         (guint) g_bytes_get_size (a));
+    bad->data[g_array_index (spans, packet_span, last_sig).end - 5] ^= 0x01;
+    g_assert_cmpuint (pl_certs_read (bad->data, bad->len, &certs, &n), ==, 0);
+    for (int round = 0; round < 3; round++)
+      {
+        g_assert_cmpuint (gpg_err_code (pl_cert_encryption_key (certs[0],
+                                                                now (), &enc,
+                                                                why,
+                                                                sizeof why)),
+                          ==, GPG_ERR_UNUSABLE_PUBKEY);
+        g_assert_cmpstr (why, ==, "no valid encryption subkey: no valid "
+                         "binding signature");
+        g_assert_false (pl_cert_key_may_decrypt (certs[0],
+                                                 &certs[0]->subkeys[0],
+                                                 now ()));
+      }
+    pl_certs_free (certs, n);
+    g_byte_array_unref (bad);
+    g_array_unref (spans);
+  }
+  g_bytes_unref (a);
+}
+
+/* One packet (new format, five-octet length) of TAG onto OUT. */
+static void
+put_packet (GByteArray *out, int tag, const guint8 *body, gsize len)
+{
+  guint8 h[6] = { (guint8) (0xC0 | tag), 0xFF, (guint8) (len >> 24),
+                  (guint8) (len >> 16), (guint8) (len >> 8), (guint8) len };
+  g_byte_array_append (out, h, 6);
+  g_byte_array_append (out, body, (guint) len);
+}
+
+/* An MPI of BITS random bits (the top one set, odd) onto B. */
+static void
+put_mpi (GByteArray *b, guint bits)
+{
+  gsize n = (bits + 7) / 8;
+  guint8 *v = g_malloc (n), h[2] = { (guint8) (bits >> 8), (guint8) bits };
+
+  gcry_create_nonce (v, n);
+  v[0] &= (guint8) (0xFF >> (8 * n - bits));
+  v[0] |= (guint8) (0x80 >> (8 * n - bits));
+  v[n - 1] |= 1;
+  g_byte_array_append (b, h, 2);
+  g_byte_array_append (b, v, (guint) n);
+  g_free (v);
+}
+
+/* A v4 RSA key packet body: an N_BITS modulus, an E_BITS exponent (both
+ * random: only their sizes matter before any signature is checked). */
+static GByteArray *
+rsa_key_body (guint n_bits, guint e_bits)
+{
+  static const guint8 head[] = { 4, 0x65, 0x00, 0x00, 0x00, 1 };
+  GByteArray *b = g_byte_array_new ();
+
+  g_byte_array_append (b, head, sizeof head);
+  put_mpi (b, n_bits);
+  put_mpi (b, e_bits);
+  return b;
+}
+
+/* A certificate of an RSA primary of N_BITS / E_BITS and a user ID, and,
+ * when SUB_BITS is not 0, an RSA subkey of SUB_BITS. */
+static GByteArray *
+rsa_cert (guint n_bits, guint e_bits, guint sub_bits)
+{
+  GByteArray *out = g_byte_array_new (), *k = rsa_key_body (n_bits, e_bits);
+  static const char uid[] = "big <big@example.org>";
+
+  put_packet (out, 6, k->data, k->len);
+  put_packet (out, 13, (const guint8 *) uid, sizeof uid - 1);
+  g_byte_array_unref (k);
+  if (sub_bits)
+    {
+      k = rsa_key_body (sub_bits, 17);
+      put_packet (out, 14, k->data, k->len);
+      g_byte_array_unref (k);
+    }
+  return out;
+}
+
+/* A key over the sizes Padlock uses (pubkey.h: 16,384-bit moduli, 64-bit
+ * RSA exponents) is refused as too large, in words, before any
+ * arithmetic on it; one at the bounds is read; a certificate beside it
+ * in a keyring, and a good primary with such a subkey, are read without
+ * it.  padlock-sop says why. */
+static void
+test_oversized_key (void)
+{
+  static const guint sizes[][2] = { { 16385, 17 }, { 32768, 17 },
+                                    { 16384, 65 }, { 2048, 16384 } };
+  GByteArray *c;
+  pl_cert **certs;
+  size_t n;
+
+  for (gsize i = 0; i < G_N_ELEMENTS (sizes); i++)
+    {
+      c = rsa_cert (sizes[i][0], sizes[i][1], 0);
+      g_assert_cmpuint (gpg_err_code (pl_certs_read (c->data, c->len, &certs,
+                                                     &n)), ==,
+                        PL_ERR_KEY_TOO_LARGE);
+      g_byte_array_unref (c);
+    }
+  g_assert_nonnull (strstr (pl_error_message (gpg_error (PL_ERR_KEY_TOO_LARGE)),
+                            "16,384 bits"));
+
+  c = rsa_cert (16384, 64, 0);
+  g_assert_cmpuint (pl_certs_read (c->data, c->len, &certs, &n), ==, 0);
+  g_assert_cmpuint (certs[0]->primary.key.bits, ==, 16384);
+  pl_certs_free (certs, n);
+  g_byte_array_unref (c);
+
+  c = rsa_cert (3072, 17, 32768);
+  g_assert_cmpuint (pl_certs_read (c->data, c->len, &certs, &n), ==, 0);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmpuint (certs[0]->n_subkeys, ==, 0);
+  pl_certs_free (certs, n);
+  g_byte_array_unref (c);
+
+  c = rsa_cert (32768, 17, 0);
+  {
+    GByteArray *more = rsa_cert (3072, 17, 0);
+    g_byte_array_append (c, more->data, more->len);
+    g_byte_array_unref (more);
+  }
+  g_assert_cmpuint (pl_certs_read (c->data, c->len, &certs, &n), ==, 0);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmpuint (certs[0]->primary.key.bits, ==, 3072);
+  pl_certs_free (certs, n);
+  g_byte_array_unref (c);
+
+  c = rsa_cert (32768, 17, 0);
+  {
+    g_autofree char *path = tu_write_temp ("rsa32768.cert", c->data, c->len);
+    g_autofree char *err = NULL;
+    const char *args[] = { "encrypt", path, NULL };
+    GBytes *in = tu_bytes_text ("x"), *out = NULL;
+
+    g_assert_cmpint (tu_run_sop (args, in, &out, &err), ==, 41);
+    g_assert_nonnull (strstr (err, "The key is larger than Padlock accepts "
+                              "(RSA up to 16,384 bits)"));
+    g_bytes_unref (in);
+    if (out)
+      g_bytes_unref (out);
+  }
+  g_byte_array_unref (c);
+}
+
+/* A certificate padded with forged self-signatures that pass every cheap
+ * test (issuer, the digest's left 16 bits: only the signature's value is
+ * changed), 64 on each of 9 user IDs: more than PL_CERT_MAX_CHECKS.
+ * Choosing its key checks at most that many, then gives up ("no valid
+ * self-signature"), and asked again checks none; a genuine certificate
+ * checks its two signatures once. */
+static void
+test_check_budget (void)
+{
+  GBytes *a;
+  GArray *spans;
+  GByteArray *bad;
+  const guint8 *p;
+  packet_span uid = { 0 }, sig = { 0 };
+  pl_cert **certs;
+  size_t n, before;
+  const pl_cert_key *enc;
+  char why[128];
+
+  if (!tk_have_gpg ())
+    return;
+  a = tk_gpg_export (tk_ensure_key (&tk_keys[1])->fpr, 0);
+  p = g_bytes_get_data (a, NULL);
+  spans = split_packets (a);
+  for (guint i = 0; i + 1 < spans->len; i++)
+    if (g_array_index (spans, packet_span, i).tag == 13)
+      {
+        uid = g_array_index (spans, packet_span, i);
+        sig = g_array_index (spans, packet_span, i + 1);
+        break;
+      }
+  g_assert_cmpint (sig.tag, ==, 2);
+
+  before = pl_cert_checks_made ();
+  g_assert_cmpuint (pl_certs_read (p, g_bytes_get_size (a), &certs, &n), ==, 0);
+  for (int round = 0; round < 2; round++)
+    g_assert_cmpuint (pl_cert_encryption_key (certs[0], now (), &enc, why,
+                                              sizeof why), ==, 0);
+  g_assert_cmpuint (pl_cert_checks_made () - before, ==, 2);
+  pl_certs_free (certs, n);
+
+  bad = g_byte_array_new ();
+  g_byte_array_append (bad, p, (guint) g_array_index (spans, packet_span,
+                                                      0).end);
+  for (int u = 0; u < 9; u++)
+    {
+      g_byte_array_append (bad, p + uid.start, (guint) (uid.end - uid.start));
+      for (int k = 0; k < PL_CERT_MAX_SIGS; k++)
+        {
+          g_byte_array_append (bad, p + sig.start,
+                               (guint) (sig.end - sig.start));
+          bad->data[bad->len - 1 - k % 8] ^= (guint8) (1 + k / 8);
+        }
+    }
+  g_assert_cmpuint (pl_certs_read (bad->data, bad->len, &certs, &n), ==, 0);
+  g_assert_cmpuint (certs[0]->n_uids, ==, 9);
+  before = pl_cert_checks_made ();
+  g_assert_cmpuint (gpg_err_code (pl_cert_encryption_key (certs[0], now (),
+                                                          &enc, why,
+                                                          sizeof why)), ==,
+                    GPG_ERR_UNUSABLE_PUBKEY);
+  g_assert_cmpstr (why, ==, "no valid encryption subkey: no valid "
+                   "self-signature");
+  g_assert_cmpuint (pl_cert_checks_made () - before, ==, PL_CERT_MAX_CHECKS);
+  before = pl_cert_checks_made ();
+  g_assert_cmpuint (gpg_err_code (pl_cert_encryption_key (certs[0], now (),
+                                                          &enc, why,
+                                                          sizeof why)), ==,
+                    GPG_ERR_UNUSABLE_PUBKEY);
+  g_assert_cmpuint (pl_cert_checks_made () - before, ==, 0);
+  pl_certs_free (certs, n);
+  g_byte_array_unref (bad);
+  g_array_unref (spans);
+  g_bytes_unref (a);
+}
+
 /* A key made in 2020 whose encryption subkey expired after a year. */
 static void
 test_expired_subkey (void)
@@ -435,6 +719,9 @@ main (int argc, char **argv)
   g_test_add_func ("/pubkey/keyring", test_keyring);
   g_test_add_func ("/pubkey/hostile/appended-subkey", test_appended_subkey);
   g_test_add_func ("/pubkey/hostile/bad-binding", test_bad_binding);
+  g_test_add_func ("/pubkey/kept-verdicts", test_kept_verdicts);
+  g_test_add_func ("/pubkey/hostile/oversized-key", test_oversized_key);
+  g_test_add_func ("/pubkey/hostile/check-budget", test_check_budget);
   g_test_add_func ("/pubkey/hostile/expired-subkey", test_expired_subkey);
   g_test_add_func ("/pubkey/hostile/revoked-key", test_revoked_key);
   g_test_add_func ("/pubkey/hostile/cut-and-flip", test_every_cut_and_flip);

@@ -301,10 +301,46 @@ close_input (pl_source *src, char *path)
 /* Decrypts MSG on THREADS from memory (borrowed in place) or from a file
  * (read into buffers, or mapped: open_input's FILE); *OUT gets what the
  * sink committed (empty after a failure). */
+/* A sink that takes SINK_DELAY_US for every large write (a slow disk):
+ * the writer thread lags, and a producer that refilled a buffer the
+ * writer still reads would show in the output. */
+static int sink_delay_us;
+
+typedef struct
+{
+  pl_sink base;
+  pl_sink *inner;
+} slow_sink;
+
+static gpg_error_t
+slow_write (pl_sink *s, const void *buf, size_t n)
+{
+  pl_sink *inner = ((slow_sink *) s)->inner;
+
+  if (n >= 64 * 1024)
+    g_usleep (sink_delay_us);
+  return inner->write (inner, buf, n);
+}
+
+static gpg_error_t
+slow_commit (pl_sink *s)
+{
+  pl_sink *inner = ((slow_sink *) s)->inner;
+  return inner->commit (inner);
+}
+
+static void
+slow_abort (pl_sink *s)
+{
+  pl_sink *inner = ((slow_sink *) s)->inner;
+  inner->abort (inner);
+}
+
 static gpg_error_t
 decrypt_from (int file, const guint8 *msg, gsize len, int threads,
               GBytes **out)
 {
+  slow_sink slow;
   pl_key key = pl_key_passphrase ("pw", 2);
   pl_decrypt_options o = { 0 };
   pl_job_control ctl = { NULL, NULL, NULL, threads };
@@ -317,7 +353,8 @@ decrypt_from (int file, const guint8 *msg, gsize len, int threads,
 
   o.keys = &key;
   o.n_keys = 1;
-  err = pl_decrypt (src, sink, &o, NULL, &ctl);
+  slow = (slow_sink) { { slow_write, slow_commit, slow_abort, NULL }, sink };
+  err = pl_decrypt (src, sink_delay_us ? &slow.base : sink, &o, NULL, &ctl);
   d = pl_sink_memory_data (sink, &n);
   *out = g_bytes_new (d, err ? 0 : n);
   pl_sink_free (sink);
@@ -341,17 +378,19 @@ assert_opens (int file, const guint8 *msg, gsize len, int threads,
 /* Large text on two threads: the line ends are turned into LF while the
  * MDC thread may still hash the decrypted block (seipd.h), so the
  * conversion must not be made in place.  (In place, the MDC of such a
- * message failed: the hasher saw LF where CRLF had been encrypted.) */
+ * message failed: the hasher saw LF where CRLF had been encrypted.)
+ * And in 1 MiB AEAD chunks, binary, which the writer queues two deep
+ * (pipeline.h): the LF output goes through three buffers in turn. */
 static void
 test_text_mode_threads (void)
 {
   const gsize lines = 400 * 1024;
   GString *text = g_string_new (NULL), *want = g_string_new (NULL);
-  pl_encrypt_options o;
-  rt_case c = { PL_PROFILE_RFC4880, 1, 0, 0, FALSE };
-  GBytes *cipher, *expect;
-  const guint8 *d;
-  gsize len;
+  static const rt_case cases[] = {
+    { PL_PROFILE_RFC4880, 1, 0, 0, FALSE },
+    { PL_PROFILE_LIBREPGP, 0, 0, 0, FALSE },
+  };
+  GBytes *expect;
 
   for (gsize i = 0; i < lines; i++)
     {
@@ -363,17 +402,30 @@ test_text_mode_threads (void)
           g_string_append (want, "a lone \r here\n");
         }
     }
-  fast_options (&o, &c);
-  o.literal_format = 'u';
-  g_assert_cmpuint (tu_encrypt (&o, "pw", text->str, text->len, &cipher),
-                    ==, 0);
-  d = g_bytes_get_data (cipher, &len);
   expect = g_bytes_new (want->str, want->len);
-  for (int file = 0; file <= INPUT_MAPPED; file++)
-    for (int threads = 1; threads <= 2; threads++)
-      assert_opens (file, d, len, threads, expect);
+  for (gsize k = 0; k < G_N_ELEMENTS (cases); k++)
+    {
+      pl_encrypt_options o;
+      GBytes *cipher;
+      const guint8 *d;
+      gsize len;
+
+      fast_options (&o, &cases[k]);
+      o.literal_format = 'u';
+      o.chunk_octet = 14;
+      g_assert_cmpuint (tu_encrypt (&o, "pw", text->str, text->len, &cipher),
+                        ==, 0);
+      d = g_bytes_get_data (cipher, &len);
+      for (int file = 0; file <= INPUT_MAPPED; file++)
+        for (int threads = 1; threads <= 2; threads++)
+          assert_opens (file, d, len, threads, expect);
+      /* A slow sink: the writer is behind all the way. */
+      sink_delay_us = 3000;
+      assert_opens (0, d, len, 2, expect);
+      sink_delay_us = 0;
+      g_bytes_unref (cipher);
+    }
   g_bytes_unref (expect);
-  g_bytes_unref (cipher);
   g_string_free (text, TRUE);
   g_string_free (want, TRUE);
 }

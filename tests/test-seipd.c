@@ -391,6 +391,11 @@ decrypt_threaded (const guint8 *key, const guint8 *d, gsize len, gsize step,
                                                &rellen), ==, 0);
       g_byte_array_append (out, rel, (guint) rellen);
       used = used + k == buf_len ? 0 : used + k;
+      /* Every other full buffer goes to the hasher at once, as
+       * decrypt.c hands it over before writing it out; the others at
+       * the next push or unpin. */
+      if (!used && turn % 2)
+        pl_seipd1_decrypt_flush (&st);
       off += k;
       pushed += k;
     }
@@ -661,6 +666,174 @@ test_writer_queue (void)
   g_string_free (l.log, TRUE);
 }
 
+/* pl_writer_set_threaded: a write on the caller's thread, made while
+ * writes are queued on the thread, comes after them in the output (and
+ * returns their error); back to the thread, the order still holds; a
+ * writer whose budget allowed no thread stays on the caller's. */
+static void
+test_writer_switch (void)
+{
+  task_log l = { .log = g_string_new (NULL), .fail_at = -1 };
+  const size_t size = PL_WRITER_THREAD_MIN;
+  static uint8_t foreign[PL_WRITER_THREAD_MIN];
+  uint8_t *b;
+  pl_writer w;
+
+  g_mutex_init (&l.lock);
+  g_cond_init (&l.opened);
+  for (int fail = 0; fail < 2; fail++)
+    {
+      g_string_truncate (l.log, 0);
+      l.delay_us = 20000;
+      l.fail_at = fail ? 'b' : -1;
+      pl_writer_init (&w, log_task, &l, size, 1);
+      for (int i = 0; i < 2; i++)
+        {
+          g_assert_cmpint (pl_writer_acquire (&w, &b), ==, 0);
+          memset (b, 'a' + i, size);
+          g_assert_cmpint (pl_writer_write (&w, b, size), ==, 0);
+          pl_writer_release (&w, b);
+        }
+      /* Both are queued or running (20 ms each) when the switch comes. */
+      pl_writer_set_threaded (&w, 0);
+      memset (foreign, 'z', sizeof foreign);
+      if (fail)
+        {
+          g_assert_cmpint (gpg_err_code (pl_writer_write (&w, foreign, size)),
+                           ==, GPG_ERR_EIO);
+          g_assert_cmpstr (l.log->str, ==, "ab");
+          pl_writer_clear (&w);
+          continue;
+        }
+      g_assert_cmpint (pl_writer_write (&w, foreign, size), ==, 0);
+      /* Done on this thread, after the two. */
+      g_assert_cmpstr (l.log->str, ==, "abz");
+      pl_writer_set_threaded (&w, 1);
+      /* Held at the gate: back on the thread, the writes return. */
+      l.closed = TRUE;
+      g_assert_cmpint (pl_writer_acquire (&w, &b), ==, 0);
+      memset (b, 'c', size);
+      g_assert_cmpint (pl_writer_write (&w, b, size), ==, 0);
+      pl_writer_release (&w, b);
+      memset (foreign, 'y', sizeof foreign);
+      g_assert_cmpint (pl_writer_write (&w, foreign, size), ==, 0);
+      g_assert_cmpstr (l.log->str, ==, "abz");
+      g_mutex_lock (&l.lock);
+      l.closed = FALSE;
+      g_cond_broadcast (&l.opened);
+      g_mutex_unlock (&l.lock);
+      g_assert_cmpint (pl_writer_finish (&w), ==, 0);
+      g_assert_cmpstr (l.log->str, ==, "abzcy");
+      pl_writer_clear (&w);
+    }
+
+  /* No thread in the budget: set_threaded (1) does not start one. */
+  g_string_truncate (l.log, 0);
+  l.fail_at = -1;
+  l.delay_us = 2000;
+  pl_writer_init (&w, log_task, &l, size, 0);
+  pl_writer_set_threaded (&w, 1);
+  memset (foreign, 'q', sizeof foreign);
+  g_assert_cmpint (pl_writer_write (&w, foreign, size), ==, 0);
+  g_assert_cmpstr (l.log->str, ==, "q");
+  g_assert_false (pl_worker_running (&w.worker));
+  pl_writer_clear (&w);
+  g_cond_clear (&l.opened);
+  g_mutex_clear (&l.lock);
+  g_string_free (l.log, TRUE);
+}
+
+typedef struct
+{
+  pl_writer *w;
+  const uint8_t *p;
+  size_t n;
+  gpg_error_t err;
+  gint returned;
+} late_write;
+
+static gpointer
+late_write_run (gpointer data)
+{
+  late_write *lw = data;
+
+  lw->err = pl_writer_write (lw->w, lw->p, lw->n);
+  g_atomic_int_set (&lw->returned, 1);
+  return NULL;
+}
+
+/* pl_writer_set_foreign_depth (pipeline.h): with depth D, D writes from
+ * elsewhere are queued at once, held at the gate, and none returns late;
+ * the next one waits until the one D writes back is done (it has not
+ * returned while the gate is closed), then all come out in order.
+ * Depth 1 (the default) waits for the previous one.  A failed write's
+ * error comes back at a later write and at finish. */
+static void
+test_writer_foreign_depth (void)
+{
+  task_log l = { .log = g_string_new (NULL), .fail_at = -1 };
+  const size_t size = PL_WRITER_THREAD_MIN;
+  static uint8_t f[PL_WRITER_FOREIGN_MAX + 1][PL_WRITER_THREAD_MIN];
+  pl_writer w;
+
+  g_mutex_init (&l.lock);
+  g_cond_init (&l.opened);
+  for (int depth = 1; depth <= PL_WRITER_FOREIGN_MAX; depth++)
+    {
+      late_write lw;
+      GThread *t;
+
+      g_string_truncate (l.log, 0);
+      pl_writer_init (&w, log_task, &l, size, 1);
+      pl_writer_set_foreign_depth (&w, depth);
+      l.closed = TRUE;
+      for (int i = 0; i < depth; i++)
+        {
+          memset (f[i], 'a' + i, size);
+          g_assert_cmpint (pl_writer_write (&w, f[i], size), ==, 0);
+        }
+      for (int i = 0; i < depth; i++)
+        g_assert_true (pl_worker_reading (&w.worker, f[i], size));
+      /* One more: it waits for the first (held at the gate). */
+      memset (f[depth], 'a' + depth, size);
+      lw = (late_write) { &w, f[depth], size, 0, 0 };
+      t = g_thread_new ("late-write", late_write_run, &lw);
+      g_usleep (50000);
+      g_assert_cmpint (g_atomic_int_get (&lw.returned), ==, 0);
+      g_assert_true (pl_worker_reading (&w.worker, f[0], size));
+      g_mutex_lock (&l.lock);
+      l.closed = FALSE;
+      g_cond_broadcast (&l.opened);
+      g_mutex_unlock (&l.lock);
+      g_thread_join (t);
+      g_assert_cmpint (lw.err, ==, 0);
+      /* The first is done when the late write returned. */
+      g_assert_false (pl_worker_reading (&w.worker, f[0], size));
+      g_assert_cmpint (pl_writer_finish (&w), ==, 0);
+      g_assert_cmpuint (l.log->len, ==, (guint) depth + 1);
+      for (int i = 0; i <= depth; i++)
+        g_assert_cmpint (l.log->str[i], ==, 'a' + i);
+
+      /* A failure: the writes behind it are dropped, and every later
+       * call says so. */
+      g_string_truncate (l.log, 0);
+      l.fail_at = 'a';
+      for (int i = 0; i < 8; i++)
+        {
+          gpg_error_t err = pl_writer_write (&w, f[i % (depth + 1)], size);
+
+          g_assert_true (!err || gpg_err_code (err) == GPG_ERR_EIO);
+        }
+      g_assert_cmpint (gpg_err_code (pl_writer_finish (&w)), ==, GPG_ERR_EIO);
+      g_assert_cmpstr (l.log->str, ==, "a");
+      l.fail_at = -1;
+      pl_writer_clear (&w);
+    }
+  g_cond_clear (&l.opened);
+  g_mutex_clear (&l.lock);
+  g_string_free (l.log, TRUE);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -672,5 +845,8 @@ main (int argc, char **argv)
   g_test_add_func ("/seipd1/worker-take-back", test_worker_take_back);
   g_test_add_func ("/seipd1/hasher-spells", test_hasher_spells);
   g_test_add_func ("/pipeline/writer-queue", test_writer_queue);
+  g_test_add_func ("/pipeline/writer-switch", test_writer_switch);
+  g_test_add_func ("/pipeline/writer-foreign-depth",
+                   test_writer_foreign_depth);
   return g_test_run ();
 }

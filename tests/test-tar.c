@@ -787,6 +787,79 @@ test_source_cancel (void)
   g_free (src_parent);
 }
 
+/* The scan of one folder of many entries counts them as it stats them,
+ * not after fts has statted them all: at its first report, every file
+ * of the flat folder grows by one octet, and the scan sees the new size
+ * of all but those it had reached.  (Before, a folder's entries were all
+ * statted before the first came back: the count stood at zero for most
+ * of a big folder's scan, and a cancel waited for its end.) */
+#define FLAT_FILES 2000
+
+typedef struct
+{
+  char *folder;
+  guint reports;
+  atomic_int cancel;
+  gboolean cancel_at_first;
+} FlatScan;
+
+static void
+on_flat_counting (void *user_data, uint64_t files, uint64_t bytes)
+{
+  FlatScan *fs = user_data;
+
+  if (fs->reports++ || files >= FLAT_FILES)
+    return;
+  if (fs->cancel_at_first)
+    {
+      atomic_store (&fs->cancel, 1);
+      return;
+    }
+  for (guint i = 0; i < FLAT_FILES; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("f%05u", i);
+      g_autofree char *path = g_build_filename (fs->folder, name, NULL);
+
+      g_assert_true (g_file_set_contents (path, "x", 1, NULL));
+    }
+}
+
+static void
+test_scan_flat_folder (void)
+{
+  char *parent = fresh_dir ("flat");
+  FlatScan fs = { .folder = g_build_filename (parent, "Flat", NULL) };
+  pl_tar_callbacks cb = { .counting = on_flat_counting, .user_data = &fs,
+                          .cancel = &fs.cancel };
+  pl_tar_totals totals;
+
+  g_assert_cmpint (g_mkdir (fs.folder, 0755), ==, 0);
+  for (guint i = 0; i < FLAT_FILES; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("f%05u", i);
+      g_autofree char *path = g_build_filename (fs.folder, name, NULL);
+
+      g_assert_true (g_file_set_contents (path, "", 0, NULL));
+    }
+  g_assert_cmpint (pl_tar_scan (fs.folder, &cb, &totals, NULL), ==, 0);
+  g_test_message ("%u reports; %" G_GUINT64_FORMAT " octets seen",
+                  fs.reports, (guint64) totals.bytes);
+  g_assert_cmpuint (totals.files, ==, FLAT_FILES + 1);
+  g_assert_cmpuint (fs.reports, >=, FLAT_FILES / 256);
+  /* The first report came after at most 256 entries. */
+  g_assert_cmpuint (totals.bytes, >=, FLAT_FILES - 256);
+
+  /* A cancel at the first report ends the scan there. */
+  fs.reports = 0;
+  fs.cancel_at_first = TRUE;
+  g_assert_cmpint (gpg_err_code (pl_tar_scan (fs.folder, &cb, &totals, NULL)),
+                   ==, GPG_ERR_CANCELED);
+  g_assert_cmpuint (fs.reports, ==, 1);
+  g_assert_cmpuint (totals.files, <=, 257);
+  g_free (fs.folder);
+  g_free (parent);
+}
+
 /* A file that shrinks or grows while it is read fails the job, naming it. */
 static void
 test_source_file_changes (gconstpointer data)
@@ -1597,6 +1670,7 @@ main (int argc, char **argv)
   g_test_add_func ("/tar/failure/garbage", test_extractor_refuses_garbage);
   g_test_add_func ("/tar/failure/abort", test_extractor_abort);
   g_test_add_func ("/tar/failure/cancel", test_source_cancel);
+  g_test_add_func ("/tar/scan/flat-folder", test_scan_flat_folder);
   g_test_add_data_func ("/tar/failure/file-shrinks", GINT_TO_POINTER (0),
                         test_source_file_changes);
   g_test_add_data_func ("/tar/failure/file-grows", GINT_TO_POINTER (1),

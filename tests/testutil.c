@@ -5,6 +5,7 @@
 #include <gio/gio.h>
 
 #include <errno.h>
+#include <stdio.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,23 +42,36 @@ tu_remove_tree (const char *path)
   g_rmdir (path);
 }
 
+static gboolean agents_gone (void);
+
 static void
 cleanup (void)
 {
+  char *home = tmpdir ? g_build_filename (tmpdir, "gnupg", NULL) : NULL;
+  gboolean gone;
+
+  /* gpg-agent may hold a socket in our GnuPG home. */
+  if (home && g_file_test (home, G_FILE_TEST_IS_DIR))
+    tu_stop_gnupg_daemons (home);
+  g_free (home);
+  gone = agents_gone ();
   if (tmpdir)
+    tu_remove_tree (tmpdir);
+  if (!gone)
     {
-      /* gpg-agent may hold a socket in our GnuPG home. */
-      char *home = g_build_filename (tmpdir, "gnupg", NULL);
-      if (g_file_test (home, G_FILE_TEST_IS_DIR))
-        {
-          char *cmd = g_strdup_printf ("gpgconf --homedir '%s' --kill all "
-                                       ">/dev/null 2>&1", home);
-          if (system (cmd)) { /* best effort */ }
-          g_free (cmd);
-        }
-      g_free (home);
-      tu_remove_tree (tmpdir);
+      fflush (stdout);
+      _exit (1);                /* at exit, a test can fail only so */
     }
+}
+
+static void
+register_cleanup (void)
+{
+  static gboolean registered;
+
+  if (!registered)
+    atexit (cleanup);
+  registered = TRUE;
 }
 
 void
@@ -141,7 +155,7 @@ tu_tmpdir (void)
       GError *error = NULL;
       tmpdir = g_dir_make_tmp ("padlock-test-XXXXXX", &error);
       g_assert_no_error (error);
-      atexit (cleanup);
+      register_cleanup ();
     }
   return tmpdir;
 }
@@ -288,23 +302,42 @@ tu_vectors_dir (void)
   return dir;
 }
 
-/* The GnuPG homes whose daemons an abort must stop too. */
+/* The GnuPG homes whose daemons a fatal signal must stop too. */
 static GPtrArray *watched_homes;
 
-/* g_assert aborts and a fatal warning (G_DEBUG) traps: neither runs
- * atexit, and a gpg-agent left running keeps its inotify instance (128
- * a user) until the machine stops. */
+/* Neither an assertion's abort, nor a fatal warning's trap, nor meson's
+ * SIGTERM at a timeout (to the whole process group) runs atexit, and a
+ * gpg-agent, a daemon in a session of its own, outlives the test: with
+ * its home left behind, until the machine stops, keeping its inotify
+ * instance (128 a user).  gpgconf is waited for: a SIGKILL may follow
+ * the SIGTERM within half a second, and would take gpgconf along.  A
+ * crash's signals are left to the sanitizers, which report it; the test
+ * that runs last (tests/agents-left.sh) finds what a crash left. */
+static const int fatal_signals[] = { SIGABRT, SIGTRAP, SIGTERM, SIGINT, SIGHUP };
+
 static void
-kill_agents_on_abort (int signum)
+kill_agents_on_signal (int signum)
 {
-  for (guint i = 0; watched_homes && i < watched_homes->len; i++)
-    if (fork () == 0)
-      {
-        execlp ("gpgconf", "gpgconf", "--homedir",
-                (char *) watched_homes->pdata[i], "--kill", "all",
-                (char *) NULL);
-        _exit (127);
-      }
+  pid_t pids[32];
+  guint n = 0;
+
+  for (guint i = 0; watched_homes && i < watched_homes->len && n < G_N_ELEMENTS (pids); i++)
+    {
+      pid_t pid = fork ();
+
+      if (pid == 0)
+        {
+          execlp ("gpgconf", "gpgconf", "--homedir",
+                  (char *) watched_homes->pdata[i], "--kill", "all",
+                  (char *) NULL);
+          _exit (127);
+        }
+      if (pid > 0)
+        pids[n++] = pid;
+    }
+  for (guint i = 0; i < n; i++)
+    while (waitpid (pids[i], NULL, 0) < 0 && errno == EINTR)
+      ;
   signal (signum, SIG_DFL);
   raise (signum);
 }
@@ -312,13 +345,126 @@ kill_agents_on_abort (int signum)
 void
 tu_watch_gnupg_home (const char *dir)
 {
+  const char *build = g_getenv ("PADLOCK_BUILD_DIR");
+
   if (!watched_homes)
     {
       watched_homes = g_ptr_array_new_with_free_func (g_free);
-      signal (SIGABRT, kill_agents_on_abort);
-      signal (SIGTRAP, kill_agents_on_abort);
+      for (gsize i = 0; i < G_N_ELEMENTS (fatal_signals); i++)
+        signal (fatal_signals[i], kill_agents_on_signal);
     }
   g_ptr_array_add (watched_homes, g_strdup (dir));
+  if (build)
+    {
+      char *marker = g_build_filename (dir, "padlock-test-build", NULL);
+      char *text = g_strconcat (build, "\n", NULL);
+
+      g_file_set_contents (marker, text, -1, NULL);
+      g_free (text);
+      g_free (marker);
+    }
+}
+
+/* Whether process PID is a gpg-agent started with --homedir HOME. */
+static gboolean
+is_agent_of (const char *pid,
+             const char *home)
+{
+  char *path = g_build_filename ("/proc", pid, "cmdline", NULL);
+  char *args = NULL;
+  gsize len = 0;
+  gboolean found = FALSE;
+
+  if (g_file_get_contents (path, &args, &len, NULL) && len)
+    {
+      const char *end = args + len;
+      const char *arg = args;
+      char *name = g_path_get_basename (args);
+
+      if (!strcmp (name, "gpg-agent"))
+        for (; arg < end && !found; arg += strlen (arg) + 1)
+          found = !strcmp (arg, "--homedir") && arg + strlen (arg) + 1 < end
+                  && !strcmp (arg + strlen (arg) + 1, home);
+      g_free (name);
+    }
+  g_free (args);
+  g_free (path);
+  return found;
+}
+
+/* The pids of HOME's gpg-agents. */
+static GArray *
+agents_of (const char *home)
+{
+  GArray *pids = g_array_new (FALSE, FALSE, sizeof (pid_t));
+  GDir *proc = g_dir_open ("/proc", 0, NULL);
+  const char *name;
+
+  while (proc && (name = g_dir_read_name (proc)))
+    if (g_ascii_isdigit (name[0]) && is_agent_of (name, home))
+      {
+        pid_t pid = (pid_t) g_ascii_strtoll (name, NULL, 10);
+
+        g_array_append_val (pids, pid);
+      }
+  if (proc)
+    g_dir_close (proc);
+  return pids;
+}
+
+/* The homes whose daemons were stopped: at exit, none may run any more. */
+static GPtrArray *stopped_homes;
+
+void
+tu_stop_gnupg_daemons (const char *home)
+{
+  const char *argv[] = { "gpgconf", "--homedir", home, "--kill", "all", NULL };
+
+  g_spawn_sync (NULL, (char **) argv, NULL,
+                G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL
+                | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+  if (!stopped_homes)
+    stopped_homes = g_ptr_array_new_with_free_func (g_free);
+  if (!g_ptr_array_find_with_equal_func (stopped_homes, home, g_str_equal, NULL))
+    g_ptr_array_add (stopped_homes, g_strdup (home));
+  register_cleanup ();
+}
+
+/* Whether every stopped home's gpg-agent has gone: an agent answers
+ * KILLAGENT, then goes at its next tick (1 to 2 s here), so they are
+ * waited for together, once, up to 20 s.  The survivors are named on
+ * stdout (TAP) and killed. */
+static gboolean
+agents_gone (void)
+{
+  gint64 end = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+  gboolean gone = FALSE;
+
+  while (stopped_homes && !gone)
+    {
+      gboolean last = g_get_monotonic_time () >= end;
+
+      gone = TRUE;
+      for (guint i = 0; i < stopped_homes->len; i++)
+        {
+          GArray *left = agents_of (stopped_homes->pdata[i]);
+
+          for (guint j = 0; last && j < left->len; j++)
+            {
+              printf ("Bail out! gpg-agent %d of %s outlived gpgconf --kill all\n",
+                      (int) g_array_index (left, pid_t, j),
+                      (char *) stopped_homes->pdata[i]);
+              kill (g_array_index (left, pid_t, j), SIGKILL);
+            }
+          gone = gone && !left->len;
+          g_array_unref (left);
+        }
+      if (last)
+        return gone;
+      if (!gone)
+        g_usleep (50 * 1000);
+    }
+  return TRUE;
 }
 
 void

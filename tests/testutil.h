@@ -57,10 +57,19 @@ const char *tu_vectors_dir (void);
 const char *tu_gnupg_home (void);
 
 /* A GnuPG home whose daemons are stopped (gpgconf --kill all) when the
- * test aborts or traps, as atexit is not run then; tu_gnupg_home's is
- * watched from the start.  Unwatch before removing it. */
+ * test dies of a signal, as atexit is not run then: an assertion
+ * (SIGABRT), a fatal warning (SIGTRAP), meson's timeout or Ctrl-C
+ * (SIGTERM, SIGINT, SIGHUP).  tu_gnupg_home's is watched from
+ * the start.  Unwatch before removing it.  Watching also leaves in DIR
+ * the file padlock-test-build naming $PADLOCK_BUILD_DIR, by which the
+ * test that runs last (tests/agents-left.sh) knows this build's homes. */
 void tu_watch_gnupg_home (const char *dir);
 void tu_unwatch_gnupg_home (const char *dir);
+/* Stops HOME's daemons (gpgconf --kill all).  At exit the test waits,
+ * up to 20 s in all, until no gpg-agent runs for any home so stopped (or
+ * for tu_gnupg_home's), and fails (TAP "Bail out!", the survivors
+ * killed) when one still does. */
+void tu_stop_gnupg_daemons (const char *home);
 
 /* Removes PATH and everything below it (links are not followed). */
 void tu_remove_tree (const char *path);
