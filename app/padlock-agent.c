@@ -942,3 +942,15 @@ padlock_agent_new (const char *home_dir)
   self->home_dir = home_dir && *home_dir ? g_strdup (home_dir) : NULL;
   return self;
 }
+
+gpg_error_t
+padlock_agent_error_code (const GError *error)
+{
+  if (g_error_matches (error, PADLOCK_ERROR, PADLOCK_ERROR_CANCELLED))
+    return gpg_error (GPG_ERR_CANCELED);
+  if (g_error_matches (error, PADLOCK_ERROR, PADLOCK_ERROR_PUBLIC_KEY))
+    return gpg_error (GPG_ERR_NO_SECKEY);
+  if (g_error_matches (error, PADLOCK_ERROR, PADLOCK_ERROR_BAD_PASSPHRASE))
+    return gpg_error (GPG_ERR_BAD_PASSPHRASE);
+  return gpg_error (GPG_ERR_GENERAL);
+}

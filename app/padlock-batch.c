@@ -24,6 +24,9 @@
 #include "padlock-error.h"
 #include "padlock-secret.h"
 #include "padlock-secret-input.h"
+#include "padlock-keyring.h"
+#include "padlock-signature.h"
+#include "padlock-signer.h"
 #include "passphrase.h"
 #include "padlock-settings.h"
 
@@ -51,6 +54,12 @@ static const GOptionEntry batch_options[] = {
   { "hide-recipients", 0, 0, G_OPTION_ARG_NONE, NULL,
     N_("With --batch: the encrypted files do not name their recipients' "
        "keys"), NULL },
+  { "sign", 0, 0, G_OPTION_ARG_NONE, NULL,
+    N_("With --batch: sign what is encrypted, with a key gpg-agent holds"),
+    NULL },
+  { "local-user", 0, 0, G_OPTION_ARG_STRING, NULL,
+    N_("With --sign: the key to sign with (default: gpg's default-key)"),
+    N_("KEY") },
   { NULL }
 };
 
@@ -77,6 +86,10 @@ typedef struct
   PadlockRecipients *recipients; /* --recipient, --encrypt-to-self */
   gboolean needs_passphrase;    /* some job cannot do with the keys */
   gboolean any_pkesk;           /* some message is for a public key */
+  char *signers_home;           /* the GnuPG home that verifies signatures */
+  guint n_bad_signatures;
+  PadlockKey *sign_key;         /* --sign: the encryptions' signer */
+  PadlockAgent *sign_agent;
 } Batch;
 
 static int
@@ -87,7 +100,7 @@ usage_error (const char *message)
                         "[--passphrase-file=FILE] [--recipient=KEY…] "
                         "[--encrypt-to-self] [--hide-recipients] "
                         "[--output-dir=DIR] [--profile=NAME] [--armor] "
-                        "PATH…"));
+                        "[--sign [--local-user=KEY]] PATH…"));
   return PADLOCK_BATCH_EXIT_USAGE;
 }
 
@@ -243,6 +256,41 @@ show_progress (gpointer user_data)
   return G_SOURCE_CONTINUE;
 }
 
+/* The verdicts of a decrypted file's signatures, for the end of its line:
+ * " signature good 0123…ABCD Bob <bob@example.org>" each (unknown-key:
+ * the issuer's fingerprint alone; not-valid and unsupported: the reason
+ * in words on stderr too); "" when it was not signed.  Counts the bad
+ * ones: they make the batch exit 1. */
+static char *
+signatures_line (Batch *batch, PadlockJob *job)
+{
+  GPtrArray *signatures = padlock_job_get_signatures (job);
+  GString *line = g_string_new (NULL);
+
+  for (guint i = 0; signatures && i < signatures->len; i++)
+    {
+      const PadlockSignature *s = signatures->pdata[i];
+
+      g_string_append_printf (line, " signature %s %s",
+                              padlock_signature_verdict_word (s->verdict),
+                              s->fingerprint ? s->fingerprint : "-");
+      /* Escaped already: a user ID is the signer's own text. */
+      if (s->signer && s->verdict != PADLOCK_SIGNATURE_UNKNOWN_KEY)
+        g_string_append_printf (line, " %s", s->signer);
+      if (s->verdict == PADLOCK_SIGNATURE_BAD)
+        batch->n_bad_signatures++;
+      if (s->verdict != PADLOCK_SIGNATURE_GOOD)
+        {
+          g_autofree char *name = g_file_get_basename (padlock_job_get_input (job));
+          g_autofree char *input = padlock_name_escape (name);
+          g_autofree char *words = padlock_signature_describe (s, FALSE);
+
+          g_printerr ("padlock: %s: %s\n", input, words);
+        }
+    }
+  return g_string_free (line, FALSE);
+}
+
 static void
 on_job_state (PadlockJob *job,
               GParamSpec *pspec,
@@ -266,11 +314,15 @@ on_job_state (PadlockJob *job,
   }
   detail = padlock_job_get_detail (job);
   if (padlock_job_get_state (job) == PADLOCK_JOB_DONE)
-    /* A line for scripts: not translated. */
-    g_print ("%s %s -> %s\n",
-             padlock_job_get_direction (job) == PADLOCK_DIRECTION_ENCRYPT
-             ? "encrypted" : "decrypted",
-             input, output);
+    {
+      g_autofree char *verdicts = signatures_line (batch, job);
+
+      /* A line for scripts: not translated. */
+      g_print ("%s %s -> %s%s\n",
+               padlock_job_get_direction (job) == PADLOCK_DIRECTION_ENCRYPT
+               ? "encrypted" : "decrypted",
+               input, output, verdicts);
+    }
   else
     {
       g_autofree char *reason = padlock_name_escape (padlock_job_get_error (job)->message);
@@ -507,6 +559,30 @@ load_keyring (Batch *batch)
   return batch->keyring;
 }
 
+/* --sign: the key named by --local-user (else gpg's default) into the
+ * batch; FALSE, saying why, when there is none to sign with. */
+static gboolean
+load_signer (Batch *batch, const char *local_user, GError **error)
+{
+  PadlockKeyring *keyring = load_keyring (batch);
+
+  batch->sign_key = padlock_keyring_get_state (keyring) == PADLOCK_KEYRING_READY
+                    ? padlock_signer_choose_key (keyring, local_user) : NULL;
+  if (!batch->sign_key)
+    {
+      if (local_user)
+        g_set_error (error, PADLOCK_ERROR, PADLOCK_ERROR_PUBLIC_KEY,
+                     _("No secret key that can sign matches %s."), local_user);
+      else
+        g_set_error (error, PADLOCK_ERROR, PADLOCK_ERROR_PUBLIC_KEY, "%s",
+                     _("--sign needs a secret key that can sign in your "
+                       "GnuPG keyring."));
+      return FALSE;
+    }
+  batch->sign_agent = padlock_agent_new (padlock_keyring_get_home_dir (keyring));
+  return TRUE;
+}
+
 /* The user's secret keys in GnuPG, for the decryptions; NULL without a
  * GnuPG home or a secret key. */
 static PadlockHolder *
@@ -597,9 +673,17 @@ run_jobs (Batch *batch, PadlockSecret *secret, guint concurrency)
       padlock_job_set_group (job, 1);
       padlock_job_set_secret (job, secret);
       if (padlock_job_get_direction (job) == PADLOCK_DIRECTION_DECRYPT)
-        padlock_job_set_holder (job, batch->holder);
+        {
+          padlock_job_set_holder (job, batch->holder);
+          padlock_job_set_signers_home (job, batch->signers_home);
+        }
       else
-        padlock_job_set_recipients (job, batch->recipients);
+        {
+          padlock_job_set_recipients (job, batch->recipients);
+          if (batch->sign_key)
+            padlock_job_set_signer (job, batch->sign_key, batch->sign_agent,
+                                    batch->signers_home);
+        }
       g_signal_connect (job, "notify::state", G_CALLBACK (on_job_state), batch);
       padlock_queue_add (batch->queue, job);
     }
@@ -611,7 +695,7 @@ run_jobs (Batch *batch, PadlockSecret *secret, guint concurrency)
 
   g_clear_handle_id (&progress_id, g_source_remove);
   g_clear_object (&batch->queue);
-  return batch->n_failed ? 1 : 0;
+  return batch->n_failed || batch->n_bad_signatures ? 1 : 0;
 }
 
 int
@@ -628,6 +712,7 @@ padlock_batch_run (GVariantDict *options)
   gboolean any_encrypt = FALSE, any_decrypt = FALSE, to_self, hide;
   int forced, status = 1;
   guint int_id, term_id;
+  g_autoptr(GError) sign_problem = NULL;
 
   padlock_job_config_from_settings (settings, &config);
   if (!read_options (options, &config, &forced, &pw_file, &paths, &problem))
@@ -646,6 +731,7 @@ padlock_batch_run (GVariantDict *options)
   if (!read_prefixes (&batch))
     goto leave;
   make_jobs (&batch, forced, &config);
+  batch.signers_home = padlock_keyring_default_home ();
   for (guint i = 0; i < batch.jobs->len; i++)
     if (padlock_job_get_direction (g_ptr_array_index (batch.jobs, i))
         == PADLOCK_DIRECTION_ENCRYPT)
@@ -663,12 +749,29 @@ padlock_batch_run (GVariantDict *options)
       && !load_recipients (&batch, specs, to_self, hide,
                            profile_name ? config.profile : -1))
     goto leave;
-  /* GnuPG is asked only for messages to public keys. */
+  /* GnuPG is asked only for messages to public keys, and to sign. */
   if (batch.any_pkesk)
     batch.holder = load_holder (&batch);
-  if (!pw_file
-      && ((any_encrypt && !batch.recipients)
-          || (any_decrypt && (!batch.holder || batch.needs_passphrase))))
+  if (g_variant_dict_contains (options, "sign"))
+    {
+      const char *local_user = NULL;
+
+      g_variant_dict_lookup (options, "local-user", "&s", &local_user);
+      if (!any_encrypt)
+        bad_usage (&problem, "%s", _("--sign signs what is encrypted; these "
+                                     "files are all to decrypt."));
+      else if (!load_signer (&batch, local_user, &sign_problem))
+        {
+          g_printerr ("padlock: %s\n", sign_problem->message);
+          status = 1;
+          goto leave;
+        }
+    }
+  if (problem)
+    ;                           /* said below */
+  else if (!pw_file
+           && ((any_encrypt && !batch.recipients)
+               || (any_decrypt && (!batch.holder || batch.needs_passphrase))))
     bad_usage (&problem, "%s",
                _("--batch needs --passphrase-file=FILE (or - to type it), or "
                  "--recipient to encrypt to people's keys; a passphrase is "
@@ -700,6 +803,9 @@ padlock_batch_run (GVariantDict *options)
   g_clear_pointer (&batch.holder, padlock_holder_unref);
   g_clear_pointer (&batch.recipients, padlock_recipients_unref);
   g_clear_object (&batch.keyring);
+  g_free (batch.signers_home);
+  g_clear_object (&batch.sign_key);
+  g_clear_object (&batch.sign_agent);
   g_clear_object (&batch.interrupt);
   g_clear_pointer (&batch.loop, g_main_loop_unref);
   padlock_job_config_clear (&config);

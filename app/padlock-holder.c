@@ -186,24 +186,12 @@ on_pinentry (gpointer user_data)
   call->waiting (call->user_data, text);
 }
 
-static gpg_error_t
-gpg_from_agent (const GError *error)
-{
-  if (g_error_matches (error, PADLOCK_ERROR, PADLOCK_ERROR_CANCELLED))
-    return gpg_error (GPG_ERR_CANCELED);
-  if (g_error_matches (error, PADLOCK_ERROR, PADLOCK_ERROR_PUBLIC_KEY))
-    return gpg_error (GPG_ERR_NO_SECKEY);
-  if (g_error_matches (error, PADLOCK_ERROR, PADLOCK_ERROR_BAD_PASSPHRASE))
-    return gpg_error (GPG_ERR_BAD_PASSPHRASE);
-  return gpg_error (GPG_ERR_GENERAL);
-}
-
 /* Keeps ERROR as the call's reason and gives the engine its code. */
 static gpg_error_t
 keep_error (PadlockHolderCall *call,
             GError            *error)
 {
-  gpg_error_t err = gpg_from_agent (error);
+  gpg_error_t err = padlock_agent_error_code (error);
 
   g_clear_error (&call->error);
   call->error = error;
@@ -323,7 +311,7 @@ padlock_holder_call_take_error (PadlockHolderCall *call,
 {
   GError *error = g_steal_pointer (&call->error);
 
-  if (error && err && gpg_err_code (gpg_from_agent (error)) == gpg_err_code (err)
+  if (error && err && gpg_err_code (padlock_agent_error_code (error)) == gpg_err_code (err)
       && gpg_err_code (err) != GPG_ERR_NO_SECKEY)
     return error;
   g_clear_error (&error);

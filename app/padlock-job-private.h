@@ -15,7 +15,9 @@
 
 #include "job.h"
 #include "padlock-folder.h"
+#include "padlock-agent.h"
 #include "padlock-holder.h"
+#include "padlock-key.h"
 #include "padlock-input.h"
 #include "padlock-job.h"
 #include "padlock-output.h"
@@ -63,6 +65,15 @@ struct _PadlockJob
   guint tick_id;
   gint64 start_time;
   PadlockRate rate;             /* the throughput, as the queue's */
+  /* Signatures (padlock-signature.h): the GnuPG home whose keyring
+   * verifies them (padlock_job_set_keyring), and the verdicts. */
+  char *verify_home;
+  GPtrArray *signatures;
+  gboolean output_deleted;      /* padlock_job_delete_output's */
+  /* Encryption: signed by SIGN_KEY through SIGN_AGENT (padlock_job_set_signer). */
+  PadlockKey *sign_key;
+  PadlockAgent *sign_agent;
+  char *sign_home;
 
   /* Shared with the worker */
   PadlockFolderStatus folder_status;
@@ -122,6 +133,11 @@ typedef struct
   PadlockRecipients *recipients; /* encryption: the people, or NULL */
   GCancellable *cancellable;    /* the job's, for the agent */
   pl_decrypt_result result;
+  char *verify_home;            /* the job's; NULL: every signer unknown */
+  GPtrArray *signatures;        /* decryption: PadlockSignature verdicts */
+  PadlockKey *sign_key;         /* encryption: the job's signer, or NULL */
+  PadlockAgent *sign_agent;
+  char *sign_home;
   gboolean folder;              /* encrypting a folder as NAME.tar */
   PadlockJobSinkKind sink;      /* the output's: FILE, or FOLDER when a
                                  * decrypted tar may become a folder */

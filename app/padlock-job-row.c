@@ -1,6 +1,7 @@
 /* padlock-job-row.c - one job in the list: what, how far, how fast */
 #include "padlock-job-row.h"
 
+#include <adwaita.h>
 #include <glib/gi18n.h>
 
 #include "padlock-desktop.h"
@@ -8,6 +9,7 @@
 #include "padlock-format.h"
 #include "padlock-name.h"
 #include "padlock-profile.h"
+#include "padlock-signature.h"
 
 struct _PadlockJobRow
 {
@@ -31,6 +33,10 @@ struct _PadlockJobRow
   GtkButton *open_button;
   GtkButton *cancel_button;
   GtkButton *retry_button;
+  GtkWidget *signature_box;
+  GtkImage *signature_icon;
+  GtkLabel *signature_label;
+  GtkButton *delete_button;
 
   /* Owned */
   PadlockJob *job;              /* NULL while the row shows no job */
@@ -38,6 +44,8 @@ struct _PadlockJobRow
   gboolean hold_layout;         /* the pointer is over the list */
   gboolean shown_full;          /* JOB's last sync kept the full layout */
   gboolean narrow;              /* verdict and buttons on a second line */
+  char *signature_said;         /* the signature's verdict, for the row's
+                                 * accessible name; NULL: none shown */
 };
 
 G_DEFINE_FINAL_TYPE (PadlockJobRow, padlock_job_row, GTK_TYPE_BOX)
@@ -166,8 +174,80 @@ padlock_job_row_sync_label (PadlockJobRow *self,
   g_autofree char *label = g_strdup_printf (_("%s, %s"), input_name,
                                             gtk_label_get_text (state));
 
+  /* The signature's verdict, when there is one, as the row shows it. */
+  if (self->signature_said)
+    {
+      char *more = g_strdup_printf (_("%s, %s"), label, self->signature_said);
+      g_free (label);
+      label = more;
+    }
+
   gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   label, -1);
+}
+
+/* A signature's verdict as the row shows it (ISOLATE) or says it, and
+ * whether the output went since. */
+static char *
+verdict_text (const PadlockSignature *signature,
+              gboolean                isolate,
+              gboolean                deleted)
+{
+  g_autofree char *text = padlock_signature_describe (signature, isolate);
+
+  /* Translators: a signature's verdict, then that the file went. */
+  return deleted ? g_strdup_printf (_("%s. The decrypted file was deleted."), text)
+                 : g_steal_pointer (&text);
+}
+
+/* A done decryption's signatures: the worst verdict, in the row's words
+ * ("Signed by Bob <bob@…>" with a check mark; a bad one in red, with
+ * Delete); nothing for an unsigned file.  OUTPUT_SAID names the output
+ * for the Delete button's accessible name. */
+static void
+padlock_job_row_sync_signature (PadlockJobRow *self,
+                                const char    *output_said)
+{
+  static const char *const icons[] = {
+    [PADLOCK_SIGNATURE_GOOD] = "emblem-ok-symbolic",
+    [PADLOCK_SIGNATURE_NOT_CERTIFIED] = "dialog-warning-symbolic",
+    [PADLOCK_SIGNATURE_BAD] = "dialog-error-symbolic",
+    [PADLOCK_SIGNATURE_UNKNOWN_KEY] = "dialog-question-symbolic",
+    [PADLOCK_SIGNATURE_NOT_VALID] = "dialog-warning-symbolic",
+    [PADLOCK_SIGNATURE_UNSUPPORTED] = "dialog-question-symbolic",
+  };
+  static const char *const classes[] = { "success", "warning", "error" };
+  const char *class = NULL;
+  GPtrArray *signatures = padlock_job_get_state (self->job) == PADLOCK_JOB_DONE
+                          ? padlock_job_get_signatures (self->job) : NULL;
+  gboolean deleted = padlock_job_get_output_deleted (self->job);
+  PadlockSignatureVerdict verdict = PADLOCK_SIGNATURE_GOOD;
+  guint index = 0;
+  gboolean shown = padlock_signatures_worst (signatures, &verdict, &index);
+  g_autofree char *text = NULL;
+  g_autofree char *delete_label = NULL;
+
+  gtk_widget_set_visible (self->signature_box, shown);
+  gtk_widget_set_visible (GTK_WIDGET (self->delete_button),
+                          shown && verdict == PADLOCK_SIGNATURE_BAD && !deleted);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "row.delete-output",
+                                 shown && verdict == PADLOCK_SIGNATURE_BAD
+                                 && !deleted);
+  for (guint i = 0; i < G_N_ELEMENTS (classes); i++)
+    gtk_widget_remove_css_class (self->signature_box, classes[i]);
+  g_clear_pointer (&self->signature_said, g_free);
+  if (!shown)
+    return;
+  text = verdict_text (signatures->pdata[index], TRUE, deleted);
+  self->signature_said = verdict_text (signatures->pdata[index], FALSE, deleted);
+  gtk_label_set_text (self->signature_label, text);
+  gtk_image_set_from_icon_name (self->signature_icon, icons[verdict]);
+  class = verdict == PADLOCK_SIGNATURE_GOOD ? "success"
+          : verdict == PADLOCK_SIGNATURE_BAD ? "error" : "warning";
+  gtk_widget_add_css_class (self->signature_box, class);
+  delete_label = g_strdup_printf (_("Delete %s"), output_said);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->delete_button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, delete_label, -1);
 }
 
 static void
@@ -279,6 +359,7 @@ padlock_job_row_sync (PadlockJobRow *self)
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, retry_label, -1);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->progress_bar),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, input_said, -1);
+  padlock_job_row_sync_signature (self, output_said);
   padlock_job_row_sync_compact (self);
   padlock_job_row_sync_label (self, input_said);
 }
@@ -325,6 +406,61 @@ open_action (GtkWidget  *widget,
 }
 
 static void
+on_delete_response (AdwMessageDialog *dialog,
+                    const char       *response,
+                    PadlockJob       *job)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (g_strcmp0 (response, "delete") == 0
+      && !padlock_job_get_output_deleted (job)
+      && !padlock_job_delete_output (job, &error))
+    {
+      GtkWindow *parent = gtk_window_get_transient_for (GTK_WINDOW (dialog));
+      GtkWidget *failed = adw_message_dialog_new (parent, _("The file could not be deleted"),
+                                                  error->message);
+
+      adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (failed), "close", _("_Close"));
+      gtk_window_present (GTK_WINDOW (failed));
+    }
+  g_object_unref (job);
+}
+
+/* Delete, on a bad signature's row: the decrypted output goes, once the
+ * user confirms it (it cannot be undone). */
+static void
+delete_output_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  PadlockJob *job = PADLOCK_JOB_ROW (widget)->job;
+  GtkRoot *root = gtk_widget_get_root (widget);
+  g_autofree char *name = NULL;
+  GtkWidget *dialog;
+
+  if (!job || padlock_job_get_output_deleted (job) || !padlock_job_get_output (job))
+    return;
+  name = padlock_name_display (padlock_job_get_output_name (job));
+  dialog = adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                   NULL, NULL);
+  adw_message_dialog_format_heading (ADW_MESSAGE_DIALOG (dialog), _("Delete %s?"), name);
+  adw_message_dialog_set_body (ADW_MESSAGE_DIALOG (dialog),
+                               _("Its signature does not match: it may have been "
+                                 "altered after it was signed. Deleting it cannot "
+                                 "be undone; the encrypted file stays."));
+  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
+                                    "cancel", _("_Cancel"),
+                                    "delete", _("_Delete"), NULL);
+  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "delete",
+                                              ADW_RESPONSE_DESTRUCTIVE);
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  g_signal_connect (dialog, "response", G_CALLBACK (on_delete_response),
+                    g_object_ref (job));
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
 padlock_job_row_dispose (GObject *object)
 {
   PadlockJobRow *self = PADLOCK_JOB_ROW (object);
@@ -332,6 +468,7 @@ padlock_job_row_dispose (GObject *object)
   if (self->job)
     g_clear_signal_handler (&self->notify_id, self->job);
   g_clear_object (&self->job);
+  g_clear_pointer (&self->signature_said, g_free);
   gtk_widget_dispose_template (GTK_WIDGET (self), PADLOCK_TYPE_JOB_ROW);
 
   G_OBJECT_CLASS (padlock_job_row_parent_class)->dispose (object);
@@ -408,6 +545,10 @@ padlock_job_row_class_init (PadlockJobRowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PadlockJobRow, open_button);
   gtk_widget_class_bind_template_child (widget_class, PadlockJobRow, cancel_button);
   gtk_widget_class_bind_template_child (widget_class, PadlockJobRow, retry_button);
+  gtk_widget_class_bind_template_child (widget_class, PadlockJobRow, signature_box);
+  gtk_widget_class_bind_template_child (widget_class, PadlockJobRow, signature_icon);
+  gtk_widget_class_bind_template_child (widget_class, PadlockJobRow, signature_label);
+  gtk_widget_class_bind_template_child (widget_class, PadlockJobRow, delete_button);
 
   /* The row takes the keyboard focus itself (the list view's arrow keys
    * go from row to row, Tab into its buttons): a screen reader then reads
@@ -418,6 +559,8 @@ padlock_job_row_class_init (PadlockJobRowClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Delete, 0, "row.cancel", NULL);
   gtk_widget_class_install_action (widget_class, "row.show", NULL, show_action);
   gtk_widget_class_install_action (widget_class, "row.open", NULL, open_action);
+  gtk_widget_class_install_action (widget_class, "row.delete-output", NULL,
+                                   delete_output_action);
 }
 
 static void

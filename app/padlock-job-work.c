@@ -12,6 +12,8 @@
 #include "compress.h"
 #include "padlock-digest.h"
 #include "padlock-error.h"
+#include "padlock-signature.h"
+#include "padlock-signer.h"
 #include "streamsource.h"
 
 void
@@ -31,6 +33,11 @@ padlock_job_work_free (gpointer data)
   g_clear_pointer (&work->holder, padlock_holder_unref);
   g_clear_pointer (&work->recipients, padlock_recipients_unref);
   g_clear_object (&work->cancellable);
+  g_free (work->verify_home);
+  g_clear_object (&work->sign_key);
+  g_clear_object (&work->sign_agent);
+  g_free (work->sign_home);
+  g_clear_pointer (&work->signatures, g_ptr_array_unref);
   g_free (work);
 }
 
@@ -111,11 +118,13 @@ static gpg_error_t
 encrypt_with_keys (PadlockJobWork       *work,
                    pl_source            *src,
                    pl_sink              *sink,
-                   const pl_job_control *ctl)
+                   const pl_job_control *ctl,
+                   PadlockSigner        *signer)
 {
   g_autofree pl_key *keys = NULL;
   pl_encrypt_options opts;
   size_t n_keys = 0;
+  const pl_seckey *signers[1];
   GStatBuf st;
 
   keys = g_new0 (pl_key, 1 + (work->recipients
@@ -144,6 +153,13 @@ encrypt_with_keys (PadlockJobWork       *work,
     opts.file_date = (uint32_t) st.st_mtime;
   opts.keys = keys;
   opts.n_keys = n_keys;
+  /* Signed as gpg -se signs: one-pass signature, data, signature. */
+  if (signer)
+    {
+      signers[0] = padlock_signer_get_seckey (signer);
+      opts.signers = signers;
+      opts.n_signers = 1;
+    }
   /* The jobs sharing the passphrase derive once for all (issue 13). */
   if (work->secret)
     opts.keycache = padlock_secret_get_keycache (work->secret);
@@ -159,7 +175,8 @@ decrypt_with_secret (PadlockJobWork       *work,
                      pl_sink              *sink,
                      pl_decrypt_result    *result,
                      const pl_job_control *ctl,
-                     const pl_key_holder  *held)
+                     const pl_key_holder  *held,
+                     PadlockSignerLookup  *lookup)
 {
   pl_key keys[2];
   pl_decrypt_options opts = { 0 };
@@ -176,6 +193,13 @@ decrypt_with_secret (PadlockJobWork       *work,
   opts.keys = keys;
   if (work->allow_expansion)
     opts.expansion_floor = PL_INFLATE_NO_LIMIT;
+  /* The signers' certificates come from the keyring as the signatures
+   * name them; the verdicts never stop the file (issue 23). */
+  if (lookup)
+    {
+      opts.find_cert = padlock_signer_lookup_find;
+      opts.find_cert_data = lookup;
+    }
   return pl_decrypt (src, sink, &opts, result, ctl);
 }
 
@@ -202,7 +226,7 @@ verify_output (PadlockJob           *self,
     goto leave;
   err = job_sink_new (work, PADLOCK_JOB_SINK_DIGEST, &digest, &sink);
   if (!err)
-    err = decrypt_with_secret (work, src, sink, &result, ctl, NULL);
+    err = decrypt_with_secret (work, src, sink, &result, ctl, NULL, NULL);
   if (!err)
     *verified = padlock_digest_equal (expected, &digest);
 
@@ -346,6 +370,7 @@ encrypt_thread (GTask          *task,
   pl_sink *sink = NULL;
   GError *error = NULL;
   gpg_error_t err;
+  g_autoptr(PadlockSigner) signer = NULL;
 
   /* The certificates, once for all the jobs that share them, before
    * anything is opened: a recipient the engine refuses fails the job
@@ -358,6 +383,15 @@ encrypt_thread (GTask          *task,
       return_outcome (task, error ? 0 : gpg_error (GPG_ERR_CANCELED), error);
       return;
     }
+  /* Before any output: a signer that cannot be made stops the job. */
+  if (work->sign_key
+      && !(signer = padlock_signer_new (work->sign_home, work->sign_agent,
+                                        work->sign_key, work->input_name,
+                                        work->cancellable, &error)))
+    {
+      return_outcome (task, 0, error);
+      return;
+    }
   err = open_input_output (self, work, &src, &sink);
   if (!err && work->delete_original)
     {
@@ -365,14 +399,17 @@ encrypt_thread (GTask          *task,
       src = padlock_digest_source_new (src, &digest);
     }
   if (!err)
-    err = encrypt_with_keys (work, src, sink, &ctl);
+    err = encrypt_with_keys (work, src, sink, &ctl, signer);
   if (!err)
     {
       work->output_path = job_sink_written_path (work, sink);
       if (work->delete_original)
         error = verify_and_delete (self, work, &digest, &ctl);
     }
-  if (err)
+  /* The agent's own words: pinentry cancelled, a card missing. */
+  if (err && signer)
+    error = padlock_signer_take_error (signer, err);
+  if (err && !error)
     error = padlock_folder_error (src, work->folder, NULL, FALSE, err);
   pl_sink_free (sink);
   pl_source_free (src);
@@ -449,6 +486,7 @@ decrypt_thread (GTask          *task,
   pl_sink *sink = NULL;
   GError *error = NULL;
   gpg_error_t err;
+  PadlockSignerLookup *lookup = padlock_signer_lookup_new (work->verify_home);
 
   err = open_input_output (self, work, &src, &sink);
   /* What the name or the user took for a message, and is none, says so
@@ -468,7 +506,7 @@ decrypt_thread (GTask          *task,
         padlock_holder_call_init (&call, work->holder, work->input_name,
                                   work->cancellable, on_holder_waiting, self);
       err = decrypt_with_secret (work, src, sink, &work->result, &ctl,
-                                 work->holder ? &call.core : NULL);
+                                 work->holder ? &call.core : NULL, lookup);
       if (err)
         error = decrypt_error (work, &call, err);
       else if (work->holder)
@@ -482,12 +520,15 @@ decrypt_thread (GTask          *task,
       /* A file's size; a folder (an unpacked archive) has none to give. */
       if (g_stat (work->output_path, &st) == 0 && S_ISREG (st.st_mode))
         work->plaintext_size = st.st_size;
+      work->signatures = padlock_signer_lookup_verdicts (lookup,
+                                                         &work->result.verifications);
     }
   else if (err && !error)
     error = padlock_folder_error (NULL, FALSE, sink,
                                   work->sink == PADLOCK_JOB_SINK_FOLDER, err);
   pl_sink_free (sink);
   pl_source_free (src);
+  padlock_signer_lookup_free (lookup);
   return_outcome (task, err, error);
 }
 

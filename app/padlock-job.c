@@ -191,6 +191,15 @@ padlock_job_tick (gpointer user_data)
 }
 
 
+/* The verdicts of a decryption's signatures, before the state says DONE
+ * (a row reads them then). */
+static void
+take_signatures (PadlockJob *self, PadlockJobWork *work)
+{
+  g_clear_pointer (&self->signatures, g_ptr_array_unref);
+  self->signatures = g_steal_pointer (&work->signatures);
+}
+
 static void
 padlock_job_finished (GObject      *object,
                       GAsyncResult *result,
@@ -244,6 +253,7 @@ padlock_job_finished (GObject      *object,
       self->original_deleted = work->original_deleted;
       if (work->direction == PADLOCK_DIRECTION_DECRYPT)
         self->plaintext_size = work->plaintext_size;
+      take_signatures (self, work);
       /* A folder's total is what went through, once it is all through
        * (a small one finishes before its scan is published). */
       moved = self->bytes_total >= 0 ? (guint64) self->bytes_total
@@ -305,6 +315,13 @@ padlock_job_start (PadlockJob *self,
     work->holder = padlock_holder_ref (self->holder);
   if (self->recipients && self->direction == PADLOCK_DIRECTION_ENCRYPT)
     work->recipients = padlock_recipients_ref (self->recipients);
+  work->verify_home = g_strdup (self->verify_home);
+  if (self->sign_key && self->direction == PADLOCK_DIRECTION_ENCRYPT)
+    {
+      work->sign_key = g_object_ref (self->sign_key);
+      work->sign_agent = g_object_ref (self->sign_agent);
+      work->sign_home = g_strdup (self->sign_home);
+    }
   g_clear_object (&self->cancellable);
   self->cancellable = g_cancellable_new ();
   work->cancellable = g_object_ref (self->cancellable);
@@ -459,6 +476,102 @@ padlock_job_set_holder (PadlockJob    *self,
   self->holder = holder;
 }
 
+void
+padlock_job_set_signers_home (PadlockJob *self,
+                              const char *home_dir)
+{
+  g_return_if_fail (PADLOCK_IS_JOB (self));
+
+  g_free (self->verify_home);
+  self->verify_home = g_strdup (home_dir);
+}
+
+void
+padlock_job_set_signer (PadlockJob   *self,
+                        PadlockKey   *key,
+                        PadlockAgent *agent,
+                        const char   *home_dir)
+{
+  g_return_if_fail (PADLOCK_IS_JOB (self));
+  g_return_if_fail (!key || PADLOCK_IS_AGENT (agent));
+
+  g_set_object (&self->sign_key, key);
+  g_clear_object (&self->sign_agent);
+  if (key)
+    self->sign_agent = g_object_ref (agent);
+  g_free (self->sign_home);
+  self->sign_home = key ? g_strdup (home_dir) : NULL;
+}
+
+PadlockKey *
+padlock_job_get_signer (PadlockJob *self)
+{
+  g_return_val_if_fail (PADLOCK_IS_JOB (self), NULL);
+
+  return self->sign_key;
+}
+
+/* FILE and, for a folder, what it holds, deepest first; a symbolic link
+ * is removed, never followed. */
+static gboolean
+delete_tree (GFile *file, GError **error)
+{
+  g_autoptr(GFileEnumerator) children = NULL;
+  GFileType type = g_file_query_file_type (file, G_FILE_QUERY_INFO_NOFOLLOW_SYMLINKS,
+                                           NULL);
+
+  if (type == G_FILE_TYPE_DIRECTORY)
+    {
+      GFileInfo *info;
+      GFile *child;
+
+      children = g_file_enumerate_children (file, G_FILE_ATTRIBUTE_STANDARD_NAME,
+                                            G_FILE_QUERY_INFO_NOFOLLOW_SYMLINKS,
+                                            NULL, error);
+      if (!children)
+        return FALSE;
+      while (g_file_enumerator_iterate (children, &info, &child, NULL, error)
+             && info)
+        if (!delete_tree (child, error))
+          return FALSE;
+      if (error && *error)
+        return FALSE;
+    }
+  return g_file_delete (file, NULL, error);
+}
+
+gboolean
+padlock_job_delete_output (PadlockJob  *self,
+                           GError     **error)
+{
+  g_return_val_if_fail (PADLOCK_IS_JOB (self), FALSE);
+  g_return_val_if_fail (self->state == PADLOCK_JOB_DONE && self->output, FALSE);
+
+  if (self->output_deleted)
+    return TRUE;
+  if (!delete_tree (self->output, error))
+    return FALSE;
+  self->output_deleted = TRUE;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_OUTPUT]);
+  return TRUE;
+}
+
+gboolean
+padlock_job_get_output_deleted (PadlockJob *self)
+{
+  g_return_val_if_fail (PADLOCK_IS_JOB (self), FALSE);
+
+  return self->output_deleted;
+}
+
+GPtrArray *
+padlock_job_get_signatures (PadlockJob *self)
+{
+  g_return_val_if_fail (PADLOCK_IS_JOB (self), NULL);
+
+  return self->signatures;
+}
+
 PadlockJob *
 padlock_job_new (GFile                  *input,
                  PadlockDirection        direction,
@@ -571,6 +684,11 @@ padlock_job_finalize (GObject *object)
   g_clear_pointer (&self->secret, padlock_secret_unref);
   g_clear_pointer (&self->holder, padlock_holder_unref);
   g_clear_pointer (&self->recipients, padlock_recipients_unref);
+  g_free (self->verify_home);
+  g_clear_pointer (&self->signatures, g_ptr_array_unref);
+  g_clear_object (&self->sign_key);
+  g_clear_object (&self->sign_agent);
+  g_free (self->sign_home);
   g_clear_object (&self->cancellable);
   g_mutex_clear (&self->waiting_lock);
   g_free (self->waiting);

@@ -129,6 +129,35 @@ PadlockRecipients *padlock_job_get_recipients   (PadlockJob        *self);
  * and anyone with the passphrase" (padlock_recipients_describe); NULL
  * without recipients. */
 char             *padlock_job_dup_openers       (PadlockJob        *self);
+/* Decryption: the signatures inside are verified with the certificates
+ * of the GnuPG home HOME_DIR (padlock_keyring_get_home_dir, or
+ * padlock_keyring_default_home), found by the issuer each names, from the
+ * job's thread; without one (NULL, or no such folder), every signer is
+ * unknown. */
+void              padlock_job_set_signers_home  (PadlockJob       *self,
+                                                 const char       *home_dir);
+/* Once a decryption is done: the verdict of each signature inside
+ * (PadlockSignature, padlock-signature.h), in the message's order; empty
+ * when it was not signed, NULL before then. */
+GPtrArray        *padlock_job_get_signatures    (PadlockJob       *self);
+/* A done job's output (a file, or an unpacked folder and what it holds)
+ * goes, at the user's word (a bad signature's Delete); the job says so
+ * from then on (padlock_job_get_output_deleted, notify::output). */
+gboolean          padlock_job_delete_output     (PadlockJob       *self,
+                                                 GError          **error);
+gboolean          padlock_job_get_output_deleted (PadlockJob      *self);
+/* Encryption: signed by KEY (a PadlockKey with a signing subkey whose
+ * secret gpg-agent holds: padlock_key_get_signing_subkey) of the keyring
+ * of HOME_DIR, through AGENT, whose pinentry asks for the key's
+ * passphrase; NULL: not signed.  The output is then what `gpg -se`
+ * writes.  A key that cannot sign fails the job before it writes. */
+typedef struct _PadlockKey PadlockKey;
+typedef struct _PadlockAgent PadlockAgent;
+void              padlock_job_set_signer        (PadlockJob       *self,
+                                                 PadlockKey       *key,
+                                                 PadlockAgent     *agent,
+                                                 const char       *home_dir);
+PadlockKey       *padlock_job_get_signer        (PadlockJob       *self);
 /* A failed job goes back to the queue, with a new passphrase. */
 void              padlock_job_retry             (PadlockJob       *self,
                                                  PadlockSecret    *secret);

@@ -552,20 +552,26 @@ padlock_keyring_set_property (GObject *object, guint prop_id,
     }
 }
 
+char *
+padlock_keyring_default_home (void)
+{
+  /* gpg's own choice on Unix: GNUPGHOME, else ~/.gnupg. */
+  const char *env = g_getenv ("GNUPGHOME");
+
+  return env && *env ? g_strdup (env)
+                     : g_build_filename (g_get_home_dir (), ".gnupg", NULL);
+}
+
 static void
 padlock_keyring_constructed (GObject *object)
 {
   PadlockKeyring *self = PADLOCK_KEYRING (object);
 
   G_OBJECT_CLASS (padlock_keyring_parent_class)->constructed (object);
-  /* gpg's own choice on Unix: GNUPGHOME, else ~/.gnupg. */
   if (!self->home_dir || !*self->home_dir)
     {
-      const char *env = g_getenv ("GNUPGHOME");
-
       g_free (self->home_dir);
-      self->home_dir = env && *env ? g_strdup (env)
-                       : g_build_filename (g_get_home_dir (), ".gnupg", NULL);
+      self->home_dir = padlock_keyring_default_home ();
     }
   watch_home (self);
   start_listing (self);
@@ -776,6 +782,41 @@ padlock_keyring_export_home (const char *home_dir,
 leave:
   g_cancellable_disconnect (cancellable, handler);
   g_clear_pointer (&data, gpgme_data_release);
+  g_clear_pointer (&ctx, gpgme_release);
+  return bytes;
+}
+
+GBytes *
+padlock_keyring_find_signer_home (const char *home_dir, const char *id,
+                                  PadlockKey **key, GError **error)
+{
+  gpgme_ctx_t ctx = NULL;
+  gpgme_key_t found = NULL;
+  gpgme_error_t err;
+  GBytes *bytes = NULL;
+
+  *key = NULL;
+  err = new_context (home_dir, &ctx);
+  if (!err)
+    err = gpgme_set_keylist_mode (ctx, GPGME_KEYLIST_MODE_LOCAL
+                                       | GPGME_KEYLIST_MODE_VALIDATE);
+  if (!err)
+    err = gpgme_get_key (ctx, id, &found, 0);
+  if (gpg_err_code (err) == GPG_ERR_EOF
+      || gpg_err_code (err) == GPG_ERR_NO_PUBKEY)
+    err = 0;            /* not in the keyring: an unknown signer */
+  else if (err)
+    g_propagate_error (error, padlock_error_from_gpg (err));
+  else if (found && found->subkeys)
+    {
+      const char *fingerprints[] = { found->subkeys->fpr, NULL };
+
+      bytes = padlock_keyring_export_home (home_dir, fingerprints, NULL,
+                                           error);
+      if (bytes)
+        *key = padlock_key_new_from_gpgme (found);
+    }
+  g_clear_pointer (&found, gpgme_key_unref);
   g_clear_pointer (&ctx, gpgme_release);
   return bytes;
 }

@@ -61,6 +61,9 @@ G_DECLARE_FINAL_TYPE (PadlockKeyring, padlock_keyring, PADLOCK, KEYRING, GObject
  * ~/.gnupg) when NULL; starts reading it at once. */
 PadlockKeyring     *padlock_keyring_new             (const char     *home_dir);
 const char         *padlock_keyring_get_home_dir    (PadlockKeyring *self);
+/* gpg's home when none is named: GNUPGHOME, else ~/.gnupg (a new
+ * string; the folder may not exist). */
+char               *padlock_keyring_default_home    (void);
 PadlockKeyringState padlock_keyring_get_state       (PadlockKeyring *self);
 /* Why the state is FAILED; NULL otherwise. */
 const GError       *padlock_keyring_get_error       (PadlockKeyring *self);
@@ -102,6 +105,17 @@ GBytes             *padlock_keyring_export_home     (const char          *home_d
                                                      const char * const  *fingerprints,
                                                      GCancellable        *cancellable,
                                                      GError             **error);
+
+/* The certificate whose primary key or subkey is ID (a key ID or a
+ * fingerprint, hex, as a signature names its issuer), from the keyring
+ * of HOME_DIR, blocking, from any thread: its minimal export (as
+ * padlock_keyring_export_home) and, in *KEY, what gpg says of it (the
+ * validity from the trust database).  NULL and no error when the keyring
+ * has no such key. */
+GBytes             *padlock_keyring_find_signer_home (const char         *home_dir,
+                                                      const char         *id,
+                                                      PadlockKey        **key,
+                                                      GError            **error);
 
 /* Imports the certificates of FILE (armored or binary) into the keyring
  * and reads it again; the result says what was new. */

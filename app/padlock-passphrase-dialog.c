@@ -497,3 +497,14 @@ padlock_passphrase_dialog_dup_recipients (PadlockPassphraseDialog *self)
     return NULL;
   return padlock_people_dup_recipients (self->people);
 }
+
+void
+padlock_passphrase_dialog_add_section (PadlockPassphraseDialog *self,
+                                       GtkWidget               *section)
+{
+  g_return_if_fail (PADLOCK_IS_PASSPHRASE_DIALOG (self));
+
+  /* The entries' column, the one-archive check last until now. */
+  gtk_box_append (GTK_BOX (gtk_widget_get_parent (GTK_WIDGET (self->one_archive_check))),
+                  section);
+}

@@ -46,6 +46,10 @@ void                     padlock_passphrase_dialog_set_people (PadlockPassphrase
 /* After "finished": the recipients chosen, or NULL (none, or
  * cancelled); remembers them (padlock_people_dup_recipients). */
 PadlockRecipients       *padlock_passphrase_dialog_dup_recipients (PadlockPassphraseDialog *self);
+/* Encryption: SECTION (such as "Sign as", padlock-sign-as.h) under the
+ * entries, in the order added. */
+void                     padlock_passphrase_dialog_add_section (PadlockPassphraseDialog *self,
+                                                                GtkWidget               *section);
 /* What comes next, such as a second dialog (NULL hides it). */
 void                     padlock_passphrase_dialog_set_note (PadlockPassphraseDialog *self,
                                                              const char              *note);

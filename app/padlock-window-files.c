@@ -1,5 +1,8 @@
 /* padlock-window-files.c - files in: drops, sorting, passphrases, retries */
 #include "padlock-window-private.h"
+#include "padlock-application.h"
+#include "padlock-keyring.h"
+#include "padlock-sign-as.h"
 
 #include <glib/gi18n.h>
 
@@ -22,6 +25,7 @@ padlock_request_free (PadlockRequest *request)
   g_free (request->heading);
   g_free (request->error);
   g_free (request->note);
+  g_clear_object (&request->sign_as);
   g_free (request);
 }
 
@@ -96,6 +100,46 @@ padlock_window_notice (PadlockWindow *self,
   self->last_notice = g_strdup (message);
 }
 
+/* Encrypting: "Sign as", under the entries. */
+static void
+add_sign_as (PadlockWindow *self, PadlockRequest *request)
+{
+  GApplication *app = g_application_get_default ();
+
+  if (!PADLOCK_IS_APPLICATION (app))
+    return;
+  request->sign_as = g_object_ref_sink (padlock_sign_as_new (
+                       padlock_application_get_keyring (PADLOCK_APPLICATION (app))));
+  padlock_passphrase_dialog_add_section (self->dialog, request->sign_as);
+}
+
+/* The encryption jobs of REQUEST are signed by the key "Sign as" offers
+ * when it is checked, through the application's agent. */
+static void
+set_signer (PadlockRequest *request, PadlockJob *job)
+{
+  PadlockApplication *app = PADLOCK_APPLICATION (g_application_get_default ());
+  PadlockKey *key = request->sign_as
+                    ? padlock_sign_as_get_key (PADLOCK_SIGN_AS (request->sign_as))
+                    : NULL;
+
+  if (key)
+    padlock_job_set_signer (job, key, padlock_application_get_agent (app),
+                            padlock_keyring_get_home_dir (
+                              padlock_application_get_keyring (app)));
+}
+
+/* A decryption verifies its signatures with the user's GnuPG keyring,
+ * the one the application's keyring reads (gpg's default home); it asks
+ * gpg only when the file is signed. */
+static void
+set_signers_home (PadlockJob *job)
+{
+  g_autofree char *home = padlock_keyring_default_home ();
+
+  padlock_job_set_signers_home (job, home);
+}
+
 /* SECRET and RECIPIENTS (either may be NULL) lock the request's files. */
 static void
 start_jobs (PadlockWindow     *self,
@@ -120,6 +164,7 @@ start_jobs (PadlockWindow     *self,
       padlock_job_set_group (job, group);
       padlock_job_set_secret (job, secret);
       padlock_job_set_recipients (job, recipients);
+      set_signer (request, job);
       padlock_queue_add (self->queue, job);
       padlock_job_config_clear (&config);
       return;
@@ -131,8 +176,13 @@ start_jobs (PadlockWindow     *self,
 
       padlock_job_set_group (job, group);
       padlock_job_set_secret (job, secret);
-      if (direction == PADLOCK_DIRECTION_ENCRYPT)
-        padlock_job_set_recipients (job, recipients);
+      if (direction == PADLOCK_DIRECTION_DECRYPT)
+        set_signers_home (job);
+      else
+        {
+          padlock_job_set_recipients (job, recipients);
+          set_signer (request, job);
+        }
       padlock_queue_add (self->queue, job);
     }
   padlock_job_config_clear (&config);
@@ -220,6 +270,8 @@ show_next_request (PadlockWindow *self)
       padlock_passphrase_dialog_set_format (self->dialog, format);
       padlock_job_config_clear (&config);
       add_people (self);
+      if (self->request->files)
+        add_sign_as (self, self->request);
     }
   g_signal_connect_object (self->dialog, "finished",
                            G_CALLBACK (on_dialog_finished), self, 0);

@@ -16,6 +16,8 @@ typedef struct
   char *heading;
   char *error;
   char *note;                   /* what follows this dialog; may be NULL */
+  GtkWidget *sign_as;           /* encrypting: "Sign as" (padlock-sign-as.h),
+                                 * a reference; NULL otherwise */
 } PadlockRequest;
 
 struct _PadlockWindow

@@ -104,6 +104,7 @@ typedef struct decrypt_job
   int verifying;                /* the options give certificates */
   pl_verifier verifier;
   pl_sig_hasher sig_hasher;     /* the verifier's hashes, on a thread */
+  const pl_cert *found_certs[PL_VERIFY_MAX]; /* opts->find_cert's */
 } decrypt_job;
 
 static gpg_error_t
@@ -1166,6 +1167,9 @@ decrypt_message (decrypt_job *j)
     err = read_to_end (&j->message);
   if (!err)
     err = pl_job_check_cancel (j->ctl);
+  if (!err && j->verifying && j->opts->find_cert)
+    pl_verifier_lookup (&j->verifier, j->opts->find_cert,
+                        j->opts->find_cert_data, j->found_certs);
   if (!err && j->verifying)
     pl_verifier_finish (&j->verifier, (uint32_t) time (NULL),
                         &j->result->verifications);
@@ -1184,6 +1188,7 @@ record_sig_hash (decrypt_job *j)
   pl_sig_hasher_get_stats (&j->sig_hasher, &st);
   j->result->sig_hashed_on_thread = st.on_thread;
   j->result->sig_hashed_on_caller = st.on_caller;
+  j->result->sig_hash_handed = st.handed;
 }
 
 gpg_error_t
@@ -1212,8 +1217,11 @@ pl_decrypt (pl_source *src, pl_sink *sink, const pl_decrypt_options *opts,
   j->opts = opts;
   j->result = result;
   j->ctl = ctl;
-  j->verifying = opts->n_verify_certs > 0;
+  j->verifying = opts->n_verify_certs > 0 || opts->find_cert;
   pl_verifier_init (&j->verifier, opts->verify_certs, opts->n_verify_certs);
+  /* Certificates found at the end (pl_verifier_lookup): every signature
+   * is hashed, its signer unknown until then. */
+  j->verifier.certs_final = !opts->find_cert;
   pl_writer_init (&j->writer, emit_plaintext, sink, PLAINTEXT_BUFFER_SIZE,
                   pl_job_threads (ctl) > 1);
   err = decrypt_message (j);

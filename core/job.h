@@ -193,6 +193,12 @@ typedef struct
    * never decide whether an encrypted message's plaintext is written. */
   const pl_cert *const *verify_certs;
   size_t n_verify_certs;
+  /* Not NULL: signatures are verified also when no certificate is given,
+   * and once the data is read the job asks FIND_CERT (from its thread,
+   * with FIND_CERT_DATA) for each issuer that VERIFY_CERTS lack
+   * (pl_verifier_lookup): the desktop finds them in the GnuPG keyring. */
+  pl_cert_lookup_fn find_cert;
+  void *find_cert_data;
   /* A message that is signed, not encrypted (sop inline-verify): no key
    * is needed (N_KEYS may be 0), an encrypted one is GPG_ERR_BAD_DATA,
    * and as the signature is then the only authentication, the sink is
@@ -232,6 +238,8 @@ typedef struct
   /* The signatures' data hash (sighash.h): octets hashed on its thread
    * and on the job's own (for the tests and bench/). */
   uint64_t sig_hashed_on_thread, sig_hashed_on_caller;
+  uint64_t sig_hash_handed;     /* octets handed to its thread (some
+                                 * may have been taken back) */
 } pl_decrypt_result;
 
 /* The number of cores online: the default thread budget. */

@@ -17,9 +17,24 @@
 
 #include "cert.h"
 
+/* A signature made where the secret key is held (gpg-agent, a card):
+ * PUB's signature over DIGEST (DIGEST_LEN octets, made with the
+ * libgcrypt hash GCRY_MD_ALGO), into *SIG as libgcrypt and gpg-agent
+ * write it: "(sig-val (rsa (s S)))", "(sig-val (ecdsa (r R) (s S)))" or
+ * "(sig-val (eddsa (r R) (s S)))" (the caller releases it).  Called from
+ * the job's thread; an error (GPG_ERR_CANCELED: the user said no) ends
+ * the job. */
+typedef gpg_error_t (*pl_sign_fn) (void *user_data, const pl_pubkey *pub,
+                                   int gcry_md_algo, const uint8_t *digest,
+                                   size_t digest_len, gcry_sexp_t *sig);
+
 typedef struct
 {
   const pl_pubkey *pub;         /* borrowed from the certificate */
+  /* Not NULL: the key is held elsewhere and SIGN makes its signatures;
+   * then no secret field is here (MEM NULL). */
+  pl_sign_fn sign;
+  void *sign_data;
   uint8_t *mem;                 /* secure: the cleartext secret fields */
   size_t mem_len;
   pl_field field[4];            /* RSA d, p, q, u; EC d (MPI); X25519:

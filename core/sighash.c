@@ -120,6 +120,7 @@ pl_sig_hasher_push (pl_sig_hasher *sh, const uint8_t *p, size_t n,
    * no core: its spans are hashed here, in order, before this one. */
   if (pl_worker_full (&sh->worker) && take_back_all (sh) && sh->err)
     return sh->err;
+  sh->stats.handed += n;
   return pl_worker_submit (&sh->worker, p, n);
 }
 

@@ -73,6 +73,7 @@ typedef enum
 
 typedef struct
 {
+  uint64_t handed;              /* octets handed to the thread */
   uint64_t on_thread;           /* octets the thread hashed */
   uint64_t on_caller;           /* octets hashed on the caller's thread */
   uint64_t taken_back;          /* of those, octets taken back */

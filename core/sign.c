@@ -24,6 +24,31 @@ put_be (uint8_t *p, uint32_t v, int octets)
     p[i] = (uint8_t) (v >> (8 * (octets - 1 - i)));
 }
 
+/* An EdDSA signature's R and S (32 octets each, zeros first) from SIG. */
+static gpg_error_t
+eddsa_values (gcry_sexp_t sig, uint8_t *r, uint8_t *s)
+{
+  gpg_error_t err = 0;
+
+  for (int i = 0; i < 2 && !err; i++)
+    {
+      gcry_sexp_t l = gcry_sexp_find_token (sig, i ? "s" : "r", 0);
+      size_t n = 0;
+      const void *p = l ? gcry_sexp_nth_data (l, 1, &n) : NULL;
+
+      if (!p || n > 32)
+        err = gpg_error (GPG_ERR_BAD_SIGNATURE);
+      else
+        {
+          uint8_t *out = i ? s : r;
+          memset (out, 0, 32 - n);
+          memcpy (out + 32 - n, p, n);
+        }
+      gcry_sexp_release (l);
+    }
+  return err;
+}
+
 /* EdDSA over DIGEST with the 32-octet seed of SIGNER into R and S. */
 static gpg_error_t
 eddsa_sign (const pl_seckey *signer, const uint8_t *digest, size_t dlen,
@@ -34,8 +59,6 @@ eddsa_sign (const pl_seckey *signer, const uint8_t *digest, size_t dlen,
   uint8_t *seed = gcry_malloc_secure (32);
   gcry_sexp_t key = NULL, data = NULL, sig = NULL;
   gpg_error_t err = seed ? 0 : gpg_error (GPG_ERR_ENOMEM);
-  const void *p;
-  size_t n;
 
   if (!err && d->len > 32)
     err = gpg_error (GPG_ERR_BAD_SECKEY);
@@ -54,20 +77,8 @@ eddsa_sign (const pl_seckey *signer, const uint8_t *digest, size_t dlen,
                            " (value %b))", (int) dlen, digest);
   if (!err)
     err = gcry_pk_sign (&sig, data, key);
-  for (int i = 0; i < 2 && !err; i++)
-    {
-      gcry_sexp_t l = gcry_sexp_find_token (sig, i ? "s" : "r", 0);
-      p = l ? gcry_sexp_nth_data (l, 1, &n) : NULL;
-      if (!p || n > 32)
-        err = gpg_error (GPG_ERR_BAD_SIGNATURE);
-      else
-        {
-          uint8_t *out = i ? s : r;
-          memset (out, 0, 32 - n);
-          memcpy (out + 32 - n, p, n);
-        }
-      gcry_sexp_release (l);
-    }
+  if (!err)
+    err = eddsa_values (sig, r, s);
   if (seed)
     pl_wipe (seed, 32);
   gcry_free (seed);
@@ -160,6 +171,62 @@ gcry_sign (const pl_seckey *signer, int hash_algo, const uint8_t *digest,
   return err;
 }
 
+/* R and S of EdDSA at OUT + *POS: native for Ed25519 (27), MPIs for
+ * the legacy EdDSA (22). */
+static void
+put_eddsa (int algo, uint8_t *r, uint8_t *s, uint8_t *out, size_t *pos)
+{
+  if (algo == PL_PK_ED25519)
+    {
+      memcpy (out + *pos, r, 32);
+      memcpy (out + *pos + 32, s, 32);
+      *pos += 64;
+    }
+  else
+    {
+      *pos += pl_mpi_write (r, 32, out + *pos);
+      *pos += pl_mpi_write (s, 32, out + *pos);
+    }
+}
+
+/* A signer held elsewhere: its callback signs, and its answer's values
+ * are written as ours would be. */
+static gpg_error_t
+held_sign (const pl_seckey *signer, int hash_algo, const uint8_t *digest,
+           size_t dlen, uint8_t *out, size_t *pos)
+{
+  const pl_pubkey *pub = signer->pub;
+  gcry_sexp_t sig = NULL;
+  uint8_t r[32], s[32];
+  gpg_error_t err = signer->sign (signer->sign_data, pub,
+                                  pl_hash_gcry_algo (hash_algo), digest, dlen,
+                                  &sig);
+
+  if (!err && !sig)
+    err = gpg_error (GPG_ERR_BAD_SIGNATURE);
+  if (!err)
+    switch (pub->algo)
+      {
+      case PL_PK_RSA: case PL_PK_RSA_S:
+        err = put_sexp_mpi (sig, "s", PL_PUBKEY_BITS_MAX / 8, out, pos);
+        break;
+      case PL_PK_ECDSA:
+        err = put_sexp_mpi (sig, "r", 66, out, pos);
+        if (!err)
+          err = put_sexp_mpi (sig, "s", 66, out, pos);
+        break;
+      case PL_PK_EDDSA: case PL_PK_ED25519:
+        err = eddsa_values (sig, r, s);
+        if (!err)
+          put_eddsa (pub->algo, r, s, out, pos);
+        break;
+      default:
+        err = gpg_error (GPG_ERR_PUBKEY_ALGO);
+      }
+  gcry_sexp_release (sig);
+  return err;
+}
+
 /* The signature material of SIGNER over DIGEST at OUT + *POS. */
 static gpg_error_t
 sign_digest (const pl_seckey *signer, int hash_algo, const uint8_t *digest,
@@ -168,6 +235,8 @@ sign_digest (const pl_seckey *signer, int hash_algo, const uint8_t *digest,
   uint8_t r[32], s[32];
   gpg_error_t err;
 
+  if (signer->sign)
+    return held_sign (signer, hash_algo, digest, dlen, out, pos);
   switch (signer->pub->algo)
     {
     case PL_PK_RSA: case PL_PK_RSA_S: case PL_PK_ECDSA:
@@ -176,17 +245,7 @@ sign_digest (const pl_seckey *signer, int hash_algo, const uint8_t *digest,
       err = eddsa_sign (signer, digest, dlen, r, s);
       if (err)
         return err;
-      if (signer->pub->algo == PL_PK_ED25519)
-        {
-          memcpy (out + *pos, r, 32);
-          memcpy (out + *pos + 32, s, 32);
-          *pos += 64;
-        }
-      else
-        {
-          *pos += pl_mpi_write (r, 32, out + *pos);
-          *pos += pl_mpi_write (s, 32, out + *pos);
-        }
+      put_eddsa (signer->pub->algo, r, s, out, pos);
       pl_wipe (r, 32);
       pl_wipe (s, 32);
       return 0;

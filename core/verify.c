@@ -74,7 +74,7 @@ attach_hash (pl_verifier *v, pl_verify_entry *e)
   e->hash = -1;
   if (!galgo || (e->type != PL_SIG_BINARY && e->type != PL_SIG_TEXT))
     return 0;
-  if (!signer_may_be_known (v, e))
+  if (v->certs_final && !signer_may_be_known (v, e))
     {
       e->unknown_signer = 1;
       return 0;
@@ -295,6 +295,37 @@ find_signer (const pl_verifier *v, const pl_sig *s, const pl_cert **cert)
   return NULL;
 }
 
+size_t
+pl_verifier_lookup (pl_verifier *v, pl_cert_lookup_fn lookup,
+                    void *user_data, const pl_cert **found)
+{
+  size_t n = 0;
+
+  /* V's own certificates first: a signer among them is asked for no
+   * further. */
+  for (size_t i = 0; i < v->n_certs && n < PL_VERIFY_MAX; i++)
+    found[n++] = v->certs[i];
+  v->certs = found;
+  v->n_certs = n;
+  for (size_t i = 0; i < v->n && n < PL_VERIFY_MAX; i++)
+    {
+      const pl_verify_entry *e = &v->e[i];
+      const pl_sig *s = &e->sig;
+      const pl_cert *cert, *known;
+
+      /* Not closed or already judged: no key changes its verdict. */
+      if (!e->closed || e->err || (!s->issuer_fpr_len && !s->has_issuer)
+          || find_signer (v, s, &known))
+        continue;
+      cert = lookup (user_data, s->issuer_fpr, s->issuer_fpr_len,
+                     s->has_issuer ? s->issuer : NULL);
+      if (cert)
+        found[n++] = cert;
+      v->n_certs = n;
+    }
+  return n;
+}
+
 /* The verdict of entry E, whose signature was parsed, into OUT. */
 static void
 judge (const pl_verifier *v, const pl_verify_entry *e, uint32_t now,
@@ -452,6 +483,7 @@ pl_verify_detached (const uint8_t *sigs, size_t sigs_len, pl_source *src,
 
   memset (out, 0, sizeof *out);
   pl_verifier_init (&v, certs, n_certs);
+  v.certs_final = 1;            /* no lookup here */
   if (pl_armor_detect (sigs, sigs_len))
     err = pl_armor_dearmor_all (sigs, sigs_len, &bin, &bin_len);
   else if (!(bin = malloc (sigs_len ? sigs_len : 1)))

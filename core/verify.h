@@ -20,7 +20,8 @@
  * Hashing starts only for a signature that announces itself: a message
  * without one costs nothing, and one by a key that no certificate holds
  * (the one-pass packet's key ID or fingerprint, or the signature's
- * issuer) costs no hash either: its verdict is UNKNOWN_KEY.  Signatures that need the same input share
+ * issuer) costs no hash either when the caller says no certificate will
+ * be found later (certs_final): its verdict is UNKNOWN_KEY.  Signatures that need the same input share
  * one hash context (same algorithm, binary or text, no salt: every v4
  * signature by one signer's several keys); v6 signatures hash their
  * salt first and so each take their own.  At most PL_VERIFY_MAX
@@ -134,6 +135,12 @@ typedef struct
   pl_data_hash h[PL_VERIFY_MAX];
   size_t n_hashes;
   int data_started;
+  /* Set by the caller after init (0 there, as before it existed) when
+   * the certificates given are all there will be (no
+   * pl_verifier_lookup): a signature by a key none holds is then not
+   * hashed.  The decrypt job sets it without a find_cert, and
+   * pl_verify_detached always. */
+  int certs_final;
 } pl_verifier;
 
 /* A verifier for the N_CERTS certificates CERTS (which must outlive it). */
@@ -163,6 +170,23 @@ void pl_verifier_data_begin (pl_verifier *v);
 /* N octets of the literal data, as stored (before any line-ending
  * conversion for output). */
 void pl_verifier_push (pl_verifier *v, const uint8_t *p, size_t n);
+
+/* A certificate found when it is needed (the desktop's keyring): the
+ * issuer as a signature names it, by fingerprint (FPR_LEN octets; 0 when
+ * it names none) and by key ID (NULL when it names none).  Returns the
+ * certificate (borrowed: it must outlive the verdicts) or NULL. */
+typedef const pl_cert *(*pl_cert_lookup_fn) (void *user_data,
+                                             const uint8_t *fpr,
+                                             size_t fpr_len,
+                                             const uint8_t *keyid);
+
+/* Before pl_verifier_finish: asks LOOKUP for the issuer of every
+ * signature read whose issuer no certificate of V (or found before) holds,
+ * puts the certificates found into FOUND (PL_VERIFY_MAX, which must
+ * outlive V's finish) after V's own, and makes V verify with them.
+ * Returns how many FOUND holds. */
+size_t pl_verifier_lookup (pl_verifier *v, pl_cert_lookup_fn lookup,
+                           void *user_data, const pl_cert **found);
 
 /* The verdicts at NOW into *OUT: every signature in the order it was
  * announced.  A one-pass packet never closed is BAD. */

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "packet-builder.h"
 #include "testutil.h"
 
 TgHome *
@@ -262,4 +263,25 @@ tg_gpg_decrypt_file (TgHome *home, const char *path, const char *passphrase)
   if (tg_gpg (home, passphrase, in, &out, "--decrypt", NULL) != 0)
     g_clear_pointer (&out, g_bytes_unref);
   return out;
+}
+
+GBytes *
+tg_bad_signature_message (TgHome *home, const char *signer, const char *name,
+                          const char *text, const char *passphrase)
+{
+  g_autoptr(GBytes) in = g_bytes_new (text, strlen (text));
+  g_autoptr(GBytes) signed_msg = NULL;
+  GByteArray *msg;
+  guint8 *inner;
+  gsize len;
+
+  g_assert_cmpint (tg_gpg (home, NULL, in, &signed_msg, "--set-filename", name,
+                           "-z", "0", "--output", "-", "-u", signer, "-s",
+                           NULL), ==, 0);
+  inner = g_bytes_unref_to_data (g_steal_pointer (&signed_msg), &len);
+  g_assert_cmpuint (len, >, 64);
+  inner[len - 2] ^= 0x01;
+  msg = pb_message (passphrase, inner, len, -1);
+  g_free (inner);
+  return g_byte_array_free_to_bytes (msg);
 }

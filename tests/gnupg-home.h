@@ -83,6 +83,16 @@ guint   tg_home_pinentry_count (TgHome   *home);
 void    tg_gpgconf           (TgHome     *home,
                               const char *command,
                               const char *component);
+/* SIGNER's `gpg -s -z 0` of TEXT (stored as NAME) with one octet of its
+ * signature's last MPI flipped, encrypted with PASSPHRASE (SKESK v4,
+ * SEIPD v1) around those very packets, as gpg would never write them
+ * (it would wrap them as data): the encryption holds, the signature
+ * does not. */
+GBytes *tg_bad_signature_message (TgHome     *home,
+                                  const char *signer,
+                                  const char *name,
+                                  const char *text,
+                                  const char *passphrase);
 /* The path of NAME in the home (a new string). */
 char   *tg_home_path         (TgHome     *home,
                               const char *name);

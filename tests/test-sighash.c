@@ -100,9 +100,9 @@ test_alone (gconstpointer p)
   pl_sig_hasher_get_stats (&sh, &st);
   g_assert_cmpuint (st.on_thread + st.on_caller, ==, len);
   if (threads > 1)
-    g_assert_cmpuint (st.on_thread, >, 0);
+    g_assert_cmpuint (st.handed, >, 0);
   else
-    g_assert_cmpuint (st.on_thread, ==, 0);
+    g_assert_cmpuint (st.handed + st.on_thread, ==, 0);
   pl_sig_hasher_clear (&sh);
   g_assert_cmpmem (gcry_md_read (bin.md, 0), 64, gcry_md_read (want_bin.md, 0),
                    64);
@@ -309,7 +309,9 @@ test_shape (gconstpointer p)
                   two.r.sig_hashed_on_thread, two.r.sig_hashed_on_caller);
   g_assert_cmpuint (two.r.sig_hashed_on_thread + two.r.sig_hashed_on_caller,
                     ==, stored);
-  g_assert_cmpuint (two.r.sig_hashed_on_thread, >=, stored / 2);
+  /* Handed to the thread; on a busy machine the caller may take some
+   * back (sighash.h), so what the thread itself hashed is only shown. */
+  g_assert_cmpuint (two.r.sig_hash_handed, >=, stored / 2);
   outcome_clear (&one);
   outcome_clear (&two);
   g_bytes_unref (msg);

@@ -213,6 +213,244 @@ test_signed_only_job (gconstpointer p)
   tu_key_free (&k);
 }
 
+/* What a lookup (pl_cert_lookup_fn) was asked, and holds. */
+typedef struct
+{
+  const pl_cert *known;         /* the one certificate it finds */
+  int calls;
+} lookup_state;
+
+static const pl_cert *
+lookup_one (void *data, const uint8_t *fpr, size_t fpr_len,
+            const uint8_t *keyid)
+{
+  lookup_state *l = data;
+
+  l->calls++;
+  g_assert_true (fpr_len > 0 || keyid);
+  return pl_cert_find_key (l->known, fpr, fpr_len, keyid) ? l->known : NULL;
+}
+
+/* Signed by A and B: the lookup finds A's certificate and not B's, and
+ * is asked only for the issuers that the given certificates lack. */
+static void
+test_lookup (void)
+{
+  tu_key a, b;
+  lookup_state l = { 0 };
+  const pl_cert *found[PL_VERIFY_MAX];
+  pl_verifier v;
+  pl_verifications out;
+
+  tu_key_make (&a, PL_KEYGEN_DEFAULT);
+  tu_key_make (&b, PL_KEYGEN_RFC9580);
+  l.known = a.certs[0];
+  for (int given = 0; given < 2; given++)
+    {
+      pl_data_signer s[2];
+      uint8_t ops[PL_ONEPASS_MAX], body[PL_SIG_BODY_MAX];
+      size_t len;
+      tu_key *keys[2] = { &a, &b };
+
+      l.calls = 0;
+      pl_verifier_init (&v, given ? (const pl_cert *const *) b.certs : NULL,
+                        given ? b.n : 0);
+      for (int i = 0; i < 2; i++)
+        {
+          g_assert_cmpint (pl_data_signer_init (&s[i], &keys[i]->sk, 0,
+                                                (uint32_t) time (NULL)), ==, 0);
+          pl_data_signer_push (&s[i], (const uint8_t *) "data", 4);
+          len = pl_data_signer_onepass (&s[i], i == 1, ops);
+          g_assert_cmpint (pl_verifier_onepass (&v, ops, len), ==, 0);
+        }
+      pl_verifier_data_begin (&v);
+      pl_verifier_push (&v, (const uint8_t *) "data", 4);
+      for (int i = 2; i-- > 0;)
+        {
+          g_assert_cmpint (pl_data_signer_finish (&s[i], body, &len), ==, 0);
+          g_assert_cmpint (pl_verifier_signature (&v, body, len), ==, 0);
+          pl_data_signer_clear (&s[i]);
+        }
+      g_assert_cmpuint (pl_verifier_lookup (&v, lookup_one, &l, found), ==,
+                        given ? 2 : 1);
+      pl_verifier_finish (&v, (uint32_t) time (NULL), &out);
+      pl_verifier_clear (&v);
+      /* B's certificate given: only A's issuer is asked for. */
+      g_assert_cmpint (l.calls, ==, given ? 1 : 2);
+      g_assert_cmpuint (out.n, ==, 2);
+      g_assert_cmpint (out.v[0].verdict, ==, PL_VERDICT_GOOD);
+      g_assert_true (out.v[0].cert == a.certs[0]);
+      g_assert_cmpint (out.v[1].verdict, ==,
+                       given ? PL_VERDICT_GOOD : PL_VERDICT_UNKNOWN_KEY);
+    }
+  tu_key_free (&a);
+  tu_key_free (&b);
+}
+
+/* A held signer (seckey.h's pl_sign_fn) for a test key: libgcrypt signs
+ * here what an agent would; FAIL makes it refuse, FLIP alters its R. */
+typedef struct
+{
+  const pl_seckey *real;
+  gpg_error_t fail;
+  int flip;
+  int calls;
+} held_state;
+
+static gpg_error_t
+held_sign (void *data, const pl_pubkey *pub, int gcry_md_algo,
+           const uint8_t *digest, size_t digest_len, gcry_sexp_t *sig)
+{
+  held_state *h = data;
+  const pl_field *d = &h->real->field[0];
+  uint8_t seed[32] = { 0 };
+  gcry_sexp_t key = NULL, in = NULL;
+  gcry_sexp_t r = NULL, s = NULL;
+  const void *rp, *sp;
+  size_t rn, sn;
+  uint8_t rv[32];
+
+  h->calls++;
+  g_assert_cmpint (gcry_md_algo, ==, GCRY_MD_SHA512);
+  if (h->fail)
+    return h->fail;
+  /* As sign.c does for its own Ed25519 keys. */
+  memcpy (seed + 32 - d->len, h->real->mem + d->off, d->len);
+  g_assert_cmpint (gcry_sexp_build (&key, NULL, "(private-key (ecc (curve Ed25519)"
+                                    " (flags eddsa) (q %b) (d %b)))",
+                                    (int) pub->field[0].len,
+                                    pl_pubkey_field (pub, 0), 32, seed), ==, 0);
+  g_assert_cmpint (gcry_sexp_build (&in, NULL, "(data (flags eddsa) (hash-algo "
+                                    "sha512) (value %b))", (int) digest_len,
+                                    digest), ==, 0);
+  g_assert_cmpint (gcry_pk_sign (sig, in, key), ==, 0);
+  if (h->flip)
+    {
+      r = gcry_sexp_find_token (*sig, "r", 0);
+      s = gcry_sexp_find_token (*sig, "s", 0);
+      rp = gcry_sexp_nth_data (r, 1, &rn);
+      sp = gcry_sexp_nth_data (s, 1, &sn);
+      g_assert_cmpuint (rn, <=, 32);
+      memcpy (rv, rp, rn);
+      rv[0] ^= 1;
+      gcry_sexp_release (*sig);
+      g_assert_cmpint (gcry_sexp_build (sig, NULL, "(sig-val (eddsa (r %b) (s %b)))",
+                                        (int) rn, rv, (int) sn, sp), ==, 0);
+    }
+  gcry_sexp_release (r);
+  gcry_sexp_release (s);
+  gcry_sexp_release (key);
+  gcry_sexp_release (in);
+  return 0;
+}
+
+/* A signed-only message made by a held signer: verified GOOD against the
+ * key's certificate; an altered answer BAD; a refusal ends the job with
+ * that error and nothing written. */
+static void
+test_held_signer (void)
+{
+  tu_key k;
+  const char *plain = "signed elsewhere";
+
+  tu_key_make (&k, PL_KEYGEN_DEFAULT);
+  for (int round = 0; round < 3; round++)
+    {
+      held_state h = { &k.sk, round == 2 ? gpg_error (GPG_ERR_CANCELED) : 0,
+                       round == 1, 0 };
+      pl_seckey held = { 0 };
+      const pl_seckey *signers[1] = { &held };
+      pl_encrypt_options eo;
+      pl_decrypt_options d = { 0 };
+      pl_decrypt_result *r = g_new0 (pl_decrypt_result, 1);
+      pl_sink *sink = pl_sink_new_memory ();
+      pl_sink *o = pl_sink_new_memory ();
+      pl_source *src = pl_source_new_memory (plain, strlen (plain));
+      const uint8_t *msg;
+      size_t msg_len;
+      gpg_error_t err;
+
+      held.pub = &k.certs[0]->primary.key;
+      held.sign = held_sign;
+      held.sign_data = &h;
+      pl_encrypt_options_init (&eo);
+      eo.sign_only = 1;
+      eo.signers = signers;
+      eo.n_signers = 1;
+      err = pl_encrypt (src, sink, &eo, NULL);
+      pl_source_free (src);
+      g_assert_cmpint (h.calls, ==, 1);
+      if (round == 2)
+        {
+          g_assert_cmpint (gpg_err_code (err), ==, GPG_ERR_CANCELED);
+          msg = pl_sink_memory_data (sink, &msg_len);
+          g_assert_cmpuint (msg_len, ==, 0);
+        }
+      else
+        {
+          g_assert_cmpint (err, ==, 0);
+          msg = pl_sink_memory_data (sink, &msg_len);
+          d.signed_only = 1;
+          d.verify_certs = (const pl_cert *const *) k.certs;
+          d.n_verify_certs = k.n;
+          src = pl_source_new_memory (msg, msg_len);
+          err = pl_decrypt (src, o, &d, r, NULL);
+          pl_source_free (src);
+          g_assert_cmpuint (r->verifications.n, ==, 1);
+          g_assert_cmpint (r->verifications.v[0].verdict, ==,
+                           round ? PL_VERDICT_BAD : PL_VERDICT_GOOD);
+          g_assert_cmpint (gpg_err_code (err), ==,
+                           round ? GPG_ERR_BAD_SIGNATURE : GPG_ERR_NO_ERROR);
+        }
+      pl_sink_free (o);
+      pl_sink_free (sink);
+      g_free (r);
+    }
+  tu_key_free (&k);
+}
+
+/* pl_decrypt with find_cert and no certificate given: the job verifies,
+ * and asks the lookup for the signer. */
+static void
+test_decrypt_find_cert (void)
+{
+  tu_key k;
+  lookup_state l = { 0 };
+  const pl_seckey *signers[1];
+  pl_encrypt_options eo;
+  pl_decrypt_options d = { 0 };
+  pl_decrypt_result *r = g_new0 (pl_decrypt_result, 1);
+  pl_sink *sink = pl_sink_new_memory ();
+  pl_sink *o = pl_sink_new_memory ();
+  pl_source *src = pl_source_new_memory ("x", 1);
+  const uint8_t *msg;
+  size_t msg_len;
+
+  tu_key_make (&k, PL_KEYGEN_RFC9580);
+  signers[0] = &k.sk;
+  l.known = k.certs[0];
+  pl_encrypt_options_init (&eo);
+  eo.sign_only = 1;
+  eo.signers = signers;
+  eo.n_signers = 1;
+  g_assert_cmpint (pl_encrypt (src, sink, &eo, NULL), ==, 0);
+  pl_source_free (src);
+  msg = pl_sink_memory_data (sink, &msg_len);
+  d.signed_only = 1;
+  d.find_cert = lookup_one;
+  d.find_cert_data = &l;
+  src = pl_source_new_memory (msg, msg_len);
+  g_assert_cmpint (pl_decrypt (src, o, &d, r, NULL), ==, 0);
+  pl_source_free (src);
+  g_assert_cmpint (l.calls, ==, 1);
+  g_assert_cmpint (r->verifications.v[0].verdict, ==, PL_VERDICT_GOOD);
+  g_assert_true (r->verifications.v[0].cert == k.certs[0]);
+  pl_sink_free (o);
+  pl_sink_free (sink);
+  g_free (r);
+  tu_key_free (&k);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -225,6 +463,9 @@ main (int argc, char **argv)
                         test_nested_past_max);
   g_test_add_func ("/verify/text", test_text);
   g_test_add_func ("/verify/mismatch", test_mismatch);
+  g_test_add_func ("/verify/lookup", test_lookup);
+  g_test_add_func ("/verify/held-signer", test_held_signer);
+  g_test_add_func ("/verify/decrypt-find-cert", test_decrypt_find_cert);
   g_test_add_data_func ("/verify/signed-only/v4",
                         GINT_TO_POINTER (PL_KEYGEN_DEFAULT),
                         test_signed_only_job);

@@ -1,0 +1,492 @@
+/* test-app-sigs.c - signatures on the desktop (issue 23): what `gpg -se`
+ * signed is verified against the GnuPG keyring, in a job as the window
+ * runs it and in `padlock --batch`, with real GnuPG homes and gpg-agents:
+ * good, not certified (a key imported but never certified), unknown
+ * signer, bad (an octet of the signature flipped)
+ */
+#include <string.h>
+#include <glib/gstdio.h>
+
+#include "app-testutil.h"
+#include "gnupg-home.h"
+#include "packet-builder.h"
+#include "padlock-agent.h"
+#include "padlock-holder.h"
+#include "padlock-job.h"
+#include "padlock-keyring.h"
+#include "padlock-queue.h"
+#include "padlock-signature.h"
+#include "testutil.h"
+
+#define SKESK_PASSPHRASE "a passphrase for the file"
+#define WAIT_MS 120000
+
+static TgHome *home;            /* Alice's secret key (unprotected, the
+                                 * default), Erin's (protected); Dave's
+                                 * certificate */
+static TgHome *carol_home;      /* Carol's secret key, Alice's certificate */
+static TgHome *dave_home;       /* Dave's secret key, Alice's certificate */
+static TgHome *frank_home;      /* Frank's, whose key is then revoked */
+static char *alice_fpr, *carol_fpr, *dave_fpr, *erin_fpr, *frank_fpr;
+
+#define ERIN_PASSPHRASE "erin's key pass"
+
+static GBytes *
+export (TgHome *h, const char *fpr)
+{
+  GBytes *out = NULL;
+
+  g_assert_cmpint (tg_gpg (h, NULL, NULL, &out, "--export", fpr, NULL), ==, 0);
+  return out;
+}
+
+static void
+make_keys (void)
+{
+  g_autoptr(GBytes) alice = NULL;
+  g_autoptr(GBytes) dave = NULL;
+
+  home = tg_home_new ();
+  alice_fpr = tg_gen_key (home, "Alice <alice@example.org>", "ed25519",
+                          "cert,sign", "never", "", NULL);
+  tg_add_key (home, alice_fpr, "cv25519", "encr", "never", "", NULL);
+  alice = export (home, alice_fpr);
+  erin_fpr = tg_gen_key (home, "Erin <erin@example.org>", "rsa3072",
+                         "cert,sign", "never", ERIN_PASSPHRASE, NULL);
+
+  carol_home = tg_home_new ();
+  carol_fpr = tg_gen_key (carol_home, "Carol <carol@example.org>", "ed25519",
+                          "cert,sign", "never", "", NULL);
+  g_assert_cmpint (tg_gpg (carol_home, NULL, alice, NULL, "--import", NULL),
+                   ==, 0);
+
+  dave_home = tg_home_new ();
+  dave_fpr = tg_gen_key (dave_home, "Dave <dave@example.org>", "rsa3072",
+                         "cert,sign", "never", "", NULL);
+  g_assert_cmpint (tg_gpg (dave_home, NULL, alice, NULL, "--import", NULL),
+                   ==, 0);
+  dave = export (dave_home, dave_fpr);
+  /* In Alice's keyring, never certified: validity unknown. */
+  g_assert_cmpint (tg_gpg (home, NULL, dave, NULL, "--import", NULL), ==, 0);
+  tg_gpgconf (carol_home, "--kill", "gpg-agent");
+
+  frank_home = tg_home_new ();
+  frank_fpr = tg_gen_key (frank_home, "Frank <frank@example.org>", "ed25519",
+                          "cert,sign", "never", "", NULL);
+  g_assert_cmpint (tg_gpg (frank_home, NULL, alice, NULL, "--import", NULL),
+                   ==, 0);
+}
+
+static char *
+write_file (const char *dir, const char *name, GBytes *bytes)
+{
+  char *path = g_build_filename (dir, name, NULL);
+  GError *error = NULL;
+
+  g_assert_true (g_file_set_contents (path, g_bytes_get_data (bytes, NULL),
+                                      g_bytes_get_size (bytes), &error));
+  g_assert_no_error (error);
+  return path;
+}
+
+/* gpg -se in SIGNER_HOME, by SIGNER, to Alice: DIR/NAME.gpg; with
+ * --digest-algo DIGEST when not NULL. */
+static char *
+gpg_sign_encrypt_with (TgHome *signer_home, const char *signer,
+                       const char *dir, const char *name, const char *text,
+                       const char *digest)
+{
+  g_autofree char *file = g_strconcat (name, ".gpg", NULL);
+  g_autoptr(GBytes) in = g_bytes_new (text, strlen (text));
+  g_autoptr(GBytes) sealed = NULL;
+
+  g_assert_cmpint (tg_gpg (signer_home, NULL, in, &sealed, "--trust-model",
+                           "always", "--set-filename", name, "--output", "-",
+                           "-u", signer, "-se", "-r", alice_fpr,
+                           digest ? "--digest-algo" : NULL, digest, NULL), ==, 0);
+  return write_file (dir, file, sealed);
+}
+
+static char *
+gpg_sign_encrypt (TgHome *signer_home, const char *signer, const char *dir,
+                  const char *name, const char *text)
+{
+  return gpg_sign_encrypt_with (signer_home, signer, dir, name, text, NULL);
+}
+
+/* Frank signs, then revokes his key; Alice's keyring learns of both. */
+static char *
+revoked_signer_file (const char *dir)
+{
+  char *path = gpg_sign_encrypt (frank_home, frank_fpr, dir, "frank.txt",
+                                 "from Frank\n");
+  g_autoptr(GBytes) revoked = NULL;
+
+  tg_revoke (frank_home, frank_fpr);
+  revoked = export (frank_home, frank_fpr);
+  g_assert_cmpint (tg_gpg (home, NULL, revoked, NULL, "--import", NULL), ==, 0);
+  return path;
+}
+
+/* An intact encryption around Alice's signed message whose signature
+ * was altered. */
+static char *
+bad_signature_file (const char *dir, const char *name, const char *text)
+{
+  g_autofree char *file = g_strconcat (name, ".gpg", NULL);
+  g_autoptr(GBytes) sealed = tg_bad_signature_message (home, alice_fpr, name,
+                                                       text, SKESK_PASSPHRASE);
+
+  return write_file (dir, file, sealed);
+}
+
+/* padlock --batch --decrypt FILE in HOME (GNUPGHOME through env(1): no
+ * setenv once threads run), with the file's passphrase when PW; the exit
+ * status, stdout in *OUT, stderr in *ERR. */
+static int
+run_batch (const char *file, gboolean pw, char **out, char **err)
+{
+  const char *app = g_getenv ("PADLOCK_APP");
+  g_autofree char *gnupghome = g_strconcat ("GNUPGHOME=", home->dir, NULL);
+  g_autofree char *pw_file = at_passphrase_file (SKESK_PASSPHRASE);
+  g_autofree char *pw_arg = g_strconcat ("--passphrase-file=", pw_file, NULL);
+  const char *argv[] = { "env", gnupghome, app, "--batch", "--decrypt", file,
+                         pw ? pw_arg : NULL, NULL };
+  g_autoptr(GBytes) stdout_bytes = NULL;
+  int status = -1;
+
+  g_assert_nonnull (app);
+  g_assert_true (tu_run (argv, NULL, &stdout_bytes, err, &status));
+  *out = g_strndup (g_bytes_get_data (stdout_bytes, NULL),
+                    g_bytes_get_size (stdout_bytes));
+  return status;
+}
+
+static void
+assert_written (const char *dir, const char *name, const char *text)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autofree char *got = NULL;
+
+  g_assert_true (g_file_get_contents (path, &got, NULL, NULL));
+  g_assert_cmpstr (got, ==, text);
+}
+
+/* The batch's line for one signed file, its exit status and what it
+ * wrote. */
+static void
+check_batch (const char *path, gboolean pw, const char *dir, const char *name,
+             const char *text, const char *line, int status)
+{
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+
+  g_assert_cmpint (run_batch (path, pw, &out, &err), ==, status);
+  g_test_message ("stdout: %s\nstderr: %s", out, err);
+  g_assert_cmpstr (out, ==, line);
+  assert_written (dir, name, text);
+}
+
+static void
+test_batch_good (void)
+{
+  g_autofree char *dir = at_new_dir ("sigs-good");
+  g_autofree char *path = gpg_sign_encrypt (home, alice_fpr, dir, "good.txt",
+                                            "from Alice\n");
+  g_autofree char *line = g_strdup_printf ("decrypted good.txt.gpg -> good.txt"
+                                           " signature good %s Alice "
+                                           "<alice@example.org>\n", alice_fpr);
+
+  check_batch (path, FALSE, dir, "good.txt", "from Alice\n", line, 0);
+}
+
+static void
+test_batch_unknown (void)
+{
+  g_autofree char *dir = at_new_dir ("sigs-unknown");
+  g_autofree char *path = gpg_sign_encrypt (carol_home, carol_fpr, dir,
+                                            "carol.txt", "from Carol\n");
+  g_autofree char *line = g_strdup_printf ("decrypted carol.txt.gpg -> "
+                                           "carol.txt signature unknown-key "
+                                           "%s\n", carol_fpr);
+
+  check_batch (path, FALSE, dir, "carol.txt", "from Carol\n", line, 0);
+}
+
+static void
+test_batch_not_certified (void)
+{
+  g_autofree char *dir = at_new_dir ("sigs-not-certified");
+  g_autofree char *path = gpg_sign_encrypt (dave_home, dave_fpr, dir,
+                                            "dave.txt", "from Dave\n");
+  g_autofree char *line = g_strdup_printf ("decrypted dave.txt.gpg -> dave.txt"
+                                           " signature not-certified %s Dave "
+                                           "<dave@example.org>\n", dave_fpr);
+
+  check_batch (path, FALSE, dir, "dave.txt", "from Dave\n", line, 0);
+}
+
+/* The file is written (the encryption held), the line says bad, the
+ * batch exits 1. */
+static void
+test_batch_bad (void)
+{
+  g_autofree char *dir = at_new_dir ("sigs-bad");
+  g_autofree char *path = bad_signature_file (dir, "bad.txt", "altered?\n");
+  g_autofree char *line = g_strdup_printf ("decrypted bad.txt.gpg -> bad.txt"
+                                           " signature bad %s Alice "
+                                           "<alice@example.org>\n", alice_fpr);
+
+  check_batch (path, TRUE, dir, "bad.txt", "altered?\n", line, 1);
+}
+
+/* padlock --batch --sign [--local-user=USER] --passphrase-file FILE in
+ * HOME: the exit status; stderr in *ERR. */
+static int
+run_batch_sign (const char *file, const char *user, char **err)
+{
+  const char *app = g_getenv ("PADLOCK_APP");
+  g_autofree char *gnupghome = g_strconcat ("GNUPGHOME=", home->dir, NULL);
+  g_autofree char *pw_file = at_passphrase_file (SKESK_PASSPHRASE);
+  g_autofree char *pw_arg = g_strconcat ("--passphrase-file=", pw_file, NULL);
+  g_autofree char *user_arg = user ? g_strconcat ("--local-user=", user, NULL)
+                                   : NULL;
+  const char *argv[] = { "env", gnupghome, app, "--batch", "--sign", pw_arg,
+                         file, user_arg, NULL };
+  g_autoptr(GBytes) out = NULL;
+  int status = -1;
+
+  g_assert_true (tu_run (argv, NULL, &out, err, &status));
+  return status;
+}
+
+/* gpg -d of PATH in HOME: its status lines (the plaintext goes to a file
+ * beside it, which must hold TEXT). */
+static char *
+gpg_decrypt_status (const char *path, const char *text)
+{
+  g_autofree char *plain = g_strconcat (path, ".gpg-out", NULL);
+  g_autoptr(GBytes) status = NULL;
+  g_autofree char *got = NULL;
+
+  g_assert_cmpint (tg_gpg (home, SKESK_PASSPHRASE, NULL, &status, "--status-fd",
+                           "1", "--output", plain, "--decrypt", path, NULL),
+                   ==, 0);
+  g_assert_true (g_file_get_contents (plain, &got, NULL, NULL));
+  g_assert_cmpstr (got, ==, text);
+  return g_strndup (g_bytes_get_data (status, NULL), g_bytes_get_size (status));
+}
+
+/* What gpg -d says of a message signed by FPR: good, by that key, and
+ * written as gpg -se writes it (one-pass signature, literal, signature). */
+static void
+assert_gpg_good (const char *path, const char *fpr, const char *uid,
+                 const char *text)
+{
+  g_autofree char *status = gpg_decrypt_status (path, text);
+  g_autofree char *validsig = g_strconcat ("[GNUPG:] VALIDSIG ", fpr, NULL);
+  g_autofree char *goodsig = g_strconcat (" ", uid, "\n", NULL);
+  g_autoptr(GBytes) packets = NULL;
+  g_autofree char *listing = NULL;
+  const char *ops, *lit, *sig;
+
+  g_test_message ("gpg: %s", status);
+  g_assert_nonnull (strstr (status, "[GNUPG:] GOODSIG "));
+  g_assert_nonnull (strstr (strstr (status, "[GNUPG:] GOODSIG "), goodsig));
+  g_assert_nonnull (strstr (status, validsig));
+  g_assert_null (strstr (status, "BADSIG"));
+  g_assert_cmpint (tg_gpg (home, SKESK_PASSPHRASE, NULL, &packets,
+                           "--list-packets", path, NULL), ==, 0);
+  listing = g_strndup (g_bytes_get_data (packets, NULL), g_bytes_get_size (packets));
+  ops = strstr (listing, ":onepass_sig packet:");
+  lit = strstr (listing, ":literal data packet:");
+  sig = strstr (listing, ":signature packet:");
+  g_assert_true (ops && lit && sig && ops < lit && lit < sig);
+}
+
+/* padlock --batch --sign: gpg's default key (Alice's, unprotected). */
+static void
+test_batch_sign_default (void)
+{
+  g_autofree char *dir = at_new_dir ("sigs-sign");
+  g_autofree char *plain = g_build_filename (dir, "memo.txt", NULL);
+  g_autofree char *sealed = g_strconcat (plain, ".gpg", NULL);
+  g_autofree char *err = NULL;
+
+  g_assert_true (g_file_set_contents (plain, "signed by Alice\n", -1, NULL));
+  g_assert_cmpint (run_batch_sign (plain, NULL, &err), ==, 0);
+  g_test_message ("stderr: %s", err);
+  assert_gpg_good (sealed, alice_fpr, "Alice <alice@example.org>",
+                   "signed by Alice\n");
+}
+
+/* --local-user=erin: a protected key, its passphrase asked once by the
+ * agent's pinentry. */
+static void
+test_batch_sign_pinentry (void)
+{
+  g_autofree char *dir = at_new_dir ("sigs-sign-erin");
+  g_autofree char *plain = g_build_filename (dir, "memo.txt", NULL);
+  g_autofree char *sealed = g_strconcat (plain, ".gpg", NULL);
+  g_autofree char *err = NULL;
+  guint asked;
+
+  g_assert_true (g_file_set_contents (plain, "signed by Erin\n", -1, NULL));
+  tg_gpgconf (home, "--reload", "gpg-agent");
+  tg_home_set_pinentry (home, ERIN_PASSPHRASE);
+  asked = tg_home_pinentry_count (home);
+  g_assert_cmpint (run_batch_sign (plain, "erin@example.org", &err), ==, 0);
+  g_test_message ("stderr: %s", err);
+  g_assert_cmpuint (tg_home_pinentry_count (home), ==, asked + 1);
+  assert_gpg_good (sealed, erin_fpr, "Erin <erin@example.org>",
+                   "signed by Erin\n");
+}
+
+/* Pinentry cancelled: the job fails saying so, and nothing is written;
+ * a --local-user without a secret key is refused before any job. */
+static void
+test_batch_sign_refused (void)
+{
+  g_autofree char *dir = at_new_dir ("sigs-sign-no");
+  g_autofree char *plain = g_build_filename (dir, "memo.txt", NULL);
+  g_autofree char *err = NULL;
+  g_autofree char *err2 = NULL;
+  g_autofree char *listing = NULL;
+
+  g_assert_true (g_file_set_contents (plain, "not signed\n", -1, NULL));
+  tg_gpgconf (home, "--reload", "gpg-agent");
+  tg_home_set_pinentry (home, "cancel");
+  g_assert_cmpint (run_batch_sign (plain, erin_fpr, &err), ==, 1);
+  g_test_message ("stderr: %s", err);
+  g_assert_nonnull (strstr (err, "memo.txt"));
+  g_assert_cmpint (run_batch_sign (plain, "dave@example.org", &err2), ==, 1);
+  g_test_message ("stderr: %s", err2);
+  g_assert_nonnull (strstr (err2, "No secret key that can sign matches "
+                                  "dave@example.org"));
+  listing = at_list_dir (dir);
+  g_assert_cmpstr (listing, ==, "memo.txt");
+}
+
+/* Not valid: a key revoked (the line names it, stderr says why), and a
+ * SHA-1 signature made now; neither stops the file nor the batch. */
+static void
+test_batch_not_valid (void)
+{
+  g_autofree char *dir = at_new_dir ("sigs-not-valid");
+  g_autofree char *frank = revoked_signer_file (dir);
+  g_autofree char *sha1 = gpg_sign_encrypt_with (dave_home, dave_fpr, dir,
+                                                 "sha1.txt", "old hash\n",
+                                                 "SHA1");
+  g_autofree char *line = g_strdup_printf ("decrypted frank.txt.gpg -> "
+                                           "frank.txt signature not-valid %s "
+                                           "Frank <frank@example.org>\n",
+                                           frank_fpr);
+  g_autofree char *line2 = g_strdup_printf ("decrypted sha1.txt.gpg -> "
+                                            "sha1.txt signature not-valid %s "
+                                            "Dave <dave@example.org>\n",
+                                            dave_fpr);
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+
+  check_batch (frank, FALSE, dir, "frank.txt", "from Frank\n", line, 0);
+  g_assert_cmpint (run_batch (sha1, FALSE, &out, &err), ==, 0);
+  g_test_message ("stdout: %s\nstderr: %s", out, err);
+  g_assert_cmpstr (out, ==, line2);
+  g_assert_nonnull (strstr (err, "it uses SHA-1, which is not accepted for "
+                                 "signatures made after 2022"));
+  g_clear_pointer (&err, g_free);
+  g_clear_pointer (&out, g_free);
+  g_assert_cmpint (run_batch (frank, FALSE, &out, &err), ==, 0);
+  g_assert_nonnull (strstr (err, "The signature by Frank <frank@example.org> "
+                                 "is not valid: the key is revoked"));
+}
+
+static gboolean
+has_loaded (gpointer data)
+{
+  return padlock_keyring_get_state (data) != PADLOCK_KEYRING_LOADING;
+}
+
+/* The window's way: a job with the holder and the keyring's home. */
+static void
+test_job_verdicts (void)
+{
+  g_autofree char *dir = at_new_dir ("sigs-job");
+  g_autofree char *good = gpg_sign_encrypt (home, alice_fpr, dir, "a.txt",
+                                            "from Alice\n");
+  g_autofree char *unknown = gpg_sign_encrypt (carol_home, carol_fpr, dir,
+                                               "c.txt", "from Carol\n");
+  g_autoptr(PadlockKeyring) keyring = padlock_keyring_new (home->dir);
+  g_autoptr(PadlockAgent) agent = padlock_agent_new (home->dir);
+  g_autoptr(PadlockHolder) holder = NULL;
+  g_autoptr(PadlockQueue) queue = padlock_queue_new ();
+  const char *paths[] = { good, unknown };
+  PadlockJob *jobs[2];
+
+  g_assert_true (at_wait_until (has_loaded, keyring, WAIT_MS));
+  holder = padlock_holder_new (keyring, agent);
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autoptr(GFile) file = g_file_new_for_path (paths[i]);
+      PadlockJobConfig config = { 0 };
+
+      jobs[i] = padlock_job_new (file, PADLOCK_DIRECTION_DECRYPT, &config);
+      padlock_job_set_holder (jobs[i], holder);
+      padlock_job_set_signers_home (jobs[i],
+                                    padlock_keyring_get_home_dir (keyring));
+      padlock_queue_add (queue, jobs[i]);
+    }
+  g_assert_true (at_wait_queue_idle (queue, WAIT_MS));
+  for (guint i = 0; i < 2; i++)
+    {
+      GPtrArray *sigs = padlock_job_get_signatures (jobs[i]);
+      const PadlockSignature *s;
+      g_autofree char *words = NULL;
+
+      g_assert_no_error (padlock_job_get_error (jobs[i]));
+      g_assert_nonnull (sigs);
+      g_assert_cmpuint (sigs->len, ==, 1);
+      s = sigs->pdata[0];
+      words = padlock_signature_describe (s, FALSE);
+      if (i == 0)
+        {
+          g_assert_cmpint (s->verdict, ==, PADLOCK_SIGNATURE_GOOD);
+          g_assert_cmpstr (s->fingerprint, ==, alice_fpr);
+          g_assert_cmpstr (words, ==, "Signed by Alice <alice@example.org>");
+          g_assert_cmpint (s->created, >, 0);
+        }
+      else
+        {
+          g_assert_cmpint (s->verdict, ==, PADLOCK_SIGNATURE_UNKNOWN_KEY);
+          g_assert_cmpstr (s->fingerprint, ==, carol_fpr);
+          g_assert_nonnull (strstr (words, "unknown key"));
+        }
+      g_object_unref (jobs[i]);
+    }
+  assert_written (dir, "a.txt", "from Alice\n");
+  assert_written (dir, "c.txt", "from Carol\n");
+}
+
+int
+main (int argc, char **argv)
+{
+  int status;
+
+  tu_init (&argc, &argv);
+  g_test_add_func ("/app-sigs/batch/good", test_batch_good);
+  g_test_add_func ("/app-sigs/batch/unknown-signer", test_batch_unknown);
+  g_test_add_func ("/app-sigs/batch/not-certified", test_batch_not_certified);
+  g_test_add_func ("/app-sigs/batch/bad", test_batch_bad);
+  g_test_add_func ("/app-sigs/batch/not-valid", test_batch_not_valid);
+  g_test_add_func ("/app-sigs/job/verdicts", test_job_verdicts);
+  g_test_add_func ("/app-sigs/batch/sign-default", test_batch_sign_default);
+  g_test_add_func ("/app-sigs/batch/sign-pinentry", test_batch_sign_pinentry);
+  g_test_add_func ("/app-sigs/batch/sign-refused", test_batch_sign_refused);
+  make_keys ();
+  status = g_test_run ();
+  g_clear_pointer (&home, tg_home_free);
+  g_clear_pointer (&carol_home, tg_home_free);
+  g_clear_pointer (&dave_home, tg_home_free);
+  g_clear_pointer (&frank_home, tg_home_free);
+  return status;
+}
