@@ -5,11 +5,13 @@
 
 #include "algo.h"
 #include "armor.h"
+#include "clearsign.h"
 #include "errors.h"
 #include "io.h"
 #include "job.h"
 #include "packet.h"
 #include "sign.h"
+#include "streamsource.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -361,6 +363,83 @@ sop_cmd_verify (int argc, char **argv)
   return code;
 }
 
+/* The rest of SRC into *BUF (malloc'ed), *LEN octets; more than MAX:
+ * GPG_ERR_TOO_LARGE. */
+static gpg_error_t
+read_whole (pl_source *src, size_t max, uint8_t **buf, size_t *len)
+{
+  size_t cap = PL_BLOCK_SIZE, n;
+  gpg_error_t err = 0;
+
+  *len = 0;
+  *buf = malloc (cap);
+  if (!*buf)
+    return gpg_error (GPG_ERR_ENOMEM);
+  for (;;)
+    {
+      if (cap - *len < PL_BLOCK_SIZE)
+        {
+          uint8_t *m = *len >= max ? NULL : realloc (*buf, cap * 2);
+          if (!m)
+            {
+              err = gpg_error (*len >= max ? GPG_ERR_TOO_LARGE
+                                           : GPG_ERR_ENOMEM);
+              break;
+            }
+          *buf = m;
+          cap *= 2;
+        }
+      err = pl_source_read_full (src, *buf + *len, PL_BLOCK_SIZE, &n);
+      if (err || !n)
+        break;
+      *len += n;
+    }
+  if (err)
+    {
+      free (*buf);
+      *buf = NULL;
+    }
+  return err;
+}
+
+/* inline-verify of a cleartext-signed message (clearsign.h): read
+ * whole, the text out only when a signature holds. */
+static int
+inline_verify_clearsigned (pl_source *src, verify_args *a,
+                           pl_verifications *v)
+{
+  uint8_t *msg = NULL, *text = NULL;
+  size_t len, text_len = 0;
+  gpg_error_t err = read_whole (src, PL_CLEARSIGN_MAX, &msg, &len);
+  int code = SOP_OK;
+
+  if (!err)
+    err = pl_clearsign_verify (msg, len, (const pl_cert *const *) a->ring.certs,
+                               a->ring.n, (uint32_t) time (NULL), v, &text,
+                               &text_len);
+  if (err)
+    {
+      fprintf (stderr, "padlock-sop: inline-verify: %s\n",
+               pl_error_message (err));
+      code = SOP_BAD_DATA;
+    }
+  else if (!pl_verifications_good (v))
+    {
+      sop_print_verifications (stderr, v);
+      fprintf (stderr, "padlock-sop: inline-verify: no valid signature\n");
+      code = SOP_NO_SIGNATURE;
+    }
+  else if ((err = pl_write_all (1, text, text_len)))
+    code = 1;
+  else if (a->verifications_out)
+    code = sop_write_verifications (a->verifications_out, v);
+  else
+    sop_print_verifications (stderr, v);
+  free (msg);
+  free (text);
+  return code;
+}
+
 int
 sop_cmd_inline_verify (int argc, char **argv)
 {
@@ -369,6 +448,7 @@ sop_cmd_inline_verify (int argc, char **argv)
   pl_decrypt_result *r = calloc (1, sizeof *r);
   pl_source *src = NULL;
   pl_sink *sink = NULL;
+  pl_sniff_result sniffed;
   int code = r ? parse_verify (argc, argv, 0, &a) : 1;
   gpg_error_t err;
 
@@ -381,10 +461,15 @@ sop_cmd_inline_verify (int argc, char **argv)
   o.verify_certs = (const pl_cert *const *) a.ring.certs;
   o.n_verify_certs = a.ring.n;
   src = pl_source_new_fd (0, 0);
+  err = src ? pl_source_sniff (&src, &sniffed) : gpg_error (GPG_ERR_ENOMEM);
+  if (!err && sniffed.kind == PL_SNIFF_CLEARSIGNED)
+    {
+      code = inline_verify_clearsigned (src, &a, &r->verifications);
+      goto leave;
+    }
   /* Spooled: nothing reaches standard output unless a signature holds. */
-  err = pl_sink_new_fd (1, 1, &sink);
-  if (!err && !src)
-    err = gpg_error (GPG_ERR_ENOMEM);
+  if (!err)
+    err = pl_sink_new_fd (1, 1, &sink);
   if (!err)
     err = pl_decrypt (src, sink, &o, r, NULL);
   if (gpg_err_code (err) == GPG_ERR_BAD_SIGNATURE)
@@ -419,6 +504,7 @@ typedef struct
   sop_signers signers;
   int armor;
   int text;
+  int clearsigned;              /* inline-sign --as=clearsigned */
   const char *micalg_out;
 } sign_args;
 
@@ -440,6 +526,8 @@ parse_sign (int argc, char **argv, int inline_form, sign_args *a)
         {
           if (!strcmp (v, "text"))
             a->text = 1;
+          else if (inline_form && !strcmp (v, "clearsigned"))
+            a->clearsigned = a->text = 1;
           else if (strcmp (v, "binary"))
             code = unsupported (argv[i - (argv[i] == v)]);
         }
@@ -553,6 +641,30 @@ sop_cmd_sign (int argc, char **argv)
   return code;
 }
 
+/* inline-sign --as=clearsigned: the text read whole (clearsign.h). */
+static int
+inline_sign_clearsigned (sign_args *a)
+{
+  pl_source *src = pl_source_new_fd (0, 0);
+  uint8_t *text = NULL, *out = NULL;
+  size_t len = 0, out_len = 0;
+  gpg_error_t err = src ? read_whole (src, PL_CLEARSIGN_MAX, &text, &len)
+                        : gpg_error (GPG_ERR_ENOMEM);
+
+  if (!err)
+    err = pl_clearsign_make (text, len, a->signers.ptrs, a->signers.n,
+                             (uint32_t) time (NULL), &out, &out_len);
+  if (!err)
+    err = pl_write_all (1, out, out_len);
+  if (err)
+    fprintf (stderr, "padlock-sop: inline-sign: %s\n", pl_error_message (err));
+  pl_source_free (src);
+  free (text);
+  free (out);
+  return !err ? SOP_OK : gpg_err_code (err) == GPG_ERR_PUBKEY_ALGO
+                         ? SOP_KEY_CANNOT_SIGN : 1;
+}
+
 int
 sop_cmd_inline_sign (int argc, char **argv)
 {
@@ -563,14 +675,16 @@ sop_cmd_inline_sign (int argc, char **argv)
   int code;
   gpg_error_t err;
 
-  for (int i = 0; i < argc; i++)
-    if (!strcmp (argv[i], "--as=clearsigned")
-        || (!strcmp (argv[i], "--as") && i + 1 < argc
-            && !strcmp (argv[i + 1], "clearsigned")))
-      return unsupported ("--as=clearsigned");
   code = parse_sign (argc, argv, 1, &a);
   if (code)
     goto leave;
+  if (a.clearsigned)
+    {
+      /* Cleartext is text, and its signatures are armored (SOP). */
+      code = a.armor ? inline_sign_clearsigned (&a)
+                     : SOP_INCOMPATIBLE_OPTIONS;
+      goto leave;
+    }
   pl_encrypt_options_init (&o);
   o.sign_only = 1;
   o.signers = a.signers.ptrs;

@@ -60,7 +60,7 @@ usage (FILE *f)
          "  sign [--no-armor] [--as=binary|text] [--micalg-out=FILE]\n"
          "          [--with-key-password=PASSWORD...] KEYS...\n"
          "  verify SIGNATURES CERTS...\n"
-         "  inline-sign [--no-armor] [--as=binary|text]\n"
+         "  inline-sign [--no-armor] [--as=binary|text|clearsigned]\n"
          "          [--with-key-password=PASSWORD...] KEYS...\n"
          "  inline-verify [--verifications-out=FILE] CERTS...\n"
          "  inline-detach [--no-armor] --signatures-out=FILE\n"

@@ -25,6 +25,7 @@
 #include "packet.h"
 #include "pipeline.h"
 #include "seipd.h"
+#include "sighash.h"
 #include "skesk.h"
 
 #include <stdlib.h>
@@ -102,6 +103,7 @@ typedef struct decrypt_job
   int text_next;
   int verifying;                /* the options give certificates */
   pl_verifier verifier;
+  pl_sig_hasher sig_hasher;     /* the verifier's hashes, on a thread */
   const pl_cert *found_certs[PL_VERIFY_MAX]; /* opts->find_cert's */
 } decrypt_job;
 
@@ -508,6 +510,53 @@ write_text (decrypt_job *j, const uint8_t *p, size_t n, int *cr_pending)
   return err;
 }
 
+/* The literal data begins: the hashes the signatures announced so far
+ * (none: no hasher) go to the signature hasher, which the writer then
+ * watches, since the hasher reads the writer's buffers. */
+static gpg_error_t
+start_sig_hash (decrypt_job *j)
+{
+  gpg_error_t err = 0;
+
+  pl_verifier_data_begin (&j->verifier);
+  pl_sig_hasher_init (&j->sig_hasher, pl_job_threads (j->ctl),
+                      j->ctl ? j->ctl->cancel : NULL);
+  for (size_t i = 0; !err && i < j->verifier.n_hashes; i++)
+    err = pl_sig_hasher_add (&j->sig_hasher, &j->verifier.h[i]);
+  if (!err && pl_sig_hasher_active (&j->sig_hasher))
+    pl_writer_watch (&j->writer, pl_sig_hasher_reading, pl_sig_hasher_unpin,
+                     &j->sig_hasher);
+  return err;
+}
+
+/* A block of literal data, as stored (the signatures cover it before the
+ * LF output), to the signature hasher: held while the writer owns its
+ * buffer (SEIPD v1's and inflate's blocks), else borrowed until the next
+ * take (*BORROWED set). */
+static gpg_error_t
+hash_signed (decrypt_job *j, const uint8_t *p, size_t n, int *borrowed)
+{
+  *borrowed = 0;
+  if (!pl_sig_hasher_active (&j->sig_hasher))
+    return 0;
+  *borrowed = !pl_writer_owns (&j->writer, p, n);
+  return pl_sig_hasher_push (&j->sig_hasher, p, n,
+                             *borrowed ? PL_SPAN_BORROWED : PL_SPAN_HELD);
+}
+
+/* 1 when P, N (literal data just written) lies in the read-ahead's
+ * buffers, which a signed message not encrypted hands out as they are:
+ * the one before it is refilled at the next take, while the writer's
+ * thread may still be writing from it (pipeline.h: a write from memory
+ * not the writer's is read until the next write returns).  Such a block
+ * is waited for before the next take. */
+static int
+unencrypted_read_block (decrypt_job *j, const uint8_t *p, size_t n)
+{
+  return j->opts->signed_only && !j->src->borrow
+         && !pl_writer_owns (&j->writer, p, n);
+}
+
 static gpg_error_t
 read_literal (decrypt_job *j, pl_packet_body *body)
 {
@@ -533,31 +582,36 @@ read_literal (decrypt_job *j, pl_packet_body *body)
   /* Text is stored with CRLF line ends; like GnuPG we give it back with
    * the local LF. */
   text = j->result->literal.format == 't' || j->result->literal.format == 'u';
-  pl_verifier_data_begin (&j->verifier);
-  for (;;)
+  err = start_sig_hash (j);
+  for (int borrowed = 0; !err;)
     {
       uint8_t *p;
       size_t n;
 
+      /* A borrowed span changes at the take (sighash.h). */
+      if (borrowed && (err = pl_sig_hasher_wait (&j->sig_hasher)))
+        return err;
       err = pl_cursor_take (&c, SIZE_MAX, &p, &n);
       if (err)
         return err;
       if (!n)
         break;
-      /* The signatures cover the data as stored, before the LF output. */
-      if (pl_verifier_active (&j->verifier))
-        pl_verifier_push (&j->verifier, p, n);
+      err = hash_signed (j, p, n, &borrowed);
       /* Even when nothing is left of it (a lone CR): the writer's
        * contract for the AEAD stage wants a write per block. */
-      err = text ? write_text (j, p, n, &cr_pending)
-                 : write_plaintext (j, p, n);
-      if (err)
-        return err;
+      if (!err)
+        err = text ? write_text (j, p, n, &cr_pending)
+                   : write_plaintext (j, p, n);
+      if (!err && !text && unencrypted_read_block (j, p, n))
+        err = pl_writer_finish (&j->writer);
     }
-  if (cr_pending)
+  if (!err && cr_pending)
     err = write_plaintext (j, (const uint8_t *) "\r", 1);
   if (!err)
     err = pl_writer_finish (&j->writer);
+  /* The verdicts read the hashes. */
+  if (!err)
+    err = pl_sig_hasher_wait (&j->sig_hasher);
   return err;
 }
 
@@ -1126,6 +1180,17 @@ decrypt_message (decrypt_job *j)
   return err;
 }
 
+static void
+record_sig_hash (decrypt_job *j)
+{
+  pl_sig_hasher_stats st;
+
+  pl_sig_hasher_get_stats (&j->sig_hasher, &st);
+  j->result->sig_hashed_on_thread = st.on_thread;
+  j->result->sig_hashed_on_caller = st.on_caller;
+  j->result->sig_hash_handed = st.handed;
+}
+
 gpg_error_t
 pl_decrypt (pl_source *src, pl_sink *sink, const pl_decrypt_options *opts,
             pl_decrypt_result *result, const pl_job_control *ctl)
@@ -1154,6 +1219,9 @@ pl_decrypt (pl_source *src, pl_sink *sink, const pl_decrypt_options *opts,
   j->ctl = ctl;
   j->verifying = opts->n_verify_certs > 0 || opts->find_cert;
   pl_verifier_init (&j->verifier, opts->verify_certs, opts->n_verify_certs);
+  /* Certificates found at the end (pl_verifier_lookup): every signature
+   * is hashed, its signer unknown until then. */
+  j->verifier.certs_final = !opts->find_cert;
   pl_writer_init (&j->writer, emit_plaintext, sink, PLAINTEXT_BUFFER_SIZE,
                   pl_job_threads (ctl) > 1);
   err = decrypt_message (j);
@@ -1162,6 +1230,9 @@ pl_decrypt (pl_source *src, pl_sink *sink, const pl_decrypt_options *opts,
   if (!err)
     err = sink->commit (sink);
   pl_read_ahead_clear (&j->ra);
+  /* Before the writer's buffers it reads and the hashes it writes. */
+  pl_sig_hasher_clear (&j->sig_hasher);
+  record_sig_hash (j);
   pl_verifier_clear (&j->verifier);
   /* Before the abort: the writer may still be in a sink write. */
   pl_writer_clear (&j->writer);

@@ -13,6 +13,7 @@
  * lengths, as GnuPG writes them.
  */
 #include "job.h"
+#include "sighash.h"
 #include "sign.h"
 #include "algo.h"
 #include "armor.h"
@@ -370,16 +371,33 @@ typedef struct
   writer base;
   pl_data_signer *signers;
   size_t n;
+  /* The signers' hashes, on a thread of its own (sighash.h); HELD: the
+   * blocks stay as they are until the job ends (an input in memory),
+   * else they change at the next read, and the hashing of each ends
+   * before this write returns, having overlapped the cipher's. */
+  pl_sig_hasher *hasher;
+  int held;
+  /* Signing only, the literal packet goes straight to the output, whose
+   * thread reads a block it did not lend until the next write returns
+   * (pipeline.h): a block that changes at the next read is waited for
+   * too.  NULL when encrypting (the cipher copies). */
+  pl_writer *direct;
 } sign_writer;
 
 static gpg_error_t
 sign_hash_write (writer *self, const uint8_t *p, size_t n)
 {
   sign_writer *w = (sign_writer *) self;
+  gpg_error_t err = pl_sig_hasher_push (w->hasher, p, n, w->held
+                                        ? PL_SPAN_HELD : PL_SPAN_BORROWED);
 
-  for (size_t i = 0; i < w->n; i++)
-    pl_data_signer_push (&w->signers[i], p, n);
-  return w->base.next->write (w->base.next, p, n);
+  if (!err)
+    err = w->base.next->write (w->base.next, p, n);
+  if (!err && !w->held)
+    err = pl_sig_hasher_wait (w->hasher);
+  if (!err && !w->held && w->direct)
+    err = pl_writer_finish (w->direct);
+  return err;
 }
 
 static gpg_error_t
@@ -413,6 +431,8 @@ sign_tail_finish (writer *self)
   size_t n;
   gpg_error_t err = body ? 0 : gpg_error (GPG_ERR_ENOMEM);
 
+  if (!err)
+    err = pl_sig_hasher_wait (w->hasher);
   for (size_t i = w->n; i-- > 0 && !err;)
     {
       err = pl_data_signer_finish (&w->signers[i], body, &n);
@@ -452,6 +472,7 @@ typedef struct
   deflate_writer deflate;
   frame_writer literal_frame;
   pl_data_signer *signers;      /* O.n_signers of them */
+  pl_sig_hasher sig_hasher;     /* their hashes */
   sign_writer sign_hash, sign_tail;
   writer *head;
   pl_read_ahead ra;
@@ -466,6 +487,7 @@ static void
 encrypt_job_clear (encrypt_job *j)
 {
   /* First the threads, which may still read any buffer below. */
+  pl_sig_hasher_clear (&j->sig_hasher);
   pl_read_ahead_clear (&j->ra);
   pl_writer_clear (&j->out.writer);
   free (j->out.armored);
@@ -669,10 +691,14 @@ start_signing (encrypt_job *j)
 
   if (!(j->signers = calloc (n, sizeof *j->signers)))
     return gpg_error (GPG_ERR_ENOMEM);
+  pl_sig_hasher_init (&j->sig_hasher, pl_job_threads (j->ctl),
+                      j->ctl ? j->ctl->cancel : NULL);
   for (size_t i = 0; i < n && !err; i++)
     {
       err = pl_data_signer_init (&j->signers[i], j->o.signers[i], j->text,
                                  now);
+      if (!err)
+        err = pl_sig_hasher_add (&j->sig_hasher, &j->signers[i].h);
       if (!err)
         err = write_packet (j->head, PL_PKT_ONEPASS_SIG, ops,
                             pl_data_signer_onepass (&j->signers[i],
@@ -683,6 +709,7 @@ start_signing (encrypt_job *j)
   j->sign_tail.base.next = j->head;
   j->sign_tail.signers = j->signers;
   j->sign_tail.n = n;
+  j->sign_tail.hasher = &j->sig_hasher;
   j->head = &j->sign_tail.base;
   return err;
 }
@@ -733,6 +760,11 @@ start_plaintext (encrypt_job *j)
       j->sign_hash.base.next = j->head;
       j->sign_hash.signers = j->signers;
       j->sign_hash.n = j->o.n_signers;
+      j->sign_hash.hasher = &j->sig_hasher;
+      /* Text is converted into a buffer of the job's, used again. */
+      j->sign_hash.held = j->src->borrow && !j->text;
+      j->sign_hash.direct = j->o.sign_only && !j->o.compress_algo
+                            ? &j->out.writer : NULL;
       j->head = &j->sign_hash.base;
     }
   return err;

@@ -235,6 +235,11 @@ typedef struct
   /* When no key opened a message with PKESKs: whom they are for,
    * "0x<key ID>, 0x<fingerprint>, anonymous" (recipients.h). */
   char recipients[256];
+  /* The signatures' data hash (sighash.h): octets hashed on its thread
+   * and on the job's own (for the tests and bench/). */
+  uint64_t sig_hashed_on_thread, sig_hashed_on_caller;
+  uint64_t sig_hash_handed;     /* octets handed to its thread (some
+                                 * may have been taken back) */
 } pl_decrypt_result;
 
 /* The number of cores online: the default thread budget. */

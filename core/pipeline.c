@@ -159,7 +159,9 @@ free_buffer (pl_writer *w)
 {
   for (int i = 0; i < PL_WRITER_BUFFERS; i++)
     if (w->buf[i] && !w->held[i]
-        && !pl_worker_reading (&w->worker, w->buf[i], w->size))
+        && !pl_worker_reading (&w->worker, w->buf[i], w->size)
+        && !(w->watch_reading
+             && w->watch_reading (w->watch_arg, w->buf[i], w->size)))
       return i;
   for (int i = 0; i < PL_WRITER_BUFFERS; i++)
     if (!w->buf[i])
@@ -172,16 +174,43 @@ free_buffer (pl_writer *w)
   return -1;
 }
 
+void
+pl_writer_watch (pl_writer *w, pl_reading_fn reading, pl_unpin_fn unpin,
+                 void *arg)
+{
+  w->watch_reading = reading;
+  w->watch_unpin = unpin;
+  w->watch_arg = arg;
+}
+
+/* A buffer that only the watcher keeps from being free; -1: none. */
+static int
+watched_buffer (pl_writer *w)
+{
+  for (int i = 0; w->watch_reading && i < PL_WRITER_BUFFERS; i++)
+    if (w->buf[i] && !w->held[i]
+        && !pl_worker_reading (&w->worker, w->buf[i], w->size))
+      return i;
+  return -1;
+}
+
 gpg_error_t
 pl_writer_acquire (pl_writer *w, uint8_t **buf)
 {
   int i = free_buffer (w);
 
-  /* Every buffer is held or being written: the oldest write ends
-   * first. */
-  while (i < 0 && pl_worker_busy (&w->worker))
+  /* Every buffer is held, being written or being hashed: the hasher
+   * lets go of one, or the oldest write ends. */
+  while (i < 0)
     {
-      pl_worker_wait_running (&w->worker, 0);
+      int k = watched_buffer (w);
+
+      if (k >= 0)
+        w->watch_unpin (w->watch_arg, w->buf[k], w->size);
+      else if (pl_worker_busy (&w->worker))
+        pl_worker_wait_running (&w->worker, 0);
+      else
+        break;
       i = free_buffer (w);
     }
   if (i < 0)
@@ -222,9 +251,8 @@ pl_writer_set_foreign_depth (pl_writer *w, int depth)
   w->writes = 0;
 }
 
-/* 1 when [P, P + N) lies in one of W's buffers. */
-static int
-in_pool (const pl_writer *w, const uint8_t *p, size_t n)
+int
+pl_writer_owns (const pl_writer *w, const uint8_t *p, size_t n)
 {
   for (int i = 0; i < PL_WRITER_BUFFERS; i++)
     if (w->buf[i] && p >= w->buf[i] && n <= w->size
@@ -253,7 +281,7 @@ pl_writer_write (pl_writer *w, const uint8_t *p, size_t n)
            * this one returns. */
           if (t->n)
             pl_worker_wait_reading (&w->worker, t->p, t->n);
-          *t = in_pool (w, p, n) ? (pl_worker_task) { NULL, 0 }
+          *t = pl_writer_owns (w, p, n) ? (pl_worker_task) { NULL, 0 }
                                  : (pl_worker_task) { p, n };
           return pl_worker_submit (&w->worker, p, n);
         }

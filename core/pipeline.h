@@ -109,6 +109,10 @@ void pl_read_ahead_clear (pl_read_ahead *ra);
  * writer thread, or on the caller's: one call at a time, in order. */
 typedef gpg_error_t (*pl_emit_fn) (void *arg, const uint8_t *p, size_t n);
 
+/* Another reader of the writer's buffers (pl_writer_watch). */
+typedef int (*pl_reading_fn) (void *arg, const void *p, size_t len);
+typedef void (*pl_unpin_fn) (void *arg, const void *p, size_t len);
+
 /* Buffers a writer lends at most: enough for SEIPD v1 (three, the
  * older two being hashed), inflate, text mode's line-end conversion and
  * partial framing at once. */
@@ -139,6 +143,9 @@ typedef struct
   int foreign_depth;            /* 0 means 1 */
   unsigned writes;
   pl_worker worker;             /* started on the first large write */
+  pl_reading_fn watch_reading;  /* pl_writer_watch; NULL: none */
+  pl_unpin_fn watch_unpin;
+  void *watch_arg;
 } pl_writer;
 
 /* Buffers of SIZE octets; THREADED: large writes go to a thread. */
@@ -150,6 +157,19 @@ void pl_writer_init (pl_writer *w, pl_emit_fn emit, void *arg, size_t size,
  * caller's until released.  GPG_ERR_ENOMEM; GPG_ERR_BUG when the caller
  * already holds PL_WRITER_BUFFERS. */
 gpg_error_t pl_writer_acquire (pl_writer *w, uint8_t **buf);
+
+/* Another thread reads the writer's buffers too (a signature's data
+ * hash, sighash.h).  READING (ARG, P, LEN) says whether it still reads
+ * from [P, P + LEN); UNPIN (ARG, P, LEN) returns once it no longer does
+ * (waiting, or doing the reading's work on the caller's thread).  From
+ * pl_writer_watch on, acquire never hands out a buffer that READING
+ * claims, and when every buffer is taken and one is claimed only by
+ * READING, it unpins that one. */
+void pl_writer_watch (pl_writer *w, pl_reading_fn reading, pl_unpin_fn unpin,
+                      void *arg);
+
+/* 1 when [P, P + N) lies in one of W's buffers. */
+int pl_writer_owns (const pl_writer *w, const uint8_t *p, size_t n);
 
 /* Gives BUF back.  A write from it may still be in progress: acquire
  * waits for that, not release. */

@@ -1,5 +1,6 @@
 /* sniff.c - what a file is, from its first octets (see sniff.h) */
 #include "sniff.h"
+#include "clearsign.h"
 
 #include <string.h>
 #include <strings.h>
@@ -538,7 +539,7 @@ sniff_armored (const uint8_t *buf, size_t len, pl_sniff_result *r)
   /* An error stops the decoder; what it gave until then is kept. */
   (void) pl_armor_decoder_push (&dec, buf, len, out, &n);
   if (!pl_armor_decoder_label (&dec, &label))
-    return;                     /* cleartext-signed text, or no armor */
+    return;                     /* no armor */
   memset (&inner, 0, sizeof inner);
   sniff_binary (out, n, pl_armor_decoder_done (&dec) ? (int64_t) n
                                                      : PL_SNIFF_SIZE_UNKNOWN,
@@ -562,6 +563,13 @@ pl_sniff (const uint8_t *buf, size_t len, int64_t total,
     total = (int64_t) len;      /* a size that changed: the octets win */
   if (len > PL_SNIFF_SIZE)
     len = PL_SNIFF_SIZE;
+  /* Its header is no armor's BEGIN line, and would not decode. */
+  if (pl_clearsign_detect (buf, len))
+    {
+      result->kind = PL_SNIFF_CLEARSIGNED;
+      result->armored = 1;
+      return;
+    }
   if (pl_armor_detect (buf, len) == 1)
     {
       sniff_armored (buf, len, result);

@@ -37,12 +37,14 @@
 
 typedef enum
 {
-  PL_SNIFF_NOT_OPENPGP = 0,     /* anything else (also cleartext-signed
-                                 * text, and an empty input) */
+  PL_SNIFF_NOT_OPENPGP = 0,     /* anything else (also an empty input) */
   PL_SNIFF_MESSAGE,             /* an OpenPGP message, encrypted or not */
   PL_SNIFF_PUBLIC_KEY,          /* a transferable public key (certificate) */
   PL_SNIFF_SECRET_KEY,          /* a transferable secret key */
-  PL_SNIFF_SIGNATURE            /* a detached signature */
+  PL_SNIFF_SIGNATURE,           /* a detached signature */
+  PL_SNIFF_CLEARSIGNED          /* cleartext-signed text (clearsign.h):
+                                 * signed, not encrypted; ARMORED is 1
+                                 * (it is text), no packet details */
 } pl_sniff_kind;
 
 typedef enum

@@ -35,9 +35,35 @@ pl_verifications_good (const pl_verifications *v)
   return 0;
 }
 
+static const pl_cert_key *find_signer (const pl_verifier *v, const pl_sig *s,
+                                       const pl_cert **cert);
+
+/* 1 when a certificate given holds the key that E names (a one-pass
+ * packet's key ID or fingerprint, a signature's issuer), or E names
+ * none (gpg --throw-keyids): its signature can be judged. */
+static int
+signer_may_be_known (const pl_verifier *v, const pl_verify_entry *e)
+{
+  const pl_cert *cert;
+
+  if (!e->onepass)
+    return find_signer (v, &e->sig, &cert) != NULL
+           || (!e->sig.issuer_fpr_len && !e->sig.has_issuer);
+  if (e->issuer_len == 8 && !memcmp (e->issuer, "\0\0\0\0\0\0\0\0", 8))
+    return 1;
+  for (size_t i = 0; i < v->n_certs; i++)
+    if (pl_cert_find_key (v->certs[i], e->issuer,
+                          e->issuer_len == 8 ? 0 : e->issuer_len,
+                          e->issuer_len == 8 ? e->issuer : NULL))
+      return 1;
+  return 0;
+}
+
 /* The hash context for entry E: shared with an earlier entry of the same
  * input (hash, text or binary, salt), else a new one.  Unknown hashes get
- * none (the verdict is UNSUPPORTED). */
+ * none (the verdict is UNSUPPORTED), and neither does a signature by a
+ * key no certificate holds: its verdict is UNKNOWN_KEY whatever the data
+ * (GnuPG's T5820: no needless hash contexts). */
 static gpg_error_t
 attach_hash (pl_verifier *v, pl_verify_entry *e)
 {
@@ -48,6 +74,11 @@ attach_hash (pl_verifier *v, pl_verify_entry *e)
   e->hash = -1;
   if (!galgo || (e->type != PL_SIG_BINARY && e->type != PL_SIG_TEXT))
     return 0;
+  if (v->certs_final && !signer_may_be_known (v, e))
+    {
+      e->unknown_signer = 1;
+      return 0;
+    }
   for (size_t i = 0; i < v->n_hashes; i++)
     {
       h = &v->h[i];
@@ -319,6 +350,14 @@ judge (const pl_verifier *v, const pl_verify_entry *e, uint32_t now,
     }
   memcpy (out->key_fpr, k->key.fpr, k->key.fpr_len);
   out->key_fpr_len = k->key.fpr_len;
+  /* Not hashed for an unknown key, the one-pass packet named: it named
+   * another key than its signature does. */
+  if (e->unknown_signer)
+    {
+      out->verdict = PL_VERDICT_BAD;
+      out->why = gpg_error (GPG_ERR_BAD_SIGNATURE);
+      return;
+    }
   if (e->hash < 0 || gcry_md_copy (&md, v->h[e->hash].md))
     {
       out->verdict = PL_VERDICT_UNSUPPORTED;
@@ -444,6 +483,7 @@ pl_verify_detached (const uint8_t *sigs, size_t sigs_len, pl_source *src,
 
   memset (out, 0, sizeof *out);
   pl_verifier_init (&v, certs, n_certs);
+  v.certs_final = 1;            /* no lookup here */
   if (pl_armor_detect (sigs, sigs_len))
     err = pl_armor_dearmor_all (sigs, sigs_len, &bin, &bin_len);
   else if (!(bin = malloc (sigs_len ? sigs_len : 1)))

@@ -18,7 +18,10 @@
  * message malformed.
  *
  * Hashing starts only for a signature that announces itself: a message
- * without one costs nothing.  Signatures that need the same input share
+ * without one costs nothing, and one by a key that no certificate holds
+ * (the one-pass packet's key ID or fingerprint, or the signature's
+ * issuer) costs no hash either when the caller says no certificate will
+ * be found later (certs_final): its verdict is UNKNOWN_KEY.  Signatures that need the same input share
  * one hash context (same algorithm, binary or text, no salt: every v4
  * signature by one signer's several keys); v6 signatures hash their
  * salt first and so each take their own.  At most PL_VERIFY_MAX
@@ -117,6 +120,8 @@ typedef struct
   gpg_error_t err;              /* a verdict already reached (malformed,
                                  * contradicting its one-pass packet) */
   int hash;                     /* into the verifier's hashes; -1: none */
+  int unknown_signer;           /* no certificate holds the key named:
+                                 * not hashed */
 } pl_verify_entry;
 
 typedef struct
@@ -130,6 +135,12 @@ typedef struct
   pl_data_hash h[PL_VERIFY_MAX];
   size_t n_hashes;
   int data_started;
+  /* Set by the caller after init (0 there, as before it existed) when
+   * the certificates given are all there will be (no
+   * pl_verifier_lookup): a signature by a key none holds is then not
+   * hashed.  The decrypt job sets it without a find_cert, and
+   * pl_verify_detached always. */
+  int certs_final;
 } pl_verifier;
 
 /* A verifier for the N_CERTS certificates CERTS (which must outlive it). */

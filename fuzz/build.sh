@@ -1,7 +1,7 @@
 #!/bin/sh
 # Builds the fuzz targets with clang, libFuzzer, ASan and UBSan into OUT
 # (default fuzz/out): fuzz-armor, fuzz-decrypt, fuzz-inflate, fuzz-cert,
-# fuzz-pkesk, fuzz-sniff, and
+# fuzz-pkesk, fuzz-sniff, fuzz-clearsign, and
 # gen-seeds (the seed generator, sanitized but without libFuzzer).
 set -eu
 cd "$(dirname "$0")/.."
@@ -25,11 +25,11 @@ for src in core/*.c; do
   objs="$objs $obj"
 done
 
-for t in armor decrypt inflate cert pkesk sniff; do
+for t in armor decrypt inflate cert pkesk sniff clearsign; do
   # shellcheck disable=SC2086
   $CC $CFLAGS $PKG_CFLAGS $SAN -fsanitize=fuzzer -Ifuzz \
     "fuzz/fuzz-$t.c" $objs $LIBS -o "$OUT/fuzz-$t"
 done
 # shellcheck disable=SC2086
 $CC $CFLAGS $PKG_CFLAGS $SAN fuzz/gen-seeds.c $objs $LIBS -o "$OUT/gen-seeds"
-echo "fuzz: built fuzz-armor fuzz-decrypt fuzz-inflate fuzz-cert fuzz-pkesk fuzz-sniff gen-seeds in $OUT"
+echo "fuzz: built fuzz-armor fuzz-decrypt fuzz-inflate fuzz-cert fuzz-pkesk fuzz-sniff fuzz-clearsign gen-seeds in $OUT"

@@ -22,7 +22,7 @@
 static void
 check_ranges (const pl_sniff_result *r)
 {
-  if ((unsigned) r->kind > PL_SNIFF_SIGNATURE
+  if ((unsigned) r->kind > PL_SNIFF_CLEARSIGNED
       || (unsigned) r->tar > PL_SNIFF_TAR_YES
       || r->n_key_packets > PL_SNIFF_KEY_PACKETS_MAX
       || (r->key_packets_left_out && r->n_key_packets

@@ -2,7 +2,8 @@
  * -se, -s, --textmode, --detach-sign and two signers verified by
  * padlock-sop, every octet of a signed message flipped, DSA keys, the
  * old form (signature before the literal), and gpg and sqop verifying
- * what padlock-sop signs (detached, inline, inside encryption) */
+ * what padlock-sop signs (detached, inline, inside encryption);
+ * cleartext signatures both ways with gpg and sqop */
 #include "testutil.h"
 #include "gpg-keys.h"
 
@@ -526,6 +527,20 @@ test_gpg_verifies_ours (gconstpointer p)
 
 /* sqop's key: sqop signs, padlock-sop verifies; padlock-sop signs, sqop
  * verifies; detached and inline. */
+/* A key made by sqop, and its certificate. */
+static void
+sqop_key (const char *sq, GBytes **sec, GBytes **cert)
+{
+  const char *g[] = { sq, "generate-key", "Sq <sq@example.org>", NULL };
+  const char *x[] = { sq, "extract-cert", NULL };
+  int status;
+
+  g_assert_true (tu_run (g, NULL, sec, NULL, &status));
+  g_assert_cmpint (status, ==, 0);
+  g_assert_true (tu_run (x, *sec, cert, NULL, &status));
+  g_assert_cmpint (status, ==, 0);
+}
+
 static void
 test_sqop_both_ways (void)
 {
@@ -536,16 +551,7 @@ test_sqop_both_ways (void)
 
   if (!sq)
     return;
-  {
-    const char *a[] = { sq, "generate-key", "Sq <sq@example.org>", NULL };
-    g_assert_true (tu_run (a, NULL, &sec, NULL, &status));
-    g_assert_cmpint (status, ==, 0);
-  }
-  {
-    const char *a[] = { sq, "extract-cert", NULL };
-    g_assert_true (tu_run (a, sec, &cert, NULL, &status));
-    g_assert_cmpint (status, ==, 0);
-  }
+  sqop_key (sq, &sec, &cert);
   sec_path = tu_write_temp_bytes ("sq-sec", sec);
   cert_path = tu_write_temp_bytes ("sq-cert", cert);
   for (int ours = 0; ours < 2; ours++)
@@ -601,6 +607,128 @@ test_sqop_both_ways (void)
       g_assert_true (g_bytes_equal (out, plain));
       g_bytes_unref (out);
       g_bytes_unref (sig);
+    }
+  g_bytes_unref (sec);
+  g_bytes_unref (cert);
+  g_bytes_unref (plain);
+}
+
+/* ---- Cleartext signatures (RFC 9580 §7) ------------------------- */
+
+/* Text that takes every rule: a dash line, a "From " line, trailing
+ * whitespace, an empty line, CR LF. */
+#define CLEARTEXT "Signed as cleartext\n- a dash line\nFrom me to you\n" \
+                  "trailing   \t\n\r\nlast line\r\n"
+/* What it reads as, signed: trailing whitespace gone, LF. */
+#define CLEARTEXT_READ "Signed as cleartext\n- a dash line\nFrom me to you\n" \
+                       "trailing\n\nlast line\n"
+
+/* MSG, with the first WORD in its text changed: inline-verify exits 3
+ * (no valid signature). */
+static void
+assert_changed_word_bad (GBytes *msg, const char *cert_path)
+{
+  const char *v[] = { "inline-verify", cert_path, NULL };
+  gsize n;
+  const char *m = g_bytes_get_data (msg, &n);
+  g_autofree char *copy = g_strndup (m, n);
+  char *at = strstr (copy, "cleartext");
+  GBytes *bad;
+
+  g_assert_nonnull (at);
+  at[0] = 'C';
+  bad = g_bytes_new (copy, n);
+  g_assert_cmpint (sop (v, bad, NULL), ==, 3);
+  g_bytes_unref (bad);
+}
+
+/* gpg --clearsign: padlock-sop inline-verify says good and gives the
+ * text; a changed word: bad.  padlock-sop inline-sign --as=clearsigned:
+ * gpg --decrypt says GOODSIG and gives the same text. */
+static void
+test_gpg_clearsign (gconstpointer p)
+{
+  tk_gpg_key *key = tk_ensure_key (&tk_keys[GPOINTER_TO_INT (p)]);
+  GBytes *plain = tu_bytes_text (CLEARTEXT), *msg, *out = NULL;
+  g_autofree char *cert = NULL, *sec = NULL, *ver = fresh_path ("ver");
+  g_autofree char *vtext = NULL, *status = NULL;
+  const char *cs[] = { "--clearsign", "-u", key->fpr, NULL };
+
+  key_files (key, &cert, &sec);
+  msg = gpg (cs, plain);
+  {
+    const char *v[] = { "inline-verify", "--verifications-out", ver, cert,
+                        NULL };
+    g_assert_cmpint (sop (v, msg, &out), ==, 0);
+    g_assert_cmpmem (g_bytes_get_data (out, NULL), g_bytes_get_size (out),
+                     CLEARTEXT_READ, strlen (CLEARTEXT_READ));
+    g_bytes_unref (out);
+    vtext = read_text (ver);
+    assert_good (vtext, key->fpr, 1, "mode:text");
+  }
+  assert_changed_word_bad (msg, cert);
+  g_bytes_unref (msg);
+  {
+    const char *s[] = { "inline-sign", "--as=clearsigned", sec, NULL };
+    g_assert_cmpint (sop (s, plain, &msg), ==, 0);
+  }
+  status = gpg_status (NULL, NULL, msg, &out);
+  if (!strstr (status, "[GNUPG:] GOODSIG "))
+    g_error ("gpg: %s", status);
+  g_assert_cmpmem (g_bytes_get_data (out, NULL), g_bytes_get_size (out),
+                   CLEARTEXT_READ, strlen (CLEARTEXT_READ));
+  g_bytes_unref (out);
+  g_bytes_unref (msg);
+  g_bytes_unref (plain);
+}
+
+/* sqop inline-sign --as=clearsigned to padlock-sop and back: good, the
+ * same text; a changed word: bad. */
+static void
+test_sqop_clearsign (void)
+{
+  g_autofree char *sq = tu_peer ("sqop"), *sec_path = NULL, *cert_path = NULL;
+  GBytes *plain = tu_bytes_text (CLEARTEXT), *sec = NULL, *cert = NULL;
+  GBytes *msg = NULL, *out = NULL;
+  int status;
+
+  if (!sq)
+    return;
+  sqop_key (sq, &sec, &cert);
+  sec_path = tu_write_temp_bytes ("sq-cs-sec", sec);
+  cert_path = tu_write_temp_bytes ("sq-cs-cert", cert);
+  for (int ours = 0; ours < 2; ours++)
+    {
+      const char *sign[] = { sq, "inline-sign", "--as=clearsigned", sec_path,
+                             NULL };
+      const char *psign[] = { "inline-sign", "--as=clearsigned", sec_path,
+                              NULL };
+      const char *v[] = { sq, "inline-verify", cert_path, NULL };
+      const char *pv[] = { "inline-verify", cert_path, NULL };
+
+      if (ours)
+        g_assert_cmpint (sop (psign, plain, &msg), ==, 0);
+      else
+        {
+          g_assert_true (tu_run (sign, plain, &msg, NULL, &status));
+          g_assert_cmpint (status, ==, 0);
+        }
+      g_assert_true (g_str_has_prefix (g_bytes_get_data (msg, NULL),
+                                       "-----BEGIN PGP SIGNED MESSAGE-----"));
+      if (ours)
+        {
+          g_assert_true (tu_run (v, msg, &out, NULL, &status));
+          g_assert_cmpint (status, ==, 0);
+        }
+      else
+        {
+          g_assert_cmpint (sop (pv, msg, &out), ==, 0);
+          assert_changed_word_bad (msg, cert_path);
+        }
+      g_assert_cmpmem (g_bytes_get_data (out, NULL), g_bytes_get_size (out),
+                       CLEARTEXT_READ, strlen (CLEARTEXT_READ));
+      g_bytes_unref (out);
+      g_bytes_unref (msg);
     }
   g_bytes_unref (sec);
   g_bytes_unref (cert);
@@ -758,6 +886,10 @@ main (int argc, char **argv)
           g_test_add_data_func (se, GINT_TO_POINTER ((int) i), test_gpg_se);
           g_test_add_data_func (ours, GINT_TO_POINTER ((int) i),
                                 test_gpg_verifies_ours);
+          g_autofree char *cs = g_strdup_printf ("/sigs/gpg/clearsign/%s",
+                                                 tk_keys[i].name);
+          g_test_add_data_func (cs, GINT_TO_POINTER ((int) i),
+                                test_gpg_clearsign);
         }
       g_test_add_func ("/sigs/gpg/inline-flips", test_gpg_inline_flips);
       g_test_add_func ("/sigs/gpg/forms", test_gpg_forms);
@@ -767,6 +899,7 @@ main (int argc, char **argv)
       g_test_add_func ("/sigs/gpg/inline-detach", test_inline_detach);
     }
   g_test_add_func ("/sigs/sqop", test_sqop_both_ways);
+  g_test_add_func ("/sigs/sqop/clearsign", test_sqop_clearsign);
   g_test_add_data_func ("/sigs/openpgpjs/v6", "1", test_openpgpjs);
   g_test_add_data_func ("/sigs/openpgpjs/v4", "0", test_openpgpjs);
   g_test_add_func ("/sigs/openpgpjs/own-v6", test_own_v6_with_openpgpjs);

@@ -591,9 +591,11 @@ test_not_openpgp (void)
   r = sniff (key, strlen (key), -1);
   g_assert_cmpint (r.kind, ==, PL_SNIFF_PUBLIC_KEY);
   g_assert_cmpint (r.armored, ==, 1);
+  /* Signed, not encrypted: said so (clearsign.h), no packet details. */
   r = sniff (cleartext, strlen (cleartext), -1);
-  g_assert_cmpint (r.kind, ==, PL_SNIFF_NOT_OPENPGP);
-  g_assert_cmpint (r.armored, ==, 0);
+  g_assert_cmpint (r.kind, ==, PL_SNIFF_CLEARSIGNED);
+  g_assert_cmpint (r.armored, ==, 1);
+  g_assert_cmpint (r.encrypted, ==, 0);
   g_assert_cmpint (KIND (skesk_old, sizeof skesk_old, -1), ==, PL_SNIFF_MESSAGE);
   g_assert_cmpint (KIND (skesk_new, sizeof skesk_new, -1), ==, PL_SNIFF_MESSAGE);
   g_assert_cmpint (KIND (seipd_new, sizeof seipd_new, -1), ==, PL_SNIFF_MESSAGE);

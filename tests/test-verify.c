@@ -16,39 +16,10 @@
 #include <time.h>
 #include <gcrypt.h>
 
-typedef struct
-{
-  pl_cert **certs;
-  size_t n;
-  pl_seckey sk;
-} test_key;
-
-static void
-make_key (test_key *k, pl_keygen_profile profile)
-{
-  const char *uid[] = { "T <t@example.org>" };
-  uint8_t *bin;
-  size_t len;
-
-  g_assert_cmpint (pl_keygen (profile, uid, 1, NULL, 0,
-                              (uint32_t) time (NULL) - 10, &bin, &len), ==, 0);
-  g_assert_cmpint (pl_certs_read (bin, len, &k->certs, &k->n), ==, 0);
-  gcry_free (bin);               /* secure memory (keygen.h) */
-  g_assert_cmpint (pl_seckey_unlock (&k->certs[0]->primary, 5, NULL, 0, 0,
-                                     NULL, &k->sk), ==, 0);
-}
-
-static void
-free_key (test_key *k)
-{
-  pl_seckey_clear (&k->sk);
-  pl_certs_free (k->certs, k->n);
-}
-
 /* N signatures by K (text or binary) over SIGNED, one-pass packets into
  * V, then STORED as the literal data, then the signatures. */
 static void
-run (pl_verifier *v, test_key *k, int n, int text, const char *signed_data,
+run (pl_verifier *v, tu_key *k, int n, int text, const char *signed_data,
      const char *stored)
 {
   pl_data_signer *s = g_new0 (pl_data_signer, n);
@@ -78,11 +49,11 @@ run (pl_verifier *v, test_key *k, int n, int text, const char *signed_data,
 static void
 test_nested_past_max (gconstpointer p)
 {
-  test_key k;
+  tu_key k;
   pl_verifier v;
   pl_verifications out;
 
-  make_key (&k, GPOINTER_TO_INT (p));
+  tu_key_make (&k, GPOINTER_TO_INT (p));
   pl_verifier_init (&v, (const pl_cert *const *) k.certs, k.n);
   run (&v, &k, PL_VERIFY_MAX + 3, 0, "data", "data");
   /* All but the 3 innermost hash; their signatures come first. */
@@ -97,7 +68,7 @@ test_nested_past_max (gconstpointer p)
       g_assert_cmpint (out.v[i].verdict, ==, PL_VERDICT_GOOD);
       g_assert_true (out.v[i].cert == k.certs[0]);
     }
-  free_key (&k);
+  tu_key_free (&k);
 }
 
 /* A text signature over LF lines verifies over the same text stored with
@@ -105,11 +76,11 @@ test_nested_past_max (gconstpointer p)
 static void
 test_text (void)
 {
-  test_key k;
+  tu_key k;
   pl_verifier v;
   pl_verifications out;
 
-  make_key (&k, PL_KEYGEN_DEFAULT);
+  tu_key_make (&k, PL_KEYGEN_DEFAULT);
   for (int text = 0; text < 2; text++)
     {
       pl_verifier_init (&v, (const pl_cert *const *) k.certs, k.n);
@@ -121,7 +92,7 @@ test_text (void)
                        text ? PL_VERDICT_GOOD : PL_VERDICT_BAD);
       g_assert_cmpint (out.v[0].type, ==, text);
     }
-  free_key (&k);
+  tu_key_free (&k);
 }
 
 /* The signature by another key than its one-pass packet named: bad; a
@@ -129,15 +100,15 @@ test_text (void)
 static void
 test_mismatch (void)
 {
-  test_key a, b;
+  tu_key a, b;
   pl_verifier v;
   pl_verifications out;
   pl_data_signer sa, sb;
   uint8_t ops[PL_ONEPASS_MAX], body[PL_SIG_BODY_MAX];
   size_t len;
 
-  make_key (&a, PL_KEYGEN_DEFAULT);
-  make_key (&b, PL_KEYGEN_DEFAULT);
+  tu_key_make (&a, PL_KEYGEN_DEFAULT);
+  tu_key_make (&b, PL_KEYGEN_DEFAULT);
   pl_verifier_init (&v, (const pl_cert *const *) a.certs, a.n);
   g_assert_cmpint (pl_data_signer_init (&sa, &a.sk, 0, time (NULL)), ==, 0);
   g_assert_cmpint (pl_data_signer_init (&sb, &b.sk, 0, time (NULL)), ==, 0);
@@ -175,8 +146,8 @@ test_mismatch (void)
                    b.certs[0]->primary.key.fpr, 20);
   pl_data_signer_clear (&sa);
   pl_data_signer_clear (&sb);
-  free_key (&a);
-  free_key (&b);
+  tu_key_free (&a);
+  tu_key_free (&b);
 }
 
 /* pl_encrypt signs only; pl_decrypt reads it signed-only: the data when
@@ -185,7 +156,7 @@ test_mismatch (void)
 static void
 test_signed_only_job (gconstpointer p)
 {
-  test_key k;
+  tu_key k;
   pl_encrypt_options eo;
   pl_decrypt_options d;
   pl_decrypt_result *r = g_new0 (pl_decrypt_result, 1);
@@ -197,7 +168,7 @@ test_signed_only_job (gconstpointer p)
   size_t msg_len, out_len;
   uint8_t *bad;
 
-  make_key (&k, GPOINTER_TO_INT (p));
+  tu_key_make (&k, GPOINTER_TO_INT (p));
   signers[0] = &k.sk;
   pl_encrypt_options_init (&eo);
   eo.sign_only = 1;
@@ -239,7 +210,7 @@ test_signed_only_job (gconstpointer p)
   g_free (bad);
   pl_sink_free (sink);
   g_free (r);
-  free_key (&k);
+  tu_key_free (&k);
 }
 
 /* What a lookup (pl_cert_lookup_fn) was asked, and holds. */
@@ -265,21 +236,21 @@ lookup_one (void *data, const uint8_t *fpr, size_t fpr_len,
 static void
 test_lookup (void)
 {
-  test_key a, b;
+  tu_key a, b;
   lookup_state l = { 0 };
   const pl_cert *found[PL_VERIFY_MAX];
   pl_verifier v;
   pl_verifications out;
 
-  make_key (&a, PL_KEYGEN_DEFAULT);
-  make_key (&b, PL_KEYGEN_RFC9580);
+  tu_key_make (&a, PL_KEYGEN_DEFAULT);
+  tu_key_make (&b, PL_KEYGEN_RFC9580);
   l.known = a.certs[0];
   for (int given = 0; given < 2; given++)
     {
       pl_data_signer s[2];
       uint8_t ops[PL_ONEPASS_MAX], body[PL_SIG_BODY_MAX];
       size_t len;
-      test_key *keys[2] = { &a, &b };
+      tu_key *keys[2] = { &a, &b };
 
       l.calls = 0;
       pl_verifier_init (&v, given ? (const pl_cert *const *) b.certs : NULL,
@@ -312,8 +283,8 @@ test_lookup (void)
       g_assert_cmpint (out.v[1].verdict, ==,
                        given ? PL_VERDICT_GOOD : PL_VERDICT_UNKNOWN_KEY);
     }
-  free_key (&a);
-  free_key (&b);
+  tu_key_free (&a);
+  tu_key_free (&b);
 }
 
 /* A held signer (seckey.h's pl_sign_fn) for a test key: libgcrypt signs
@@ -379,10 +350,10 @@ held_sign (void *data, const pl_pubkey *pub, int gcry_md_algo,
 static void
 test_held_signer (void)
 {
-  test_key k;
+  tu_key k;
   const char *plain = "signed elsewhere";
 
-  make_key (&k, PL_KEYGEN_DEFAULT);
+  tu_key_make (&k, PL_KEYGEN_DEFAULT);
   for (int round = 0; round < 3; round++)
     {
       held_state h = { &k.sk, round == 2 ? gpg_error (GPG_ERR_CANCELED) : 0,
@@ -435,7 +406,7 @@ test_held_signer (void)
       pl_sink_free (sink);
       g_free (r);
     }
-  free_key (&k);
+  tu_key_free (&k);
 }
 
 /* pl_decrypt with find_cert and no certificate given: the job verifies,
@@ -443,7 +414,7 @@ test_held_signer (void)
 static void
 test_decrypt_find_cert (void)
 {
-  test_key k;
+  tu_key k;
   lookup_state l = { 0 };
   const pl_seckey *signers[1];
   pl_encrypt_options eo;
@@ -455,7 +426,7 @@ test_decrypt_find_cert (void)
   const uint8_t *msg;
   size_t msg_len;
 
-  make_key (&k, PL_KEYGEN_RFC9580);
+  tu_key_make (&k, PL_KEYGEN_RFC9580);
   signers[0] = &k.sk;
   l.known = k.certs[0];
   pl_encrypt_options_init (&eo);
@@ -477,7 +448,7 @@ test_decrypt_find_cert (void)
   pl_sink_free (o);
   pl_sink_free (sink);
   g_free (r);
-  free_key (&k);
+  tu_key_free (&k);
 }
 
 int

@@ -1,5 +1,6 @@
 /* testutil.c - helpers shared by the tests */
 #include "testutil.h"
+#include "keygen.h"
 
 #include <gio/gio.h>
 
@@ -13,6 +14,7 @@
 #include <sys/mount.h>
 #include <sys/wait.h>
 #include <gcrypt.h>
+#include <time.h>
 #include <glib/gstdio.h>
 
 static char *tmpdir;
@@ -674,3 +676,25 @@ tu_run_openpgpjs (const char *const *args, GBytes *in, GBytes **out)
   return status;
 }
 
+
+void
+tu_key_make (tu_key *k, int profile)
+{
+  const char *uid[] = { "T <t@example.org>" };
+  uint8_t *bin;
+  size_t len;
+
+  g_assert_cmpint (pl_keygen ((pl_keygen_profile) profile, uid, 1, NULL, 0,
+                              (uint32_t) time (NULL) - 10, &bin, &len), ==, 0);
+  g_assert_cmpint (pl_certs_read (bin, len, &k->certs, &k->n), ==, 0);
+  gcry_free (bin);               /* secure memory (keygen.h) */
+  g_assert_cmpint (pl_seckey_unlock (&k->certs[0]->primary, 5, NULL, 0, 0,
+                                     NULL, &k->sk), ==, 0);
+}
+
+void
+tu_key_free (tu_key *k)
+{
+  pl_seckey_clear (&k->sk);
+  pl_certs_free (k->certs, k->n);
+}

@@ -6,6 +6,8 @@
 #include <gpg-error.h>
 
 #include "job.h"
+#include "cert.h"
+#include "seckey.h"
 
 /* pl_init, g_test_init and a fixed random seed message. */
 void tu_init (int *argc, char ***argv);
@@ -118,3 +120,16 @@ const char *tu_openpgpjs_missing (void);
  * stdin; *OUT its output.  Returns the exit status (logs stderr when it
  * is not 0).  Call tu_openpgpjs_missing first. */
 int tu_run_openpgpjs (const char *const *args, GBytes *in, GBytes **out);
+
+/* A key made by pl_keygen (PROFILE: a pl_keygen_profile; one user ID,
+ * made 10 s ago, unprotected): its certificates, and its primary key
+ * unlocked for signing. */
+typedef struct
+{
+  pl_cert **certs;
+  size_t n;
+  pl_seckey sk;
+} tu_key;
+
+void tu_key_make (tu_key *k, int profile);
+void tu_key_free (tu_key *k);

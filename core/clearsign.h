@@ -1,0 +1,71 @@
+/* clearsign.h - the Cleartext Signature Framework (RFC 9580 §7)
+ *
+ *   -----BEGIN PGP SIGNED MESSAGE-----
+ *   Hash: SHA512                       zero or more, v4 signatures only
+ *                                      one empty line
+ *   - -dash-escaped text               every line that starts with '-'
+ *   -----BEGIN PGP SIGNATURE-----      the signatures, armored
+ *   ...
+ *   -----END PGP SIGNATURE-----
+ *
+ * What is signed (a text signature, 0x01): the lines between the empty
+ * line and the signature's BEGIN line, dash-escapes undone, each without
+ * its trailing spaces and tabs, joined by CR LF; the line ending before
+ * the BEGIN line is not part of it.  A line ends at LF; a CR before it
+ * belongs to the ending (so CR LF and LF messages verify alike).
+ *
+ * Reading is strict where a lax reader would let an attacker show text
+ * that is not signed: the first line must be the header (trailing
+ * whitespace aside); between it and the empty line only well-formed Hash
+ * headers may stand (RFC 9580 §6.2.2.3: names of Table 23, comma
+ * separated; their content is otherwise ignored, the signatures say
+ * their hash); a line of the text that starts with '-' must be "- "
+ * escaped (gpg refuses the rest as well).  Any of these wrong:
+ * GPG_ERR_INV_ARMOR, and no signature is judged.  Only text signatures
+ * count: another type is UNSUPPORTED.
+ *
+ * The whole message is in memory: its hash algorithms and salts are
+ * known only at its end (§7.3), so it is read twice.  Callers bound its
+ * size (PL_CLEARSIGN_MAX).
+ */
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+#include <gpg-error.h>
+
+#include "cert.h"
+#include "seckey.h"
+#include "verify.h"
+
+#define PL_CLEARSIGN_HEADER "-----BEGIN PGP SIGNED MESSAGE-----"
+/* The largest message padlock-sop reads whole for it. */
+#define PL_CLEARSIGN_MAX ((size_t) 256 << 20)
+
+/* 1 when the LEN octets at BUF begin with the cleartext header line
+ * (then LF or CR LF, or the buffer's end; trailing whitespace allowed);
+ * else 0. */
+int pl_clearsign_detect (const uint8_t *buf, size_t len);
+
+/* Verifies the cleartext-signed message MSG (LEN octets) against CERTS
+ * at NOW: a verdict per signature into *OUT (as pl_verify_detached).
+ * When TEXT is not NULL, *TEXT (malloc'ed, *TEXT_LEN octets) receives
+ * what was signed, with LF line ends and a final LF, as gpg and sqop
+ * print it.  Not a cleartext message, or no signature block:
+ * GPG_ERR_NO_DATA; malformed (above): GPG_ERR_INV_ARMOR. */
+gpg_error_t pl_clearsign_verify (const uint8_t *msg, size_t len,
+                                 const pl_cert *const *certs, size_t n_certs,
+                                 uint32_t now, pl_verifications *out,
+                                 uint8_t **text, size_t *text_len);
+
+/* Makes a cleartext-signed message of TEXT (LEN octets) by the N
+ * SIGNERS at CREATED into *OUT (malloc'ed, *OUT_LEN octets): a Hash
+ * header naming the v4 signatures' hashes (none for v6 only), the text
+ * dash-escaped with trailing whitespace removed (what is shown is what
+ * is signed) and LF line ends (one final line ending of TEXT is the one
+ * before the signatures, as gpg --clearsign has it), then one text
+ * signature each, armored. */
+gpg_error_t pl_clearsign_make (const uint8_t *text, size_t len,
+                               const pl_seckey *const *signers, size_t n,
+                               uint32_t created, uint8_t **out,
+                               size_t *out_len);
