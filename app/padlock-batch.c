@@ -85,6 +85,11 @@ typedef struct
   PadlockHolder *holder;        /* the user's GnuPG secret keys, or NULL */
   PadlockRecipients *recipients; /* --recipient, --encrypt-to-self */
   gboolean needs_passphrase;    /* some job cannot do with the keys */
+  GPtrArray *maybe_keys;        /* of pl_sniff_result: messages with a
+                                 * PKESK and an SKESK, which need the
+                                 * passphrase unless the user's keys may
+                                 * open them (decided once the holder is
+                                 * loaded) */
   gboolean any_pkesk;           /* some message is for a public key */
   char *signers_home;           /* the GnuPG home that verifies signatures */
   guint n_bad_signatures;
@@ -430,28 +435,49 @@ read_prefixes (Batch *batch)
   return !g_cancellable_is_cancelled (batch->interrupt);
 }
 
+typedef enum
+{
+  NEEDS_NO_PASSPHRASE,          /* a PKESK only: the user's keys */
+  NEEDS_PASSPHRASE,
+  NEEDS_PASSPHRASE_UNLESS_KEYS, /* a PKESK and an SKESK */
+} PassphraseNeed;
+
 /* Whether INPUT's job needs a passphrase: an encryption (but see
- * make_jobs), or a message
- * with an SKESK, or without a PKESK that the user's keys may open. */
-static gboolean
+ * make_jobs), or a message without a PKESK; one with a PKESK and an
+ * SKESK needs it unless the user's keys may open it. */
+static PassphraseNeed
 input_needs_passphrase (PadlockInput     *input,
                         PadlockDirection  direction,
                         gboolean         *any_pkesk)
 {
   const pl_sniff_result *sniffed = padlock_input_get_sniff (input);
-  gboolean pkesk = FALSE;
+  gboolean pkesk = FALSE, skesk = FALSE;
 
   for (size_t k = 0; sniffed && k < sniffed->n_key_packets; k++)
     *any_pkesk |= sniffed->key_packets[k].tag == PL_PKT_PKESK;
   if (direction == PADLOCK_DIRECTION_ENCRYPT || !sniffed
       || sniffed->key_packets_left_out)
-    return TRUE;
+    return NEEDS_PASSPHRASE;
   for (size_t k = 0; k < sniffed->n_key_packets; k++)
     if (sniffed->key_packets[k].tag == PL_PKT_SKESK)
-      return TRUE;
+      skesk = TRUE;
     else
       pkesk = TRUE;
-  return !pkesk;
+  if (!pkesk)
+    return NEEDS_PASSPHRASE;
+  return skesk ? NEEDS_PASSPHRASE_UNLESS_KEYS : NEEDS_NO_PASSPHRASE;
+}
+
+/* Once the holder is loaded: whether some decryption still needs the
+ * passphrase, the keys opening none of its PKESKs. */
+static void
+decide_maybe_keys (Batch *batch)
+{
+  for (guint i = 0; i < batch->maybe_keys->len; i++)
+    if (!batch->holder
+        || !padlock_holder_may_open (batch->holder,
+                                     g_ptr_array_index (batch->maybe_keys, i)))
+      batch->needs_passphrase = TRUE;
 }
 
 /* Sorts each input into a job, as the window sorts what is dropped on
@@ -476,9 +502,22 @@ make_jobs (Batch                  *batch,
         here.output_dir = cwd = g_get_current_dir ();
       /* An encryption needs one only without recipients (the caller's
        * to say). */
-      if (input_needs_passphrase (input, direction, &batch->any_pkesk)
-          && direction == PADLOCK_DIRECTION_DECRYPT)
-        batch->needs_passphrase = TRUE;
+      if (direction == PADLOCK_DIRECTION_DECRYPT)
+        switch (input_needs_passphrase (input, direction, &batch->any_pkesk))
+          {
+          case NEEDS_PASSPHRASE:
+            batch->needs_passphrase = TRUE;
+            break;
+          case NEEDS_PASSPHRASE_UNLESS_KEYS:
+            g_ptr_array_add (batch->maybe_keys,
+                             g_memdup2 (padlock_input_get_sniff (input),
+                                        sizeof (pl_sniff_result)));
+            break;
+          case NEEDS_NO_PASSPHRASE:
+            break;
+          }
+      else
+        input_needs_passphrase (input, direction, &batch->any_pkesk);
       g_ptr_array_add (batch->jobs,
                        padlock_job_new_for_input (input, direction, &here));
     }
@@ -725,6 +764,7 @@ padlock_batch_run (GVariantDict *options)
   batch.interrupt = g_cancellable_new ();
   batch.inputs = g_ptr_array_new_with_free_func ((GDestroyNotify) padlock_input_unref);
   batch.jobs = g_ptr_array_new_with_free_func (g_object_unref);
+  batch.maybe_keys = g_ptr_array_new_with_free_func (g_free);
   int_id = g_unix_signal_add (SIGINT, on_interrupt, &batch);
   term_id = g_unix_signal_add (SIGTERM, on_interrupt, &batch);
   open_inputs (&batch, paths);
@@ -752,6 +792,7 @@ padlock_batch_run (GVariantDict *options)
   /* GnuPG is asked only for messages to public keys, and to sign. */
   if (batch.any_pkesk)
     batch.holder = load_holder (&batch);
+  decide_maybe_keys (&batch);
   if (g_variant_dict_contains (options, "sign"))
     {
       const char *local_user = NULL;
@@ -799,6 +840,7 @@ padlock_batch_run (GVariantDict *options)
   g_source_remove (int_id);
   g_source_remove (term_id);
   g_ptr_array_unref (batch.jobs);
+  g_ptr_array_unref (batch.maybe_keys);
   g_ptr_array_unref (batch.inputs);
   g_clear_pointer (&batch.holder, padlock_holder_unref);
   g_clear_pointer (&batch.recipients, padlock_recipients_unref);

@@ -494,7 +494,9 @@ run_batch (const char *file, char **err_text)
 }
 
 /* `padlock --batch --decrypt` of a PKESK-only file needs no
- * --passphrase-file; one for someone else exits 1 saying whom it is for. */
+ * --passphrase-file, nor does one for my key and a passphrase; one for
+ * someone else exits 1 saying whom it is for, and one for someone else
+ * and a passphrase asks for the passphrase (exit 2, usage). */
 static void
 test_batch (void)
 {
@@ -514,8 +516,25 @@ test_batch (void)
   g_assert_cmpstr (got, ==, "batch\n");
   g_assert_cmpint (run_batch (bobs, &err2), ==, 1);
   g_assert_nonnull (strstr (err2, "This file is for Bob <bob@example.org>"));
+  {
+    g_autofree char *both = gpg_encrypt (dir, "both.txt", "either\n", TRUE,
+                                         alice_subs[1], NULL);
+    g_autofree char *bobpw = gpg_encrypt (dir, "bobpw.txt", "his\n", TRUE,
+                                          bob_fpr, NULL);
+    g_autofree char *err3 = NULL;
+    g_autofree char *err4 = NULL;
+    g_autofree char *got2 = NULL;
+    g_autofree char *out2 = g_build_filename (dir, "both.txt", NULL);
+
+    g_assert_cmpint (run_batch (both, &err3), ==, 0);
+    g_assert_true (g_file_get_contents (out2, &got2, NULL, NULL));
+    g_assert_cmpstr (got2, ==, "either\n");
+    g_assert_cmpint (run_batch (bobpw, &err4), ==, 2);
+    g_assert_nonnull (strstr (err4, "--passphrase-file"));
+  }
   listing = at_list_dir (dir);
-  g_assert_cmpstr (listing, ==, "bobs.txt.gpg|mine.txt|mine.txt.gpg");
+  g_assert_cmpstr (listing, ==, "bobpw.txt.gpg|bobs.txt.gpg|both.txt|both.txt.gpg|"
+                                "mine.txt|mine.txt.gpg");
 }
 
 int
