@@ -447,7 +447,8 @@ name_recipients (PadlockHolder *holder,
                           : NULL;
 
       if (out->len)
-        g_string_append (out, ", ");
+        /* Translators: between the last two names of a list, "a and b". */
+        g_string_append (out, ids[i + 1] ? ", " : _(" and "));
       if (label)
         g_string_append_printf (out, "%s (%s)", label, ids[i]);
       else

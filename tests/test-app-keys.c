@@ -28,6 +28,7 @@ static const char *const sub_names[3] = { "rsa3072", "cv25519", "nistp256" };
 static char *carol_fpr;
 static char *dave_fpr;          /* protected too, nistp256 as Carol */
 static char *bob_fpr;
+static char *erin_fpr;          /* Bob's colleague, not mine either */
 
 /* The fingerprints of FPR's subkeys after the primary, in gpg's order. */
 static GStrv
@@ -82,6 +83,10 @@ make_keys (void)
                         "cert,sign", "never", "", NULL);
   tg_add_key (bob_home, bob_fpr, "rsa3072", "encr", "never", "", NULL);
   tg_import_cert (home, bob_home, bob_fpr);
+  erin_fpr = tg_gen_key (bob_home, "Erin <erin@example.org>", "ed25519",
+                         "cert,sign", "never", "", NULL);
+  tg_add_key (bob_home, erin_fpr, "cv25519", "encr", "never", "", NULL);
+  tg_import_cert (home, bob_home, erin_fpr);
   /* Bob's agent is not needed again. */
   tg_gpgconf (bob_home, "--kill", "gpg-agent");
 }
@@ -352,7 +357,7 @@ test_not_mine (void)
 {
   g_autofree char *dir = at_new_dir ("keys-not-mine");
   g_autofree char *path = gpg_encrypt (dir, "bob.txt", "for Bob\n", FALSE,
-                                       bob_fpr, NULL);
+                                       bob_fpr, erin_fpr);
   g_autoptr(PadlockHolder) holder = new_holder ();
   g_autoptr(PadlockQueue) queue = padlock_queue_new ();
   g_autoptr(PadlockJob) job = decrypt (queue, holder, path, NULL);
@@ -366,6 +371,8 @@ test_not_mine (void)
                                    "<bob@example.org> (0x"));
   g_assert_true (g_str_has_suffix (error->message,
                                    "; none of your keys opens it."));
+  /* Both named, the last two joined by "and". */
+  g_assert_nonnull (strstr (error->message, ") and Erin <erin@example.org> (0x"));
   listing = at_list_dir (dir);
   g_assert_cmpstr (listing, ==, "bob.txt.gpg");
 }
