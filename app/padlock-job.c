@@ -408,10 +408,11 @@ padlock_job_retry (PadlockJob    *self,
                    PadlockSecret *secret)
 {
   g_return_if_fail (PADLOCK_IS_JOB (self));
-  g_return_if_fail (secret != NULL);
+  g_return_if_fail (secret != NULL || self->holder != NULL);
   g_return_if_fail (padlock_job_is_finished (self));
 
-  padlock_job_set_secret (self, secret);
+  if (secret)
+    padlock_job_set_secret (self, secret);
   g_clear_error (&self->error);
   g_object_freeze_notify (G_OBJECT (self));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ERROR]);

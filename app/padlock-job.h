@@ -158,7 +158,8 @@ void              padlock_job_set_signer        (PadlockJob       *self,
                                                  PadlockAgent     *agent,
                                                  const char       *home_dir);
 PadlockKey       *padlock_job_get_signer        (PadlockJob       *self);
-/* A failed job goes back to the queue, with a new passphrase. */
+/* A failed job goes back to the queue, with a new passphrase; or, for a
+ * job with a holder, with none: gpg-agent's pinentry asks again. */
 void              padlock_job_retry             (PadlockJob       *self,
                                                  PadlockSecret    *secret);
 /* Stops a running job (its partial output goes) or drops a queued one. */

@@ -373,6 +373,13 @@ padlock_window_retry_failed (PadlockWindow *self)
         asking = request_has_job (l->data, job);
       if (wrong_passphrase (self, job) && !asking)
         g_ptr_array_add (jobs, g_object_ref (job));
+      /* A key's passphrase was wrong at the agent's pinentry: it asks
+       * again, not Padlock. */
+      else if (padlock_window_keys_is_key_job (self, job)
+               && padlock_job_get_state (job) == PADLOCK_JOB_FAILED
+               && g_error_matches (padlock_job_get_error (job), PADLOCK_ERROR,
+                                   PADLOCK_ERROR_BAD_PASSPHRASE))
+        padlock_job_retry (job, NULL);
     }
   if (jobs->len)
     ask_again (self, jobs, FALSE);

@@ -381,6 +381,37 @@ test_import_row (void)
   g_free (added.found);
 }
 
+/* A wrong passphrase at the agent's pinentry (three times, as gpg-agent
+ * asks) fails the job "wrong passphrase" with its Retry button; Retry
+ * has the agent ask again, and the right one opens the file. */
+static void
+test_wrong_then_retry (void)
+{
+  g_autofree char *dir = at_new_dir ("winkeys-retry");
+  g_autofree char *path = gpg_encrypt (dir, "retry.txt", "second time\n", FALSE,
+                                       alice_fpr);
+  PadlockWindow *window = app_window ();
+  PadlockJob *job;
+
+  clear_window (window);
+  tg_gpgconf (home, "--reload", "gpg-agent");
+  tg_home_set_pinentry (home, "not alice's key pass");
+  open_file (path);
+  g_assert_true (at_wait_queue_idle (window->queue, WAIT_MS));
+  job = find_job (window, path);
+  g_assert_nonnull (job);
+  g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_FAILED);
+  g_assert_error (padlock_job_get_error (job), PADLOCK_ERROR,
+                  PADLOCK_ERROR_BAD_PASSPHRASE);
+  g_assert_null (window->dialog);
+  tg_home_set_pinentry (home, ALICE_PASSPHRASE);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.retry", NULL));
+  g_assert_null (window->dialog);
+  g_assert_true (at_wait_queue_idle (window->queue, WAIT_MS));
+  g_assert_null (window->dialog);
+  assert_opened (job, dir, "retry.txt", "second time\n");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -403,6 +434,7 @@ main (int argc, char **argv)
   g_test_add_func ("/winkeys/mixed-drop", test_mixed_drop);
   g_test_add_func ("/winkeys/keys-then-passphrase", test_keys_then_passphrase);
   g_test_add_func ("/winkeys/import-row", test_import_row);
+  g_test_add_func ("/winkeys/wrong-then-retry", test_wrong_then_retry);
   status = g_test_run ();
   at_reader_free (reader);
   g_clear_pointer (&home, tg_home_free);
