@@ -451,18 +451,13 @@ input_needs_passphrase (PadlockInput     *input,
                         gboolean         *any_pkesk)
 {
   const pl_sniff_result *sniffed = padlock_input_get_sniff (input);
-  gboolean pkesk = FALSE, skesk = FALSE;
+  int pkesk, skesk;
 
-  for (size_t k = 0; sniffed && k < sniffed->n_key_packets; k++)
-    *any_pkesk |= sniffed->key_packets[k].tag == PL_PKT_PKESK;
+  pl_sniff_key_kinds (sniffed, &pkesk, &skesk);
+  *any_pkesk |= pkesk;
   if (direction == PADLOCK_DIRECTION_ENCRYPT || !sniffed
       || sniffed->key_packets_left_out)
     return NEEDS_PASSPHRASE;
-  for (size_t k = 0; k < sniffed->n_key_packets; k++)
-    if (sniffed->key_packets[k].tag == PL_PKT_SKESK)
-      skesk = TRUE;
-    else
-      pkesk = TRUE;
   if (!pkesk)
     return NEEDS_PASSPHRASE;
   return skesk ? NEEDS_PASSPHRASE_UNLESS_KEYS : NEEDS_NO_PASSPHRASE;

@@ -95,22 +95,6 @@ padlock_window_keys_get_keyring (PadlockWindow *self)
 }
 
 static void
-sniff_packets (const pl_sniff_result *sniffed,
-               gboolean              *pkesk,
-               gboolean              *skesk)
-{
-  *pkesk = *skesk = FALSE;
-  for (size_t k = 0; sniffed && k < sniffed->n_key_packets; k++)
-    {
-      *pkesk |= sniffed->key_packets[k].tag == PL_PKT_PKESK;
-      *skesk |= sniffed->key_packets[k].tag == PL_PKT_SKESK;
-    }
-  /* More key packets than the sniffer keeps: one may be an SKESK. */
-  if (sniffed && sniffed->key_packets_left_out)
-    *skesk = TRUE;
-}
-
-static void
 start_key_job (PadlockWindow *self,
                GFile         *file,
                guint          group,
@@ -145,7 +129,7 @@ padlock_window_keys_sort (PadlockWindow *self,
                                              : NULL;
       gboolean pkesk, skesk, mine;
 
-      sniff_packets (sniffed, &pkesk, &skesk);
+      pl_sniff_key_kinds (sniffed, &pkesk, &skesk);
       if (!pkesk || !window_keyring (self))
         {
           g_ptr_array_add (asked, g_object_ref (file));

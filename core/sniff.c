@@ -592,3 +592,16 @@ pl_sniff_name_says_openpgp (const char *name)
       return 1;
   return 0;
 }
+
+void
+pl_sniff_key_kinds (const pl_sniff_result *sniffed, int *pkesk, int *skesk)
+{
+  *pkesk = *skesk = 0;
+  for (size_t k = 0; sniffed && k < sniffed->n_key_packets; k++)
+    {
+      *pkesk |= sniffed->key_packets[k].tag == PL_PKT_PKESK;
+      *skesk |= sniffed->key_packets[k].tag == PL_PKT_SKESK;
+    }
+  if (sniffed && sniffed->key_packets_left_out)
+    *skesk = 1;
+}

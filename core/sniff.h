@@ -123,3 +123,9 @@ void pl_sniff (const uint8_t *buf, size_t len, int64_t total,
  * file that pl_sniff does not find a message in is a decryption that
  * fails, not a file to encrypt again (issue 19 §9). */
 int pl_sniff_name_says_openpgp (const char *name);
+
+/* Which kinds of key packet SNIFFED (NULL: none) holds: *PKESK 1 when a
+ * PKESK, *SKESK 1 when an SKESK, or when more key packets came than the
+ * sniffer keeps (key_packets_left_out: one may be an SKESK). */
+void pl_sniff_key_kinds (const pl_sniff_result *sniffed, int *pkesk,
+                         int *skesk);
