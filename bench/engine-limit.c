@@ -27,6 +27,8 @@
 
 #include "job.h"
 
+#include "bench-util.h"
+
 #define LEN ((size_t) 256 << 20)
 #define CHUNK ((size_t) 4 << 20)
 #define ROUNDS 3
@@ -48,11 +50,6 @@ now (void)
   return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* A sink that keeps nothing. */
-static gpg_error_t null_write (pl_sink *s, const void *b, size_t n) { return 0; }
-static gpg_error_t null_commit (pl_sink *s) { return 0; }
-static void null_abort (pl_sink *s) { }
-static pl_sink null_sink = { null_write, null_commit, null_abort, NULL };
 
 static void
 die (const char *what, gpg_error_t err)

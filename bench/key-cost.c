@@ -54,6 +54,8 @@
 
 #include "cert.h"
 #include "job.h"
+
+#include "bench-util.h"
 #include "keycache.h"
 #include "pkesk.h"
 #include "recipients.h"
@@ -123,20 +125,6 @@ read_one (const uint8_t *data, size_t len, pl_cert ***all, size_t *n)
   if (err)
     die ("read", err);
   return (*all)[0];
-}
-
-static int
-cmp_double (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return x < y ? -1 : x > y;
-}
-
-static double
-median (double *v, int n)
-{
-  qsort (v, n, sizeof *v, cmp_double);
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 /* One message: SRC's plaintext to a memory sink; the ciphertext (or

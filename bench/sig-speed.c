@@ -33,6 +33,8 @@
 
 #include "cert.h"
 #include "job.h"
+
+#include "bench-util.h"
 #include "keygen.h"
 #include "seckey.h"
 
@@ -45,10 +47,6 @@ now (void)
   return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static gpg_error_t null_write (pl_sink *s, const void *b, size_t n) { return 0; }
-static gpg_error_t null_commit (pl_sink *s) { return 0; }
-static void null_abort (pl_sink *s) { }
-static pl_sink null_sink = { null_write, null_commit, null_abort, NULL };
 
 static void
 die (const char *what, gpg_error_t err)
@@ -67,20 +65,6 @@ print_load (const char *when)
     printf ("load %s: %.2f %.2f %.2f\n", when, l[0], l[1], l[2]);
   if (f)
     fclose (f);
-}
-
-static int
-cmp_double (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return x < y ? -1 : x > y;
-}
-
-static double
-median (double *v, int n)
-{
-  qsort (v, n, sizeof *v, cmp_double);
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 typedef struct

@@ -25,13 +25,11 @@
 
 #include "job.h"
 
+#include "bench-util.h"
+
 #define LEN ((size_t) 256 << 20)
 #define MAX_ROUNDS 64
 
-static gpg_error_t null_write (pl_sink *s, const void *b, size_t n) { return 0; }
-static gpg_error_t null_commit (pl_sink *s) { return 0; }
-static void null_abort (pl_sink *s) { }
-static pl_sink null_sink = { null_write, null_commit, null_abort, NULL };
 
 static const pl_key bench_key = { PL_KEY_PASSPHRASE, "bench", 5, 0 };
 
@@ -54,21 +52,15 @@ cpu_s (int who)
          + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
 }
 
-static int
-cmp_double (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return x < y ? -1 : x > y;
-}
-
+/* The median of V's N figures, V kept in its order (the turns are
+ * printed in it). */
 static double
-median (const double *v, int n)
+median_of (const double *v, int n)
 {
   double s[MAX_ROUNDS];
 
   memcpy (s, v, n * sizeof *v);
-  qsort (s, n, sizeof *s, cmp_double);
-  return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+  return median (s, n);
 }
 
 static void
@@ -150,11 +142,11 @@ main (int argc, char **argv)
   load ("after");
   for (int t = 1; t <= 2; t++)
     printf ("%dt: wall %.3f s (%.0f MB/s), caller CPU %.3f s, other "
-            "threads CPU %.3f s (medians of %d)\n", t, median (wall[t], rounds),
-            LEN / median (wall[t], rounds) / 1e6, median (caller[t], rounds),
-            median (other[t], rounds), rounds);
+            "threads CPU %.3f s (medians of %d)\n", t, median_of (wall[t], rounds),
+            LEN / median_of (wall[t], rounds) / 1e6, median_of (caller[t], rounds),
+            median_of (other[t], rounds), rounds);
   printf ("2t speed / 1t speed, median of paired turns: %.3f\n",
-          median (ratio, rounds));
+          median_of (ratio, rounds));
   pl_sink_free (sink);
   return 0;
 }
