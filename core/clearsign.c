@@ -77,11 +77,17 @@ next_line (const uint8_t *p, size_t len, size_t *pos, const uint8_t **line,
   return 1;
 }
 
-/* N without the trailing spaces and tabs of LINE. */
+/* N without the trailing spaces, tabs and CRs of LINE.  RFC 9580 §7.2
+ * names spaces and tabs; a CR is trimmed too, as gpg does (" \t\r"),
+ * because the reader takes a CR before the LF as the line's end: a line
+ * made ending "\t\r" would be written "\t\r\n", read as "\t" and
+ * trimmed to less than was signed.  Trimming it on both sides makes
+ * what pl_clearsign_make writes read back exactly as signed. */
 static size_t
 trim (const uint8_t *line, size_t n)
 {
-  while (n && (line[n - 1] == ' ' || line[n - 1] == '\t'))
+  while (n && (line[n - 1] == ' ' || line[n - 1] == '\t'
+               || line[n - 1] == '\r'))
     n--;
   return n;
 }

@@ -145,6 +145,8 @@ test_roundtrip (void)
     { "- dash\n-\n--x\nFrom here\nFromage\n", "- dash\n-\n--x\nFrom here\nFromage\n" },
     { "trailing \t \nspace\t\n", "trailing\nspace\n" },
     { "crlf\r\nlines\r\n\r\n", "crlf\nlines\n\n" },
+    /* Found by fuzz-clearsign: a CR left last by the trim. */
+    { "-----X-----\t\r\t\nend\r \r\nmid\rdle\n", "-----X-----\nend\nmid\rdle\n" },
     { "two final\n\n", "two final\n\n" },
     { "-----BEGIN PGP SIGNATURE-----\n", "-----BEGIN PGP SIGNATURE-----\n" },
     { "", "\n" },
