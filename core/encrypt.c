@@ -811,6 +811,18 @@ borrow_source (void *arg, size_t want, const uint8_t **p, size_t *len)
   return src->borrow (src, want, p, len);
 }
 
+/* How many buffers a read-ahead thread fills ahead of the job.  An AEAD
+ * chunk (4 MiB) is four threaded reads and is written at once: with two
+ * buffers the reads stopped while the job waited for the writer to take
+ * the chunk before, and reads, cipher and writes took turns instead of
+ * overlapping (bench/STAGES.md, OCB encryption).  With a chunk's worth
+ * of buffers the reads go on meanwhile. */
+static int
+read_ahead_buffers (const encrypt_job *j)
+{
+  return j->o.profile != PL_PROFILE_RFC4880 ? PL_READ_AHEAD_BUFFERS : 2;
+}
+
 /* The read-ahead.  AEAD reads are pl_read_size blocks, which the stage
  * seals piece by piece straight from the read-ahead's buffer.  With
  * every length known they line up with the chunks: the first completes
@@ -841,8 +853,8 @@ start_reading (encrypt_job *j)
                                     PARTIAL_LEN - j->lit_head_len + 1);
     }
   else
-    err = pl_read_ahead_init (&j->ra, read_source, j->src, read_len,
-                              threaded);
+    err = pl_read_ahead_init_queue (&j->ra, read_source, j->src, read_len,
+                                    threaded, read_ahead_buffers (j));
   if (!err && aead && j->lit_body >= 0)
     {
       uint8_t tmp[6];

@@ -6,30 +6,64 @@
 
 /* ---- The read-ahead ------------------------------------------------ */
 
+/* The buffer P lies in: the fill task finds its slot by it. */
+static int
+buffer_index (const pl_read_ahead *ra, const uint8_t *p)
+{
+  for (int i = 0; i < ra->nbuf; i++)
+    if (ra->buf[i] == p)
+      return i;
+  return -1;
+}
+
+/* On the thread, one fill at a time, in order.  Each writes only its
+ * own buffer's slot, which next reads after pl_worker_wait_reading
+ * (the worker's lock orders the two). */
 static gpg_error_t
 fill_task (void *arg, const uint8_t *p, size_t n)
 {
   pl_read_ahead *ra = arg;
+  int i = buffer_index (ra, p);
+  gpg_error_t err = 0;
+
+  ra->filled[i] = 0;
   /* The worker's buffer is ours to fill: the caller is done with it. */
-  return ra->fill (ra->arg, (uint8_t *) p, n, &ra->filled);
+  if (!ra->eof)
+    err = ra->fill (ra->arg, (uint8_t *) p, n, &ra->filled[i]);
+  if (!err && !ra->filled[i])
+    ra->eof = 1;
+  ra->fill_err[i] = err;
+  return err;
+}
+
+gpg_error_t
+pl_read_ahead_init_queue (pl_read_ahead *ra, pl_fill_fn fill, void *arg,
+                          size_t size, int threaded, int nbuf)
+{
+  memset (ra, 0, sizeof *ra);
+  ra->fill = fill;
+  ra->arg = arg;
+  ra->size = ra->want = ra->first_want = size;
+  ra->nbuf = nbuf < 2 ? 2 : nbuf > PL_READ_AHEAD_BUFFERS
+                                ? PL_READ_AHEAD_BUFFERS : nbuf;
+  if (!threaded)
+    ra->nbuf = 2;
+  for (int i = 0; i < ra->nbuf; i++)
+    if (!(ra->buf[i] = malloc (size)))
+      return gpg_error (GPG_ERR_ENOMEM);
+  /* A thread that cannot start leaves the reading on the caller's. */
+  ra->threaded = threaded
+                 && !pl_worker_start_queue (&ra->worker, fill_task, ra,
+                                            ra->nbuf - 1);
+  pl_worker_name (&ra->worker, "pl-read");
+  return 0;
 }
 
 gpg_error_t
 pl_read_ahead_init (pl_read_ahead *ra, pl_fill_fn fill, void *arg,
                     size_t size, int threaded)
 {
-  memset (ra, 0, sizeof *ra);
-  ra->fill = fill;
-  ra->arg = arg;
-  ra->size = ra->want = ra->first_want = size;
-  ra->buf[0] = malloc (size);
-  ra->buf[1] = malloc (size);
-  if (!ra->buf[0] || !ra->buf[1])
-    return gpg_error (GPG_ERR_ENOMEM);
-  /* A thread that cannot start leaves the reading on the caller's. */
-  ra->threaded = threaded && !pl_worker_start (&ra->worker, fill_task, ra);
-  pl_worker_name (&ra->worker, "pl-read");
-  return 0;
+  return pl_read_ahead_init_queue (ra, fill, arg, size, threaded, 2);
 }
 
 void
@@ -65,14 +99,41 @@ next_want (pl_read_ahead *ra)
   return want;
 }
 
-/* Starts filling buf[turn] on the thread. */
+/* Submits fills, in the order their blocks come, for every buffer but
+ * the one the caller may hold (the one before buf[turn]): at most NBUF -
+ * 1 are pending, the worker's depth, so no submit waits. */
 static gpg_error_t
-start_fill (pl_read_ahead *ra)
+top_up (pl_read_ahead *ra)
 {
-  gpg_error_t err = pl_worker_submit (&ra->worker, ra->buf[ra->turn],
-                                      next_want (ra));
-  ra->filling = !err;
-  return err;
+  while (ra->pending < ra->nbuf - 1)
+    {
+      uint8_t *b = ra->buf[(ra->turn + ra->pending) % ra->nbuf];
+      gpg_error_t err = pl_worker_submit (&ra->worker, b, next_want (ra));
+
+      if (err)
+        return err;
+      ra->pending++;
+    }
+  return 0;
+}
+
+/* The block in buf[turn], once its fill ended. */
+static gpg_error_t
+take_filled (pl_read_ahead *ra, size_t *len)
+{
+  uint8_t *b = ra->buf[ra->turn];
+  gpg_error_t err = ra->pending ? 0 : top_up (ra);
+
+  if (err)
+    return err;
+  pl_worker_wait_reading (&ra->worker, b, ra->size);
+  ra->pending--;
+  /* A fill dropped after an earlier one failed never ran: that error
+   * came back at the earlier block, and errors stop the read-ahead. */
+  if (ra->fill_err[ra->turn])
+    return ra->fill_err[ra->turn];
+  *len = ra->filled[ra->turn];
+  return 0;
 }
 
 gpg_error_t
@@ -92,14 +153,7 @@ pl_read_ahead_next (pl_read_ahead *ra, uint8_t **block, size_t *len)
   else
     {
       if (ra->threaded)
-        {
-          if (!ra->filling)
-            err = start_fill (ra);
-          if (!err)
-            err = pl_worker_wait (&ra->worker);
-          ra->filling = 0;
-          *len = ra->filled;
-        }
+        err = take_filled (ra, len);
       else if (ra->borrow)
         err = ra->borrow (ra->arg, next_want (ra),
                           (const uint8_t **) block, len);
@@ -109,24 +163,24 @@ pl_read_ahead_next (pl_read_ahead *ra, uint8_t **block, size_t *len)
         return err;
       if (!ra->borrow)
         *block = ra->buf[ra->turn];
-      ra->turn ^= 1;
+      ra->turn = (ra->turn + 1) % (ra->nbuf ? ra->nbuf : 2);
     }
   if (!*len)
     {
       ra->ended = 1;
       return 0;
     }
-  /* The other buffer held the block before this one, which the caller
+  /* Every other buffer held a block before this one, which the caller
    * is done with now that it asked for this one. */
-  return ra->threaded ? start_fill (ra) : 0;
+  return ra->threaded ? top_up (ra) : 0;
 }
 
 void
 pl_read_ahead_clear (pl_read_ahead *ra)
 {
   pl_worker_stop (&ra->worker);
-  free (ra->buf[0]);
-  free (ra->buf[1]);
+  for (int i = 0; i < PL_READ_AHEAD_BUFFERS; i++)
+    free (ra->buf[i]);
   memset (ra, 0, sizeof *ra);
 }
 

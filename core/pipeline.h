@@ -49,11 +49,15 @@ pl_read_size (int threaded)
   return threaded ? PL_READ_SIZE_THREADED : PL_READ_SIZE;
 }
 
+/* Buffers a read-ahead holds at most (pl_read_ahead_init_queue). */
+#define PL_READ_AHEAD_BUFFERS 4
+
 typedef struct
 {
   pl_fill_fn fill;
   void *arg;
-  uint8_t *buf[2];              /* SIZE octets each, used in turn */
+  uint8_t *buf[PL_READ_AHEAD_BUFFERS]; /* SIZE octets each, used in turn */
+  int nbuf;                     /* 2 but with pl_read_ahead_init_queue */
   size_t size;
   size_t want;                  /* what each fill asks for */
   size_t first_want;            /* the first fill's, when it differs */
@@ -61,8 +65,10 @@ typedef struct
   const uint8_t *first;         /* a block read before, handed out first */
   size_t first_len;
   int threaded;
-  int filling;                  /* the thread is filling buf[turn] */
-  size_t filled;                /* what that fill got */
+  int pending;                  /* fills submitted, from buf[turn] on */
+  size_t filled[PL_READ_AHEAD_BUFFERS]; /* what each buffer's fill got */
+  gpg_error_t fill_err[PL_READ_AHEAD_BUFFERS];
+  int eof;                      /* the thread's: a fill got 0 */
   int ended;
   pl_borrow_fn borrow;          /* set: the blocks are borrowed */
   pl_worker worker;
@@ -74,6 +80,20 @@ typedef struct
  * a failure. */
 gpg_error_t pl_read_ahead_init (pl_read_ahead *ra, pl_fill_fn fill,
                                 void *arg, size_t size, int threaded);
+
+/* As pl_read_ahead_init, with NBUF buffers (2 to PL_READ_AHEAD_BUFFERS,
+ * clamped).  Threaded, the thread then fills up to NBUF - 1 blocks ahead
+ * of the one the caller holds: every buffer but that one is being
+ * filled or waits, filled, to be handed out.  For a job whose next stage
+ * takes a long block at a time (an AEAD chunk of four reads, written at
+ * once): the reads go on while it waits for the writer.  Without a
+ * thread NBUF changes nothing (the fills are the caller's, one at a
+ * time).  Once a fill got 0 (the input ended) the thread calls FILL no
+ * more: the fills queued behind it get 0 as well, so a terminal's input
+ * is not read past its end. */
+gpg_error_t pl_read_ahead_init_queue (pl_read_ahead *ra, pl_fill_fn fill,
+                                      void *arg, size_t size, int threaded,
+                                      int nbuf);
 
 /* A read-ahead over an input in memory: each next borrows up to SIZE
  * octets of it in place (set_first_want applies as well).  No buffer, no
@@ -99,8 +119,9 @@ void pl_read_ahead_unread (pl_read_ahead *ra, const uint8_t *block,
 gpg_error_t pl_read_ahead_next (pl_read_ahead *ra, uint8_t **block,
                                 size_t *len);
 
-/* Stops the thread (waiting for a fill in progress) and frees the
- * buffers.  Safe on a zeroed read-ahead. */
+/* Stops the thread (waiting for a fill in progress; the fills queued
+ * behind it are dropped unrun) and frees the buffers.  Safe on a zeroed
+ * read-ahead, and at any moment between calls. */
 void pl_read_ahead_clear (pl_read_ahead *ra);
 
 /* ---- The writer ---------------------------------------------------- */
