@@ -101,14 +101,20 @@ next_want (pl_read_ahead *ra)
 
 /* Submits fills, in the order their blocks come, for every buffer but
  * the one the caller may hold (the one before buf[turn]): at most NBUF -
- * 1 are pending, the worker's depth, so no submit waits. */
+ * 1 are pending, the worker's depth, so no submit waits.  A submit
+ * refused (an earlier fill failed) queues nothing: that fill's error
+ * comes back at its own block, after the blocks before it. */
 static gpg_error_t
 top_up (pl_read_ahead *ra)
 {
   while (ra->pending < ra->nbuf - 1)
     {
-      uint8_t *b = ra->buf[(ra->turn + ra->pending) % ra->nbuf];
-      gpg_error_t err = pl_worker_submit (&ra->worker, b, next_want (ra));
+      int i = (ra->turn + ra->pending) % ra->nbuf;
+      gpg_error_t err;
+
+      ra->filled[i] = 0;
+      ra->fill_err[i] = 0;
+      err = pl_worker_submit (&ra->worker, ra->buf[i], next_want (ra));
 
       if (err)
         return err;
@@ -142,8 +148,8 @@ pl_read_ahead_next (pl_read_ahead *ra, uint8_t **block, size_t *len)
   gpg_error_t err = 0;
 
   *len = 0;
-  if (ra->ended)
-    return 0;
+  if (ra->err || ra->ended)
+    return ra->err;
   if (ra->first)
     {
       *block = (uint8_t *) ra->first;
@@ -160,7 +166,7 @@ pl_read_ahead_next (pl_read_ahead *ra, uint8_t **block, size_t *len)
       else
         err = ra->fill (ra->arg, ra->buf[ra->turn], next_want (ra), len);
       if (err)
-        return err;
+        return ra->err = err;
       if (!ra->borrow)
         *block = ra->buf[ra->turn];
       ra->turn = (ra->turn + 1) % (ra->nbuf ? ra->nbuf : 2);
@@ -172,7 +178,9 @@ pl_read_ahead_next (pl_read_ahead *ra, uint8_t **block, size_t *len)
     }
   /* Every other buffer held a block before this one, which the caller
    * is done with now that it asked for this one. */
-  return ra->threaded ? top_up (ra) : 0;
+  if (ra->threaded)
+    top_up (ra);
+  return 0;
 }
 
 void

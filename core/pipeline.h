@@ -70,6 +70,7 @@ typedef struct
   gpg_error_t fill_err[PL_READ_AHEAD_BUFFERS];
   int eof;                      /* the thread's: a fill got 0 */
   int ended;
+  gpg_error_t err;              /* the first fill error, kept */
   pl_borrow_fn borrow;          /* set: the blocks are borrowed */
   pl_worker worker;
 } pl_read_ahead;
@@ -115,7 +116,8 @@ void pl_read_ahead_unread (pl_read_ahead *ra, const uint8_t *block,
 /* The next block in *BLOCK, *LEN octets; *LEN 0 once the input ended
  * (and on every later call).  The block stays valid, and the caller may
  * change it in place, until the next call: only then is its buffer
- * refilled.  Errors of the fill come back here. */
+ * refilled.  Errors of the fill come back here, at the block that
+ * failed, and at every later call. */
 gpg_error_t pl_read_ahead_next (pl_read_ahead *ra, uint8_t **block,
                                 size_t *len);
 
