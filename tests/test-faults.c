@@ -191,6 +191,7 @@ typedef struct
   pl_profile profile;
   int armor;
   int compress;
+  int chunk_octet;              /* 0: the default */
 } shape;
 
 static const shape shapes[] = {
@@ -201,6 +202,11 @@ static const shape shapes[] = {
   { PL_PROFILE_LIBREPGP, 1, 0 },
   { PL_PROFILE_RFC9580, 0, 0 },
   { PL_PROFILE_RFC9580, 1, 0 },
+  /* 256 KiB chunks (the smallest on two threads, aead-parallel.h): the
+   * 3 MiB input is 13 chunks, sealed on both threads and written two
+   * chunks behind (encrypt.c, aead_queue_writes). */
+  { PL_PROFILE_LIBREPGP, 0, 0, 12 },
+  { PL_PROFILE_RFC9580, 0, 0, 12 },
 };
 
 static const char *const profile_names[] = { "rfc4880", "librepgp", "rfc9580" };
@@ -208,9 +214,10 @@ static const char *const profile_names[] = { "rfc4880", "librepgp", "rfc9580" };
 static char *
 shape_name (const shape *s)
 {
-  return g_strdup_printf ("%s%s%s", profile_names[s->profile],
+  return g_strdup_printf ("%s%s%s%s", profile_names[s->profile],
                           s->armor ? "+armor" : "",
-                          s->compress ? "+zlib" : "");
+                          s->compress ? "+zlib" : "",
+                          s->chunk_octet ? "+small-chunks" : "");
 }
 
 static void
@@ -220,6 +227,8 @@ fast_options (pl_encrypt_options *o, const shape *s)
   o->profile = s->profile;
   o->armor = s->armor;
   o->compress_algo = s->compress;
+  if (s->chunk_octet)
+    o->chunk_octet = s->chunk_octet;
   /* Cheap KDFs: these tests are about the data path. */
   o->s2k_ms = 1;
   o->argon2_passes = 1;
@@ -352,6 +361,48 @@ test_sink_fault (gconstpointer data)
             runs++;
           }
   g_test_message ("%u failing jobs", runs);
+}
+
+/* A sink that takes its time (2 ms a large write) but never fails, so
+ * that the writer thread lags behind the stages and reads what they
+ * handed out several writes back: what comes out decrypts to the input,
+ * for every shape, both jobs, one and two threads. */
+static void
+test_slow_sink_roundtrip (void)
+{
+  gsize len;
+  const void *plain = g_bytes_get_data (plaintext (), &len);
+
+  for (int dir = ENCRYPT; dir <= DECRYPT; dir++)
+    for (gsize i = 0; i < G_N_ELEMENTS (shapes); i++)
+      for (int threads = 1; threads <= 2; threads++)
+        {
+          GBytes *in = job_input (dir, i);
+          pl_source *src = pl_source_new_memory (g_bytes_get_data (in, NULL),
+                                                 g_bytes_get_size (in));
+          fault_sink *s = fault_sink_new (pl_sink_new_memory (), 0, 0);
+          pl_job_control ctl = { .threads = threads };
+          g_autofree char *sn = shape_name (&shapes[i]);
+          g_autoptr (GBytes) back = NULL;
+          const uint8_t *out;
+          size_t out_len;
+
+          g_test_message ("%s %s, %d thread(s)", direction_names[dir], sn,
+                          threads);
+          g_assert_cmpint (run_job (dir, &shapes[i], src, &s->base, &ctl),
+                           ==, 0);
+          g_assert_cmpint (atomic_load (&s->overlapping_writes), ==, 0);
+          out = pl_sink_memory_data (s->inner, &out_len);
+          if (dir == ENCRYPT)
+            {
+              g_assert_cmpint (tu_decrypt (PW, out, out_len, &back, NULL),
+                               ==, 0);
+              out = g_bytes_get_data (back, &out_len);
+            }
+          g_assert_cmpmem (out, out_len, plain, len);
+          pl_sink_free (&s->base);
+          pl_source_free (src);
+        }
 }
 
 /* The source fails after N octets: a sweep over the first octets (the
@@ -759,6 +810,7 @@ main (int argc, char **argv)
                         test_source_fault);
   g_test_add_data_func ("/faults/source/decrypt", GINT_TO_POINTER (DECRYPT),
                         test_source_fault);
+  g_test_add_func ("/faults/slow-sink/roundtrip", test_slow_sink_roundtrip);
   g_test_add_func ("/faults/file", test_file_fault);
   g_test_add_func ("/faults/full-disk", test_full_disk);
   g_test_add_func ("/faults/cancel", test_cancel);
