@@ -215,6 +215,11 @@ test_encrypt_to_people (void)
                                   "Eve <eve@example.org>, and you"));
   g_assert_nonnull (strstr (text, "OpenPGP (RFC 4880) · all recipients' "
                                   "software reads it"));
+  /* The heading names what the dialog does, people chosen and no
+   * passphrase: not "Choose a passphrase…".  The name is isolated
+   * (U+2068 … U+2069), as every file name shown. */
+  g_assert_nonnull (strstr (text, "Encrypt \u2068minutes.txt\u2069"));
+  g_assert_null (strstr (text, "Choose a passphrase"));
   g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (dialog->ok_button)));
   at_screenshot (GTK_WIDGET (dialog), "people-recipients");
 
