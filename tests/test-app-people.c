@@ -143,6 +143,9 @@ test_encrypt_to_people (void)
   GtkWidget *row;
 
   g_assert_true (g_file_set_contents (in, "minutes of the meeting\n", -1, NULL));
+  /* "Delete the original" on: with people only it cannot be checked
+   * (their keys are not Padlock's to ask), so it is kept, and said. */
+  g_settings_set_boolean (window->settings, "delete-original", TRUE);
   at_drop (window, paths);
   dialog = at_wait_dialog (window);
   people = dialog->people;
@@ -246,6 +249,13 @@ test_encrypt_to_people (void)
   g_assert_nonnull (strstr (text, "OpenPGP (RFC 4880) · for Bob <bob@example.org>, "
                                   "Eve <eve@example.org>, and you"));
   at_screenshot (GTK_WIDGET (window), "people-row");
+  g_clear_pointer (&text, g_free);
+  text = labels (reader);
+  g_test_message ("%s", text);
+  g_assert_nonnull (strstr (text, "original kept: only the people chosen can "
+                                  "open the copy"));
+  g_assert_true (g_file_test (in, G_FILE_TEST_EXISTS));
+  g_settings_set_boolean (window->settings, "delete-original", FALSE);
   plain = tg_gpg_decrypt_file (colleagues, out, NULL);
   g_assert_nonnull (plain);
   g_assert_cmpmem (g_bytes_get_data (plain, NULL), g_bytes_get_size (plain),
