@@ -56,6 +56,8 @@ struct _PadlockJob
   double throughput;
   double time_left;
   gboolean original_deleted;
+  /* "Delete the original" was on, and could not be kept: people only. */
+  gboolean original_kept;
   guint group;                  /* padlock_job_set_group's */
   gboolean is_folder;           /* encrypting a folder */
   GStrv items;                  /* several items in one archive, or NULL */

@@ -96,6 +96,13 @@ status_text (PadlockJob *job)
       rate = padlock_format_rate (padlock_job_get_throughput (job));
       if (padlock_job_get_original_deleted (job))
         return g_strdup_printf (_("Encrypted %s at %s · original deleted"), size, rate);
+      /* Verify-and-delete reads the output back, which only a
+       * passphrase lets Padlock do: say so rather than keep it silently. */
+      if (padlock_job_get_original_kept (job))
+        return g_strdup_printf (_("Encrypted %s at %s · original kept: only "
+                                  "the people chosen can open the copy, so "
+                                  "Padlock cannot check it before deleting"),
+                                size, rate);
       return g_strdup_printf (encrypt ? _("Encrypted %s at %s")
                                       : _("Decrypted %s at %s"), size, rate);
     case PADLOCK_JOB_CANCELLED:

@@ -337,6 +337,7 @@ padlock_job_start (PadlockJob *self,
   /* Verify-and-delete decrypts the output again, which takes the
    * passphrase: for people only, their secret keys are not Padlock's to
    * ask for, so the original stays. */
+  self->original_kept = work->delete_original && !work->secret;
   if (!work->secret)
     work->delete_original = FALSE;
   work->items = g_strdupv (self->items);
@@ -859,6 +860,15 @@ padlock_job_get_bytes_done (PadlockJob *self)
 {
   g_return_val_if_fail (PADLOCK_IS_JOB (self), 0);
   return self->bytes_done;
+}
+
+/* TRUE when "Delete the original" was asked for and the original was
+ * kept, because only people (no passphrase) can open the output. */
+gboolean
+padlock_job_get_original_kept (PadlockJob *self)
+{
+  g_return_val_if_fail (PADLOCK_IS_JOB (self), FALSE);
+  return self->original_kept;
 }
 
 gint64

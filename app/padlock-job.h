@@ -89,6 +89,7 @@ const GError     *padlock_job_get_error         (PadlockJob       *self);
  * the end the special files left out; NULL otherwise. */
 const char       *padlock_job_get_detail        (PadlockJob       *self);
 gboolean          padlock_job_get_original_deleted (PadlockJob    *self);
+gboolean          padlock_job_get_original_kept    (PadlockJob    *self);
 /* The size of the plain file: the input when encrypting, the output when
  * a decryption is done; -1 while unknown. */
 gint64            padlock_job_get_plaintext_size (PadlockJob      *self);

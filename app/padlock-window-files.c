@@ -60,11 +60,14 @@ request_heading (PadlockPassphraseMode  mode,
 {
   g_autofree char *names = join_names (files);
 
+  /* What the dialog does, whichever locks are chosen in it: a
+   * passphrase, people, or both ("Choose a passphrase" was wrong as soon
+   * as only people were chosen). */
   if (mode == PADLOCK_PASSPHRASE_ENCRYPT)
     return files->len == 1
-           ? g_strdup_printf (_("Choose a passphrase to encrypt %s"), names)
-           : g_strdup_printf (g_dngettext (NULL, "Choose a passphrase to encrypt %u file",
-                                           "Choose a passphrase to encrypt %u files",
+           ? g_strdup_printf (_("Encrypt %s"), names)
+           : g_strdup_printf (g_dngettext (NULL, "Encrypt %u file",
+                                           "Encrypt %u files",
                                            files->len),
                               files->len);
   /* The files by name (the first three), so that it is clear which

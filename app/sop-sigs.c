@@ -810,6 +810,24 @@ detach (uint8_t *bin, size_t bin_len, uint8_t **data, size_t *data_len,
   return pl_cursor_truncated (err);
 }
 
+/* The cleartext-signed message MSG (clearsign.h): what was signed into
+ * *DATA (LF line ends, no final one: the text signatures verify over it
+ * as detached ones), its signature packets into *SIGS.  Nothing is
+ * judged, as for the other forms. */
+static gpg_error_t
+detach_clearsigned (const uint8_t *msg, size_t len, uint8_t **data,
+                    size_t *data_len, uint8_t **sigs, size_t *sigs_len)
+{
+  size_t at = 0;
+  gpg_error_t err = pl_clearsign_split (msg, len, data, data_len, &at);
+
+  if (!err)
+    err = pl_armor_dearmor_all (msg + at, len - at, sigs, sigs_len);
+  if (!err && !*sigs_len)
+    err = gpg_error (GPG_ERR_NO_DATA);
+  return err;
+}
+
 int
 sop_cmd_inline_detach (int argc, char **argv)
 {
@@ -842,11 +860,14 @@ sop_cmd_inline_detach (int argc, char **argv)
     return errno == EEXIST ? SOP_OUTPUT_EXISTS : 1;
   code = sop_read_stdin (&in, &in_len);
   err = 0;
-  if (!code && pl_armor_detect (in, in_len))
+  if (!code && pl_clearsign_detect (in, in_len))
+    err = detach_clearsigned (in, in_len, &data, &data_len, &sigs,
+                              &sigs_len);
+  else if (!code && pl_armor_detect (in, in_len))
     err = pl_armor_dearmor_all (in, in_len, &bin, &bin_len);
   else if (!code)
     bin = in, bin_len = in_len, in = NULL;
-  if (!code && !err)
+  if (!code && !err && !sigs)
     err = detach (bin, bin_len, &data, &data_len, &sigs, &sigs_len);
   if (!code && err)
     {

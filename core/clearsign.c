@@ -244,6 +244,24 @@ pl_clearsign_verify (const uint8_t *msg, size_t len,
   return err;
 }
 
+gpg_error_t
+pl_clearsign_split (const uint8_t *msg, size_t len, uint8_t **text,
+                    size_t *text_len, size_t *sigs)
+{
+  buffer signed_text = { 0 };
+  gpg_error_t err = read_cleartext (msg, len, &signed_text, sigs);
+
+  if (err)
+    {
+      free (signed_text.p);
+      signed_text.p = NULL;
+      signed_text.len = 0;
+    }
+  *text = signed_text.p;
+  *text_len = signed_text.len;
+  return err;
+}
+
 static const char *
 hash_name (int id)
 {

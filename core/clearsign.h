@@ -58,6 +58,16 @@ gpg_error_t pl_clearsign_verify (const uint8_t *msg, size_t len,
                                  uint32_t now, pl_verifications *out,
                                  uint8_t **text, size_t *text_len);
 
+/* Splits the cleartext-signed message MSG (LEN octets), judging no
+ * signature: *TEXT (malloc'ed, *TEXT_LEN octets; NULL when empty)
+ * receives what was signed, lines joined by LF and no final one (so a
+ * detached text signature verifies over it as it is), and *SIGS the
+ * offset in MSG of the signature block's BEGIN line.  Errors as
+ * pl_clearsign_verify. */
+gpg_error_t pl_clearsign_split (const uint8_t *msg, size_t len,
+                                uint8_t **text, size_t *text_len,
+                                size_t *sigs);
+
 /* Makes a cleartext-signed message of TEXT (LEN octets) by the N
  * SIGNERS at CREATED into *OUT (malloc'ed, *OUT_LEN octets): a Hash
  * header naming the v4 signatures' hashes (none for v6 only), the text

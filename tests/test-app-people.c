@@ -143,6 +143,9 @@ test_encrypt_to_people (void)
   GtkWidget *row;
 
   g_assert_true (g_file_set_contents (in, "minutes of the meeting\n", -1, NULL));
+  /* "Delete the original" on: with people only it cannot be checked
+   * (their keys are not Padlock's to ask), so it is kept, and said. */
+  g_settings_set_boolean (window->settings, "delete-original", TRUE);
   at_drop (window, paths);
   dialog = at_wait_dialog (window);
   people = dialog->people;
@@ -215,6 +218,11 @@ test_encrypt_to_people (void)
                                   "Eve <eve@example.org>, and you"));
   g_assert_nonnull (strstr (text, "OpenPGP (RFC 4880) · all recipients' "
                                   "software reads it"));
+  /* The heading names what the dialog does, people chosen and no
+   * passphrase: not "Choose a passphrase…".  The name is isolated
+   * (U+2068 … U+2069), as every file name shown. */
+  g_assert_nonnull (strstr (text, "Encrypt \u2068minutes.txt\u2069"));
+  g_assert_null (strstr (text, "Choose a passphrase"));
   g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (dialog->ok_button)));
   at_screenshot (GTK_WIDGET (dialog), "people-recipients");
 
@@ -241,6 +249,13 @@ test_encrypt_to_people (void)
   g_assert_nonnull (strstr (text, "OpenPGP (RFC 4880) · for Bob <bob@example.org>, "
                                   "Eve <eve@example.org>, and you"));
   at_screenshot (GTK_WIDGET (window), "people-row");
+  g_clear_pointer (&text, g_free);
+  text = labels (reader);
+  g_test_message ("%s", text);
+  g_assert_nonnull (strstr (text, "original kept: only the people chosen can "
+                                  "open the copy"));
+  g_assert_true (g_file_test (in, G_FILE_TEST_EXISTS));
+  g_settings_set_boolean (window->settings, "delete-original", FALSE);
   plain = tg_gpg_decrypt_file (colleagues, out, NULL);
   g_assert_nonnull (plain);
   g_assert_cmpmem (g_bytes_get_data (plain, NULL), g_bytes_get_size (plain),

@@ -735,6 +735,54 @@ test_sqop_clearsign (void)
   g_bytes_unref (plain);
 }
 
+/* inline-detach of a message sqop cleartext-signed (SOP: inline-detach
+ * accepts one): what was signed, without the armor, dash-escapes or
+ * trailing whitespace and with no final line end, and the signatures,
+ * which sqop verifies over it and which fail over a changed word. */
+static void
+test_sqop_clearsign_detach (void)
+{
+  g_autofree char *sq = tu_peer ("sqop"), *sec_path = NULL, *cert_path = NULL;
+  g_autofree char *sigs = fresh_path ("cs-detached");
+  GBytes *plain = tu_bytes_text (CLEARTEXT), *sec = NULL, *cert = NULL;
+  GBytes *msg = NULL, *out = NULL, *changed;
+  const char *d[] = { "inline-detach", "--signatures-out", sigs, NULL };
+  int status;
+
+  if (!sq)
+    return;
+  sqop_key (sq, &sec, &cert);
+  sec_path = tu_write_temp_bytes ("sq-csd-sec", sec);
+  cert_path = tu_write_temp_bytes ("sq-csd-cert", cert);
+  {
+    const char *sign[] = { sq, "inline-sign", "--as=clearsigned", sec_path,
+                           NULL };
+    g_assert_true (tu_run (sign, plain, &msg, NULL, &status));
+    g_assert_cmpint (status, ==, 0);
+  }
+  g_assert_cmpint (sop (d, msg, &out), ==, 0);
+  g_assert_cmpmem (g_bytes_get_data (out, NULL), g_bytes_get_size (out),
+                   CLEARTEXT_READ, strlen (CLEARTEXT_READ) - 1);
+  g_assert_true (g_file_test (sigs, G_FILE_TEST_EXISTS));
+  {
+    const char *v[] = { sq, "verify", sigs, cert_path, NULL };
+    g_assert_true (tu_run (v, out, NULL, NULL, &status));
+    g_assert_cmpint (status, ==, 0);
+    changed = tu_bytes_text ("Signed as plaintext\n- a dash line\n"
+                             "From me to you\ntrailing\n\nlast line");
+    g_assert_true (tu_run (v, changed, NULL, NULL, &status));
+    g_assert_cmpint (status, !=, 0);
+    g_bytes_unref (changed);
+  }
+  /* The signatures file exists already: SOP's OUTPUT_EXISTS (59). */
+  g_assert_cmpint (sop (d, msg, NULL), ==, 59);
+  g_bytes_unref (out);
+  g_bytes_unref (msg);
+  g_bytes_unref (sec);
+  g_bytes_unref (cert);
+  g_bytes_unref (plain);
+}
+
 /* ---- OpenPGP.js 6 ------------------------------------------------- */
 
 /* Runs the helper; asserts exit 0. */
@@ -900,6 +948,8 @@ main (int argc, char **argv)
     }
   g_test_add_func ("/sigs/sqop", test_sqop_both_ways);
   g_test_add_func ("/sigs/sqop/clearsign", test_sqop_clearsign);
+  g_test_add_func ("/sigs/sqop/clearsign-detach",
+                   test_sqop_clearsign_detach);
   g_test_add_data_func ("/sigs/openpgpjs/v6", "1", test_openpgpjs);
   g_test_add_data_func ("/sigs/openpgpjs/v4", "0", test_openpgpjs);
   g_test_add_func ("/sigs/openpgpjs/own-v6", test_own_v6_with_openpgpjs);
