@@ -159,7 +159,7 @@ test_roundtrip (void)
       pl_verifications v;
 
       g_assert_true (g_str_has_prefix (msg, PL_CLEARSIGN_HEADER
-                                       "\nHash: SHA512\n\n"));
+                                       "\nHash: SHA256\n\n"));
       g_assert_cmpint (verify (msg, strlen (msg), &v, &text), ==, 0);
       g_assert_cmpuint (v.n, ==, 2);
       if (n_good (&v) != 2)
