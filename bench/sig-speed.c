@@ -5,7 +5,7 @@
  * encryption's speed.  This times, in memory to a discarding sink, the
  * same data (MIB MiB, default 128) through pl_decrypt and pl_encrypt
  * (rfc4880, to an Ed25519/Cv25519 key that keygen.c makes, signed with
- * its SHA-512), unsigned (A) and signed (B) in turns, A B A B ..., so
+ * its SHA-256, as gpg), unsigned (A) and signed (B) in turns, A B A B ..., so
  * that a change of the machine's load hits both alike; each pair gives
  * a ratio B/A of speeds, and the median of the pairs is the figure.
  * The thread budget is THREADS (default 2).  SIG_SPEED_KEY=FILE signs
@@ -246,7 +246,7 @@ main (int argc, char **argv)
   gcry_randomize (b.plain, b.len, GCRY_WEAK_RANDOM);
   printf ("%zu MiB in memory, rfc4880, %s signer, %d threads, %d pairs\n",
           mib, getenv ("SIG_SPEED_KEY") ? getenv ("SIG_SPEED_KEY")
-          : "Ed25519 (SHA-512)", b.threads, n_pairs);
+          : "Ed25519 (SHA-256)", b.threads, n_pairs);
   print_load ("before");
   sha1 = hash_rate (GCRY_MD_SHA1, b.plain, b.len);
   sha256 = hash_rate (GCRY_MD_SHA256, b.plain, b.len);
