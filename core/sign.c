@@ -255,8 +255,8 @@ sign_digest (const pl_seckey *signer, int hash_algo, const uint8_t *digest,
 }
 
 /* The hash gpg 2.2 picks (g10/sign.c, DEFAULT_DIGEST_ALGO SHA-256): SHA-256
- * for RSA, DSA and Ed25519 (legacy EdDSA and v6), which is 2.2x faster than
- * SHA-512 on 64-bit cores; Ed448 needs a 512-bit hash (RFC 9580 5.2.3.5);
+ * for RSA and Ed25519 (legacy EdDSA and v6), which runs at 2.2x SHA-512's
+ * speed on this project's machine (SHA-NI; bench/sig-speed); Ed448 needs a 512-bit hash (RFC 9580 5.2.3.5);
  * ECDSA takes the hash of the curve's size (a longer one would only be cut
  * to the order). */
 static int
