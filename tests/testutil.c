@@ -529,6 +529,16 @@ tu_random_passphrase (void)
       /* Whole characters, so multi-octet UTF-8 stays intact. */
       const char *p = g_utf8_offset_to_pointer (alphabet,
         g_test_rand_int_range (0, (int) g_utf8_strlen (alphabet, -1)));
+      /* Never a space last: SOP's rule trims trailing white space from a
+       * password, and a peer reading the file raw (OpenPGP.js) does not,
+       * so about one run in 90 failed (seed
+       * R02S36d2fe61b41f47e8f01ae9a9685b0562, CI at 23:50 UTC
+       * 2026-12-01).  Tests of the trimming use fixed strings. */
+      if (*p == ' ' && i == n - 1)
+        {
+          i--;
+          continue;
+        }
       g_string_append_len (s, p, g_utf8_next_char (p) - p);
     }
   return g_string_free (s, FALSE);
