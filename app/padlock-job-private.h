@@ -56,7 +56,8 @@ struct _PadlockJob
   double throughput;
   double time_left;
   gboolean original_deleted;
-  /* "Delete the original" was on, and could not be kept: people only. */
+  /* "Delete the original" was on, and the original was kept: only
+   * people (no passphrase) lock the output, so it cannot be read back. */
   gboolean original_kept;
   guint group;                  /* padlock_job_set_group's */
   gboolean is_folder;           /* encrypting a folder */
