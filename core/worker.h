@@ -84,8 +84,10 @@ int pl_worker_busy (pl_worker *w);
 /* 1 while the worker holds DEPTH tasks: a submit now would wait. */
 int pl_worker_full (pl_worker *w);
 
-/* Takes back every queued task when none is running (the thread is
- * between tasks, or was not scheduled since the submit): copies them,
+/* Takes back every queued task when none is running (the thread was
+ * not scheduled since the submit woke it: a thread that ends a task
+ * claims the next queued one in the same hold of the lock, so it is
+ * never seen between two tasks): copies them,
  * in order, to TASKS (room for PL_WORKER_DEPTH_MAX) and returns how
  * many; 0 when a task runs, none is queued or a task failed.  The
  * caller then runs them itself, in that order, before it submits again:

@@ -497,7 +497,7 @@ test_hasher_spells (void)
 
 /* Taking back: while a task runs, nothing is taken back (the order would
  * break) and a timed wait does not return before it ends; taken back
- * between tasks, the tasks run on the caller in their order, and the
+ * before the worker begins, the tasks run on the caller in their order, and the
  * worker runs none of them: over many rounds, whoever ran each task, the
  * log is the order submitted. */
 static void
@@ -561,6 +561,53 @@ test_worker_take_back (void)
       g_assert_cmpstr (l.log->str, ==, "abcd");
     }
   g_test_message ("taken back in %d of 300 rounds", rounds_taken);
+  pl_worker_stop (&w);
+  g_cond_clear (&l.opened);
+  g_mutex_clear (&l.lock);
+  g_string_free (l.log, TRUE);
+}
+
+/* A worker that ends a task claims the next queued one before anybody
+ * else can look: from the moment it began the first of a queue until the
+ * queue is empty, a caller polling pl_worker_take_back as fast as it can
+ * never finds it between two tasks.  (It did, one task boundary in a
+ * few, when the worker let go of its lock between ending one task and
+ * beginning the next: the signature hasher's queue then went to the
+ * caller, bench/sig-speed.) */
+static void
+test_worker_claims_next (void)
+{
+  static const uint8_t tasks[] = "abcdefgh";
+  task_log l = { .log = g_string_new (NULL), .fail_at = -1 };
+  pl_worker_task back[PL_WORKER_DEPTH_MAX];
+  pl_worker w;
+  guint64 polls = 0;
+
+  g_mutex_init (&l.lock);
+  g_cond_init (&l.opened);
+  g_assert_cmpint (pl_worker_start_queue (&w, log_task, &l, 8), ==, 0);
+  for (int r = 0; r < 200; r++)
+    {
+      g_string_truncate (l.log, 0);
+      l.closed = TRUE;
+      g_atomic_int_set (&l.started, 0);
+      for (int i = 0; i < 8; i++)
+        g_assert_cmpint (pl_worker_submit (&w, tasks + i, 1), ==, 0);
+      while (!g_atomic_int_get (&l.started))
+        g_usleep (100);
+      g_mutex_lock (&l.lock);
+      l.closed = FALSE;
+      g_cond_broadcast (&l.opened);
+      g_mutex_unlock (&l.lock);
+      while (pl_worker_busy (&w))
+        {
+          g_assert_cmpint (pl_worker_take_back (&w, back), ==, 0);
+          polls++;
+        }
+      g_assert_cmpint (pl_worker_wait (&w), ==, 0);
+      g_assert_cmpstr (l.log->str, ==, "abcdefgh");
+    }
+  g_test_message ("%" G_GUINT64_FORMAT " polls", polls);
   pl_worker_stop (&w);
   g_cond_clear (&l.opened);
   g_mutex_clear (&l.lock);
@@ -843,6 +890,7 @@ main (int argc, char **argv)
   g_test_add_func ("/seipd1/failed-init", test_failed_init);
   g_test_add_func ("/seipd1/worker-queue", test_worker_queue);
   g_test_add_func ("/seipd1/worker-take-back", test_worker_take_back);
+  g_test_add_func ("/seipd1/worker-claims-next", test_worker_claims_next);
   g_test_add_func ("/seipd1/hasher-spells", test_hasher_spells);
   g_test_add_func ("/pipeline/writer-queue", test_writer_queue);
   g_test_add_func ("/pipeline/writer-switch", test_writer_switch);
