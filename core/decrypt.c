@@ -222,8 +222,14 @@ read_ahead_next (pl_reader *self, uint8_t **data, size_t *len)
  * the MDC.  Each block handed out fills a buffer with as many pushes as
  * it holds (one span for the MDC thread, one write).  The MDC thread
  * hashes behind the decryption, by up to the SEIPD1_HELD buffers kept
- * here: the oldest goes back only once it is hashed (unpin). */
-#define SEIPD1_HELD 3
+ * here: the oldest goes back only once it is hashed (unpin).  Six, not
+ * the three that keep SHA-1 busy alone: a signed message's hash is a
+ * third busy thread on two cores, and whichever hasher loses its core
+ * for a while must find buffers still ahead of it when it gets it back,
+ * or the other catches up with the decryption and a core idles
+ * (bench/sig-speed: signed/unsigned 0.67-0.84 with three, 0.85-0.88
+ * with six, the same noisy hour; bench/README.md). */
+#define SEIPD1_HELD 6
 
 typedef struct
 {

@@ -136,10 +136,11 @@ typedef gpg_error_t (*pl_emit_fn) (void *arg, const uint8_t *p, size_t n);
 typedef int (*pl_reading_fn) (void *arg, const void *p, size_t len);
 typedef void (*pl_unpin_fn) (void *arg, const void *p, size_t len);
 
-/* Buffers a writer lends at most: enough for SEIPD v1 (three, the
- * older two being hashed), inflate, text mode's line-end conversion and
- * partial framing at once. */
-#define PL_WRITER_BUFFERS 6
+/* Buffers a writer lends at most: enough for SEIPD v1 (six, the older
+ * five being hashed, decrypt.c), a signature hasher's queue beside it,
+ * inflate, text mode's line-end conversion and partial framing at once.
+ * The pool grows only to what a job's stages hold. */
+#define PL_WRITER_BUFFERS 10
 /* Writes smaller than this are done on the caller's thread: handing
  * them over costs more than it saves, and they are often on the stack. */
 #define PL_WRITER_THREAD_MIN (64 * 1024)

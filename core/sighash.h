@@ -59,8 +59,10 @@
 /* Contexts one hasher feeds at most: a verifier's (PL_VERIFY_MAX), or
  * one per signer. */
 #define PL_SIG_HASHER_MAX 16
-/* Spans the thread holds, queued or hashing. */
-#define PL_SIG_HASHER_DEPTH 4
+/* Spans the thread holds, queued or hashing: six, as SEIPD v1's MDC
+ * hasher is let behind its decryption (decrypt.c), so that neither
+ * hasher catches up with the other's backlog when one loses its core. */
+#define PL_SIG_HASHER_DEPTH 6
 /* Below this, a handover (two thread wake-ups, some 10-20 µs) costs
  * about what hashing the span on the caller's thread does. */
 #define PL_SIG_HASHER_THREAD_MIN (64 * 1024)

@@ -527,6 +527,40 @@ test_encrypt_cancel (void)
   g_bytes_unref (plain);
 }
 
+/* Signed encryption on two cores of an input in memory, where the MDC
+ * hasher takes the literal data in place, as spans the cipher does not
+ * wait for, between the one-pass and signature packets made on the
+ * stack and hashed inline (encrypt.c, seipd.h): the same message as on
+ * one core but for the random prefix and session key, so the two
+ * decrypt to the same data with a good verdict; and read from a file
+ * (not in place) too. */
+static void
+test_encrypt_2_cores (void)
+{
+  GBytes *plain = tu_random_bytes (9 * MIB + 4321);
+
+  for (int from_file = 0; from_file < 2; from_file++)
+    {
+      gpg_error_t err;
+      GBytes *msg = encrypt_signed (SHAPE_SEIPD1, plain, 2, from_file, NULL,
+                                    &err);
+      gsize len;
+      const uint8_t *m;
+      outcome o;
+
+      g_assert_cmpint (err, ==, 0);
+      m = g_bytes_get_data (msg, &len);
+      run_decrypt (SHAPE_SEIPD1, m, len, 1, NULL, &o);
+      g_assert_cmpint (o.err, ==, 0);
+      g_assert_true (g_bytes_equal (o.out, plain));
+      g_assert_cmpuint (o.r.verifications.n, ==, 1);
+      g_assert_cmpint (o.r.verifications.v[0].verdict, ==, PL_VERDICT_GOOD);
+      g_bytes_unref (o.out);
+      g_bytes_unref (msg);
+    }
+  g_bytes_unref (plain);
+}
+
 static const struct
 {
   const char *name;
@@ -576,6 +610,7 @@ main (int argc, char **argv)
   g_test_add_data_func ("/sighash/cancel/seipd2",
                         GINT_TO_POINTER (SHAPE_SEIPD2), test_cancel);
   g_test_add_func ("/sighash/encrypt-cancel", test_encrypt_cancel);
+  g_test_add_func ("/sighash/encrypt/2-cores", test_encrypt_2_cores);
   g_test_add_data_func ("/sighash/unknown-signer/seipd1",
                         GINT_TO_POINTER (SHAPE_SEIPD1), test_unknown_signer);
   g_test_add_data_func ("/sighash/unknown-signer/seipd2",
