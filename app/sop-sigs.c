@@ -835,7 +835,7 @@ sop_cmd_inline_detach (int argc, char **argv)
   unsigned char *in = NULL;
   uint8_t *bin = NULL, *data = NULL, *sigs = NULL;
   size_t in_len = 0, bin_len = 0, data_len = 0, sigs_len = 0;
-  int armor = 1, code = SOP_OK, fd;
+  int armor = 1, code = SOP_OK, fd, clearsigned = 0;
   gpg_error_t err;
 
   for (int i = 0; i < argc && !code; i++)
@@ -860,14 +860,16 @@ sop_cmd_inline_detach (int argc, char **argv)
     return errno == EEXIST ? SOP_OUTPUT_EXISTS : 1;
   code = sop_read_stdin (&in, &in_len);
   err = 0;
-  if (!code && pl_clearsign_detect (in, in_len))
+  clearsigned = !code && pl_clearsign_detect (in, in_len);
+  if (clearsigned)
     err = detach_clearsigned (in, in_len, &data, &data_len, &sigs,
                               &sigs_len);
   else if (!code && pl_armor_detect (in, in_len))
     err = pl_armor_dearmor_all (in, in_len, &bin, &bin_len);
   else if (!code)
     bin = in, bin_len = in_len, in = NULL;
-  if (!code && !err && !sigs)
+  /* An inline-signed message: its packets, armored or not. */
+  if (!code && !err && !clearsigned)
     err = detach (bin, bin_len, &data, &data_len, &sigs, &sigs_len);
   if (!code && err)
     {

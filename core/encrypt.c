@@ -843,9 +843,9 @@ borrow_source (void *arg, size_t want, const uint8_t **p, size_t *len)
  * overlapping (bench/STAGES.md, OCB encryption).  With a chunk's worth
  * of buffers the reads go on meanwhile. */
 static int
-read_ahead_buffers (const encrypt_job *j)
+read_ahead_buffers (int aead)
 {
-  return j->o.profile != PL_PROFILE_RFC4880 ? PL_READ_AHEAD_BUFFERS : 2;
+  return aead ? PL_READ_AHEAD_BUFFERS : 2;
 }
 
 /* The read-ahead.  AEAD reads are pl_read_size blocks, which the stage
@@ -879,7 +879,7 @@ start_reading (encrypt_job *j)
     }
   else
     err = pl_read_ahead_init_queue (&j->ra, read_source, j->src, read_len,
-                                    threaded, read_ahead_buffers (j));
+                                    threaded, read_ahead_buffers (aead));
   if (!err && aead && j->lit_body >= 0)
     {
       uint8_t tmp[6];
