@@ -131,6 +131,7 @@ padlock_job_update (PadlockJob *self)
   guint64 done = atomic_load (&self->atomic_done);
   gint64 total = atomic_load (&self->atomic_total);
   gint64 now = g_get_monotonic_time ();
+  gboolean waiting;
   double rate;
 
   g_object_freeze_notify (G_OBJECT (self));
@@ -142,11 +143,24 @@ padlock_job_update (PadlockJob *self)
     }
   if (total < 0)
     total = self->bytes_total;
+  g_mutex_lock (&self->waiting_lock);
+  waiting = self->waiting != NULL;
+  g_mutex_unlock (&self->waiting_lock);
+  /* While pinentry is up, what the job has read is read ahead, not
+   * decrypted: nothing moves until the user answers.  No progress, no
+   * rate; the rate starts from what was read by then. */
+  if (waiting)
+    {
+      done = 0;
+      padlock_rate_reset (&self->rate);
+      set_double (self, &self->throughput, 0, PROP_THROUGHPUT);
+      set_double (self, &self->time_left, -1, PROP_TIME_LEFT);
+    }
   set_bytes (self, done, total);
   set_deriving (self, atomic_load (&self->atomic_deriving),
                 atomic_load (&self->atomic_waiting_for_memory));
 
-  if (padlock_rate_push (&self->rate, now, done, &rate))
+  if (!waiting && padlock_rate_push (&self->rate, now, done, &rate))
     {
       set_double (self, &self->throughput, rate, PROP_THROUGHPUT);
       if (rate > 0 && total >= 0 && (guint64) total >= done)

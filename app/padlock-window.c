@@ -181,12 +181,16 @@ on_graph_tick (gpointer user_data)
   padlock_graph_set_peak (self->graph, padlock_queue_get_peak_job_rate (self->queue));
   if (busy)
     {
-      /* Until the first bytes go by, the label says "Starting…". */
+      /* Until the first bytes go by, the label says "Starting…"; so it
+       * does again while no job moves (pinentry is up: the jobs' bytes
+       * read ahead do not count, padlock-job.c). */
       if (rate > 0)
         {
           g_autofree char *text = padlock_format_rate (rate);
           gtk_label_set_text (self->throughput_label, text);
         }
+      else
+        gtk_label_set_text (self->throughput_label, _("Starting…"));
       self->idle_ticks = 0;
     }
   else if (++self->idle_ticks >= IDLE_TICKS)

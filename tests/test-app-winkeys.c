@@ -199,9 +199,22 @@ is_finished (gpointer data)
   return padlock_job_is_finished (data);
 }
 
+/* Nothing moves while pinentry is up: no bytes, no rate. */
+static gboolean
+is_still (gpointer data)
+{
+  PadlockJob *job = data;
+
+  return padlock_job_get_bytes_done (job) == 0
+         && padlock_job_get_progress (job) == 0
+         && padlock_job_get_throughput (job) == 0;
+}
+
 /* While pinentry is up the row says whose passphrase the agent waits
- * for, as a screen reader reads it; the row's cancel cuts the agent's
- * request: "Cancelled, nothing was written", and nothing is. */
+ * for, as a screen reader reads it, its bar stays empty and the header
+ * shows no rate (the file, read ahead at once, is not decrypted yet);
+ * the row's cancel cuts the agent's request: "Cancelled, nothing was
+ * written", and nothing is. */
 static void
 test_waiting_and_cancel (void)
 {
@@ -223,9 +236,17 @@ test_waiting_and_cancel (void)
   g_assert_true (at_wait_until (reader_sees, &wait, WAIT_MS));
   g_test_message ("the row reads: %s", wait.found);
   g_assert_null (window->dialog);
+  job = find_job (window, path);
+  /* Two ticks of the job's and of the header's. */
+  at_settle (1200);
+  g_assert_true (at_wait_until (is_still, job, WAIT_MS));
+  g_free (wait.found);
+  wait = (LabelWait) { "Starting", NULL };
+  g_assert_true (at_wait_until (reader_sees, &wait, WAIT_MS));
+  g_assert_false (strstr (gtk_label_get_text (window->throughput_label),
+                          "B/s"));
   at_screenshot (GTK_WIDGET (window), "decrypt-waiting-pinentry");
 
-  job = find_job (window, path);
   row = row_of (window, job);
   g_assert_nonnull (row);
   g_assert_true (gtk_widget_activate_action (row, "row.cancel", NULL));
