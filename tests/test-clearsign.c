@@ -323,47 +323,6 @@ test_sniff (void)
     }
 }
 
-/* A memory sink that tells whether it was committed or aborted. */
-typedef struct
-{
-  pl_sink sink;
-  pl_sink *inner;
-  int committed, aborted;
-} seen_sink;
-
-static gpg_error_t
-seen_write (pl_sink *self, const void *buf, size_t len)
-{
-  seen_sink *s = (seen_sink *) self;
-  return s->inner->write (s->inner, buf, len);
-}
-
-static gpg_error_t
-seen_commit (pl_sink *self)
-{
-  seen_sink *s = (seen_sink *) self;
-  s->committed++;
-  return s->inner->commit (s->inner);
-}
-
-static void
-seen_abort (pl_sink *self)
-{
-  seen_sink *s = (seen_sink *) self;
-  s->aborted++;
-  s->inner->abort (s->inner);
-}
-
-static void
-seen_init (seen_sink *s)
-{
-  memset (s, 0, sizeof *s);
-  s->sink.write = seen_write;
-  s->sink.commit = seen_commit;
-  s->sink.abort = seen_abort;
-  s->inner = pl_sink_new_memory ();
-}
-
 /* The desktop's lookup: only key4's certificate, by the fingerprint the
  * signature names; counts its calls. */
 static int lookups;
@@ -393,7 +352,7 @@ test_stream_lookup (void)
   static const char text[] = "- dashed\nnotes on the plan\n";
   g_autofree char *msg = make (text, strlen (text), 2);
   char *word;
-  seen_sink s;
+  tu_record_sink s;
   pl_source *src;
   pl_verifications v;
   const uint8_t *out;
@@ -407,10 +366,10 @@ test_stream_lookup (void)
           g_assert_nonnull (word);
           memcpy (word, "plot", 4);
         }
-      seen_init (&s);
+      tu_record_sink_init (&s, pl_sink_new_memory ());
       src = pl_source_new_memory (msg, strlen (msg));
       lookups = 0;
-      g_assert_cmpint (pl_clearsign_verify_stream (src, &s.sink, NULL, 0,
+      g_assert_cmpint (pl_clearsign_verify_stream (src, &s.base, NULL, 0,
                                                    find_key4,
                                                    (void *) key4.certs[0],
                                                    (uint32_t) time (NULL), &v,
@@ -429,12 +388,12 @@ test_stream_lookup (void)
       g_assert_cmpmem (out, out_len, altered ? "- dashed\nnotes on the plot\n"
                                              : text, strlen (text));
       pl_source_free (src);
-      pl_sink_free (s.inner);
+      tu_record_sink_clear (&s);
     }
 
-  seen_init (&s);
+  tu_record_sink_init (&s, pl_sink_new_memory ());
   src = pl_source_new_memory (text, strlen (text));
-  g_assert_cmpint (gpg_err_code (pl_clearsign_verify_stream (src, &s.sink,
+  g_assert_cmpint (gpg_err_code (pl_clearsign_verify_stream (src, &s.base,
                                                              both, 2, NULL,
                                                              NULL, 0, &v,
                                                              NULL)),
@@ -442,7 +401,7 @@ test_stream_lookup (void)
   g_assert_cmpint (s.committed, ==, 0);
   g_assert_cmpint (s.aborted, ==, 1);
   pl_source_free (src);
-  pl_sink_free (s.inner);
+  tu_record_sink_clear (&s);
 }
 
 /* A source of N octets: a cleartext header, then lines of 'a'. */
@@ -484,7 +443,7 @@ test_bound (void)
   long_source l = { { long_read, long_free, -1, NULL, NULL }, 0, 0 };
   uint8_t *buf;
   size_t len;
-  seen_sink s;
+  tu_record_sink s;
   pl_verifications v;
 
   for (uint64_t n = 3 * PL_BLOCK_SIZE - 1; n <= 3 * PL_BLOCK_SIZE + 1; n++)
@@ -508,8 +467,8 @@ test_bound (void)
 
   l.left = PL_CLEARSIGN_MAX + 1;
   l.pos = 0;
-  seen_init (&s);
-  g_assert_cmpint (gpg_err_code (pl_clearsign_verify_stream (&l.src, &s.sink,
+  tu_record_sink_init (&s, pl_sink_new_memory ());
+  g_assert_cmpint (gpg_err_code (pl_clearsign_verify_stream (&l.src, &s.base,
                                                              both, 2, NULL,
                                                              NULL, 0, &v,
                                                              NULL)),
@@ -518,7 +477,7 @@ test_bound (void)
   g_assert_cmpint (s.aborted, ==, 1);
   /* No more than a block past the bound was read. */
   g_assert_cmpuint (l.pos, <=, PL_CLEARSIGN_MAX + PL_BLOCK_SIZE);
-  pl_sink_free (s.inner);
+  tu_record_sink_clear (&s);
 }
 
 int
