@@ -88,7 +88,7 @@ status_text (PadlockJob *job)
         return g_strdup_printf (_("Verifying · %s"), rate);
       if (padlock_job_get_throughput (job) <= 0)
         return g_strdup (encrypt ? _("Encrypting…")
-                         : clearsigned ? _("Checking the signature…")
+                         : clearsigned ? _("Checking…")
                          : _("Decrypting…"));
       return left ? g_strdup_printf ("%s · %s", rate, left) : g_strdup (rate);
     case PADLOCK_JOB_DONE:
@@ -109,16 +109,16 @@ status_text (PadlockJob *job)
                                   "Padlock cannot check it before deleting"),
                                 size, rate);
       if (clearsigned)
-        /* Translators: the size of the signed text written, and the
-         * speed. */
-        return g_strdup_printf (_("Signature checked · %s at %s"), size, rate);
+        /* Translators: a signed text's signature was checked; its size
+         * and the speed, as in "Decrypted %s at %s". */
+        return g_strdup_printf (_("Checked %s at %s"), size, rate);
       return g_strdup_printf (encrypt ? _("Encrypted %s at %s")
                                       : _("Decrypted %s at %s"), size, rate);
     case PADLOCK_JOB_CANCELLED:
       return g_strdup (_("Cancelled · nothing was written"));
     case PADLOCK_JOB_FAILED:
       return g_strdup (encrypt ? _("Not encrypted")
-                       : clearsigned ? _("Signature not checked")
+                       : clearsigned ? _("Not checked")
                        : _("Not decrypted"));
     default:
       g_assert_not_reached ();

@@ -212,7 +212,7 @@ gpg_clearsign (TgHome *h, const char *signer, const char *path,
 }
 
 /* Cleartext-signed files dropped on the window: no dialog; each row
- * says the signature was checked, with the verdict as for a signed
+ * says it was checked ("Checked 20 bytes at …"), with the verdict as for a signed
  * encrypted file (good with a check mark; a word changed: red, with
  * Delete, after which the row says the text went), and Open and Show for
  * the text written. */
@@ -232,6 +232,7 @@ test_clearsigned_rows (void)
   AtReader *reader = at_reader_new ();
   PadlockJobRow *row;
 
+  gtk_window_set_default_size (GTK_WINDOW (window), 900, 400);
   gpg_clearsign (home, alice_fpr, good, "- a list\nof things\n", NULL, NULL);
   gpg_clearsign (home, alice_fpr, bad, "pay Bob 100\n", "Bob", "Eve");
   at_drop (window, paths);
@@ -240,8 +241,8 @@ test_clearsigned_rows (void)
   g_assert_null (window->dialog);
 
   panels = all_of_role (reader, "panel");
-  g_assert_nonnull (strstr (panels, "notes.txt.asc, Signature checked"));
-  g_assert_nonnull (strstr (panels, "memo.txt.asc, Signature checked"));
+  g_assert_nonnull (strstr (panels, "notes.txt.asc, Checked "));
+  g_assert_nonnull (strstr (panels, "memo.txt.asc, Checked "));
   g_assert_nonnull (strstr (panels, ", Signed by Alice <alice@example.org>"));
   g_assert_nonnull (strstr (panels, ", Signature does not match: the file may "
                                     "have been altered after Alice signed it"));
@@ -257,6 +258,7 @@ test_clearsigned_rows (void)
   g_assert_true (gtk_widget_has_css_class (signature_box (row), "error"));
   g_assert_true (g_file_get_contents (good_out, &got, NULL, NULL));
   g_assert_cmpstr (got, ==, "- a list\nof things\n");
+  at_screenshot (GTK_WIDGET (window), "clearsigned");
 
   /* Delete, confirmed: the text goes, the signed file stays. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (row), "row.delete-output", NULL));
