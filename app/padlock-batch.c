@@ -322,10 +322,12 @@ on_job_state (PadlockJob *job,
     {
       g_autofree char *verdicts = signatures_line (batch, job);
 
-      /* A line for scripts: not translated. */
+      /* A line for scripts: not translated.  A cleartext-signed file
+       * was not decrypted: its signature was checked, its text written. */
       g_print ("%s %s -> %s%s\n",
                padlock_job_get_direction (job) == PADLOCK_DIRECTION_ENCRYPT
-               ? "encrypted" : "decrypted",
+               ? "encrypted"
+               : padlock_job_get_clearsigned (job) ? "verified" : "decrypted",
                input, output, verdicts);
     }
   else
@@ -455,6 +457,10 @@ input_needs_passphrase (PadlockInput     *input,
 
   pl_sniff_key_kinds (sniffed, &pkesk, &skesk);
   *any_pkesk |= pkesk;
+  /* Signed, not encrypted: nothing to open. */
+  if (direction == PADLOCK_DIRECTION_DECRYPT && sniffed
+      && sniffed->kind == PL_SNIFF_CLEARSIGNED)
+    return NEEDS_NO_PASSPHRASE;
   if (direction == PADLOCK_DIRECTION_ENCRYPT || !sniffed
       || sniffed->key_packets_left_out)
     return NEEDS_PASSPHRASE;
@@ -767,11 +773,12 @@ padlock_batch_run (GVariantDict *options)
     goto leave;
   make_jobs (&batch, forced, &config);
   batch.signers_home = padlock_keyring_default_home ();
+  /* A cleartext-signed file needs neither a passphrase nor a key. */
   for (guint i = 0; i < batch.jobs->len; i++)
     if (padlock_job_get_direction (g_ptr_array_index (batch.jobs, i))
         == PADLOCK_DIRECTION_ENCRYPT)
       any_encrypt = TRUE;
-    else
+    else if (!padlock_job_get_clearsigned (g_ptr_array_index (batch.jobs, i)))
       any_decrypt = TRUE;
 
   g_variant_dict_lookup (options, "recipient", "^a&s", &specs);

@@ -169,7 +169,9 @@ padlock_input_direction (PadlockInput *self)
   g_return_val_if_fail (self != NULL, PADLOCK_DIRECTION_ENCRYPT);
   if (self->folder)
     return PADLOCK_DIRECTION_ENCRYPT;
-  if (self->sniff.kind == PL_SNIFF_MESSAGE)
+  /* A cleartext-signed text is checked, by the decryption's job. */
+  if (self->sniff.kind == PL_SNIFF_MESSAGE
+      || self->sniff.kind == PL_SNIFF_CLEARSIGNED)
     return PADLOCK_DIRECTION_DECRYPT;
   name = g_file_get_basename (self->file);
   return pl_sniff_name_says_openpgp (name) ? PADLOCK_DIRECTION_DECRYPT

@@ -72,6 +72,10 @@ struct _PadlockJob
    * verifies them (padlock_job_set_keyring), and the verdicts. */
   char *verify_home;
   GPtrArray *signatures;
+  /* A decryption whose input is cleartext-signed (core/clearsign.h): it
+   * checks the signature and writes the text; known from the input's
+   * sniff (padlock_job_set_clearsigned), or once the worker has read it. */
+  gboolean clearsigned;
   gboolean output_deleted;      /* padlock_job_delete_output's */
   /* Encryption: signed by SIGN_KEY through SIGN_AGENT (padlock_job_set_signer). */
   PadlockKey *sign_key;
@@ -138,6 +142,8 @@ typedef struct
   pl_decrypt_result result;
   char *verify_home;            /* the job's; NULL: every signer unknown */
   GPtrArray *signatures;        /* decryption: PadlockSignature verdicts */
+  gboolean clearsigned;         /* result: the input was cleartext-signed
+                                 * and verified, its text written */
   PadlockKey *sign_key;         /* encryption: the job's signer, or NULL */
   PadlockAgent *sign_agent;
   char *sign_home;

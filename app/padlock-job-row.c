@@ -66,6 +66,9 @@ status_text (PadlockJob *job)
   g_autofree char *rate = NULL;
   g_autofree char *left = NULL;
   gboolean encrypt = padlock_job_get_direction (job) == PADLOCK_DIRECTION_ENCRYPT;
+  /* A cleartext-signed file is not decrypted: its signature is checked
+   * and its text written. */
+  gboolean clearsigned = padlock_job_get_clearsigned (job);
 
   switch (padlock_job_get_state (job))
     {
@@ -84,7 +87,9 @@ status_text (PadlockJob *job)
       if (padlock_job_get_state (job) == PADLOCK_JOB_VERIFYING)
         return g_strdup_printf (_("Verifying · %s"), rate);
       if (padlock_job_get_throughput (job) <= 0)
-        return g_strdup (encrypt ? _("Encrypting…") : _("Decrypting…"));
+        return g_strdup (encrypt ? _("Encrypting…")
+                         : clearsigned ? _("Checking…")
+                         : _("Decrypting…"));
       return left ? g_strdup_printf ("%s · %s", rate, left) : g_strdup (rate);
     case PADLOCK_JOB_DONE:
       /* The plain file's size, whichever way it went; else (a folder
@@ -103,12 +108,18 @@ status_text (PadlockJob *job)
                                   "the people chosen can open the copy, so "
                                   "Padlock cannot check it before deleting"),
                                 size, rate);
+      if (clearsigned)
+        /* Translators: a signed text's signature was checked; its size
+         * and the speed, as in "Decrypted %s at %s". */
+        return g_strdup_printf (_("Checked %s at %s"), size, rate);
       return g_strdup_printf (encrypt ? _("Encrypted %s at %s")
                                       : _("Decrypted %s at %s"), size, rate);
     case PADLOCK_JOB_CANCELLED:
       return g_strdup (_("Cancelled · nothing was written"));
     case PADLOCK_JOB_FAILED:
-      return g_strdup (encrypt ? _("Not encrypted") : _("Not decrypted"));
+      return g_strdup (encrypt ? _("Not encrypted")
+                       : clearsigned ? _("Not checked")
+                       : _("Not decrypted"));
     default:
       g_assert_not_reached ();
     }
@@ -198,13 +209,17 @@ padlock_job_row_sync_label (PadlockJobRow *self,
 static char *
 verdict_text (const PadlockSignature *signature,
               gboolean                isolate,
-              gboolean                deleted)
+              gboolean                deleted,
+              gboolean                clearsigned)
 {
   g_autofree char *text = padlock_signature_describe (signature, isolate);
 
+  if (!deleted)
+    return g_steal_pointer (&text);
   /* Translators: a signature's verdict, then that the file went. */
-  return deleted ? g_strdup_printf (_("%s. The decrypted file was deleted."), text)
-                 : g_steal_pointer (&text);
+  return g_strdup_printf (clearsigned ? _("%s. The signed text was deleted.")
+                                      : _("%s. The decrypted file was deleted."),
+                          text);
 }
 
 /* A done decryption's signatures: the worst verdict, in the row's words
@@ -245,8 +260,10 @@ padlock_job_row_sync_signature (PadlockJobRow *self,
   g_clear_pointer (&self->signature_said, g_free);
   if (!shown)
     return;
-  text = verdict_text (signatures->pdata[index], TRUE, deleted);
-  self->signature_said = verdict_text (signatures->pdata[index], FALSE, deleted);
+  text = verdict_text (signatures->pdata[index], TRUE, deleted,
+                       padlock_job_get_clearsigned (self->job));
+  self->signature_said = verdict_text (signatures->pdata[index], FALSE, deleted,
+                                       padlock_job_get_clearsigned (self->job));
   gtk_label_set_text (self->signature_label, text);
   gtk_image_set_from_icon_name (self->signature_icon, icons[verdict]);
   class = verdict == PADLOCK_SIGNATURE_GOOD ? "success"
@@ -355,7 +372,9 @@ padlock_job_row_sync (PadlockJobRow *self)
                                               PADLOCK_ERROR_BAD_PASSPHRASE));
 
   cancel_label = g_strdup_printf (encrypt ? _("Cancel encrypting %s")
-                                          : _("Cancel decrypting %s"), input_said);
+                                  : padlock_job_get_clearsigned (job)
+                                  ? _("Cancel checking %s")
+                                  : _("Cancel decrypting %s"), input_said);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->cancel_button),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, cancel_label, -1);
   show_label = g_strdup_printf (_("Show %s in Files"), output_said);
@@ -455,9 +474,13 @@ delete_output_action (GtkWidget  *widget,
                                    NULL, NULL);
   adw_message_dialog_format_heading (ADW_MESSAGE_DIALOG (dialog), _("Delete %s?"), name);
   adw_message_dialog_set_body (ADW_MESSAGE_DIALOG (dialog),
-                               _("Its signature does not match: it may have been "
-                                 "altered after it was signed. Deleting it cannot "
-                                 "be undone; the encrypted file stays."));
+                               padlock_job_get_clearsigned (job)
+                               ? _("Its signature does not match: it may have been "
+                                   "altered after it was signed. Deleting it cannot "
+                                   "be undone; the signed file stays.")
+                               : _("Its signature does not match: it may have been "
+                                   "altered after it was signed. Deleting it cannot "
+                                   "be undone; the encrypted file stays."));
   adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
                                     "cancel", _("_Cancel"),
                                     "delete", _("_Delete"), NULL);

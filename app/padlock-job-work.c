@@ -6,9 +6,11 @@
 #include "padlock-job-private.h"
 
 #include <sys/stat.h>
+#include <time.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 
+#include "clearsign.h"
 #include "compress.h"
 #include "padlock-digest.h"
 #include "padlock-error.h"
@@ -475,6 +477,26 @@ decrypt_error (PadlockJobWork    *work,
   return padlock_error_for_recipients (err, names);
 }
 
+/* A cleartext-signed input (issue 23): the same job as a signed message
+ * without encryption.  The signers come from the keyring as a signed
+ * message's do, the text goes where a decryption's plaintext goes (the
+ * plan's name, never over a file), and the verdicts are the result's:
+ * they do not stop the text.  The core reads it whole, so it is bounded
+ * (PL_CLEARSIGN_MAX, 256 MiB; more fails with its own error). */
+static gpg_error_t
+verify_clearsigned (PadlockJobWork       *work,
+                    pl_source            *src,
+                    pl_sink              *sink,
+                    const pl_job_control *ctl,
+                    PadlockSignerLookup  *lookup)
+{
+  work->clearsigned = TRUE;
+  return pl_clearsign_verify_stream (src, sink, NULL, 0,
+                                     padlock_signer_lookup_find, lookup,
+                                     (uint32_t) time (NULL),
+                                     &work->result.verifications, ctl);
+}
+
 static void
 decrypt_thread (GTask          *task,
                 PadlockJob     *self,
@@ -494,7 +516,9 @@ decrypt_thread (GTask          *task,
    * (issue 19 §9) instead of whatever the packet parser trips on. */
   if (!err)
     err = pl_source_sniff (&src, &sniffed);
-  if (!err && sniffed.kind != PL_SNIFF_MESSAGE)
+  if (!err && sniffed.kind == PL_SNIFF_CLEARSIGNED)
+    err = verify_clearsigned (work, src, sink, &ctl, lookup);
+  else if (!err && sniffed.kind != PL_SNIFF_MESSAGE)
     {
       error = g_error_new (PADLOCK_ERROR, PADLOCK_ERROR_MALFORMED,
                            _("%s is not an OpenPGP message."),

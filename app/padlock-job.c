@@ -268,6 +268,7 @@ padlock_job_finished (GObject      *object,
       if (work->direction == PADLOCK_DIRECTION_DECRYPT)
         self->plaintext_size = work->plaintext_size;
       take_signatures (self, work);
+      self->clearsigned |= work->clearsigned;
       /* A folder's total is what went through, once it is all through
        * (a small one finishes before its scan is published). */
       moved = self->bytes_total >= 0 ? (guint64) self->bytes_total
@@ -304,7 +305,7 @@ padlock_job_start (PadlockJob *self,
   g_return_if_fail (PADLOCK_IS_JOB (self));
   g_return_if_fail (self->state == PADLOCK_JOB_QUEUED);
   g_return_if_fail (self->secret != NULL
-                    || (self->holder != NULL
+                    || ((self->holder != NULL || self->clearsigned)
                         && self->direction == PADLOCK_DIRECTION_DECRYPT)
                     || (self->recipients != NULL
                         && self->direction == PADLOCK_DIRECTION_ENCRYPT));
@@ -588,6 +589,22 @@ padlock_job_get_signatures (PadlockJob *self)
   return self->signatures;
 }
 
+gboolean
+padlock_job_get_clearsigned (PadlockJob *self)
+{
+  g_return_val_if_fail (PADLOCK_IS_JOB (self), FALSE);
+  return self->clearsigned;
+}
+
+void
+padlock_job_set_clearsigned (PadlockJob *self,
+                             gboolean    clearsigned)
+{
+  g_return_if_fail (PADLOCK_IS_JOB (self));
+  g_return_if_fail (self->direction == PADLOCK_DIRECTION_DECRYPT);
+  self->clearsigned = clearsigned;
+}
+
 PadlockJob *
 padlock_job_new (GFile                  *input,
                  PadlockDirection        direction,
@@ -638,6 +655,9 @@ padlock_job_new_for_input (PadlockInput           *input,
   g_return_val_if_fail (input != NULL, NULL);
 
   self = padlock_job_new (padlock_input_get_file (input), direction, config);
+  self->clearsigned = direction == PADLOCK_DIRECTION_DECRYPT
+                      && padlock_input_get_sniff (input)->kind
+                         == PL_SNIFF_CLEARSIGNED;
   if (!padlock_input_is_folder (input))
     {
       self->opened = padlock_input_ref (input);

@@ -141,6 +141,15 @@ void              padlock_job_set_signers_home  (PadlockJob       *self,
  * (PadlockSignature, padlock-signature.h), in the message's order; empty
  * when it was not signed, NULL before then. */
 GPtrArray        *padlock_job_get_signatures    (PadlockJob       *self);
+/* A decryption of a cleartext-signed file (`gpg --clearsign`): it checks
+ * the signature and writes the signed text (its verdicts in
+ * padlock_job_get_signatures, as a signed message's).  Known from the
+ * input's content: the caller that sniffed it says so before the job
+ * starts (padlock_job_new_for_input does), and the job knows it once it
+ * has read the input. */
+gboolean          padlock_job_get_clearsigned   (PadlockJob       *self);
+void              padlock_job_set_clearsigned   (PadlockJob       *self,
+                                                 gboolean          clearsigned);
 /* A done job's output (a file, or an unpacked folder and what it holds)
  * goes, at the user's word (a bad signature's Delete); the job says so
  * from then on (padlock_job_get_output_deleted, notify::output). */

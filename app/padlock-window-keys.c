@@ -10,6 +10,8 @@
  *     agent's pinentry asks for the key's, and the row says so.  When it
  *     also has an SKESK and no key opened it, the passphrase is offered
  *     next (padlock_window_keys_offer_passphrase);
+ *   - cleartext-signed text (gpg --clearsign): nothing to open, so a job
+ *     that checks its signature, with neither dialog nor keys;
  *   - PKESKs for others only, with an SKESK: the passphrase dialog;
  *     without: a job with the holder, which fails saying whom the file is
  *     for ("This file is for Bob <bob@…> (0x…); none of your keys opens
@@ -94,10 +96,13 @@ padlock_window_keys_get_keyring (PadlockWindow *self)
   return window_keyring (self);
 }
 
+/* A decryption of FILE in GROUP that needs no passphrase: with the
+ * user's keys (HOLDER), or none for a cleartext-signed text. */
 static void
 start_key_job (PadlockWindow *self,
                GFile         *file,
                guint          group,
+               PadlockHolder *holder,
                gboolean       skesk)
 {
   PadlockJobConfig config = { 0 };
@@ -107,7 +112,10 @@ start_key_job (PadlockWindow *self,
   job = padlock_job_new (file, PADLOCK_DIRECTION_DECRYPT, &config);
   padlock_job_config_clear (&config);
   padlock_job_set_group (job, group);
-  padlock_job_set_holder (job, self->holder);
+  if (holder)
+    padlock_job_set_holder (job, holder);
+  else
+    padlock_job_set_clearsigned (job, TRUE);
   padlock_window_set_signers_home (job);
   g_object_set_qdata (G_OBJECT (job), key_job_quark (),
                       GINT_TO_POINTER (skesk ? KEY_JOB_SKESK : KEY_JOB_ONLY));
@@ -129,6 +137,13 @@ padlock_window_keys_sort (PadlockWindow *self,
                                              : NULL;
       gboolean pkesk, skesk, mine;
 
+      if (sniffed && sniffed->kind == PL_SNIFF_CLEARSIGNED)
+        {
+          if (!group)
+            group = ++self->next_group;
+          start_key_job (self, file, group, NULL, FALSE);
+          continue;
+        }
       pl_sniff_key_kinds (sniffed, &pkesk, &skesk);
       if (!pkesk || !window_keyring (self))
         {
@@ -150,7 +165,7 @@ padlock_window_keys_sort (PadlockWindow *self,
         }
       if (!group)
         group = ++self->next_group;
-      start_key_job (self, file, group, skesk);
+      start_key_job (self, file, group, self->holder, skesk);
     }
   return asked;
 }

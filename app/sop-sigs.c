@@ -363,45 +363,6 @@ sop_cmd_verify (int argc, char **argv)
   return code;
 }
 
-/* The rest of SRC into *BUF (malloc'ed), *LEN octets; more than MAX:
- * GPG_ERR_TOO_LARGE. */
-static gpg_error_t
-read_whole (pl_source *src, size_t max, uint8_t **buf, size_t *len)
-{
-  size_t cap = PL_BLOCK_SIZE, n;
-  gpg_error_t err = 0;
-
-  *len = 0;
-  *buf = malloc (cap);
-  if (!*buf)
-    return gpg_error (GPG_ERR_ENOMEM);
-  for (;;)
-    {
-      if (cap - *len < PL_BLOCK_SIZE)
-        {
-          uint8_t *m = *len >= max ? NULL : realloc (*buf, cap * 2);
-          if (!m)
-            {
-              err = gpg_error (*len >= max ? GPG_ERR_TOO_LARGE
-                                           : GPG_ERR_ENOMEM);
-              break;
-            }
-          *buf = m;
-          cap *= 2;
-        }
-      err = pl_source_read_full (src, *buf + *len, PL_BLOCK_SIZE, &n);
-      if (err || !n)
-        break;
-      *len += n;
-    }
-  if (err)
-    {
-      free (*buf);
-      *buf = NULL;
-    }
-  return err;
-}
-
 /* inline-verify of a cleartext-signed message (clearsign.h): read
  * whole, the text out only when a signature holds. */
 static int
@@ -410,7 +371,7 @@ inline_verify_clearsigned (pl_source *src, verify_args *a,
 {
   uint8_t *msg = NULL, *text = NULL;
   size_t len, text_len = 0;
-  gpg_error_t err = read_whole (src, PL_CLEARSIGN_MAX, &msg, &len);
+  gpg_error_t err = pl_clearsign_read (src, PL_CLEARSIGN_MAX, NULL, &msg, &len);
   int code = SOP_OK;
 
   if (!err)
@@ -648,7 +609,8 @@ inline_sign_clearsigned (sign_args *a)
   pl_source *src = pl_source_new_fd (0, 0);
   uint8_t *text = NULL, *out = NULL;
   size_t len = 0, out_len = 0;
-  gpg_error_t err = src ? read_whole (src, PL_CLEARSIGN_MAX, &text, &len)
+  gpg_error_t err = src ? pl_clearsign_read (src, PL_CLEARSIGN_MAX, NULL,
+                                             &text, &len)
                         : gpg_error (GPG_ERR_ENOMEM);
 
   if (!err)

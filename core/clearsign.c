@@ -2,6 +2,7 @@
 #include "clearsign.h"
 #include "algo.h"
 #include "armor.h"
+#include "errors.h"
 #include "packet.h"
 #include "sign.h"
 
@@ -195,11 +196,13 @@ read_cleartext (const uint8_t *msg, size_t len, buffer *signed_text,
     }
 }
 
-gpg_error_t
-pl_clearsign_verify (const uint8_t *msg, size_t len,
-                     const pl_cert *const *certs, size_t n_certs,
-                     uint32_t now, pl_verifications *out, uint8_t **text,
-                     size_t *text_len)
+/* pl_clearsign_verify, the issuers none of CERTS holds asked of
+ * FIND_CERT when it is not NULL. */
+static gpg_error_t
+verify_message (const uint8_t *msg, size_t len, const pl_cert *const *certs,
+                size_t n_certs, pl_cert_lookup_fn find_cert,
+                void *find_cert_data, uint32_t now, pl_verifications *out,
+                uint8_t **text, size_t *text_len)
 {
   buffer signed_text = { 0 };
   size_t sigs = 0;
@@ -220,8 +223,9 @@ pl_clearsign_verify (const uint8_t *msg, size_t len,
     }
   /* Text signatures hash the lines with CR LF (verify.h). */
   if (!err)
-    err = pl_verify_detached (msg + sigs, len - sigs, src, certs, n_certs,
-                              now, out);
+    err = pl_verify_detached_lookup (msg + sigs, len - sigs, src, certs,
+                                     n_certs, find_cert, find_cert_data, now,
+                                     out);
   for (size_t i = 0; !err && i < out->n; i++)
     if (out->v[i].type != PL_SIG_TEXT)
       {
@@ -241,6 +245,99 @@ pl_clearsign_verify (const uint8_t *msg, size_t len,
         }
     }
   free (signed_text.p);
+  return err;
+}
+
+gpg_error_t
+pl_clearsign_verify (const uint8_t *msg, size_t len,
+                     const pl_cert *const *certs, size_t n_certs,
+                     uint32_t now, pl_verifications *out, uint8_t **text,
+                     size_t *text_len)
+{
+  return verify_message (msg, len, certs, n_certs, NULL, NULL, now, out, text,
+                         text_len);
+}
+
+gpg_error_t
+pl_clearsign_read (pl_source *src, size_t max, const pl_job_control *ctl,
+                   uint8_t **buf, size_t *len)
+{
+  size_t cap = 0, n;
+  gpg_error_t err = 0;
+
+  *buf = NULL;
+  *len = 0;
+  for (;;)
+    {
+      /* Room for a whole block more, up to MAX and one block past it:
+       * what is read past MAX only tells that there is more. */
+      if (cap - *len < PL_BLOCK_SIZE)
+        {
+          size_t want = cap ? 2 * cap : PL_BLOCK_SIZE;
+          uint8_t *m;
+
+          if (want > max + PL_BLOCK_SIZE)
+            want = max + PL_BLOCK_SIZE;
+          if (want - *len < PL_BLOCK_SIZE)
+            want = *len + PL_BLOCK_SIZE;
+          if (!(m = realloc (*buf, want)))
+            {
+              err = gpg_error (GPG_ERR_ENOMEM);
+              break;
+            }
+          *buf = m;
+          cap = want;
+        }
+      err = pl_source_read_full (src, *buf + *len, PL_BLOCK_SIZE, &n);
+      if (!err)
+        err = pl_job_check_cancel (ctl);
+      if (err || !n)
+        break;
+      *len += n;
+      if (*len > max)
+        {
+          err = gpg_error (PL_ERR_CLEARSIGN_TOO_LARGE);
+          break;
+        }
+      pl_job_progress (ctl, *len, src->size);
+    }
+  if (err)
+    {
+      free (*buf);
+      *buf = NULL;
+      *len = 0;
+    }
+  return err;
+}
+
+gpg_error_t
+pl_clearsign_verify_stream (pl_source *src, pl_sink *sink,
+                            const pl_cert *const *certs, size_t n_certs,
+                            pl_cert_lookup_fn find_cert,
+                            void *find_cert_data, uint32_t now,
+                            pl_verifications *out, const pl_job_control *ctl)
+{
+  uint8_t *msg = NULL, *text = NULL;
+  size_t len = 0, text_len = 0;
+  gpg_error_t err;
+
+  memset (out, 0, sizeof *out);
+  err = pl_clearsign_read (src, PL_CLEARSIGN_MAX, ctl, &msg, &len);
+  if (!err)
+    err = verify_message (msg, len, certs, n_certs, find_cert,
+                          find_cert_data, now, out, &text, &text_len);
+  if (!err)
+    err = pl_job_check_cancel (ctl);
+  if (!err)
+    err = sink->write (sink, text, text_len);
+  if (!err)
+    err = pl_source_check (src);
+  if (!err)
+    err = sink->commit (sink);
+  if (err)
+    sink->abort (sink);
+  free (msg);
+  free (text);
   return err;
 }
 

@@ -35,11 +35,17 @@
 #include <gpg-error.h>
 
 #include "cert.h"
+#include "io.h"
+#include "job.h"
 #include "seckey.h"
 #include "verify.h"
 
 #define PL_CLEARSIGN_HEADER "-----BEGIN PGP SIGNED MESSAGE-----"
-/* The largest message padlock-sop reads whole for it. */
+/* The largest message (or text to sign) read whole for it: by
+ * padlock-sop, and by the desktop's and padlock --batch's jobs
+ * (pl_clearsign_verify_stream).  It is held twice at most (the message
+ * and its text), so a job costs up to 512 MiB; a signed text is seldom
+ * more than a few pages. */
 #define PL_CLEARSIGN_MAX ((size_t) 256 << 20)
 
 /* 1 when the LEN octets at BUF begin with the cleartext header line
@@ -57,6 +63,32 @@ gpg_error_t pl_clearsign_verify (const uint8_t *msg, size_t len,
                                  const pl_cert *const *certs, size_t n_certs,
                                  uint32_t now, pl_verifications *out,
                                  uint8_t **text, size_t *text_len);
+
+/* The rest of SRC into *BUF (malloc'ed, *LEN octets), at most MAX octets
+ * (PL_CLEARSIGN_MAX for a message or a text to sign): one more is
+ * PL_ERR_CLEARSIGN_TOO_LARGE (errors.h), and no more than a block past
+ * MAX is read or held.  CTL (may be NULL): progress per block, and
+ * GPG_ERR_CANCELED at once.  On an error *BUF is NULL. */
+gpg_error_t pl_clearsign_read (pl_source *src, size_t max,
+                               const pl_job_control *ctl, uint8_t **buf,
+                               size_t *len);
+
+/* A job's verification of the cleartext-signed message read from SRC
+ * (pl_clearsign_read, PL_CLEARSIGN_MAX): the verdicts into *OUT as
+ * pl_clearsign_verify gives them, against CERTS and, for the issuers
+ * none of those holds, what FIND_CERT (may be NULL; pl_verifier_lookup)
+ * finds; the signed text, as pl_clearsign_verify gives it (dash-escapes
+ * undone, LF line ends and a final LF), into SINK, which is committed.
+ * The verdicts do not stop the text (the caller shows them beside it,
+ * as for a signed message): only a message that is none, malformed, too
+ * large, cancelled or an I/O error fails, and then SINK is aborted. */
+gpg_error_t pl_clearsign_verify_stream (pl_source *src, pl_sink *sink,
+                                        const pl_cert *const *certs,
+                                        size_t n_certs,
+                                        pl_cert_lookup_fn find_cert,
+                                        void *find_cert_data, uint32_t now,
+                                        pl_verifications *out,
+                                        const pl_job_control *ctl);
 
 /* Splits the cleartext-signed message MSG (LEN octets), judging no
  * signature: *TEXT (malloc'ed, *TEXT_LEN octets; NULL when empty)

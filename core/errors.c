@@ -1,9 +1,12 @@
 /* errors.c - the one table from gpg_error_t to outcomes and words */
 #include "errors.h"
+#include "clearsign.h"
 #include "passphrase.h"
 
 #include <string.h>
 
+_Static_assert (PL_CLEARSIGN_MAX == (size_t) 256 << 20,
+                "pl_error_message says 256 MiB");
 _Static_assert (PL_PASSPHRASE_MAX == 4096,
                 "pl_error_message says 4096 octets");
 
@@ -48,6 +51,7 @@ pl_error_outcome (gpg_error_t err)
     case GPG_ERR_TOO_LARGE:
     case PL_ERR_BOMB:
     case PL_ERR_KEY_TOO_LARGE:
+    case PL_ERR_CLEARSIGN_TOO_LARGE:
       return PL_OUTCOME_TOO_COSTLY;
     case PL_ERR_TOO_MANY_KEYS:
       return PL_OUTCOME_MALFORMED;
@@ -134,6 +138,9 @@ pl_error_message (gpg_error_t err)
     case PL_ERR_KEY_TOO_LARGE:
       return PL_N_ ("The key is larger than Padlock accepts (RSA up to "
                     "16,384 bits): it would cost too much to use.");
+    case PL_ERR_CLEARSIGN_TOO_LARGE:
+      return PL_N_ ("The signed text is larger than the 256 MiB that "
+                    "Padlock reads whole to check its signature.");
     case PL_ERR_BOMB:
       return PL_N_ ("The file expands more than 1000-fold: likely a "
                     "decompression bomb; nothing was written.");

@@ -33,6 +33,9 @@ typedef enum
 /* A key over the sizes Padlock uses (pubkey.h: an RSA, DSA or ElGamal
  * modulus over 16,384 bits, an RSA exponent over 64 bits). */
 #define PL_ERR_KEY_TOO_LARGE GPG_ERR_BAD_PUBKEY
+/* A cleartext-signed message (or a text to sign) over PL_CLEARSIGN_MAX
+ * (clearsign.h): read whole, it is bounded. */
+#define PL_ERR_CLEARSIGN_TOO_LARGE GPG_ERR_EMSGSIZE
 
 pl_outcome pl_error_outcome (gpg_error_t err);
 

@@ -476,14 +476,27 @@ pl_verify_detached (const uint8_t *sigs, size_t sigs_len, pl_source *src,
                     const pl_cert *const *certs, size_t n_certs,
                     uint32_t now, pl_verifications *out)
 {
+  return pl_verify_detached_lookup (sigs, sigs_len, src, certs, n_certs,
+                                    NULL, NULL, now, out);
+}
+
+gpg_error_t
+pl_verify_detached_lookup (const uint8_t *sigs, size_t sigs_len,
+                           pl_source *src, const pl_cert *const *certs,
+                           size_t n_certs, pl_cert_lookup_fn find_cert,
+                           void *find_cert_data, uint32_t now,
+                           pl_verifications *out)
+{
   pl_verifier v;
+  const pl_cert *found[PL_VERIFY_MAX];
   uint8_t *bin = NULL, *buf = NULL;
   size_t bin_len = 0, n;
   gpg_error_t err;
 
   memset (out, 0, sizeof *out);
   pl_verifier_init (&v, certs, n_certs);
-  v.certs_final = 1;            /* no lookup here */
+  /* Without a lookup, a signer none of CERTS holds is not hashed. */
+  v.certs_final = !find_cert;
   if (pl_armor_detect (sigs, sigs_len))
     err = pl_armor_dearmor_all (sigs, sigs_len, &bin, &bin_len);
   else if (!(bin = malloc (sigs_len ? sigs_len : 1)))
@@ -506,6 +519,8 @@ pl_verify_detached (const uint8_t *sigs, size_t sigs_len, pl_source *src,
         break;
       pl_verifier_push (&v, buf, n);
     }
+  if (!err && find_cert)
+    pl_verifier_lookup (&v, find_cert, find_cert_data, found);
   if (!err)
     pl_verifier_finish (&v, now, out);
   pl_verifier_clear (&v);

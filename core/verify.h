@@ -205,3 +205,15 @@ gpg_error_t pl_verify_detached (const uint8_t *sigs, size_t sigs_len,
                                 pl_source *src, const pl_cert *const *certs,
                                 size_t n_certs, uint32_t now,
                                 pl_verifications *out);
+
+/* pl_verify_detached, with the certificates of the issuers none of CERTS
+ * holds asked of FIND_CERT (FIND_CERT_DATA) once the signatures are read
+ * (pl_verifier_lookup: the desktop's keyring); NULL FIND_CERT is
+ * pl_verify_detached.  What FIND_CERT returns must outlive OUT. */
+gpg_error_t pl_verify_detached_lookup (const uint8_t *sigs, size_t sigs_len,
+                                       pl_source *src,
+                                       const pl_cert *const *certs,
+                                       size_t n_certs,
+                                       pl_cert_lookup_fn find_cert,
+                                       void *find_cert_data, uint32_t now,
+                                       pl_verifications *out);

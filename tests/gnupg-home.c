@@ -291,6 +291,27 @@ tg_bad_signature_message (TgHome *home, const char *signer, const char *name,
   return g_byte_array_free_to_bytes (msg);
 }
 
+char *
+tg_clearsign (TgHome *home, const char *signer, const char *text,
+              const char *from, const char *to)
+{
+  g_autoptr(GBytes) in = g_bytes_new (text, strlen (text));
+  g_autoptr(GBytes) out = NULL;
+  char *msg, *at;
+
+  g_assert_cmpint (tg_gpg (home, NULL, in, &out, "-u", signer, "--output", "-",
+                           "--clearsign", NULL), ==, 0);
+  msg = g_strndup (g_bytes_get_data (out, NULL), g_bytes_get_size (out));
+  if (from)
+    {
+      at = strstr (msg, from);
+      g_assert_true (at && at < strstr (msg, "-----BEGIN PGP SIGNATURE"));
+      g_assert_cmpuint (strlen (from), ==, strlen (to));
+      memcpy (at, to, strlen (to));
+    }
+  return msg;
+}
+
 void
 tg_import_cert (TgHome *to, TgHome *from, const char *what)
 {

@@ -98,6 +98,14 @@ GBytes *tg_bad_signature_message (TgHome     *home,
                                   const char *name,
                                   const char *text,
                                   const char *passphrase);
+/* SIGNER's `gpg --clearsign` of TEXT (a string); with FROM not NULL,
+ * its first occurrence in the signed text replaced by TO (as long) after
+ * signing: a word changed, the signature left as it was. */
+char   *tg_clearsign         (TgHome     *home,
+                              const char *signer,
+                              const char *text,
+                              const char *from,
+                              const char *to);
 /* The path of NAME in the home (a new string). */
 char   *tg_home_path         (TgHome     *home,
                               const char *name);

@@ -2,7 +2,8 @@
  * and a screen reader (AT-SPI) find it, under Xvfb with a real GnuPG
  * home: the signed row ("Signed by Alice <…>"), the bad-signature row
  * (in red, with Delete, which removes the output once confirmed), the
- * unknown-signer row (its fingerprint); screenshots of them */
+ * unknown-signer row (its fingerprint); screenshots of them; and the rows
+ * of cleartext-signed files (gpg --clearsign), good and bad */
 #include <string.h>
 #include <glib/gstdio.h>
 
@@ -199,6 +200,83 @@ test_signature_rows (void)
   at_settle (50);
 }
 
+/* gpg --clearsign of TEXT by SIGNER in H into PATH, FROM (not NULL) then
+ * changed to TO (tg_clearsign). */
+static void
+gpg_clearsign (TgHome *h, const char *signer, const char *path,
+               const char *text, const char *from, const char *to)
+{
+  g_autofree char *msg = tg_clearsign (h, signer, text, from, to);
+
+  g_assert_true (g_file_set_contents (path, msg, -1, NULL));
+}
+
+/* Cleartext-signed files dropped on the window: no dialog; each row
+ * says it was checked ("Checked 20 bytes at …"), with the verdict as for a signed
+ * encrypted file (good with a check mark; a word changed: red, with
+ * Delete, after which the row says the text went), and Open and Show for
+ * the text written. */
+static void
+test_clearsigned_rows (void)
+{
+  g_autofree char *dir = at_new_dir ("sig-clearsigned");
+  g_autofree char *good = g_build_filename (dir, "notes.txt.asc", NULL);
+  g_autofree char *bad = g_build_filename (dir, "memo.txt.asc", NULL);
+  g_autofree char *good_out = g_build_filename (dir, "notes.txt", NULL);
+  g_autofree char *bad_out = g_build_filename (dir, "memo.txt", NULL);
+  g_autofree char *panels = NULL;
+  g_autofree char *buttons = NULL;
+  g_autofree char *got = NULL;
+  const char *paths[] = { good, bad, NULL };
+  PadlockWindow *window = at_new_window ();
+  AtReader *reader = at_reader_new ();
+  PadlockJobRow *row;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 900, 400);
+  gpg_clearsign (home, alice_fpr, good, "- a list\nof things\n", NULL, NULL);
+  gpg_clearsign (home, alice_fpr, bad, "pay Bob 100\n", "Bob", "Eve");
+  at_drop (window, paths);
+  g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
+  at_settle (300);
+  g_assert_null (window->dialog);
+
+  panels = all_of_role (reader, "panel");
+  g_assert_nonnull (strstr (panels, "notes.txt.asc, Checked "));
+  g_assert_nonnull (strstr (panels, "memo.txt.asc, Checked "));
+  g_assert_nonnull (strstr (panels, ", Signed by Alice <alice@example.org>"));
+  g_assert_nonnull (strstr (panels, ", Signature does not match: the file may "
+                                    "have been altered after Alice signed it"));
+  buttons = all_of_role (reader, "push button");
+  g_assert_nonnull (strstr (buttons, "Delete memo.txt"));
+  g_assert_null (strstr (buttons, "Delete notes.txt"));
+  g_assert_nonnull (strstr (buttons, "Open notes.txt"));
+  g_assert_nonnull (strstr (buttons, "Show notes.txt in Files"));
+  g_assert_true (gtk_widget_has_css_class (
+                   signature_box (find_row (GTK_WIDGET (window->job_list), "notes.txt.asc")),
+                   "success"));
+  row = find_row (GTK_WIDGET (window->job_list), "memo.txt.asc");
+  g_assert_true (gtk_widget_has_css_class (signature_box (row), "error"));
+  g_assert_true (g_file_get_contents (good_out, &got, NULL, NULL));
+  g_assert_cmpstr (got, ==, "- a list\nof things\n");
+  at_screenshot (GTK_WIDGET (window), "clearsigned");
+
+  /* Delete, confirmed: the text goes, the signed file stays. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (row), "row.delete-output", NULL));
+  g_assert_true (at_wait_until (has_message_dialog, NULL, TIMEOUT_MS));
+  adw_message_dialog_response (find_message_dialog (), "delete");
+  at_settle (300);
+  g_assert_false (g_file_test (bad_out, G_FILE_TEST_EXISTS));
+  g_assert_true (g_file_test (bad, G_FILE_TEST_EXISTS));
+  g_clear_pointer (&panels, g_free);
+  panels = all_of_role (reader, "panel");
+  g_assert_nonnull (strstr (panels, "altered after Alice signed it. The signed "
+                                    "text was deleted."));
+
+  at_reader_free (reader);
+  gtk_window_destroy (GTK_WINDOW (window));
+  at_settle (50);
+}
+
 static PadlockSignAs *
 find_sign_as (GtkWidget *widget)
 {
@@ -290,6 +368,7 @@ main (int argc, char **argv)
   at_application ();
   g_test_add_func ("/sigs-ui/rows", test_signature_rows);
   g_test_add_func ("/sigs-ui/sign-as", test_sign_in_window);
+  g_test_add_func ("/sigs-ui/clearsigned", test_clearsigned_rows);
   status = g_test_run ();
   g_clear_pointer (&home, tg_home_free);
   g_clear_pointer (&carol_home, tg_home_free);

@@ -2,7 +2,9 @@
  * signed is verified against the GnuPG keyring, in a job as the window
  * runs it and in `padlock --batch`, with real GnuPG homes and gpg-agents:
  * good, not certified (a key imported but never certified), unknown
- * signer, bad (an octet of the signature flipped)
+ * signer, bad (an octet of the signature flipped); and cleartext-signed
+ * files (gpg --clearsign): good, bad (a word changed), unknown signer,
+ * the text written octet for octet and never over a file
  */
 #include <string.h>
 #include <glib/gstdio.h>
@@ -15,6 +17,7 @@
 #include "padlock-job.h"
 #include "padlock-keyring.h"
 #include "padlock-queue.h"
+#include "padlock-secret.h"
 #include "padlock-signature.h"
 #include "testutil.h"
 
@@ -467,6 +470,154 @@ test_job_verdicts (void)
   assert_written (dir, "c.txt", "from Carol\n");
 }
 
+/* Cleartext-signed files (gpg --clearsign): the text as signed, with a
+ * dash-escaped line, every line ending LF and a final one, so that what
+ * Padlock writes is this file again, octet for octet. */
+#define NOTES "Meeting notes\n- bring the plan\n--- and the budget\nend\n"
+
+/* gpg --clearsign in SIGNER_HOME by SIGNER of TEXT: DIR/NAME.asc; WORD
+ * (not NULL) then changed to ALTERED (tg_clearsign). */
+static char *
+gpg_clearsign (TgHome *signer_home, const char *signer, const char *dir,
+               const char *name, const char *text, const char *word,
+               const char *altered)
+{
+  g_autofree char *file = g_strconcat (name, ".asc", NULL);
+  g_autofree char *msg = tg_clearsign (signer_home, signer, text, word,
+                                       altered);
+  g_autoptr(GBytes) out = NULL;
+
+  /* gpg escapes the lines that begin with a dash. */
+  g_assert_nonnull (strstr (msg, "\n- - bring the plan\n"));
+  out = g_bytes_new (msg, strlen (msg));
+  return write_file (dir, file, out);
+}
+
+/* padlock --batch --decrypt of a file Alice clearsigned, with no
+ * passphrase: its line, exit 0, the text equal to the file signed; again
+ * (sorted by content this time): "notes (1).txt", notes.txt untouched,
+ * nothing else written. */
+static void
+test_clearsigned_batch_good (void)
+{
+  g_autofree char *dir = at_new_dir ("clearsigned-good");
+  g_autofree char *path = gpg_clearsign (home, alice_fpr, dir, "notes.txt",
+                                         NOTES, NULL, NULL);
+  g_autofree char *line = g_strdup_printf ("verified notes.txt.asc -> "
+                                           "notes.txt signature good %s "
+                                           "Alice <alice@example.org>\n",
+                                           alice_fpr);
+  g_autofree char *line2 = g_strdup_printf ("verified notes.txt.asc -> "
+                                            "notes (1).txt signature good "
+                                            "%s Alice <alice@example.org>\n",
+                                            alice_fpr);
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *listing = NULL;
+  g_autofree char *original = g_build_filename (dir, "notes.txt", NULL);
+  g_autoptr(GBytes) notes = g_bytes_new_static (NOTES, strlen (NOTES));
+
+  check_batch (path, FALSE, dir, "notes.txt", NOTES, line, 0);
+  g_assert_true (at_same_content (original, notes));
+  /* Without --decrypt, and with notes.txt there already. */
+  {
+    const char *app = g_getenv ("PADLOCK_APP");
+    g_autofree char *gnupghome = g_strconcat ("GNUPGHOME=", home->dir, NULL);
+    const char *argv[] = { "env", gnupghome, app, "--batch", path, NULL };
+    g_autoptr(GBytes) stdout_bytes = NULL;
+    int status = -1;
+
+    g_assert_true (tu_run (argv, NULL, &stdout_bytes, &err, &status));
+    out = g_strndup (g_bytes_get_data (stdout_bytes, NULL),
+                     g_bytes_get_size (stdout_bytes));
+    g_test_message ("stdout: %s\nstderr: %s", out, err);
+    g_assert_cmpint (status, ==, 0);
+  }
+  g_assert_cmpstr (out, ==, line2);
+  g_assert_true (at_same_content (original, notes));
+  assert_written (dir, "notes (1).txt", NOTES);
+  listing = at_list_dir (dir);
+  g_assert_cmpstr (listing, ==, "notes (1).txt|notes.txt|notes.txt.asc");
+}
+
+/* One word of the text changed after signing: the line says bad, the
+ * batch exits 1, and the text is written as it stands (the verdict is
+ * the result's, as for a signed encrypted file). */
+static void
+test_clearsigned_batch_bad (void)
+{
+  g_autofree char *dir = at_new_dir ("clearsigned-bad");
+  g_autofree char *path = gpg_clearsign (home, alice_fpr, dir, "notes.txt",
+                                         NOTES, "budget", "bridge");
+  g_autofree char *line = g_strdup_printf ("verified notes.txt.asc -> "
+                                           "notes.txt signature bad %s "
+                                           "Alice <alice@example.org>\n",
+                                           alice_fpr);
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+
+  g_assert_cmpint (run_batch (path, FALSE, &out, &err), ==, 1);
+  g_test_message ("stdout: %s\nstderr: %s", out, err);
+  g_assert_cmpstr (out, ==, line);
+  g_assert_nonnull (strstr (err, "notes.txt.asc: Signature does not match: "
+                                 "the file may have been altered after "
+                                 "Alice signed it"));
+  assert_written (dir, "notes.txt",
+                  "Meeting notes\n- bring the plan\n--- and the bridge\nend\n");
+}
+
+/* Carol's key is not in Alice's keyring: unknown, with her fingerprint
+ * (the issuer subpacket gpg writes); exit 0. */
+static void
+test_clearsigned_batch_unknown (void)
+{
+  g_autofree char *dir = at_new_dir ("clearsigned-unknown");
+  g_autofree char *path = gpg_clearsign (carol_home, carol_fpr, dir,
+                                         "carol.txt", NOTES, NULL, NULL);
+  g_autofree char *line = g_strdup_printf ("verified carol.txt.asc -> "
+                                           "carol.txt signature unknown-key "
+                                           "%s\n", carol_fpr);
+
+  check_batch (path, FALSE, dir, "carol.txt", NOTES, line, 0);
+}
+
+/* A job as the window makes one for a file it did not sniff (no
+ * passphrase dialog is its way, but a "Decrypt…" with a passphrase still
+ * ends here): the worker finds the cleartext, says so, and the verdict
+ * is the result's. */
+static void
+test_clearsigned_job (void)
+{
+  g_autofree char *dir = at_new_dir ("clearsigned-job");
+  g_autofree char *path = gpg_clearsign (home, alice_fpr, dir, "notes.txt",
+                                         NOTES, NULL, NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(PadlockQueue) queue = padlock_queue_new ();
+  g_autoptr(PadlockSecret) secret = padlock_secret_new (SKESK_PASSPHRASE);
+  PadlockJobConfig config = { 0 };
+  g_autoptr(PadlockJob) job = padlock_job_new (file, PADLOCK_DIRECTION_DECRYPT,
+                                               &config);
+  GPtrArray *sigs;
+  const PadlockSignature *s;
+
+  g_assert_false (padlock_job_get_clearsigned (job));
+  padlock_job_set_secret (job, secret);
+  padlock_job_set_signers_home (job, home->dir);
+  padlock_queue_add (queue, job);
+  g_assert_true (at_wait_queue_idle (queue, WAIT_MS));
+  g_assert_no_error (padlock_job_get_error (job));
+  g_assert_true (padlock_job_get_clearsigned (job));
+  g_assert_cmpstr (padlock_job_get_output_name (job), ==, "notes.txt");
+  g_assert_cmpint (padlock_job_get_plaintext_size (job), ==, strlen (NOTES));
+  sigs = padlock_job_get_signatures (job);
+  g_assert_nonnull (sigs);
+  g_assert_cmpuint (sigs->len, ==, 1);
+  s = sigs->pdata[0];
+  g_assert_cmpint (s->verdict, ==, PADLOCK_SIGNATURE_GOOD);
+  g_assert_cmpstr (s->fingerprint, ==, alice_fpr);
+  assert_written (dir, "notes.txt", NOTES);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -479,6 +630,13 @@ main (int argc, char **argv)
   g_test_add_func ("/app-sigs/batch/bad", test_batch_bad);
   g_test_add_func ("/app-sigs/batch/not-valid", test_batch_not_valid);
   g_test_add_func ("/app-sigs/job/verdicts", test_job_verdicts);
+  g_test_add_func ("/app-sigs/clearsigned/batch-good",
+                   test_clearsigned_batch_good);
+  g_test_add_func ("/app-sigs/clearsigned/batch-bad",
+                   test_clearsigned_batch_bad);
+  g_test_add_func ("/app-sigs/clearsigned/batch-unknown-signer",
+                   test_clearsigned_batch_unknown);
+  g_test_add_func ("/app-sigs/clearsigned/job", test_clearsigned_job);
   g_test_add_func ("/app-sigs/batch/sign-default", test_batch_sign_default);
   g_test_add_func ("/app-sigs/batch/sign-pinentry", test_batch_sign_pinentry);
   g_test_add_func ("/app-sigs/batch/sign-refused", test_batch_sign_refused);

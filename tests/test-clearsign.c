@@ -7,11 +7,14 @@
  * ending, an empty text); several Hash headers are taken, any other
  * header or a malformed one refuses the message; a binary signature is
  * not taken for a text one; sniffing says what a cleartext message is.
+ * A job's form (pl_clearsign_verify_stream) finds signers through a
+ * lookup, commits the text whatever the verdicts, and is bounded.
  */
 #include "testutil.h"
 #include "armor.h"
 #include "cert.h"
 #include "clearsign.h"
+#include "errors.h"
 #include "keygen.h"
 #include "packet.h"
 #include "seckey.h"
@@ -320,6 +323,163 @@ test_sniff (void)
     }
 }
 
+/* The desktop's lookup: only key4's certificate, by the fingerprint the
+ * signature names; counts its calls. */
+static int lookups;
+
+static const pl_cert *
+find_key4 (void *user_data, const uint8_t *fpr, size_t fpr_len,
+           const uint8_t *keyid)
+{
+  const pl_cert *cert = user_data;
+
+  (void) keyid;
+  lookups++;
+  if (fpr_len == cert->primary.key.fpr_len
+      && !memcmp (fpr, cert->primary.key.fpr, fpr_len))
+    return cert;
+  return NULL;
+}
+
+/* pl_clearsign_verify_stream: the v4 signer found by the lookup (good),
+ * the v6 one not (unknown key), the text as pl_clearsign_verify gives it
+ * into a committed sink; one word changed: bad, and the text still
+ * written (the verdict is the caller's to show); not a message: nothing
+ * committed. */
+static void
+test_stream_lookup (void)
+{
+  static const char text[] = "- dashed\nnotes on the plan\n";
+  g_autofree char *msg = make (text, strlen (text), 2);
+  char *word;
+  tu_record_sink s;
+  pl_source *src;
+  pl_verifications v;
+  const uint8_t *out;
+  size_t out_len;
+
+  for (int altered = 0; altered < 2; altered++)
+    {
+      if (altered)
+        {
+          word = strstr (msg, "plan");
+          g_assert_nonnull (word);
+          memcpy (word, "plot", 4);
+        }
+      tu_record_sink_init (&s, pl_sink_new_memory ());
+      src = pl_source_new_memory (msg, strlen (msg));
+      lookups = 0;
+      g_assert_cmpint (pl_clearsign_verify_stream (src, &s.base, NULL, 0,
+                                                   find_key4,
+                                                   (void *) key4.certs[0],
+                                                   (uint32_t) time (NULL), &v,
+                                                   NULL), ==, 0);
+      g_assert_cmpint (s.committed, ==, 1);
+      g_assert_cmpint (s.aborted, ==, 0);
+      g_assert_cmpint (lookups, ==, 2);
+      g_assert_cmpuint (v.n, ==, 2);
+      for (size_t i = 0; i < v.n; i++)
+        if (v.v[i].version == 4)
+          g_assert_cmpint (v.v[i].verdict, ==,
+                           altered ? PL_VERDICT_BAD : PL_VERDICT_GOOD);
+        else
+          g_assert_cmpint (v.v[i].verdict, ==, PL_VERDICT_UNKNOWN_KEY);
+      out = pl_sink_memory_data (s.inner, &out_len);
+      g_assert_cmpmem (out, out_len, altered ? "- dashed\nnotes on the plot\n"
+                                             : text, strlen (text));
+      pl_source_free (src);
+      tu_record_sink_clear (&s);
+    }
+
+  tu_record_sink_init (&s, pl_sink_new_memory ());
+  src = pl_source_new_memory (text, strlen (text));
+  g_assert_cmpint (gpg_err_code (pl_clearsign_verify_stream (src, &s.base,
+                                                             both, 2, NULL,
+                                                             NULL, 0, &v,
+                                                             NULL)),
+                   ==, GPG_ERR_NO_DATA);
+  g_assert_cmpint (s.committed, ==, 0);
+  g_assert_cmpint (s.aborted, ==, 1);
+  pl_source_free (src);
+  tu_record_sink_clear (&s);
+}
+
+/* A source of N octets: a cleartext header, then lines of 'a'. */
+typedef struct
+{
+  pl_source src;
+  uint64_t left, pos;
+} long_source;
+
+static gpg_error_t
+long_read (pl_source *self, void *buf, size_t len, size_t *nread)
+{
+  long_source *l = (long_source *) self;
+  static const char head[] = PL_CLEARSIGN_HEADER "\n\n";
+  uint8_t *p = buf;
+
+  if (len > l->left)
+    len = l->left;
+  for (size_t i = 0; i < len; i++, l->pos++)
+    p[i] = l->pos < sizeof head - 1 ? head[l->pos]
+           : l->pos % 64 == 63 ? '\n' : 'a';
+  l->left -= len;
+  *nread = len;
+  return 0;
+}
+
+static void
+long_free (pl_source *self)
+{
+  (void) self;
+}
+
+/* The bound: pl_clearsign_read takes MAX octets and refuses one more;
+ * a job's message one octet over PL_CLEARSIGN_MAX is refused with its
+ * own error, before anything is committed. */
+static void
+test_bound (void)
+{
+  long_source l = { { long_read, long_free, -1, NULL, NULL }, 0, 0 };
+  uint8_t *buf;
+  size_t len;
+  tu_record_sink s;
+  pl_verifications v;
+
+  for (uint64_t n = 3 * PL_BLOCK_SIZE - 1; n <= 3 * PL_BLOCK_SIZE + 1; n++)
+    {
+      l.left = n;
+      l.pos = 0;
+      gpg_error_t err = pl_clearsign_read (&l.src, 3 * PL_BLOCK_SIZE, NULL,
+                                           &buf, &len);
+      if (n <= 3 * PL_BLOCK_SIZE)
+        {
+          g_assert_cmpint (err, ==, 0);
+          g_assert_cmpuint (len, ==, n);
+          free (buf);
+        }
+      else
+        {
+          g_assert_cmpint (gpg_err_code (err), ==, PL_ERR_CLEARSIGN_TOO_LARGE);
+          g_assert_null (buf);
+        }
+    }
+
+  l.left = PL_CLEARSIGN_MAX + 1;
+  l.pos = 0;
+  tu_record_sink_init (&s, pl_sink_new_memory ());
+  g_assert_cmpint (gpg_err_code (pl_clearsign_verify_stream (&l.src, &s.base,
+                                                             both, 2, NULL,
+                                                             NULL, 0, &v,
+                                                             NULL)),
+                   ==, PL_ERR_CLEARSIGN_TOO_LARGE);
+  g_assert_cmpint (s.committed, ==, 0);
+  g_assert_cmpint (s.aborted, ==, 1);
+  /* No more than a block past the bound was read. */
+  g_assert_cmpuint (l.pos, <=, PL_CLEARSIGN_MAX + PL_BLOCK_SIZE);
+  tu_record_sink_clear (&s);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -336,6 +496,8 @@ main (int argc, char **argv)
   g_test_add_func ("/clearsign/hash-headers", test_hash_headers);
   g_test_add_func ("/clearsign/binary-signature", test_binary_signature);
   g_test_add_func ("/clearsign/sniff", test_sniff);
+  g_test_add_func ("/clearsign/stream-lookup", test_stream_lookup);
+  g_test_add_func ("/clearsign/bound", test_bound);
   ret = g_test_run ();
   tu_key_free (&key4);
   tu_key_free (&key6);

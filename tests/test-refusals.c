@@ -11,44 +11,6 @@
 
 #include <string.h>
 
-/* A sink that records what happened to it. */
-typedef struct
-{
-  pl_sink base;
-  size_t written;
-  int committed;
-  int aborted;
-} record_sink;
-
-static gpg_error_t
-record_write (pl_sink *s, const void *buf, size_t len)
-{
-  ((record_sink *) s)->written += len;
-  return 0;
-}
-
-static gpg_error_t
-record_commit (pl_sink *s)
-{
-  ((record_sink *) s)->committed = 1;
-  return 0;
-}
-
-static void
-record_abort (pl_sink *s)
-{
-  ((record_sink *) s)->aborted = 1;
-}
-
-static void
-record_sink_init (record_sink *s)
-{
-  memset (s, 0, sizeof *s);
-  s->base.write = record_write;
-  s->base.commit = record_commit;
-  s->base.abort = record_abort;
-}
-
 /* Large enough that a job would start its read-ahead and writer
  * threads, had it got that far. */
 #define INPUT_LEN (3u << 20)
@@ -59,9 +21,9 @@ check_encrypt (const pl_encrypt_options *o, const pl_job_control *ctl,
 {
   static uint8_t input[INPUT_LEN];
   pl_source *src = pl_source_new_memory (input, sizeof input);
-  record_sink sink;
+  tu_record_sink sink;
 
-  record_sink_init (&sink);
+  tu_record_sink_init (&sink, NULL);
   g_assert_cmpstr (gpg_strerror (pl_encrypt (src, &sink.base, o, ctl)), ==,
                    gpg_strerror (want));
   g_assert_true (sink.aborted);
@@ -182,9 +144,9 @@ check_decrypt (GBytes *msg, const pl_decrypt_options *o,
                                          g_bytes_get_size (msg));
   pl_job_control two = { NULL, NULL, NULL, 2 };
   pl_decrypt_result result;
-  record_sink sink;
+  tu_record_sink sink;
 
-  record_sink_init (&sink);
+  tu_record_sink_init (&sink, NULL);
   g_assert_cmpstr (gpg_strerror (pl_decrypt (src, &sink.base, o, &result,
                                              &two)),
                    ==, gpg_strerror (want));

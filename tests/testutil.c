@@ -708,3 +708,48 @@ tu_key_free (tu_key *k)
   pl_seckey_clear (&k->sk);
   pl_certs_free (k->certs, k->n);
 }
+
+static gpg_error_t
+record_write (pl_sink *s, const void *buf, size_t len)
+{
+  tu_record_sink *r = (tu_record_sink *) s;
+
+  r->written += len;
+  return r->inner ? r->inner->write (r->inner, buf, len) : 0;
+}
+
+static gpg_error_t
+record_commit (pl_sink *s)
+{
+  tu_record_sink *r = (tu_record_sink *) s;
+
+  r->committed++;
+  return r->inner ? r->inner->commit (r->inner) : 0;
+}
+
+static void
+record_abort (pl_sink *s)
+{
+  tu_record_sink *r = (tu_record_sink *) s;
+
+  r->aborted++;
+  if (r->inner)
+    r->inner->abort (r->inner);
+}
+
+void
+tu_record_sink_init (tu_record_sink *s, pl_sink *inner)
+{
+  memset (s, 0, sizeof *s);
+  s->base.write = record_write;
+  s->base.commit = record_commit;
+  s->base.abort = record_abort;
+  s->inner = inner;
+}
+
+void
+tu_record_sink_clear (tu_record_sink *s)
+{
+  pl_sink_free (s->inner);
+  s->inner = NULL;
+}

@@ -133,3 +133,20 @@ typedef struct
 
 void tu_key_make (tu_key *k, int profile);
 void tu_key_free (tu_key *k);
+
+/* A sink that records what happened to it: the octets written, whether
+ * it was committed or aborted; it passes all of that on to INNER when
+ * not NULL (pl_sink_new_memory, to read the output back), which it then
+ * owns. */
+typedef struct
+{
+  pl_sink base;
+  pl_sink *inner;
+  size_t written;
+  int committed;
+  int aborted;
+} tu_record_sink;
+
+void tu_record_sink_init (tu_record_sink *s, pl_sink *inner);
+/* Frees INNER. */
+void tu_record_sink_clear (tu_record_sink *s);
