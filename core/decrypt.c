@@ -226,9 +226,11 @@ read_ahead_next (pl_reader *self, uint8_t **data, size_t *len)
  * the three that keep SHA-1 busy alone: a signed message's hash is a
  * third busy thread on two cores, and whichever hasher loses its core
  * for a while must find buffers still ahead of it when it gets it back,
- * or the other catches up with the decryption and a core idles
- * (bench/sig-speed: signed/unsigned 0.67-0.84 with three, 0.85-0.88
- * with six, the same noisy hour; bench/README.md). */
+ * or the other catches up with the decryption and a core idles.
+ * Measured (bench/sig-speed, signed/unsigned, runs of each in turns): at
+ * load 2, 0.65-0.84 with three and 0.67-0.88 with six, six better in
+ * each of three turns; on the idle machine no difference (medians 0.812
+ * and 0.805 of five turns each).  The cost is 3 MiB of peak RSS. */
 #define SEIPD1_HELD 6
 
 typedef struct
