@@ -694,9 +694,10 @@ start_encryption (encrypt_job *j)
    * changes nothing there: the one-pass and signature packets, made on
    * the stack, are small pushes, hashed inline after the span pending
    * (seipd.c), so the cipher need not wait for the MDC hasher after each
-   * block beside the signature's (bench/sig-speed: signed/unsigned
-   * 0.58-0.71 with that wait, 0.65-0.81 without, four runs of each in
-   * turn at load 2.2). */
+   * block beside the signature's (bench/sig-speed, signed/unsigned,
+   * runs of each in turns: 0.58-0.71 with that wait and 0.65-0.81
+   * without at load 2.2, four each; on the idle machine 0.66-0.73 and
+   * 0.75-0.82, medians 0.691 and 0.794 of five each). */
   pl_seipd1_set_stable_input (&j->seipd1.st,
                               j->src->borrow && !j->text
                               && !j->o.compress_algo
