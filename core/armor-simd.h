@@ -38,6 +38,11 @@ size_t pl_radix64_decode_avx2 (const uint8_t *in, size_t len, uint8_t *out,
                                size_t room, size_t *outlen);
 size_t pl_radix64_decode_ssse3 (const uint8_t *in, size_t len, uint8_t *out,
                                 size_t room, size_t *outlen);
+/* The same, blocks of 64 characters into 48 octets where they are (lines
+ * of 64, as Padlock and gpg write them), else of 32 as with AVX2; needs
+ * AVX-512 VBMI, BW and F, and AVX2. */
+size_t pl_radix64_decode_avx512 (const uint8_t *in, size_t len, uint8_t *out,
+                                 size_t room, size_t *outlen);
 
 /* CRC24 folding.  REG is the CRC24 register shifted left by 8 (an MSB-first
  * 32-bit CRC with the generator 0x864CFB00 plus x^32); DATA holds NBLOCKS
@@ -45,4 +50,8 @@ size_t pl_radix64_decode_ssse3 (const uint8_t *in, size_t len, uint8_t *out,
  * from a zero register equals the CRC of DATA from REG. */
 void pl_crc24_fold_pclmul (uint32_t reg, const uint8_t *data, size_t nblocks,
                            uint8_t fold[16]);
+/* The same over NBLOCKS (at least 1) blocks of 256 octets, with
+ * VPCLMULQDQ on 512-bit registers (and AVX-512 F and BW, PCLMUL, SSSE3). */
+void pl_crc24_fold_vpclmul (uint32_t reg, const uint8_t *data,
+                            size_t nblocks, uint8_t fold[16]);
 #endif

@@ -23,14 +23,15 @@ typedef enum
  * PL_CRC24_INIT.  The result's low 24 bits are the checksum. */
 uint32_t pl_crc24_update (uint32_t crc, const uint8_t *data, size_t len);
 
-/* The code the radix-64 coders and CRC24 run on: "avx2" or "ssse3"
- * (vector kernels; CRC24 then also folds with PCLMUL when the CPU has it)
- * or "scalar" (portable loops).  Chosen at the first use: the best the CPU
+/* The code the radix-64 coders and CRC24 run on: "avx512" (AVX-512 VBMI;
+ * CRC24 then folds with VPCLMULQDQ when the CPU has it), "avx2" or
+ * "ssse3" (vector kernels; CRC24 then also folds with PCLMUL when the CPU
+ * has it) or "scalar" (portable loops).  Chosen at the first use: the best the CPU
  * supports, or the level named by the environment variable
  * PADLOCK_ARMOR_SIMD when the CPU supports it. */
 const char *pl_armor_simd_name (void);
 
-/* For tests and benchmarks: use level NAME ("avx2", "ssse3", "scalar"; NULL
+/* For tests and benchmarks: use level NAME ("avx512", "avx2", "ssse3", "scalar"; NULL
  * for the best available) from now on, in every thread.  Call it while no
  * coder runs.  GPG_ERR_NOT_SUPPORTED when this CPU or build lacks it (the
  * level in use stays). */

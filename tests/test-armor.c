@@ -863,7 +863,8 @@ test_bound (void)
 
 /* --- vector kernels against the portable code --- */
 
-static const char *const simd_levels[] = { "avx2", "ssse3", "scalar" };
+static const char *const simd_levels[] = { "avx512", "avx2", "ssse3",
+                                            "scalar" };
 
 /* Decodes TEXT whole with level LEVEL, then in random pushes.  */
 static gpg_error_t
