@@ -28,6 +28,7 @@
 #include "sighash.h"
 #include "skesk.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -81,7 +82,15 @@ typedef struct decrypt_job
   const pl_decrypt_options *opts;
   pl_decrypt_result *result;
   const pl_job_control *ctl;
-  uint64_t done;
+  /* The octets read (on the read-ahead's thread or the caller's), and
+   * whether they are reported yet: not before the data is being
+   * decrypted (a key opened it) or read (a signed message).  Until then
+   * what is read is read ahead while a key is derived or the agent asks
+   * for a passphrase, and a progress that moves then, and a rate from
+   * it, would tell of work not done (the header's graph drew a spike of
+   * it and kept it as its peak). */
+  _Atomic uint64_t done;
+  atomic_int moving;
   int have_literal;
   /* When parse_plaintext failed inside a top-level packet: the octets
    * that packet still wanted; INT64_MAX when it runs to the end of the
@@ -124,11 +133,23 @@ write_plaintext (decrypt_job *j, const uint8_t *p, size_t n)
 static gpg_error_t
 count_read (decrypt_job *j, gpg_error_t err, size_t len)
 {
+  uint64_t done;
+
   if (err)
     return err;
-  j->done += len;
-  pl_job_progress (j->ctl, j->done, j->src->size);
+  done = atomic_fetch_add (&j->done, len) + len;
+  if (atomic_load (&j->moving))
+    pl_job_progress (j->ctl, done, j->src->size);
   return 0;
+}
+
+/* From now on what is read is reported, starting with what was read
+ * ahead by now. */
+static void
+start_moving (decrypt_job *j)
+{
+  if (!atomic_exchange (&j->moving, 1))
+    pl_job_progress (j->ctl, atomic_load (&j->done), j->src->size);
 }
 
 /* A whole block (or the rest of the input), not what one read of a pipe
@@ -775,6 +796,7 @@ open_with_candidates (decrypt_job *j, pl_key_candidates *c, open_fn open,
       if (!err)
         {
           keep_session_key (j, key, keylen);
+          start_moving (j);
           return 0;
         }
       if (!retryable)
@@ -1045,6 +1067,7 @@ read_outer_packet (decrypt_job *j, pl_key_candidates *c,
       if (pl_key_packet_tag (body->tag) || body->tag == PL_PKT_SEIPD
           || body->tag == PL_PKT_OCB_ENCRYPTED || body->tag == PL_PKT_SED)
         return gpg_error (GPG_ERR_BAD_DATA);
+      start_moving (j);
       return read_plaintext_packet (j, body, 0);
     }
   if (pl_key_packet_tag (body->tag))

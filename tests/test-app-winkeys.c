@@ -90,10 +90,12 @@ find_job (PadlockWindow *window, const char *path)
   return NULL;
 }
 
+/* As the user clears the list: the header's graph and peak go too. */
 static void
 clear_window (PadlockWindow *window)
 {
-  padlock_queue_clear_finished (window->queue);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window),
+                                             "win.clear-finished", NULL));
   for (GtkWidget *row;
        (row = gtk_widget_get_first_child (GTK_WIDGET (window->imports_list)));)
     gtk_list_box_remove (window->imports_list, row);
@@ -212,7 +214,8 @@ is_still (gpointer data)
 
 /* While pinentry is up the row says whose passphrase the agent waits
  * for, as a screen reader reads it, its bar stays empty and the header
- * shows no rate (the file, read ahead at once, is not decrypted yet);
+ * shows no rate and its graph nothing (the file, read ahead at once, is
+ * not decrypted yet);
  * the row's cancel cuts the agent's request: "Cancelled, nothing was
  * written", and nothing is. */
 static void
@@ -245,6 +248,11 @@ test_waiting_and_cancel (void)
   g_assert_true (at_wait_until (reader_sees, &wait, WAIT_MS));
   g_assert_false (strstr (gtk_label_get_text (window->throughput_label),
                           "B/s"));
+  /* Nor did the header's graph see anything move: no sample, no peak
+   * (the file was read ahead before the agent was asked, and that read
+   * once showed as "peak 382 B/s"). */
+  g_assert_cmpfloat (padlock_queue_get_peak_job_rate (window->queue), ==, 0);
+  g_assert_cmpfloat (padlock_graph_get_peak (window->graph), ==, 0);
   at_screenshot (GTK_WIDGET (window), "decrypt-waiting-pinentry");
 
   row = row_of (window, job);

@@ -6,6 +6,7 @@
 #include "pipeline.h"
 #include "mapsource.h"
 
+#include <stdatomic.h>
 #include <pthread.h>
 #include <string.h>
 #include <unistd.h>
@@ -562,6 +563,74 @@ test_progress_and_no_overwrite (void)
   g_bytes_unref (plain);
 }
 
+/* What a decryption reported, from the job's threads. */
+typedef struct
+{
+  _Atomic uint64_t last;        /* the last progress */
+  _Atomic uint64_t at_derived;  /* the progress when the key was derived */
+  atomic_int derived;
+} derive_watch;
+
+static void
+watch_progress (void *user, uint64_t done, int64_t total)
+{
+  derive_watch *w = user;
+
+  (void) total;
+  g_assert_cmpuint (done, >=, atomic_load (&w->last));
+  atomic_store (&w->last, done);
+}
+
+/* The derivation takes a while, as Argon2 or a pinentry would: the
+ * read-ahead has read far ahead by its end. */
+static void
+watch_deriving (void *user, int deriving)
+{
+  derive_watch *w = user;
+
+  if (deriving == PL_DERIVING)
+    g_usleep (100 * 1000);
+  else if (!deriving && !atomic_exchange (&w->derived, 1))
+    atomic_store (&w->at_derived, atomic_load (&w->last));
+}
+
+/* A decryption reports no progress while its key is derived (or the
+ * agent asks for a passphrase): what was read by then is read ahead,
+ * not decrypted.  After, it reports every octet, the read-ahead's
+ * first. */
+static void
+test_decrypt_progress_after_key (void)
+{
+  for (int profile = PL_PROFILE_RFC4880; profile <= PL_PROFILE_RFC9580;
+       profile++)
+    for (int file = 0; file <= INPUT_MAPPED; file++)
+      {
+        rt_case c = { profile, 0, 0, 0, FALSE };
+        GBytes *plain = tu_random_bytes (8u << 20);
+        GBytes *msg = encrypt_via (&c, plain);
+        gsize len;
+        const guint8 *m = g_bytes_get_data (msg, &len);
+        pl_key key = pl_key_passphrase ("correct horse", 13);
+        pl_decrypt_options o = { 0 };
+        derive_watch w = { 0 };
+        pl_job_control ctl = { watch_progress, &w, NULL, 2, watch_deriving };
+        pl_sink *sink = pl_sink_new_memory ();
+        char *path;
+        pl_source *src = open_input (file, m, len, &path);
+
+        o.keys = &key;
+        o.n_keys = 1;
+        g_assert_cmpuint (pl_decrypt (src, sink, &o, NULL, &ctl), ==, 0);
+        g_assert_true (atomic_load (&w.derived));
+        g_assert_cmpuint (atomic_load (&w.at_derived), ==, 0);
+        g_assert_cmpuint (atomic_load (&w.last), ==, len);
+        pl_sink_free (sink);
+        close_input (src, path);
+        g_bytes_unref (msg);
+        g_bytes_unref (plain);
+      }
+}
+
 /* Keys as a list: one message for two passphrases opens with either
  * (one SKESK each, around a random session key), and the session key
  * that comes out opens it alone. */
@@ -872,5 +941,7 @@ main (int argc, char **argv)
   g_test_add_func ("/roundtrip/parallel-cancel", test_parallel_cancel);
   g_test_add_func ("/roundtrip/progress-no-overwrite",
                    test_progress_and_no_overwrite);
+  g_test_add_func ("/roundtrip/decrypt-progress-after-key",
+                   test_decrypt_progress_after_key);
   return g_test_run ();
 }
