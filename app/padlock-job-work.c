@@ -361,6 +361,20 @@ return_outcome (GTask       *task,
     g_task_return_boolean (task, TRUE);
 }
 
+/* From the holder or the signer, on the job's thread: pinentry is up
+ * (TEXT) or over. */
+static void
+on_agent_waiting (gpointer    user_data,
+                   const char *text)
+{
+  PadlockJob *self = user_data;
+
+  g_mutex_lock (&self->waiting_lock);
+  g_free (self->waiting);
+  self->waiting = g_strdup (text);
+  g_mutex_unlock (&self->waiting_lock);
+}
+
 static void
 encrypt_thread (GTask          *task,
                 PadlockJob     *self,
@@ -394,6 +408,8 @@ encrypt_thread (GTask          *task,
       return_outcome (task, 0, error);
       return;
     }
+  if (signer)
+    padlock_signer_set_waiting (signer, on_agent_waiting, self);
   err = open_input_output (self, work, &src, &sink);
   if (!err && work->delete_original)
     {
@@ -418,19 +434,6 @@ encrypt_thread (GTask          *task,
   if (digest.checksum)
     padlock_digest_clear (&digest);
   return_outcome (task, err, error);
-}
-
-/* From the holder, on the job's thread: pinentry is up (TEXT) or over. */
-static void
-on_holder_waiting (gpointer    user_data,
-                   const char *text)
-{
-  PadlockJob *self = user_data;
-
-  g_mutex_lock (&self->waiting_lock);
-  g_free (self->waiting);
-  self->waiting = g_strdup (text);
-  g_mutex_unlock (&self->waiting_lock);
 }
 
 /* "Bob <bob@…> (0x…), 0x…": the engine's recipients with the names the
@@ -529,7 +532,7 @@ decrypt_thread (GTask          *task,
     {
       if (work->holder)
         padlock_holder_call_init (&call, work->holder, work->input_name,
-                                  work->cancellable, on_holder_waiting, self);
+                                  work->cancellable, on_agent_waiting, self);
       err = decrypt_with_secret (work, src, sink, &work->result, &ctl,
                                  work->holder ? &call.core : NULL, lookup);
       if (err)

@@ -146,12 +146,13 @@ padlock_job_update (PadlockJob *self)
   g_mutex_lock (&self->waiting_lock);
   waiting = self->waiting != NULL;
   g_mutex_unlock (&self->waiting_lock);
-  /* While pinentry is up, what the job has read is read ahead, not
-   * decrypted: nothing moves until the user answers.  No progress, no
-   * rate; the rate starts from what was read by then. */
+  /* While pinentry is up nothing moves until the user answers: no rate,
+   * and the rate starts again from there.  The bar stays where it is:
+   * empty for a decryption (the engine counts nothing before a key
+   * opened the data, core/decrypt.c), full for a signature made at the
+   * end of an encryption. */
   if (waiting)
     {
-      done = 0;
       padlock_rate_reset (&self->rate);
       set_double (self, &self->throughput, 0, PROP_THROUGHPUT);
       set_double (self, &self->time_left, -1, PROP_TIME_LEFT);

@@ -16,6 +16,9 @@ struct _PadlockSigner
   pl_seckey seckey;             /* held: SIGN below, no secret here */
   char *keygrip;
   char *description;            /* for pinentry */
+  char *waiting_text;           /* the row's while pinentry is up */
+  PadlockSignerWaitingFunc waiting;
+  gpointer waiting_data;
   GCancellable *cancellable;
   GError *error;                /* the agent's, behind the engine's */
 };
@@ -55,6 +58,17 @@ padlock_signer_choose_key (PadlockKeyring *keyring, const char *query)
   return NULL;
 }
 
+/* The agent launched pinentry for the signature: the row says whose
+ * passphrase it asks for, as a decryption's does. */
+static void
+on_pinentry (gpointer user_data)
+{
+  PadlockSigner *self = user_data;
+
+  if (self->waiting)
+    self->waiting (self->waiting_data, self->waiting_text);
+}
+
 /* The engine's pl_sign_fn, on the job's thread. */
 static gpg_error_t
 sign_with_agent (void *user_data, const pl_pubkey *pub, int gcry_md_algo,
@@ -64,8 +78,10 @@ sign_with_agent (void *user_data, const pl_pubkey *pub, int gcry_md_algo,
   GError *error = NULL;
 
   *sig = padlock_agent_pksign (self->agent, self->keygrip, self->description,
-                               gcry_md_algo, digest, digest_len, NULL, NULL,
-                               self->cancellable, &error);
+                               gcry_md_algo, digest, digest_len, on_pinentry,
+                               self, self->cancellable, &error);
+  if (self->waiting)
+    self->waiting (self->waiting_data, NULL);
   if (*sig)
     return 0;
   g_clear_error (&self->error);
@@ -155,6 +171,10 @@ padlock_signer_new (const char *home_dir, PadlockAgent *agent, PadlockKey *key,
   self->keygrip = g_strdup (sub->keygrip);
   self->description = padlock_agent_describe_request (padlock_key_get_label (key),
                                                       sub->key_id, file_name);
+  /* Translators: a job's row while pinentry is up; "Name <email>" and a
+   * key ID. */
+  self->waiting_text = g_strdup_printf (_("Waiting for the passphrase of %s (0x%s)"),
+                                        padlock_key_get_label (key), sub->key_id);
   if (!read_cert (self, home_dir, key, sub, error))
     return NULL;
   self->seckey.sign = sign_with_agent;
@@ -171,9 +191,19 @@ padlock_signer_free (PadlockSigner *self)
   g_clear_pointer (&self->cert, pl_cert_free);
   g_free (self->keygrip);
   g_free (self->description);
+  g_free (self->waiting_text);
   g_clear_object (&self->cancellable);
   g_clear_error (&self->error);
   g_free (self);
+}
+
+void
+padlock_signer_set_waiting (PadlockSigner            *self,
+                            PadlockSignerWaitingFunc  waiting,
+                            gpointer                  user_data)
+{
+  self->waiting = waiting;
+  self->waiting_data = user_data;
 }
 
 const pl_seckey *

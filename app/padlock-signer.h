@@ -50,6 +50,17 @@ PadlockSigner   *padlock_signer_new        (const char    *home_dir,
 void             padlock_signer_free       (PadlockSigner *signer);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PadlockSigner, padlock_signer_free)
 
+/* While the agent's pinentry asks for the signing key's passphrase (or a
+ * card's PIN), WAITING (USER_DATA, "Waiting for the passphrase of NAME
+ * <email> (0x…)") on the job's thread, and WAITING (USER_DATA, NULL)
+ * when the agent answered; the same words as a decryption's
+ * (padlock-holder.h). */
+typedef void (*PadlockSignerWaitingFunc) (gpointer    user_data,
+                                          const char *waiting);
+void             padlock_signer_set_waiting (PadlockSigner            *signer,
+                                             PadlockSignerWaitingFunc  waiting,
+                                             gpointer                  user_data);
+
 /* For pl_encrypt_options.signers; valid while SIGNER is. */
 const pl_seckey *padlock_signer_get_seckey (PadlockSigner *signer);
 

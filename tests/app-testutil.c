@@ -1,5 +1,6 @@
 /* app-testutil.c - helpers shared by the application's tests */
 #include "app-testutil.h"
+#include "padlock-sign-as.h"
 
 #include <string.h>
 #include <unistd.h>
@@ -543,4 +544,28 @@ at_focus_window (GtkWindow *window)
       at_wait_until (window_active, window, 200);
     }
   g_assert_true (gtk_window_is_active (window));
+}
+
+PadlockSignAs *
+at_find_sign_as (GtkWidget *widget)
+{
+  if (PADLOCK_IS_SIGN_AS (widget))
+    return PADLOCK_SIGN_AS (widget);
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c;
+       c = gtk_widget_get_next_sibling (c))
+    {
+      PadlockSignAs *found = at_find_sign_as (c);
+
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+gboolean
+at_sign_as_shown (gpointer data)
+{
+  PadlockSignAs *sign_as = at_find_sign_as (data);
+
+  return sign_as && gtk_widget_get_visible (GTK_WIDGET (sign_as));
 }

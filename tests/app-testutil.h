@@ -53,6 +53,12 @@ void                     at_drop          (PadlockWindow      *window,
 GPtrArray               *at_notifications (void);
 /* Waits for the passphrase dialog, or fails. */
 PadlockPassphraseDialog *at_wait_dialog   (PadlockWindow      *window);
+/* The "Sign as" row inside WIDGET (a dialog), or NULL; and whether it
+ * is shown (it shows once the keyring says the user can sign), for
+ * at_wait_until with the dialog. */
+typedef struct _PadlockSignAs PadlockSignAs;
+PadlockSignAs           *at_find_sign_as  (GtkWidget          *widget);
+gboolean                 at_sign_as_shown (gpointer            dialog);
 /* Types PASSPHRASE (twice when encrypting) and activates the button. */
 void                     at_answer        (PadlockPassphraseDialog *dialog,
                                            const char              *passphrase);

@@ -277,30 +277,6 @@ test_clearsigned_rows (void)
   at_settle (50);
 }
 
-static PadlockSignAs *
-find_sign_as (GtkWidget *widget)
-{
-  if (PADLOCK_IS_SIGN_AS (widget))
-    return PADLOCK_SIGN_AS (widget);
-  for (GtkWidget *c = gtk_widget_get_first_child (widget); c;
-       c = gtk_widget_get_next_sibling (c))
-    {
-      PadlockSignAs *found = find_sign_as (c);
-
-      if (found)
-        return found;
-    }
-  return NULL;
-}
-
-static gboolean
-sign_as_shown (gpointer data)
-{
-  PadlockSignAs *sign_as = find_sign_as (data);
-
-  return sign_as && gtk_widget_get_visible (GTK_WIDGET (sign_as));
-}
-
 /* The encrypt dialog offers "Sign as Alice <…>", checked; what the window
  * then writes, gpg -d finds signed by Alice, through the agent. */
 static void
@@ -323,11 +299,11 @@ test_sign_in_window (void)
   g_assert_true (g_file_set_contents (plain, "signed in the window\n", -1, NULL));
   at_drop (window, paths);
   dialog = at_wait_dialog (window);
-  g_assert_true (at_wait_until (sign_as_shown, dialog, TIMEOUT_MS));
+  g_assert_true (at_wait_until (at_sign_as_shown, dialog, TIMEOUT_MS));
   at_settle (200);
   checks = all_of_role (reader, "check box");
   g_assert_nonnull (strstr (checks, "Sign as Alice <alice@example.org>"));
-  g_assert_nonnull (padlock_sign_as_get_key (find_sign_as (GTK_WIDGET (dialog))));
+  g_assert_nonnull (padlock_sign_as_get_key (at_find_sign_as (GTK_WIDGET (dialog))));
   gtk_editable_set_text (GTK_EDITABLE (dialog->entry), PASSPHRASE);
   gtk_editable_set_text (GTK_EDITABLE (dialog->confirm_entry), PASSPHRASE);
   at_screenshot (GTK_WIDGET (dialog), "sign-as");

@@ -272,6 +272,58 @@ test_waiting_and_cancel (void)
   tg_gpgconf (home, "--kill", "gpg-agent");
 }
 
+/* A signed encryption: the agent makes the signature at the end, and
+ * its pinentry asks for Alice's passphrase.  The row says so, as a
+ * decryption's does, with its bar full (every octet was read and
+ * encrypted) and no rate; its cancel cuts the agent's request, and
+ * nothing is written. */
+static void
+test_sign_waiting_and_cancel (void)
+{
+  g_autofree char *dir = at_new_dir ("winkeys-sign-waiting");
+  g_autofree char *plain = g_build_filename (dir, "memo.txt", NULL);
+  g_autofree char *listing = NULL;
+  const char *paths[] = { plain, NULL };
+  PadlockWindow *window = app_window ();
+  PadlockPassphraseDialog *dialog;
+  LabelWait wait = { "Waiting for the passphrase of Alice "
+                     "<alice@example.org> (0x", NULL };
+  PadlockJob *job;
+  GtkWidget *row;
+
+  g_assert_true (g_file_set_contents (plain, "to be signed\n", -1, NULL));
+  clear_window (window);
+  tg_gpgconf (home, "--reload", "gpg-agent");
+  tg_home_set_pinentry (home, "hang");
+  at_drop (window, paths);
+  dialog = at_wait_dialog (window);
+  g_assert_true (at_wait_until (at_sign_as_shown, dialog, WAIT_MS));
+  at_answer (dialog, SKESK_PASSPHRASE);
+  g_assert_true (at_wait_until (reader_sees, &wait, WAIT_MS));
+  g_test_message ("the row reads: %s", wait.found);
+  job = find_job (window, plain);
+  g_assert_nonnull (job);
+  g_assert_nonnull (padlock_job_get_signer (job));
+  g_assert_false (padlock_job_is_finished (job));
+  /* A tick of the job's: the bar stays full, no rate. */
+  at_settle (700);
+  g_assert_cmpuint (padlock_job_get_bytes_done (job), ==, 13);
+  g_assert_cmpfloat (padlock_job_get_throughput (job), ==, 0);
+
+  row = row_of (window, job);
+  g_assert_nonnull (row);
+  g_assert_true (gtk_widget_activate_action (row, "row.cancel", NULL));
+  g_assert_true (at_wait_until (is_finished, job, WAIT_MS));
+  tg_home_release_pinentry (home);
+  g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_CANCELLED);
+  g_assert_cmpstr (padlock_job_get_error (job)->message, ==,
+                   "Cancelled, nothing was written.");
+  listing = at_list_dir (dir);
+  g_assert_cmpstr (listing, ==, "memo.txt");
+  g_free (wait.found);
+  tg_gpgconf (home, "--kill", "gpg-agent");
+}
+
 /* A drop of four: for Alice (her key), for a passphrase only, for Bob
  * and a passphrase, for Bob only.  One dialog asks, for the two files a
  * passphrase opens and only those; Alice's opens through the agent;
@@ -460,6 +512,8 @@ main (int argc, char **argv)
   reader = at_reader_new ();
   g_test_add_func ("/winkeys/open-mine", test_open_mine);
   g_test_add_func ("/winkeys/waiting-and-cancel", test_waiting_and_cancel);
+  g_test_add_func ("/winkeys/sign-waiting-and-cancel",
+                   test_sign_waiting_and_cancel);
   g_test_add_func ("/winkeys/mixed-drop", test_mixed_drop);
   g_test_add_func ("/winkeys/keys-then-passphrase", test_keys_then_passphrase);
   g_test_add_func ("/winkeys/import-row", test_import_row);
