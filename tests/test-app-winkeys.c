@@ -212,6 +212,30 @@ is_still (gpointer data)
          && padlock_job_get_throughput (job) == 0;
 }
 
+/* The row's cancel while pinentry is up cuts the agent's request:
+ * "Cancelled, nothing was written", and DIR holds LEFT alone. */
+static void
+cancel_while_waiting (PadlockWindow *window, PadlockJob *job,
+                      const char *dir, const char *left)
+{
+  GtkWidget *row = row_of (window, job);
+  g_autofree char *listing = NULL;
+
+  g_assert_nonnull (row);
+  g_assert_true (gtk_widget_activate_action (row, "row.cancel", NULL));
+  g_assert_true (at_wait_until (is_finished, job, WAIT_MS));
+  tg_home_release_pinentry (home);
+  g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_CANCELLED);
+  g_assert_error (padlock_job_get_error (job), PADLOCK_ERROR,
+                  PADLOCK_ERROR_CANCELLED);
+  g_assert_cmpstr (padlock_job_get_error (job)->message, ==,
+                   "Cancelled, nothing was written.");
+  listing = at_list_dir (dir);
+  g_assert_cmpstr (listing, ==, left);
+  /* GnuPG 2.2's agent keeps a pinentry up until it is answered. */
+  tg_gpgconf (home, "--kill", "gpg-agent");
+}
+
 /* While pinentry is up the row says whose passphrase the agent waits
  * for, as a screen reader reads it, its bar stays empty and the header
  * shows no rate and its graph nothing (the file, read ahead at once, is
@@ -224,12 +248,10 @@ test_waiting_and_cancel (void)
   g_autofree char *dir = at_new_dir ("winkeys-waiting");
   g_autofree char *path = gpg_encrypt (dir, "waiting.txt", "never\n", FALSE,
                                        alice_fpr);
-  g_autofree char *listing = NULL;
   PadlockWindow *window = app_window ();
   LabelWait wait = { "Waiting for the passphrase of Alice "
                      "<alice@example.org> (0x", NULL };
   PadlockJob *job;
-  GtkWidget *row;
 
   clear_window (window);
   gtk_window_set_default_size (GTK_WINDOW (window), 900, 330);
@@ -255,21 +277,8 @@ test_waiting_and_cancel (void)
   g_assert_cmpfloat (padlock_graph_get_peak (window->graph), ==, 0);
   at_screenshot (GTK_WIDGET (window), "decrypt-waiting-pinentry");
 
-  row = row_of (window, job);
-  g_assert_nonnull (row);
-  g_assert_true (gtk_widget_activate_action (row, "row.cancel", NULL));
-  g_assert_true (at_wait_until (is_finished, job, WAIT_MS));
-  tg_home_release_pinentry (home);
-  g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_CANCELLED);
-  g_assert_error (padlock_job_get_error (job), PADLOCK_ERROR,
-                  PADLOCK_ERROR_CANCELLED);
-  g_assert_cmpstr (padlock_job_get_error (job)->message, ==,
-                   "Cancelled, nothing was written.");
-  listing = at_list_dir (dir);
-  g_assert_cmpstr (listing, ==, "waiting.txt.gpg");
+  cancel_while_waiting (window, job, dir, "waiting.txt.gpg");
   g_free (wait.found);
-  /* GnuPG 2.2's agent keeps a pinentry up until it is answered. */
-  tg_gpgconf (home, "--kill", "gpg-agent");
 }
 
 /* A signed encryption: the agent makes the signature at the end, and
@@ -282,14 +291,12 @@ test_sign_waiting_and_cancel (void)
 {
   g_autofree char *dir = at_new_dir ("winkeys-sign-waiting");
   g_autofree char *plain = g_build_filename (dir, "memo.txt", NULL);
-  g_autofree char *listing = NULL;
   const char *paths[] = { plain, NULL };
   PadlockWindow *window = app_window ();
   PadlockPassphraseDialog *dialog;
   LabelWait wait = { "Waiting for the passphrase of Alice "
                      "<alice@example.org> (0x", NULL };
   PadlockJob *job;
-  GtkWidget *row;
 
   g_assert_true (g_file_set_contents (plain, "to be signed\n", -1, NULL));
   clear_window (window);
@@ -310,18 +317,8 @@ test_sign_waiting_and_cancel (void)
   g_assert_cmpuint (padlock_job_get_bytes_done (job), ==, 13);
   g_assert_cmpfloat (padlock_job_get_throughput (job), ==, 0);
 
-  row = row_of (window, job);
-  g_assert_nonnull (row);
-  g_assert_true (gtk_widget_activate_action (row, "row.cancel", NULL));
-  g_assert_true (at_wait_until (is_finished, job, WAIT_MS));
-  tg_home_release_pinentry (home);
-  g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_CANCELLED);
-  g_assert_cmpstr (padlock_job_get_error (job)->message, ==,
-                   "Cancelled, nothing was written.");
-  listing = at_list_dir (dir);
-  g_assert_cmpstr (listing, ==, "memo.txt");
+  cancel_while_waiting (window, job, dir, "memo.txt");
   g_free (wait.found);
-  tg_gpgconf (home, "--kill", "gpg-agent");
 }
 
 /* A drop of four: for Alice (her key), for a passphrase only, for Bob
