@@ -954,3 +954,14 @@ padlock_agent_error_code (const GError *error)
     return gpg_error (GPG_ERR_BAD_PASSPHRASE);
   return gpg_error (GPG_ERR_GENERAL);
 }
+
+char *
+padlock_agent_describe_waiting (const char *key_label, const char *key_id)
+{
+  g_return_val_if_fail (key_label != NULL && key_id != NULL, NULL);
+
+  /* Translators: a job's row while pinentry is up; "Name <email>" and a
+   * key ID. */
+  return g_strdup_printf (_("Waiting for the passphrase of %s (0x%s)"),
+                          key_label, key_id);
+}

@@ -86,6 +86,11 @@ char         *padlock_agent_describe_request  (const char                *key_la
                                                const char                *key_id,
                                                const char                *file_name);
 
+/* The text a job's row shows while the agent's pinentry asks for
+ * KEY_LABEL's passphrase (decrypting or signing), translated. */
+char         *padlock_agent_describe_waiting  (const char                *key_label,
+                                               const char                *key_id);
+
 /* The agent's ciphertext for a PKESK of PUBKEY_ALGO (OpenPGP's numbers),
  * from the values of its MPIs (unsigned big-endian, as they stand in the
  * packet without their bit counts), as gpg's pubkey-enc.c builds it:

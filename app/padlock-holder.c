@@ -222,10 +222,7 @@ on_pinentry (gpointer user_data)
 
   if (!call->waiting)
     return;
-  /* Translators: a job's row while pinentry is up; "Name <email>" and a
-   * key ID. */
-  text = g_strdup_printf (_("Waiting for the passphrase of %s (0x%s)"),
-                          call->label, call->key_id);
+  text = padlock_agent_describe_waiting (call->label, call->key_id);
   call->waiting (call->user_data, text);
 }
 

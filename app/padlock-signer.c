@@ -171,10 +171,8 @@ padlock_signer_new (const char *home_dir, PadlockAgent *agent, PadlockKey *key,
   self->keygrip = g_strdup (sub->keygrip);
   self->description = padlock_agent_describe_request (padlock_key_get_label (key),
                                                       sub->key_id, file_name);
-  /* Translators: a job's row while pinentry is up; "Name <email>" and a
-   * key ID. */
-  self->waiting_text = g_strdup_printf (_("Waiting for the passphrase of %s (0x%s)"),
-                                        padlock_key_get_label (key), sub->key_id);
+  self->waiting_text = padlock_agent_describe_waiting (padlock_key_get_label (key),
+                                                      sub->key_id);
   if (!read_cert (self, home_dir, key, sub, error))
     return NULL;
   self->seckey.sign = sign_with_agent;
