@@ -28,6 +28,7 @@
 #include "sighash.h"
 #include "skesk.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,9 +89,14 @@ typedef struct decrypt_job
    * what is read is read ahead while a key is derived or the agent asks
    * for a passphrase, and a progress that moves then, and a rate from
    * it, would tell of work not done (the header's graph drew a spike of
-   * it and kept it as its peak). */
+   * it and kept it as its peak).  The reports themselves go out under
+   * REPORT_LOCK, each the count at that moment and none smaller than
+   * the one before: start_moving's first report and the read-ahead's
+   * next one may be made at the same time on two threads. */
   _Atomic uint64_t done;
   atomic_int moving;
+  pthread_mutex_t report_lock;
+  uint64_t reported;            /* under REPORT_LOCK */
   int have_literal;
   /* When parse_plaintext failed inside a top-level packet: the octets
    * that packet still wanted; INT64_MAX when it runs to the end of the
@@ -129,17 +135,31 @@ write_plaintext (decrypt_job *j, const uint8_t *p, size_t n)
   return pl_writer_write (&j->writer, p, n);
 }
 
+/* One report of the count read by now, unless one as large went out. */
+static void
+report_done (decrypt_job *j)
+{
+  uint64_t done;
+
+  pthread_mutex_lock (&j->report_lock);
+  done = atomic_load (&j->done);
+  if (done > j->reported || !j->reported)
+    {
+      j->reported = done;
+      pl_job_progress (j->ctl, done, j->src->size);
+    }
+  pthread_mutex_unlock (&j->report_lock);
+}
+
 /* After a read of LEN octets that ERR ended: the progress. */
 static gpg_error_t
 count_read (decrypt_job *j, gpg_error_t err, size_t len)
 {
-  uint64_t done;
-
   if (err)
     return err;
-  done = atomic_fetch_add (&j->done, len) + len;
+  atomic_fetch_add (&j->done, len);
   if (atomic_load (&j->moving))
-    pl_job_progress (j->ctl, done, j->src->size);
+    report_done (j);
   return 0;
 }
 
@@ -149,7 +169,7 @@ static void
 start_moving (decrypt_job *j)
 {
   if (!atomic_exchange (&j->moving, 1))
-    pl_job_progress (j->ctl, atomic_load (&j->done), j->src->size);
+    report_done (j);
 }
 
 /* A whole block (or the rest of the input), not what one read of a pipe
@@ -1243,6 +1263,7 @@ pl_decrypt (pl_source *src, pl_sink *sink, const pl_decrypt_options *opts,
       free (j);
       return err;
     }
+  pthread_mutex_init (&j->report_lock, NULL);
   j->src = src;
   j->sink = sink;
   j->opts = opts;
@@ -1277,6 +1298,7 @@ pl_decrypt (pl_source *src, pl_sink *sink, const pl_decrypt_options *opts,
       }
   free (j->source.buf[0]);
   free (j->source.buf[1]);
+  pthread_mutex_destroy (&j->report_lock);
   free (j);
   return err;
 }

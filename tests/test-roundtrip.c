@@ -290,6 +290,45 @@ open_input (int file, const void *data, gsize len, char **path)
   return src;
 }
 
+/* A source over memory that takes a while for every read, 64 KiB at
+ * most (a slow disk, a network share): a read-ahead over it is still
+ * reading when the job starts on the first block. */
+typedef struct
+{
+  pl_source base;
+  pl_source *mem;
+} slow_source;
+
+static gpg_error_t
+slow_read (pl_source *self, void *buf, size_t len, size_t *nread)
+{
+  slow_source *s = (slow_source *) self;
+
+  g_usleep (500);
+  return s->mem->read (s->mem, buf, MIN (len, 64u << 10), nread);
+}
+
+static void
+slow_free (pl_source *self)
+{
+  slow_source *s = (slow_source *) self;
+
+  pl_source_free (s->mem);
+  g_free (s);
+}
+
+static pl_source *
+slow_source_new (const void *data, gsize len)
+{
+  slow_source *s = g_new0 (slow_source, 1);
+
+  s->mem = pl_source_new_memory (data, len);
+  s->base.read = slow_read;
+  s->base.free = slow_free;
+  s->base.size = len;
+  return &s->base;
+}
+
 static void
 close_input (pl_source *src, char *path)
 {
@@ -566,19 +605,30 @@ test_progress_and_no_overwrite (void)
 /* What a decryption reported, from the job's threads. */
 typedef struct
 {
-  _Atomic uint64_t last;        /* the last progress */
-  _Atomic uint64_t at_derived;  /* the progress when the key was derived */
-  atomic_int derived;
+  GMutex lock;
+  uint64_t last;                /* the last progress, under LOCK */
+  uint64_t at_derived;          /* the progress when the key was derived */
+  int derived;
+  int deriving_ms;              /* how long a derivation takes */
+  int stall_first_ms;           /* how long the first report takes */
+  atomic_int reports;
 } derive_watch;
 
+/* Every report is at least the one before, in the order they arrive;
+ * the first may take a while before it arrives (a busy main loop, a
+ * preempted thread): the read-ahead goes on reading meanwhile. */
 static void
 watch_progress (void *user, uint64_t done, int64_t total)
 {
   derive_watch *w = user;
 
   (void) total;
-  g_assert_cmpuint (done, >=, atomic_load (&w->last));
-  atomic_store (&w->last, done);
+  if (atomic_fetch_add (&w->reports, 1) == 0 && w->stall_first_ms)
+    g_usleep (w->stall_first_ms * 1000);
+  g_mutex_lock (&w->lock);
+  g_assert_cmpuint (done, >=, w->last);
+  w->last = done;
+  g_mutex_unlock (&w->lock);
 }
 
 /* The derivation takes a while, as Argon2 or a pinentry would: the
@@ -589,9 +639,55 @@ watch_deriving (void *user, int deriving)
   derive_watch *w = user;
 
   if (deriving == PL_DERIVING)
-    g_usleep (100 * 1000);
-  else if (!deriving && !atomic_exchange (&w->derived, 1))
-    atomic_store (&w->at_derived, atomic_load (&w->last));
+    g_usleep (w->deriving_ms * 1000);
+  g_mutex_lock (&w->lock);
+  if (!deriving && !w->derived)
+    {
+      w->derived = 1;
+      w->at_derived = w->last;
+    }
+  g_mutex_unlock (&w->lock);
+}
+
+/* Decrypts an 8 MiB message of each profile from each kind of input
+ * (and a slow one) with a key derivation of DERIVING_MS and a first
+ * report that takes STALL_FIRST_MS; it reported every octet by the end,
+ * and nothing before its key was derived. */
+static void
+assert_decrypt_progress (int deriving_ms, int stall_first_ms)
+{
+  for (int profile = PL_PROFILE_RFC4880; profile <= PL_PROFILE_RFC9580;
+       profile++)
+    for (int file = 0; file <= INPUT_MAPPED + 1; file++)
+      {
+        rt_case c = { profile, 0, 0, 0, FALSE };
+        GBytes *plain = tu_random_bytes (8u << 20);
+        GBytes *msg = encrypt_via (&c, plain);
+        gsize len;
+        const guint8 *m = g_bytes_get_data (msg, &len);
+        pl_key key = pl_key_passphrase ("correct horse", 13);
+        pl_decrypt_options o = { 0 };
+        derive_watch w = { .deriving_ms = deriving_ms,
+                           .stall_first_ms = stall_first_ms };
+        pl_job_control ctl = { watch_progress, &w, NULL, 2, watch_deriving };
+        pl_sink *sink = pl_sink_new_memory ();
+        char *path = NULL;
+        pl_source *src = file > INPUT_MAPPED ? slow_source_new (m, len)
+                                             : open_input (file, m, len, &path);
+
+        g_mutex_init (&w.lock);
+        o.keys = &key;
+        o.n_keys = 1;
+        g_assert_cmpuint (pl_decrypt (src, sink, &o, NULL, &ctl), ==, 0);
+        g_assert_true (w.derived);
+        g_assert_cmpuint (w.at_derived, ==, 0);
+        g_assert_cmpuint (w.last, ==, len);
+        g_mutex_clear (&w.lock);
+        pl_sink_free (sink);
+        close_input (src, path);
+        g_bytes_unref (msg);
+        g_bytes_unref (plain);
+      }
 }
 
 /* A decryption reports no progress while its key is derived (or the
@@ -601,34 +697,16 @@ watch_deriving (void *user, int deriving)
 static void
 test_decrypt_progress_after_key (void)
 {
-  for (int profile = PL_PROFILE_RFC4880; profile <= PL_PROFILE_RFC9580;
-       profile++)
-    for (int file = 0; file <= INPUT_MAPPED; file++)
-      {
-        rt_case c = { profile, 0, 0, 0, FALSE };
-        GBytes *plain = tu_random_bytes (8u << 20);
-        GBytes *msg = encrypt_via (&c, plain);
-        gsize len;
-        const guint8 *m = g_bytes_get_data (msg, &len);
-        pl_key key = pl_key_passphrase ("correct horse", 13);
-        pl_decrypt_options o = { 0 };
-        derive_watch w = { 0 };
-        pl_job_control ctl = { watch_progress, &w, NULL, 2, watch_deriving };
-        pl_sink *sink = pl_sink_new_memory ();
-        char *path;
-        pl_source *src = open_input (file, m, len, &path);
+  assert_decrypt_progress (100, 0);
+}
 
-        o.keys = &key;
-        o.n_keys = 1;
-        g_assert_cmpuint (pl_decrypt (src, sink, &o, NULL, &ctl), ==, 0);
-        g_assert_true (atomic_load (&w.derived));
-        g_assert_cmpuint (atomic_load (&w.at_derived), ==, 0);
-        g_assert_cmpuint (atomic_load (&w.last), ==, len);
-        pl_sink_free (sink);
-        close_input (src, path);
-        g_bytes_unref (msg);
-        g_bytes_unref (plain);
-      }
+/* The first report (what was read ahead while the key was derived, made
+ * on the job's thread) is slow to arrive while the read-ahead's thread
+ * reads on and reports more: the later count never goes out first. */
+static void
+test_decrypt_progress_in_order (void)
+{
+  assert_decrypt_progress (0, 50);
 }
 
 /* Keys as a list: one message for two passphrases opens with either
@@ -943,5 +1021,7 @@ main (int argc, char **argv)
                    test_progress_and_no_overwrite);
   g_test_add_func ("/roundtrip/decrypt-progress-after-key",
                    test_decrypt_progress_after_key);
+  g_test_add_func ("/roundtrip/decrypt-progress-in-order",
+                   test_decrypt_progress_in_order);
   return g_test_run ();
 }
