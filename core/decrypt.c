@@ -135,7 +135,7 @@ write_plaintext (decrypt_job *j, const uint8_t *p, size_t n)
   return pl_writer_write (&j->writer, p, n);
 }
 
-/* One report of the count read by now, unless one as large went out. */
+/* One report of the count read by now, unless a larger one went out. */
 static void
 report_done (decrypt_job *j)
 {
@@ -143,7 +143,7 @@ report_done (decrypt_job *j)
 
   pthread_mutex_lock (&j->report_lock);
   done = atomic_load (&j->done);
-  if (done > j->reported || !j->reported)
+  if (done >= j->reported)
     {
       j->reported = done;
       pl_job_progress (j->ctl, done, j->src->size);
