@@ -1,75 +1,51 @@
 /* padlock-name.c - a file's name as it can be shown without lying */
 #include "padlock-name.h"
 
+#include <string.h>
+
+#include "text.h"
+
 #define FSI "\xe2\x81\xa8"      /* U+2068 FIRST STRONG ISOLATE */
 #define PDI "\xe2\x81\xa9"      /* U+2069 POP DIRECTIONAL ISOLATE */
 
 gboolean
 padlock_name_char_is_hidden (gunichar c)
 {
-  switch (g_unichar_type (c))
-    {
-    case G_UNICODE_CONTROL:
-    case G_UNICODE_FORMAT:
-    case G_UNICODE_LINE_SEPARATOR:
-    case G_UNICODE_PARAGRAPH_SEPARATOR:
-      return TRUE;
-    default:
-      return FALSE;
-    }
-}
-
-static void
-append_escaped (GString    *out,
-                const char *name)
-{
-  /* g_filename_display_name would also take the locale's file name
-   * encoding; G_FILENAME_ENCODING is UTF-8 on every GNOME system, and a
-   * name that is not valid UTF-8 shows U+FFFD where it is not. */
-  g_autofree char *valid = g_utf8_make_valid (name, -1);
-
-  for (const char *p = valid; *p; p = g_utf8_next_char (p))
-    {
-      gunichar c = g_utf8_get_char (p);
-
-      if (c == '\\')
-        g_string_append (out, "\\\\");
-      else if (c == '\n')
-        g_string_append (out, "\\n");
-      else if (c == '\t')
-        g_string_append (out, "\\t");
-      else if (c == '\r')
-        g_string_append (out, "\\r");
-      else if (!padlock_name_char_is_hidden (c))
-        g_string_append_unichar (out, c);
-      else if (c < 0x80)
-        g_string_append_printf (out, "\\x%02X", c);
-      else if (c < 0x10000)
-        g_string_append_printf (out, "\\u%04X", c);
-      else
-        g_string_append_printf (out, "\\U%08X", c);
-    }
+  return pl_text_char_is_hidden (c);
 }
 
 char *
 padlock_name_escape (const char *name)
 {
-  GString *out = g_string_new (NULL);
+  char *escaped;
 
   g_return_val_if_fail (name != NULL, NULL);
-  append_escaped (out, name);
-  return g_string_free (out, FALSE);
+  escaped = pl_text_escape_dup (name, strlen (name), 0);
+  if (!escaped)
+    g_error ("out of memory");
+  return escaped;
+}
+
+char *
+padlock_name_quote (const char *name)
+{
+  char *quoted;
+
+  g_return_val_if_fail (name != NULL, NULL);
+  quoted = pl_text_escape_dup (name, strlen (name), PL_TEXT_QUOTED);
+  if (!quoted)
+    g_error ("out of memory");
+  return quoted;
 }
 
 char *
 padlock_name_display (const char *name)
 {
-  GString *out = g_string_new (FSI);
+  g_autofree char *escaped = NULL;
 
   g_return_val_if_fail (name != NULL, NULL);
-  append_escaped (out, name);
-  g_string_append (out, PDI);
-  return g_string_free (out, FALSE);
+  escaped = padlock_name_escape (name);
+  return g_strconcat (FSI, escaped, PDI, NULL);
 }
 
 char *

@@ -1,4 +1,4 @@
-/* padlock-name.h - a file's name as it can be shown without lying */
+/* padlock-name.h - a name as it can be shown without lying */
 #pragma once
 
 #include <gio/gio.h>
@@ -8,14 +8,19 @@ G_BEGIN_DECLS
 /* Whether C is a control or format character (Cc, Cf, Zl, Zp): one that
  * cannot be seen, or changes how the text around it reads. */
 gboolean  padlock_name_char_is_hidden (gunichar    c);
-/* NAME (a file name, in the file system's encoding) as text that shows
- * every character it holds: valid UTF-8 (an invalid octet becomes
- * U+FFFD, as GLib's display names do), and each control or format
- * character (Unicode Cc, Cf, Zl, Zp: a newline, U+202E RIGHT-TO-LEFT
- * OVERRIDE, a zero-width space) written out as an escape, "\n", "\t",
- * "\r", "\x1B" or "\u202E", with a backslash itself doubled, so that no
- * escape can be faked.  For lines that scripts read (padlock --batch). */
+/* NAME (a file name, a user ID, a notation, an error that quotes one:
+ * any text that came from a file, a key or a message) as one line that
+ * shows every character it holds: core/text.h's pl_text_escape, the one
+ * escaping function of the program.  Valid UTF-8 (an invalid octet
+ * becomes U+FFFD), each control or format character (Unicode Cc, Cf, Zl,
+ * Zp: a newline, ESC, U+202E RIGHT-TO-LEFT OVERRIDE, a zero-width space)
+ * written out as "\n", "\t", "\r", "\x1B" or "\u202E", a backslash
+ * doubled, so that no escape can be faked. */
 char     *padlock_name_escape        (const char *name);
+/* The same as one word for a line that scripts split on spaces
+ * (padlock --batch): in double quotes, with '"' as "\"" and a space as
+ * "\x20" (PL_TEXT_QUOTED). */
+char     *padlock_name_quote         (const char *name);
 /* The same, isolated for bidi (U+2068 FIRST STRONG ISOLATE ... U+2069
  * POP DIRECTIONAL ISOLATE): a right-to-left name cannot reorder the text
  * around it.  For everything the window shows. */

@@ -19,6 +19,7 @@
 
 #include "padlock-error.h"
 #include "padlock-name.h"
+#include "text.h"
 
 /* What is read of a key file bigger than this is not shown (gpg imports
  * it all the same). */
@@ -64,15 +65,16 @@ cert_label (const pl_cert *cert)
 {
   g_autofree char *fpr = cert_fingerprint (cert);
   g_autofree char *uid_escaped = NULL;
-  char uid[256];
   gsize len = strlen (fpr);
   const char *key_id = len == 40 ? fpr + 24 : fpr;
+  const pl_cert_uid *uid = pl_cert_user_id (cert);
 
-  pl_cert_user_id (cert, uid, sizeof uid);
-  if (!uid[0])
+  if (!uid || !uid->len)
     return g_strdup_printf ("0x%.16s", key_id);
-  /* A hostile user ID is only text: escaped. */
-  uid_escaped = padlock_name_escape (uid);
+  /* A hostile user ID is only text: escaped, whole. */
+  uid_escaped = pl_text_escape_dup ((const char *) uid->data, uid->len, 0);
+  if (!uid_escaped)
+    g_error ("out of memory");
   return g_strdup_printf ("%s (0x%.16s)", uid_escaped, key_id);
 }
 

@@ -4,12 +4,14 @@
 
 #include "algo.h"
 #include "armor.h"
+#include "text.h"
 #include "errors.h"
 #include "io.h"
 #include "keygen.h"
 #include "passphrase.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,6 +66,20 @@ sop_read_stdin (unsigned char **data, size_t *len)
   return read_fd (0, data, len);
 }
 
+void
+sop_say_path (const char *path, const char *fmt, ...)
+{
+  char *shown = pl_text_escape_dup (path, strlen (path), 0);
+  va_list ap;
+
+  fprintf (stderr, "padlock-sop: %s: ", shown ? shown : "?");
+  va_start (ap, fmt);
+  vfprintf (stderr, fmt, ap);
+  va_end (ap);
+  fputc ('\n', stderr);
+  free (shown);
+}
+
 int
 sop_read_file (const char *path, unsigned char **data, size_t *len)
 {
@@ -73,21 +89,21 @@ sop_read_file (const char *path, unsigned char **data, size_t *len)
     fd = atoi (path + 4);
   else if (path[0] == '@')
     {
-      fprintf (stderr, "padlock-sop: unsupported special prefix in %s\n", path);
+      sop_say_path (path, "unsupported special prefix");
       return SOP_UNSUPPORTED_SPECIAL_PREFIX;
     }
   else
     fd = open (path, O_RDONLY | O_CLOEXEC);
   if (fd < 0)
     {
-      fprintf (stderr, "padlock-sop: %s: %s\n", path, strerror (errno));
+      sop_say_path (path, "%s", strerror (errno));
       return SOP_MISSING_INPUT;
     }
   code = read_fd (fd, data, len);
   if (path[0] != '@')
     close (fd);
   if (code)
-    fprintf (stderr, "padlock-sop: %s: cannot be read\n", path);
+    sop_say_path (path, "cannot be read");
   return code;
 }
 
@@ -111,8 +127,8 @@ sop_keyring_add_file (sop_keyring *ring, const char *path, int secret)
       kept += certs[i]->primary.secret != NULL;
   if (err || (secret && !kept))
     {
-      fprintf (stderr, "padlock-sop: %s holds no %s: %s\n", path,
-               secret ? "secret key" : "certificate",
+      sop_say_path (path, "holds no %s: %s",
+                    secret ? "secret key" : "certificate",
                err ? pl_error_message (err) : "only public keys");
       pl_certs_free (certs, n);
       return SOP_BAD_DATA;

@@ -35,6 +35,11 @@ void sop_keyring_clear (sop_keyring *ring);
  * exit code, with the diagnostic printed. */
 int sop_read_file (const char *path, unsigned char **data, size_t *len);
 
+/* "padlock-sop: PATH: WHAT" on stderr, the path escaped (text.h): a file
+ * name is anybody's text, and one with a newline would add a line. */
+void sop_say_path (const char *path, const char *fmt, ...)
+  __attribute__ ((format (printf, 2, 3)));
+
 /* DATA to standard output, armored with LABEL unless BINARY: SOP exit
  * code. */
 int sop_write_output (const uint8_t *data, size_t len, pl_armor_label label,

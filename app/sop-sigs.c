@@ -12,6 +12,7 @@
 #include "packet.h"
 #include "sign.h"
 #include "streamsource.h"
+#include "text.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -54,40 +55,62 @@ verdict_words (const pl_verification *v)
     }
 }
 
+/* One verification that is not good, on stderr, in words. */
+static void
+print_not_good (const pl_verification *v)
+{
+  char key[2 * PL_FPR_MAX + 1];
+  /* The reason may quote the message (a notation's name). */
+  char *reason = pl_text_escape_dup (v->reason, strnlen (v->reason,
+                                                        sizeof v->reason), 0);
+
+  if (v->issuer_fpr_len)
+    hex (v->issuer_fpr, v->issuer_fpr_len, key);
+  else
+    hex (v->issuer, v->has_issuer ? 8 : 0, key);
+  fprintf (stderr, "padlock-sop: %s%s%s (issuer %s)\n", verdict_words (v),
+           reason && reason[0] ? ": " : "", reason ? reason : "",
+           key[0] ? key : "not named");
+  free (reason);
+}
+
+/* SOP's VERIFICATIONS line for a good one: "DATE FPR PRIMARY-FPR
+ * mode:MODE free text".  The free text is the signer's user ID, the key
+ * owner's own octets: escaped (text.h), so that it is one line whatever
+ * it holds and cannot add a verification of its own. */
+static void
+print_good (FILE *f, const pl_verification *v)
+{
+  char key[2 * PL_FPR_MAX + 1], primary[2 * PL_FPR_MAX + 1], date[32];
+  const pl_cert_uid *uid = pl_cert_user_id (v->cert);
+  char *text = uid ? pl_text_escape_dup ((const char *) uid->data, uid->len, 0)
+                   : NULL;
+  time_t t = (time_t) v->created;
+  struct tm tm;
+
+  hex (v->key_fpr, v->key_fpr_len, key);
+  hex (v->cert->primary.key.fpr, v->cert->primary.key.fpr_len, primary);
+  gmtime_r (&t, &tm);
+  strftime (date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  fprintf (f, "%s %s %s mode:%s signed by %s\n", date, key, primary,
+           v->type == PL_SIG_TEXT ? "text" : "binary",
+           text && text[0] ? text : primary);
+  free (text);
+}
+
 size_t
 sop_print_verifications (FILE *f, const pl_verifications *vs)
 {
   size_t good = 0;
 
   for (size_t i = 0; i < vs->n; i++)
-    {
-      const pl_verification *v = &vs->v[i];
-      char key[2 * PL_FPR_MAX + 1], primary[2 * PL_FPR_MAX + 1], date[32];
-      char uid[256];
-      time_t t = (time_t) v->created;
-      struct tm tm;
-
-      if (v->verdict != PL_VERDICT_GOOD)
-        {
-          if (v->issuer_fpr_len)
-            hex (v->issuer_fpr, v->issuer_fpr_len, key);
-          else
-            hex (v->issuer, v->has_issuer ? 8 : 0, key);
-          fprintf (stderr, "padlock-sop: %s%s%s (issuer %s)\n",
-                   verdict_words (v), v->reason[0] ? ": " : "", v->reason,
-                   key[0] ? key : "not named");
-          continue;
-        }
-      hex (v->key_fpr, v->key_fpr_len, key);
-      hex (v->cert->primary.key.fpr, v->cert->primary.key.fpr_len, primary);
-      gmtime_r (&t, &tm);
-      strftime (date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
-      pl_cert_user_id (v->cert, uid, sizeof uid);
-      fprintf (f, "%s %s %s mode:%s signed by %s\n", date, key, primary,
-               v->type == PL_SIG_TEXT ? "text" : "binary",
-               uid[0] ? uid : primary);
-      good++;
-    }
+    if (vs->v[i].verdict != PL_VERDICT_GOOD)
+      print_not_good (&vs->v[i]);
+    else
+      {
+        print_good (f, &vs->v[i]);
+        good++;
+      }
   if (vs->skipped)
     fprintf (stderr, "padlock-sop: %zu more signatures were not checked\n",
              vs->skipped);
@@ -104,7 +127,7 @@ sop_write_verifications (const char *path, const pl_verifications *v)
     {
       if (fd >= 0)
         close (fd);
-      fprintf (stderr, "padlock-sop: %s: %s\n", path, strerror (errno));
+      sop_say_path (path, "%s", strerror (errno));
       return errno == EEXIST ? SOP_OUTPUT_EXISTS : 1;
     }
   sop_print_verifications (f, v);
@@ -207,7 +230,7 @@ sop_signers_add_file (sop_signers *s, const char *path)
 
       if (!k)
         {
-          fprintf (stderr, "padlock-sop: %s: no key that can sign\n", path);
+          sop_say_path (path, "no key that can sign");
           return SOP_KEY_CANNOT_SIGN;
         }
       if (s->n == SOP_MAX_SIGNERS)
@@ -315,7 +338,7 @@ parse_verify (int argc, char **argv, int want_positional, verify_args *a)
       struct stat st;
       if (!lstat (a->verifications_out, &st))
         {
-          fprintf (stderr, "padlock-sop: %s exists\n", a->verifications_out);
+          sop_say_path (a->verifications_out, "exists");
           code = SOP_OUTPUT_EXISTS;
         }
     }

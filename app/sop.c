@@ -192,11 +192,11 @@ read_indirect (const char *spec, char **out, size_t *outlen)
                "@ENV:NAME and @FD:N are known)\n");
       return SOP_UNSUPPORTED_SPECIAL_PREFIX;
     case PL_ERR_PASSPHRASE_TOO_LONG:
-      fprintf (stderr, "padlock-sop: %s: too long: a password or session "
-               "key is at most %d octets\n", spec, PL_PASSPHRASE_MAX);
+      sop_say_path (spec, "too long: a password or session key is at most "
+                    "%d octets", PL_PASSPHRASE_MAX);
       return SOP_BAD_DATA;
     case PL_ERR_PASSPHRASE_NOT_TEXT:
-      fprintf (stderr, "padlock-sop: %s holds a NUL octet\n", spec);
+      sop_say_path (spec, "holds a NUL octet");
       return SOP_PASSWORD_NOT_HUMAN_READABLE;
     case GPG_ERR_ENOMEM:
       return fail (1, "no secure memory left for a secret", err);

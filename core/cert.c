@@ -636,21 +636,13 @@ pl_cert_key_may_decrypt (const pl_cert *cert, const pl_cert_key *key,
   return !subkey_unusable (cert, key, now, 1, r, sizeof r);
 }
 
-void
-pl_cert_user_id (const pl_cert *cert, char *out, size_t out_len)
+const pl_cert_uid *
+pl_cert_user_id (const pl_cert *cert)
 {
-  size_t pick = cert->n_uids;
-
-  if (!out_len)
-    return;
-  out[0] = 0;
-  for (size_t i = 0; i < cert->n_uids && pick == cert->n_uids; i++)
+  for (size_t i = 0; i < cert->n_uids; i++)
     if (cert->uids[i].tag == TAG_USER_ID)
-      pick = i;
-  if (pick == cert->n_uids)
-    return;
-  snprintf (out, out_len, "%.*s", (int) cert->uids[pick].len,
-            (const char *) cert->uids[pick].data);
+      return &cert->uids[i];
+  return NULL;
 }
 
 /* ---- Writing ------------------------------------------------------- */

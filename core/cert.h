@@ -158,9 +158,11 @@ gpg_error_t pl_cert_key_may_sign (const pl_cert *cert, const pl_cert_key *key,
 const pl_cert_key *pl_cert_find_key (const pl_cert *cert, const uint8_t *fpr,
                                      size_t fpr_len, const uint8_t *keyid);
 
-/* The user ID of CERT to show (primary, else the first), NUL-terminated
- * in OUT; "" when it has none. */
-void pl_cert_user_id (const pl_cert *cert, char *out, size_t out_len);
+/* The user ID of CERT to show (its first; user attributes are skipped),
+ * or NULL when it has none.  Its octets are the key owner's text, of any
+ * length and content (a NUL, a newline, U+202E): they reach a reader only
+ * through pl_text_escape (text.h). */
+const pl_cert_uid *pl_cert_user_id (const pl_cert *cert);
 
 /* The certificate of CERT as packets (binary, *OUT malloc'ed): a secret
  * key's packets with their secret parts dropped (tags 5 and 7 become 6
