@@ -816,6 +816,8 @@ open_with_candidates (decrypt_job *j, pl_key_candidates *c, open_fn open,
       if (!err)
         {
           keep_session_key (j, key, keylen);
+          pl_key_candidates_warning (c, j->result->key_warning,
+                                     sizeof j->result->key_warning);
           start_moving (j);
           return 0;
         }

@@ -318,6 +318,7 @@ struct pl_key_candidates
   size_t next_key;
   size_t next_form;
   int session_tried;
+  int from_pkesk;               /* the last candidate came from a PKESK */
   gpg_error_t last;             /* why candidates failed, the hardest kept */
 };
 
@@ -482,10 +483,12 @@ pl_key_candidates_next (pl_key_candidates *c, const uint8_t **key,
   gpg_error_t pk_err;
 
   *key = c->session_key;
+  c->from_pkesk = 0;
   if (next_session_key (c, c->session_key, keylen, cipher_algo))
     return 0;
   /* Public-key recipients before any S2K runs. */
   pk_err = pl_pkesk_list_next (c->pkesks, c->session_key, keylen, cipher_algo);
+  c->from_pkesk = !pk_err;
   if (gpg_err_code (pk_err) != GPG_ERR_EOF)
     return pk_err;
   for (; c->next_skesk < c->n_skesk;
@@ -534,6 +537,16 @@ has_passphrase (const pl_decrypt_options *o)
     if (o->keys[i].kind == PL_KEY_PASSPHRASE)
       return 1;
   return 0;
+}
+
+void
+pl_key_candidates_warning (const pl_key_candidates *c, char *out,
+                           size_t out_len)
+{
+  if (c->from_pkesk)
+    pl_pkesk_list_warning (c->pkesks, out, out_len);
+  else if (out_len)
+    out[0] = 0;
 }
 
 void

@@ -90,6 +90,11 @@ void pl_key_candidates_reject (pl_key_candidates *c, gpg_error_t why);
  * GPG_ERR_NO_DATA; else GPG_ERR_BAD_PASSPHRASE. */
 gpg_error_t pl_key_candidates_failure (const pl_key_candidates *c);
 
+/* What to warn of about the key that gave the last candidate (a weak
+ * RSA key of one's own, recipients.h), or "", into OUT. */
+void pl_key_candidates_warning (const pl_key_candidates *c, char *out,
+                                size_t out_len);
+
 /* Whom the message's PKESKs are for ("0x<key ID>, ..."), into OUT. */
 void pl_key_candidates_recipients (const pl_key_candidates *c, char *out,
                                    size_t out_len);

@@ -110,12 +110,26 @@ gpg_error_t pl_pkesk_list_add (pl_pkesk_list *l, const uint8_t *body,
 gpg_error_t pl_pkesk_list_next (pl_pkesk_list *l, uint8_t *session_key,
                                 size_t *keylen, int *cipher_algo);
 
+/* The warning for the key that gave the last session key (a weak RSA
+ * key of one's own: "the key that opened it, 0x..., is not safe to use:
+ * RSA-1024 is too weak; make a new one"), or "" into OUT. */
+void pl_pkesk_list_warning (const pl_pkesk_list *l, char *out,
+                            size_t out_len);
+
+/* Secret-key decryptions of PKESKs made by this process so far (for
+ * tests and benchmarks).  A message may make at most about 3 s of them
+ * (recipients.c, PKESK_WORK_MAX: 4 with an RSA-16384 key, 32 with
+ * RSA-8192 or smaller); only keys whose flags allow encryption are tried
+ * (cert.h, pl_cert_key_may_decrypt), a PKESK for nobody too. */
+size_t pl_pkesk_trials_made (void);
+
 /* How many PKESKs the message had. */
 size_t pl_pkesk_list_count (const pl_pkesk_list *l);
 
 /* After the list is through: PL_ERR_KEY_PROTECTED when a key a PKESK
  * names stayed locked (no key passphrase, or none fitting); an error a
- * holder answered; else GPG_ERR_NO_SECKEY (with PKESKs) or 0 (none). */
+ * holder answered; PL_ERR_TOO_MANY_KEYS when the work budget left
+ * trials out; else GPG_ERR_NO_SECKEY (with PKESKs) or 0 (none). */
 gpg_error_t pl_pkesk_list_failure (const pl_pkesk_list *l);
 
 /* "0x<key ID>, 0x<fingerprint>, anonymous": whom the PKESKs are for,
