@@ -620,7 +620,8 @@ pl_cert_encryption_key (const pl_cert *cert, uint32_t now,
   pl_cert_status status;
   const pl_cert_key *best = NULL;
   char reason[96] = "no encryption subkey", r[96];
-  int unsafe_miss = 0, miss;
+  const pl_cert_key *unsafe_miss = NULL;
+  int miss;
   gpg_error_t err;
 
   *key = NULL;
@@ -642,7 +643,7 @@ pl_cert_encryption_key (const pl_cert *cert, uint32_t now,
       if ((miss = subkey_unusable (cert, sub, now, 0, r, sizeof r)))
         {
           memcpy (reason, r, sizeof reason);
-          unsafe_miss = miss == 2;
+          unsafe_miss = miss == 2 ? sub : NULL;
           continue;
         }
       if (!best || sub->key.created >= best->key.created)
@@ -659,8 +660,13 @@ pl_cert_encryption_key (const pl_cert *cert, uint32_t now,
   if (!best)
     {
       say (why, why_len, "no valid encryption subkey: ", reason);
-      if (unsafe_miss)
-        say (why, why_len, "not safe to use: ", reason);
+      if (unsafe_miss && why && why_len)
+        {
+          char fpr[2 * PL_FPR_MAX + 3];
+          pl_fpr_format (unsafe_miss->key.fpr, unsafe_miss->key.fpr_len, fpr);
+          snprintf (why, why_len, "not safe to use: its subkey %s: %s", fpr,
+                    reason);
+        }
       return gpg_error (GPG_ERR_UNUSABLE_PUBKEY);
     }
   *key = best;

@@ -129,7 +129,8 @@ gpg_error_t pl_cert_check_primary (const pl_cert *cert, uint32_t now,
  * newest; else the primary when its own self-signature gives it those
  * flags.  The primary must be valid (pl_cert_check_primary), and
  * neither it nor the key chosen unsafe (pl_cert_key_unsafe: WHY then
- * "not safe to use: RSA-1024 is too weak").  None:
+ * "not safe to use: RSA-1024 is too weak", or for the subkey that came
+ * nearest "not safe to use: its subkey 0x...: RSA-1024 is too weak").  None:
  * GPG_ERR_UNUSABLE_PUBKEY, with WHY "no valid encryption subkey: " and
  * the reason of the nearest miss ("expired on 2025-03-01", "revoked",
  * "no binding signature", ...). */

@@ -65,7 +65,7 @@ pl_recipients_check (const pl_key *keys, size_t n_keys, uint32_t now,
     {
       const pl_cert *cert = cert_of (&keys[i]);
       const pl_cert_key *enc;
-      char fpr[2 * PL_FPR_MAX + 3], reason[128];
+      char fpr[2 * PL_FPR_MAX + 3], reason[192];
       gpg_error_t err;
 
       if (!cert)

@@ -1,8 +1,10 @@
 /* test-sop.c - padlock-sop as scripts and interop suites drive it */
 #include "testutil.h"
+#include "key-builder.h"
 
 #include <fcntl.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/wait.h>
 #include <glib/gstdio.h>
@@ -465,6 +467,48 @@ test_speed (void)
   g_bytes_unref (out);
 }
 
+/* Issue 32 §5: a certificate whose encryption key is not safe to use
+ * (RSA-1024, e = 1) is refused with exit 17, CERT_CANNOT_ENCRYPT, naming
+ * the key and why; before, it was encrypted to. */
+static void
+test_unsafe_cert (void)
+{
+  static const struct { unsigned int bits; int how; const char *why; }
+  subs[] = {
+    { 1024, KB_RSA_GOOD, "RSA-1024 is too weak" },
+    { 2048, KB_RSA_E1, "its RSA exponent e = 1 is unsafe" },
+  };
+  uint32_t t = (uint32_t) time (NULL) - 60;
+  kb_key primary;
+
+  kb_rsa (&primary, 2048, KB_RSA_GOOD, t);
+  for (gsize i = 0; i < G_N_ELEMENTS (subs); i++)
+    {
+      kb_key sub;
+      GBytes *cert, *in = text_bytes ("x"), *out = NULL;
+      g_autofree char *path = NULL, *err_text = NULL;
+      char fpr[2 * PL_FPR_MAX + 3];
+      const char *args[3] = { "encrypt", NULL, NULL };
+
+      kb_rsa (&sub, subs[i].bits, subs[i].how, t);
+      cert = kb_cert (&primary, 0x03, &sub, 0x0C, 0, t);
+      path = tu_write_temp_bytes ("unsafe.cert", cert);
+      args[1] = path;
+      g_assert_cmpint (sop (args, in, &out, &err_text), ==, 17);
+      g_test_message ("%s", err_text);
+      pl_fpr_format (primary.pub.fpr, primary.pub.fpr_len, fpr);
+      g_assert_nonnull (strstr (err_text, fpr));
+      g_assert_nonnull (strstr (err_text, subs[i].why));
+      g_assert_cmpuint (out ? g_bytes_get_size (out) : 0, ==, 0);
+      if (out)
+        g_bytes_unref (out);
+      g_bytes_unref (in);
+      g_bytes_unref (cert);
+      kb_clear (&sub);
+    }
+  kb_clear (&primary);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -473,6 +517,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sop/version", test_version);
   g_test_add_func ("/sop/profiles", test_profiles);
   g_test_add_func ("/sop/errors", test_errors);
+  g_test_add_func ("/sop/unsafe-cert", test_unsafe_cert);
   g_test_add_func ("/sop/roundtrip", test_roundtrip);
   g_test_add_func ("/sop/fd-password", test_fd_password);
   g_test_add_func ("/sop/several-passwords", test_several_passwords);
