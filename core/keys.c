@@ -319,6 +319,8 @@ struct pl_key_candidates
   size_t next_form;
   int session_tried;
   int from_pkesk;               /* the last candidate came from a PKESK */
+  size_t misaligned;            /* PKESKs of another version than the
+                                 * data packet's: dropped */
   gpg_error_t last;             /* why candidates failed, the hardest kept */
 };
 
@@ -524,6 +526,12 @@ pl_key_candidates_next (pl_key_candidates *c, const uint8_t **key,
 }
 
 void
+pl_key_candidates_for_data (pl_key_candidates *c, int seipd2)
+{
+  c->misaligned = pl_pkesk_list_align (c->pkesks, seipd2 ? 6 : 3);
+}
+
+void
 pl_key_candidates_reject (pl_key_candidates *c, gpg_error_t why)
 {
   c->last = why;
@@ -562,6 +570,8 @@ pl_key_candidates_failure (const pl_key_candidates *c)
   if (c->last && (gpg_err_code (c->last) != GPG_ERR_BAD_PASSPHRASE
                   || c->session_tried))
     return c->last;
+  if (c->misaligned && !c->session_tried)
+    return gpg_error (PL_ERR_KEY_PACKET_VERSION);
   if (c->n_pkesk && (!c->n_skesk || !has_passphrase (c->o)))
     return pl_pkesk_list_failure (c->pkesks);
   if (c->n_dropped)

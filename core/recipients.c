@@ -199,6 +199,8 @@ struct pl_pkesk_list
   gpg_error_t held_err;         /* what a holder answered */
   size_t work;                  /* spent of PKESK_WORK_MAX */
   int over_budget;              /* a trial was left out for it */
+  size_t misaligned;            /* dropped: of another version than the
+                                 * data packet takes */
   char warning[192];            /* of the key that gave the last candidate */
   int ordered;                  /* the holders' ranks sorted PKESK */
   /* Each secret key is unlocked at most once a message, however many
@@ -294,6 +296,19 @@ pl_pkesk_list_add (pl_pkesk_list *l, const uint8_t *body, size_t len)
       || gpg_err_code (err) == GPG_ERR_UNKNOWN_VERSION)
     err = 0;
   return err;
+}
+
+size_t
+pl_pkesk_list_align (pl_pkesk_list *l, int version)
+{
+  size_t kept = 0;
+
+  for (size_t i = 0; i < l->n; i++)
+    if (l->pkesk[i].version == version)
+      l->pkesk[kept++] = l->pkesk[i];
+  l->misaligned += l->n - kept;
+  l->n = kept;
+  return l->misaligned;
 }
 
 size_t

@@ -103,6 +103,13 @@ gpg_error_t pl_pkesk_list_new (pl_pkesk_list **out, const pl_key *keys,
 gpg_error_t pl_pkesk_list_add (pl_pkesk_list *l, const uint8_t *body,
                                size_t len);
 
+/* RFC 9580 §10.3.2.1: keeps only the PKESKs of VERSION, the one the
+ * data packet takes (6 before SEIPD v2, 3 before SEIPD v1 and OCB
+ * tag 20), and drops the rest: a v3 PKESK names a cipher that a v2 SEIPD
+ * names again, and a v6 one none for SEIPD v1.  Before the first
+ * pl_pkesk_list_next.  Returns how many were dropped. */
+size_t pl_pkesk_list_align (pl_pkesk_list *l, int version);
+
 /* The next session key a PKESK gives with a key of the list, into
  * SESSION_KEY (secure, PL_SESSION_KEY_MAX octets).  GPG_ERR_EOF when
  * none is left; GPG_ERR_CANCELED, and Argon2 over the cap

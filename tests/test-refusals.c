@@ -249,12 +249,12 @@ drop_first_packet (GBytes *msg)
   return g_bytes_new (p + hl + len, n - hl - len);
 }
 
-/* A SEIPD v1 (AES-256) of "refusals" without key packets, its session
- * key into KEY (32 octets). */
+/* The encrypted data of PROFILE's message of "refusals" (AES-256),
+ * without its key packet, its session key into KEY (32 octets). */
 static GBytes *
-bare_seipd (uint8_t *key)
+bare_data (uint8_t *key, pl_profile profile)
 {
-  GBytes *msg = message (PL_PROFILE_RFC4880), *rest;
+  GBytes *msg = message (profile), *rest;
   pl_key pw = pl_key_passphrase ("pw", 2);
   pl_decrypt_options o = { &pw, 1, 0, NULL };
   pl_source *src = pl_source_new_memory (g_bytes_get_data (msg, NULL),
@@ -266,6 +266,8 @@ bare_seipd (uint8_t *key)
   g_assert_cmpuint (pl_decrypt (src, sink, &o, &result, NULL), ==, 0);
   g_assert_cmpuint (result.session_key_len, ==, 32);
   rest = drop_first_packet (msg);
+  g_assert_cmpint (((const uint8_t *) g_bytes_get_data (rest, NULL))[0],
+                   ==, 0xC0 | PL_PKT_SEIPD);
   pl_sink_free (sink);
   pl_source_free (src);
   g_bytes_unref (msg);
@@ -317,7 +319,7 @@ test_decrypt_primary_flags (void)
 {
   uint32_t t = (uint32_t) time (NULL) - 60;
   uint8_t *key = gcry_malloc_secure (32);
-  GBytes *data = bare_seipd (key), *sec;
+  GBytes *data = bare_data (key, PL_PROFILE_RFC4880), *sec;
   kb_key primary, sub;
   pl_decrypt_result result;
 
@@ -354,7 +356,7 @@ test_decrypt_rsa_value_over_modulus (void)
 {
   uint32_t t = (uint32_t) time (NULL) - 60;
   uint8_t *key = gcry_malloc_secure (32);
-  GBytes *data = bare_seipd (key), *sec;
+  GBytes *data = bare_data (key, PL_PROFILE_RFC4880), *sec;
   kb_key primary, sub;
   pl_decrypt_result result;
 
@@ -402,7 +404,7 @@ test_decrypt_weak_own_key_warns (void)
 {
   uint32_t t = (uint32_t) time (NULL) - 60;
   uint8_t *key = gcry_malloc_secure (32);
-  GBytes *data = bare_seipd (key), *sec;
+  GBytes *data = bare_data (key, PL_PROFILE_RFC4880), *sec;
   kb_key primary, sub;
   pl_decrypt_result result;
   pl_pkesk p;
@@ -424,6 +426,47 @@ test_decrypt_weak_own_key_warns (void)
   g_byte_array_unref (msg);
   g_bytes_unref (sec);
   g_bytes_unref (data);
+  kb_clear (&primary);
+  kb_clear (&sub);
+  gcry_free (key);
+}
+
+/* Issue 32 §5: a v3 PKESK before a v2 SEIPD opened it (RFC 9580
+ * §5.1.1: MUST NOT; §10.3.2.1: such a key packet is dropped).  Now the
+ * message is refused saying why; a v6 PKESK opens it, and before a v1
+ * SEIPD a v6 PKESK is refused likewise. */
+static void
+test_decrypt_pkesk_version (void)
+{
+  uint32_t t = (uint32_t) time (NULL) - 60;
+  uint8_t *key = gcry_malloc_secure (32);
+  kb_key primary, sub;
+  GBytes *sec;
+  pl_decrypt_result result;
+
+  kb_rsa (&primary, 2048, KB_RSA_GOOD, t);
+  kb_rsa (&sub, 2048, KB_RSA_GOOD, t);
+  sec = kb_cert (&primary, 0x03, &sub, 0x0C, 1, t);
+  for (int seipd2 = 0; seipd2 < 2; seipd2++)
+    for (int v6 = 0; v6 < 2; v6++)
+      {
+        GBytes *data = bare_data (key, seipd2 ? PL_PROFILE_RFC9580
+                                              : PL_PROFILE_RFC4880);
+        GByteArray *msg = g_byte_array_new ();
+        pl_pkesk p;
+
+        g_assert_cmpint (pl_pkesk_encrypt (&p, v6 ? 6 : 3, &sub.pub, 0,
+                                           PL_CIPHER_AES256, key, 32), ==, 0);
+        with_pkesk (msg, &p);
+        g_byte_array_append (msg, g_bytes_get_data (data, NULL),
+                             (guint) g_bytes_get_size (data));
+        g_assert_cmpstr (gpg_strerror (decrypt_with (msg, sec, &result)), ==,
+                         gpg_strerror (seipd2 == v6 ? 0
+                                       : PL_ERR_KEY_PACKET_VERSION));
+        g_byte_array_unref (msg);
+        g_bytes_unref (data);
+      }
+  g_bytes_unref (sec);
   kb_clear (&primary);
   kb_clear (&sub);
   gcry_free (key);
@@ -461,7 +504,7 @@ test_decrypt_wildcard_budget (void)
 {
   uint32_t t = (uint32_t) time (NULL) - 60;
   uint8_t *key = gcry_malloc_secure (32);
-  GBytes *data = bare_seipd (key), *sec, *big;
+  GBytes *data = bare_data (key, PL_PROFILE_RFC4880), *sec, *big;
   kb_key primary, sub;
   pl_decrypt_result result;
   pl_pkesk p;
@@ -525,6 +568,8 @@ main (int argc, char **argv)
                    test_decrypt_rsa_value_over_modulus);
   g_test_add_func ("/refusals/decrypt/weak-own-key-warns",
                    test_decrypt_weak_own_key_warns);
+  g_test_add_func ("/refusals/decrypt/pkesk-version",
+                   test_decrypt_pkesk_version);
   g_test_add_func ("/refusals/decrypt/wildcard-budget",
                    test_decrypt_wildcard_budget);
   return g_test_run ();
