@@ -407,7 +407,7 @@ pl_sig_verify_hashed (const pl_sig *sig, const pl_pubkey *signer,
    * neither (pubkey.h).  A weak one's still do, for one's own old key;
    * its uses refuse it (cert.h, pl_cert_key_unsafe). */
   if (signer->safety == PL_KEY_BROKEN)
-    return gpg_error (GPG_ERR_BAD_PUBKEY);
+    return gpg_error (GPG_ERR_UNUSABLE_PUBKEY);
   if (!galgo || !gcry_md_is_enabled (md, galgo))
     return gpg_error (GPG_ERR_DIGEST_ALGO);
   gcry_md_write (md, sig->body, sig->hashed_len);

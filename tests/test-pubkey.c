@@ -784,6 +784,29 @@ test_unsafe_rsa (void)
     kb_clear (&sub);
   }
   kb_clear (&weak);
+  /* An e = 1 primary's self-signature (s = EM, which anyone can make)
+   * does not verify (sig.c): its certificate has no valid one. */
+  {
+    kb_key forger;
+    GBytes *cert;
+    pl_cert **certs;
+    size_t n;
+    pl_cert_status st;
+    char why[128] = "";
+
+    kb_rsa (&forger, 2048, KB_RSA_E1, t);
+    cert = kb_cert (&forger, 0x03, NULL, 0, 0, t);
+    g_assert_cmpuint (pl_certs_read (g_bytes_get_data (cert, NULL),
+                                     g_bytes_get_size (cert), &certs, &n),
+                      ==, 0);
+    g_assert_cmpuint (pl_cert_check_primary (certs[0], now (), &st, why,
+                                             sizeof why), ==,
+                      gpg_error (GPG_ERR_UNUSABLE_PUBKEY));
+    g_assert_cmpstr (why, ==, "no valid self-signature");
+    pl_certs_free (certs, n);
+    g_bytes_unref (cert);
+    kb_clear (&forger);
+  }
   kb_clear (&primary);
 }
 
