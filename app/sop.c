@@ -708,6 +708,8 @@ run_decrypt (const decrypt_args *a, pl_decrypt_options *o, uint8_t *key_out)
                  result.recipients);
       goto leave;
     }
+  if (result.key_warning[0])
+    fprintf (stderr, "padlock-sop: warning: %s\n", result.key_warning);
   if (result.signed_inside && !o->n_verify_certs)
     fprintf (stderr, "padlock-sop: the message is signed; the signature "
              "was not verified\n");

@@ -35,6 +35,14 @@
  * enc-cert - enc-pass and dec-key - dec-pass are what a recipient costs
  * beyond what the message costs anyway.
  *
+ * "wildcards": a message of N (31) PKESKs that name no recipient (key
+ * ID 0), of the encryption key's algorithm, each with a random value of
+ * its size (below its modulus: no PKESK of them opens anything), then
+ * the message's real one, anonymous too (32 in all, the most a message
+ * keeps, recipients.c), and its SEIPD: what
+ * pl_decrypt with KEY costs (CPU seconds, one run), and what it says.
+ * A hostile sender's worst case against one's own key (issue 32 §6).
+ *
  * "batch": FILES (1000) messages of SIZE (16384) random octets
  * encrypted to CERT and decrypted with KEY on THREADS (1) threads, each
  * job with a thread budget of 1, the certificate and key parsed once
@@ -57,6 +65,7 @@
 
 #include "bench-util.h"
 #include "keycache.h"
+#include "packet.h"
 #include "pkesk.h"
 #include "recipients.h"
 #include "skesk.h"
@@ -546,6 +555,75 @@ run_batch (const char *cert_path, const char *key_path, int files,
   return 0;
 }
 
+/* ---- wildcards ----------------------------------------------------- */
+
+/* A v3 PKESK packet for nobody, of ALGO (RSA), with a random value of
+ * BITS - 8 bits, appended at OUT + *POS. */
+static void
+put_wildcard (uint8_t *out, size_t *pos, int algo, unsigned int bits)
+{
+  uint8_t body[PL_PKESK_BODY_MAX], value[PL_PUBKEY_BITS_MAX / 8];
+  size_t n = 0, len = (bits - 8 + 7) / 8;
+
+  body[n++] = 3;
+  memset (body + n, 0, 8);
+  n += 8;
+  body[n++] = (uint8_t) algo;
+  gcry_randomize (value, len, GCRY_WEAK_RANDOM);
+  value[0] |= 0x80;
+  n += pl_mpi_write (value, len, body + n);
+  *pos += pl_packet_write_header (out + *pos, PL_PKT_PKESK, n);
+  memcpy (out + *pos, body, n);
+  *pos += n;
+}
+
+static int
+run_wildcards (const char *cert_path, const char *key_path, int n)
+{
+  static const uint8_t plain[1] = { 'x' };
+  pl_decrypt_result result;
+  pl_job_control ctl = { NULL, NULL, NULL, 1 };
+  bench b;
+  uint8_t *real, *msg;
+  size_t real_len, pos = 0;
+  double t0, cpu;
+  gpg_error_t err;
+
+  bench_init (&b, cert_path, key_path);
+  if (b.enc->key.algo != PL_PK_RSA && b.enc->key.algo != PL_PK_RSA_E)
+    {
+      fprintf (stderr, "key-cost: wildcards wants an RSA key\n");
+      return 2;
+    }
+  b.eo_cert.anonymous_recipients = 1;
+  err = run_job (1, plain, 1, &b.eo_cert, NULL, &real, &real_len);
+  if (err)
+    die ("encrypt", err);
+  msg = malloc ((size_t) n * (6 + PL_PKESK_BODY_MAX) + real_len);
+  for (int i = 0; i < n; i++)
+    put_wildcard (msg, &pos, b.enc->key.algo, b.enc->key.bits);
+  memcpy (msg + pos, real, real_len);
+  pos += real_len;
+  {
+    pl_source *src = pl_source_new_memory (msg, pos);
+    pl_sink *sink = pl_sink_new_memory ();
+
+    memset (&result, 0, sizeof result);
+    t0 = now ();
+    err = pl_decrypt (src, sink, &b.do_key, &result, &ctl);
+    cpu = now () - t0;
+    pl_sink_free (sink);
+    pl_source_free (src);
+  }
+  printf ("wildcards %d + the real one, RSA-%u: %.2f s %s, %s\n", n,
+          b.enc->key.bits, cpu, wall_clock () ? "wall" : "CPU",
+          err ? gpg_strerror (err) : "opened");
+  free (msg);
+  free (real);
+  bench_clear (&b);
+  return 0;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -558,7 +636,12 @@ main (int argc, char **argv)
                       argc > 5 ? (size_t) atol (argv[5]) : 16384,
                       argc > 6 && atoi (argv[6]) > 1
                       ? (atoi (argv[6]) < 8 ? atoi (argv[6]) : 8) : 1);
+  if (argc >= 4 && !strcmp (argv[1], "wildcards"))
+    return run_wildcards (argv[2], argv[3], argc > 4 && atoi (argv[4]) > 0
+                          ? (atoi (argv[4]) < 64 ? atoi (argv[4]) : 64)
+                          : 31);
   fprintf (stderr, "usage: key-cost fixed CERT KEY [ROUNDS]\n"
-           "       key-cost batch CERT KEY [FILES [SIZE [THREADS]]]\n");
+           "       key-cost batch CERT KEY [FILES [SIZE [THREADS]]]\n"
+           "       key-cost wildcards CERT KEY [N]\n");
   return 2;
 }

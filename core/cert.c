@@ -213,6 +213,18 @@ add_subkey (reading *r, const uint8_t *body, size_t len, int secret)
       r->sigs = NULL;           /* its signatures are skipped with it */
       return gpg_err_code (err) == GPG_ERR_ENOMEM ? err : 0;
     }
+  {
+    pl_pubkey *sub = &c->subkeys[c->n_subkeys].key;
+    /* RFC 9580 §10.1.1: a v6 primary's subkeys are v6; a v6 subkey under
+     * a v4 primary is not one RFC 9580 knows (§5.5.2). */
+    if (sub->version != c->primary.key.version)
+      {
+        sub->safety = PL_KEY_BROKEN;
+        snprintf (sub->unsafe_why, sizeof sub->unsafe_why,
+                  "a v%d subkey under a v%d primary key", sub->version,
+                  c->primary.key.version);
+      }
+  }
   r->sigs = &c->subkeys[c->n_subkeys++].sigs;
   return 0;
 }
@@ -522,6 +534,24 @@ pl_cert_check_primary (const pl_cert *cert, uint32_t now,
   return 0;
 }
 
+int
+pl_cert_key_unsafe (const pl_cert *cert, const pl_cert_key *key,
+                    int own_decryption, char *why, size_t why_len)
+{
+  const pl_pubkey *k = &key->key, *p = &cert->primary.key;
+
+  if (k->safety == PL_KEY_BROKEN
+      || (k->safety == PL_KEY_WEAK && !own_decryption))
+    return say (why, why_len, "", k->unsafe_why), 1;
+  /* A subkey is bound by the primary's signature: a primary that forges
+   * (e = 1) or is too weak to trust binds nothing. */
+  if (key != &cert->primary
+      && (p->safety == PL_KEY_BROKEN
+          || (p->safety == PL_KEY_WEAK && !own_decryption)))
+    return say (why, why_len, "its primary key: ", p->unsafe_why), 1;
+  return 0;
+}
+
 /* A subkey that may sign needs the subkey's own back-signature (0x19),
  * embedded in its binding. */
 static int
@@ -544,7 +574,8 @@ back_signed (const pl_cert *cert, const pl_cert_key *sub,
   return ok;
 }
 
-/* Why SUB cannot encrypt, into REASON (REASON_LEN); 0 when it can. */
+/* Why SUB cannot encrypt, into REASON (REASON_LEN); 0 when it can, 2
+ * when it is not safe to use (pl_cert_key_unsafe), else 1. */
 static int
 subkey_unusable (const pl_cert *cert, const pl_cert_key *sub, uint32_t now,
                  int for_decryption, char *reason, size_t reason_len)
@@ -557,6 +588,8 @@ subkey_unusable (const pl_cert *cert, const pl_cert_key *sub, uint32_t now,
 
   if (!pl_pubkey_can_encrypt (&sub->key))
     return snprintf (reason, reason_len, "no encryption algorithm"), 1;
+  if (pl_cert_key_unsafe (cert, sub, for_decryption, reason, reason_len))
+    return 2;
   b = newest_valid (cert, &sub->sigs, bind, 1, &cert->primary.key, &t, now);
   if (!b)
     return snprintf (reason, reason_len, "no valid binding signature"), 1;
@@ -587,9 +620,16 @@ pl_cert_encryption_key (const pl_cert *cert, uint32_t now,
   pl_cert_status status;
   const pl_cert_key *best = NULL;
   char reason[96] = "no encryption subkey", r[96];
+  const pl_cert_key *unsafe_miss = NULL;
+  int miss;
   gpg_error_t err;
 
   *key = NULL;
+  if (pl_cert_key_unsafe (cert, &cert->primary, 0, r, sizeof r))
+    {
+      say (why, why_len, "not safe to use: ", r);
+      return gpg_error (GPG_ERR_UNUSABLE_PUBKEY);
+    }
   err = pl_cert_check_primary (cert, now, &status, r, sizeof r);
   if (err)
     {
@@ -600,9 +640,10 @@ pl_cert_encryption_key (const pl_cert *cert, uint32_t now,
     {
       const pl_cert_key *sub = &cert->subkeys[i];
 
-      if (subkey_unusable (cert, sub, now, 0, r, sizeof r))
+      if ((miss = subkey_unusable (cert, sub, now, 0, r, sizeof r)))
         {
           memcpy (reason, r, sizeof reason);
+          unsafe_miss = miss == 2 ? sub : NULL;
           continue;
         }
       if (!best || sub->key.created >= best->key.created)
@@ -619,6 +660,13 @@ pl_cert_encryption_key (const pl_cert *cert, uint32_t now,
   if (!best)
     {
       say (why, why_len, "no valid encryption subkey: ", reason);
+      if (unsafe_miss && why && why_len)
+        {
+          char fpr[2 * PL_FPR_MAX + 3];
+          pl_fpr_format (unsafe_miss->key.fpr, unsafe_miss->key.fpr_len, fpr);
+          snprintf (why, why_len, "not safe to use: its subkey %s: %s", fpr,
+                    reason);
+        }
       return gpg_error (GPG_ERR_UNUSABLE_PUBKEY);
     }
   *key = best;
@@ -630,10 +678,20 @@ pl_cert_key_may_decrypt (const pl_cert *cert, const pl_cert_key *key,
                          uint32_t now)
 {
   char r[96];
+  const pl_sig *self;
 
-  if (key == &cert->primary)
-    return pl_pubkey_can_encrypt (&key->key);
-  return !subkey_unusable (cert, key, now, 1, r, sizeof r);
+  if (key != &cert->primary)
+    return !subkey_unusable (cert, key, now, 1, r, sizeof r);
+  if (!pl_pubkey_can_encrypt (&key->key)
+      || pl_cert_key_unsafe (cert, key, 1, r, sizeof r))
+    return 0;
+  /* The primary's flags, when its self-signature gives them, must allow
+   * encryption: a PKESK for a signing-only primary (named, or for
+   * nobody) is not tried (issue 32: nor paid for, §6). */
+  self = primary_self_sig (cert, now);
+  return self && (!self->has_key_flags
+                  || (self->key_flags & (PL_KEY_FLAG_ENCRYPT_COMMS
+                                         | PL_KEY_FLAG_ENCRYPT_STORAGE)));
 }
 
 const pl_cert_uid *
@@ -738,6 +796,8 @@ pl_cert_key_may_sign (const pl_cert *cert, const pl_cert_key *key,
   char r[96];
   uint8_t flags;
 
+  if (pl_cert_key_unsafe (cert, key, 0, r, sizeof r))
+    return say (why, why_len, "", r), gpg_error (GPG_ERR_WRONG_KEY_USAGE);
   /* A revocation counts whenever it was made; expiry counts at WHEN. */
   if (newest_valid (cert, &cert->primary.sigs, prim_revs, 1, pk, &t, now))
     return say (why, why_len, "", "revoked"),

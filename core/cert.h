@@ -127,7 +127,10 @@ gpg_error_t pl_cert_check_primary (const pl_cert *cert, uint32_t now,
  * (key expiry relative to the subkey's creation), not revoked (0x28),
  * and, when it may also sign, has a valid back-signature (0x19), the
  * newest; else the primary when its own self-signature gives it those
- * flags.  The primary must be valid (pl_cert_check_primary).  None:
+ * flags.  The primary must be valid (pl_cert_check_primary), and
+ * neither it nor the key chosen unsafe (pl_cert_key_unsafe: WHY then
+ * "not safe to use: RSA-1024 is too weak", or for the subkey that came
+ * nearest "not safe to use: its subkey 0x...: RSA-1024 is too weak").  None:
  * GPG_ERR_UNUSABLE_PUBKEY, with WHY "no valid encryption subkey: " and
  * the reason of the nearest miss ("expired on 2025-03-01", "revoked",
  * "no binding signature", ...). */
@@ -135,9 +138,24 @@ gpg_error_t pl_cert_encryption_key (const pl_cert *cert, uint32_t now,
                                     const pl_cert_key **key, char *why,
                                     size_t why_len);
 
-/* 1 when KEY (of CERT) may decrypt: an algorithm that encrypts, and for
- * a subkey a valid binding signature (expired or revoked keys still
- * decrypt what was sent to them before). */
+/* 1 when KEY (of CERT) is not safe to use (pubkey.h's safety, decided
+ * when the certificate was read), with WHY (may be NULL) in words: "RSA-1024
+ * is too weak", "its RSA exponent e = 1 is unsafe", "its point is not on
+ * NIST P-256", "a v6 subkey under a v4 primary key", or for a subkey
+ * "its primary key: ..." (the primary's signature is what binds it).
+ * OWN_DECRYPTION: decrypting with one's own secret key, where a weak key
+ * (RSA below 2048 bits) is still used, with a warning (job.h); a
+ * broken one never is.  Every use asks this: pl_cert_encryption_key,
+ * pl_cert_key_may_decrypt, pl_cert_key_may_sign, verify.c. */
+int pl_cert_key_unsafe (const pl_cert *cert, const pl_cert_key *key,
+                        int own_decryption, char *why, size_t why_len);
+
+/* 1 when KEY (of CERT) may decrypt: an algorithm that encrypts, safe
+ * enough for one's own key (pl_cert_key_unsafe), and for a subkey a
+ * valid binding signature whose key flags, when it has them, allow
+ * encryption, for the primary a valid self-signature whose key flags,
+ * when it has them, allow it (expired or revoked keys still decrypt
+ * what was sent to them before). */
 int pl_cert_key_may_decrypt (const pl_cert *cert, const pl_cert_key *key,
                              uint32_t now);
 

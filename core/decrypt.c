@@ -816,6 +816,8 @@ open_with_candidates (decrypt_job *j, pl_key_candidates *c, open_fn open,
       if (!err)
         {
           keep_session_key (j, key, keylen);
+          pl_key_candidates_warning (c, j->result->key_warning,
+                                     sizeof j->result->key_warning);
           start_moving (j);
           return 0;
         }
@@ -908,6 +910,7 @@ decrypt_seipd1 (decrypt_job *j, pl_key_candidates *c, pl_cursor *bc)
   j->top_left = -1;
   opening.st = &r.st;
   opening.in = bc;
+  pl_key_candidates_for_data (c, 0);
   err = open_with_candidates (j, c, seipd1_open, &opening);
   if (err)
     goto leave;
@@ -1008,6 +1011,7 @@ decrypt_aead (decrypt_job *j, pl_key_candidates *c, pl_cursor *bc,
 
   opening.s = &r.s;
   opening.h = &h;
+  pl_key_candidates_for_data (c, format == PL_AEAD_FORMAT_SEIPD2);
   err = open_with_candidates (j, c, aead_open, &opening);
   if (err)
     return err;

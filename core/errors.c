@@ -54,6 +54,7 @@ pl_error_outcome (gpg_error_t err)
     case PL_ERR_CLEARSIGN_TOO_LARGE:
       return PL_OUTCOME_TOO_COSTLY;
     case PL_ERR_TOO_MANY_KEYS:
+    case PL_ERR_KEY_PACKET_VERSION:
       return PL_OUTCOME_MALFORMED;
     case GPG_ERR_CANCELED:
       return PL_OUTCOME_CANCELLED;
@@ -146,6 +147,10 @@ pl_error_message (gpg_error_t err)
                     "decompression bomb; nothing was written.");
     case PL_ERR_TOO_MANY_KEYS:
       return PL_N_ ("The file has too many key packets.");
+    case PL_ERR_KEY_PACKET_VERSION:
+      return PL_N_ ("The file's key packets are of another version than "
+                    "its encrypted data, which OpenPGP forbids: it was "
+                    "made wrong or altered.");
     case GPG_ERR_CANCELED:
       return PL_N_ ("Cancelled.");
     case GPG_ERR_EEXIST:

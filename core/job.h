@@ -235,6 +235,12 @@ typedef struct
   /* When no key opened a message with PKESKs: whom they are for,
    * "0x<key ID>, 0x<fingerprint>, anonymous" (recipients.h). */
   char recipients[256];
+  /* Not "" when the message opened but the user should hear of a risk:
+   * the key that opened it, one's own, is not safe to use any more ("the
+   * key that opened it, 0x..., is not safe to use: RSA-1024 is too weak;
+   * make a new one": RFC 9580 §12.4, cert.h).  padlock-sop prints it on
+   * stderr as a warning; the job succeeds all the same. */
+  char key_warning[192];
   /* The signatures' data hash (sighash.h): octets hashed on its thread
    * and on the job's own (for the tests and bench/). */
   uint64_t sig_hashed_on_thread, sig_hashed_on_caller;

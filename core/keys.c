@@ -318,6 +318,9 @@ struct pl_key_candidates
   size_t next_key;
   size_t next_form;
   int session_tried;
+  int from_pkesk;               /* the last candidate came from a PKESK */
+  size_t misaligned;            /* PKESKs of another version than the
+                                 * data packet's: dropped */
   gpg_error_t last;             /* why candidates failed, the hardest kept */
 };
 
@@ -482,10 +485,12 @@ pl_key_candidates_next (pl_key_candidates *c, const uint8_t **key,
   gpg_error_t pk_err;
 
   *key = c->session_key;
+  c->from_pkesk = 0;
   if (next_session_key (c, c->session_key, keylen, cipher_algo))
     return 0;
   /* Public-key recipients before any S2K runs. */
   pk_err = pl_pkesk_list_next (c->pkesks, c->session_key, keylen, cipher_algo);
+  c->from_pkesk = !pk_err;
   if (gpg_err_code (pk_err) != GPG_ERR_EOF)
     return pk_err;
   for (; c->next_skesk < c->n_skesk;
@@ -521,6 +526,12 @@ pl_key_candidates_next (pl_key_candidates *c, const uint8_t **key,
 }
 
 void
+pl_key_candidates_for_data (pl_key_candidates *c, int seipd2)
+{
+  c->misaligned = pl_pkesk_list_align (c->pkesks, seipd2 ? 6 : 3);
+}
+
+void
 pl_key_candidates_reject (pl_key_candidates *c, gpg_error_t why)
 {
   c->last = why;
@@ -537,6 +548,16 @@ has_passphrase (const pl_decrypt_options *o)
 }
 
 void
+pl_key_candidates_warning (const pl_key_candidates *c, char *out,
+                           size_t out_len)
+{
+  if (c->from_pkesk)
+    pl_pkesk_list_warning (c->pkesks, out, out_len);
+  else if (out_len)
+    out[0] = 0;
+}
+
+void
 pl_key_candidates_recipients (const pl_key_candidates *c, char *out,
                               size_t out_len)
 {
@@ -549,6 +570,8 @@ pl_key_candidates_failure (const pl_key_candidates *c)
   if (c->last && (gpg_err_code (c->last) != GPG_ERR_BAD_PASSPHRASE
                   || c->session_tried))
     return c->last;
+  if (c->misaligned && !c->session_tried)
+    return gpg_error (PL_ERR_KEY_PACKET_VERSION);
   if (c->n_pkesk && (!c->n_skesk || !has_passphrase (c->o)))
     return pl_pkesk_list_failure (c->pkesks);
   if (c->n_dropped)

@@ -80,15 +80,29 @@ gpg_error_t pl_key_candidates_next (pl_key_candidates *c,
                                     const uint8_t **key, size_t *keylen,
                                     int *cipher_algo);
 
+/* Tells the list which data packet follows (SEIPD2: a v2 SEIPD; else
+ * v1 or OCB tag 20), before the first candidate: PKESKs of the other
+ * version are dropped (recipients.h, pl_pkesk_list_align), and when none
+ * of the rest opens the message, that is the failure
+ * (PL_ERR_KEY_PACKET_VERSION). */
+void pl_key_candidates_for_data (pl_key_candidates *c, int seipd2);
+
 /* The data packet refused the last candidate, for WHY. */
 void pl_key_candidates_reject (pl_key_candidates *c, gpg_error_t why);
 
 /* After GPG_ERR_EOF: what tells the user most.  A hard error from a
- * candidate (or a refused session key) as it is; a message with PKESKs
+ * candidate (or a refused session key) as it is; PKESKs of the wrong
+ * version dropped (pl_key_candidates_for_data), no session key given:
+ * PL_ERR_KEY_PACKET_VERSION; a message with PKESKs
  * and no SKESK (or no passphrase for them) what pl_pkesk_list_failure
  * says (GPG_ERR_NO_SECKEY, PL_ERR_KEY_PROTECTED); no key packet at all
  * GPG_ERR_NO_DATA; else GPG_ERR_BAD_PASSPHRASE. */
 gpg_error_t pl_key_candidates_failure (const pl_key_candidates *c);
+
+/* What to warn of about the key that gave the last candidate (a weak
+ * RSA key of one's own, recipients.h), or "", into OUT. */
+void pl_key_candidates_warning (const pl_key_candidates *c, char *out,
+                                size_t out_len);
 
 /* Whom the message's PKESKs are for ("0x<key ID>, ..."), into OUT. */
 void pl_key_candidates_recipients (const pl_key_candidates *c, char *out,

@@ -354,17 +354,26 @@ elg_private (const pl_seckey *sk, gcry_sexp_t *out)
   return err;
 }
 
-/* The PKESK's value(s) for libgcrypt: RSA's m^e, ElGamal's pair. */
+/* The PKESK's value(s) for libgcrypt: RSA's m^e, ElGamal's pair.  Each
+ * must be below the modulus (RSA's n, ElGamal's p) of PUB: libgcrypt
+ * would reduce a larger one and decrypt it, so that one session key had
+ * many PKESKs (issue 32 §5).  Public values, so no secret is branched
+ * on. */
 static gpg_error_t
-pkcs1_enc_val (const pl_pkesk *p, gcry_sexp_t *out)
+pkcs1_enc_val (const pl_pkesk *p, const pl_pubkey *pub, gcry_sexp_t *out)
 {
-  gcry_mpi_t a = NULL, b = NULL;
+  gcry_mpi_t a = NULL, b = NULL, n = NULL;
   gpg_error_t err = gcry_mpi_scan (&a, GCRYMPI_FMT_USG, p->data + p->f[0].off,
                                    p->f[0].len, NULL);
 
   if (!err && p->algo == PL_PK_ELGAMAL)
     err = gcry_mpi_scan (&b, GCRYMPI_FMT_USG, p->data + p->f[1].off,
                          p->f[1].len, NULL);
+  if (!err)
+    err = pl_pubkey_mpi (pub, 0, &n);
+  if (!err && (gcry_mpi_cmp (a, n) >= 0 || (b && gcry_mpi_cmp (b, n) >= 0)))
+    err = gpg_error (GPG_ERR_DECRYPT_FAILED);
+  gcry_mpi_release (n);
   if (!err && p->algo == PL_PK_ELGAMAL)
     err = gcry_sexp_build (out, NULL, "(enc-val (flags raw) (elg (a %m)"
                            " (b %m)))", a, b);
@@ -401,7 +410,7 @@ pkcs1_decrypt (const pl_pkesk *p, const pl_seckey *sk, uint8_t *key,
     err = p->algo == PL_PK_ELGAMAL ? elg_private (sk, &priv)
                                    : rsa_private (sk, &priv);
   if (!err)
-    err = pkcs1_enc_val (p, &data);
+    err = pkcs1_enc_val (p, sk->pub, &data);
   if (!err && gcry_pk_decrypt (&res, data, priv))
     err = gpg_error (GPG_ERR_DECRYPT_FAILED);
   if (!err && k >= 11)

@@ -254,6 +254,74 @@ parse_material (material *m)
     }
 }
 
+/* 1 when the point Q of K (0x04 || x || y) is on K's curve. */
+static int
+point_on_curve (const pl_pubkey *k)
+{
+  gcry_sexp_t param = NULL;
+  gcry_ctx_t ctx = NULL;
+  gcry_mpi_point_t q = NULL;
+  int ok = 0;
+
+  if (!gcry_sexp_build (&param, NULL, "(public-key (ecc (curve %s) (q %b)))",
+                        pl_curve_gcry_name (k->curve),
+                        (int) k->field[0].len, pl_pubkey_field (k, 0))
+      && !gcry_mpi_ec_new (&ctx, param, NULL))
+    {
+      q = gcry_mpi_ec_get_point ("q", ctx, 1);
+      ok = q && gcry_mpi_ec_curve_point (q, ctx);
+    }
+  gcry_mpi_point_release (q);
+  gcry_ctx_release (ctx);
+  gcry_sexp_release (param);
+  return ok;
+}
+
+/* An RSA key's flaw, in words into WHY; PL_KEY_SAFE when it has none.
+ * An MPI's count is not held to its leading octet (pl_mpi_read), so E
+ * may begin with zeros: e = 1 written in two octets is still 1. */
+static pl_key_safety
+rsa_safety (const pl_pubkey *k, char *why, size_t why_len)
+{
+  const uint8_t *n = pl_pubkey_field (k, 0), *e = pl_pubkey_field (k, 1);
+  size_t e_len = k->field[1].len;
+
+  while (e_len > 1 && !e[0])
+    e++, e_len--;
+  if (!(n[k->field[0].len - 1] & 1))
+    return snprintf (why, why_len, "its RSA modulus is even"), PL_KEY_BROKEN;
+  if (!(e[e_len - 1] & 1))
+    return snprintf (why, why_len, "its RSA exponent is even"),
+           PL_KEY_BROKEN;
+  if (e_len == 1 && e[0] == 1)
+    return snprintf (why, why_len, "its RSA exponent e = 1 is unsafe"),
+           PL_KEY_BROKEN;
+  if (k->bits < PL_RSA_BITS_MIN)
+    return snprintf (why, why_len, "RSA-%u is too weak", k->bits), PL_KEY_WEAK;
+  return PL_KEY_SAFE;
+}
+
+/* Decides K's safety (pubkey.h), once, when it is read. */
+static void
+judge_safety (pl_pubkey *k)
+{
+  switch (k->algo)
+    {
+    case PL_PK_RSA: case PL_PK_RSA_E: case PL_PK_RSA_S:
+      k->safety = rsa_safety (k, k->unsafe_why, sizeof k->unsafe_why);
+      return;
+    case PL_PK_ECDH: case PL_PK_ECDSA:
+      if (k->curve == PL_CURVE_CV25519_LEGACY || point_on_curve (k))
+        return;
+      k->safety = PL_KEY_BROKEN;
+      snprintf (k->unsafe_why, sizeof k->unsafe_why,
+                "its point is not on %s", pl_curve_gcry_name (k->curve));
+      return;
+    default:
+      return;
+    }
+}
+
 static void
 compute_fingerprint (pl_pubkey *k)
 {
@@ -324,6 +392,7 @@ pl_pubkey_parse (pl_pubkey *key, const uint8_t *body, size_t len,
     }
   memcpy (key->body, body, m.pos);
   compute_fingerprint (key);
+  judge_safety (key);
   if (used)
     *used = m.pos;
   return 0;

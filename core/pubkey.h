@@ -62,6 +62,27 @@ typedef enum
  * every self-signature cost what a decryption does.  Keys use 65537
  * (17 bits); OpenSSL holds exponents to 64 bits above 3072-bit moduli. */
 #define PL_RSA_EXPONENT_BITS_MAX 64
+/* RSA below this many bits is too weak to use (RFC 9580 §12.4: MUST NOT
+ * encrypt, sign or verify with it); one's own such key still decrypts
+ * what was sent to it, with a warning (cert.h, job.h). */
+#define PL_RSA_BITS_MIN 2048
+
+/* Whether a key is safe to use, decided once, when it is read (DESIGN.md,
+ * Trust: "Keys unsafe to use are refused where they are read"); every use
+ * (cert.h: encrypting to it, verifying by it, decrypting with it) asks.
+ * The reason is in words ("RSA-1024 is too weak"). */
+typedef enum
+{
+  PL_KEY_SAFE = 0,
+  PL_KEY_WEAK,                  /* RSA below PL_RSA_BITS_MIN: refused but
+                                 * for decrypting with one's own key */
+  PL_KEY_BROKEN                 /* never used: an RSA exponent below 3 or
+                                 * even (e = 1 makes a "signature" s = EM
+                                 * verify, and encryption the identity),
+                                 * an even RSA modulus, an EC point off
+                                 * its curve, a subkey of another version
+                                 * than its primary (cert.c) */
+} pl_key_safety;
 
 typedef struct
 {
@@ -86,6 +107,8 @@ typedef struct
   uint8_t fpr[PL_FPR_MAX];
   size_t fpr_len;               /* 20 (v4) or 32 (v6) */
   uint8_t keyid[8];
+  pl_key_safety safety;
+  char unsafe_why[48];          /* why, when not PL_KEY_SAFE */
 } pl_pubkey;
 
 /* Parses the public part of a key packet (tags 6, 14, and the front of
@@ -96,7 +119,13 @@ typedef struct
  * short, long or inconsistent (a v6 length that does not match, a point
  * of the wrong size for its curve): GPG_ERR_INV_PACKET; an RSA, DSA or
  * ElGamal key over PL_PUBKEY_BITS_MAX, or an RSA exponent over
- * PL_RSA_EXPONENT_BITS_MAX: PL_ERR_KEY_TOO_LARGE.
+ * PL_RSA_EXPONENT_BITS_MAX: PL_ERR_KEY_TOO_LARGE.  A key that parses
+ * but is not safe to use is kept, with its SAFETY and UNSAFE_WHY set:
+ * RSA below PL_RSA_BITS_MIN bits, with e < 3, an even e or an even n; an
+ * ECDH or ECDSA point not on its NIST or brainpool curve (Curve25519 and
+ * Ed25519 points are 32-octet strings, left as they are: X25519 takes
+ * any u by design, and libgcrypt refuses an Ed25519 point that does not
+ * decode when it verifies).
  * On error *KEY is cleared. */
 gpg_error_t pl_pubkey_parse (pl_pubkey *key, const uint8_t *body, size_t len,
                              size_t *used);

@@ -18,6 +18,37 @@
 /* PKESKs kept per message: each may cost an unlock per secret key. */
 #define MAX_PKESK 32
 
+/* The secret-key work one message may make us do, in units of an
+ * RSA-1024 decryption: an RSA or ElGamal one grows as the cube of its
+ * size (bench/KEYS.md: 10 ms at 3,072 bits, 0.78 s at 16,384), so 4
+ * trials of an RSA-16384 key (about 3 s), 32 of RSA-8192, all 32 PKESKs
+ * with smaller keys; an elliptic-curve one counts 1 (0.2 ms).  A hostile
+ * message of 32 PKESKs for nobody cost 43 s with one's own RSA-16384 key
+ * (issue 32 §6, bench/key-cost wildcards); past the budget, a PKESK is
+ * not tried and, when nothing opened the message, it says so
+ * (PL_ERR_TOO_MANY_KEYS). */
+#define PKESK_WORK_MAX (4 * 16 * 16 * 16)
+
+static atomic_size_t trials_made;
+
+size_t
+pl_pkesk_trials_made (void)
+{
+  return atomic_load (&trials_made);
+}
+
+/* What one decryption with KEY costs, in PKESK_WORK_MAX's units. */
+static size_t
+trial_cost (const pl_pubkey *key)
+{
+  size_t k = (key->bits + 1023) / 1024;
+
+  if (key->algo != PL_PK_RSA && key->algo != PL_PK_RSA_E
+      && key->algo != PL_PK_ELGAMAL)
+    return 1;
+  return k ? k * k * k : 1;
+}
+
 /* ---- Encryption ---------------------------------------------------- */
 
 static const pl_cert *
@@ -34,7 +65,7 @@ pl_recipients_check (const pl_key *keys, size_t n_keys, uint32_t now,
     {
       const pl_cert *cert = cert_of (&keys[i]);
       const pl_cert_key *enc;
-      char fpr[2 * PL_FPR_MAX + 3], reason[128];
+      char fpr[2 * PL_FPR_MAX + 3], reason[192];
       gpg_error_t err;
 
       if (!cert)
@@ -166,6 +197,11 @@ struct pl_pkesk_list
   size_t next_p, next_k, next_sub;
   size_t locked;                /* keys a PKESK named that stayed locked */
   gpg_error_t held_err;         /* what a holder answered */
+  size_t work;                  /* spent of PKESK_WORK_MAX */
+  int over_budget;              /* a trial was left out for it */
+  size_t misaligned;            /* dropped: of another version than the
+                                 * data packet takes */
+  char warning[192];            /* of the key that gave the last candidate */
   int ordered;                  /* the holders' ranks sorted PKESK */
   /* Each secret key is unlocked at most once a message, however many
    * PKESKs name it (a hostile message may hold 32 anonymous ones): one
@@ -263,6 +299,19 @@ pl_pkesk_list_add (pl_pkesk_list *l, const uint8_t *body, size_t len)
 }
 
 size_t
+pl_pkesk_list_align (pl_pkesk_list *l, int version)
+{
+  size_t kept = 0;
+
+  for (size_t i = 0; i < l->n; i++)
+    if (l->pkesk[i].version == version)
+      l->pkesk[kept++] = l->pkesk[i];
+  l->misaligned += l->n - kept;
+  l->n = kept;
+  return l->misaligned;
+}
+
+size_t
 pl_pkesk_list_count (const pl_pkesk_list *l)
 {
   return l->n_seen;
@@ -282,6 +331,8 @@ pl_pkesk_list_failure (const pl_pkesk_list *l)
     return gpg_error (PL_ERR_KEY_PROTECTED);
   if (l->held_err)
     return l->held_err;
+  if (l->over_budget)
+    return gpg_error (PL_ERR_TOO_MANY_KEYS);
   return l->n_seen ? gpg_error (GPG_ERR_NO_SECKEY) : 0;
 }
 
@@ -329,6 +380,28 @@ unlock (pl_pkesk_list *l, const pl_cert_key *key, int tag, pl_seckey *sk)
   return gpg_error (GPG_ERR_BAD_PASSPHRASE);
 }
 
+/* RFC 9580 §12.4: decrypting with an RSA key below 3,072 bits SHOULD
+ * warn; below 2,048 (PL_KEY_WEAK) it is used only for this, so it warns
+ * (job.h, pl_decrypt_result.key_warning). */
+static void
+weak_key_warning (pl_pkesk_list *l, const pl_pubkey *key)
+{
+  char fpr[2 * PL_FPR_MAX + 3];
+
+  if (key->safety != PL_KEY_WEAK)
+    return;
+  pl_fpr_format (key->fpr, key->fpr_len, fpr);
+  snprintf (l->warning, sizeof l->warning, "the key that opened it, %s, "
+            "is not safe to use: %s; make a new one", fpr, key->unsafe_why);
+}
+
+void
+pl_pkesk_list_warning (const pl_pkesk_list *l, char *out, size_t out_len)
+{
+  if (out_len)
+    snprintf (out, out_len, "%s", l->warning);
+}
+
 /* Tries the key at the iterator on PKESK P. */
 static gpg_error_t
 try_key (pl_pkesk_list *l, const pl_pkesk *p, const pl_key *k,
@@ -365,8 +438,17 @@ try_key (pl_pkesk_list *l, const pl_pkesk *p, const pl_key *k,
     }
   if (l->slot_state[slot] != SLOT_OPEN)
     return gpg_error (GPG_ERR_NO_SECKEY);
+  if (l->work + trial_cost (&key->key) > PKESK_WORK_MAX)
+    {
+      l->over_budget = 1;
+      return gpg_error (GPG_ERR_NO_SECKEY);
+    }
+  l->work += trial_cost (&key->key);
+  atomic_fetch_add (&trials_made, 1);
   err = pl_pkesk_decrypt (p, &l->slot_key[slot], session_key, keylen,
                           cipher_algo);
+  if (!err)
+    weak_key_warning (l, &key->key);
   return err ? gpg_error (GPG_ERR_NO_SECKEY) : 0;
 }
 
@@ -442,6 +524,7 @@ pl_pkesk_list_next (pl_pkesk_list *l, uint8_t *session_key, size_t *keylen,
     return gpg_error (GPG_ERR_EOF);
   if (!l->ordered)
     order_pkesks (l);
+  l->warning[0] = 0;
   while (l->next_p < l->n)
     {
       const pl_key *k = &l->keys[l->next_k];

@@ -103,6 +103,13 @@ gpg_error_t pl_pkesk_list_new (pl_pkesk_list **out, const pl_key *keys,
 gpg_error_t pl_pkesk_list_add (pl_pkesk_list *l, const uint8_t *body,
                                size_t len);
 
+/* RFC 9580 §10.3.2.1: keeps only the PKESKs of VERSION, the one the
+ * data packet takes (6 before SEIPD v2, 3 before SEIPD v1 and OCB
+ * tag 20), and drops the rest: a v3 PKESK names a cipher that a v2 SEIPD
+ * names again, and a v6 one none for SEIPD v1.  Before the first
+ * pl_pkesk_list_next.  Returns how many were dropped. */
+size_t pl_pkesk_list_align (pl_pkesk_list *l, int version);
+
 /* The next session key a PKESK gives with a key of the list, into
  * SESSION_KEY (secure, PL_SESSION_KEY_MAX octets).  GPG_ERR_EOF when
  * none is left; GPG_ERR_CANCELED, and Argon2 over the cap
@@ -110,12 +117,26 @@ gpg_error_t pl_pkesk_list_add (pl_pkesk_list *l, const uint8_t *body,
 gpg_error_t pl_pkesk_list_next (pl_pkesk_list *l, uint8_t *session_key,
                                 size_t *keylen, int *cipher_algo);
 
+/* The warning for the key that gave the last session key (a weak RSA
+ * key of one's own: "the key that opened it, 0x..., is not safe to use:
+ * RSA-1024 is too weak; make a new one"), or "" into OUT. */
+void pl_pkesk_list_warning (const pl_pkesk_list *l, char *out,
+                            size_t out_len);
+
+/* Secret-key decryptions of PKESKs made by this process so far (for
+ * tests and benchmarks).  A message may make at most about 3 s of them
+ * (recipients.c, PKESK_WORK_MAX: 4 with an RSA-16384 key, 32 with
+ * RSA-8192 or smaller); only keys whose flags allow encryption are tried
+ * (cert.h, pl_cert_key_may_decrypt), a PKESK for nobody too. */
+size_t pl_pkesk_trials_made (void);
+
 /* How many PKESKs the message had. */
 size_t pl_pkesk_list_count (const pl_pkesk_list *l);
 
 /* After the list is through: PL_ERR_KEY_PROTECTED when a key a PKESK
  * names stayed locked (no key passphrase, or none fitting); an error a
- * holder answered; else GPG_ERR_NO_SECKEY (with PKESKs) or 0 (none). */
+ * holder answered; PL_ERR_TOO_MANY_KEYS when the work budget left
+ * trials out; else GPG_ERR_NO_SECKEY (with PKESKs) or 0 (none). */
 gpg_error_t pl_pkesk_list_failure (const pl_pkesk_list *l);
 
 /* "0x<key ID>, 0x<fingerprint>, anonymous": whom the PKESKs are for,

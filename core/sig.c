@@ -402,6 +402,12 @@ pl_sig_verify_hashed (const pl_sig *sig, const pl_pubkey *signer,
   if (sig->pk_algo != signer->algo || sig->version != signer->version
       || !sig->n_fields || !issuer_matches (sig, signer))
     return gpg_error (GPG_ERR_BAD_SIGNATURE);
+  /* A broken key's mathematics proves nothing (with e = 1, s = EM
+   * verifies for anyone): no signature by it verifies, a self-signature
+   * neither (pubkey.h).  A weak one's still do, for one's own old key;
+   * its uses refuse it (cert.h, pl_cert_key_unsafe). */
+  if (signer->safety == PL_KEY_BROKEN)
+    return gpg_error (GPG_ERR_UNUSABLE_PUBKEY);
   if (!galgo || !gcry_md_is_enabled (md, galgo))
     return gpg_error (GPG_ERR_DIGEST_ALGO);
   gcry_md_write (md, sig->body, sig->hashed_len);

@@ -127,7 +127,9 @@ gpg_error_t pl_sig_check_policy (const pl_sig *sig, uint32_t now);
  * or version than SIGNER); only then the policy of pl_sig_verify:
  * GPG_ERR_DIGEST_ALGO, GPG_ERR_SIG_EXPIRED, or GPG_ERR_BAD_SIGNATURE for
  * a signature from the future or with an unknown critical subpacket.
- * Shared with data signatures (verify.h). */
+ * A SIGNER that is broken (pubkey.h, PL_KEY_BROKEN: e = 1 forges):
+ * GPG_ERR_UNUSABLE_PUBKEY, before anything.  Shared with data
+ * signatures (verify.h). */
 gpg_error_t pl_sig_verify_hashed (const pl_sig *sig, const pl_pubkey *signer,
                                   gcry_md_hd_t md, uint32_t now);
 

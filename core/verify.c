@@ -358,6 +358,14 @@ judge (const pl_verifier *v, const pl_verify_entry *e, uint32_t now,
       out->why = gpg_error (GPG_ERR_BAD_SIGNATURE);
       return;
     }
+  /* A key not safe to use is refused before its mathematics: "not
+   * valid: RSA-1024 is too weak", never "good" nor "bad" (DESIGN.md). */
+  if (pl_cert_key_unsafe (out->cert, k, 0, out->reason, sizeof out->reason))
+    {
+      out->verdict = PL_VERDICT_NOT_VALID;
+      out->why = gpg_error (GPG_ERR_WRONG_KEY_USAGE);
+      return;
+    }
   if (e->hash < 0 || gcry_md_copy (&md, v->h[e->hash].md))
     {
       out->verdict = PL_VERDICT_UNSUPPORTED;

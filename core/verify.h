@@ -58,7 +58,10 @@ typedef enum
   PL_VERDICT_NOT_VALID,         /* verifies, but the key was expired at
                                  * signing time, is revoked or may not
                                  * sign, or the signature is refused by
-                                 * policy (SHA-1 after 2023, expired) */
+                                 * policy (SHA-1 after 2023, expired); or
+                                 * the key is not safe to use (RSA below
+                                 * 2048 bits, e = 1...: cert.h), checked
+                                 * before the mathematics */
   PL_VERDICT_UNSUPPORTED        /* a version, algorithm or hash we cannot
                                  * check, or a malformed signature */
 } pl_verdict;

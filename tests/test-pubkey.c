@@ -6,6 +6,7 @@
 #include "cert.h"
 #include "pubkey.h"
 #include "errors.h"
+#include "key-builder.h"
 
 #include <gcrypt.h>
 
@@ -705,6 +706,211 @@ test_every_cut_and_flip (void)
   g_bytes_unref (a);
 }
 
+/* ---- Keys not safe to use (issue 32 §5) ----------------------------- */
+
+/* CERT (its bytes) is refused for encryption with a WHY holding WANT;
+ * WANT NULL: its encryption key is SUB. */
+static void
+assert_encryption (GBytes *cert, const char *want, const pl_pubkey *sub)
+{
+  pl_cert **certs;
+  size_t n;
+  const pl_cert_key *enc;
+  char why[256] = "";
+  gpg_error_t err;
+
+  g_assert_cmpuint (pl_certs_read (g_bytes_get_data (cert, NULL),
+                                   g_bytes_get_size (cert), &certs, &n), ==, 0);
+  err = pl_cert_encryption_key (certs[0], now (), &enc, why, sizeof why);
+  if (want)
+    {
+      g_test_message ("refused: %s", why);
+      g_assert_cmpstr (gpg_strerror (err), ==,
+                       gpg_strerror (GPG_ERR_UNUSABLE_PUBKEY));
+      g_assert_true (g_str_has_prefix (why, "not safe to use: "));
+      g_assert_nonnull (strstr (why, want));
+    }
+  else
+    {
+      g_assert_cmpuint (err, ==, 0);
+      g_assert_cmpmem (enc->key.fpr, enc->key.fpr_len, sub->fpr, sub->fpr_len);
+    }
+  pl_certs_free (certs, n);
+}
+
+/* RSA subkeys with e = 1, an even e, an even modulus, or 1024 bits, and a
+ * primary of 1024 bits: each was encrypted to (with e = 1 the PKESK
+ * carries the session key in the clear). */
+static void
+test_unsafe_rsa (void)
+{
+  static const struct { unsigned int bits; int how; const char *why; }
+  subs[] = {
+    { 2048, KB_RSA_GOOD, NULL },
+    { 2048, KB_RSA_E1, ": its RSA exponent e = 1 is unsafe" },
+    { 2048, KB_RSA_E_EVEN, ": its RSA exponent is even" },
+    { 2048, KB_RSA_N_EVEN, ": its RSA modulus is even" },
+    { 1024, KB_RSA_GOOD, ": RSA-1024 is too weak" },
+  };
+  uint32_t t = now () - 60;
+  kb_key primary, weak;
+
+  kb_rsa (&primary, 2048, KB_RSA_GOOD, t);
+  for (gsize i = 0; i < G_N_ELEMENTS (subs); i++)
+    {
+      kb_key sub;
+      GBytes *cert;
+
+      kb_rsa (&sub, subs[i].bits, subs[i].how, t);
+      cert = kb_cert (&primary, 0x03, &sub, 0x0C, 0, t);
+      assert_encryption (cert, subs[i].why, &sub.pub);
+      g_bytes_unref (cert);
+      kb_clear (&sub);
+    }
+  /* A weak primary binds nothing, and is no recipient itself. */
+  kb_rsa (&weak, 1024, KB_RSA_GOOD, t);
+  {
+    kb_key sub;
+    GBytes *cert;
+
+    kb_rsa (&sub, 2048, KB_RSA_GOOD, t);
+    cert = kb_cert (&weak, 0x03, &sub, 0x0C, 0, t);
+    assert_encryption (cert, "not safe to use: RSA-1024 is too weak",
+                       &sub.pub);
+    g_bytes_unref (cert);
+    cert = kb_cert (&weak, 0x0F, NULL, 0, 0, t);
+    assert_encryption (cert, "not safe to use: RSA-1024 is too weak", NULL);
+    g_bytes_unref (cert);
+    kb_clear (&sub);
+  }
+  kb_clear (&weak);
+  /* An e = 1 primary's self-signature (s = EM, which anyone can make)
+   * does not verify (sig.c): its certificate has no valid one. */
+  {
+    kb_key forger;
+    GBytes *cert;
+    pl_cert **certs;
+    size_t n;
+    pl_cert_status st;
+    char why[128] = "";
+
+    kb_rsa (&forger, 2048, KB_RSA_E1, t);
+    cert = kb_cert (&forger, 0x03, NULL, 0, 0, t);
+    g_assert_cmpuint (pl_certs_read (g_bytes_get_data (cert, NULL),
+                                     g_bytes_get_size (cert), &certs, &n),
+                      ==, 0);
+    g_assert_cmpuint (pl_cert_check_primary (certs[0], now (), &st, why,
+                                             sizeof why), ==,
+                      gpg_error (GPG_ERR_UNUSABLE_PUBKEY));
+    g_assert_cmpstr (why, ==, "no valid self-signature");
+    pl_certs_free (certs, n);
+    g_bytes_unref (cert);
+    kb_clear (&forger);
+  }
+  kb_clear (&primary);
+}
+
+/* An ECDH subkey body (v4, made T) on CURVE (its OID) with the point Q. */
+static GByteArray *
+ecdh_body (const uint8_t *oid, gsize oid_len, const uint8_t *q, gsize q_len,
+           uint32_t t)
+{
+  GByteArray *b = g_byte_array_new ();
+  uint8_t head[7] = { 4, (uint8_t) (t >> 24), (uint8_t) (t >> 16),
+                      (uint8_t) (t >> 8), (uint8_t) t, 18, (uint8_t) oid_len };
+  uint8_t bits[2] = { (uint8_t) ((q_len * 8 - 5) >> 8),
+                      (uint8_t) (q_len * 8 - 5) };
+  static const uint8_t kdf[4] = { 3, 1, 8, 9 };
+
+  g_byte_array_append (b, head, 7);
+  g_byte_array_append (b, oid, (guint) oid_len);
+  g_byte_array_append (b, bits, 2);
+  g_byte_array_append (b, q, (guint) q_len);
+  g_byte_array_append (b, kdf, 4);
+  return b;
+}
+
+/* ECDH subkeys whose point is not on their curve (random x and y) were
+ * encrypted to; a point libgcrypt made is still taken. */
+static void
+test_unsafe_ecdh_point (void)
+{
+  static const struct { const char *name; uint8_t oid[9]; gsize oid_len; }
+  curves[] = {
+    { "NIST P-256", { 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x03, 0x01, 0x07 }, 8 },
+    { "NIST P-384", { 0x2B, 0x81, 0x04, 0x00, 0x22 }, 5 },
+    { "NIST P-521", { 0x2B, 0x81, 0x04, 0x00, 0x23 }, 5 },
+    { "brainpoolP256r1", { 0x2B, 0x24, 0x03, 0x03, 0x02, 0x08, 0x01, 0x01,
+                           0x07 }, 9 },
+  };
+  uint32_t t = now () - 60;
+  kb_key primary;
+
+  kb_rsa (&primary, 2048, KB_RSA_GOOD, t);
+  for (gsize i = 0; i < G_N_ELEMENTS (curves); i++)
+    for (int on = 0; on < 2; on++)
+      {
+        gcry_sexp_t parm, key, q;
+        const uint8_t *point;
+        size_t len;
+        uint8_t spoiled[1 + 2 * 66];
+        GByteArray *body;
+        kb_key sub;
+        GBytes *cert;
+
+        g_assert_cmpint (gcry_sexp_build (&parm, NULL, "(genkey (ecc (curve "
+                                          "%s)))", curves[i].name), ==, 0);
+        g_assert_cmpint (gcry_pk_genkey (&key, parm), ==, 0);
+        q = gcry_sexp_find_token (key, "q", 0);
+        point = (const uint8_t *) gcry_sexp_nth_data (q, 1, &len);
+        memcpy (spoiled, point, len);
+        if (!on)
+          spoiled[len - 1] ^= 1;  /* y off by one: not on the curve */
+        body = ecdh_body (curves[i].oid, curves[i].oid_len, spoiled, len, t);
+        kb_public (&sub, body->data, body->len);
+        cert = kb_cert (&primary, 0x03, &sub, 0x0C, 0, t);
+        assert_encryption (cert, on ? NULL : "its point is not on", &sub.pub);
+        g_bytes_unref (cert);
+        kb_clear (&sub);
+        g_byte_array_unref (body);
+        gcry_sexp_release (q);
+        gcry_sexp_release (key);
+        gcry_sexp_release (parm);
+      }
+  kb_clear (&primary);
+}
+
+/* A v6 X25519 subkey bound to a v4 primary was encrypted to (RFC 9580
+ * §10.1.1: a v6 primary's subkeys are v6, and v6 subkeys have a v6
+ * primary). */
+static void
+test_unsafe_v6_subkey (void)
+{
+  uint32_t t = now () - 60;
+  uint8_t body[10 + 32] = { 6, (uint8_t) (t >> 24), (uint8_t) (t >> 16),
+                            (uint8_t) (t >> 8), (uint8_t) t, 25, 0, 0, 0, 32 };
+  kb_key primary, sub;
+  GBytes *cert;
+
+  gcry_randomize (body + 10, 32, GCRY_WEAK_RANDOM);
+  kb_rsa (&primary, 2048, KB_RSA_GOOD, t);
+  kb_public (&sub, body, sizeof body);
+  cert = kb_cert (&primary, 0x03, &sub, 0x0C, 0, t);
+  assert_encryption (cert, ": a v6 subkey under a v4 primary",
+                     NULL);
+  g_bytes_unref (cert);
+  /* The same key as a v4 subkey is taken. */
+  body[0] = 4;
+  memmove (body + 6, body + 10, 32);
+  kb_clear (&sub);
+  kb_public (&sub, body, 6 + 32);
+  cert = kb_cert (&primary, 0x03, &sub, 0x0C, 0, t);
+  assert_encryption (cert, NULL, &sub.pub);
+  g_bytes_unref (cert);
+  kb_clear (&sub);
+  kb_clear (&primary);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -717,6 +923,9 @@ main (int argc, char **argv)
       g_free (path);
     }
   g_test_add_func ("/pubkey/keyring", test_keyring);
+  g_test_add_func ("/pubkey/unsafe/rsa", test_unsafe_rsa);
+  g_test_add_func ("/pubkey/unsafe/ecdh-point", test_unsafe_ecdh_point);
+  g_test_add_func ("/pubkey/unsafe/v6-subkey", test_unsafe_v6_subkey);
   g_test_add_func ("/pubkey/hostile/appended-subkey", test_appended_subkey);
   g_test_add_func ("/pubkey/hostile/bad-binding", test_bad_binding);
   g_test_add_func ("/pubkey/kept-verdicts", test_kept_verdicts);

@@ -8,8 +8,16 @@
 #include "algo.h"
 #include "aead.h"
 #include "skesk.h"
+#include "cert.h"
+#include "key-builder.h"
+#include "packet.h"
+#include "pkesk.h"
+#include "recipients.h"
+#include "errors.h"
 
 #include <string.h>
+#include <time.h>
+#include <gcrypt.h>
 
 /* Large enough that a job would start its read-ahead and writer
  * threads, had it got that far. */
@@ -220,6 +228,326 @@ test_decrypt_bad_options (void)
   g_bytes_unref (msg);
 }
 
+/* ---- Keys not safe to use, and what one's own keys may cost -------- */
+
+/* MSG (a whole message, binary) without its first packet; the octets
+ * from there into *REST. */
+static GBytes *
+drop_first_packet (GBytes *msg)
+{
+  const uint8_t *p = g_bytes_get_data (msg, NULL);
+  gsize n = g_bytes_get_size (msg), hl, len;
+
+  g_assert_true (p[0] & 0x40);  /* pl_packet_write_header's form */
+  if (p[1] < 192)
+    hl = 2, len = p[1];
+  else if (p[1] < 224)
+    hl = 3, len = ((gsize) (p[1] - 192) << 8) + p[2] + 192;
+  else
+    hl = 6, len = (gsize) p[2] << 24 | (gsize) p[3] << 16
+                  | (gsize) p[4] << 8 | p[5];
+  return g_bytes_new (p + hl + len, n - hl - len);
+}
+
+/* The encrypted data of PROFILE's message of "refusals" (AES-256),
+ * without its key packet, its session key into KEY (32 octets). */
+static GBytes *
+bare_data (uint8_t *key, pl_profile profile)
+{
+  GBytes *msg = message (profile), *rest;
+  pl_key pw = pl_key_passphrase ("pw", 2);
+  pl_decrypt_options o = { &pw, 1, 0, NULL };
+  pl_source *src = pl_source_new_memory (g_bytes_get_data (msg, NULL),
+                                         g_bytes_get_size (msg));
+  pl_sink *sink = pl_sink_new_memory ();
+  pl_decrypt_result result;
+
+  o.session_key_out = key;
+  g_assert_cmpuint (pl_decrypt (src, sink, &o, &result, NULL), ==, 0);
+  g_assert_cmpuint (result.session_key_len, ==, 32);
+  rest = drop_first_packet (msg);
+  g_assert_cmpint (((const uint8_t *) g_bytes_get_data (rest, NULL))[0],
+                   ==, 0xC0 | PL_PKT_SEIPD);
+  pl_sink_free (sink);
+  pl_source_free (src);
+  g_bytes_unref (msg);
+  return rest;
+}
+
+/* PKESK P as a packet, then DATA: a message. */
+static GByteArray *
+with_pkesk (GByteArray *out, const pl_pkesk *p)
+{
+  uint8_t body[PL_PKESK_BODY_MAX], head[6];
+  size_t len = pl_pkesk_write (p, body);
+  size_t hl = pl_packet_write_header (head, PL_PKT_PKESK, len);
+
+  g_byte_array_append (out, head, (guint) hl);
+  g_byte_array_append (out, body, (guint) len);
+  return out;
+}
+
+/* pl_decrypt of MSG with the secret keys SECRET. */
+static gpg_error_t
+decrypt_with (GByteArray *msg, GBytes *secret, pl_decrypt_result *result)
+{
+  pl_cert **certs;
+  size_t n;
+  pl_key key;
+  pl_decrypt_options o = { &key, 1, 0, NULL };
+  pl_source *src = pl_source_new_memory (msg->data, msg->len);
+  pl_sink *sink = pl_sink_new_memory ();
+  gpg_error_t err;
+
+  g_assert_cmpint (pl_certs_read (g_bytes_get_data (secret, NULL),
+                                  g_bytes_get_size (secret), &certs, &n),
+                   ==, 0);
+  key = (pl_key) { PL_KEY_SECRET, certs[0], 0, 0, 0 };
+  memset (result, 0, sizeof *result);
+  err = pl_decrypt (src, sink, &o, result, NULL);
+  pl_sink_free (sink);
+  pl_source_free (src);
+  pl_certs_free (certs, n);
+  return err;
+}
+
+/* Issue 32 §5: a PKESK for a primary whose key flags leave encryption
+ * out (sign and certify, 0x03) opened the message, named or for nobody;
+ * the subkey whose flags allow it still does. */
+static void
+test_decrypt_primary_flags (void)
+{
+  uint32_t t = (uint32_t) time (NULL) - 60;
+  uint8_t *key = gcry_malloc_secure (32);
+  GBytes *data = bare_data (key, PL_PROFILE_RFC4880), *sec;
+  kb_key primary, sub;
+  pl_decrypt_result result;
+
+  kb_rsa (&primary, 2048, KB_RSA_GOOD, t);
+  kb_rsa (&sub, 2048, KB_RSA_GOOD, t);
+  sec = kb_cert (&primary, 0x03, &sub, 0x0C, 1, t);
+  for (int anonymous = 0; anonymous < 2; anonymous++)
+    for (int to_sub = 0; to_sub < 2; to_sub++)
+      {
+        pl_pkesk p;
+        GByteArray *msg = g_byte_array_new ();
+
+        g_assert_cmpint (pl_pkesk_encrypt (&p, 3, to_sub ? &sub.pub
+                                           : &primary.pub, anonymous,
+                                           PL_CIPHER_AES256, key, 32), ==, 0);
+        with_pkesk (msg, &p);
+        g_byte_array_append (msg, g_bytes_get_data (data, NULL),
+                             (guint) g_bytes_get_size (data));
+        g_assert_cmpstr (gpg_strerror (decrypt_with (msg, sec, &result)), ==,
+                         gpg_strerror (to_sub ? 0 : GPG_ERR_NO_SECKEY));
+        g_byte_array_unref (msg);
+      }
+  g_bytes_unref (sec);
+  g_bytes_unref (data);
+  kb_clear (&primary);
+  kb_clear (&sub);
+  gcry_free (key);
+}
+
+/* Issue 32 §5: an RSA value c >= n was reduced by libgcrypt and opened
+ * the message: c + n is refused; c itself opens it. */
+static void
+test_decrypt_rsa_value_over_modulus (void)
+{
+  uint32_t t = (uint32_t) time (NULL) - 60;
+  uint8_t *key = gcry_malloc_secure (32);
+  GBytes *data = bare_data (key, PL_PROFILE_RFC4880), *sec;
+  kb_key primary, sub;
+  pl_decrypt_result result;
+
+  kb_rsa (&primary, 2048, KB_RSA_GOOD, t);
+  kb_rsa (&sub, 2048, KB_RSA_GOOD, t);
+  sec = kb_cert (&primary, 0x03, &sub, 0x0C, 1, t);
+  for (int over = 0; over < 2; over++)
+    {
+      pl_pkesk p;
+      gcry_mpi_t c, n;
+      size_t len;
+      GByteArray *msg = g_byte_array_new ();
+
+      g_assert_cmpint (pl_pkesk_encrypt (&p, 3, &sub.pub, 0, PL_CIPHER_AES256,
+                                         key, 32), ==, 0);
+      g_assert_cmpint (gcry_mpi_scan (&c, GCRYMPI_FMT_USG,
+                                      p.data + p.f[0].off, p.f[0].len, NULL),
+                       ==, 0);
+      g_assert_cmpint (pl_pubkey_mpi (&sub.pub, 0, &n), ==, 0);
+      if (over)
+        gcry_mpi_add (c, c, n);
+      g_assert_cmpint (gcry_mpi_print (GCRYMPI_FMT_PGP, p.data,
+                                       sizeof p.data, &len, c), ==, 0);
+      p.data_len = len;
+      with_pkesk (msg, &p);
+      g_byte_array_append (msg, g_bytes_get_data (data, NULL),
+                           (guint) g_bytes_get_size (data));
+      g_assert_cmpstr (gpg_strerror (decrypt_with (msg, sec, &result)), ==,
+                       gpg_strerror (over ? GPG_ERR_NO_SECKEY : 0));
+      gcry_mpi_release (c);
+      gcry_mpi_release (n);
+      g_byte_array_unref (msg);
+    }
+  g_bytes_unref (sec);
+  g_bytes_unref (data);
+  kb_clear (&primary);
+  kb_clear (&sub);
+  gcry_free (key);
+}
+
+/* Issue 32 §5: one's own RSA-1024 subkey still opens what was sent to it
+ * (RFC 9580 §12.4), and the result warns, naming it and why. */
+static void
+test_decrypt_weak_own_key_warns (void)
+{
+  uint32_t t = (uint32_t) time (NULL) - 60;
+  uint8_t *key = gcry_malloc_secure (32);
+  GBytes *data = bare_data (key, PL_PROFILE_RFC4880), *sec;
+  kb_key primary, sub;
+  pl_decrypt_result result;
+  pl_pkesk p;
+  char fpr[2 * PL_FPR_MAX + 3];
+  GByteArray *msg = g_byte_array_new ();
+
+  kb_rsa (&primary, 2048, KB_RSA_GOOD, t);
+  kb_rsa (&sub, 1024, KB_RSA_GOOD, t);
+  sec = kb_cert (&primary, 0x03, &sub, 0x0C, 1, t);
+  g_assert_cmpint (pl_pkesk_encrypt (&p, 3, &sub.pub, 0, PL_CIPHER_AES256,
+                                     key, 32), ==, 0);
+  with_pkesk (msg, &p);
+  g_byte_array_append (msg, g_bytes_get_data (data, NULL),
+                       (guint) g_bytes_get_size (data));
+  g_assert_cmpint (decrypt_with (msg, sec, &result), ==, 0);
+  pl_fpr_format (sub.pub.fpr, sub.pub.fpr_len, fpr);
+  g_assert_nonnull (strstr (result.key_warning, fpr));
+  g_assert_nonnull (strstr (result.key_warning, "RSA-1024 is too weak"));
+  g_byte_array_unref (msg);
+  g_bytes_unref (sec);
+  g_bytes_unref (data);
+  kb_clear (&primary);
+  kb_clear (&sub);
+  gcry_free (key);
+}
+
+/* Issue 32 §5: a v3 PKESK before a v2 SEIPD opened it (RFC 9580
+ * §5.1.1: MUST NOT; §10.3.2.1: such a key packet is dropped).  Now the
+ * message is refused saying why; a v6 PKESK opens it, and before a v1
+ * SEIPD a v6 PKESK is refused likewise. */
+static void
+test_decrypt_pkesk_version (void)
+{
+  uint32_t t = (uint32_t) time (NULL) - 60;
+  uint8_t *key = gcry_malloc_secure (32);
+  kb_key primary, sub;
+  GBytes *sec;
+  pl_decrypt_result result;
+
+  kb_rsa (&primary, 2048, KB_RSA_GOOD, t);
+  kb_rsa (&sub, 2048, KB_RSA_GOOD, t);
+  sec = kb_cert (&primary, 0x03, &sub, 0x0C, 1, t);
+  for (int seipd2 = 0; seipd2 < 2; seipd2++)
+    for (int v6 = 0; v6 < 2; v6++)
+      {
+        GBytes *data = bare_data (key, seipd2 ? PL_PROFILE_RFC9580
+                                              : PL_PROFILE_RFC4880);
+        GByteArray *msg = g_byte_array_new ();
+        pl_pkesk p;
+
+        g_assert_cmpint (pl_pkesk_encrypt (&p, v6 ? 6 : 3, &sub.pub, 0,
+                                           PL_CIPHER_AES256, key, 32), ==, 0);
+        with_pkesk (msg, &p);
+        g_byte_array_append (msg, g_bytes_get_data (data, NULL),
+                             (guint) g_bytes_get_size (data));
+        g_assert_cmpstr (gpg_strerror (decrypt_with (msg, sec, &result)), ==,
+                         gpg_strerror (seipd2 == v6 ? 0
+                                       : PL_ERR_KEY_PACKET_VERSION));
+        g_byte_array_unref (msg);
+        g_bytes_unref (data);
+      }
+  g_bytes_unref (sec);
+  kb_clear (&primary);
+  kb_clear (&sub);
+  gcry_free (key);
+}
+
+/* N v3 PKESKs for nobody, of algorithm 1, each a random value of BITS -
+ * 8 bits, into MSG. */
+static void
+put_wildcards (GByteArray *msg, int n, unsigned int bits)
+{
+  for (int i = 0; i < n; i++)
+    {
+      pl_pkesk p;
+      uint8_t v[PL_PUBKEY_BITS_MAX / 8];
+      size_t len = (bits - 8) / 8;
+
+      memset (&p, 0, sizeof p);
+      p.version = 3;
+      p.algo = PL_PK_RSA;
+      gcry_randomize (v, len, GCRY_WEAK_RANDOM);
+      v[0] |= 0x80;
+      p.data_len = pl_mpi_write (v, len, p.data);
+      with_pkesk (msg, &p);
+    }
+}
+
+/* Issue 32 §6: 32 PKESKs for nobody against one's own RSA-16384 key were
+ * 64 private-key operations (the primary, whose flags forbid encryption,
+ * and the subkey, each time): 43 s of CPU.  Now the primary is not tried
+ * and the trials stop at the work budget (4 RSA-16384 decryptions),
+ * saying so; with an RSA-2048 key all 32 are tried, and the real one,
+ * last, opens the message. */
+static void
+test_decrypt_wildcard_budget (void)
+{
+  uint32_t t = (uint32_t) time (NULL) - 60;
+  uint8_t *key = gcry_malloc_secure (32);
+  GBytes *data = bare_data (key, PL_PROFILE_RFC4880), *sec, *big;
+  kb_key primary, sub;
+  pl_decrypt_result result;
+  pl_pkesk p;
+  GByteArray *msg = g_byte_array_new ();
+  g_autofree char *path = g_build_filename (g_getenv ("PADLOCK_SOURCE_DIR"),
+                                            "tests", "data",
+                                            "rsa16384-sec.asc", NULL);
+  gchar *text;
+  gsize text_len;
+  size_t before;
+
+  kb_rsa (&primary, 2048, KB_RSA_GOOD, t);
+  kb_rsa (&sub, 2048, KB_RSA_GOOD, t);
+  sec = kb_cert (&primary, 0x03, &sub, 0x0C, 1, t);
+  put_wildcards (msg, 31, 2048);
+  g_assert_cmpint (pl_pkesk_encrypt (&p, 3, &sub.pub, 1, PL_CIPHER_AES256,
+                                     key, 32), ==, 0);
+  with_pkesk (msg, &p);
+  g_byte_array_append (msg, g_bytes_get_data (data, NULL),
+                       (guint) g_bytes_get_size (data));
+  before = pl_pkesk_trials_made ();
+  g_assert_cmpint (decrypt_with (msg, sec, &result), ==, 0);
+  g_assert_cmpuint (pl_pkesk_trials_made () - before, ==, 32);
+
+  g_assert_true (g_file_get_contents (path, &text, &text_len, NULL));
+  big = g_bytes_new_take (text, text_len);
+  g_byte_array_set_size (msg, 0);
+  put_wildcards (msg, 32, 16384);
+  g_byte_array_append (msg, g_bytes_get_data (data, NULL),
+                       (guint) g_bytes_get_size (data));
+  before = pl_pkesk_trials_made ();
+  g_assert_cmpstr (gpg_strerror (decrypt_with (msg, big, &result)), ==,
+                   gpg_strerror (PL_ERR_TOO_MANY_KEYS));
+  g_assert_cmpuint (pl_pkesk_trials_made () - before, ==, 4);
+  g_bytes_unref (big);
+  g_byte_array_unref (msg);
+  g_bytes_unref (sec);
+  g_bytes_unref (data);
+  kb_clear (&primary);
+  kb_clear (&sub);
+  gcry_free (key);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -234,5 +562,15 @@ main (int argc, char **argv)
   g_test_add_func ("/refusals/decrypt/unknown-cipher",
                    test_decrypt_unknown_cipher);
   g_test_add_func ("/refusals/decrypt/bad-options", test_decrypt_bad_options);
+  g_test_add_func ("/refusals/decrypt/primary-flags",
+                   test_decrypt_primary_flags);
+  g_test_add_func ("/refusals/decrypt/rsa-value-over-modulus",
+                   test_decrypt_rsa_value_over_modulus);
+  g_test_add_func ("/refusals/decrypt/weak-own-key-warns",
+                   test_decrypt_weak_own_key_warns);
+  g_test_add_func ("/refusals/decrypt/pkesk-version",
+                   test_decrypt_pkesk_version);
+  g_test_add_func ("/refusals/decrypt/wildcard-budget",
+                   test_decrypt_wildcard_budget);
   return g_test_run ();
 }

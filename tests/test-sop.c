@@ -1,8 +1,15 @@
 /* test-sop.c - padlock-sop as scripts and interop suites drive it */
 #include "testutil.h"
+#include "key-builder.h"
+#include "algo.h"
+#include "packet.h"
+#include "pkesk.h"
+#include "skesk.h"
 
 #include <fcntl.h>
 #include <string.h>
+#include <time.h>
+#include <gcrypt.h>
 #include <unistd.h>
 #include <sys/wait.h>
 #include <glib/gstdio.h>
@@ -465,6 +472,117 @@ test_speed (void)
   g_bytes_unref (out);
 }
 
+/* Issue 32 §5: a certificate whose encryption key is not safe to use
+ * (RSA-1024, e = 1) is refused with exit 17, CERT_CANNOT_ENCRYPT, naming
+ * the key and why; before, it was encrypted to. */
+static void
+test_unsafe_cert (void)
+{
+  static const struct { unsigned int bits; int how; const char *why; }
+  subs[] = {
+    { 1024, KB_RSA_GOOD, "RSA-1024 is too weak" },
+    { 2048, KB_RSA_E1, "its RSA exponent e = 1 is unsafe" },
+  };
+  uint32_t t = (uint32_t) time (NULL) - 60;
+  kb_key primary;
+
+  kb_rsa (&primary, 2048, KB_RSA_GOOD, t);
+  for (gsize i = 0; i < G_N_ELEMENTS (subs); i++)
+    {
+      kb_key sub;
+      GBytes *cert, *in = text_bytes ("x"), *out = NULL;
+      g_autofree char *path = NULL, *err_text = NULL;
+      char fpr[2 * PL_FPR_MAX + 3];
+      const char *args[3] = { "encrypt", NULL, NULL };
+
+      kb_rsa (&sub, subs[i].bits, subs[i].how, t);
+      cert = kb_cert (&primary, 0x03, &sub, 0x0C, 0, t);
+      path = tu_write_temp_bytes ("unsafe.cert", cert);
+      args[1] = path;
+      g_assert_cmpint (sop (args, in, &out, &err_text), ==, 17);
+      g_test_message ("%s", err_text);
+      pl_fpr_format (primary.pub.fpr, primary.pub.fpr_len, fpr);
+      g_assert_nonnull (strstr (err_text, fpr));
+      g_assert_nonnull (strstr (err_text, subs[i].why));
+      g_assert_cmpuint (out ? g_bytes_get_size (out) : 0, ==, 0);
+      if (out)
+        g_bytes_unref (out);
+      g_bytes_unref (in);
+      g_bytes_unref (cert);
+      kb_clear (&sub);
+    }
+  kb_clear (&primary);
+}
+
+/* Issue 32 §5: one's own RSA-1024 subkey still decrypts, and padlock-sop
+ * says on stderr that it is too weak (pl_decrypt_result.key_warning). */
+static void
+test_weak_own_key_warns (void)
+{
+  static const char text[] = "weak key";
+  uint32_t t = (uint32_t) time (NULL) - 60;
+  uint8_t *key = gcry_malloc_secure (PL_SESSION_KEY_MAX);
+  pl_encrypt_options o;
+  pl_key pw = pl_key_passphrase ("pw", 2);
+  pl_decrypt_options d = { &pw, 1, 0, NULL };
+  pl_decrypt_result result;
+  GBytes *msg = NULL, *sec, *out = NULL, *in;
+  const uint8_t *m;
+  gsize m_len, skesk_len;
+  uint8_t body[PL_PKESK_BODY_MAX], head[6];
+  size_t len, hl;
+  pl_pkesk p;
+  kb_key primary, sub;
+  GByteArray *with_pkesk = g_byte_array_new ();
+  g_autofree char *path = NULL, *err_text = NULL;
+  const char *args[3] = { "decrypt", NULL, NULL };
+
+  /* A passphrase message, its session key, and its SKESK swapped for a
+   * PKESK to the weak subkey (encrypting to it is refused now). */
+  pl_encrypt_options_init (&o);
+  o.s2k_ms = 1;
+  g_assert_cmpint (tu_encrypt (&o, "pw", text, sizeof text - 1, &msg), ==, 0);
+  {
+    pl_source *src = pl_source_new_memory (g_bytes_get_data (msg, NULL),
+                                           g_bytes_get_size (msg));
+    pl_sink *sink = pl_sink_new_memory ();
+    d.session_key_out = key;
+    g_assert_cmpint (pl_decrypt (src, sink, &d, &result, NULL), ==, 0);
+    pl_sink_free (sink);
+    pl_source_free (src);
+  }
+  m = g_bytes_get_data (msg, &m_len);
+  g_assert_cmpint (m[0], ==, 0xC0 | PL_PKT_SKESK);
+  g_assert_cmpint (m[1], <, 192);
+  skesk_len = 2 + m[1];
+  kb_rsa (&primary, 2048, KB_RSA_GOOD, t);
+  kb_rsa (&sub, 1024, KB_RSA_GOOD, t);
+  g_assert_cmpint (pl_pkesk_encrypt (&p, 3, &sub.pub, 0, PL_CIPHER_AES256,
+                                     key, 32), ==, 0);
+  len = pl_pkesk_write (&p, body);
+  hl = pl_packet_write_header (head, PL_PKT_PKESK, len);
+  g_byte_array_append (with_pkesk, head, (guint) hl);
+  g_byte_array_append (with_pkesk, body, (guint) len);
+  g_byte_array_append (with_pkesk, m + skesk_len, (guint) (m_len - skesk_len));
+  in = g_byte_array_free_to_bytes (with_pkesk);
+  sec = kb_cert (&primary, 0x03, &sub, 0x0C, 1, t);
+  path = tu_write_temp_bytes ("weak.key", sec);
+  args[1] = path;
+  g_assert_cmpint (sop (args, in, &out, &err_text), ==, 0);
+  g_test_message ("%s", err_text);
+  g_assert_cmpmem (g_bytes_get_data (out, NULL), g_bytes_get_size (out),
+                   text, sizeof text - 1);
+  g_assert_nonnull (strstr (err_text, "padlock-sop: warning: "));
+  g_assert_nonnull (strstr (err_text, "RSA-1024 is too weak"));
+  g_bytes_unref (out);
+  g_bytes_unref (in);
+  g_bytes_unref (sec);
+  g_bytes_unref (msg);
+  kb_clear (&primary);
+  kb_clear (&sub);
+  gcry_free (key);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -473,6 +591,8 @@ main (int argc, char **argv)
   g_test_add_func ("/sop/version", test_version);
   g_test_add_func ("/sop/profiles", test_profiles);
   g_test_add_func ("/sop/errors", test_errors);
+  g_test_add_func ("/sop/unsafe-cert", test_unsafe_cert);
+  g_test_add_func ("/sop/weak-own-key-warns", test_weak_own_key_warns);
   g_test_add_func ("/sop/roundtrip", test_roundtrip);
   g_test_add_func ("/sop/fd-password", test_fd_password);
   g_test_add_func ("/sop/several-passwords", test_several_passwords);

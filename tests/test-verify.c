@@ -7,6 +7,7 @@
 #include "testutil.h"
 #include "cert.h"
 #include "keygen.h"
+#include "key-builder.h"
 #include "packet.h"
 #include "seckey.h"
 #include "sign.h"
@@ -451,6 +452,52 @@ test_decrypt_find_cert (void)
   tu_key_free (&k);
 }
 
+/* Issue 32 §5: a signature by an RSA key with e = 1 (its "signature" is
+ * the encoded message itself, s = EM: anyone forges it) was good, and so
+ * was one by an RSA-1024 key (RFC 9580 §12.4: MUST NOT verify).  Both
+ * are not valid now, with the reason; an RSA-2048 key's stays good. */
+static void
+test_unsafe_signer (void)
+{
+  static const struct { unsigned int bits; int how; const char *why; }
+  keys[] = {
+    { 2048, KB_RSA_GOOD, NULL },
+    { 2048, KB_RSA_E1, "its RSA exponent e = 1 is unsafe" },
+    { 1024, KB_RSA_GOOD, "RSA-1024 is too weak" },
+  };
+  uint32_t t = (uint32_t) time (NULL) - 60;
+
+  for (gsize i = 0; i < G_N_ELEMENTS (keys); i++)
+    {
+      kb_key kb;
+      GBytes *bytes;
+      tu_key k;
+      pl_verifier v;
+      pl_verifications out;
+
+      kb_rsa (&kb, keys[i].bits, keys[i].how, t);
+      bytes = kb_cert (&kb, 0x03, NULL, 0, 0, t);
+      g_assert_cmpint (pl_certs_read (g_bytes_get_data (bytes, NULL),
+                                      g_bytes_get_size (bytes), &k.certs,
+                                      &k.n), ==, 0);
+      k.sk = kb.sk;
+      pl_verifier_init (&v, (const pl_cert *const *) k.certs, k.n);
+      run (&v, &k, 1, 0, "data", "data");
+      pl_verifier_finish (&v, (uint32_t) time (NULL), &out);
+      pl_verifier_clear (&v);
+      g_assert_cmpuint (out.n, ==, 1);
+      g_test_message ("%u bits, e spoiled %d: verdict %d, %s", keys[i].bits,
+                      keys[i].how, out.v[0].verdict, out.v[0].reason);
+      g_assert_cmpint (out.v[0].verdict, ==, keys[i].why
+                       ? PL_VERDICT_NOT_VALID : PL_VERDICT_GOOD);
+      if (keys[i].why)
+        g_assert_cmpstr (out.v[0].reason, ==, keys[i].why);
+      pl_certs_free (k.certs, k.n);
+      g_bytes_unref (bytes);
+      kb_clear (&kb);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -462,6 +509,7 @@ main (int argc, char **argv)
                         GINT_TO_POINTER (PL_KEYGEN_RFC9580),
                         test_nested_past_max);
   g_test_add_func ("/verify/text", test_text);
+  g_test_add_func ("/verify/unsafe-signer", test_unsafe_signer);
   g_test_add_func ("/verify/mismatch", test_mismatch);
   g_test_add_func ("/verify/lookup", test_lookup);
   g_test_add_func ("/verify/held-signer", test_held_signer);
