@@ -624,21 +624,20 @@ load_signer (Batch *batch, const char *local_user, GError **error)
 }
 
 /* The user's secret keys in GnuPG, for the decryptions; NULL without a
- * GnuPG home or a secret key. */
+ * GnuPG keyring.  Kept without a secret key too: a message for others
+ * then fails naming them from the keyring's public keys ("b.gpg is for
+ * 0x… (Bob <bob@…>), whose secret key is not in your keyring"), as the
+ * window's does, instead of asking for a passphrase it cannot use. */
 static PadlockHolder *
 load_holder (Batch *batch)
 {
   PadlockKeyring *keyring = load_keyring (batch);
   g_autoptr(PadlockAgent) agent = NULL;
-  PadlockHolder *holder;
 
   if (padlock_keyring_get_state (keyring) != PADLOCK_KEYRING_READY)
     return NULL;
   agent = padlock_agent_new (padlock_keyring_get_home_dir (keyring));
-  holder = padlock_holder_new (keyring, agent);
-  if (!padlock_holder_get_n_keys (holder))
-    g_clear_pointer (&holder, padlock_holder_unref);
-  return holder;
+  return padlock_holder_new (keyring, agent);
 }
 
 /* "Bob <bob@…> (0x…): why", for each recipient of SPECS (and the

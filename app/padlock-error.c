@@ -26,13 +26,20 @@ padlock_error_from_gpg (gpg_error_t err)
 }
 
 GError *
-padlock_error_for_recipients (gpg_error_t err,
-                              const char *recipients)
+padlock_error_for_recipients (gpg_error_t  err,
+                              const char  *file_name,
+                              const char  *recipients,
+                              guint        n_recipients)
 {
   if (gpg_err_code (err) != GPG_ERR_NO_SECKEY || !recipients || !*recipients)
     return NULL;
-  /* Translators: the recipients: "Bob <bob@example.org> (0x…), 0x…". */
+  /* Translators: the file's name, then the recipients: "0x… (Bob
+   * <bob@example.org>) and 0x…". */
   return g_error_new (PADLOCK_ERROR, PADLOCK_ERROR_PUBLIC_KEY,
-                      _("This file is for %s; none of your keys opens it."),
-                      recipients);
+                      g_dngettext (NULL,
+                                   "%s is for %s, whose secret key is not in "
+                                   "your keyring.",
+                                   "%s is for %s, whose secret keys are not "
+                                   "in your keyring.", n_recipients),
+                      file_name, recipients);
 }

@@ -32,9 +32,13 @@ GQuark  padlock_error_quark    (void);
 GError *padlock_error_from_gpg (gpg_error_t err);
 
 /* A decryption that no key of the user's opened (GPG_ERR_NO_SECKEY):
- * "This file is for RECIPIENTS; none of your keys opens it."; NULL for
- * any other ERR, or without RECIPIENTS. */
-GError *padlock_error_for_recipients (gpg_error_t err,
-                                      const char *recipients);
+ * "FILE_NAME is for RECIPIENTS, whose secret key is not in your
+ * keyring." (N_RECIPIENTS of them: "keys are" for more than one); NULL
+ * for any other ERR, or without RECIPIENTS.  The text is raw: whoever
+ * shows it escapes it (padlock_name_escape), as every error. */
+GError *padlock_error_for_recipients (gpg_error_t  err,
+                                      const char  *file_name,
+                                      const char  *recipients,
+                                      guint        n_recipients);
 
 G_END_DECLS

@@ -436,15 +436,17 @@ encrypt_thread (GTask          *task,
   return_outcome (task, err, error);
 }
 
-/* "Bob <bob@…> (0x…), 0x…": the engine's recipients with the names the
- * keyring knows. */
+/* "0x… (Bob <bob@…>), 0x…": the engine's recipients, each with the name
+ * the keyring (public keys too) knows for it; *N how many. */
 static char *
 name_recipients (PadlockHolder *holder,
-                 const char    *recipients)
+                 const char    *recipients,
+                 guint         *n)
 {
   g_auto(GStrv) ids = g_strsplit (recipients, ", ", -1);
   GString *out = g_string_new (NULL);
 
+  *n = g_strv_length (ids);
   for (guint i = 0; ids[i]; i++)
     {
       const char *label = holder && g_str_has_prefix (ids[i], "0x")
@@ -455,7 +457,7 @@ name_recipients (PadlockHolder *holder,
         /* Translators: between the last two names of a list, "a and b". */
         g_string_append (out, ids[i + 1] ? ", " : _(" and "));
       if (label)
-        g_string_append_printf (out, "%s (%s)", label, ids[i]);
+        g_string_append_printf (out, "%s (%s)", ids[i], label);
       else
         g_string_append (out, ids[i]);
     }
@@ -473,11 +475,12 @@ decrypt_error (PadlockJobWork    *work,
   g_autofree char *names = NULL;
   GError *error = work->holder ? padlock_holder_call_take_error (call, err)
                                : NULL;
+  guint n;
 
   if (error || !work->result.recipients[0])
     return error;
-  names = name_recipients (work->holder, work->result.recipients);
-  return padlock_error_for_recipients (err, names);
+  names = name_recipients (work->holder, work->result.recipients, &n);
+  return padlock_error_for_recipients (err, work->input_name, names, n);
 }
 
 /* A cleartext-signed input (issue 23): the same job as a signed message

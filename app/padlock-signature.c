@@ -221,6 +221,26 @@ reason_for (const pl_verification *v)
       return g_strdup (_("the key may not make signatures"));
     case GPG_ERR_SIG_EXPIRED:
       return g_strdup (_("the signature has expired"));
+    case GPG_ERR_UNKNOWN_CRIT_EXTN:
+      /* The name is the sender's text: the core keeps printable ASCII
+       * only, and it is escaped as every name is. */
+      if (v->critical[0])
+        {
+          g_autofree char *name = padlock_name_escape (v->critical);
+          return g_strdup_printf (_("it has an unknown critical notation %s"),
+                                  name);
+        }
+      return g_strdup (_("it has an unknown critical part"));
+    case GPG_ERR_TIME_CONFLICT:
+      {
+        g_autoptr(GDateTime) when = g_date_time_new_from_unix_local (v->created);
+        g_autofree char *date = when ? g_date_time_format (when, "%Y-%m-%d %H:%M:%S")
+                                     : NULL;
+        return g_strdup_printf (_("it was made in the future (%s)"),
+                                date ? date : "?");
+      }
+    case GPG_ERR_INV_TIME:
+      return g_strdup (_("it does not say when it was made"));
     case GPG_ERR_DIGEST_ALGO:
       if (v->verdict == PL_VERDICT_NOT_VALID && v->hash_algo == 2)
         return g_strdup (_("it uses SHA-1, which is not accepted for "

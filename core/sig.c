@@ -2,8 +2,10 @@
 #include "sig.h"
 #include "algo.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <gcrypt.h>
 
 static uint32_t
@@ -27,17 +29,43 @@ pl_sig_salt_length (int hash_algo)
 }
 
 /* The subpacket types we read or may ignore (RFC 9580 §5.2.3.7): a
- * critical one outside this list voids the signature. */
+ * critical one outside this list voids the signature.  A notation (20)
+ * is not in it: the criticality of a notation is its own (§5.2.3.24),
+ * and we know no notation, so a critical one voids the signature too;
+ * one not critical is ignored. */
 static int
 known_subpacket (int type)
 {
-  static const uint8_t known[] = { 2, 3, 4, 5, 6, 7, 9, 11, 12, 16, 20, 21,
+  static const uint8_t known[] = { 2, 3, 4, 5, 6, 7, 9, 11, 12, 16, 21,
                                    22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
                                    32, 33, 34, 35, 37, 39 };
   for (size_t i = 0; i < sizeof known; i++)
     if (known[i] == type)
       return 1;
   return 0;
+}
+
+/* A hashed critical subpacket of TYPE we do not know, N octets at P
+ * (offset OFF in the body): the first one is kept for the reason.  A
+ * notation is 4 octets of flags, the name's and the value's lengths (2
+ * each), the name, the value (RFC 9580 §5.2.3.24). */
+static void
+note_unknown_critical (pl_sig *sig, int type, const uint8_t *p, size_t n,
+                       size_t off)
+{
+  size_t name_len;
+
+  if (sig->unknown_critical)
+    return;
+  sig->unknown_critical = 1;
+  sig->critical_type = type;
+  if (type != 20 || n < 8)
+    return;
+  name_len = (size_t) p[4] << 8 | p[5];
+  if (8 + name_len + ((size_t) p[6] << 8 | p[7]) != n)
+    return;
+  sig->critical_name_off = off + 8;
+  sig->critical_name_len = name_len;
 }
 
 /* One subpacket of TYPE, N octets at P (offset OFF in the body). */
@@ -78,7 +106,7 @@ take_subpacket (pl_sig *sig, int hashed, int type, const uint8_t *p,
       break;
     }
   if (hashed && (p[-1] & 0x80) && !known_subpacket (type))
-    sig->unknown_critical = 1;
+    note_unknown_critical (sig, type, p, n, off);
 }
 
 /* The subpacket area at OFF, LEN octets. */
@@ -273,8 +301,12 @@ check_policy (const pl_sig *sig, uint32_t now)
     default:
       return gpg_error (GPG_ERR_DIGEST_ALGO);
     }
-  if (sig->unknown_critical || !sig->created || sig->created > now)
-    return gpg_error (GPG_ERR_BAD_SIGNATURE);
+  if (sig->unknown_critical)
+    return gpg_error (GPG_ERR_UNKNOWN_CRIT_EXTN);
+  if (!sig->created)
+    return gpg_error (GPG_ERR_INV_TIME);
+  if ((uint64_t) sig->created > (uint64_t) now + PL_SIG_CLOCK_SKEW)
+    return gpg_error (GPG_ERR_TIME_CONFLICT);
   if (sig->expires && (uint64_t) sig->created + sig->expires <= now)
     return gpg_error (GPG_ERR_SIG_EXPIRED);
   return 0;
@@ -284,6 +316,69 @@ gpg_error_t
 pl_sig_check_policy (const pl_sig *sig, uint32_t now)
 {
   return check_policy (sig, now);
+}
+
+void
+pl_sig_critical_name (const pl_sig *sig, char *out, size_t n)
+{
+  const uint8_t *name = sig->body + sig->critical_name_off;
+  size_t len = sig->critical_name_len, room;
+  int cut;
+
+  if (!n)
+    return;
+  room = n - 1;
+  cut = len > PL_SIG_NAME_SHOWN || len > room;
+  if (cut)
+    {
+      len = PL_SIG_NAME_SHOWN;
+      if (len + 3 > room)
+        len = room > 3 ? room - 3 : 0;
+    }
+  for (size_t i = 0; i < len; i++)
+    out[i] = name[i] >= 0x20 && name[i] < 0x7F ? (char) name[i] : '?';
+  out[len] = 0;
+  if (cut)
+    snprintf (out + len, n - len, "...");
+}
+
+int
+pl_sig_policy_words (const pl_sig *sig, gpg_error_t err, char *out, size_t n)
+{
+  char name[PL_SIG_NAME_SHOWN + 4], date[32] = "?";
+  time_t t = (time_t) sig->created;
+  struct tm tm;
+
+  switch (gpg_err_code (err))
+    {
+    case GPG_ERR_DIGEST_ALGO:
+      snprintf (out, n, "%s", sig->hash_algo == PL_HASH_SHA1
+                ? "SHA-1 signature made after 2022"
+                : "hash algorithm not accepted");
+      return 1;
+    case GPG_ERR_SIG_EXPIRED:
+      snprintf (out, n, "signature expired");
+      return 1;
+    case GPG_ERR_UNKNOWN_CRIT_EXTN:
+      pl_sig_critical_name (sig, name, sizeof name);
+      if (sig->critical_type != 20)
+        snprintf (out, n, "unknown critical subpacket %d", sig->critical_type);
+      else if (name[0])
+        snprintf (out, n, "unknown critical notation %s", name);
+      else
+        snprintf (out, n, "malformed critical notation");
+      return 1;
+    case GPG_ERR_TIME_CONFLICT:
+      if (gmtime_r (&t, &tm))
+        strftime (date, sizeof date, "%Y-%m-%d %H:%M:%S UTC", &tm);
+      snprintf (out, n, "made in the future (%s)", date);
+      return 1;
+    case GPG_ERR_INV_TIME:
+      snprintf (out, n, "no creation time");
+      return 1;
+    default:
+      return 0;
+    }
 }
 
 /* The issuer named in SIG, when it names one, is SIGNER. */

@@ -11,7 +11,12 @@
  * Policy (pl_sig_verify): SHA-256/384/512/224 and SHA3-256/512; SHA-1
  * only for signatures made before 2023-01-01, as Sequoia's standard
  * policy; MD5 and RIPEMD-160 never.  A hashed subpacket marked critical
- * that we do not know makes the signature invalid (RFC 9580 §5.2.3.7).
+ * that we do not know makes the signature invalid (RFC 9580 §5.2.3.7),
+ * and so does a critical notation (§5.2.3.24): we know no notation.  A
+ * signature must say when it was made (§5.2.3.11), and may say a time
+ * up to PL_SIG_CLOCK_SKEW after NOW.  Policy is not mathematics: each
+ * policy refusal has its own code (pl_sig_policy_words), never
+ * GPG_ERR_BAD_SIGNATURE, which says only that the octets do not match.
  */
 #pragma once
 
@@ -50,6 +55,16 @@ enum
 /* The first day SHA-1 signatures are no longer accepted: 2023-01-01. */
 #define PL_SIG_SHA1_CUTOFF 1672531200u
 
+/* How far after NOW a signature may say it was made and still count:
+ * the signer's clock may run fast (gpg accepts any such signature, with
+ * a note).  One figure for data signatures and for the self-signatures
+ * and bindings of certificates, which check_policy applies to every
+ * time it is given (the moment a data signature was made, too). */
+#define PL_SIG_CLOCK_SKEW 600u
+
+/* The most octets of a notation's name a reason shows. */
+#define PL_SIG_NAME_SHOWN 64
+
 typedef struct
 {
   int version;                  /* 4 or 6 */
@@ -81,6 +96,9 @@ typedef struct
   size_t embedded_off, embedded_len; /* an embedded signature (0x19) */
   int unknown_critical;         /* a hashed critical subpacket we do not
                                  * know: never valid */
+  int critical_type;            /* the first such subpacket's type; for a
+                                 * notation (20) its name: */
+  size_t critical_name_off, critical_name_len; /* in BODY; 0: malformed */
 } pl_sig;
 
 /* Parses a signature packet body into *SIG (which owns a copy).  A
@@ -105,31 +123,52 @@ typedef struct
 } pl_sig_target;
 
 /* Verifies SIG by SIGNER over TARGET at NOW (seconds since the epoch):
- * 0 when the signature is good, made at or before NOW, not expired at
- * NOW, of an accepted hash, made by SIGNER's algorithm; GPG_ERR_BAD_SIGNATURE
- * for a signature that does not verify or the wrong issuer;
- * GPG_ERR_DIGEST_ALGO for a hash the policy refuses; GPG_ERR_SIG_EXPIRED;
- * GPG_ERR_PUBKEY_ALGO for an algorithm we cannot check. */
+ * 0 when the signature is good, made at or before NOW + PL_SIG_CLOCK_SKEW,
+ * not expired at NOW, of an accepted hash, made by SIGNER's algorithm;
+ * GPG_ERR_BAD_SIGNATURE for a signature that does not verify or the
+ * wrong issuer; GPG_ERR_PUBKEY_ALGO for an algorithm we cannot check;
+ * the policy's refusals (pl_sig_policy_words) before the mathematics. */
 gpg_error_t pl_sig_verify (const pl_sig *sig, const pl_pubkey *signer,
                            const pl_sig_target *target, uint32_t now);
 
 /* The policy part of pl_sig_verify alone (the hash, the times, an unknown
  * critical subpacket), at NOW: pl_sig_verify is this, then the
  * mathematics, which does not depend on NOW.  cert.c keeps the verdict
- * of the mathematics and asks only this again. */
+ * of the mathematics and asks only this again.  Its refusals are those
+ * of pl_sig_policy_words. */
 gpg_error_t pl_sig_check_policy (const pl_sig *sig, uint32_t now);
+
+/* When ERR is a refusal of the policy, writes why in words into OUT (N
+ * octets, always terminated) and returns 1; else 0, OUT untouched:
+ *   GPG_ERR_DIGEST_ALGO       "SHA-1 signature made after 2022",
+ *                             "hash algorithm not accepted"
+ *   GPG_ERR_SIG_EXPIRED       "signature expired"
+ *   GPG_ERR_UNKNOWN_CRIT_EXTN "unknown critical notation NAME",
+ *                             "unknown critical subpacket TYPE"
+ *   GPG_ERR_TIME_CONFLICT     "made in the future (YYYY-MM-DD HH:MM:SS UTC)"
+ *   GPG_ERR_INV_TIME          "no creation time"
+ * NAME is pl_sig_critical_name's. */
+int pl_sig_policy_words (const pl_sig *sig, gpg_error_t err, char *out,
+                         size_t n);
+
+/* The name of SIG's unknown critical notation into OUT (N octets, always
+ * terminated): it comes from the sender, so only printable ASCII passes
+ * (every other octet, UTF-8 and control characters among them, becomes
+ * '?': nothing in it can move a terminal's cursor or reorder text), and
+ * at most PL_SIG_NAME_SHOWN octets of it, "..." marking a cut.  "" when
+ * the critical subpacket is no notation or a malformed one. */
+void pl_sig_critical_name (const pl_sig *sig, char *out, size_t n);
 
 /* The end of every verification: MD holds what the signature covers
  * (for a v6 signature, its salt first), of SIG's hash algorithm; this
  * adds SIG's hashed part and trailer (MD is changed: pass a copy to keep
  * it) and checks the signature by SIGNER.  GPG_ERR_BAD_SIGNATURE when it
  * does not verify (or names another issuer, or is of another algorithm
- * or version than SIGNER); only then the policy of pl_sig_verify:
- * GPG_ERR_DIGEST_ALGO, GPG_ERR_SIG_EXPIRED, or GPG_ERR_BAD_SIGNATURE for
- * a signature from the future or with an unknown critical subpacket.
- * A SIGNER that is broken (pubkey.h, PL_KEY_BROKEN: e = 1 forges):
- * GPG_ERR_UNUSABLE_PUBKEY, before anything.  Shared with data
- * signatures (verify.h). */
+ * or version than SIGNER); only then the policy of pl_sig_verify (the
+ * refusals of pl_sig_policy_words), so that a signature both altered and
+ * refused is called altered.  A SIGNER that is broken (pubkey.h,
+ * PL_KEY_BROKEN: e = 1 forges): GPG_ERR_UNUSABLE_PUBKEY, before
+ * anything.  Shared with data signatures (verify.h). */
 gpg_error_t pl_sig_verify_hashed (const pl_sig *sig, const pl_pubkey *signer,
                                   gcry_md_hd_t md, uint32_t now);
 

@@ -5,7 +5,6 @@
 #include "job.h"
 #include "packet.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -375,31 +374,24 @@ judge (const pl_verifier *v, const pl_verify_entry *e, uint32_t now,
   err = pl_sig_verify_hashed (s, &k->key, md, now);
   gcry_md_close (md);
   out->why = err;
-  switch (gpg_err_code (err))
+  if (!err)
     {
-    case GPG_ERR_NO_ERROR:
       err = pl_cert_key_may_sign (out->cert, k, s->created, now, out->reason,
                                   sizeof out->reason);
       out->why = err;
       out->verdict = err ? PL_VERDICT_NOT_VALID : PL_VERDICT_GOOD;
-      return;
-    case GPG_ERR_DIGEST_ALGO:
-      snprintf (out->reason, sizeof out->reason, "%s",
-                s->hash_algo == PL_HASH_SHA1 ? "SHA-1 signature made after "
-                "2022" : "hash algorithm not accepted");
-      out->verdict = PL_VERDICT_NOT_VALID;
-      return;
-    case GPG_ERR_SIG_EXPIRED:
-      snprintf (out->reason, sizeof out->reason, "signature expired");
-      out->verdict = PL_VERDICT_NOT_VALID;
-      return;
-    case GPG_ERR_PUBKEY_ALGO:
-      out->verdict = PL_VERDICT_UNSUPPORTED;
-      return;
-    default:
-      out->verdict = PL_VERDICT_BAD;
-      return;
     }
+  else if (pl_sig_policy_words (s, err, out->reason, sizeof out->reason))
+    {
+      /* It matches; the policy refuses it (hash, times, criticality). */
+      out->verdict = PL_VERDICT_NOT_VALID;
+      if (gpg_err_code (err) == GPG_ERR_UNKNOWN_CRIT_EXTN)
+        pl_sig_critical_name (s, out->critical, sizeof out->critical);
+    }
+  else if (gpg_err_code (err) == GPG_ERR_PUBKEY_ALGO)
+    out->verdict = PL_VERDICT_UNSUPPORTED;
+  else
+    out->verdict = PL_VERDICT_BAD;
 }
 
 void

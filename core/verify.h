@@ -58,7 +58,11 @@ typedef enum
   PL_VERDICT_NOT_VALID,         /* verifies, but the key was expired at
                                  * signing time, is revoked or may not
                                  * sign, or the signature is refused by
-                                 * policy (SHA-1 after 2023, expired); or
+                                 * policy (SHA-1 after 2023, expired, an
+                                 * unknown critical subpacket or notation,
+                                 * made in the future past
+                                 * PL_SIG_CLOCK_SKEW, no creation time:
+                                 * pl_sig_policy_words), never BAD; or
                                  * the key is not safe to use (RSA below
                                  * 2048 bits, e = 1...: cert.h), checked
                                  * before the mathematics */
@@ -71,6 +75,9 @@ typedef struct
   pl_verdict verdict;
   gpg_error_t why;              /* the error behind a verdict not GOOD */
   char reason[128];             /* for NOT_VALID: in words */
+  char critical[PL_SIG_NAME_SHOWN + 4]; /* NOT_VALID for an unknown
+                                 * critical notation: its name, printable
+                                 * ASCII (pl_sig_critical_name) */
   int version, type, hash_algo, pk_algo;
   uint32_t created;             /* the signature's creation time */
   /* The issuer as the signature names it (fingerprint, else key ID). */

@@ -21,6 +21,7 @@
 #define WAIT_MS 120000
 
 static TgHome *home;            /* Alice's (three subkeys) and Carol's */
+static TgHome *others_home;     /* no secret key: Bob's certificate only */
 static TgHome *bob_home;        /* Bob's secret key; his certificate is
                                  * in HOME too */
 static char *alice_subs[3];     /* rsa3072, cv25519, nistp256 */
@@ -83,6 +84,8 @@ make_keys (void)
                         "cert,sign", "never", "", NULL);
   tg_add_key (bob_home, bob_fpr, "rsa3072", "encr", "never", "", NULL);
   tg_import_cert (home, bob_home, bob_fpr);
+  others_home = tg_home_new ();
+  tg_import_cert (others_home, bob_home, bob_fpr);
   erin_fpr = tg_gen_key (bob_home, "Erin <erin@example.org>", "ed25519",
                          "cert,sign", "never", "", NULL);
   tg_add_key (bob_home, erin_fpr, "cv25519", "encr", "never", "", NULL);
@@ -367,12 +370,13 @@ test_not_mine (void)
   g_assert_true (at_wait_queue_idle (queue, WAIT_MS));
   error = padlock_job_get_error (job);
   g_assert_error (error, PADLOCK_ERROR, PADLOCK_ERROR_PUBLIC_KEY);
-  g_assert_true (g_str_has_prefix (error->message, "This file is for Bob "
-                                   "<bob@example.org> (0x"));
+  g_assert_true (g_str_has_prefix (error->message, "bob.txt.gpg is for 0x"));
   g_assert_true (g_str_has_suffix (error->message,
-                                   "; none of your keys opens it."));
+                                   ", whose secret keys are not in your "
+                                   "keyring."));
   /* Both named, the last two joined by "and". */
-  g_assert_nonnull (strstr (error->message, ") and Erin <erin@example.org> (0x"));
+  g_assert_nonnull (strstr (error->message, " (Bob <bob@example.org>) and 0x"));
+  g_assert_nonnull (strstr (error->message, " (Erin <erin@example.org>), "));
   listing = at_list_dir (dir);
   g_assert_cmpstr (listing, ==, "bob.txt.gpg");
 }
@@ -484,13 +488,13 @@ test_no_pinentry (void)
   g_assert_cmpstr (listing, ==, "locked.txt.gpg");
 }
 
-/* padlock --batch --decrypt FILE with GNUPGHOME set (through env(1):
- * no setenv once threads run); the exit status. */
+/* padlock --batch --decrypt FILE with GNUPGHOME set to DIR (through
+ * env(1): no setenv once threads run); the exit status. */
 static int
-run_batch (const char *file, char **err_text)
+run_batch_in (const char *dir, const char *file, char **err_text)
 {
   const char *app = g_getenv ("PADLOCK_APP");
-  g_autofree char *gnupghome = g_strconcat ("GNUPGHOME=", home->dir, NULL);
+  g_autofree char *gnupghome = g_strconcat ("GNUPGHOME=", dir, NULL);
   const char *argv[] = { "env", gnupghome, app, "--batch", "--decrypt", file,
                          NULL };
   int status = -1;
@@ -498,6 +502,34 @@ run_batch (const char *file, char **err_text)
   g_assert_nonnull (app);
   g_assert_true (tu_run (argv, NULL, NULL, err_text, &status));
   return status;
+}
+
+static int
+run_batch (const char *file, char **err_text)
+{
+  return run_batch_in (home->dir, file, err_text);
+}
+
+/* Issue 32 §7: a file for Bob, from a keyring with no secret key at all
+ * (his certificate only): exit 1 saying for whom it is, not a usage
+ * error asking for a passphrase; nothing written. */
+static void
+test_batch_no_secret_key (void)
+{
+  g_autofree char *dir = at_new_dir ("keys-batch-others");
+  g_autofree char *bobs = gpg_encrypt (dir, "b.txt", "for Bob\n", FALSE,
+                                       bob_fpr, NULL);
+  g_autofree char *err = NULL;
+  g_autofree char *listing = NULL;
+
+  g_assert_cmpint (run_batch_in (others_home->dir, bobs, &err), ==, 1);
+  g_test_message ("%s", err);
+  g_assert_nonnull (strstr (err, "b.txt.gpg is for 0x"));
+  g_assert_nonnull (strstr (err, " (Bob <bob@example.org>), whose secret key "
+                                 "is not in your keyring."));
+  g_assert_null (strstr (err, "--passphrase-file"));
+  listing = at_list_dir (dir);
+  g_assert_cmpstr (listing, ==, "b.txt.gpg");
 }
 
 /* `padlock --batch --decrypt` of a PKESK-only file needs no
@@ -522,7 +554,9 @@ test_batch (void)
   g_assert_true (g_file_get_contents (out, &got, NULL, NULL));
   g_assert_cmpstr (got, ==, "batch\n");
   g_assert_cmpint (run_batch (bobs, &err2), ==, 1);
-  g_assert_nonnull (strstr (err2, "This file is for Bob <bob@example.org>"));
+  g_assert_nonnull (strstr (err2, "bobs.txt.gpg is for 0x"));
+  g_assert_nonnull (strstr (err2, " (Bob <bob@example.org>), whose secret key "
+                                  "is not in your keyring."));
   {
     g_autofree char *both = gpg_encrypt (dir, "both.txt", "either\n", TRUE,
                                          alice_subs[1], NULL);
@@ -569,6 +603,7 @@ main (int argc, char **argv)
   g_test_add_func ("/app-keys/not-mine", test_not_mine);
   g_test_add_func ("/app-keys/pkesk-and-skesk", test_pkesk_and_skesk);
   g_test_add_func ("/app-keys/batch", test_batch);
+  g_test_add_func ("/app-keys/batch-no-secret-key", test_batch_no_secret_key);
   g_test_add_func ("/app-keys/no-pinentry", test_no_pinentry);
   g_test_add_data_func ("/app-keys/cached-first/named", GINT_TO_POINTER (0),
                         test_cached_first);
@@ -578,5 +613,6 @@ main (int argc, char **argv)
   status = g_test_run ();
   g_clear_pointer (&home, tg_home_free);
   g_clear_pointer (&bob_home, tg_home_free);
+  g_clear_pointer (&others_home, tg_home_free);
   return status;
 }

@@ -4,7 +4,8 @@
  * good, not certified (a key imported but never certified), unknown
  * signer, bad (an octet of the signature flipped); and cleartext-signed
  * files (gpg --clearsign): good, bad (a word changed), unknown signer,
- * the text written octet for octet and never over a file
+ * the text written octet for octet and never over a file; RFC 9580's
+ * policy (a critical notation, a clock that runs fast: issue 32)
  */
 #include <string.h>
 #include <glib/gstdio.h>
@@ -93,11 +94,11 @@ write_file (const char *dir, const char *name, GBytes *bytes)
 }
 
 /* gpg -se in SIGNER_HOME, by SIGNER, to Alice: DIR/NAME.gpg; with
- * --digest-algo DIGEST when not NULL. */
+ * gpg's OPTION VALUE when OPTION is not NULL. */
 static char *
 gpg_sign_encrypt_with (TgHome *signer_home, const char *signer,
                        const char *dir, const char *name, const char *text,
-                       const char *digest)
+                       const char *option, const char *value)
 {
   g_autofree char *file = g_strconcat (name, ".gpg", NULL);
   g_autoptr(GBytes) in = g_bytes_new (text, strlen (text));
@@ -106,7 +107,7 @@ gpg_sign_encrypt_with (TgHome *signer_home, const char *signer,
   g_assert_cmpint (tg_gpg (signer_home, NULL, in, &sealed, "--trust-model",
                            "always", "--set-filename", name, "--output", "-",
                            "-u", signer, "-se", "-r", alice_fpr,
-                           digest ? "--digest-algo" : NULL, digest, NULL), ==, 0);
+                           option, value, NULL), ==, 0);
   return write_file (dir, file, sealed);
 }
 
@@ -114,7 +115,8 @@ static char *
 gpg_sign_encrypt (TgHome *signer_home, const char *signer, const char *dir,
                   const char *name, const char *text)
 {
-  return gpg_sign_encrypt_with (signer_home, signer, dir, name, text, NULL);
+  return gpg_sign_encrypt_with (signer_home, signer, dir, name, text, NULL,
+                                NULL);
 }
 
 /* Frank signs, then revokes his key; Alice's keyring learns of both. */
@@ -379,7 +381,7 @@ test_batch_not_valid (void)
   g_autofree char *frank = revoked_signer_file (dir);
   g_autofree char *sha1 = gpg_sign_encrypt_with (dave_home, dave_fpr, dir,
                                                  "sha1.txt", "old hash\n",
-                                                 "SHA1");
+                                                 "--digest-algo", "SHA1");
   g_autofree char *line = g_strdup_printf ("decrypted frank.txt.gpg -> "
                                            "frank.txt signature not-valid %s "
                                            "Frank <frank@example.org>\n",
@@ -402,6 +404,60 @@ test_batch_not_valid (void)
   g_assert_cmpint (run_batch (frank, FALSE, &out, &err), ==, 0);
   g_assert_nonnull (strstr (err, "The signature by Frank <frank@example.org> "
                                  "is not valid: the key is revoked"));
+}
+
+/* RFC 9580's policy (issue 32): a critical notation gpg wrote (Dave's,
+ * --sig-notation '!…') is not valid, its name said; Alice signing on a
+ * clock two minutes fast is good, an hour fast not valid, "made in the
+ * future", and neither is "bad": exit 0, the file written. */
+static void
+test_batch_policy (void)
+{
+  g_autofree char *dir = at_new_dir ("sigs-policy");
+  gint64 now = g_get_real_time () / G_USEC_PER_SEC;
+  g_autofree char *soon = g_strdup_printf ("%" G_GINT64_FORMAT, now + 120);
+  g_autofree char *late = g_strdup_printf ("%" G_GINT64_FORMAT, now + 3600);
+  g_autofree char *crit = gpg_sign_encrypt_with (dave_home, dave_fpr, dir,
+                                                 "crit.txt", "noted\n",
+                                                 "--sig-notation",
+                                                 "!name@example.org=value");
+  g_autofree char *fast = gpg_sign_encrypt_with (home, alice_fpr, dir,
+                                                 "fast.txt", "soon\n",
+                                                 "--faked-system-time", soon);
+  g_autofree char *future = gpg_sign_encrypt_with (home, alice_fpr, dir,
+                                                   "future.txt", "later\n",
+                                                   "--faked-system-time", late);
+  g_autofree char *want_crit = g_strdup_printf ("signature not-valid %s",
+                                                dave_fpr);
+  g_autofree char *want_fast = g_strdup_printf ("signature good %s",
+                                                alice_fpr);
+  g_autofree char *want_future = g_strdup_printf ("signature not-valid %s",
+                                                  alice_fpr);
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+
+  g_assert_cmpint (run_batch (crit, FALSE, &out, &err), ==, 0);
+  g_test_message ("stdout: %s\nstderr: %s", out, err);
+  g_assert_nonnull (strstr (out, want_crit));
+  g_assert_nonnull (strstr (err, "is not valid: it has an unknown critical "
+                                 "notation name@example.org"));
+  assert_written (dir, "crit.txt", "noted\n");
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  g_assert_cmpint (run_batch (fast, FALSE, &out, &err), ==, 0);
+  g_test_message ("stdout: %s\nstderr: %s", out, err);
+  g_assert_nonnull (strstr (out, want_fast));
+  assert_written (dir, "fast.txt", "soon\n");
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  g_assert_cmpint (run_batch (future, FALSE, &out, &err), ==, 0);
+  g_test_message ("stdout: %s\nstderr: %s", out, err);
+  g_assert_nonnull (strstr (out, want_future));
+  g_assert_nonnull (strstr (err, "is not valid: it was made in the future ("));
+  g_assert_null (strstr (err, "altered"));
+  assert_written (dir, "future.txt", "later\n");
 }
 
 static gboolean
@@ -629,6 +685,7 @@ main (int argc, char **argv)
   g_test_add_func ("/app-sigs/batch/not-certified", test_batch_not_certified);
   g_test_add_func ("/app-sigs/batch/bad", test_batch_bad);
   g_test_add_func ("/app-sigs/batch/not-valid", test_batch_not_valid);
+  g_test_add_func ("/app-sigs/batch/policy", test_batch_policy);
   g_test_add_func ("/app-sigs/job/verdicts", test_job_verdicts);
   g_test_add_func ("/app-sigs/clearsigned/batch-good",
                    test_clearsigned_batch_good);

@@ -363,10 +363,10 @@ test_mixed_drop (void)
   error = padlock_job_get_error (bob_job);
   g_assert_error (error, PADLOCK_ERROR, PADLOCK_ERROR_PUBLIC_KEY);
   g_test_message ("%s", error->message);
-  g_assert_true (g_str_has_prefix (error->message, "This file is for Bob "
-                                   "<bob@example.org> (0x"));
+  g_assert_true (g_str_has_prefix (error->message, "bob.txt.gpg is for 0x"));
   g_assert_true (g_str_has_suffix (error->message,
-                                   "; none of your keys opens it."));
+                                   " (Bob <bob@example.org>), whose secret "
+                                   "key is not in your keyring."));
 }
 
 static gboolean

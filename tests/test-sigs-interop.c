@@ -3,7 +3,8 @@
  * padlock-sop, every octet of a signed message flipped, DSA keys, the
  * old form (signature before the literal), and gpg and sqop verifying
  * what padlock-sop signs (detached, inline, inside encryption);
- * cleartext signatures both ways with gpg and sqop */
+ * cleartext signatures both ways with gpg and sqop; gpg's critical
+ * notations and signatures from a clock that runs fast (issue 32) */
 #include "testutil.h"
 #include "gpg-keys.h"
 
@@ -470,6 +471,77 @@ test_not_valid (void)
     g_assert_cmpint (sop (v, sig, NULL), ==, 3);
     g_assert_nonnull (strstr (last_err, "revoked"));
     g_bytes_unref (cert);
+    g_bytes_unref (sig);
+  }
+  g_bytes_unref (plain);
+}
+
+/* gpg 2.2 signs with a critical notation (--sig-notation '!…'): not
+ * valid (3), naming it, inline and detached, while the same notation
+ * not critical is good.  gpg signing on a clock two minutes fast: good;
+ * an hour fast: not valid, "made in the future", never "bad". */
+static void
+test_gpg_policy (void)
+{
+  tk_gpg_key *a = tk_ensure_key (&tk_keys[0]);
+  GBytes *plain = tu_bytes_text ("policy\n"), *sig;
+  g_autofree char *ca = NULL, *sa = NULL;
+  g_autofree char *soon = g_strdup_printf ("%" G_GINT64_FORMAT,
+                                           g_get_real_time () / G_USEC_PER_SEC
+                                           + 120);
+  g_autofree char *late = g_strdup_printf ("%" G_GINT64_FORMAT,
+                                           g_get_real_time () / G_USEC_PER_SEC
+                                           + 3600);
+  const char *v[] = { "inline-verify", NULL, NULL };
+
+  key_files (a, &ca, &sa);
+  v[1] = ca;
+  {
+    const char *crit[] = { "--sig-notation", "!name@example.org=value", "-s",
+                           "-u", a->fpr, NULL };
+    const char *plainnote[] = { "--sig-notation", "name@example.org=value",
+                                "-s", "-u", a->fpr, NULL };
+    const char *det[] = { "--sig-notation", "!name@example.org=value",
+                          "--detach-sign", "-u", a->fpr, NULL };
+    g_autofree char *sig_path = NULL;
+
+    sig = gpg (crit, plain);
+    g_assert_cmpint (sop (v, sig, NULL), ==, 3);
+    g_assert_nonnull (strstr (last_err, "not valid: unknown critical "
+                                        "notation name@example.org"));
+    g_bytes_unref (sig);
+    sig = gpg (plainnote, plain);
+    g_assert_cmpint (sop (v, sig, NULL), ==, 0);
+    g_bytes_unref (sig);
+    sig = gpg (det, plain);
+    sig_path = tu_write_temp_bytes ("sig-crit", sig);
+    const char *d[] = { "verify", sig_path, ca, NULL };
+    g_assert_cmpint (sop (d, plain, NULL), ==, 3);
+    g_assert_nonnull (strstr (last_err, "unknown critical notation"));
+    g_bytes_unref (sig);
+  }
+  {
+    const char *s1[] = { "--faked-system-time", soon, "-s", "-u", a->fpr,
+                         NULL };
+    const char *s2[] = { "--faked-system-time", late, "-s", "-u", a->fpr,
+                         NULL };
+    const char *d2[] = { "--faked-system-time", late, "--detach-sign", "-u",
+                         a->fpr, NULL };
+    g_autofree char *sig_path = NULL;
+
+    sig = gpg (s1, plain);
+    g_assert_cmpint (sop (v, sig, NULL), ==, 0);
+    g_bytes_unref (sig);
+    sig = gpg (s2, plain);
+    g_assert_cmpint (sop (v, sig, NULL), ==, 3);
+    g_assert_nonnull (strstr (last_err, "not valid: made in the future ("));
+    g_assert_null (strstr (last_err, "bad"));
+    g_bytes_unref (sig);
+    sig = gpg (d2, plain);
+    sig_path = tu_write_temp_bytes ("sig-late", sig);
+    const char *d[] = { "verify", sig_path, ca, NULL };
+    g_assert_cmpint (sop (d, plain, NULL), ==, 3);
+    g_assert_nonnull (strstr (last_err, "made in the future"));
     g_bytes_unref (sig);
   }
   g_bytes_unref (plain);
@@ -944,6 +1016,7 @@ main (int argc, char **argv)
       g_test_add_func ("/sigs/gpg/old-form", test_old_form);
       g_test_add_func ("/sigs/gpg/dsa", test_gpg_dsa);
       g_test_add_func ("/sigs/gpg/not-valid", test_not_valid);
+      g_test_add_func ("/sigs/gpg/policy", test_gpg_policy);
       g_test_add_func ("/sigs/gpg/inline-detach", test_inline_detach);
     }
   g_test_add_func ("/sigs/sqop", test_sqop_both_ways);

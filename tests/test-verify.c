@@ -2,8 +2,10 @@
  * here with sign.h: nested one-pass signatures past PL_VERIFY_MAX matched
  * innermost first, text signatures over LF and CR LF, a signature that
  * contradicts its one-pass packet, one never closed, a signature with
- * nothing to close, and signed-only messages through pl_decrypt (a bad
- * one writes nothing) */
+ * nothing to close, signed-only messages through pl_decrypt (a bad
+ * one writes nothing), and the policy (issue 32): a critical notation or
+ * an unknown critical subpacket, a signature or key from a clock that
+ * runs fast, each "not valid" with its reason and never "bad" */
 #include "testutil.h"
 #include "cert.h"
 #include "keygen.h"
@@ -495,6 +497,193 @@ test_unsafe_signer (void)
       pl_certs_free (k.certs, k.n);
       g_bytes_unref (bytes);
       kb_clear (&kb);
+/* A binary signature by K made at CREATED over SIGNED, with the
+ * HASHED_LEN octets of subpackets at HASHED in its hashed area, judged
+ * at NOW (the signature before the data, which is STORED) into *OUT;
+ * BODY (PL_SIG_BODY_MAX) and *LEN receive the signature. */
+static void
+judge_crafted (tu_key *k, uint32_t created, const uint8_t *hashed,
+               size_t hashed_len, const char *signed_data,
+               const char *stored, uint32_t now, pl_verification *out)
+{
+  pl_sig_builder b;
+  pl_verifier v;
+  pl_verifications all;
+  uint8_t body[PL_SIG_BODY_MAX];
+  size_t len;
+
+  g_assert_cmpint (pl_sig_begin (&b, &k->sk, PL_SIG_BINARY, created, hashed,
+                                 hashed_len), ==, 0);
+  gcry_md_write (b.md, signed_data, strlen (signed_data));
+  g_assert_cmpint (pl_sig_end (&b, body, &len), ==, 0);
+  pl_sig_builder_clear (&b);
+  pl_verifier_init (&v, (const pl_cert *const *) k->certs, k->n);
+  g_assert_cmpint (pl_verifier_signature (&v, body, len), ==, 0);
+  pl_verifier_data_begin (&v);
+  pl_verifier_push (&v, (const uint8_t *) stored, strlen (stored));
+  pl_verifier_finish (&v, now, &all);
+  pl_verifier_clear (&v);
+  g_assert_cmpuint (all.n, ==, 1);
+  *out = all.v[0];
+}
+
+/* A notation subpacket (RFC 9580 §5.2.3.24), human-readable, NAME_LEN
+ * octets of NAME and the value "v", at OUT + *POS; CRITICAL sets the
+ * critical bit. */
+static void
+put_notation (uint8_t *out, size_t *pos, int critical, const char *name,
+              size_t name_len)
+{
+  uint8_t n[190] = { 0x80, 0, 0, 0 };
+
+  g_assert_cmpuint (8 + name_len + 1, <=, sizeof n);
+  n[4] = (uint8_t) (name_len >> 8);
+  n[5] = (uint8_t) name_len;
+  n[6] = 0;
+  n[7] = 1;
+  memcpy (n + 8, name, name_len);
+  n[8 + name_len] = 'v';
+  pl_subpacket_put (out, pos, 20 | (critical ? 0x80 : 0), n, 8 + name_len + 1);
+}
+
+/* A critical notation makes the signature not valid, naming it; the
+ * same notation not critical changes nothing; an unknown critical
+ * subpacket of another type is not valid too, with its type; the data
+ * altered is bad whatever the subpackets.  A hostile name reaches the
+ * reason as printable ASCII, at most PL_SIG_NAME_SHOWN octets of it. */
+static void
+test_critical_notation (gconstpointer p)
+{
+  static const char evil[] = "a\033[2K\rb\nc\xe2\x80\xae" "d@example.org";
+  uint32_t now = (uint32_t) time (NULL);
+  uint8_t hashed[200], unknown[] = { 1, 2 };
+  char long_name[150];
+  size_t pos;
+  pl_verification out;
+  tu_key k;
+
+  tu_key_make (&k, GPOINTER_TO_INT (p));
+  pos = 0;
+  put_notation (hashed, &pos, 0, "name@example.org", 16);
+  judge_crafted (&k, now, hashed, pos, "data", "data", now, &out);
+  g_assert_cmpint (out.verdict, ==, PL_VERDICT_GOOD);
+
+  pos = 0;
+  put_notation (hashed, &pos, 1, "name@example.org", 16);
+  judge_crafted (&k, now, hashed, pos, "data", "data", now, &out);
+  g_assert_cmpint (out.verdict, ==, PL_VERDICT_NOT_VALID);
+  g_assert_cmpint (gpg_err_code (out.why), ==, GPG_ERR_UNKNOWN_CRIT_EXTN);
+  g_assert_cmpstr (out.reason, ==, "unknown critical notation name@example.org");
+  g_assert_cmpstr (out.critical, ==, "name@example.org");
+  g_assert_true (out.cert == k.certs[0]);
+  judge_crafted (&k, now, hashed, pos, "data", "dat4", now, &out);
+  g_assert_cmpint (out.verdict, ==, PL_VERDICT_BAD);
+
+  pos = 0;
+  put_notation (hashed, &pos, 1, evil, sizeof evil - 1);
+  judge_crafted (&k, now, hashed, pos, "data", "data", now, &out);
+  g_assert_cmpint (out.verdict, ==, PL_VERDICT_NOT_VALID);
+  g_assert_cmpstr (out.critical, ==, "a?[2K?b?c???d@example.org");
+  g_assert_cmpstr (out.reason, ==,
+                   "unknown critical notation a?[2K?b?c???d@example.org");
+
+  memset (long_name, 'x', sizeof long_name);
+  pos = 0;
+  put_notation (hashed, &pos, 1, long_name, sizeof long_name);
+  judge_crafted (&k, now, hashed, pos, "data", "data", now, &out);
+  g_assert_cmpint (out.verdict, ==, PL_VERDICT_NOT_VALID);
+  g_assert_cmpuint (strlen (out.critical), ==, PL_SIG_NAME_SHOWN + 3);
+  g_assert_true (g_str_has_suffix (out.critical, "x..."));
+  g_assert_cmpuint (strlen (out.reason), <, sizeof out.reason);
+
+  /* Another type, unknown and critical (100): not valid, not bad. */
+  pos = 0;
+  pl_subpacket_put (hashed, &pos, 100 | 0x80, unknown, sizeof unknown);
+  judge_crafted (&k, now, hashed, pos, "data", "data", now, &out);
+  g_assert_cmpint (out.verdict, ==, PL_VERDICT_NOT_VALID);
+  g_assert_cmpstr (out.reason, ==, "unknown critical subpacket 100");
+  g_assert_cmpstr (out.critical, ==, "");
+  /* Not critical: ignored. */
+  pos = 0;
+  pl_subpacket_put (hashed, &pos, 100, unknown, sizeof unknown);
+  judge_crafted (&k, now, hashed, pos, "data", "data", now, &out);
+  g_assert_cmpint (out.verdict, ==, PL_VERDICT_GOOD);
+  tu_key_free (&k);
+}
+
+/* A signature made two minutes ahead of the verifier's clock is good;
+ * one made past PL_SIG_CLOCK_SKEW ahead is not valid, saying when it
+ * claims it was made; altered, either is bad. */
+static void
+test_future (gconstpointer p)
+{
+  uint32_t now = (uint32_t) time (NULL);
+  uint32_t far = now + PL_SIG_CLOCK_SKEW + 60;
+  char want[64], date[32];
+  time_t t = (time_t) far;
+  struct tm tm;
+  pl_verification out;
+  tu_key k;
+
+  tu_key_make (&k, GPOINTER_TO_INT (p));
+  judge_crafted (&k, now + 120, NULL, 0, "data", "data", now, &out);
+  g_assert_cmpint (out.verdict, ==, PL_VERDICT_GOOD);
+  g_assert_cmpuint (out.created, ==, now + 120);
+  judge_crafted (&k, now + PL_SIG_CLOCK_SKEW, NULL, 0, "data", "data", now,
+                 &out);
+  g_assert_cmpint (out.verdict, ==, PL_VERDICT_GOOD);
+  judge_crafted (&k, now + 120, NULL, 0, "data", "dat4", now, &out);
+  g_assert_cmpint (out.verdict, ==, PL_VERDICT_BAD);
+
+  judge_crafted (&k, far, NULL, 0, "data", "data", now, &out);
+  g_assert_cmpint (out.verdict, ==, PL_VERDICT_NOT_VALID);
+  g_assert_cmpint (gpg_err_code (out.why), ==, GPG_ERR_TIME_CONFLICT);
+  gmtime_r (&t, &tm);
+  strftime (date, sizeof date, "%Y-%m-%d %H:%M:%S UTC", &tm);
+  g_snprintf (want, sizeof want, "made in the future (%s)", date);
+  g_assert_cmpstr (out.reason, ==, want);
+  judge_crafted (&k, far, NULL, 0, "data", "dat4", now, &out);
+  g_assert_cmpint (out.verdict, ==, PL_VERDICT_BAD);
+  tu_key_free (&k);
+}
+
+/* A key made on a clock two minutes fast: its self-signatures and
+ * binding are from the future too, and count (the same skew); past the
+ * skew they do not. */
+static void
+test_future_key (gconstpointer p)
+{
+  const char *uid[] = { "F <f@example.org>" };
+  uint32_t now = (uint32_t) time (NULL);
+  uint32_t ahead[] = { now + 120, now + PL_SIG_CLOCK_SKEW + 60 };
+
+  for (int i = 0; i < 2; i++)
+    {
+      pl_cert_status status;
+      const pl_cert_key *enc;
+      char why[128];
+      uint8_t *bin;
+      size_t len;
+      tu_key k;
+
+      g_assert_cmpint (pl_keygen ((pl_keygen_profile) GPOINTER_TO_INT (p), uid,
+                                  1, NULL, 0, ahead[i], &bin, &len), ==, 0);
+      g_assert_cmpint (pl_certs_read (bin, len, &k.certs, &k.n), ==, 0);
+      gcry_free (bin);
+      g_assert_cmpint (pl_seckey_unlock (&k.certs[0]->primary, 5, NULL, 0, 0,
+                                         NULL, &k.sk), ==, 0);
+      g_assert_cmpint (pl_cert_check_primary (k.certs[0], now, &status, why,
+                                              sizeof why) == 0, ==, i == 0);
+      g_assert_cmpint (pl_cert_encryption_key (k.certs[0], now, &enc, why,
+                                               sizeof why) == 0, ==, i == 0);
+      if (i == 0)
+        {
+          pl_verification out;
+
+          judge_crafted (&k, ahead[i], NULL, 0, "data", "data", now, &out);
+          g_assert_cmpint (out.verdict, ==, PL_VERDICT_GOOD);
+        }
+      tu_key_free (&k);
     }
 }
 
@@ -520,5 +709,19 @@ main (int argc, char **argv)
   g_test_add_data_func ("/verify/signed-only/v6",
                         GINT_TO_POINTER (PL_KEYGEN_RFC9580),
                         test_signed_only_job);
+  g_test_add_data_func ("/verify/critical-notation/v4",
+                        GINT_TO_POINTER (PL_KEYGEN_DEFAULT),
+                        test_critical_notation);
+  g_test_add_data_func ("/verify/critical-notation/v6",
+                        GINT_TO_POINTER (PL_KEYGEN_RFC9580),
+                        test_critical_notation);
+  g_test_add_data_func ("/verify/future/v4",
+                        GINT_TO_POINTER (PL_KEYGEN_DEFAULT), test_future);
+  g_test_add_data_func ("/verify/future/v6",
+                        GINT_TO_POINTER (PL_KEYGEN_RFC9580), test_future);
+  g_test_add_data_func ("/verify/future-key/v4",
+                        GINT_TO_POINTER (PL_KEYGEN_DEFAULT), test_future_key);
+  g_test_add_data_func ("/verify/future-key/v6",
+                        GINT_TO_POINTER (PL_KEYGEN_RFC9580), test_future_key);
   return g_test_run ();
 }
