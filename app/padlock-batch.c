@@ -264,7 +264,9 @@ show_progress (gpointer user_data)
 /* The verdicts of a decrypted file's signatures, for the end of its line:
  * " signature good 0123…ABCD Bob <bob@example.org>" each (unknown-key:
  * the issuer's fingerprint alone; not-valid and unsupported: the reason
- * in words on stderr too); "" when it was not signed.  Counts the bad
+ * in words on stderr too), then " also-claims Alice <alice@…>" for each
+ * other user ID of the key that is not verified (said on stderr too);
+ * "" when it was not signed.  Counts the bad
  * ones: they make the batch exit 1. */
 static char *
 signatures_line (Batch *batch, PadlockJob *job)
@@ -282,9 +284,13 @@ signatures_line (Batch *batch, PadlockJob *job)
       /* Escaped already: a user ID is the signer's own text. */
       if (s->signer && s->verdict != PADLOCK_SIGNATURE_UNKNOWN_KEY)
         g_string_append_printf (line, " %s", s->signer);
+      /* After the verdict's own fields: the user IDs the key also
+       * claims, which nobody the user trusts certified (escaped too). */
+      for (guint j = 0; s->also_claims && s->also_claims[j]; j++)
+        g_string_append_printf (line, " also-claims %s", s->also_claims[j]);
       if (s->verdict == PADLOCK_SIGNATURE_BAD)
         batch->n_bad_signatures++;
-      if (s->verdict != PADLOCK_SIGNATURE_GOOD)
+      if (s->verdict != PADLOCK_SIGNATURE_GOOD || s->also_claims)
         {
           g_autofree char *name = g_file_get_basename (padlock_job_get_input (job));
           g_autofree char *input = padlock_name_escape (name);

@@ -21,11 +21,10 @@ struct _PadlockKey
 
   /* Owned */
   GArray   *subkeys;        /* of PadlockSubkey; the primary first */
-  GStrv     user_ids;
-  char     *name;
-  char     *email;
+  GArray   *uids;           /* of PadlockUserId, in the keyring's order */
+  GStrv     user_ids;       /* their texts */
+  int       named;          /* index in UIDS, or -1 */
   char     *label;
-  PadlockKeyValidity validity;
   guint     revoked : 1;
   guint     expired : 1;
   guint     disabled : 1;
@@ -71,9 +70,8 @@ padlock_key_finalize (GObject *object)
   PadlockKey *self = PADLOCK_KEY (object);
 
   g_array_unref (self->subkeys);
+  g_array_unref (self->uids);
   g_strfreev (self->user_ids);
-  g_free (self->name);
-  g_free (self->email);
   g_free (self->label);
   G_OBJECT_CLASS (padlock_key_parent_class)->finalize (object);
 }
@@ -95,16 +93,16 @@ padlock_key_get_property (GObject    *object,
       g_value_set_string (value, padlock_key_get_key_id (self));
       break;
     case PROP_NAME:
-      g_value_set_string (value, self->name);
+      g_value_set_string (value, padlock_key_get_name (self));
       break;
     case PROP_EMAIL:
-      g_value_set_string (value, self->email);
+      g_value_set_string (value, padlock_key_get_email (self));
       break;
     case PROP_LABEL:
       g_value_set_string (value, self->label);
       break;
     case PROP_VALIDITY:
-      g_value_set_enum (value, self->validity);
+      g_value_set_enum (value, padlock_key_get_validity (self));
       break;
     case PROP_EXPIRES:
       g_value_set_int64 (value, padlock_key_get_expires (self));
@@ -149,10 +147,23 @@ padlock_key_class_init (PadlockKeyClass *klass)
 }
 
 static void
+user_id_clear (gpointer data)
+{
+  PadlockUserId *uid = data;
+
+  g_free (uid->text);
+  g_free (uid->name);
+  g_free (uid->email);
+}
+
+static void
 padlock_key_init (PadlockKey *self)
 {
   self->subkeys = g_array_new (FALSE, TRUE, sizeof (PadlockSubkey));
   g_array_set_clear_func (self->subkeys, subkey_clear);
+  self->uids = g_array_new (FALSE, TRUE, sizeof (PadlockUserId));
+  g_array_set_clear_func (self->uids, user_id_clear);
+  self->named = -1;
 }
 
 static void
@@ -181,25 +192,61 @@ add_subkey (PadlockKey *self, gpgme_subkey_t sub)
   g_array_append_val (self->subkeys, subkey);
 }
 
+/* The verdict rule (padlock_key_get_named_user_id): the first user ID of
+ * the best validity, of those neither revoked nor invalid when there are
+ * any; -1 when there is no user ID. */
+static int
+choose_named (GArray *uids)
+{
+  gboolean any_usable = FALSE;
+  int best = -1;
+
+  for (guint i = 0; i < uids->len; i++)
+    {
+      const PadlockUserId *uid = &g_array_index (uids, PadlockUserId, i);
+
+      any_usable |= !uid->revoked && !uid->invalid;
+    }
+  for (guint i = 0; i < uids->len; i++)
+    {
+      const PadlockUserId *uid = &g_array_index (uids, PadlockUserId, i);
+
+      if (any_usable && (uid->revoked || uid->invalid))
+        continue;
+      if (best < 0
+          || uid->validity > g_array_index (uids, PadlockUserId, best).validity)
+        best = (int) i;
+    }
+  return best;
+}
+
 static void
 add_user_ids (PadlockKey *self, gpgme_key_t key)
 {
-  g_autoptr (GStrvBuilder) uids = g_strv_builder_new ();
-  gpgme_user_id_t first = NULL;
+  g_autoptr (GStrvBuilder) texts = g_strv_builder_new ();
+  const PadlockUserId *named;
 
-  for (gpgme_user_id_t uid = key->uids; uid; uid = uid->next)
+  for (gpgme_user_id_t u = key->uids; u; u = u->next)
     {
-      g_strv_builder_add (uids, uid->uid ? uid->uid : "");
-      if (!first && !uid->revoked && !uid->invalid)
-        first = uid;
+      PadlockUserId uid = { 0 };
+
+      uid.text = g_strdup (u->uid ? u->uid : "");
+      uid.name = g_strdup (u->name ? u->name : "");
+      uid.email = g_strdup (u->email ? u->email : "");
+      /* gpgme_validity_t, in PadlockKeyValidity's order. */
+      uid.validity = u->validity <= GPGME_VALIDITY_ULTIMATE
+                     ? (PadlockKeyValidity) u->validity
+                     : PADLOCK_KEY_VALIDITY_UNKNOWN;
+      uid.revoked = u->revoked;
+      uid.invalid = u->invalid;
+      g_array_append_val (self->uids, uid);
+      g_strv_builder_add (texts, uid.text);
     }
-  if (!first)
-    first = key->uids;
-  self->user_ids = g_strv_builder_end (uids);
-  self->name = g_strdup (first && first->name ? first->name : "");
-  self->email = g_strdup (first && first->email ? first->email : "");
-  if (first && first->uid && *first->uid)
-    self->label = g_strdup (first->uid);
+  self->user_ids = g_strv_builder_end (texts);
+  self->named = choose_named (self->uids);
+  named = padlock_key_get_named_user_id (self);
+  if (named && *named->text)
+    self->label = g_strdup (named->text);
   else
     self->label = g_strdup_printf ("0x%s", padlock_key_get_key_id (self));
 }
@@ -215,13 +262,6 @@ padlock_key_new_from_gpgme (gpgme_key_t key)
   for (gpgme_subkey_t sub = key->subkeys; sub; sub = sub->next)
     add_subkey (self, sub);
   add_user_ids (self, key);
-  /* The key's validity is its best user ID's, which gpgme reports as the
-   * owner's trust-computed validity of the first one; take the best. */
-  self->validity = PADLOCK_KEY_VALIDITY_UNKNOWN;
-  for (gpgme_user_id_t uid = key->uids; uid; uid = uid->next)
-    if (!uid->revoked && !uid->invalid
-        && (int) uid->validity > (int) self->validity)
-      self->validity = (PadlockKeyValidity) uid->validity;
   self->revoked = key->revoked;
   self->expired = key->expired;
   self->disabled = key->disabled;
@@ -260,18 +300,72 @@ padlock_key_get_key_id (PadlockKey *self)
   return primary (self)->key_id;
 }
 
+gboolean
+padlock_user_id_is_verified (const PadlockUserId *user_id)
+{
+  g_return_val_if_fail (user_id != NULL, FALSE);
+  return user_id->validity >= PADLOCK_KEY_VALIDITY_FULL;
+}
+
+const PadlockUserId *
+padlock_key_get_named_user_id (PadlockKey *self)
+{
+  g_return_val_if_fail (PADLOCK_IS_KEY (self), NULL);
+  return self->named < 0 ? NULL
+                         : &g_array_index (self->uids, PadlockUserId, self->named);
+}
+
+GStrv
+padlock_key_dup_unverified_claims (PadlockKey *self)
+{
+  g_autoptr (GStrvBuilder) claims = g_strv_builder_new ();
+
+  g_return_val_if_fail (PADLOCK_IS_KEY (self), NULL);
+
+  for (guint i = 0; i < self->uids->len; i++)
+    {
+      const PadlockUserId *uid = &g_array_index (self->uids, PadlockUserId, i);
+
+      if ((int) i != self->named && !uid->revoked && !uid->invalid
+          && !padlock_user_id_is_verified (uid))
+        g_strv_builder_add (claims, uid->text);
+    }
+  return g_strv_builder_end (claims);
+}
+
+guint
+padlock_key_get_n_user_ids (PadlockKey *self)
+{
+  g_return_val_if_fail (PADLOCK_IS_KEY (self), 0);
+  return self->uids->len;
+}
+
+const PadlockUserId *
+padlock_key_get_user_id (PadlockKey *self, guint index)
+{
+  g_return_val_if_fail (PADLOCK_IS_KEY (self), NULL);
+  g_return_val_if_fail (index < self->uids->len, NULL);
+  return &g_array_index (self->uids, PadlockUserId, index);
+}
+
 const char *
 padlock_key_get_name (PadlockKey *self)
 {
+  const PadlockUserId *named;
+
   g_return_val_if_fail (PADLOCK_IS_KEY (self), NULL);
-  return self->name;
+  named = padlock_key_get_named_user_id (self);
+  return named ? named->name : "";
 }
 
 const char *
 padlock_key_get_email (PadlockKey *self)
 {
+  const PadlockUserId *named;
+
   g_return_val_if_fail (PADLOCK_IS_KEY (self), NULL);
-  return self->email;
+  named = padlock_key_get_named_user_id (self);
+  return named ? named->email : "";
 }
 
 const char * const *
@@ -291,8 +385,11 @@ padlock_key_get_label (PadlockKey *self)
 PadlockKeyValidity
 padlock_key_get_validity (PadlockKey *self)
 {
+  const PadlockUserId *named;
+
   g_return_val_if_fail (PADLOCK_IS_KEY (self), PADLOCK_KEY_VALIDITY_UNKNOWN);
-  return self->validity;
+  named = padlock_key_get_named_user_id (self);
+  return named ? named->validity : PADLOCK_KEY_VALIDITY_UNKNOWN;
 }
 
 gint64
@@ -441,8 +538,11 @@ padlock_key_dup_refusal (PadlockKey *self)
 gboolean
 padlock_key_is_verified (PadlockKey *self)
 {
+  const PadlockUserId *named;
+
   g_return_val_if_fail (PADLOCK_IS_KEY (self), FALSE);
-  return self->validity >= PADLOCK_KEY_VALIDITY_FULL;
+  named = padlock_key_get_named_user_id (self);
+  return named && padlock_user_id_is_verified (named);
 }
 
 static gboolean

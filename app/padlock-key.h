@@ -52,6 +52,21 @@ typedef struct
   char     *card_number;   /* the card's serial number, or NULL */
 } PadlockSubkey;
 
+/* One user ID, as GPGME lists it.  Owned by its PadlockKey. */
+typedef struct
+{
+  char               *text;      /* "Bob <bob@example.org>", as it is */
+  char               *name;      /* "Bob", or "" */
+  char               *email;     /* "bob@example.org", or "" */
+  PadlockKeyValidity  validity;  /* this user ID's, from gpg's trust model */
+  guint               revoked : 1;
+  guint               invalid : 1;
+} PadlockUserId;
+
+/* Its validity is full or ultimate: the user (or someone the user
+ * trusts) has certified that the key belongs to this user ID. */
+gboolean padlock_user_id_is_verified (const PadlockUserId *user_id);
+
 /* Whether SUBKEY can take a message now: encryption flags, and not
  * expired, revoked, disabled or invalid. */
 gboolean padlock_subkey_can_encrypt_now (const PadlockSubkey *subkey);
@@ -66,13 +81,30 @@ PadlockKey          *padlock_key_new_from_gpgme     (gpgme_key_t key);
 const char          *padlock_key_get_fingerprint    (PadlockKey *self);
 /* The primary key's 16-digit key ID. */
 const char          *padlock_key_get_key_id         (PadlockKey *self);
-/* The first valid user ID's name and email ("" when it has none), and the
+/* The verdict rule (DESIGN.md, "Trust"): the user ID that whatever is
+ * said about KEY names, a signature's verdict, a recipient's row, "Who
+ * can open it", is the one whose validity it reports.  That is the first,
+ * in the keyring's order, of the highest validity among the user IDs
+ * neither revoked nor invalid (among all of them when every one is):
+ * a key certified only as "Mallory" whose primary user ID says "Alice"
+ * is named Mallory, and verified as Mallory.  NULL when the key has no
+ * user ID at all. */
+const PadlockUserId *padlock_key_get_named_user_id  (PadlockKey *self);
+/* The other user IDs of KEY, neither revoked nor invalid, that the user
+ * has not verified, in the keyring's order: what the key "also claims to
+ * be (not verified)".  A new array, empty when there are none. */
+GStrv                padlock_key_dup_unverified_claims (PadlockKey *self);
+/* The named user ID's name and email ("" when it has none), and the
  * whole user IDs, in the keyring's order. */
 const char          *padlock_key_get_name           (PadlockKey *self);
 const char          *padlock_key_get_email          (PadlockKey *self);
 const char * const  *padlock_key_get_user_ids       (PadlockKey *self);
-/* "Name <email>" for a sentence: the first user ID, else the key ID. */
+guint                padlock_key_get_n_user_ids     (PadlockKey *self);
+const PadlockUserId *padlock_key_get_user_id        (PadlockKey *self,
+                                                     guint       index);
+/* "Name <email>" for a sentence: the named user ID, else the key ID. */
 const char          *padlock_key_get_label          (PadlockKey *self);
+/* The named user ID's validity, which is the best of the key's. */
 PadlockKeyValidity   padlock_key_get_validity       (PadlockKey *self);
 /* The primary key's expiry; 0 when it never expires. */
 gint64               padlock_key_get_expires        (PadlockKey *self);
@@ -99,8 +131,9 @@ const PadlockSubkey *padlock_key_find_subkey        (PadlockKey *self,
  * A key that can be chosen may still be unverified:
  * padlock_key_is_verified (). */
 char                *padlock_key_dup_refusal        (PadlockKey *self);
-/* Its validity is full or ultimate: the user (or someone the user trusts)
- * has certified that the key belongs to its user ID. */
+/* Its named user ID is verified (padlock_user_id_is_verified): the user
+ * (or someone the user trusts) has certified that the key belongs to
+ * that user ID. */
 gboolean             padlock_key_is_verified        (PadlockKey *self);
 
 /* Whether QUERY matches KEY, for a search field: a case-insensitive

@@ -4,6 +4,7 @@
 #include <adwaita.h>
 #include <glib/gi18n.h>
 
+#include "padlock-name.h"
 #include "padlock-profile.h"
 
 #define MAX_MATCHES 8
@@ -42,23 +43,29 @@ validity_words (PadlockKey *key)
     }
 }
 
-/* The name to call KEY's owner by in a sentence: "Bob", else the
- * label. */
+/* The name to call UID's owner by in a sentence: "Bob", else the whole
+ * user ID, else KEY's label. */
 static const char *
-owner_name (PadlockKey *key)
+owner_name (PadlockKey          *key,
+            const PadlockUserId *uid)
 {
-  const char *name = padlock_key_get_name (key);
-
-  return name && *name ? name : padlock_key_get_label (key);
+  if (uid && *uid->name)
+    return uid->name;
+  if (uid && *uid->text)
+    return uid->text;
+  return padlock_key_get_label (key);
 }
 
 /* "bob@example.org · 0x… · Verified", or the reason it cannot be picked
- * instead of the validity. */
+ * instead of the validity; then each user ID the key also claims that is
+ * not verified.  The email and validity are the named user ID's
+ * (padlock_key_get_named_user_id), as the row's title is. */
 static char *
 key_subtitle (PadlockKey *key,
               const char *refusal)
 {
   g_autofree char *fpr = short_fingerprint (key);
+  g_auto(GStrv) claims = padlock_key_dup_unverified_claims (key);
   const char *email = padlock_key_get_email (key);
   GString *out = g_string_new (NULL);
 
@@ -66,6 +73,16 @@ key_subtitle (PadlockKey *key,
     g_string_append_printf (out, "%s · ", email);
   g_string_append_printf (out, "%s · %s", fpr,
                           refusal ? refusal : validity_words (key));
+  for (guint i = 0; claims[i]; i++)
+    {
+      g_autofree char *claim = padlock_name_display (claims[i]);
+
+      g_string_append (out, " · ");
+      /* Translators: another user ID of the key, which nobody the user
+       * trusts has certified. */
+      g_string_append_printf (out, _("also claims to be %s (not verified)"),
+                              claim);
+    }
   return g_string_free (out, FALSE);
 }
 
@@ -210,28 +227,35 @@ hide_warning (PadlockPeople *self)
   gtk_widget_set_visible (self->warning_box, FALSE);
 }
 
-/* A pickable key: verified ones are added at once; the others after the
- * warning. */
+/* A pickable key: one that what was typed names as verified (or by its
+ * whole fingerprint) is added at once; the others after the warning,
+ * which names the user ID that matched (padlock_recipients_match). */
 static void
 pick (PadlockPeople *self,
       PadlockKey    *key)
 {
+  const char *typed = gtk_editable_get_text (GTK_EDITABLE (self->search_entry));
+  const PadlockUserId *uid = NULL;
+  PadlockRecipientMatch match = padlock_recipients_match (key, typed, TRUE, &uid);
   g_autofree char *warning = NULL;
   g_autofree char *detail = NULL;
 
-  if (padlock_key_is_verified (key))
+  if (match == PADLOCK_RECIPIENT_VERIFIED
+      || match == PADLOCK_RECIPIENT_FINGERPRINT)
     {
       hide_warning (self);
       add_person (self, key);
       return;
     }
+  if (!uid)
+    uid = padlock_key_get_named_user_id (key);
   g_set_object (&self->pending, key);
   warning = g_strdup_printf (_("Padlock cannot tell that this key belongs to %s"),
-                             owner_name (key));
+                             owner_name (key, uid));
   detail = g_strdup_printf (_("Nobody you trust has certified it. Anyone can make "
                               "a key with any name on it: compare its fingerprint "
                               "with %s first, for instance on the phone: %s"),
-                            owner_name (key), padlock_key_get_fingerprint (key));
+                            owner_name (key, uid), padlock_key_get_fingerprint (key));
   gtk_label_set_text (self->warning_label, warning);
   gtk_label_set_text (self->warning_detail_label, detail);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->warning_box),

@@ -9,6 +9,7 @@
 #include "cert.h"
 #include "errors.h"
 #include "padlock-error.h"
+#include "padlock-name.h"
 #include "recipients.h"
 
 struct _PadlockRecipients
@@ -383,10 +384,10 @@ padlock_recipients_describe (PadlockRecipients *self,
                                              self->you, passphrase);
 }
 
-/* SPEC as hex digits (upper case, "0x" and spaces dropped), when it is
- * a key ID or a fingerprint; else NULL. */
+/* SPEC's hex digits (upper case, "0x" and spaces dropped), when it holds
+ * nothing else; else NULL. */
 static char *
-spec_hex (const char *spec)
+spec_hex_digits (const char *spec)
 {
   GString *hex = g_string_new (NULL);
   const char *p = spec;
@@ -398,65 +399,208 @@ spec_hex (const char *spec)
       g_string_append_c (hex, g_ascii_toupper (*p));
     else if (*p != ' ')
       return (g_string_free (hex, TRUE), NULL);
-  if (hex->len != 16 && hex->len != 40 && hex->len != 64)
-    return (g_string_free (hex, TRUE), NULL);
   return g_string_free (hex, FALSE);
 }
 
-/* Whether a user ID of KEY has the email EMAIL (any case). */
-static gboolean
-has_email (PadlockKey *key,
-           const char *email)
+/* SPEC as hex digits when it is a key ID or a whole fingerprint; else
+ * NULL. */
+static char *
+spec_hex (const char *spec)
 {
-  const char *const *uids = padlock_key_get_user_ids (key);
+  char *hex = spec_hex_digits (spec);
+  gsize len = hex ? strlen (hex) : 0;
 
-  for (guint i = 0; uids && uids[i]; i++)
+  if (len != 16 && len != 40 && len != 64)
+    g_clear_pointer (&hex, g_free);
+  return hex;
+}
+
+/* The email SPEC names ("<…>" and spaces dropped), when it is one. */
+static char *
+spec_email (const char *spec)
+{
+  char *email;
+
+  if (!strchr (spec, '@'))
+    return NULL;
+  email = g_strstrip (g_strdup (spec));
+  if (email[0] == '<' && g_str_has_suffix (email, ">"))
     {
-      const char *open = strrchr (uids[i], '<');
-      const char *close = open ? strchr (open, '>') : NULL;
-      g_autofree char *found = open && close
-                               ? g_strndup (open + 1, close - open - 1)
-                               : g_strdup (uids[i]);
-
-      if (!g_ascii_strcasecmp (found, email))
-        return TRUE;
+      memmove (email, email + 1, strlen (email));
+      email[strlen (email) - 1] = '\0';
     }
+  return email;
+}
+
+/* Whether UID has the email EMAIL (any case): its "<…>", else its whole
+ * text. */
+static gboolean
+has_email (const PadlockUserId *uid,
+           const char          *email)
+{
+  const char *open = strrchr (uid->text, '<');
+  const char *close = open ? strchr (open, '>') : NULL;
+  g_autofree char *found = open && close ? g_strndup (open + 1, close - open - 1)
+                                         : g_strdup (uid->text);
+
+  return !g_ascii_strcasecmp (found, email);
+}
+
+/* Whether four hex digits or more of SPEC are a part of a fingerprint
+ * of KEY (the primary's or a subkey's, which hold the key IDs). */
+static gboolean
+in_fingerprint (PadlockKey *key,
+                const char *spec)
+{
+  g_autofree char *hex = spec_hex_digits (spec);
+
+  if (!hex || strlen (hex) < 4)
+    return FALSE;
+  for (guint i = 0; i < padlock_key_get_n_subkeys (key); i++)
+    if (strstr (padlock_key_get_subkey (key, i)->fingerprint, hex))
+      return TRUE;
   return FALSE;
 }
 
-/* The keys of KEYRING that SPEC names (padlock_recipients_resolve). */
-static GPtrArray *
-find_matches (PadlockKeyring *keyring,
-              const char     *spec)
+/* How SPEC names KEY by its key ID or a part of a fingerprint: the key's
+ * named user ID is what the user knows it by. */
+static PadlockRecipientMatch
+match_by_id (PadlockKey *key, gboolean own, const PadlockUserId **user_id)
 {
-  g_autofree char *hex = spec_hex (spec);
-  g_autofree char *email = NULL;
-  g_autoptr(GPtrArray) all = padlock_keyring_search (keyring, "");
-  GPtrArray *found = g_ptr_array_new_with_free_func (g_object_unref);
+  *user_id = padlock_key_get_named_user_id (key);
+  return own || padlock_key_is_verified (key) ? PADLOCK_RECIPIENT_VERIFIED
+                                              : PADLOCK_RECIPIENT_UNVERIFIED;
+}
 
-  if (!hex && strchr (spec, '@'))
+PadlockRecipientMatch
+padlock_recipients_match (PadlockKey           *key,
+                          const char           *spec,
+                          gboolean              typing,
+                          const PadlockUserId **user_id)
+{
+  g_autofree char *hex = NULL;
+  g_autofree char *email = NULL;
+  g_autofree char *folded = NULL;
+  const PadlockUserId *first = NULL, *verified = NULL, *named, *ignored;
+  gboolean own, all_revoked;
+
+  g_return_val_if_fail (PADLOCK_IS_KEY (key), PADLOCK_RECIPIENT_NO_MATCH);
+  g_return_val_if_fail (spec != NULL, PADLOCK_RECIPIENT_NO_MATCH);
+
+  if (!user_id)
+    user_id = &ignored;
+  *user_id = NULL;
+  own = padlock_key_get_has_secret (key)
+        || padlock_key_get_validity (key) == PADLOCK_KEY_VALIDITY_ULTIMATE;
+  if ((hex = spec_hex (spec)))
     {
-      email = g_strstrip (g_strdup (spec));
-      if (email[0] == '<' && g_str_has_suffix (email, ">"))
+      if (!padlock_key_find_subkey (key, hex))
+        return PADLOCK_RECIPIENT_NO_MATCH;
+      if (strlen (hex) != 16)
         {
-          memmove (email, email + 1, strlen (email));
-          email[strlen (email) - 1] = '\0';
+          *user_id = padlock_key_get_named_user_id (key);
+          return PADLOCK_RECIPIENT_FINGERPRINT;
         }
+      return match_by_id (key, own, user_id);
     }
-  if (!hex && !email)
+  if (!typing)
+    email = spec_email (spec);
+  if (!email)
     {
-      g_ptr_array_unref (found);
-      return padlock_keyring_search (keyring, spec);
+      folded = g_utf8_casefold (spec, -1);
+      g_strstrip (folded);
+      if (!*folded)
+        return PADLOCK_RECIPIENT_NO_MATCH;
     }
+  /* A user ID revoked is no claim, unless the whole key is revoked
+   * (gpg then lists every user ID so): padlock_key_dup_refusal says why
+   * that one cannot be used. */
+  named = padlock_key_get_named_user_id (key);
+  all_revoked = named && (named->revoked || named->invalid);
+  for (guint i = 0; i < padlock_key_get_n_user_ids (key); i++)
+    {
+      const PadlockUserId *uid = padlock_key_get_user_id (key, i);
+      g_autofree char *text = folded ? g_utf8_casefold (uid->text, -1) : NULL;
+
+      if (((uid->revoked || uid->invalid) && !all_revoked)
+          || !(email ? has_email (uid, email) : strstr (text, folded) != NULL))
+        continue;
+      first = first ? first : uid;
+      if (!verified && padlock_user_id_is_verified (uid))
+        verified = uid;
+    }
+  if (!first)
+    return !email && in_fingerprint (key, spec) ? match_by_id (key, own, user_id)
+                                                : PADLOCK_RECIPIENT_NO_MATCH;
+  *user_id = verified ? verified : first;
+  return verified || own ? PADLOCK_RECIPIENT_VERIFIED
+                         : PADLOCK_RECIPIENT_UNVERIFIED;
+}
+
+/* The keys of KEYRING that SPEC names, and how: MATCHES gets each key
+ * (a new reference), KINDS its PadlockRecipientMatch. */
+static void
+find_matches (PadlockKeyring *keyring,
+              const char     *spec,
+              GPtrArray      *matches,
+              GArray         *kinds)
+{
+  g_autoptr(GPtrArray) all = padlock_keyring_search (keyring, "");
+
   for (guint i = 0; i < all->len; i++)
     {
       PadlockKey *key = g_ptr_array_index (all, i);
+      PadlockRecipientMatch kind = padlock_recipients_match (key, spec, FALSE,
+                                                             NULL);
 
-      if (hex ? padlock_key_find_subkey (key, hex) != NULL
-              : has_email (key, email))
-        g_ptr_array_add (found, g_object_ref (key));
+      if (kind == PADLOCK_RECIPIENT_NO_MATCH)
+        continue;
+      g_ptr_array_add (matches, g_object_ref (key));
+      g_array_append_val (kinds, kind);
     }
-  return found;
+}
+
+/* SPEC matches only KEYS (usable ones) through user IDs the user has
+ * not verified: each named, with what it claims to be, and how to accept
+ * one. */
+static void
+set_unverified_error (GError    **error,
+                      const char *spec,
+                      GPtrArray  *keys)
+{
+  GString *list = g_string_new (NULL);
+  g_autofree char *fpr = NULL;
+
+  for (guint i = 0; i < keys->len; i++)
+    {
+      PadlockKey *key = g_ptr_array_index (keys, i);
+      const PadlockUserId *uid = NULL;
+      g_autofree char *label = padlock_name_escape (padlock_key_get_label (key));
+      g_autofree char *claim = NULL;
+
+      padlock_recipients_match (key, spec, FALSE, &uid);
+      g_string_append_printf (list, "\n  %s (0x%s)", label,
+                              padlock_key_get_fingerprint (key));
+      if (uid && g_strcmp0 (uid->text, padlock_key_get_label (key)))
+        {
+          claim = padlock_name_escape (uid->text);
+          /* Translators: after a key's name, another user ID of the key,
+           * which nobody the user trusts has certified. */
+          g_string_append_printf (list, _(", which also claims to be %s "
+                                          "(not verified)"), claim);
+        }
+    }
+  fpr = keys->len == 1 ? g_strdup (padlock_key_get_fingerprint (keys->pdata[0]))
+                       : g_strdup ("FINGERPRINT");
+  g_set_error (error, PADLOCK_ERROR, PADLOCK_ERROR_OTHER,
+               /* Translators: the recipient, one line per key, then a
+                * fingerprint (or the word FINGERPRINT) twice. */
+               _("The recipient %s matches only keys you have not verified:%s\n"
+                 "Compare the fingerprint with its owner, then certify the key "
+                 "(gpg --quick-lsign-key %s), or name the key by its whole "
+                 "fingerprint (--recipient=%s)."),
+               spec, list->str, fpr, fpr);
+  g_string_free (list, TRUE);
 }
 
 PadlockKey *
@@ -464,28 +608,38 @@ padlock_recipients_resolve (PadlockKeyring *keyring,
                             const char     *spec,
                             GError        **error)
 {
-  g_autoptr(GPtrArray) matches = NULL;
+  g_autoptr(GPtrArray) matches = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GArray) kinds = g_array_new (FALSE, FALSE, sizeof (PadlockRecipientMatch));
   g_autoptr(GPtrArray) usable = g_ptr_array_new ();
+  g_autoptr(GPtrArray) accepted = g_ptr_array_new ();
   GString *list = NULL;
 
   g_return_val_if_fail (PADLOCK_IS_KEYRING (keyring), NULL);
   g_return_val_if_fail (spec != NULL, NULL);
 
-  matches = *spec ? find_matches (keyring, spec)
-                  : g_ptr_array_new_with_free_func (g_object_unref);
+  if (*spec)
+    find_matches (keyring, spec, matches, kinds);
   for (guint i = 0; i < matches->len; i++)
     {
       g_autofree char *refusal = padlock_key_dup_refusal (g_ptr_array_index (matches, i));
 
-      if (!refusal)
-        g_ptr_array_add (usable, g_ptr_array_index (matches, i));
+      if (refusal)
+        continue;
+      g_ptr_array_add (usable, g_ptr_array_index (matches, i));
+      if (g_array_index (kinds, PadlockRecipientMatch, i) != PADLOCK_RECIPIENT_UNVERIFIED)
+        g_ptr_array_add (accepted, g_ptr_array_index (matches, i));
     }
-  if (usable->len == 1)
-    return g_object_ref (g_ptr_array_index (usable, 0));
+  if (accepted->len == 1)
+    return g_object_ref (g_ptr_array_index (accepted, 0));
   if (!matches->len)
     {
       g_set_error (error, PADLOCK_ERROR, PADLOCK_ERROR_OTHER,
                    _("No key in the keyring matches the recipient %s"), spec);
+      return NULL;
+    }
+  if (usable->len && !accepted->len)
+    {
+      set_unverified_error (error, spec, usable);
       return NULL;
     }
   list = g_string_new (NULL);
@@ -494,18 +648,18 @@ padlock_recipients_resolve (PadlockKeyring *keyring,
       PadlockKey *key = g_ptr_array_index (matches, i);
       g_autofree char *refusal = padlock_key_dup_refusal (key);
 
-      if (usable->len && refusal)
+      if (accepted->len && !g_ptr_array_find (accepted, key, NULL))
         continue;
       g_string_append_printf (list, "\n  %s (0x%s)%s%s",
                               padlock_key_get_label (key),
                               padlock_key_get_fingerprint (key),
                               refusal ? ": " : "", refusal ? refusal : "");
     }
-  if (usable->len)
+  if (accepted->len)
     g_set_error (error, PADLOCK_ERROR, PADLOCK_ERROR_OTHER,
                  /* Translators: then one line per key. */
                  _("The recipient %s is ambiguous: %u keys match; name one "
-                   "by its fingerprint:%s"), spec, usable->len, list->str);
+                   "by its fingerprint:%s"), spec, accepted->len, list->str);
   else
     g_set_error (error, PADLOCK_ERROR, PADLOCK_ERROR_OTHER,
                  /* Translators: then one line per key, with the reason. */

@@ -83,14 +83,49 @@ char              *padlock_recipients_describe_labels (const char *const *others
                                                        gboolean           you,
                                                        gboolean           passphrase);
 
-/* The one key of KEYRING that SPEC names, for --recipient: a key ID or
- * fingerprint (of the primary or a subkey; "0x" and spaces ignored), an
- * email (a user ID's, exactly, any case; "<…>" allowed), or else the
- * keys padlock_keyring_search finds.  Of those that match, only the keys
- * that can be encrypted to count when there is one; an error
+/* How a recipient names a key (padlock_recipients_match). */
+typedef enum
+{
+  PADLOCK_RECIPIENT_NO_MATCH,
+  PADLOCK_RECIPIENT_UNVERIFIED,  /* only through user IDs the user has not
+                                  * verified, or by a key ID (or a part of
+                                  * a fingerprint) of a key not verified */
+  PADLOCK_RECIPIENT_VERIFIED,    /* through a verified user ID, or it is
+                                  * the user's own key */
+  PADLOCK_RECIPIENT_FINGERPRINT, /* by its whole fingerprint (of the
+                                  * primary or a subkey): the user's
+                                  * explicit choice */
+} PadlockRecipientMatch;
+
+/* The recipient rule (DESIGN.md, "Trust"), for --recipient and the
+ * dialog's search alike: how SPEC names KEY.  SPEC is a key ID or a
+ * whole fingerprint (16, 40 or 64 hex digits; "0x" and spaces ignored),
+ * an email (a user ID's, exactly, any case; "<…>" allowed), or else any
+ * text of a user ID (any case), or four hex digits or more of a
+ * fingerprint.  With TYPING (a search field, as the user types), an
+ * email is text too: "alice@exa" is a part of a user ID.  A text
+ * matches only through the user IDs that hold it, neither revoked nor
+ * invalid (any of them when all are, as in a revoked key): VERIFIED
+ * when one of those is of full or ultimate validity, or when KEY is the
+ * user's own (a secret key, or ultimate validity); else UNVERIFIED, so
+ * that a key certified as "Mallory" is not taken for the "Alice" it
+ * also claims to be.  *USER_ID (may be NULL) is the
+ * user ID to name: the first verified one that matched, else the first
+ * that matched, else (a key ID, a fingerprint) the key's named one
+ * (padlock_key_get_named_user_id); NULL for NO_MATCH. */
+PadlockRecipientMatch padlock_recipients_match   (PadlockKey           *key,
+                                                  const char           *spec,
+                                                  gboolean              typing,
+                                                  const PadlockUserId **user_id);
+
+/* The one key of KEYRING that SPEC names, for --recipient, by
+ * padlock_recipients_match: of the keys that match and can be encrypted
+ * to, the one matched as VERIFIED or by its FINGERPRINT.  An error
  * (PADLOCK_ERROR_OTHER) names SPEC when no key matches ("unknown"), when
- * two or more usable ones do ("ambiguous", with each listed), or when
- * every match is refused (padlock_key_dup_refusal: expired, revoked…). */
+ * two or more such keys do ("ambiguous", with each listed), when the
+ * usable keys that match are all UNVERIFIED (each listed, with how to
+ * accept one: certify it, or name it by its fingerprint), or when every
+ * match is refused (padlock_key_dup_refusal: expired, revoked…). */
 PadlockKey        *padlock_recipients_resolve    (PadlockKeyring    *keyring,
                                                   const char        *spec,
                                                   GError           **error);

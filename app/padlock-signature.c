@@ -23,6 +23,7 @@ padlock_signature_free (PadlockSignature *signature)
   g_free (signature->signer_name);
   g_free (signature->fingerprint);
   g_free (signature->reason);
+  g_strfreev (signature->also_claims);
   g_free (signature);
 }
 
@@ -65,9 +66,9 @@ isolated (const char *name, gboolean isolate)
                  : g_strdup (name);
 }
 
-char *
-padlock_signature_describe (const PadlockSignature *sig,
-                            gboolean                isolate)
+static char *
+describe_verdict (const PadlockSignature *sig,
+                  gboolean                isolate)
 {
   g_autofree char *fpr = NULL;
   g_autofree char *signer = sig->signer ? isolated (sig->signer, isolate) : NULL;
@@ -104,6 +105,27 @@ padlock_signature_describe (const PadlockSignature *sig,
       return g_strdup_printf (_("The signature cannot be checked: %s"),
                               s->reason);
     }
+}
+
+char *
+padlock_signature_describe (const PadlockSignature *sig,
+                            gboolean                isolate)
+{
+  char *text = describe_verdict (sig, isolate);
+
+  for (guint i = 0; sig->also_claims && sig->also_claims[i]; i++)
+    {
+      g_autofree char *claim = isolated (sig->also_claims[i], isolate);
+      char *more;
+
+      /* Translators: a signature's verdict, then another user ID of the
+       * signing key that nobody the user trusts has certified. */
+      more = g_strdup_printf (_("%s. The key also claims to be %s (not "
+                                "verified)"), text, claim);
+      g_free (text);
+      text = more;
+    }
+  return text;
 }
 
 gboolean
@@ -272,9 +294,22 @@ verdict_of (PadlockSignerLookup *lookup, const pl_verification *v)
     {
       const char *name = padlock_key_get_name (key);
 
-      /* A user ID is the signer's own text: escaped, as file names are. */
+      g_auto(GStrv) claims = padlock_key_dup_unverified_claims (key);
+
+      /* A user ID is the signer's own text: escaped, as file names are.
+       * The label is the user ID whose validity decides GOOD or
+       * NOT_CERTIFIED below (padlock_key_get_named_user_id). */
       s->signer = padlock_name_escape (padlock_key_get_label (key));
       s->signer_name = *name ? padlock_name_escape (name) : g_strdup (s->signer);
+      for (guint i = 0; claims[i]; i++)
+        {
+          char *escaped = padlock_name_escape (claims[i]);
+
+          g_free (claims[i]);
+          claims[i] = escaped;
+        }
+      if (claims[0])
+        s->also_claims = g_steal_pointer (&claims);
     }
   if (v->key_fpr_len)
     s->fingerprint = hex (v->key_fpr, v->key_fpr_len);

@@ -38,13 +38,20 @@ typedef struct
   PadlockSignatureVerdict verdict;
   char   *signer;       /* "Bob <bob@example.org>", escaped
                          * (padlock_name_escape: it is the signer's own
-                         * text); NULL: UNKNOWN_KEY, UNSUPPORTED */
+                         * text): the user ID whose validity the verdict
+                         * reports (padlock_key_get_named_user_id), so
+                         * GOOD names a verified one; NULL: UNKNOWN_KEY,
+                         * UNSUPPORTED */
   char   *signer_name;  /* "Bob", else the signer's label, escaped */
   char   *fingerprint;  /* upper-case hex: the signing key's, or for
                          * UNKNOWN_KEY the issuer's (a key ID when the
                          * signature names no fingerprint) */
   gint64  created;      /* the signature's creation time */
   char   *reason;       /* NOT_VALID, UNSUPPORTED: why, translated */
+  GStrv   also_claims;  /* the key's other user IDs the user has not
+                         * verified (padlock_key_dup_unverified_claims),
+                         * escaped: "also claims to be Alice <alice@…>
+                         * (not verified)"; NULL when there are none */
 } PadlockSignature;
 
 void padlock_signature_free (PadlockSignature *signature);
@@ -56,7 +63,9 @@ const char *padlock_signature_verdict_word (PadlockSignatureVerdict verdict);
 
 /* What a row says, translated: "Signed by Bob <bob@…>", "Signature does
  * not match: the file may have been altered after Bob signed it",
- * "Signed by an unknown key 0123…", …; with ISOLATE, the signer's name in
+ * "Signed by an unknown key 0123…", …, then what else the key claims to
+ * be ("The key also claims to be Alice <alice@…> (not verified)"); with
+ * ISOLATE, the signer's name and those claims in
  * bidi isolates (for what the window shows; not for what it says to a
  * screen reader, nor for a terminal). */
 char *padlock_signature_describe (const PadlockSignature *signature,

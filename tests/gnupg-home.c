@@ -312,6 +312,24 @@ tg_clearsign (TgHome *home, const char *signer, const char *text,
   return msg;
 }
 
+char *
+tg_two_faced_key (TgHome *owner, TgHome *user, const char *claimed,
+                  const char *real)
+{
+  char *fpr = tg_gen_encryption_key (owner, claimed, "ed25519", "cv25519",
+                                     "never", NULL);
+
+  g_assert_cmpint (tg_gpg (owner, "", NULL, NULL, "--quick-add-uid", fpr, real,
+                           NULL), ==, 0);
+  /* A newer self-signature would make REAL the primary otherwise. */
+  g_assert_cmpint (tg_gpg (owner, "", NULL, NULL, "--quick-set-primary-uid",
+                           fpr, claimed, NULL), ==, 0);
+  tg_import_cert (user, owner, fpr);
+  g_assert_cmpint (tg_gpg (user, NULL, NULL, NULL, "--quick-lsign-key", fpr,
+                           real, NULL), ==, 0);
+  return fpr;
+}
+
 void
 tg_import_cert (TgHome *to, TgHome *from, const char *what)
 {

@@ -69,6 +69,16 @@ void    tg_add_key           (TgHome     *home,
 void    tg_import_cert       (TgHome     *to,
                               TgHome     *from,
                               const char *what);
+/* Issue 32's two-faced key: in OWNER, an Ed25519 key with a Curve25519
+ * encryption subkey whose primary user ID is CLAIMED ("Alice <alice@…>")
+ * and which also has REAL ("Mallory <mallory@…>"); its certificate is
+ * imported into USER, whose own key certifies REAL only (gpg
+ * --quick-lsign-key FPR REAL), so that there REAL is of full validity
+ * and CLAIMED of none.  The key's fingerprint. */
+char   *tg_two_faced_key     (TgHome     *owner,
+                              TgHome     *user,
+                              const char *claimed,
+                              const char *real);
 /* Revokes FPR with the revocation certificate gpg made for it. */
 void    tg_revoke            (TgHome     *home,
                               const char *fpr);

@@ -323,6 +323,85 @@ test_remembered_and_new (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static gboolean
+carl_found (gpointer data)
+{
+  PadlockPeople *people = data;
+  g_autoptr(GPtrArray) found = padlock_keyring_search (people->keyring,
+                                                       "carl@");
+
+  return found->len == 1;
+}
+
+/* Issue 32: a key Alice certified as Mallory's whose primary user ID
+ * says Carl.  Found by "carl", its row names Mallory (verified) and says
+ * that it also claims to be Carl (not verified), and picking it warns
+ * for Carl, the user ID that matched; found by "mallory@", it is picked
+ * at once, and "Who can open it" names Mallory, never Carl. */
+static void
+test_two_faced (void)
+{
+  g_autofree char *dir = at_new_dir ("people-two-faced");
+  g_autofree char *in = g_build_filename (dir, "plan.txt", NULL);
+  const char *paths[] = { in, NULL };
+  g_autoptr(TgHome) mallorys = tg_home_new ();
+  g_autofree char *fpr = tg_two_faced_key (mallorys, home,
+                                           "Carl <carl@example.org>",
+                                           "Mallory <mallory@evil.example>");
+  PadlockWindow *window = at_new_window ();
+  AtReader *reader = at_reader_new ();
+  PadlockPassphraseDialog *dialog;
+  PadlockPeople *people;
+  g_autofree char *text = NULL;
+  const char *subtitle, *who;
+  GtkWidget *row;
+  guint before;
+
+  g_assert_true (g_file_set_contents (in, "plan\n", -1, NULL));
+  at_drop (window, paths);
+  dialog = at_wait_dialog (window);
+  people = dialog->people;
+  g_assert_true (at_wait_until (keyring_read, people, WAIT_MS));
+  g_assert_true (at_wait_until (carl_found, people, WAIT_MS));
+  before = n_rows (people->chosen_list);
+
+  search (people, "carl");
+  g_assert_cmpuint (n_rows (people->match_list), ==, 1);
+  row = gtk_widget_get_first_child (GTK_WIDGET (people->match_list));
+  g_assert_cmpstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)),
+                   ==, "Mallory <mallory@evil.example>");
+  subtitle = adw_action_row_get_subtitle (ADW_ACTION_ROW (row));
+  g_test_message ("%s", subtitle);
+  g_assert_nonnull (strstr (subtitle, "mallory@evil.example · 0x"));
+  g_assert_nonnull (strstr (subtitle, "Verified · also claims to be "
+                                      "\u2068Carl <carl@example.org>\u2069 "
+                                      "(not verified)"));
+  g_signal_emit_by_name (people->search_entry, "activate");
+  at_settle (200);
+  g_assert_true (gtk_widget_get_visible (people->warning_box));
+  text = labels (reader);
+  g_test_message ("%s", text);
+  g_assert_nonnull (strstr (text, "Padlock cannot tell that this key belongs "
+                                  "to Carl"));
+  g_assert_nonnull (strstr (text, fpr));
+  g_assert_cmpuint (n_rows (people->chosen_list), ==, before);
+
+  search (people, "mallory@");
+  g_signal_emit_by_name (people->search_entry, "activate");
+  at_settle (200);
+  g_assert_false (gtk_widget_get_visible (people->warning_box));
+  g_assert_cmpuint (n_rows (people->chosen_list), ==, before + 1);
+  who = gtk_label_get_text (people->who_label);
+  g_test_message ("%s", who);
+  g_assert_nonnull (strstr (who, "Mallory <mallory@evil.example>"));
+  g_assert_null (strstr (who, "Carl"));
+
+  gtk_window_close (GTK_WINDOW (dialog));
+  g_assert_true (at_wait_until (dialog_gone, window, 10000));
+  at_reader_free (reader);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* A user who never ran gpg: the section says so, and how to import. */
 static void
 test_no_home (void)
@@ -371,6 +450,7 @@ main (int argc, char **argv)
   at_application ();
   g_test_add_func ("/app-people/encrypt-to-people", test_encrypt_to_people);
   g_test_add_func ("/app-people/remembered-and-new", test_remembered_and_new);
+  g_test_add_func ("/app-people/two-faced", test_two_faced);
   g_test_add_func ("/app-people/no-home", test_no_home);
   status = g_test_run ();
   g_clear_pointer (&home, tg_home_free);

@@ -1,7 +1,8 @@
 /* test-app-sigs.c - signatures on the desktop (issue 23): what `gpg -se`
  * signed is verified against the GnuPG keyring, in a job as the window
  * runs it and in `padlock --batch`, with real GnuPG homes and gpg-agents:
- * good, not certified (a key imported but never certified), unknown
+ * good, not certified (a key imported but never certified), a key
+ * certified as Mallory whose primary user ID says Alice, unknown
  * signer, bad (an octet of the signature flipped); and cleartext-signed
  * files (gpg --clearsign): good, bad (a word changed), unknown signer,
  * the text written octet for octet and never over a file; RFC 9580's
@@ -31,7 +32,11 @@ static TgHome *home;            /* Alice's secret key (unprotected, the
 static TgHome *carol_home;      /* Carol's secret key, Alice's certificate */
 static TgHome *dave_home;       /* Dave's secret key, Alice's certificate */
 static TgHome *frank_home;      /* Frank's, whose key is then revoked */
+static TgHome *mallory_home;    /* Mallory's key, whose primary user ID
+                                 * says "Alice"; Alice certified only
+                                 * "Mallory" (issue 32) */
 static char *alice_fpr, *carol_fpr, *dave_fpr, *erin_fpr, *frank_fpr;
+static char *mallory_fpr;
 
 #define ERIN_PASSPHRASE "erin's key pass"
 
@@ -78,6 +83,12 @@ make_keys (void)
   frank_fpr = tg_gen_key (frank_home, "Frank <frank@example.org>", "ed25519",
                           "cert,sign", "never", "", NULL);
   g_assert_cmpint (tg_gpg (frank_home, NULL, alice, NULL, "--import", NULL),
+                   ==, 0);
+
+  mallory_home = tg_home_new ();
+  mallory_fpr = tg_two_faced_key (mallory_home, home, "Alice <alice@example.org>",
+                                  "Mallory <mallory@evil.example>");
+  g_assert_cmpint (tg_gpg (mallory_home, NULL, alice, NULL, "--import", NULL),
                    ==, 0);
 }
 
@@ -229,6 +240,34 @@ test_batch_not_certified (void)
                                            "<dave@example.org>\n", dave_fpr);
 
   check_batch (path, FALSE, dir, "dave.txt", "from Dave\n", line, 0);
+}
+
+/* Issue 32: Mallory's key, certified by Alice as Mallory's, whose
+ * primary user ID says "Alice": the verdict names Mallory, whose
+ * validity it reports, and the uncertified "Alice" only as what the key
+ * also claims (on the line after the verdict's fields, and on stderr). */
+static void
+test_batch_two_faced (void)
+{
+  g_autofree char *dir = at_new_dir ("sigs-two-faced");
+  g_autofree char *path = gpg_sign_encrypt (mallory_home, mallory_fpr, dir,
+                                            "m.txt", "from \"Alice\"\n");
+  g_autofree char *line = g_strdup_printf ("decrypted m.txt.gpg -> m.txt"
+                                           " signature good %s Mallory "
+                                           "<mallory@evil.example> also-claims "
+                                           "Alice <alice@example.org>\n",
+                                           mallory_fpr);
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+
+  g_assert_cmpint (run_batch (path, FALSE, &out, &err), ==, 0);
+  g_test_message ("stdout: %s\nstderr: %s", out, err);
+  g_assert_cmpstr (out, ==, line);
+  g_assert_nonnull (strstr (err, "m.txt.gpg: Signed by Mallory "
+                                 "<mallory@evil.example>. The key also claims "
+                                 "to be Alice <alice@example.org> (not "
+                                 "verified)\n"));
+  assert_written (dir, "m.txt", "from \"Alice\"\n");
 }
 
 /* The file is written (the encryption held), the line says bad, the
@@ -475,16 +514,18 @@ test_job_verdicts (void)
                                             "from Alice\n");
   g_autofree char *unknown = gpg_sign_encrypt (carol_home, carol_fpr, dir,
                                                "c.txt", "from Carol\n");
+  g_autofree char *two_faced = gpg_sign_encrypt (mallory_home, mallory_fpr, dir,
+                                                 "m.txt", "from Mallory\n");
   g_autoptr(PadlockKeyring) keyring = padlock_keyring_new (home->dir);
   g_autoptr(PadlockAgent) agent = padlock_agent_new (home->dir);
   g_autoptr(PadlockHolder) holder = NULL;
   g_autoptr(PadlockQueue) queue = padlock_queue_new ();
-  const char *paths[] = { good, unknown };
-  PadlockJob *jobs[2];
+  const char *paths[] = { good, unknown, two_faced };
+  PadlockJob *jobs[3];
 
   g_assert_true (at_wait_until (has_loaded, keyring, WAIT_MS));
   holder = padlock_holder_new (keyring, agent);
-  for (guint i = 0; i < 2; i++)
+  for (guint i = 0; i < G_N_ELEMENTS (jobs); i++)
     {
       g_autoptr(GFile) file = g_file_new_for_path (paths[i]);
       PadlockJobConfig config = { 0 };
@@ -496,7 +537,7 @@ test_job_verdicts (void)
       padlock_queue_add (queue, jobs[i]);
     }
   g_assert_true (at_wait_queue_idle (queue, WAIT_MS));
-  for (guint i = 0; i < 2; i++)
+  for (guint i = 0; i < G_N_ELEMENTS (jobs); i++)
     {
       GPtrArray *sigs = padlock_job_get_signatures (jobs[i]);
       const PadlockSignature *s;
@@ -513,6 +554,21 @@ test_job_verdicts (void)
           g_assert_cmpstr (s->fingerprint, ==, alice_fpr);
           g_assert_cmpstr (words, ==, "Signed by Alice <alice@example.org>");
           g_assert_cmpint (s->created, >, 0);
+          g_assert_null (s->also_claims);
+        }
+      else if (i == 2)
+        {
+          /* The row's words, for the user ID that is verified. */
+          g_assert_cmpint (s->verdict, ==, PADLOCK_SIGNATURE_GOOD);
+          g_assert_cmpstr (s->fingerprint, ==, mallory_fpr);
+          g_assert_cmpstr (s->signer, ==, "Mallory <mallory@evil.example>");
+          g_assert_cmpstr (s->signer_name, ==, "Mallory");
+          g_assert_nonnull (s->also_claims);
+          g_assert_cmpstr (s->also_claims[0], ==, "Alice <alice@example.org>");
+          g_assert_null (s->also_claims[1]);
+          g_assert_cmpstr (words, ==, "Signed by Mallory <mallory@evil.example>."
+                                      " The key also claims to be Alice "
+                                      "<alice@example.org> (not verified)");
         }
       else
         {
@@ -524,6 +580,7 @@ test_job_verdicts (void)
     }
   assert_written (dir, "a.txt", "from Alice\n");
   assert_written (dir, "c.txt", "from Carol\n");
+  assert_written (dir, "m.txt", "from Mallory\n");
 }
 
 /* Cleartext-signed files (gpg --clearsign): the text as signed, with a
@@ -684,6 +741,7 @@ main (int argc, char **argv)
   g_test_add_func ("/app-sigs/batch/unknown-signer", test_batch_unknown);
   g_test_add_func ("/app-sigs/batch/not-certified", test_batch_not_certified);
   g_test_add_func ("/app-sigs/batch/bad", test_batch_bad);
+  g_test_add_func ("/app-sigs/batch/two-faced", test_batch_two_faced);
   g_test_add_func ("/app-sigs/batch/not-valid", test_batch_not_valid);
   g_test_add_func ("/app-sigs/batch/policy", test_batch_policy);
   g_test_add_func ("/app-sigs/job/verdicts", test_job_verdicts);
@@ -703,5 +761,6 @@ main (int argc, char **argv)
   g_clear_pointer (&carol_home, tg_home_free);
   g_clear_pointer (&dave_home, tg_home_free);
   g_clear_pointer (&frank_home, tg_home_free);
+  g_clear_pointer (&mallory_home, tg_home_free);
   return status;
 }

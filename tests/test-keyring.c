@@ -189,6 +189,79 @@ test_list (void)
   g_assert_null (refusal);
 }
 
+/* Issue 32: a key certified as Mallory whose primary user ID says Alice
+ * is named Mallory, with Mallory's validity, and "also claims" Alice;
+ * the user's own key claims nothing more. */
+static void
+test_named_user_id (void)
+{
+  g_autoptr (TgHome) owner = tg_home_new ();
+  g_autoptr (TgHome) user = tg_home_new ();
+  g_autofree char *victor = tg_gen_key (user, "Victor <victor@example.org>",
+                                        "ed25519", "cert,sign", "never", "",
+                                        NULL);
+  g_autofree char *fpr = tg_two_faced_key (owner, user,
+                                           "Alice <alice@example.org>",
+                                           "Mallory <mallory@evil.example>");
+  g_autoptr (PadlockKeyring) keyring = open_keyring (user->dir);
+  PadlockKey *key = key_of (keyring, fpr);
+  const PadlockUserId *named = padlock_key_get_named_user_id (key);
+  const PadlockUserId *primary = padlock_key_get_user_id (key, 0);
+  g_auto (GStrv) claims = padlock_key_dup_unverified_claims (key);
+  g_auto (GStrv) mine = NULL;
+
+  /* gpg lists the primary user ID first: the one nobody certified. */
+  g_assert_cmpuint (padlock_key_get_n_user_ids (key), ==, 2);
+  g_assert_cmpstr (primary->text, ==, "Alice <alice@example.org>");
+  g_assert_cmpint (primary->validity, <, PADLOCK_KEY_VALIDITY_MARGINAL);
+  g_assert_false (padlock_user_id_is_verified (primary));
+  g_assert_nonnull (named);
+  g_assert_cmpstr (named->text, ==, "Mallory <mallory@evil.example>");
+  g_assert_cmpint (named->validity, ==, PADLOCK_KEY_VALIDITY_FULL);
+  g_assert_true (padlock_user_id_is_verified (named));
+  g_assert_cmpstr (padlock_key_get_label (key), ==, "Mallory <mallory@evil.example>");
+  g_assert_cmpstr (padlock_key_get_name (key), ==, "Mallory");
+  g_assert_cmpstr (padlock_key_get_email (key), ==, "mallory@evil.example");
+  g_assert_cmpint (padlock_key_get_validity (key), ==, PADLOCK_KEY_VALIDITY_FULL);
+  g_assert_true (padlock_key_is_verified (key));
+  g_assert_cmpuint (g_strv_length (claims), ==, 1);
+  g_assert_cmpstr (claims[0], ==, "Alice <alice@example.org>");
+
+  key = key_of (keyring, victor);
+  mine = padlock_key_dup_unverified_claims (key);
+  g_assert_cmpstr (padlock_key_get_label (key), ==, "Victor <victor@example.org>");
+  g_assert_cmpint (padlock_key_get_validity (key), ==, PADLOCK_KEY_VALIDITY_ULTIMATE);
+  g_assert_cmpuint (g_strv_length (mine), ==, 0);
+}
+
+/* Nobody certified either user ID: the key is named by its primary, as
+ * before, not verified, and also claims the other. */
+static void
+test_named_unverified (void)
+{
+  g_autoptr (TgHome) owner = tg_home_new ();
+  g_autoptr (TgHome) user = tg_home_new ();
+  g_autofree char *fpr = tg_gen_encryption_key (owner, "Alice <alice@example.org>",
+                                                "ed25519", "cv25519", "never",
+                                                NULL);
+  g_autoptr (PadlockKeyring) keyring = NULL;
+  g_auto (GStrv) claims = NULL;
+  PadlockKey *key;
+
+  g_assert_cmpint (tg_gpg (owner, "", NULL, NULL, "--quick-add-uid", fpr,
+                           "Mallory <mallory@evil.example>", NULL), ==, 0);
+  g_assert_cmpint (tg_gpg (owner, "", NULL, NULL, "--quick-set-primary-uid",
+                           fpr, "Alice <alice@example.org>", NULL), ==, 0);
+  tg_import_cert (user, owner, fpr);
+  keyring = open_keyring (user->dir);
+  key = key_of (keyring, fpr);
+  claims = padlock_key_dup_unverified_claims (key);
+  g_assert_cmpstr (padlock_key_get_label (key), ==, "Alice <alice@example.org>");
+  g_assert_false (padlock_key_is_verified (key));
+  g_assert_cmpuint (g_strv_length (claims), ==, 1);
+  g_assert_cmpstr (claims[0], ==, "Mallory <mallory@evil.example>");
+}
+
 static void
 assert_search (PadlockKeyring *keyring, const char *query, const char *first,
                guint n)
@@ -526,6 +599,8 @@ main (int argc, char **argv)
   g_test_add_func ("/keyring/import", test_import);
   g_test_add_func ("/keyring/monitor", test_monitor);
   g_test_add_func ("/keyring/list", test_list);
+  g_test_add_func ("/keyring/named-user-id", test_named_user_id);
+  g_test_add_func ("/keyring/named-unverified", test_named_unverified);
   g_test_add_func ("/keyring/search", test_search);
   g_test_add_func ("/keyring/default-key", test_default_key);
   g_test_add_func ("/keyring/export", test_export);

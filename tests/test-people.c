@@ -24,6 +24,15 @@ static TgHome *home;            /* the user's: Alice's secret key, the
                                  * that cannot be used */
 static TgHome *colleagues;      /* the colleagues' secret keys */
 static PadlockKeyring *keyring; /* HOME's */
+static TgHome *victor;          /* issue 32: Victor's secret key, and the
+                                 * certificates of Mallory's key, which
+                                 * Victor certified as Mallory's though
+                                 * its primary user ID says Alice, and of
+                                 * Zoe's, which he never certified */
+static TgHome *strangers;       /* Mallory's and Zoe's secret keys */
+static PadlockKeyring *victor_keyring;
+static char *mallory_fpr;
+static char *zoe_fpr;
 
 typedef struct
 {
@@ -66,6 +75,11 @@ make_keys (void)
   alice_fpr = tg_gen_encryption_key (home, "Alice <alice@example.org>",
                                      "ed25519", "cv25519", "never", NULL);
   g_assert_cmpint (tg_gpg (home, NULL, certs, NULL, "--import", NULL), ==, 0);
+  /* Alice has compared their fingerprints: a recipient named by email
+   * or text must be verified. */
+  for (guint i = 0; i < G_N_ELEMENTS (people); i++)
+    g_assert_cmpint (tg_gpg (home, NULL, NULL, NULL, "--quick-lsign-key",
+                             people[i].fpr, NULL), ==, 0);
   /* Expired a year after 2020 began. */
   expired_fpr = tg_gen_encryption_key (home, "Olga <olga@example.org>",
                                        "ed25519", "cv25519", "1y",
@@ -81,6 +95,20 @@ make_keys (void)
   keyring = padlock_keyring_new (home->dir);
   g_assert_true (at_wait_until (has_loaded, keyring, WAIT_MS));
   g_assert_cmpint (padlock_keyring_get_state (keyring), ==,
+                   PADLOCK_KEYRING_READY);
+
+  victor = tg_home_new ();
+  g_free (tg_gen_encryption_key (victor, "Victor <victor@example.org>",
+                                 "ed25519", "cv25519", "never", NULL));
+  strangers = tg_home_new ();
+  mallory_fpr = tg_two_faced_key (strangers, victor, "Alice <alice@example.org>",
+                                  "Mallory <mallory@evil.example>");
+  zoe_fpr = tg_gen_encryption_key (strangers, "Zoe <zoe@example.org>",
+                                   "ed25519", "cv25519", "never", NULL);
+  tg_import_cert (victor, strangers, zoe_fpr);
+  victor_keyring = padlock_keyring_new (victor->dir);
+  g_assert_true (at_wait_until (has_loaded, victor_keyring, WAIT_MS));
+  g_assert_cmpint (padlock_keyring_get_state (victor_keyring), ==,
                    PADLOCK_KEYRING_READY);
 }
 
@@ -357,12 +385,12 @@ test_load_cancelled (void)
   assert_bytes (plain, "again\n");
 }
 
-/* padlock --batch ARGS… with HOME as GnuPG's; the exit status. */
+/* padlock --batch ARGS… with H as GnuPG's home; the exit status. */
 static int
-run_batch (const char *const *args, char **err_text)
+run_batch_in (TgHome *h, const char *const *args, char **err_text)
 {
   const char *app = g_getenv ("PADLOCK_APP");
-  g_autofree char *gnupghome = g_strconcat ("GNUPGHOME=", home->dir, NULL);
+  g_autofree char *gnupghome = g_strconcat ("GNUPGHOME=", h->dir, NULL);
   g_autoptr(GPtrArray) argv = g_ptr_array_new ();
   int status = -1;
 
@@ -377,6 +405,13 @@ run_batch (const char *const *args, char **err_text)
   g_assert_true (tu_run ((const char *const *) argv->pdata, NULL, NULL,
                          err_text, &status));
   return status;
+}
+
+/* The same with HOME. */
+static int
+run_batch (const char *const *args, char **err_text)
+{
+  return run_batch_in (home, args, err_text);
 }
 
 /* The colleagues by email, key ID and fingerprint (0x and spaces too),
@@ -483,6 +518,125 @@ test_batch_refused (void)
   g_assert_cmpstr (listing, ==, "r.txt");
 }
 
+/* The recipient rule, padlock_recipients_match: SPEC names the key of
+ * FPR in Victor's keyring as EXPECTED, through the user ID UID (NULL:
+ * none). */
+static void
+assert_match (const char *fpr, const char *spec, gboolean typing,
+              PadlockRecipientMatch expected, const char *uid)
+{
+  PadlockKey *key = padlock_keyring_find_key (victor_keyring, fpr, FALSE, NULL);
+  const PadlockUserId *named = NULL;
+
+  g_assert_nonnull (key);
+  g_test_message ("%s %s", spec, typing ? "(typed)" : "");
+  g_assert_cmpint (padlock_recipients_match (key, spec, typing, &named), ==,
+                   expected);
+  g_assert_cmpstr (named ? named->text : NULL, ==, uid);
+}
+
+static void
+test_match (void)
+{
+  g_autofree char *mallory_id = g_strconcat ("0x", mallory_fpr + 24, NULL);
+  g_autofree char *zoe_id = g_strdup (zoe_fpr + 24);
+  g_autofree char *mallory_part = g_strndup (mallory_fpr + 8, 8);
+  PadlockKey *victors = padlock_keyring_get_default_key (victor_keyring);
+  const char *mallory = "Mallory <mallory@evil.example>";
+  const char *alice = "Alice <alice@example.org>";
+  const char *zoe = "Zoe <zoe@example.org>";
+
+  /* Mallory's key is Alice only through a user ID nobody certified. */
+  assert_match (mallory_fpr, "alice@example.org", FALSE,
+                PADLOCK_RECIPIENT_UNVERIFIED, alice);
+  assert_match (mallory_fpr, "<ALICE@example.org>", FALSE,
+                PADLOCK_RECIPIENT_UNVERIFIED, alice);
+  assert_match (mallory_fpr, "alice", FALSE, PADLOCK_RECIPIENT_UNVERIFIED, alice);
+  assert_match (mallory_fpr, "alice@exa", TRUE, PADLOCK_RECIPIENT_UNVERIFIED,
+                alice);
+  assert_match (mallory_fpr, "alice@exa", FALSE, PADLOCK_RECIPIENT_NO_MATCH,
+                NULL);
+  /* It is Mallory's, verified; a text both hold names the verified one. */
+  assert_match (mallory_fpr, "mallory@evil.example", FALSE,
+                PADLOCK_RECIPIENT_VERIFIED, mallory);
+  assert_match (mallory_fpr, "mallory@evil", TRUE, PADLOCK_RECIPIENT_VERIFIED,
+                mallory);
+  assert_match (mallory_fpr, "<", FALSE, PADLOCK_RECIPIENT_VERIFIED, mallory);
+  /* By its key ID (or a part of its fingerprint): the key's own validity,
+   * and its named user ID; by its whole fingerprint: the user's choice. */
+  assert_match (mallory_fpr, mallory_id, FALSE, PADLOCK_RECIPIENT_VERIFIED,
+                mallory);
+  assert_match (mallory_fpr, mallory_part, TRUE, PADLOCK_RECIPIENT_VERIFIED,
+                mallory);
+  assert_match (mallory_fpr, mallory_fpr, FALSE, PADLOCK_RECIPIENT_FINGERPRINT,
+                mallory);
+  /* Zoe's key, never certified: by text or key ID it is not verified;
+   * by its whole fingerprint, chosen. */
+  assert_match (zoe_fpr, "zoe@example.org", FALSE, PADLOCK_RECIPIENT_UNVERIFIED,
+                zoe);
+  assert_match (zoe_fpr, zoe_id, FALSE, PADLOCK_RECIPIENT_UNVERIFIED, zoe);
+  assert_match (zoe_fpr, zoe_fpr, TRUE, PADLOCK_RECIPIENT_FINGERPRINT, zoe);
+  assert_match (zoe_fpr, "alice", FALSE, PADLOCK_RECIPIENT_NO_MATCH, NULL);
+  assert_match (zoe_fpr, "  ", TRUE, PADLOCK_RECIPIENT_NO_MATCH, NULL);
+  /* The user's own key. */
+  g_assert_nonnull (victors);
+  assert_match (padlock_key_get_fingerprint (victors), "victor", TRUE,
+                PADLOCK_RECIPIENT_VERIFIED, "Victor <victor@example.org>");
+}
+
+/* padlock --batch -r in Victor's keyring: alice@example.org and "Alice"
+ * name only Mallory's key, through the user ID nobody certified: exit 1,
+ * the key named, how to accept it said, nothing written.  Mallory's
+ * whole fingerprint (the user's choice) and his verified email are
+ * accepted, and Mallory's gpg opens what they made. */
+static void
+test_batch_unverified (void)
+{
+  g_autofree char *dir = at_new_dir ("batch-unverified");
+  g_autofree char *in = g_build_filename (dir, "u.txt", NULL);
+  g_autofree char *out = g_build_filename (dir, "u.txt.gpg", NULL);
+  const char *by_email[] = { "--encrypt", "-r", "alice@example.org", in, NULL };
+  const char *by_text[] = { "--encrypt", "-r", "Alice", in, NULL };
+  const char *by_fpr[] = { "--encrypt", "-r", mallory_fpr, in, NULL };
+  const char *by_his[] = { "--encrypt", "-r", "mallory@evil.example", in,
+                           NULL };
+  g_autofree char *lsign = g_strconcat ("gpg --quick-lsign-key ", mallory_fpr,
+                                        NULL);
+  g_autofree char *named = g_strconcat ("--recipient=", mallory_fpr, NULL);
+  g_autofree char *err = NULL;
+  g_autofree char *err2 = NULL;
+  g_autofree char *listing = NULL;
+  g_autoptr(GBytes) plain = NULL;
+
+  g_assert_true (g_file_set_contents (in, "for Alice?\n", -1, NULL));
+  g_assert_cmpint (run_batch_in (victor, by_email, &err), ==, 1);
+  g_test_message ("%s", err);
+  g_assert_nonnull (strstr (err, "The recipient alice@example.org matches "
+                                 "only keys you have not verified:\n"));
+  g_assert_nonnull (strstr (err, "  Mallory <mallory@evil.example> (0x"));
+  g_assert_nonnull (strstr (err, mallory_fpr));
+  g_assert_nonnull (strstr (err, "which also claims to be Alice "
+                                 "<alice@example.org> (not verified)"));
+  g_assert_nonnull (strstr (err, lsign));
+  g_assert_nonnull (strstr (err, named));
+  g_assert_cmpint (run_batch_in (victor, by_text, &err2), ==, 1);
+  g_assert_nonnull (strstr (err2, "The recipient Alice matches only keys you "
+                                  "have not verified"));
+  listing = at_list_dir (dir);
+  g_assert_cmpstr (listing, ==, "u.txt");
+
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run_batch_in (victor, by_fpr, &err), ==, 0);
+  plain = tg_gpg_decrypt_file (strangers, out, NULL);
+  assert_bytes (plain, "for Alice?\n");
+  g_assert_cmpint (g_unlink (out), ==, 0);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run_batch_in (victor, by_his, &err), ==, 0);
+  g_clear_pointer (&plain, g_bytes_unref);
+  plain = tg_gpg_decrypt_file (strangers, out, NULL);
+  assert_bytes (plain, "for Alice?\n");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -503,11 +657,18 @@ main (int argc, char **argv)
   g_test_add_func ("/people/batch/recipients", test_batch_recipients);
   g_test_add_func ("/people/batch/hidden", test_batch_hidden);
   g_test_add_func ("/people/batch/refused", test_batch_refused);
+  g_test_add_func ("/people/match", test_match);
+  g_test_add_func ("/people/batch/unverified", test_batch_unverified);
   make_keys ();
   status = g_test_run ();
   g_clear_object (&keyring);
   g_clear_pointer (&home, tg_home_free);
   g_clear_pointer (&colleagues, tg_home_free);
+  g_clear_object (&victor_keyring);
+  g_clear_pointer (&victor, tg_home_free);
+  g_clear_pointer (&strangers, tg_home_free);
+  g_clear_pointer (&mallory_fpr, g_free);
+  g_clear_pointer (&zoe_fpr, g_free);
   /* The fingerprints too: a static written once and read only where it
    * was made is not a root LeakSanitizer sees once optimized away. */
   g_clear_pointer (&alice_fpr, g_free);
