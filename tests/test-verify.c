@@ -497,6 +497,9 @@ test_unsafe_signer (void)
       pl_certs_free (k.certs, k.n);
       g_bytes_unref (bytes);
       kb_clear (&kb);
+    }
+}
+
 /* A binary signature by K made at CREATED over SIGNED, with the
  * HASHED_LEN octets of subpackets at HASHED in its hashed area, judged
  * at NOW (the signature before the data, which is STORED) into *OUT;
