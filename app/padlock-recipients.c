@@ -647,11 +647,13 @@ padlock_recipients_resolve (PadlockKeyring *keyring,
     {
       PadlockKey *key = g_ptr_array_index (matches, i);
       g_autofree char *refusal = padlock_key_dup_refusal (key);
+      /* The key owner's text: a newline or ESC in it would forge lines
+       * of --batch's output (issue 32). */
+      g_autofree char *label = padlock_name_escape (padlock_key_get_label (key));
 
       if (accepted->len && !g_ptr_array_find (accepted, key, NULL))
         continue;
-      g_string_append_printf (list, "\n  %s (0x%s)%s%s",
-                              padlock_key_get_label (key),
+      g_string_append_printf (list, "\n  %s (0x%s)%s%s", label,
                               padlock_key_get_fingerprint (key),
                               refusal ? ": " : "", refusal ? refusal : "");
     }
