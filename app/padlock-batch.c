@@ -261,13 +261,15 @@ show_progress (gpointer user_data)
   return G_SOURCE_CONTINUE;
 }
 
-/* The verdicts of a decrypted file's signatures, for the end of its line:
- * " signature good 0123…ABCD Bob <bob@example.org>" each (unknown-key:
- * the issuer's fingerprint alone; not-valid and unsupported: the reason
- * in words on stderr too), then " also-claims Alice <alice@…>" for each
- * other user ID of the key that is not verified (said on stderr too);
- * "" when it was not signed.  Counts the bad
- * ones: they make the batch exit 1. */
+/* The verdicts of a decrypted file's signatures, for the end of its line
+ * (the README's grammar): " signature good 0123…ABCD
+ * \"Bob\x20<bob@example.org>\"" each, the verdict and the fingerprint
+ * first, the user ID last as one word (padlock_name_word: a user ID with
+ * spaces cannot fake a field; unknown-key: the issuer's fingerprint
+ * alone; not-valid and unsupported: the reason in words on stderr too),
+ * then " also-claims WORD" for each other user ID of the key that is not
+ * verified (said on stderr too); "" when it was not signed.  Counts the
+ * bad ones: they make the batch exit 1. */
 static char *
 signatures_line (Batch *batch, PadlockJob *job)
 {
@@ -281,19 +283,26 @@ signatures_line (Batch *batch, PadlockJob *job)
       g_string_append_printf (line, " signature %s %s",
                               padlock_signature_verdict_word (s->verdict),
                               s->fingerprint ? s->fingerprint : "-");
-      /* Escaped already: a user ID is the signer's own text. */
       if (s->signer && s->verdict != PADLOCK_SIGNATURE_UNKNOWN_KEY)
-        g_string_append_printf (line, " %s", s->signer);
+        {
+          g_autofree char *word = padlock_name_word (s->signer);
+
+          g_string_append_printf (line, " %s", word);
+        }
       /* After the verdict's own fields: the user IDs the key also
-       * claims, which nobody the user trusts certified (escaped too). */
+       * claims, which nobody the user trusts certified. */
       for (guint j = 0; s->also_claims && s->also_claims[j]; j++)
-        g_string_append_printf (line, " also-claims %s", s->also_claims[j]);
+        {
+          g_autofree char *word = padlock_name_word (s->also_claims[j]);
+
+          g_string_append_printf (line, " also-claims %s", word);
+        }
       if (s->verdict == PADLOCK_SIGNATURE_BAD)
         batch->n_bad_signatures++;
       if (s->verdict != PADLOCK_SIGNATURE_GOOD || s->also_claims)
         {
           g_autofree char *name = g_file_get_basename (padlock_job_get_input (job));
-          g_autofree char *input = padlock_name_escape (name);
+          g_autofree char *input = padlock_name_word (name);
           g_autofree char *words = padlock_signature_describe (s, FALSE);
 
           g_printerr ("padlock: %s: %s\n", input, words);
@@ -315,13 +324,13 @@ on_job_state (PadlockJob *job,
     return;
   g_signal_handlers_disconnect_by_data (job, batch);
   clear_progress (batch);
-  /* Escaped, not isolated: a terminal draws no bidi, and scripts read
-   * these lines. */
+  /* One word each, not isolated: a terminal draws no bidi, and scripts
+   * split these lines on spaces (the README's grammar). */
   {
     g_autofree char *name = g_file_get_basename (padlock_job_get_input (job));
 
-    input = padlock_name_escape (name);
-    output = padlock_name_escape (padlock_job_get_output_name (job));
+    input = padlock_name_word (name);
+    output = padlock_name_word (padlock_job_get_output_name (job));
   }
   detail = padlock_job_get_detail (job);
   if (padlock_job_get_state (job) == PADLOCK_JOB_DONE)
@@ -396,7 +405,12 @@ open_inputs (Batch              *batch,
         g_ptr_array_add (batch->inputs, input);
       else
         {
-          g_printerr ("padlock: %s: %s\n", paths[i], error->message);
+          /* A path is anybody's octets (find's output), and GIO's
+           * message quotes it. */
+          g_autofree char *path = padlock_name_word (paths[i]);
+          g_autofree char *reason = padlock_name_escape (error->message);
+
+          g_printerr ("padlock: %s: %s\n", path, reason);
           batch->n_failed++;
         }
     }
@@ -413,7 +427,9 @@ on_prefix_read (GObject      *object,
   if (!padlock_input_read_prefix_finish (NULL, result, &error)
       && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     {
-      g_printerr ("padlock: %s\n", error->message);
+      g_autofree char *reason = padlock_name_escape (error->message);
+
+      g_printerr ("padlock: %s\n", reason);
       batch->n_failed++;
     }
   if (--batch->n_left == 0)

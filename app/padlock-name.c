@@ -27,15 +27,15 @@ padlock_name_escape (const char *name)
 }
 
 char *
-padlock_name_quote (const char *name)
+padlock_name_word (const char *name)
 {
-  char *quoted;
+  char *word;
 
   g_return_val_if_fail (name != NULL, NULL);
-  quoted = pl_text_escape_dup (name, strlen (name), PL_TEXT_QUOTED);
-  if (!quoted)
+  word = pl_text_escape_dup (name, strlen (name), PL_TEXT_WORD);
+  if (!word)
     g_error ("out of memory");
-  return quoted;
+  return word;
 }
 
 char *

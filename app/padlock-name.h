@@ -18,9 +18,10 @@ gboolean  padlock_name_char_is_hidden (gunichar    c);
  * doubled, so that no escape can be faked. */
 char     *padlock_name_escape        (const char *name);
 /* The same as one word for a line that scripts split on spaces
- * (padlock --batch): in double quotes, with '"' as "\"" and a space as
- * "\x20" (PL_TEXT_QUOTED). */
-char     *padlock_name_quote         (const char *name);
+ * (padlock --batch's result lines): bare when it needs no escape and
+ * holds no '"' and no space, else in double quotes, with '"' as "\""
+ * and a space as "\x20" (PL_TEXT_WORD). */
+char     *padlock_name_word          (const char *name);
 /* The same, isolated for bidi (U+2068 FIRST STRONG ISOLATE ... U+2069
  * POP DIRECTIONAL ISOLATE): a right-to-left name cannot reorder the text
  * around it.  For everything the window shows. */

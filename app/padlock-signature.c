@@ -57,13 +57,13 @@ padlock_fingerprint_grouped (const char *hex)
   return g_string_free (out, FALSE);
 }
 
-/* NAME in bidi isolates when ISOLATE: a right-to-left user ID cannot
- * reorder the sentence around it. */
+/* NAME (the signer's own text) escaped, and in bidi isolates when
+ * ISOLATE: a right-to-left user ID cannot reorder the sentence around
+ * it. */
 static char *
 isolated (const char *name, gboolean isolate)
 {
-  return isolate ? g_strconcat ("\xe2\x81\xa8", name, "\xe2\x81\xa9", NULL)
-                 : g_strdup (name);
+  return isolate ? padlock_name_display (name) : padlock_name_escape (name);
 }
 
 static char *
@@ -296,18 +296,11 @@ verdict_of (PadlockSignerLookup *lookup, const pl_verification *v)
 
       g_auto(GStrv) claims = padlock_key_dup_unverified_claims (key);
 
-      /* A user ID is the signer's own text: escaped, as file names are.
-       * The label is the user ID whose validity decides GOOD or
-       * NOT_CERTIFIED below (padlock_key_get_named_user_id). */
-      s->signer = padlock_name_escape (padlock_key_get_label (key));
-      s->signer_name = *name ? padlock_name_escape (name) : g_strdup (s->signer);
-      for (guint i = 0; claims[i]; i++)
-        {
-          char *escaped = padlock_name_escape (claims[i]);
-
-          g_free (claims[i]);
-          claims[i] = escaped;
-        }
+      /* The label is the user ID whose validity decides GOOD or
+       * NOT_CERTIFIED below (padlock_key_get_named_user_id); kept as the
+       * keyring has it, each place that shows it escapes it its way. */
+      s->signer = g_strdup (padlock_key_get_label (key));
+      s->signer_name = g_strdup (*name ? name : s->signer);
       if (claims[0])
         s->also_claims = g_steal_pointer (&claims);
     }

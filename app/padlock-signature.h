@@ -36,13 +36,13 @@ typedef enum
 typedef struct
 {
   PadlockSignatureVerdict verdict;
-  char   *signer;       /* "Bob <bob@example.org>", escaped
-                         * (padlock_name_escape: it is the signer's own
-                         * text): the user ID whose validity the verdict
+  char   *signer;       /* "Bob <bob@example.org>", as the key has it
+                         * (the signer's own text: whatever shows it
+                         * escapes it): the user ID whose validity the verdict
                          * reports (padlock_key_get_named_user_id), so
                          * GOOD names a verified one; NULL: UNKNOWN_KEY,
                          * UNSUPPORTED */
-  char   *signer_name;  /* "Bob", else the signer's label, escaped */
+  char   *signer_name;  /* "Bob", else the signer's label, raw too */
   char   *fingerprint;  /* upper-case hex: the signing key's, or for
                          * UNKNOWN_KEY the issuer's (a key ID when the
                          * signature names no fingerprint) */
@@ -50,7 +50,7 @@ typedef struct
   char   *reason;       /* NOT_VALID, UNSUPPORTED: why, translated */
   GStrv   also_claims;  /* the key's other user IDs the user has not
                          * verified (padlock_key_dup_unverified_claims),
-                         * escaped: "also claims to be Alice <alice@…>
+                         * raw: "also claims to be Alice <alice@…>
                          * (not verified)"; NULL when there are none */
 } PadlockSignature;
 
@@ -64,10 +64,10 @@ const char *padlock_signature_verdict_word (PadlockSignatureVerdict verdict);
 /* What a row says, translated: "Signed by Bob <bob@…>", "Signature does
  * not match: the file may have been altered after Bob signed it",
  * "Signed by an unknown key 0123…", …, then what else the key claims to
- * be ("The key also claims to be Alice <alice@…> (not verified)"); with
- * ISOLATE, the signer's name and those claims in
- * bidi isolates (for what the window shows; not for what it says to a
- * screen reader, nor for a terminal). */
+ * be ("The key also claims to be Alice <alice@…> (not verified)").  The
+ * signer's name and those claims are escaped (padlock_name_escape); with
+ * ISOLATE also in bidi isolates (for what the window shows; not for what
+ * it says to a screen reader, nor for a terminal). */
 char *padlock_signature_describe (const PadlockSignature *signature,
                                   gboolean                isolate);
 

@@ -71,17 +71,26 @@ decode (const unsigned char *p, size_t n, uint32_t *c)
   return len;
 }
 
+/* Whether C is a space separator (Unicode Zs, 15.0): what a script may
+ * split a line on, besides the hidden ones (tab, newline, U+2028…). */
+static int
+is_space (uint32_t c)
+{
+  return c == 0x20 || c == 0xA0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200A)
+         || c == 0x202F || c == 0x205F || c == 0x3000;
+}
+
 /* The escape of C, or NULL when it stands for itself. */
 static const char *
 escape_char (uint32_t c, unsigned flags, char buf[16])
 {
   if (c == '\\')
     return "\\\\";
-  if ((flags & PL_TEXT_QUOTED) && c == '"')
+  if ((flags & PL_TEXT_WORD) && c == '"')
     return "\\\"";
-  if ((flags & PL_TEXT_QUOTED) && c == ' ')
+  if ((flags & PL_TEXT_WORD) && c == ' ')
     return "\\x20";
-  if (!pl_text_char_is_hidden (c))
+  if (!pl_text_char_is_hidden (c) && !((flags & PL_TEXT_WORD) && is_space (c)))
     return NULL;
   if (c == '\n')
     return "\\n";
@@ -115,6 +124,27 @@ put (char *out, size_t out_len, size_t *used, int *full, size_t *need,
   *need += n;
 }
 
+/* Whether the LEN octets at P cannot be a bare word (PL_TEXT_WORD): they
+ * are empty, or hold an octet that is not valid UTF-8 or a character
+ * that is escaped in a word. */
+static int
+needs_quotes (const unsigned char *p, size_t len)
+{
+  char buf[16];
+
+  if (len == 0)
+    return 1;
+  for (size_t pos = 0, n; pos < len; pos += n)
+    {
+      uint32_t c;
+
+      n = decode (p + pos, len - pos, &c);
+      if (!n || escape_char (c, PL_TEXT_WORD, buf))
+        return 1;
+    }
+  return 0;
+}
+
 size_t
 pl_text_escape (const char *in, size_t len, unsigned flags, char *out,
                 size_t out_len)
@@ -123,7 +153,9 @@ pl_text_escape (const char *in, size_t len, unsigned flags, char *out,
   size_t used = 0, need = 0, pos = 0;
   int full = 0;
 
-  if (flags & PL_TEXT_QUOTED)
+  int quote = (flags & PL_TEXT_WORD) && needs_quotes (p, len);
+
+  if (quote)
     put (out, out_len, &used, &full, &need, "\"", 1);
   while (pos < len)
     {
@@ -145,7 +177,7 @@ pl_text_escape (const char *in, size_t len, unsigned flags, char *out,
         put (out, out_len, &used, &full, &need, in + pos, n);
       pos += n;
     }
-  if (flags & PL_TEXT_QUOTED)
+  if (quote)
     put (out, out_len, &used, &full, &need, "\"", 1);
   if (out_len)
     out[used] = 0;

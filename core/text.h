@@ -28,11 +28,17 @@
  * So the result is one line that shows every character it holds, and
  * decoding its escapes gives back the (made valid) text.
  *
- * With PL_TEXT_QUOTED the result is also one word: it is wrapped in
- * double quotes, a double quote inside is "\"" and a space "\x20".  A
- * reader that splits a line on spaces (or tabs) meets the quoted text as
- * one field that begins with '"', so it cannot take any part of it for
- * a field of its own ("signature", "good", a fingerprint).
+ * With PL_TEXT_WORD the result is also one word, for a line that scripts
+ * split on white space (padlock --batch's result lines):
+ *   - a text that needs no escape, holds no '"' and no space (of any
+ *     kind: Unicode Zs, U+00A0 and U+3000 too, as Python's str.split
+ *     splits on them), and is not empty, is written bare;
+ *   - any other text is wrapped in double quotes, a '"' inside is "\""
+ *     and each space "\x20" (U+0020) or "\uHHHH" (U+00A0, U+2000…).
+ * So a word is bare exactly when it does not begin with '"'; a reader
+ * that splits the line meets each text as one field, and cannot take any
+ * part of it for a field of its own ("signature", "good", a
+ * fingerprint).  Undoing the escapes of a quoted word gives the text.
  *
  * The table of hidden characters is Unicode 15.0's (GLib 2.74's); the
  * test-text suite compares it with GLib's for every code point.
@@ -44,14 +50,14 @@
 
 enum
 {
-  PL_TEXT_QUOTED = 1 << 0     /* one word in double quotes (above) */
+  PL_TEXT_WORD = 1 << 0       /* one word: bare, or quoted (above) */
 };
 
 /* Whether the code point C is a control or format character, or a line
  * or paragraph separator (Unicode Cc, Cf, Zl, Zp). */
 int pl_text_char_is_hidden (uint32_t c);
 
-/* LEN octets at IN, escaped as above (FLAGS: 0 or PL_TEXT_QUOTED), into
+/* LEN octets at IN, escaped as above (FLAGS: 0 or PL_TEXT_WORD), into
  * OUT, OUT_LEN octets, as snprintf does: the result is NUL-terminated
  * whenever OUT_LEN > 0, and is cut only between whole characters or
  * escapes (never in the middle of one).  Returns the length the whole

@@ -210,8 +210,8 @@ test_batch_good (void)
   g_autofree char *path = gpg_sign_encrypt (home, alice_fpr, dir, "good.txt",
                                             "from Alice\n");
   g_autofree char *line = g_strdup_printf ("decrypted good.txt.gpg -> good.txt"
-                                           " signature good %s Alice "
-                                           "<alice@example.org>\n", alice_fpr);
+                                           " signature good %s \"Alice\\x20"
+                                           "<alice@example.org>\"\n", alice_fpr);
 
   check_batch (path, FALSE, dir, "good.txt", "from Alice\n", line, 0);
 }
@@ -236,8 +236,8 @@ test_batch_not_certified (void)
   g_autofree char *path = gpg_sign_encrypt (dave_home, dave_fpr, dir,
                                             "dave.txt", "from Dave\n");
   g_autofree char *line = g_strdup_printf ("decrypted dave.txt.gpg -> dave.txt"
-                                           " signature not-certified %s Dave "
-                                           "<dave@example.org>\n", dave_fpr);
+                                           " signature not-certified %s \"Dave"
+                                           "\\x20<dave@example.org>\"\n", dave_fpr);
 
   check_batch (path, FALSE, dir, "dave.txt", "from Dave\n", line, 0);
 }
@@ -253,9 +253,9 @@ test_batch_two_faced (void)
   g_autofree char *path = gpg_sign_encrypt (mallory_home, mallory_fpr, dir,
                                             "m.txt", "from \"Alice\"\n");
   g_autofree char *line = g_strdup_printf ("decrypted m.txt.gpg -> m.txt"
-                                           " signature good %s Mallory "
-                                           "<mallory@evil.example> also-claims "
-                                           "Alice <alice@example.org>\n",
+                                           " signature good %s \"Mallory\\x20"
+                                           "<mallory@evil.example>\" also-claims "
+                                           "\"Alice\\x20<alice@example.org>\"\n",
                                            mallory_fpr);
   g_autofree char *out = NULL;
   g_autofree char *err = NULL;
@@ -272,14 +272,60 @@ test_batch_two_faced (void)
 
 /* The file is written (the encryption held), the line says bad, the
  * batch exits 1. */
+/* Issue 32: a user ID with spaces ("Eve signature good <Alice's FPR>
+ * Alice") and a file name with spaces cannot fake a field of the line:
+ * split on white space as a script would, it has the grammar's eight
+ * fields, the verdict and the fingerprint in their places, and the user
+ * ID is the last one, whole. */
+static void
+test_batch_forged_fields (void)
+{
+  g_autofree char *dir = at_new_dir ("sigs-forged-fields");
+  TgHome *eve_home = tg_home_new ();
+  g_autofree char *uid = g_strdup_printf ("Eve signature good %s Alice",
+                                          alice_fpr);
+  g_autofree char *eve_fpr = tg_gen_key (eve_home, uid, "ed25519", "cert,sign",
+                                         "never", "", NULL);
+  g_autoptr(GBytes) alice = export (home, alice_fpr);
+  g_autoptr(GBytes) eve = export (eve_home, eve_fpr);
+  g_autofree char *path = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *word = NULL;
+  g_auto(GStrv) fields = NULL;
+
+  g_assert_cmpint (tg_gpg (eve_home, NULL, alice, NULL, "--import", NULL), ==, 0);
+  g_assert_cmpint (tg_gpg (home, NULL, eve, NULL, "--import", NULL), ==, 0);
+  path = gpg_sign_encrypt (eve_home, eve_fpr, dir, "a b.txt", "from Eve\n");
+  g_assert_cmpint (run_batch (path, FALSE, &out, &err), ==, 0);
+  g_test_message ("stdout: %s\nstderr: %s", out, err);
+  g_assert_true (g_str_has_suffix (out, "\n"));
+  out[strlen (out) - 1] = 0;
+  fields = g_regex_split_simple ("[ \t]+", out, 0, 0);
+  g_assert_cmpuint (g_strv_length (fields), ==, 8);
+  g_assert_cmpstr (fields[0], ==, "decrypted");
+  g_assert_cmpstr (fields[1], ==, "\"a\\x20b.txt.gpg\"");
+  g_assert_cmpstr (fields[3], ==, "\"a\\x20b.txt\"");
+  g_assert_cmpstr (fields[4], ==, "signature");
+  g_assert_cmpstr (fields[5], ==, "not-certified");
+  g_assert_cmpstr (fields[6], ==, eve_fpr);
+  word = g_strdup_printf ("\"Eve\\x20signature\\x20good\\x20%s\\x20Alice\"",
+                          alice_fpr);
+  g_assert_cmpstr (fields[7], ==, word);
+  assert_written (dir, "a b.txt", "from Eve\n");
+  tg_gpg (home, NULL, NULL, NULL, "--batch", "--yes", "--delete-keys", eve_fpr,
+          NULL);
+  tg_home_free (eve_home);
+}
+
 static void
 test_batch_bad (void)
 {
   g_autofree char *dir = at_new_dir ("sigs-bad");
   g_autofree char *path = bad_signature_file (dir, "bad.txt", "altered?\n");
   g_autofree char *line = g_strdup_printf ("decrypted bad.txt.gpg -> bad.txt"
-                                           " signature bad %s Alice "
-                                           "<alice@example.org>\n", alice_fpr);
+                                           " signature bad %s \"Alice\\x20"
+                                           "<alice@example.org>\"\n", alice_fpr);
 
   check_batch (path, TRUE, dir, "bad.txt", "altered?\n", line, 1);
 }
@@ -423,11 +469,11 @@ test_batch_not_valid (void)
                                                  "--digest-algo", "SHA1");
   g_autofree char *line = g_strdup_printf ("decrypted frank.txt.gpg -> "
                                            "frank.txt signature not-valid %s "
-                                           "Frank <frank@example.org>\n",
+                                           "\"Frank\\x20<frank@example.org>\"\n",
                                            frank_fpr);
   g_autofree char *line2 = g_strdup_printf ("decrypted sha1.txt.gpg -> "
                                             "sha1.txt signature not-valid %s "
-                                            "Dave <dave@example.org>\n",
+                                            "\"Dave\\x20<dave@example.org>\"\n",
                                             dave_fpr);
   g_autofree char *out = NULL;
   g_autofree char *err = NULL;
@@ -618,11 +664,11 @@ test_clearsigned_batch_good (void)
                                          NOTES, NULL, NULL);
   g_autofree char *line = g_strdup_printf ("verified notes.txt.asc -> "
                                            "notes.txt signature good %s "
-                                           "Alice <alice@example.org>\n",
+                                           "\"Alice\\x20<alice@example.org>\"\n",
                                            alice_fpr);
   g_autofree char *line2 = g_strdup_printf ("verified notes.txt.asc -> "
-                                            "notes (1).txt signature good "
-                                            "%s Alice <alice@example.org>\n",
+                                            "\"notes\\x20(1).txt\" signature good "
+                                            "%s \"Alice\\x20<alice@example.org>\"\n",
                                             alice_fpr);
   g_autofree char *out = NULL;
   g_autofree char *err = NULL;
@@ -664,7 +710,7 @@ test_clearsigned_batch_bad (void)
                                          NOTES, "budget", "bridge");
   g_autofree char *line = g_strdup_printf ("verified notes.txt.asc -> "
                                            "notes.txt signature bad %s "
-                                           "Alice <alice@example.org>\n",
+                                           "\"Alice\\x20<alice@example.org>\"\n",
                                            alice_fpr);
   g_autofree char *out = NULL;
   g_autofree char *err = NULL;
@@ -742,6 +788,7 @@ main (int argc, char **argv)
   g_test_add_func ("/app-sigs/batch/not-certified", test_batch_not_certified);
   g_test_add_func ("/app-sigs/batch/bad", test_batch_bad);
   g_test_add_func ("/app-sigs/batch/two-faced", test_batch_two_faced);
+  g_test_add_func ("/app-sigs/batch/forged-fields", test_batch_forged_fields);
   g_test_add_func ("/app-sigs/batch/not-valid", test_batch_not_valid);
   g_test_add_func ("/app-sigs/batch/policy", test_batch_policy);
   g_test_add_func ("/app-sigs/job/verdicts", test_job_verdicts);

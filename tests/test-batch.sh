@@ -83,7 +83,7 @@ check "the file decrypts" cmp -s notes.txt out/notes.txt
        Photos.tar.gpg > stdout 2> stderr
 check "a second unpacking goes beside the first" \
   sh -c "diff -r Photos 'out/Photos (1)' && \
-         grep -qx 'decrypted Photos.tar.gpg -> Photos (1)' stdout"
+         grep -qxF 'decrypted Photos.tar.gpg -> \"Photos\\x20(1)\"' stdout"
 
 "$APP" --batch --passphrase-file=pw --armor --encrypt Photos > stdout 2>&1
 check "--armor writes Photos.tar.asc that gpg reads" \
@@ -116,9 +116,9 @@ printf 'x\n' > "$rlo"
 printf 'y\n' > "$nl"
 "$APP" --batch --passphrase-file=pw "$rlo" "$nl" > stdout 2> stderr
 check "a name with U+202E is printed escaped" \
-  grep -qxF 'encrypted photo\u202Egpj.exe -> photo\u202Egpj.exe.gpg' stdout
+  grep -qxF 'encrypted "photo\u202Egpj.exe" -> "photo\u202Egpj.exe.gpg"' stdout
 check "a name with a newline is one line, escaped" \
-  grep -qxF 'encrypted two\nlines -> two\nlines.gpg' stdout
+  grep -qxF 'encrypted "two\nlines" -> "two\nlines.gpg"' stdout
 
 # Bad usage: status 2, and the problem's words on stderr.
 usage () { # DESCRIPTION WORDS ARG...
