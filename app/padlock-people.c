@@ -44,16 +44,17 @@ validity_words (PadlockKey *key)
 }
 
 /* The name to call UID's owner by in a sentence: "Bob", else the whole
- * user ID, else KEY's label. */
-static const char *
+ * user ID, else KEY's label; escaped and isolated (padlock_name_display:
+ * it is the key's own text). */
+static char *
 owner_name (PadlockKey          *key,
             const PadlockUserId *uid)
 {
   if (uid && *uid->name)
-    return uid->name;
+    return padlock_name_display (uid->name);
   if (uid && *uid->text)
-    return uid->text;
-  return padlock_key_get_label (key);
+    return padlock_name_display (uid->text);
+  return padlock_name_display (padlock_key_get_label (key));
 }
 
 /* "bob@example.org · 0x… · Verified", or the reason it cannot be picked
@@ -70,7 +71,11 @@ key_subtitle (PadlockKey *key,
   GString *out = g_string_new (NULL);
 
   if (email && *email)
-    g_string_append_printf (out, "%s · ", email);
+    {
+      g_autofree char *shown = padlock_name_display (email);
+
+      g_string_append_printf (out, "%s · ", shown);
+    }
   g_string_append_printf (out, "%s · %s", fpr,
                           refusal ? refusal : validity_words (key));
   for (guint i = 0; claims[i]; i++)
@@ -133,13 +138,14 @@ show_chosen (PadlockPeople *self)
       GtkWidget *row = adw_action_row_new ();
       GtkWidget *remove = gtk_button_new_from_icon_name ("list-remove-symbolic");
       g_autofree char *subtitle = key_subtitle (key, NULL);
-      g_autofree char *remove_label = g_strdup_printf (_("Remove %s"),
-                                                       padlock_key_get_label (key));
-      const char *label = padlock_key_get_label (key);
+      /* The key's own text: escaped, and isolated where it is drawn. */
+      g_autofree char *label = padlock_name_escape (padlock_key_get_label (key));
+      g_autofree char *title = padlock_name_display (padlock_key_get_label (key));
+      g_autofree char *remove_label = g_strdup_printf (_("Remove %s"), label);
 
       /* Names are text, not markup ("<bob@…>"). */
       adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
-      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), label);
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
       adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
       gtk_accessible_update_property (GTK_ACCESSIBLE (row),
                                       GTK_ACCESSIBLE_PROPERTY_LABEL, label,
@@ -175,6 +181,8 @@ show_matches (PadlockPeople *self)
       PadlockKey *key = g_ptr_array_index (found, i);
       g_autofree char *refusal = padlock_key_dup_refusal (key);
       g_autofree char *subtitle = NULL;
+      g_autofree char *label = padlock_name_escape (padlock_key_get_label (key));
+      g_autofree char *title = padlock_name_display (padlock_key_get_label (key));
       GtkWidget *row;
 
       if (is_chosen (self, key))
@@ -182,12 +190,10 @@ show_matches (PadlockPeople *self)
       subtitle = key_subtitle (key, refusal);
       row = adw_action_row_new ();
       adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
-      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row),
-                                     padlock_key_get_label (key));
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
       adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
       gtk_accessible_update_property (GTK_ACCESSIBLE (row),
-                                      GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                      padlock_key_get_label (key),
+                                      GTK_ACCESSIBLE_PROPERTY_LABEL, label,
                                       GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
                                       subtitle, -1);
       g_object_set_data_full (G_OBJECT (row), "padlock-key",
@@ -239,6 +245,7 @@ pick (PadlockPeople *self,
   PadlockRecipientMatch match = padlock_recipients_match (key, typed, TRUE, &uid);
   g_autofree char *warning = NULL;
   g_autofree char *detail = NULL;
+  g_autofree char *owner = NULL;
 
   if (match == PADLOCK_RECIPIENT_VERIFIED
       || match == PADLOCK_RECIPIENT_FINGERPRINT)
@@ -250,12 +257,13 @@ pick (PadlockPeople *self,
   if (!uid)
     uid = padlock_key_get_named_user_id (key);
   g_set_object (&self->pending, key);
+  owner = owner_name (key, uid);
   warning = g_strdup_printf (_("Padlock cannot tell that this key belongs to %s"),
-                             owner_name (key, uid));
+                             owner);
   detail = g_strdup_printf (_("Nobody you trust has certified it. Anyone can make "
                               "a key with any name on it: compare its fingerprint "
                               "with %s first, for instance on the phone: %s"),
-                            owner_name (key, uid), padlock_key_get_fingerprint (key));
+                            owner, padlock_key_get_fingerprint (key));
   gtk_label_set_text (self->warning_label, warning);
   gtk_label_set_text (self->warning_detail_label, detail);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->warning_box),
@@ -369,8 +377,13 @@ show_me (PadlockPeople *self)
   gtk_widget_set_visible (GTK_WIDGET (self->me_check), mine != NULL);
   if (mine)
     {
-      g_autofree char *label = g_strdup_printf (_("Also encrypt to _me (%s)"),
-                                                padlock_key_get_label (mine));
+      g_autofree char *name = padlock_name_display (padlock_key_get_label (mine));
+      g_auto(GStrv) pieces = g_strsplit (name, "_", -1);
+      g_autofree char *unmarked = g_strjoinv ("__", pieces);
+      g_autofree char *label = NULL;
+
+      /* An underscore of the name is no mnemonic: "__" draws one. */
+      label = g_strdup_printf (_("Also encrypt to _me (%s)"), unmarked);
       gtk_check_button_set_label (self->me_check, label);
     }
 }

@@ -353,12 +353,15 @@ padlock_recipients_describe_labels (const char *const *others,
   GPtrArray *parts = g_ptr_array_new ();
   GString *out = g_string_new (NULL);
 
+  /* A label is the key's own text: escaped and isolated, as every name
+   * the window shows. */
+  g_ptr_array_set_free_func (parts, g_free);
   for (guint i = 0; others && others[i]; i++)
-    g_ptr_array_add (parts, (gpointer) others[i]);
+    g_ptr_array_add (parts, padlock_name_display (others[i]));
   if (you)
-    g_ptr_array_add (parts, (gpointer) _("you"));
+    g_ptr_array_add (parts, g_strdup (_("you")));
   if (passphrase)
-    g_ptr_array_add (parts, (gpointer) _("anyone with the passphrase"));
+    g_ptr_array_add (parts, g_strdup (_("anyone with the passphrase")));
   for (guint i = 0; i < parts->len; i++)
     {
       if (i && i == parts->len - 1)

@@ -74,7 +74,9 @@ gsize              padlock_recipients_fill_keys  (PadlockRecipients *self,
 guint              padlock_recipients_get_n_keys (PadlockRecipients *self);
 gboolean           padlock_recipients_get_anonymous (PadlockRecipients *self);
 /* "Bob <bob@…>, you, and anyone with the passphrase": who can open what
- * is encrypted to SELF, with PASSPHRASE or not; translated. */
+ * is encrypted to SELF, with PASSPHRASE or not; translated, for the
+ * window: each key's label escaped and in bidi isolates
+ * (padlock_name_display). */
 char              *padlock_recipients_describe   (PadlockRecipients *self,
                                                   gboolean           passphrase);
 /* The same sentence for OTHERS' labels (may be empty), YOU and

@@ -188,7 +188,7 @@ test_encrypt_to_people (void)
   text = labels (reader);
   g_test_message ("%s", text);
   g_assert_nonnull (strstr (text, "Padlock cannot tell that this key belongs "
-                                  "to Eve"));
+                                  "to \u2068Eve\u2069"));
   g_assert_nonnull (strstr (text, eve_fpr));
   g_assert_cmpuint (n_rows (people->chosen_list), ==, 1);
   at_screenshot (GTK_WIDGET (dialog), "people-warning");
@@ -213,9 +213,9 @@ test_encrypt_to_people (void)
   g_clear_pointer (&text, g_free);
   text = labels (reader);
   g_test_message ("%s", text);
-  g_assert_nonnull (strstr (text, "Also encrypt to me (Alice <alice@example.org>)"));
-  g_assert_nonnull (strstr (text, "Who can open it: Bob <bob@example.org>, "
-                                  "Eve <eve@example.org>, and you"));
+  g_assert_nonnull (strstr (text, "Also encrypt to me (\u2068Alice <alice@example.org>\u2069)"));
+  g_assert_nonnull (strstr (text, "Who can open it: \u2068Bob <bob@example.org>\u2069, "
+                                  "\u2068Eve <eve@example.org>\u2069, and you"));
   g_assert_nonnull (strstr (text, "OpenPGP (RFC 4880) · all recipients' "
                                   "software reads it"));
   /* The heading names what the dialog does, people chosen and no
@@ -246,8 +246,8 @@ test_encrypt_to_people (void)
     text = g_strjoinv ("\n", described);
   }
   g_test_message ("%s", text);
-  g_assert_nonnull (strstr (text, "OpenPGP (RFC 4880) · for Bob <bob@example.org>, "
-                                  "Eve <eve@example.org>, and you"));
+  g_assert_nonnull (strstr (text, "OpenPGP (RFC 4880) · for \u2068Bob <bob@example.org>\u2069, "
+                                  "\u2068Eve <eve@example.org>\u2069, and you"));
   at_screenshot (GTK_WIDGET (window), "people-row");
   g_clear_pointer (&text, g_free);
   text = labels (reader);
@@ -316,7 +316,7 @@ test_remembered_and_new (void)
   search (people, "carol");
   row = gtk_widget_get_first_child (GTK_WIDGET (people->match_list));
   g_assert_cmpstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)),
-                   ==, "Carol <carol@example.org>");
+                   ==, "\u2068Carol <carol@example.org>\u2069");
   g_assert_true (gtk_widget_get_sensitive (row));
   gtk_window_close (GTK_WINDOW (dialog));
   g_assert_true (at_wait_until (dialog_gone, window, 10000));
@@ -334,7 +334,7 @@ carl_found (gpointer data)
 }
 
 /* Issue 32: a key Alice certified as Mallory's whose primary user ID
- * says Carl.  Found by "carl", its row names Mallory (verified) and says
+ * says Carl (with ESC [2K and U+202E, shown escaped).  Found by "carl", its row names Mallory (verified) and says
  * that it also claims to be Carl (not verified), and picking it warns
  * for Carl, the user ID that matched; found by "mallory@", it is picked
  * at once, and "Who can open it" names Mallory, never Carl. */
@@ -345,8 +345,10 @@ test_two_faced (void)
   g_autofree char *in = g_build_filename (dir, "plan.txt", NULL);
   const char *paths[] = { in, NULL };
   g_autoptr(TgHome) mallorys = tg_home_new ();
+  /* Carl's user ID carries ESC [2K and U+202E: shown escaped. */
   g_autofree char *fpr = tg_two_faced_key (mallorys, home,
-                                           "Carl <carl@example.org>",
+                                           "Carl \x1b[2K\u202Eevil "
+                                           "<carl@example.org>",
                                            "Mallory <mallory@evil.example>");
   PadlockWindow *window = at_new_window ();
   AtReader *reader = at_reader_new ();
@@ -369,12 +371,13 @@ test_two_faced (void)
   g_assert_cmpuint (n_rows (people->match_list), ==, 1);
   row = gtk_widget_get_first_child (GTK_WIDGET (people->match_list));
   g_assert_cmpstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)),
-                   ==, "Mallory <mallory@evil.example>");
+                   ==, "\u2068Mallory <mallory@evil.example>\u2069");
   subtitle = adw_action_row_get_subtitle (ADW_ACTION_ROW (row));
   g_test_message ("%s", subtitle);
-  g_assert_nonnull (strstr (subtitle, "mallory@evil.example · 0x"));
+  g_assert_nonnull (strstr (subtitle, "\u2068mallory@evil.example\u2069 · 0x"));
   g_assert_nonnull (strstr (subtitle, "Verified · also claims to be "
-                                      "\u2068Carl <carl@example.org>\u2069 "
+                                      "\u2068Carl \\x1B[2K\\u202Eevil "
+                                      "<carl@example.org>\u2069 "
                                       "(not verified)"));
   g_signal_emit_by_name (people->search_entry, "activate");
   at_settle (200);
@@ -382,7 +385,7 @@ test_two_faced (void)
   text = labels (reader);
   g_test_message ("%s", text);
   g_assert_nonnull (strstr (text, "Padlock cannot tell that this key belongs "
-                                  "to Carl"));
+                                  "to \u2068Carl \\x1B[2K\\u202Eevil\u2069"));
   g_assert_nonnull (strstr (text, fpr));
   g_assert_cmpuint (n_rows (people->chosen_list), ==, before);
 

@@ -240,7 +240,9 @@ test_job_mixed (void)
   g_assert_cmpstr (padlock_key_get_fingerprint (me), ==, alice_fpr);
   r = padlock_recipients_new (home->dir, keys, 2, me, FALSE, -1);
   who = padlock_recipients_describe (r, TRUE);
-  g_assert_cmpstr (who, ==, "Rita <rita@example.org>, Nina <nina@example.org>, "
+  /* Each label escaped and isolated: it is the key's own text. */
+  g_assert_cmpstr (who, ==, "\u2068Rita <rita@example.org>\u2069, "
+                            "\u2068Nina <nina@example.org>\u2069, "
                             "you, and anyone with the passphrase");
   g_assert_true (g_file_set_contents (in, "mixed\n", -1, NULL));
   job = encrypt (in, r, PASSPHRASE, PL_PROFILE_RFC4880);
