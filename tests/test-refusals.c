@@ -476,6 +476,87 @@ test_decrypt_pkesk_version (void)
   own_key_teardown (&f);
 }
 
+/* An SKESK of VERSION (4 with an encrypted key; 5 and 6 with OCB) that
+ * wraps KEY (32 octets, AES-256) for the passphrase "pw", into OUT. */
+static void
+put_skesk (GByteArray *out, int version, const uint8_t *key)
+{
+  pl_skesk sk;
+  uint8_t body[PL_SKESK_BODY_MAX], *s2k_key = gcry_malloc_secure (32);
+
+  memset (&sk, 0, sizeof sk);
+  sk.version = version;
+  sk.cipher_algo = PL_CIPHER_AES256;
+  sk.aead_algo = version == 4 ? 0 : PL_AEAD_OCB;
+  sk.s2k.type = PL_S2K_ITERATED;
+  sk.s2k.hash_algo = PL_HASH_SHA256;
+  gcry_randomize (sk.s2k.salt, 8, GCRY_WEAK_RANDOM);
+  g_assert_cmpuint (pl_s2k_derive (&sk.s2k, "pw", 2, s2k_key, 32, 0), ==, 0);
+  g_assert_cmpint (pl_skesk_encrypt (&sk, s2k_key, key, 32), ==, 0);
+  pb_packet (out, PL_PKT_SKESK, body, pl_skesk_write (&sk, body));
+  gcry_free (s2k_key);
+}
+
+/* Issue 32 §5: an SKESK of another version than the data packet takes
+ * (RFC 9580 §5.3.1, §5.3.2, §10.3.2.1: a v4 SKESK MUST NOT precede a v2
+ * SEIPD, nor a v6 one a v1 SEIPD; LibrePGP's OCB packet takes v5) opened
+ * it when its session key fit: a v4 or v5 one before SEIPD v2, a v5 one
+ * before SEIPD v1, a v4 or v6 one before the OCB packet.  Now each is
+ * dropped, as if absent, and the message refused saying why; the aligned
+ * one opens it, and so it does after a misaligned one. */
+static void
+test_decrypt_skesk_version (void)
+{
+  static const struct { pl_profile profile; int aligned; } data[] = {
+    { PL_PROFILE_RFC4880, 4 },
+    { PL_PROFILE_LIBREPGP, 5 },
+    { PL_PROFILE_RFC9580, 6 },
+  };
+  uint8_t *key = gcry_malloc_secure (32);
+  pl_key pw = pl_key_passphrase ("pw", 2);
+  pl_decrypt_options o = { &pw, 1, 0, NULL };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (data); i++)
+    {
+      GBytes *bare = bare_data (key, data[i].profile);
+
+      for (int version = 4; version <= 7; version++)
+        {
+          GByteArray *msg = g_byte_array_new ();
+          GBytes *m;
+
+          /* Version 7: the misaligned one, then the aligned one. */
+          put_skesk (msg, version == 7 ? 4 + (data[i].aligned == 4)
+                                       : version, key);
+          if (version == 7)
+            put_skesk (msg, data[i].aligned, key);
+          g_byte_array_append (msg, g_bytes_get_data (bare, NULL),
+                               (guint) g_bytes_get_size (bare));
+          m = g_byte_array_free_to_bytes (msg);
+          g_test_message ("SKESK v%d before data of profile %d", version,
+                          data[i].profile);
+          if (version == data[i].aligned || version == 7)
+            {
+              pl_source *src = pl_source_new_memory (g_bytes_get_data (m,
+                                                                       NULL),
+                                                     g_bytes_get_size (m));
+              pl_sink *sink = pl_sink_new_memory ();
+              pl_decrypt_result result;
+
+              g_assert_cmpint (pl_decrypt (src, sink, &o, &result, NULL),
+                               ==, 0);
+              pl_sink_free (sink);
+              pl_source_free (src);
+            }
+          else
+            check_decrypt (m, &o, PL_ERR_KEY_PACKET_VERSION);
+          g_bytes_unref (m);
+        }
+      g_bytes_unref (bare);
+    }
+  gcry_free (key);
+}
+
 /* N v3 PKESKs for nobody, of algorithm 1, each a random value of BITS -
  * 8 bits, into MSG. */
 static GByteArray *
@@ -562,6 +643,8 @@ main (int argc, char **argv)
                    test_decrypt_weak_own_key_warns);
   g_test_add_func ("/refusals/decrypt/pkesk-version",
                    test_decrypt_pkesk_version);
+  g_test_add_func ("/refusals/decrypt/skesk-version",
+                   test_decrypt_skesk_version);
   g_test_add_func ("/refusals/decrypt/wildcard-budget",
                    test_decrypt_wildcard_budget);
   return g_test_run ();
