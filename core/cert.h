@@ -144,7 +144,8 @@ gpg_error_t pl_cert_encryption_key (const pl_cert *cert, uint32_t now,
  * NIST P-256", "a v6 subkey under a v4 primary key", or for a subkey
  * "its primary key: ..." (the primary's signature is what binds it).
  * OWN_DECRYPTION: decrypting with one's own secret key, where a weak key
- * (RSA below 2048 bits) is still used, with a warning (job.h); a
+ * (RSA, DSA or ElGamal below 2048 bits) is still used, with a warning
+ * (job.h); a
  * broken one never is.  Every use asks this: pl_cert_encryption_key,
  * pl_cert_key_may_decrypt, pl_cert_key_may_sign, verify.c. */
 int pl_cert_key_unsafe (const pl_cert *cert, const pl_cert_key *key,

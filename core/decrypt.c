@@ -910,7 +910,7 @@ decrypt_seipd1 (decrypt_job *j, pl_key_candidates *c, pl_cursor *bc)
   j->top_left = -1;
   opening.st = &r.st;
   opening.in = bc;
-  pl_key_candidates_for_data (c, 0);
+  pl_key_candidates_for_data (c, PL_DATA_SEIPD1);
   err = open_with_candidates (j, c, seipd1_open, &opening);
   if (err)
     goto leave;
@@ -1011,7 +1011,7 @@ decrypt_aead (decrypt_job *j, pl_key_candidates *c, pl_cursor *bc,
 
   opening.s = &r.s;
   opening.h = &h;
-  pl_key_candidates_for_data (c, format == PL_AEAD_FORMAT_SEIPD2);
+  pl_key_candidates_for_data (c, j->result->data_kind);
   err = open_with_candidates (j, c, aead_open, &opening);
   if (err)
     return err;

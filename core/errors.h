@@ -28,8 +28,9 @@ typedef enum
 /* More SKESKs than are tried, and none of those tried opened it. */
 #define PL_ERR_TOO_MANY_KEYS GPG_ERR_TOO_MANY
 /* Key packets of another version than the encrypted data that follows
- * (a v3 PKESK before a v2 SEIPD: RFC 9580 §5.1.1 MUST NOT), dropped, and
- * nothing else opened the message. */
+ * (a v3 PKESK or v4 SKESK before a v2 SEIPD, a v6 one before SEIPD v1:
+ * RFC 9580 §5.1, §5.3 MUST NOT), dropped, and nothing else opened the
+ * message. */
 #define PL_ERR_KEY_PACKET_VERSION GPG_ERR_INV_DATA
 /* A secret key that a PKESK names stayed locked: no key passphrase, or
  * none that fits. */

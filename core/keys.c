@@ -319,8 +319,8 @@ struct pl_key_candidates
   size_t next_form;
   int session_tried;
   int from_pkesk;               /* the last candidate came from a PKESK */
-  size_t misaligned;            /* PKESKs of another version than the
-                                 * data packet's: dropped */
+  size_t misaligned;            /* key packets of another version than
+                                 * the data packet takes: dropped */
   gpg_error_t last;             /* why candidates failed, the hardest kept */
 };
 
@@ -525,10 +525,35 @@ pl_key_candidates_next (pl_key_candidates *c, const uint8_t **key,
   return gpg_error (GPG_ERR_EOF);
 }
 
-void
-pl_key_candidates_for_data (pl_key_candidates *c, int seipd2)
+/* RFC 9580 §10.3.2.1 (Table 26): the key packets' versions each data
+ * packet takes; LibrePGP's OCB packet (tag 20) takes v3 PKESKs and v5
+ * SKESKs, the only ones GnuPG and OpenPGP.js 5 write before it.  A v3
+ * PKESK or v4 SKESK names a cipher that a v2 SEIPD names again; a v6 one
+ * names none for SEIPD v1; a v5 SKESK wraps its key for the OCB packet. */
+static const struct
 {
-  c->misaligned = pl_pkesk_list_align (c->pkesks, seipd2 ? 6 : 3);
+  pl_data_kind data;
+  int pkesk, skesk;
+} aligned[] = {
+  { PL_DATA_SEIPD1, 3, 4 },
+  { PL_DATA_OCB_ENCRYPTED, 3, 5 },
+  { PL_DATA_SEIPD2, 6, 6 },
+};
+
+void
+pl_key_candidates_for_data (pl_key_candidates *c, pl_data_kind data)
+{
+  size_t row = 0, kept = 0;
+
+  while (row + 1 < sizeof aligned / sizeof aligned[0]
+         && aligned[row].data != data)
+    row++;
+  c->misaligned = pl_pkesk_list_align (c->pkesks, aligned[row].pkesk);
+  for (size_t i = 0; i < c->n_skesk; i++)
+    if (c->skesk[i].version == aligned[row].skesk)
+      c->skesk[kept++] = c->skesk[i];
+  c->misaligned += c->n_skesk - kept;
+  c->n_skesk = kept;
 }
 
 void

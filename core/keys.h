@@ -80,19 +80,21 @@ gpg_error_t pl_key_candidates_next (pl_key_candidates *c,
                                     const uint8_t **key, size_t *keylen,
                                     int *cipher_algo);
 
-/* Tells the list which data packet follows (SEIPD2: a v2 SEIPD; else
- * v1 or OCB tag 20), before the first candidate: PKESKs of the other
- * version are dropped (recipients.h, pl_pkesk_list_align), and when none
- * of the rest opens the message, that is the failure
+/* Tells the list which data packet follows, before the first candidate:
+ * the key packets of another version than it takes (RFC 9580
+ * §10.3.2.1: a v3 PKESK or a v4 SKESK before SEIPD v1, v6 ones before
+ * SEIPD v2; LibrePGP: a v3 PKESK or a v5 SKESK before its OCB packet) are
+ * dropped, as if absent (PKESKs: recipients.h, pl_pkesk_list_align), and
+ * when none of the rest opens the message, that is the failure
  * (PL_ERR_KEY_PACKET_VERSION). */
-void pl_key_candidates_for_data (pl_key_candidates *c, int seipd2);
+void pl_key_candidates_for_data (pl_key_candidates *c, pl_data_kind data);
 
 /* The data packet refused the last candidate, for WHY. */
 void pl_key_candidates_reject (pl_key_candidates *c, gpg_error_t why);
 
 /* After GPG_ERR_EOF: what tells the user most.  A hard error from a
- * candidate (or a refused session key) as it is; PKESKs of the wrong
- * version dropped (pl_key_candidates_for_data), no session key given:
+ * candidate (or a refused session key) as it is; key packets of the
+ * wrong version dropped (pl_key_candidates_for_data), no session key given:
  * PL_ERR_KEY_PACKET_VERSION; a message with PKESKs
  * and no SKESK (or no passphrase for them) what pl_pkesk_list_failure
  * says (GPG_ERR_NO_SECKEY, PL_ERR_KEY_PROTECTED); no key packet at all

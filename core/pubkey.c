@@ -206,6 +206,26 @@ take_kdf (material *m)
   return 0;
 }
 
+/* The size of K's first field, RSA's n or DSA's and ElGamal's p, in
+ * bits.  An MPI's count is not held to its leading octet (pl_mpi_read),
+ * so the value may begin with zero octets: they do not count. */
+static unsigned int
+modulus_bits (const pl_pubkey *k)
+{
+  const uint8_t *n = pl_pubkey_field (k, 0);
+  size_t len = k->field[0].len;
+  unsigned int bits;
+
+  while (len && !n[0])
+    n++, len--;
+  if (!len)
+    return 0;
+  bits = (unsigned int) (len * 8);
+  for (uint8_t top = n[0]; top < 0x80; top <<= 1)
+    bits--;
+  return bits;
+}
+
 static gpg_error_t
 parse_material (material *m)
 {
@@ -218,18 +238,12 @@ parse_material (material *m)
       err = take_group_mpi (m, PL_PUBKEY_BITS_MAX);
       if (!err)
         err = take_group_mpi (m, PL_RSA_EXPONENT_BITS_MAX);
-      if (!err)
-        {
-          const uint8_t *n = pl_pubkey_field (k, 0);
-          k->bits = (unsigned int) (k->field[0].len * 8);
-          for (uint8_t top = n[0]; top < 0x80 && k->bits; top <<= 1)
-            k->bits--;
-        }
+      k->bits = err ? 0 : modulus_bits (k);
       return err;
     case PL_PK_ELGAMAL: case PL_PK_DSA:
       for (int i = 0; i < (k->algo == PL_PK_DSA ? 4 : 3) && !err; i++)
         err = take_group_mpi (m, PL_PUBKEY_BITS_MAX);
-      k->bits = err ? 0 : (unsigned int) k->field[0].len * 8;
+      k->bits = err ? 0 : modulus_bits (k);
       return err;
     case PL_PK_ECDSA: case PL_PK_EDDSA: case PL_PK_ECDH:
       err = take_curve (m);
@@ -296,7 +310,7 @@ rsa_safety (const pl_pubkey *k, char *why, size_t why_len)
   if (e_len == 1 && e[0] == 1)
     return snprintf (why, why_len, "its RSA exponent e = 1 is unsafe"),
            PL_KEY_BROKEN;
-  if (k->bits < PL_RSA_BITS_MIN)
+  if (k->bits < PL_PUBKEY_BITS_MIN)
     return snprintf (why, why_len, "RSA-%u is too weak", k->bits), PL_KEY_WEAK;
   return PL_KEY_SAFE;
 }
@@ -309,6 +323,13 @@ judge_safety (pl_pubkey *k)
     {
     case PL_PK_RSA: case PL_PK_RSA_E: case PL_PK_RSA_S:
       k->safety = rsa_safety (k, k->unsafe_why, sizeof k->unsafe_why);
+      return;
+    case PL_PK_DSA: case PL_PK_ELGAMAL:
+      if (k->bits >= PL_PUBKEY_BITS_MIN)
+        return;
+      k->safety = PL_KEY_WEAK;
+      snprintf (k->unsafe_why, sizeof k->unsafe_why, "%s-%u is too weak",
+                k->algo == PL_PK_DSA ? "DSA" : "ElGamal", k->bits);
       return;
     case PL_PK_ECDH: case PL_PK_ECDSA:
       if (k->curve == PL_CURVE_CV25519_LEGACY || point_on_curve (k))

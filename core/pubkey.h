@@ -62,10 +62,15 @@ typedef enum
  * every self-signature cost what a decryption does.  Keys use 65537
  * (17 bits); OpenSSL holds exponents to 64 bits above 3072-bit moduli. */
 #define PL_RSA_EXPONENT_BITS_MAX 64
-/* RSA below this many bits is too weak to use (RFC 9580 §12.4: MUST NOT
- * encrypt, sign or verify with it); one's own such key still decrypts
- * what was sent to it, with a warning (cert.h, job.h). */
-#define PL_RSA_BITS_MIN 2048
+/* RSA, DSA and ElGamal below this many bits (the modulus n, the group's
+ * p) are too weak to use: RFC 9580 §12.4 says MUST NOT encrypt, sign or
+ * verify with RSA below 2048; §12.5 and §12.6 go further (no DSA
+ * signature checked, nothing encrypted to ElGamal, at any size), where
+ * Padlock keeps gpg's old dsa2048 + elg2048 keys working (README, Old
+ * keys) but holds them to RSA's floor: a 1024-bit p is some 80 bits of
+ * security, as RSA-1024 is.  One's own such key still decrypts what was
+ * sent to it, with a warning (cert.h, job.h). */
+#define PL_PUBKEY_BITS_MIN 2048
 
 /* Whether a key is safe to use, decided once, when it is read (DESIGN.md,
  * Trust: "Keys unsafe to use are refused where they are read"); every use
@@ -74,7 +79,8 @@ typedef enum
 typedef enum
 {
   PL_KEY_SAFE = 0,
-  PL_KEY_WEAK,                  /* RSA below PL_RSA_BITS_MIN: refused but
+  PL_KEY_WEAK,                  /* RSA, DSA or ElGamal below
+                                 * PL_PUBKEY_BITS_MIN: refused but
                                  * for decrypting with one's own key */
   PL_KEY_BROKEN                 /* never used: an RSA exponent below 3 or
                                  * even (e = 1 makes a "signature" s = EM
@@ -121,7 +127,8 @@ typedef struct
  * ElGamal key over PL_PUBKEY_BITS_MAX, or an RSA exponent over
  * PL_RSA_EXPONENT_BITS_MAX: PL_ERR_KEY_TOO_LARGE.  A key that parses
  * but is not safe to use is kept, with its SAFETY and UNSAFE_WHY set:
- * RSA below PL_RSA_BITS_MIN bits, with e < 3, an even e or an even n; an
+ * RSA, DSA or ElGamal below PL_PUBKEY_BITS_MIN bits ("DSA-1024 is too
+ * weak"), RSA with e < 3, an even e or an even n; an
  * ECDH or ECDSA point not on its NIST or brainpool curve (Curve25519 and
  * Ed25519 points are 32-octet strings, left as they are: X25519 takes
  * any u by design, and libgcrypt refuses an Ed25519 point that does not

@@ -380,9 +380,9 @@ unlock (pl_pkesk_list *l, const pl_cert_key *key, int tag, pl_seckey *sk)
   return gpg_error (GPG_ERR_BAD_PASSPHRASE);
 }
 
-/* RFC 9580 §12.4: decrypting with an RSA key below 3,072 bits SHOULD
- * warn; below 2,048 (PL_KEY_WEAK) it is used only for this, so it warns
- * (job.h, pl_decrypt_result.key_warning). */
+/* RFC 9580 §12.4, §12.6: decrypting with an RSA key below 3,072 bits or
+ * an ElGamal key SHOULD warn; below 2,048 (PL_KEY_WEAK) such a key is
+ * used only for this, so it warns (job.h, pl_decrypt_result.key_warning). */
 static void
 weak_key_warning (pl_pkesk_list *l, const pl_pubkey *key)
 {

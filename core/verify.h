@@ -63,8 +63,9 @@ typedef enum
                                  * made in the future past
                                  * PL_SIG_CLOCK_SKEW, no creation time:
                                  * pl_sig_policy_words), never BAD; or
-                                 * the key is not safe to use (RSA below
-                                 * 2048 bits, e = 1...: cert.h), checked
+                                 * the key is not safe to use (RSA or
+                                 * DSA below 2048 bits, e = 1...:
+                                 * cert.h), checked
                                  * before the mathematics */
   PL_VERDICT_UNSUPPORTED        /* a version, algorithm or hash we cannot
                                  * check, or a malformed signature */

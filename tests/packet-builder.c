@@ -175,19 +175,20 @@ pb_skesk_v4_count (GByteArray *out, uint8_t coded_count, int salt_seed)
 }
 
 void
-pb_skesk_v6_argon2 (GByteArray *out, uint8_t t, uint8_t p, uint8_t m_exp,
+pb_skesk_v4_argon2 (GByteArray *out, uint8_t t, uint8_t p, uint8_t m_exp,
                     int salt_seed)
 {
-  /* version, count of the fields that follow, cipher, AEAD (OCB), S2K
-   * length, S2K (20), IV (15), encrypted key (32) and tag (16). */
-  guint8 body[4 + 1 + 20 + 15 + 32 + 16] = { 6, 1 + 1 + 1 + 20 + 15, 9, 2,
-                                             20, 4 };
+  /* version, cipher, S2K (20: type 4, salt, t, p, m) and an encrypted
+   * key of 33 garbage octets.  A v4 SKESK, as RFC 9580 A.12's: one of
+   * version 6 goes only before a v2 SEIPD (§5.3.2), and these messages'
+   * data is SEIPD v1 (pb_seipd1). */
+  guint8 body[2 + 20 + 33] = { 4, 9, 4 };
 
-  fill_salt (body + 6, 16, salt_seed);
-  body[22] = t;
-  body[23] = p;
-  body[24] = m_exp;
-  fill_salt (body + 25, 15 + 32 + 16, salt_seed + 1000);
+  fill_salt (body + 3, 16, salt_seed);
+  body[19] = t;
+  body[20] = p;
+  body[21] = m_exp;
+  fill_salt (body + 22, 33, salt_seed + 1000);
   pb_packet (out, 3, body, sizeof body);
 }
 

@@ -35,11 +35,11 @@ GByteArray *pb_compressed_body (int algo, const void *data, gsize len);
  * salt) output is the session key; KEY receives it (32 octets). */
 void pb_skesk_v4 (GByteArray *out, const char *passphrase, uint8_t *key);
 
-/* A SKESK v4 with a given coded iterated count, or a SKESK v6 with
- * Argon2 (T, P, M_EXP): bodies that parse but whose key is garbage.
- * SALT_SEED fixes the salt, so that identical specifiers can be built. */
+/* A SKESK v4 with a given coded iterated count, or with Argon2 (T, P,
+ * M_EXP): bodies that parse but whose key is garbage.  SALT_SEED fixes
+ * the salt, so that identical specifiers can be built. */
 void pb_skesk_v4_count (GByteArray *out, uint8_t coded_count, int salt_seed);
-void pb_skesk_v6_argon2 (GByteArray *out, uint8_t t, uint8_t p,
+void pb_skesk_v4_argon2 (GByteArray *out, uint8_t t, uint8_t p,
                          uint8_t m_exp, int salt_seed);
 
 /* A SEIPD v1 packet under KEY (AES-256) around INNER, the plaintext

@@ -513,9 +513,9 @@ test_cancel_during_derivation (void)
   guint8 key[32];
 
   /* 2.8 million Argon2 block fills: 4-8 s, within the budget. */
-  pb_skesk_v6_argon2 (msg, 3, 4, 19, 200);
-  pb_skesk_v6_argon2 (msg, 2, 4, 19, 201);
-  pb_skesk_v6_argon2 (msg, 1, 4, 18, 202);
+  pb_skesk_v4_argon2 (msg, 3, 4, 19, 200);
+  pb_skesk_v4_argon2 (msg, 2, 4, 19, 201);
+  pb_skesk_v4_argon2 (msg, 1, 4, 18, 202);
   pb_packet (inner, 11, lit->data, lit->len);
   pb_skesk_v4 (msg, PASSPHRASE, key);
   pb_seipd1 (msg, key, inner->data, inner->len, -1);

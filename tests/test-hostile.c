@@ -118,7 +118,7 @@ test_argon2_bomb (void)
   const char *pws[] = { "password" };
   GByteArray *msg = g_byte_array_new ();
 
-  pb_skesk_v6_argon2 (msg, 255, 4, 21, 1);
+  pb_skesk_v4_argon2 (msg, 255, 4, 21, 1);
   append_valid (msg, "password", "hello");
   assert_refused (msg, pws, 1, gpg_error (GPG_ERR_TOO_LARGE),
                   "more key-derivation work than Padlock allows");
@@ -307,8 +307,8 @@ test_cancel_during_derivation (void)
   GTimer *timer;
   gpg_error_t err;
 
-  pb_skesk_v6_argon2 (msg, 3, 4, 19, 100);
-  pb_skesk_v6_argon2 (msg, 2, 4, 19, 101);
+  pb_skesk_v4_argon2 (msg, 3, 4, 19, 100);
+  pb_skesk_v4_argon2 (msg, 2, 4, 19, 101);
   append_valid (msg, "password", "hello");
   timer = g_timer_new ();
   t = g_thread_new ("cancel", cancel_later, &flag);

@@ -740,6 +740,40 @@ assert_encryption (GBytes *cert, const char *want, const pl_pubkey *sub)
   pl_certs_free (certs, n);
 }
 
+/* Issue 32 §5 (RFC 9580 §12.4-12.6): DSA and ElGamal keys of 1024 bits,
+ * gpg's dsa1024 + elg1024 and an elg1024 subkey under an Ed25519 primary
+ * (tests/data, made by gpg 2.2), were read as safe: a DSA-1024
+ * signature was good, and encrypting to the ElGamal subkey was refused
+ * only as an algorithm Padlock does not encrypt to.  Now each is too
+ * weak, with the reason, as RSA-1024 is; one's own still decrypts. */
+static void
+test_unsafe_dsa_elgamal (void)
+{
+  GBytes *old = tu_data_bytes ("dsa1024-elg1024-sec.asc");
+  GBytes *elg = tu_data_bytes ("ed25519-elg1024-cert.asc");
+  pl_cert **certs;
+  size_t n;
+
+  g_assert_cmpuint (pl_certs_read (g_bytes_get_data (old, NULL),
+                                   g_bytes_get_size (old), &certs, &n), ==, 0);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmpuint (certs[0]->n_subkeys, ==, 1);
+  g_assert_cmpint (certs[0]->primary.key.safety, ==, PL_KEY_WEAK);
+  g_assert_cmpstr (certs[0]->primary.key.unsafe_why, ==,
+                   "DSA-1024 is too weak");
+  g_assert_cmpint (certs[0]->subkeys[0].key.safety, ==, PL_KEY_WEAK);
+  g_assert_cmpstr (certs[0]->subkeys[0].key.unsafe_why, ==,
+                   "ElGamal-1024 is too weak");
+  g_assert_true (pl_cert_key_may_decrypt (certs[0], &certs[0]->subkeys[0],
+                                          now ()));
+  pl_certs_free (certs, n);
+  assert_encryption (old, "not safe to use: DSA-1024 is too weak", NULL);
+  assert_encryption (elg, "its subkey 0x204CB2610D6C86AFEFE8569CE02CB283AC9AB64D"
+                     ": ElGamal-1024 is too weak", NULL);
+  g_bytes_unref (old);
+  g_bytes_unref (elg);
+}
+
 /* RSA subkeys with e = 1, an even e, an even modulus, or 1024 bits, and a
  * primary of 1024 bits: each was encrypted to (with e = 1 the PKESK
  * carries the session key in the clear). */
@@ -926,6 +960,7 @@ main (int argc, char **argv)
     }
   g_test_add_func ("/pubkey/keyring", test_keyring);
   g_test_add_func ("/pubkey/unsafe/rsa", test_unsafe_rsa);
+  g_test_add_func ("/pubkey/unsafe/dsa-elgamal", test_unsafe_dsa_elgamal);
   g_test_add_func ("/pubkey/unsafe/ecdh-point", test_unsafe_ecdh_point);
   g_test_add_func ("/pubkey/unsafe/v6-subkey", test_unsafe_v6_subkey);
   g_test_add_func ("/pubkey/hostile/appended-subkey", test_appended_subkey);

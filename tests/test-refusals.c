@@ -10,6 +10,7 @@
 #include "skesk.h"
 #include "cert.h"
 #include "key-builder.h"
+#include "packet-builder.h"
 #include "packet.h"
 #include "pkesk.h"
 #include "recipients.h"
@@ -267,47 +268,109 @@ bare_data (uint8_t *key, pl_profile profile)
   g_assert_cmpuint (result.session_key_len, ==, 32);
   rest = drop_first_packet (msg);
   g_assert_cmpint (((const uint8_t *) g_bytes_get_data (rest, NULL))[0],
-                   ==, 0xC0 | PL_PKT_SEIPD);
+                   ==, 0xC0 | (profile == PL_PROFILE_LIBREPGP
+                               ? PL_PKT_OCB_ENCRYPTED : PL_PKT_SEIPD));
   pl_sink_free (sink);
   pl_source_free (src);
   g_bytes_unref (msg);
   return rest;
 }
 
-/* PKESK P as a packet, then DATA: a message. */
+/* PKESK P as a packet, appended to OUT. */
 static GByteArray *
 with_pkesk (GByteArray *out, const pl_pkesk *p)
 {
-  uint8_t body[PL_PKESK_BODY_MAX], head[6];
-  size_t len = pl_pkesk_write (p, body);
-  size_t hl = pl_packet_write_header (head, PL_PKT_PKESK, len);
+  uint8_t body[PL_PKESK_BODY_MAX];
 
-  g_byte_array_append (out, head, (guint) hl);
-  g_byte_array_append (out, body, (guint) len);
+  pb_packet (out, PL_PKT_PKESK, body, pl_pkesk_write (p, body));
   return out;
 }
 
-/* pl_decrypt of MSG with the secret keys SECRET. */
-static gpg_error_t
-decrypt_with (GByteArray *msg, GBytes *secret, pl_decrypt_result *result)
+/* One's own RSA key, a signing primary (flags 0x03) with an encryption
+ * subkey (0x0C), as a transferable secret key; and the encrypted data of
+ * a message, without its key packets, whose session key the tests lock
+ * in key packets of their own making. */
+typedef struct
 {
-  pl_cert **certs;
-  size_t n;
-  pl_key key;
+  kb_key primary, sub;
+  pl_cert **certs;              /* the secret key, read */
+  size_t n_certs;
+  uint8_t *key;                 /* secure: DATA's session key, 32 octets */
+  GBytes *data;
+} own_key;
+
+/* F's data becomes PROFILE's (bare_data). */
+static void
+own_key_profile (own_key *f, pl_profile profile)
+{
+  if (f->data)
+    g_bytes_unref (f->data);
+  f->data = bare_data (f->key, profile);
+}
+
+/* A subkey of SUB_BITS, the data of the rfc4880 profile (SEIPD v1). */
+static void
+own_key_setup (own_key *f, unsigned int sub_bits)
+{
+  uint32_t t = (uint32_t) time (NULL) - 60;
+  GBytes *sec;
+
+  memset (f, 0, sizeof *f);
+  kb_rsa (&f->primary, 2048, KB_RSA_GOOD, t);
+  kb_rsa (&f->sub, sub_bits, KB_RSA_GOOD, t);
+  sec = kb_cert (&f->primary, 0x03, &f->sub, 0x0C, 1, t);
+  g_assert_cmpint (pl_certs_read (g_bytes_get_data (sec, NULL),
+                                  g_bytes_get_size (sec), &f->certs,
+                                  &f->n_certs), ==, 0);
+  g_bytes_unref (sec);
+  f->key = gcry_malloc_secure (32);
+  own_key_profile (f, PL_PROFILE_RFC4880);
+}
+
+static void
+own_key_teardown (own_key *f)
+{
+  pl_certs_free (f->certs, f->n_certs);
+  kb_clear (&f->primary);
+  kb_clear (&f->sub);
+  gcry_free (f->key);
+  g_bytes_unref (f->data);
+}
+
+/* A VERSION PKESK of F's session key to TO (anonymous: for nobody). */
+static pl_pkesk
+own_key_pkesk (const own_key *f, int version, const pl_pubkey *to,
+               int anonymous)
+{
+  pl_pkesk p;
+
+  g_assert_cmpint (pl_pkesk_encrypt (&p, version, to, anonymous,
+                                     PL_CIPHER_AES256, f->key, 32), ==, 0);
+  return p;
+}
+
+/* pl_decrypt, with F's secret key, of the key packets in MSG (taken and
+ * freed), then the PKESK P when not NULL, then F's data. */
+static gpg_error_t
+own_key_open (const own_key *f, GByteArray *msg, const pl_pkesk *p,
+              pl_decrypt_result *result)
+{
+  pl_key key = { PL_KEY_SECRET, f->certs[0], 0, 0, 0 };
   pl_decrypt_options o = { &key, 1, 0, NULL };
-  pl_source *src = pl_source_new_memory (msg->data, msg->len);
+  pl_source *src;
   pl_sink *sink = pl_sink_new_memory ();
   gpg_error_t err;
 
-  g_assert_cmpint (pl_certs_read (g_bytes_get_data (secret, NULL),
-                                  g_bytes_get_size (secret), &certs, &n),
-                   ==, 0);
-  key = (pl_key) { PL_KEY_SECRET, certs[0], 0, 0, 0 };
+  if (p)
+    with_pkesk (msg, p);
+  g_byte_array_append (msg, g_bytes_get_data (f->data, NULL),
+                       (guint) g_bytes_get_size (f->data));
+  src = pl_source_new_memory (msg->data, msg->len);
   memset (result, 0, sizeof *result);
   err = pl_decrypt (src, sink, &o, result, NULL);
   pl_sink_free (sink);
   pl_source_free (src);
-  pl_certs_free (certs, n);
+  g_byte_array_unref (msg);
   return err;
 }
 
@@ -317,36 +380,21 @@ decrypt_with (GByteArray *msg, GBytes *secret, pl_decrypt_result *result)
 static void
 test_decrypt_primary_flags (void)
 {
-  uint32_t t = (uint32_t) time (NULL) - 60;
-  uint8_t *key = gcry_malloc_secure (32);
-  GBytes *data = bare_data (key, PL_PROFILE_RFC4880), *sec;
-  kb_key primary, sub;
+  own_key f;
   pl_decrypt_result result;
 
-  kb_rsa (&primary, 2048, KB_RSA_GOOD, t);
-  kb_rsa (&sub, 2048, KB_RSA_GOOD, t);
-  sec = kb_cert (&primary, 0x03, &sub, 0x0C, 1, t);
+  own_key_setup (&f, 2048);
   for (int anonymous = 0; anonymous < 2; anonymous++)
     for (int to_sub = 0; to_sub < 2; to_sub++)
       {
-        pl_pkesk p;
-        GByteArray *msg = g_byte_array_new ();
+        pl_pkesk p = own_key_pkesk (&f, 3, to_sub ? &f.sub.pub
+                                                  : &f.primary.pub, anonymous);
 
-        g_assert_cmpint (pl_pkesk_encrypt (&p, 3, to_sub ? &sub.pub
-                                           : &primary.pub, anonymous,
-                                           PL_CIPHER_AES256, key, 32), ==, 0);
-        with_pkesk (msg, &p);
-        g_byte_array_append (msg, g_bytes_get_data (data, NULL),
-                             (guint) g_bytes_get_size (data));
-        g_assert_cmpstr (gpg_strerror (decrypt_with (msg, sec, &result)), ==,
+        g_assert_cmpstr (gpg_strerror (own_key_open (&f, g_byte_array_new (),
+                                                     &p, &result)), ==,
                          gpg_strerror (to_sub ? 0 : GPG_ERR_NO_SECKEY));
-        g_byte_array_unref (msg);
       }
-  g_bytes_unref (sec);
-  g_bytes_unref (data);
-  kb_clear (&primary);
-  kb_clear (&sub);
-  gcry_free (key);
+  own_key_teardown (&f);
 }
 
 /* Issue 32 §5: an RSA value c >= n was reduced by libgcrypt and opened
@@ -354,47 +402,32 @@ test_decrypt_primary_flags (void)
 static void
 test_decrypt_rsa_value_over_modulus (void)
 {
-  uint32_t t = (uint32_t) time (NULL) - 60;
-  uint8_t *key = gcry_malloc_secure (32);
-  GBytes *data = bare_data (key, PL_PROFILE_RFC4880), *sec;
-  kb_key primary, sub;
+  own_key f;
   pl_decrypt_result result;
 
-  kb_rsa (&primary, 2048, KB_RSA_GOOD, t);
-  kb_rsa (&sub, 2048, KB_RSA_GOOD, t);
-  sec = kb_cert (&primary, 0x03, &sub, 0x0C, 1, t);
+  own_key_setup (&f, 2048);
   for (int over = 0; over < 2; over++)
     {
-      pl_pkesk p;
+      pl_pkesk p = own_key_pkesk (&f, 3, &f.sub.pub, 0);
       gcry_mpi_t c, n;
       size_t len;
-      GByteArray *msg = g_byte_array_new ();
 
-      g_assert_cmpint (pl_pkesk_encrypt (&p, 3, &sub.pub, 0, PL_CIPHER_AES256,
-                                         key, 32), ==, 0);
       g_assert_cmpint (gcry_mpi_scan (&c, GCRYMPI_FMT_USG,
                                       p.data + p.f[0].off, p.f[0].len, NULL),
                        ==, 0);
-      g_assert_cmpint (pl_pubkey_mpi (&sub.pub, 0, &n), ==, 0);
+      g_assert_cmpint (pl_pubkey_mpi (&f.sub.pub, 0, &n), ==, 0);
       if (over)
         gcry_mpi_add (c, c, n);
       g_assert_cmpint (gcry_mpi_print (GCRYMPI_FMT_PGP, p.data,
                                        sizeof p.data, &len, c), ==, 0);
       p.data_len = len;
-      with_pkesk (msg, &p);
-      g_byte_array_append (msg, g_bytes_get_data (data, NULL),
-                           (guint) g_bytes_get_size (data));
-      g_assert_cmpstr (gpg_strerror (decrypt_with (msg, sec, &result)), ==,
+      g_assert_cmpstr (gpg_strerror (own_key_open (&f, g_byte_array_new (),
+                                                   &p, &result)), ==,
                        gpg_strerror (over ? GPG_ERR_NO_SECKEY : 0));
       gcry_mpi_release (c);
       gcry_mpi_release (n);
-      g_byte_array_unref (msg);
     }
-  g_bytes_unref (sec);
-  g_bytes_unref (data);
-  kb_clear (&primary);
-  kb_clear (&sub);
-  gcry_free (key);
+  own_key_teardown (&f);
 }
 
 /* Issue 32 §5: one's own RSA-1024 subkey still opens what was sent to it
@@ -402,33 +435,18 @@ test_decrypt_rsa_value_over_modulus (void)
 static void
 test_decrypt_weak_own_key_warns (void)
 {
-  uint32_t t = (uint32_t) time (NULL) - 60;
-  uint8_t *key = gcry_malloc_secure (32);
-  GBytes *data = bare_data (key, PL_PROFILE_RFC4880), *sec;
-  kb_key primary, sub;
+  own_key f;
   pl_decrypt_result result;
   pl_pkesk p;
   char fpr[2 * PL_FPR_MAX + 3];
-  GByteArray *msg = g_byte_array_new ();
 
-  kb_rsa (&primary, 2048, KB_RSA_GOOD, t);
-  kb_rsa (&sub, 1024, KB_RSA_GOOD, t);
-  sec = kb_cert (&primary, 0x03, &sub, 0x0C, 1, t);
-  g_assert_cmpint (pl_pkesk_encrypt (&p, 3, &sub.pub, 0, PL_CIPHER_AES256,
-                                     key, 32), ==, 0);
-  with_pkesk (msg, &p);
-  g_byte_array_append (msg, g_bytes_get_data (data, NULL),
-                       (guint) g_bytes_get_size (data));
-  g_assert_cmpint (decrypt_with (msg, sec, &result), ==, 0);
-  pl_fpr_format (sub.pub.fpr, sub.pub.fpr_len, fpr);
+  own_key_setup (&f, 1024);
+  p = own_key_pkesk (&f, 3, &f.sub.pub, 0);
+  g_assert_cmpint (own_key_open (&f, g_byte_array_new (), &p, &result), ==, 0);
+  pl_fpr_format (f.sub.pub.fpr, f.sub.pub.fpr_len, fpr);
   g_assert_nonnull (strstr (result.key_warning, fpr));
   g_assert_nonnull (strstr (result.key_warning, "RSA-1024 is too weak"));
-  g_byte_array_unref (msg);
-  g_bytes_unref (sec);
-  g_bytes_unref (data);
-  kb_clear (&primary);
-  kb_clear (&sub);
-  gcry_free (key);
+  own_key_teardown (&f);
 }
 
 /* Issue 32 §5: a v3 PKESK before a v2 SEIPD opened it (RFC 9580
@@ -438,43 +456,110 @@ test_decrypt_weak_own_key_warns (void)
 static void
 test_decrypt_pkesk_version (void)
 {
-  uint32_t t = (uint32_t) time (NULL) - 60;
-  uint8_t *key = gcry_malloc_secure (32);
-  kb_key primary, sub;
-  GBytes *sec;
+  own_key f;
   pl_decrypt_result result;
 
-  kb_rsa (&primary, 2048, KB_RSA_GOOD, t);
-  kb_rsa (&sub, 2048, KB_RSA_GOOD, t);
-  sec = kb_cert (&primary, 0x03, &sub, 0x0C, 1, t);
+  own_key_setup (&f, 2048);
   for (int seipd2 = 0; seipd2 < 2; seipd2++)
-    for (int v6 = 0; v6 < 2; v6++)
-      {
-        GBytes *data = bare_data (key, seipd2 ? PL_PROFILE_RFC9580
-                                              : PL_PROFILE_RFC4880);
-        GByteArray *msg = g_byte_array_new ();
-        pl_pkesk p;
+    {
+      own_key_profile (&f, seipd2 ? PL_PROFILE_RFC9580 : PL_PROFILE_RFC4880);
+      for (int v6 = 0; v6 < 2; v6++)
+        {
+          pl_pkesk p = own_key_pkesk (&f, v6 ? 6 : 3, &f.sub.pub, 0);
 
-        g_assert_cmpint (pl_pkesk_encrypt (&p, v6 ? 6 : 3, &sub.pub, 0,
-                                           PL_CIPHER_AES256, key, 32), ==, 0);
-        with_pkesk (msg, &p);
-        g_byte_array_append (msg, g_bytes_get_data (data, NULL),
-                             (guint) g_bytes_get_size (data));
-        g_assert_cmpstr (gpg_strerror (decrypt_with (msg, sec, &result)), ==,
-                         gpg_strerror (seipd2 == v6 ? 0
-                                       : PL_ERR_KEY_PACKET_VERSION));
-        g_byte_array_unref (msg);
-        g_bytes_unref (data);
-      }
-  g_bytes_unref (sec);
-  kb_clear (&primary);
-  kb_clear (&sub);
+          g_assert_cmpstr (gpg_strerror (own_key_open (&f, g_byte_array_new (),
+                                                       &p, &result)), ==,
+                           gpg_strerror (seipd2 == v6 ? 0
+                                         : PL_ERR_KEY_PACKET_VERSION));
+        }
+    }
+  own_key_teardown (&f);
+}
+
+/* An SKESK of VERSION (4 with an encrypted key; 5 and 6 with OCB) that
+ * wraps KEY (32 octets, AES-256) for the passphrase "pw", into OUT. */
+static void
+put_skesk (GByteArray *out, int version, const uint8_t *key)
+{
+  pl_skesk sk;
+  uint8_t body[PL_SKESK_BODY_MAX], *s2k_key = gcry_malloc_secure (32);
+
+  memset (&sk, 0, sizeof sk);
+  sk.version = version;
+  sk.cipher_algo = PL_CIPHER_AES256;
+  sk.aead_algo = version == 4 ? 0 : PL_AEAD_OCB;
+  sk.s2k.type = PL_S2K_ITERATED;
+  sk.s2k.hash_algo = PL_HASH_SHA256;
+  gcry_randomize (sk.s2k.salt, 8, GCRY_WEAK_RANDOM);
+  g_assert_cmpuint (pl_s2k_derive (&sk.s2k, "pw", 2, s2k_key, 32, 0), ==, 0);
+  g_assert_cmpint (pl_skesk_encrypt (&sk, s2k_key, key, 32), ==, 0);
+  pb_packet (out, PL_PKT_SKESK, body, pl_skesk_write (&sk, body));
+  gcry_free (s2k_key);
+}
+
+/* Issue 32 §5: an SKESK of another version than the data packet takes
+ * (RFC 9580 §5.3.1, §5.3.2, §10.3.2.1: a v4 SKESK MUST NOT precede a v2
+ * SEIPD, nor a v6 one a v1 SEIPD; LibrePGP's OCB packet takes v5) opened
+ * it when its session key fit: a v4 or v5 one before SEIPD v2, a v5 one
+ * before SEIPD v1, a v4 or v6 one before the OCB packet.  Now each is
+ * dropped, as if absent, and the message refused saying why; the aligned
+ * one opens it, and so it does after a misaligned one. */
+static void
+test_decrypt_skesk_version (void)
+{
+  static const struct { pl_profile profile; int aligned; } data[] = {
+    { PL_PROFILE_RFC4880, 4 },
+    { PL_PROFILE_LIBREPGP, 5 },
+    { PL_PROFILE_RFC9580, 6 },
+  };
+  uint8_t *key = gcry_malloc_secure (32);
+  pl_key pw = pl_key_passphrase ("pw", 2);
+  pl_decrypt_options o = { &pw, 1, 0, NULL };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (data); i++)
+    {
+      GBytes *bare = bare_data (key, data[i].profile);
+
+      for (int version = 4; version <= 7; version++)
+        {
+          GByteArray *msg = g_byte_array_new ();
+          GBytes *m;
+
+          /* Version 7: the misaligned one, then the aligned one. */
+          put_skesk (msg, version == 7 ? 4 + (data[i].aligned == 4)
+                                       : version, key);
+          if (version == 7)
+            put_skesk (msg, data[i].aligned, key);
+          g_byte_array_append (msg, g_bytes_get_data (bare, NULL),
+                               (guint) g_bytes_get_size (bare));
+          m = g_byte_array_free_to_bytes (msg);
+          g_test_message ("SKESK v%d before data of profile %d", version,
+                          data[i].profile);
+          if (version == data[i].aligned || version == 7)
+            {
+              pl_source *src = pl_source_new_memory (g_bytes_get_data (m,
+                                                                       NULL),
+                                                     g_bytes_get_size (m));
+              pl_sink *sink = pl_sink_new_memory ();
+              pl_decrypt_result result;
+
+              g_assert_cmpint (pl_decrypt (src, sink, &o, &result, NULL),
+                               ==, 0);
+              pl_sink_free (sink);
+              pl_source_free (src);
+            }
+          else
+            check_decrypt (m, &o, PL_ERR_KEY_PACKET_VERSION);
+          g_bytes_unref (m);
+        }
+      g_bytes_unref (bare);
+    }
   gcry_free (key);
 }
 
 /* N v3 PKESKs for nobody, of algorithm 1, each a random value of BITS -
  * 8 bits, into MSG. */
-static void
+static GByteArray *
 put_wildcards (GByteArray *msg, int n, unsigned int bits)
 {
   for (int i = 0; i < n; i++)
@@ -491,6 +576,7 @@ put_wildcards (GByteArray *msg, int n, unsigned int bits)
       p.data_len = pl_mpi_write (v, len, p.data);
       with_pkesk (msg, &p);
     }
+  return msg;
 }
 
 /* Issue 32 §6: 32 PKESKs for nobody against one's own RSA-16384 key were
@@ -502,13 +588,9 @@ put_wildcards (GByteArray *msg, int n, unsigned int bits)
 static void
 test_decrypt_wildcard_budget (void)
 {
-  uint32_t t = (uint32_t) time (NULL) - 60;
-  uint8_t *key = gcry_malloc_secure (32);
-  GBytes *data = bare_data (key, PL_PROFILE_RFC4880), *sec, *big;
-  kb_key primary, sub;
+  own_key f;
   pl_decrypt_result result;
   pl_pkesk p;
-  GByteArray *msg = g_byte_array_new ();
   g_autofree char *path = g_build_filename (g_getenv ("PADLOCK_SOURCE_DIR"),
                                             "tests", "data",
                                             "rsa16384-sec.asc", NULL);
@@ -516,36 +598,27 @@ test_decrypt_wildcard_budget (void)
   gsize text_len;
   size_t before;
 
-  kb_rsa (&primary, 2048, KB_RSA_GOOD, t);
-  kb_rsa (&sub, 2048, KB_RSA_GOOD, t);
-  sec = kb_cert (&primary, 0x03, &sub, 0x0C, 1, t);
-  put_wildcards (msg, 31, 2048);
-  g_assert_cmpint (pl_pkesk_encrypt (&p, 3, &sub.pub, 1, PL_CIPHER_AES256,
-                                     key, 32), ==, 0);
-  with_pkesk (msg, &p);
-  g_byte_array_append (msg, g_bytes_get_data (data, NULL),
-                       (guint) g_bytes_get_size (data));
+  own_key_setup (&f, 2048);
+  p = own_key_pkesk (&f, 3, &f.sub.pub, 1);
   before = pl_pkesk_trials_made ();
-  g_assert_cmpint (decrypt_with (msg, sec, &result), ==, 0);
+  g_assert_cmpint (own_key_open (&f, put_wildcards (g_byte_array_new (), 31,
+                                                    2048), &p, &result),
+                   ==, 0);
   g_assert_cmpuint (pl_pkesk_trials_made () - before, ==, 32);
 
+  /* The same data, one's own key RSA-16384. */
+  pl_certs_free (f.certs, f.n_certs);
   g_assert_true (g_file_get_contents (path, &text, &text_len, NULL));
-  big = g_bytes_new_take (text, text_len);
-  g_byte_array_set_size (msg, 0);
-  put_wildcards (msg, 32, 16384);
-  g_byte_array_append (msg, g_bytes_get_data (data, NULL),
-                       (guint) g_bytes_get_size (data));
+  g_assert_cmpint (pl_certs_read ((const uint8_t *) text, text_len, &f.certs,
+                                  &f.n_certs), ==, 0);
+  g_free (text);
   before = pl_pkesk_trials_made ();
-  g_assert_cmpstr (gpg_strerror (decrypt_with (msg, big, &result)), ==,
-                   gpg_strerror (PL_ERR_TOO_MANY_KEYS));
+  g_assert_cmpstr (gpg_strerror (own_key_open (&f, put_wildcards
+                                                 (g_byte_array_new (), 32,
+                                                  16384), NULL, &result)),
+                   ==, gpg_strerror (PL_ERR_TOO_MANY_KEYS));
   g_assert_cmpuint (pl_pkesk_trials_made () - before, ==, 4);
-  g_bytes_unref (big);
-  g_byte_array_unref (msg);
-  g_bytes_unref (sec);
-  g_bytes_unref (data);
-  kb_clear (&primary);
-  kb_clear (&sub);
-  gcry_free (key);
+  own_key_teardown (&f);
 }
 
 int
@@ -570,6 +643,8 @@ main (int argc, char **argv)
                    test_decrypt_weak_own_key_warns);
   g_test_add_func ("/refusals/decrypt/pkesk-version",
                    test_decrypt_pkesk_version);
+  g_test_add_func ("/refusals/decrypt/skesk-version",
+                   test_decrypt_skesk_version);
   g_test_add_func ("/refusals/decrypt/wildcard-budget",
                    test_decrypt_wildcard_budget);
   return g_test_run ();

@@ -583,6 +583,54 @@ test_weak_own_key_warns (void)
   gcry_free (key);
 }
 
+/* Issue 32 §5, gpg 2.2's 1024-bit DSA and ElGamal keys (tests/data):
+ * encrypting to an elg1024 subkey exits 17 naming it and why (it was 13,
+ * "algorithm not supported", which said nothing of its size); a
+ * DSA-1024 signature is not valid, saying why (it was good, exit 0); and
+ * one's own elg1024 key still opens what gpg encrypted to it, with the
+ * warning. */
+static void
+test_weak_old_keys (void)
+{
+  g_autofree char *sec = tu_data_path ("dsa1024-elg1024-sec.asc");
+  g_autofree char *elg = tu_data_path ("ed25519-elg1024-cert.asc");
+  g_autofree char *sig = tu_data_path ("dsa1024-signed.sig");
+  GBytes *msg = tu_data_bytes ("elg1024-msg.gpg"), *out = NULL;
+  GBytes *signed_text = text_bytes ("signed by an old key\n");
+  char *err_text = NULL;
+  const char *enc[] = { "encrypt", elg, NULL };
+  const char *ver[] = { "verify", sig, sec, NULL };
+  const char *dec[] = { "decrypt", sec, NULL };
+
+  g_assert_cmpint (sop (enc, signed_text, &out, &err_text), ==, 17);
+  g_test_message ("%s", err_text);
+  g_assert_nonnull (strstr (err_text, "its subkey 0x204CB2610D6C86AFEFE8569CE"
+                                      "02CB283AC9AB64D: ElGamal-1024 is too "
+                                      "weak"));
+  g_assert_cmpuint (out ? g_bytes_get_size (out) : 0, ==, 0);
+  g_clear_pointer (&out, g_bytes_unref);
+  g_clear_pointer (&err_text, g_free);
+
+  g_assert_cmpint (sop (ver, signed_text, &out, &err_text), ==, 3);
+  g_test_message ("%s", err_text);
+  g_assert_nonnull (strstr (err_text, "not valid: DSA-1024 is too weak"));
+  g_clear_pointer (&out, g_bytes_unref);
+  g_clear_pointer (&err_text, g_free);
+
+  g_assert_cmpint (sop (dec, msg, &out, &err_text), ==, 0);
+  g_test_message ("%s", err_text);
+  g_assert_cmpmem (g_bytes_get_data (out, NULL), g_bytes_get_size (out),
+                   "for an old key\n", 15);
+  g_assert_nonnull (strstr (err_text, "padlock-sop: warning: the key that "
+                                      "opened it, 0x6DB4337AA69F460B787DD8D3"
+                                      "AB3DE6DC9D86BF4C, is not safe to use: "
+                                      "ElGamal-1024 is too weak"));
+  g_bytes_unref (out);
+  g_free (err_text);
+  g_bytes_unref (signed_text);
+  g_bytes_unref (msg);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -593,6 +641,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sop/errors", test_errors);
   g_test_add_func ("/sop/unsafe-cert", test_unsafe_cert);
   g_test_add_func ("/sop/weak-own-key-warns", test_weak_own_key_warns);
+  g_test_add_func ("/sop/weak-old-keys", test_weak_old_keys);
   g_test_add_func ("/sop/roundtrip", test_roundtrip);
   g_test_add_func ("/sop/fd-password", test_fd_password);
   g_test_add_func ("/sop/several-passwords", test_several_passwords);

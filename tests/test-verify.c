@@ -500,6 +500,41 @@ test_unsafe_signer (void)
     }
 }
 
+/* Issue 32 §5: gpg 2.2's detached SHA-256 signature by its dsa1024 key
+ * (tests/data) was good; a DSA key below 2048 bits is too weak as RSA's
+ * is (pubkey.h, PL_PUBKEY_BITS_MIN), so it is not valid, saying why. */
+static void
+test_weak_dsa_signer (void)
+{
+  static const char data[] = "signed by an old key\n";
+  GBytes *key = tu_data_bytes ("dsa1024-elg1024-sec.asc");
+  GBytes *sig = tu_data_bytes ("dsa1024-signed.sig");
+  const uint8_t *s = g_bytes_get_data (sig, NULL);
+  pl_cert **certs;
+  size_t n;
+  pl_verifier v;
+  pl_verifications out;
+
+  g_assert_cmpuint (pl_certs_read (g_bytes_get_data (key, NULL),
+                                   g_bytes_get_size (key), &certs, &n), ==, 0);
+  /* An old-format signature packet with a one-octet length. */
+  g_assert_cmpint (s[0], ==, 0x88);
+  g_assert_cmpuint (s[1] + 2u, ==, g_bytes_get_size (sig));
+  pl_verifier_init (&v, (const pl_cert *const *) certs, n);
+  g_assert_cmpint (pl_verifier_signature (&v, s + 2, s[1]), ==, 0);
+  pl_verifier_data_begin (&v);
+  pl_verifier_push (&v, (const uint8_t *) data, sizeof data - 1);
+  pl_verifier_finish (&v, (uint32_t) time (NULL), &out);
+  pl_verifier_clear (&v);
+  g_assert_cmpuint (out.n, ==, 1);
+  g_test_message ("verdict %d, %s", out.v[0].verdict, out.v[0].reason);
+  g_assert_cmpint (out.v[0].verdict, ==, PL_VERDICT_NOT_VALID);
+  g_assert_cmpstr (out.v[0].reason, ==, "DSA-1024 is too weak");
+  pl_certs_free (certs, n);
+  g_bytes_unref (sig);
+  g_bytes_unref (key);
+}
+
 /* A binary signature by K made at CREATED over SIGNED, with the
  * HASHED_LEN octets of subpackets at HASHED in its hashed area, judged
  * at NOW (the signature before the data, which is STORED) into *OUT;
@@ -702,6 +737,7 @@ main (int argc, char **argv)
                         test_nested_past_max);
   g_test_add_func ("/verify/text", test_text);
   g_test_add_func ("/verify/unsafe-signer", test_unsafe_signer);
+  g_test_add_func ("/verify/unsafe-signer/dsa1024", test_weak_dsa_signer);
   g_test_add_func ("/verify/mismatch", test_mismatch);
   g_test_add_func ("/verify/lookup", test_lookup);
   g_test_add_func ("/verify/held-signer", test_held_signer);

@@ -302,6 +302,26 @@ tu_vectors_dir (void)
   return dir;
 }
 
+char *
+tu_data_path (const char *name)
+{
+  const char *src = g_getenv ("PADLOCK_SOURCE_DIR");
+
+  g_assert_nonnull (src);
+  return g_build_filename (src, "tests", "data", name, NULL);
+}
+
+GBytes *
+tu_data_bytes (const char *name)
+{
+  g_autofree char *path = tu_data_path (name);
+  gchar *text;
+  gsize len;
+
+  g_assert_true (g_file_get_contents (path, &text, &len, NULL));
+  return g_bytes_new_take (text, len);
+}
+
 /* The GnuPG homes whose daemons a fatal signal must stop too. */
 static GPtrArray *watched_homes;
 

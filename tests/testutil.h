@@ -53,6 +53,10 @@ int tu_run_sop (const char *const *args, GBytes *in, GBytes **out,
  * MANIFEST.tsv); never NULL. */
 const char *tu_vectors_dir (void);
 
+/* tests/data/NAME in the source tree: its path (g_free), or read whole. */
+char *tu_data_path (const char *name);
+GBytes *tu_data_bytes (const char *name);
+
 /* A GnuPG home of our own, so that tests never touch the user's. */
 const char *tu_gnupg_home (void);
 
