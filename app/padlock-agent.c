@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "job.h"
+#include "padlock-name.h"
 #include "padlock-error.h"
 
 /* A sane agent answers PKDECRYPT with a few hundred octets (RSA-16384:
@@ -886,17 +887,23 @@ char *
 padlock_agent_describe_request (const char *key_label, const char *key_id,
                                 const char *file_name)
 {
-  g_return_val_if_fail (key_label != NULL && key_id != NULL, NULL);
+  g_autofree char *label = NULL;
+  g_autofree char *name = NULL;
 
+  g_return_val_if_fail (key_label != NULL && key_id != NULL, NULL);
+  /* The key's and the file's own text: escaped, so that neither writes a
+   * line of its own in pinentry (nor drives a terminal's, pinentry-curses). */
+  label = padlock_name_escape (key_label);
   if (!file_name)
     /* Translators: pinentry shows this; the first is "Name <email>". */
     return g_strdup_printf (_("Padlock needs the passphrase of the secret key of\n"
-                              "%s\n(key 0x%s)."), key_label, key_id);
+                              "%s\n(key 0x%s)."), label, key_id);
+  name = padlock_name_escape (file_name);
   /* Translators: pinentry shows this; the first is "Name <email>", the
    * last a file name. */
   return g_strdup_printf (_("Padlock needs the passphrase of the secret key of\n"
                             "%s\n(key 0x%s)\nto open “%s”."),
-                          key_label, key_id, file_name);
+                          label, key_id, name);
 }
 
 /* GObject */
@@ -958,10 +965,12 @@ padlock_agent_error_code (const GError *error)
 char *
 padlock_agent_describe_waiting (const char *key_label, const char *key_id)
 {
-  g_return_val_if_fail (key_label != NULL && key_id != NULL, NULL);
+  g_autofree char *label = NULL;
 
+  g_return_val_if_fail (key_label != NULL && key_id != NULL, NULL);
+  label = padlock_name_escape (key_label);
   /* Translators: a job's row while pinentry is up; "Name <email>" and a
    * key ID. */
   return g_strdup_printf (_("Waiting for the passphrase of %s (0x%s)"),
-                          key_label, key_id);
+                          label, key_id);
 }

@@ -81,13 +81,15 @@ G_DECLARE_FINAL_TYPE (PadlockAgent, padlock_agent, PADLOCK, AGENT, GObject)
 PadlockAgent *padlock_agent_new               (const char                *home_dir);
 
 /* The text pinentry shows for KEY_LABEL ("Alice <alice@…>"), KEY_ID (16
- * hex digits) and FILE_NAME (a display name), translated. */
+ * hex digits) and FILE_NAME (a file's name, or NULL), translated; the
+ * label and the name escaped (padlock_name_escape). */
 char         *padlock_agent_describe_request  (const char                *key_label,
                                                const char                *key_id,
                                                const char                *file_name);
 
 /* The text a job's row shows while the agent's pinentry asks for
- * KEY_LABEL's passphrase (decrypting or signing), translated. */
+ * KEY_LABEL's passphrase (decrypting or signing), translated; the label
+ * escaped. */
 char         *padlock_agent_describe_waiting  (const char                *key_label,
                                                const char                *key_id);
 

@@ -530,6 +530,27 @@ test_pksign (gconstpointer data)
   gcry_sexp_release (other_data);
 }
 
+/* Issue 32: a user ID or a file name cannot write lines of its own in
+ * pinentry's text (nor ESC drive pinentry-curses's terminal). */
+static void
+test_describe_escaped (void)
+{
+  g_autofree char *asked = padlock_agent_describe_request ("Eve\n\x1b[2KAlice",
+                                                           "0123456789ABCDEF",
+                                                           "a\rb.gpg");
+  g_autofree char *waiting = padlock_agent_describe_waiting ("Eve\nAlice",
+                                                             "0123456789ABCDEF");
+  guint lines = 0;
+
+  for (const char *p = asked; *p; p++)
+    lines += *p == '\n';
+  g_assert_cmpuint (lines, ==, 3);
+  g_assert_nonnull (strstr (asked, "Eve\\n\\x1B[2KAlice"));
+  g_assert_nonnull (strstr (asked, "a\\rb.gpg"));
+  g_assert_null (strchr (asked, '\x1b'));
+  g_assert_null (strchr (waiting, '\n'));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -537,6 +558,7 @@ main (int argc, char **argv)
 
   tu_init (&argc, &argv);
   g_test_add_func ("/agent/start", test_start);
+  g_test_add_func ("/agent/describe-escaped", test_describe_escaped);
   for (guint i = 0; i < G_N_ELEMENTS (test_keys); i++)
     {
       g_autofree char *path = g_strdup_printf ("/agent/pkdecrypt/%s", test_keys[i].name);
