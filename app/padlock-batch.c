@@ -701,18 +701,21 @@ load_signer (Batch *batch, const char *local_user, GError **error)
   return TRUE;
 }
 
-/* The user's secret keys in GnuPG, for the decryptions; NULL without a
- * GnuPG keyring.  Kept without a secret key too: a message for others
- * then fails naming them from the keyring's public keys ("b.gpg is for
- * 0x… (Bob <bob@…>), whose secret key is not in your keyring"), as the
- * window's does, instead of asking for a passphrase it cannot use. */
+/* The user's secret keys in GnuPG, for the decryptions; NULL when gpg
+ * could not list the keyring.  Kept without a secret key too, and
+ * without a keyring (an empty GnuPG home, or none): a message for others
+ * then fails naming them, from the keyring's public keys when it has
+ * them ("b.gpg is for 0x… (Bob <bob@…>), whose secret key is not in your
+ * keyring", else the key ID alone), as the window's does, instead of
+ * asking for a passphrase it cannot use.  A holder of no keys never
+ * asks the agent. */
 static PadlockHolder *
 load_holder (Batch *batch)
 {
   PadlockKeyring *keyring = load_keyring (batch);
   g_autoptr(PadlockAgent) agent = NULL;
 
-  if (padlock_keyring_get_state (keyring) != PADLOCK_KEYRING_READY)
+  if (padlock_keyring_get_state (keyring) == PADLOCK_KEYRING_FAILED)
     return NULL;
   agent = padlock_agent_new (padlock_keyring_get_home_dir (keyring));
   return padlock_holder_new (keyring, agent);
