@@ -81,6 +81,7 @@ typedef struct
   gboolean tty;
   /* SIGINT and SIGTERM, at any moment from opening the inputs on */
   GCancellable *interrupt;
+  gboolean interrupted;         /* handled while a job was unfinished */
   PadlockKeyring *keyring;      /* GnuPG's, once asked for */
   PadlockHolder *holder;        /* the user's GnuPG secret keys, or NULL */
   PadlockRecipients *recipients; /* --recipient, --encrypt-to-self */
@@ -311,6 +312,35 @@ signatures_line (Batch *batch, PadlockJob *job)
   return g_string_free (line, FALSE);
 }
 
+/* A job the signal found unfinished that committed all the same: the
+ * engine looks at the cancel flag only before the output's commit (a
+ * folder's takes a syncfs, and a job ends on this thread after it), so a
+ * signal handled meanwhile finds the job running and its output in place
+ * a moment later.  The signal came first: the job is cancelled, and its
+ * output removed; INPUT (a word) names it.  Not when the original was
+ * deleted (verify-and-delete): the output is then the only copy, and
+ * done.  TRUE when undone. */
+static gboolean
+undo_late_commit (PadlockJob *job, const char *input)
+{
+  g_autoptr(GError) cancelled = padlock_error_from_gpg (gpg_error (GPG_ERR_CANCELED));
+  g_autoptr(GError) error = NULL;
+
+  if (padlock_job_get_state (job) != PADLOCK_JOB_DONE
+      || !padlock_job_get_output (job)
+      || padlock_job_get_original_deleted (job))
+    return FALSE;
+  if (padlock_job_delete_output (job, &error))
+    g_printerr ("padlock: %s: %s\n", input, cancelled->message);
+  else
+    {
+      g_autofree char *reason = padlock_name_escape (error->message);
+
+      g_printerr ("padlock: %s: %s %s\n", input, cancelled->message, reason);
+    }
+  return TRUE;
+}
+
 static void
 on_job_state (PadlockJob *job,
               GParamSpec *pspec,
@@ -333,7 +363,9 @@ on_job_state (PadlockJob *job,
     output = padlock_name_word (padlock_job_get_output_name (job));
   }
   detail = padlock_job_get_detail (job);
-  if (padlock_job_get_state (job) == PADLOCK_JOB_DONE)
+  if (batch->interrupted && undo_late_commit (job, input))
+    batch->n_failed++;
+  else if (padlock_job_get_state (job) == PADLOCK_JOB_DONE)
     {
       g_autofree char *verdicts = signatures_line (batch, job);
 
@@ -362,16 +394,40 @@ on_job_state (PadlockJob *job,
 }
 
 /* SIGINT, SIGTERM: whatever runs stops (a stream's first read, the
- * jobs, which remove what they wrote) and the batch exits 1. */
+ * jobs, which remove what they wrote, undo_late_commit) and the batch
+ * exits 1.  Handled once every job has ended (the loop quits at the end
+ * of this dispatch): nothing is left to stop, and the batch's status
+ * stands. */
 static gboolean
 on_interrupt (gpointer user_data)
 {
   Batch *batch = user_data;
 
   g_cancellable_cancel (batch->interrupt);
-  if (batch->queue)
-    padlock_queue_cancel_all (batch->queue);
+  if (batch->queue && batch->n_left)
+    {
+      batch->interrupted = TRUE;
+      padlock_queue_cancel_all (batch->queue);
+    }
   return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+on_late_signal (gpointer user_data)
+{
+  return G_SOURCE_CONTINUE;
+}
+
+/* Once the batch's status is decided, the signal's source ID stays till
+ * the process ends, heard and ignored: removing GLib's last source of a
+ * signal restores its default action, and a SIGTERM in the moments
+ * between the last job's line and the exit killed the process (status
+ * 143) with every output complete. */
+static void
+ignore_signal_from_now (guint id)
+{
+  g_source_set_callback (g_main_context_find_source_by_id (NULL, id),
+                         on_late_signal, NULL, NULL);
 }
 
 /* Every input is held open from the start to its job's end: let the
@@ -645,18 +701,21 @@ load_signer (Batch *batch, const char *local_user, GError **error)
   return TRUE;
 }
 
-/* The user's secret keys in GnuPG, for the decryptions; NULL without a
- * GnuPG keyring.  Kept without a secret key too: a message for others
- * then fails naming them from the keyring's public keys ("b.gpg is for
- * 0x… (Bob <bob@…>), whose secret key is not in your keyring"), as the
- * window's does, instead of asking for a passphrase it cannot use. */
+/* The user's secret keys in GnuPG, for the decryptions; NULL when gpg
+ * could not list the keyring.  Kept without a secret key too, and
+ * without a keyring (an empty GnuPG home, or none): a message for others
+ * then fails naming them, from the keyring's public keys when it has
+ * them ("b.gpg is for 0x… (Bob <bob@…>), whose secret key is not in your
+ * keyring", else the key ID alone), as the window's does, instead of
+ * asking for a passphrase it cannot use.  A holder of no keys never
+ * asks the agent. */
 static PadlockHolder *
 load_holder (Batch *batch)
 {
   PadlockKeyring *keyring = load_keyring (batch);
   g_autoptr(PadlockAgent) agent = NULL;
 
-  if (padlock_keyring_get_state (keyring) != PADLOCK_KEYRING_READY)
+  if (padlock_keyring_get_state (keyring) == PADLOCK_KEYRING_FAILED)
     return NULL;
   agent = padlock_agent_new (padlock_keyring_get_home_dir (keyring));
   return padlock_holder_new (keyring, agent);
@@ -860,8 +919,8 @@ padlock_batch_run (GVariantDict *options)
     }
 
  leave:
-  g_source_remove (int_id);
-  g_source_remove (term_id);
+  ignore_signal_from_now (int_id);
+  ignore_signal_from_now (term_id);
   g_ptr_array_unref (batch.jobs);
   g_ptr_array_unref (batch.maybe_keys);
   g_ptr_array_unref (batch.inputs);

@@ -12,7 +12,9 @@
  * are archived.  Each PATH is opened once (padlock-input.h): pipes, FIFOs
  * and /dev/stdin work both ways, their output going to --output-dir or
  * the current folder.  SIGINT and SIGTERM end it at any moment with exit
- * status 1, the jobs' partial output removed.
+ * status 1, what unfinished jobs wrote removed (a commit that ends after
+ * the signal is undone); once every job has finished, a signal changes
+ * nothing (exit 0 when all succeeded).
  * Recipients are resolved in GnuPG's keyring (padlock_recipients_resolve)
  * before a file is opened for writing; each one that cannot be used is
  * said, and the batch exits 1.

@@ -532,6 +532,40 @@ test_batch_no_secret_key (void)
   g_assert_cmpstr (listing, ==, "b.txt.gpg");
 }
 
+/* Issue 32 §7: a file for Bob, and no keyring at all (a GnuPG home that
+ * is empty, or none): exit 1 saying for which key it is, by its key ID
+ * alone (no certificate names Bob), not a usage error asking for a
+ * passphrase; nothing written, the missing home not made. */
+static void
+test_batch_no_keyring (void)
+{
+  g_autofree char *dir = at_new_dir ("keys-batch-no-keyring");
+  g_autofree char *bobs = gpg_encrypt (dir, "b.txt", "for Bob\n", FALSE,
+                                       bob_fpr, NULL);
+  g_autofree char *empty = g_build_filename (dir, "empty-home", NULL);
+  g_autofree char *missing = g_build_filename (dir, "no-home", NULL);
+  g_auto(GStrv) subs = subkey_fingerprints (bob_home, bob_fpr);
+  g_autofree char *want = g_strdup_printf ("padlock: b.txt.gpg: b.txt.gpg is "
+                                           "for 0x%s, "
+                                           "whose secret key is not in your "
+                                           "keyring.\n",
+                                           subs[0] + strlen (subs[0]) - 16);
+  const char *homes[] = { empty, missing };
+
+  g_assert_cmpint (g_mkdir (empty, 0700), ==, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (homes); i++)
+    {
+      g_autofree char *err = NULL;
+      g_autofree char *listing = NULL;
+
+      g_assert_cmpint (run_batch_in (homes[i], bobs, &err), ==, 1);
+      g_test_message ("%s", err);
+      g_assert_cmpstr (err, ==, want);
+      listing = at_list_dir (dir);
+      g_assert_cmpstr (listing, ==, "b.txt.gpg|empty-home");
+    }
+}
+
 /* `padlock --batch --decrypt` of a PKESK-only file needs no
  * --passphrase-file, nor does one for my key and a passphrase; one for
  * someone else exits 1 saying whom it is for, and one for someone else
@@ -604,6 +638,7 @@ main (int argc, char **argv)
   g_test_add_func ("/app-keys/pkesk-and-skesk", test_pkesk_and_skesk);
   g_test_add_func ("/app-keys/batch", test_batch);
   g_test_add_func ("/app-keys/batch-no-secret-key", test_batch_no_secret_key);
+  g_test_add_func ("/app-keys/batch-no-keyring", test_batch_no_keyring);
   g_test_add_func ("/app-keys/no-pinentry", test_no_pinentry);
   g_test_add_data_func ("/app-keys/cached-first/named", GINT_TO_POINTER (0),
                         test_cached_first);

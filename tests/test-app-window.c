@@ -1098,6 +1098,58 @@ test_not_openpgp_drop (void)
   close_window (window);
 }
 
+static gboolean
+has_one_finished_job (gpointer data)
+{
+  PadlockWindow *window = data;
+  g_autoptr(PadlockJob) job = g_list_model_get_item (G_LIST_MODEL (window->queue), 0);
+
+  return job && padlock_job_is_finished (job);
+}
+
+/* Issue 32 §7: a file for a public key only (RFC 9580 A.8, for the A.3
+ * sample key's X25519 subkey) dropped on a window without a GnuPG
+ * keyring (the tests' GNUPGHOME does not exist): no passphrase dialog;
+ * the row says for which key it is, by its fingerprint alone (a v6
+ * PKESK names the subkey's; no certificate names anyone), as `padlock
+ * --batch` does (/app-keys/batch-no-keyring), and nothing is written. */
+static void
+test_not_mine_no_keyring (void)
+{
+  g_autofree char *dir = at_new_dir ("not-mine-no-keyring");
+  g_autofree char *sample = g_build_filename (g_getenv ("PADLOCK_SOURCE_DIR"),
+                                              "tests", "data",
+                                              "rfc9580-a8-x25519-ocb.asc", NULL);
+  g_autofree char *path = g_build_filename (dir, "b.txt.asc", NULL);
+  g_autofree char *text = NULL;
+  g_autofree char *listing = NULL;
+  gsize len = 0;
+  PadlockWindow *window = at_new_window ();
+  const char *paths[] = { path, NULL };
+  g_autoptr(PadlockJob) job = NULL;
+  GtkWidget *error_label;
+
+  g_assert_true (g_file_get_contents (sample, &text, &len, NULL));
+  g_assert_true (g_file_set_contents (path, text, len, NULL));
+  at_drop (window, paths);
+  g_assert_true (at_wait_until (has_one_finished_job, window, TIMEOUT_MS));
+  at_settle (50);
+  g_assert_null (window->dialog);
+  job = g_list_model_get_item (G_LIST_MODEL (window->queue), 0);
+  g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_FAILED);
+  g_assert_error (padlock_job_get_error (job), PADLOCK_ERROR,
+                  PADLOCK_ERROR_PUBLIC_KEY);
+  error_label = row_child (window, 0, "error_label");
+  g_assert_true (gtk_widget_get_visible (error_label));
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (error_label)), ==,
+                   "b.txt.asc is for 0x12C83F1E706F6308FE151A417743A1F0"
+                   "33790E93E9978488D1DB378DA9930885, whose secret key is "
+                   "not in your keyring.");
+  listing = at_list_dir (dir);
+  g_assert_cmpstr (listing, ==, "b.txt.asc");
+  close_window (window);
+}
+
 /* Show in Files and Open say why they failed, in a toast that shows the
  * whole message. */
 static void
@@ -1734,6 +1786,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/passphrase-dialog", test_passphrase_dialog);
   g_test_add_func ("/ui/open-failure", test_open_failure);
   g_test_add_func ("/ui/not-openpgp-drop", test_not_openpgp_drop);
+  g_test_add_func ("/ui/not-mine-no-keyring", test_not_mine_no_keyring);
   g_test_add_func ("/ui/layout-and-bindings", test_layout_and_bindings);
   g_test_add_func ("/ui/speed-scale", test_speed_scale);
   g_test_add_func ("/ui/ten-thousand", test_ten_thousand);
