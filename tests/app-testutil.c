@@ -77,22 +77,30 @@ at_gpg_encrypt (const char *in,
     g_error ("gpg --symmetric %s failed", in);
 }
 
+static gboolean
+tick_again (gpointer data)
+{
+  return G_SOURCE_CONTINUE;
+}
+
 gboolean
 at_wait_until (gboolean (*cond) (gpointer),
                gpointer   data,
                guint      timeout_ms)
 {
   gint64 end = g_get_monotonic_time () + timeout_ms * (gint64) 1000;
+  gboolean met;
+  /* The loop blocks until something happens: a D-Bus call (the screen
+   * reader's questions come one at a time, and each waited up to a poll
+   * interval for the old 2 ms sleep), an idle that a worker thread adds
+   * (which wakes the context), or this tick, for what changes without
+   * telling the main loop (a job's state set on its thread, the clock). */
+  guint tick = g_timeout_add (5, tick_again, NULL);
 
-  while (!cond (data))
-    {
-      if (g_get_monotonic_time () > end)
-        return FALSE;
-      /* Worker threads finish through idle sources: poll, never block. */
-      if (!g_main_context_iteration (NULL, FALSE))
-        g_usleep (2000);
-    }
-  return TRUE;
+  while (!(met = cond (data)) && g_get_monotonic_time () <= end)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (tick);
+  return met;
 }
 
 static gboolean
@@ -109,29 +117,6 @@ at_wait_queue_idle (PadlockQueue *queue,
                     guint         timeout_ms)
 {
   return at_wait_until (queue_idle, queue, timeout_ms);
-}
-
-/* g_ptr_array_sort passes pointers to the elements. */
-static int
-compare_names (gconstpointer a,
-               gconstpointer b)
-{
-  return g_strcmp0 (*(char *const *) a, *(char *const *) b);
-}
-
-char *
-at_list_dir (const char *dir)
-{
-  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
-  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
-  const char *name;
-
-  g_assert_nonnull (d);
-  while ((name = g_dir_read_name (d)))
-    g_ptr_array_add (names, g_strdup (name));
-  g_ptr_array_sort (names, compare_names);
-  g_ptr_array_add (names, NULL);
-  return g_strjoinv ("|", (char **) names->pdata);
 }
 
 gboolean
@@ -292,6 +277,19 @@ at_wait_dialog (PadlockWindow *window)
 {
   g_assert_true (at_wait_until (has_dialog, window, 10000));
   return window->dialog;
+}
+
+static gboolean
+has_notice (gpointer data)
+{
+  return ((PadlockWindow *) data)->last_notice != NULL;
+}
+
+const char *
+at_wait_notice (PadlockWindow *window)
+{
+  g_assert_true (at_wait_until (has_notice, window, 10000));
+  return window->last_notice;
 }
 
 static gboolean
@@ -503,6 +501,18 @@ at_reader_free (AtReader *reader)
   g_clear_object (&reader->out);
   g_clear_object (&reader->process);
   g_free (reader);
+}
+
+char *
+at_reader_list (AtReader   *reader,
+                const char *role)
+{
+  g_autofree char *command = g_strconcat ("list ", role, NULL);
+  g_auto(GStrv) names = at_reader_ask (reader, command);
+  char *text = g_strjoinv ("|", names);
+
+  g_test_message ("%s: %s", role, text);
+  return text;
 }
 
 char *

@@ -34,8 +34,6 @@ gboolean  at_wait_until        (gboolean  (*cond) (gpointer),
 /* Until the queue has jobs and none is queued or running. */
 gboolean  at_wait_queue_idle   (PadlockQueue *queue,
                                 guint         timeout_ms);
-/* The names in DIR, sorted, joined with "|". */
-char     *at_list_dir          (const char *dir);
 /* Whether two files hold the same octets. */
 gboolean  at_same_content      (const char *a,
                                 GBytes     *b);
@@ -59,6 +57,9 @@ PadlockPassphraseDialog *at_wait_dialog   (PadlockWindow      *window);
 typedef struct _PadlockSignAs PadlockSignAs;
 PadlockSignAs           *at_find_sign_as  (GtkWidget          *widget);
 gboolean                 at_sign_as_shown (gpointer            dialog);
+/* Waits until the window shows a notice (window->last_notice, which
+ * the test cleared before), or fails after 10 s. */
+const char              *at_wait_notice   (PadlockWindow      *window);
 /* Types PASSPHRASE (twice when encrypting) and activates the button. */
 void                     at_answer        (PadlockPassphraseDialog *dialog,
                                            const char              *passphrase);
@@ -85,6 +86,10 @@ void                     at_reader_free   (AtReader           *reader);
  * lines. */
 GStrv                    at_reader_ask    (AtReader           *reader,
                                            const char         *command);
+/* The names of every visible object of ROLE ("label", "push button",
+ * ...), in tree order, joined with "|" (logged). */
+char                    *at_reader_list   (AtReader           *reader,
+                                           const char         *role);
 /* "ROLE\tNAME" of what has the keyboard focus, as the reader sees it. */
 char                    *at_reader_focus  (AtReader           *reader);
 /* Gives WINDOW the keyboard, as a window manager would (Xvfb has none),

@@ -64,30 +64,14 @@ static int
 run_gpg (TgHome *home, const char *passphrase, GBytes *in, GBytes **out,
          GPtrArray *args)
 {
-  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  g_autofree char *err = NULL;
-  int status;
+  /* Without a passphrase, gpg asks the home's agent (and its test
+   * pinentry). */
+  const char *options[] = { "--pinentry-mode", "loopback", "--passphrase",
+                            passphrase, NULL };
 
-  g_ptr_array_add (argv, "gpg");
-  g_ptr_array_add (argv, "--homedir");
-  g_ptr_array_add (argv, home->dir);
-  g_ptr_array_add (argv, "--batch");
-  g_ptr_array_add (argv, "--no-tty");
-  g_ptr_array_add (argv, "--yes");
-  if (passphrase)
-    {
-      g_ptr_array_add (argv, "--pinentry-mode");
-      g_ptr_array_add (argv, "loopback");
-      g_ptr_array_add (argv, "--passphrase");
-      g_ptr_array_add (argv, (char *) passphrase);
-    }
-  for (guint i = 0; i < args->len; i++)
-    g_ptr_array_add (argv, args->pdata[i]);
-  g_ptr_array_add (argv, NULL);
-  g_assert_true (tu_run ((const char * const *) argv->pdata, in, out, &err, &status));
-  if (status)
-    g_test_message ("gpg: %s", err);
-  return status;
+  g_ptr_array_add (args, NULL);
+  return tu_gpg_in (home->dir, passphrase ? options : NULL,
+                    (const char *const *) args->pdata, in, out, NULL);
 }
 
 int

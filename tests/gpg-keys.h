@@ -14,7 +14,8 @@ typedef struct
   char *sub_fpr;
 } tk_gpg_key;
 
-/* FALSE (and the test skipped) when gpg is not installed. */
+/* Whether gpg is installed (when not, tu_peer's rule: fail in CI, else
+ * skip). */
 gboolean tk_have_gpg (void);
 
 /* Makes KEY once: a primary that signs and certifies, then an encryption

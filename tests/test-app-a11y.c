@@ -171,9 +171,7 @@ test_keyboard_rows (void)
   /* Nothing opens that type here: the try shows up as the notice. */
   g_clear_pointer (&window->last_notice, g_free);
   at_reader_key (reader, "Return");
-  at_settle (1000);
-  g_assert_nonnull (window->last_notice);
-  g_assert_true (g_str_has_prefix (window->last_notice, "Could not open the file: "));
+  g_assert_true (g_str_has_prefix (at_wait_notice (window), "Could not open the file: "));
 
   /* Every button in sight has a name, in words (GTK 4.8 puts a
    * mnemonic's "_Open" in a name it makes up). */
@@ -271,19 +269,6 @@ test_delete_cancels (void)
 #define PDI "\xe2\x81\xa9"
 #define WARNING "This name contains characters that change how it looks"
 
-/* Everything the reader finds of ROLE, joined with "|". */
-static char *
-all_of_role (AtReader   *reader,
-             const char *role)
-{
-  g_autofree char *command = g_strconcat ("list ", role, NULL);
-  g_auto(GStrv) names = at_reader_ask (reader, command);
-  char *text = g_strjoinv ("|", names);
-
-  g_test_message ("%s: %s", role, text);
-  return text;
-}
-
 /* No text a screen reader finds, nor a label, holds a U+202E itself. */
 static void
 assert_no_override (AtReader *reader)
@@ -322,7 +307,7 @@ test_hostile_names (void)
   at_drop (window, paths);
   dialog = at_wait_dialog (window);
   at_settle (200);
-  labels = all_of_role (reader, "label");
+  labels = at_reader_list (reader, "label");
   g_assert_nonnull (strstr (labels, "Enter the passphrase for "
                                     FSI "photo\\u202Egpj.exe.gpg" PDI));
   assert_no_override (reader);
@@ -330,8 +315,8 @@ test_hostile_names (void)
   /* The dialog's title (its header bar's label, before the heading)
    * names the file; its button, the action: "Decrypt" once, on it. */
   {
-    g_autofree char *title_labels = all_of_role (reader, "label");
-    g_autofree char *buttons_now = all_of_role (reader, "push button");
+    g_autofree char *title_labels = at_reader_list (reader, "label");
+    g_autofree char *buttons_now = at_reader_list (reader, "push button");
 
     g_assert_nonnull (strstr (title_labels, "|Cancel|" FSI "photo\\u202Egpj.exe.gpg" PDI
                                             "|Decrypt|Enter the passphrase for "));
@@ -341,13 +326,13 @@ test_hostile_names (void)
   g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
   at_settle (200);
 
-  labels = all_of_role (reader, "label");
+  labels = at_reader_list (reader, "label");
   g_assert_nonnull (strstr (labels, "|" FSI "photo\\u202Egpj.exe.gpg" PDI "|"));
-  images = all_of_role (reader, "image");
+  images = at_reader_list (reader, "image");
   g_assert_nonnull (strstr (images, WARNING));
-  panels = all_of_role (reader, "panel");
+  panels = at_reader_list (reader, "panel");
   g_assert_nonnull (strstr (panels, "photo\\u202Egpj.exe.gpg, Decrypted"));
-  buttons = all_of_role (reader, "push button");
+  buttons = at_reader_list (reader, "push button");
   g_assert_nonnull (strstr (buttons, "Show photo\\u202Egpj.exe in Files"));
   g_assert_nonnull (strstr (buttons, "Open photo\\u202Egpj.exe"));
   assert_no_override (reader);
@@ -365,12 +350,10 @@ test_hostile_names (void)
   /* A toast names the file the same way. */
   g_clear_pointer (&window->last_notice, g_free);
   at_drop (window, missing_paths);
-  at_settle (300);
-  g_assert_nonnull (window->last_notice);
-  g_assert_true (g_str_has_prefix (window->last_notice,
+  g_assert_true (g_str_has_prefix (at_wait_notice (window),
                                    "Cannot read " FSI "gone\\u202Etxt.gpg" PDI ": "));
   g_clear_pointer (&labels, g_free);
-  labels = all_of_role (reader, "label");
+  labels = at_reader_list (reader, "label");
   g_assert_nonnull (strstr (labels, "Cannot read " FSI "gone\\u202Etxt.gpg" PDI));
   assert_no_override (reader);
 
@@ -487,7 +470,7 @@ test_numbers (void)
       }
   g_assert_true (graph_found);
 
-  files = all_of_role (reader, "label");
+  files = at_reader_list (reader, "label");
   g_assert_nonnull (strstr (files, "|3\u00a0done · this\u00a0session|"));
   g_regex_unref (finished);
   at_reader_free (reader);
@@ -547,7 +530,7 @@ test_where_it_went (void)
   at_answer (at_wait_dialog (window), PASSPHRASE);
   g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
   at_settle (200);
-  labels = all_of_role (reader, "label");
+  labels = at_reader_list (reader, "label");
   g_assert_nonnull (strstr (labels, "|→ " FSI "a (1).jpg" PDI "|"));
 
   /* Show in Files, with no FileManager1 on this bus and nothing to open
@@ -565,10 +548,9 @@ test_where_it_went (void)
       g_assert_true (padlock_job_row_get_job (PADLOCK_JOB_ROW (row)) == first);
       g_clear_pointer (&window->last_notice, g_free);
       g_assert_true (gtk_widget_activate_action (row, "row.show", NULL));
-      at_settle (1500);
-      g_assert_cmpstr (window->last_notice, ==, expected);
+      g_assert_cmpstr (at_wait_notice (window), ==, expected);
       g_clear_pointer (&labels, g_free);
-      labels = all_of_role (reader, "label");
+      labels = at_reader_list (reader, "label");
       g_assert_nonnull (strstr (labels, expected));
     }
   else
@@ -623,7 +605,7 @@ test_where_it_went (void)
   g_assert_false (window->pointer_in_list);
   g_assert_cmpuint (count_of (reader, "progress bar"), ==, 0);
   g_clear_pointer (&labels, g_free);
-  labels = all_of_role (reader, "label");
+  labels = at_reader_list (reader, "label");
   g_assert_nonnull (strstr (labels, "|→ " FSI "held.gpg" PDI "|"));
 
   at_reader_free (reader);
@@ -672,14 +654,14 @@ test_quit_follows (void)
   at_settle (300);
   g_assert_true (padlock_window_ask_to_quit (window, FALSE));
   at_settle (300);
-  labels = all_of_role (reader, "label");
+  labels = at_reader_list (reader, "label");
   g_assert_nonnull (strstr (labels, "|Stop 2 running jobs?|"));
   g_clear_pointer (&labels, g_free);
 
   release_fifo (one);
   g_assert_true (at_wait_until (job_finished, job_one, TIMEOUT_MS));
   at_settle (300);
-  labels = all_of_role (reader, "label");
+  labels = at_reader_list (reader, "label");
   g_assert_nonnull (strstr (labels, "|Stop 1 running job?|"));
   g_assert_null (strstr (labels, "Stop 2"));
   g_clear_pointer (&labels, g_free);
@@ -687,7 +669,7 @@ test_quit_follows (void)
   release_fifo (two);
   g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
   at_settle (300);
-  labels = all_of_role (reader, "label");
+  labels = at_reader_list (reader, "label");
   g_assert_null (strstr (labels, "running job"));
   g_assert_null (window->quit_dialog);
   /* The window stays, and quitting now asks nothing. */
@@ -705,15 +687,12 @@ test_shortcuts_window (void)
 {
   PadlockWindow *window = at_new_window ();
   AtReader *reader = at_reader_new ();
-  g_auto(GStrv) labels = NULL;
   g_autofree char *text = NULL;
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-help-overlay",
                                              NULL));
   at_settle (500);
-  labels = at_reader_ask (reader, "list label");
-  text = g_strjoinv ("|", labels);
-  g_test_message ("%s", text);
+  text = at_reader_list (reader, "label");
   /* Each shortcut's keys come before its title. */
   g_assert_nonnull (strstr (text, "|Shift|+|Ctrl|+|O|Choose folders to encrypt|"));
   g_assert_nonnull (strstr (text, "|Delete|Cancel the selected file|"));

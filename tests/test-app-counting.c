@@ -82,17 +82,6 @@ make_flat_folder (const char *dir,
   return folder;
 }
 
-/* What the reader finds of ROLE, joined with "|". */
-static char *
-read_role (AtReader   *reader,
-           const char *role)
-{
-  g_autofree char *command = g_strconcat ("list ", role, NULL);
-  g_auto(GStrv) names = at_reader_ask (reader, command);
-
-  return g_strjoinv ("|", names);
-}
-
 /* Asks the reader until a label holds WANT (the main loop runs meanwhile,
  * so the job's tick publishes what the held scan stored); fails after
  * TIMEOUT_MS, far beyond what it ever takes. */
@@ -106,7 +95,7 @@ wait_for_label (AtReader   *reader,
   do
     {
       g_clear_pointer (&labels, g_free);
-      labels = read_role (reader, "label");
+      labels = at_reader_list (reader, "label");
       if (strstr (labels, want))
         {
           g_test_message ("seen: %s", want);
@@ -178,7 +167,7 @@ test_counting_rises (void)
 
   /* Held at its first report. */
   start_held (&gate, window, reader, folder);
-  panels = read_role (reader, "panel");
+  panels = at_reader_list (reader, "panel");
   g_test_message ("panels: %s", panels);
   g_assert_nonnull (strstr (panels, "Notes, Encrypting… · Counting files… 256"));
   job = first_job (window);
@@ -198,11 +187,11 @@ test_counting_rises (void)
   g_assert_cmpuint (gate.last, ==, N_FILES + 1);
   g_assert_true (g_file_test (archive, G_FILE_TEST_IS_REGULAR));
   wait_for_label (reader, "Encrypted ");
-  labels = read_role (reader, "label");
+  labels = at_reader_list (reader, "label");
   g_test_message ("labels: %s", labels);
   g_assert_null (strstr (labels, "Counting files"));
   g_clear_pointer (&panels, g_free);
-  panels = read_role (reader, "panel");
+  panels = at_reader_list (reader, "panel");
   g_assert_nonnull (strstr (panels, "Notes, Encrypted "));
 
   gate_clear (&gate);
@@ -247,10 +236,10 @@ test_cancel_while_counting (void)
   g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_CANCELLED);
   /* Released, the scan saw the cancel at its next entry. */
   g_assert_cmpuint (gate_reports (&gate), ==, 1);
-  listing = at_list_dir (dir);
+  listing = tu_list_dir (dir);
   g_assert_cmpstr (listing, ==, "Held");
   at_settle (200);
-  panels = read_role (reader, "panel");
+  panels = at_reader_list (reader, "panel");
   g_test_message ("panels: %s", panels);
   g_assert_nonnull (strstr (panels, "Held, Cancelled · nothing was written"));
 

@@ -141,7 +141,7 @@ test_detail_and_cancel (void)
   padlock_job_cancel (job);
   g_assert_true (at_wait_until (job_is_finished, job, TIMEOUT_MS));
   g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_CANCELLED);
-  listing = at_list_dir (dir);
+  listing = tu_list_dir (dir);
   g_assert_cmpstr (listing, ==, "Photos");
 }
 
@@ -217,7 +217,7 @@ test_hostile (gconstpointer data)
   g_test_message ("%s", error->message);
   want = g_strdup_printf ("“%s” %s", hc->entry, hc->says);
   g_assert_nonnull (strstr (error->message, want));
-  listing = at_list_dir (out);
+  listing = tu_list_dir (out);
   g_assert_cmpstr (listing, ==, "");
 }
 

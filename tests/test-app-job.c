@@ -406,13 +406,13 @@ test_wrong_passphrase (void)
 
   at_gpg_encrypt (input, encrypted, PASSPHRASE, NULL);
   g_unlink (input);
-  before = at_list_dir (dir);
+  before = tu_list_dir (dir);
   job = run_job (queue, encrypted, PADLOCK_DIRECTION_DECRYPT, NULL, "not it");
   g_assert_true (at_wait_queue_idle (queue, TIMEOUT_MS));
   g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_FAILED);
   g_assert_error ((GError *) padlock_job_get_error (job), PADLOCK_ERROR,
                   PADLOCK_ERROR_BAD_PASSPHRASE);
-  after = at_list_dir (dir);
+  after = tu_list_dir (dir);
   g_assert_cmpstr (before, ==, after);
   g_assert_null (padlock_job_get_output (job));
   g_assert_cmpuint (padlock_queue_count_state (queue, PADLOCK_JOB_FAILED), ==, 1);
@@ -454,7 +454,7 @@ test_no_overwrite (void)
   g_assert_cmpstr (padlock_job_get_output_name (job_a), !=,
                    padlock_job_get_output_name (job_b));
 
-  listing = at_list_dir (out);
+  listing = tu_list_dir (out);
   g_assert_cmpstr (listing, ==, "x (1).txt.gpg|x (2).txt.gpg|x.txt.gpg");
   g_assert_true (g_file_get_contents (existing, &kept, NULL, NULL));
   g_assert_cmpstr (kept, ==, "keep me");
@@ -491,7 +491,7 @@ test_cancel (void)
   g_assert_true (at_wait_until (job_is_finished, job, TIMEOUT_MS));
   g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_CANCELLED);
   g_assert_null (padlock_job_get_output (job));
-  listing = at_list_dir (dir);
+  listing = tu_list_dir (dir);
   g_assert_cmpstr (listing, ==, "big.bin");
 }
 
@@ -530,7 +530,7 @@ test_cancel_during_derivation (void)
   g_assert_error ((GError *) padlock_job_get_error (job), PADLOCK_ERROR,
                   PADLOCK_ERROR_CANCELLED);
   g_assert_null (padlock_job_get_output (job));
-  listing = at_list_dir (dir);
+  listing = tu_list_dir (dir);
   g_assert_cmpstr (listing, ==, "slow.gpg");
   g_byte_array_unref (lit);
   g_byte_array_unref (inner);
@@ -748,7 +748,7 @@ test_hide_names (void)
   /* The row showed the final name from the start. */
   g_assert_cmpstr (padlock_job_get_output_name (enc), ==, name);
   g_assert_true (g_str_has_suffix (padlock_job_get_output_name (armored), ".asc"));
-  listing = at_list_dir (dir);
+  listing = tu_list_dir (dir);
   g_assert_null (strstr (listing, "salary review.ods."));
 
   encrypted = g_file_get_path (padlock_job_get_output (enc));

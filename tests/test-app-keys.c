@@ -347,7 +347,7 @@ test_cancelled (gconstpointer data)
                   PADLOCK_ERROR_CANCELLED);
   g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_CANCELLED);
   g_assert_null (padlock_job_get_detail (job));
-  listing = at_list_dir (dir);
+  listing = tu_list_dir (dir);
   g_assert_cmpstr (listing, ==, "secret.txt.gpg");
   /* GnuPG 2.2's agent keeps a pinentry up until it is answered. */
   tg_gpgconf (home, "--kill", "gpg-agent");
@@ -377,7 +377,7 @@ test_not_mine (void)
   /* Both named, the last two joined by "and". */
   g_assert_nonnull (strstr (error->message, " (Bob <bob@example.org>) and 0x"));
   g_assert_nonnull (strstr (error->message, " (Erin <erin@example.org>), "));
-  listing = at_list_dir (dir);
+  listing = tu_list_dir (dir);
   g_assert_cmpstr (listing, ==, "bob.txt.gpg");
 }
 
@@ -484,7 +484,7 @@ test_no_pinentry (void)
   g_test_message ("%s", error->message);
   g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_FAILED);
   g_assert_nonnull (strstr (error->message, "Install pinentry-gnome3"));
-  listing = at_list_dir (dir);
+  listing = tu_list_dir (dir);
   g_assert_cmpstr (listing, ==, "locked.txt.gpg");
 }
 
@@ -528,7 +528,7 @@ test_batch_no_secret_key (void)
   g_assert_nonnull (strstr (err, " (Bob <bob@example.org>), whose secret key "
                                  "is not in your keyring."));
   g_assert_null (strstr (err, "--passphrase-file"));
-  listing = at_list_dir (dir);
+  listing = tu_list_dir (dir);
   g_assert_cmpstr (listing, ==, "b.txt.gpg");
 }
 
@@ -607,7 +607,7 @@ test_batch (void)
     g_assert_cmpint (run_batch (bobpw, &err4), ==, 2);
     g_assert_nonnull (strstr (err4, "--passphrase-file"));
   }
-  listing = at_list_dir (dir);
+  listing = tu_list_dir (dir);
   g_assert_cmpstr (listing, ==, "bobpw.txt.gpg|bobs.txt.gpg|both.txt|both.txt.gpg|"
                                 "mine.txt|mine.txt.gpg");
 }

@@ -62,15 +62,6 @@ seen (AtReader *reader)
   return g_strjoinv ("\n", tree);
 }
 
-/* The visible labels' texts, as the reader reads them. */
-static char *
-labels (AtReader *reader)
-{
-  g_auto(GStrv) all = at_reader_ask (reader, "list label");
-
-  return g_strjoinv ("\n", all);
-}
-
 static gboolean
 keyring_read (gpointer data)
 {
@@ -185,8 +176,7 @@ test_encrypt_to_people (void)
   g_signal_emit_by_name (people->search_entry, "activate");
   at_settle (200);
   g_assert_true (gtk_widget_get_visible (people->warning_box));
-  text = labels (reader);
-  g_test_message ("%s", text);
+  text = at_reader_list (reader, "label");
   g_assert_nonnull (strstr (text, "Padlock cannot tell that this key belongs "
                                   "to \u2068Eve\u2069"));
   g_assert_nonnull (strstr (text, eve_fpr));
@@ -211,8 +201,7 @@ test_encrypt_to_people (void)
   g_assert_true (at_wait_until (format_known, people, WAIT_MS));
   at_settle (300);
   g_clear_pointer (&text, g_free);
-  text = labels (reader);
-  g_test_message ("%s", text);
+  text = at_reader_list (reader, "label");
   g_assert_nonnull (strstr (text, "Also encrypt to me (\u2068Alice <alice@example.org>\u2069)"));
   g_assert_nonnull (strstr (text, "Who can open it: \u2068Bob <bob@example.org>\u2069, "
                                   "\u2068Eve <eve@example.org>\u2069, and you"));
@@ -234,8 +223,7 @@ test_encrypt_to_people (void)
   g_assert_true (at_wait_queue_idle (window->queue, WAIT_MS));
   at_settle (300);
   g_clear_pointer (&text, g_free);
-  text = labels (reader);
-  g_test_message ("%s", text);
+  text = at_reader_list (reader, "label");
   /* A finished row is one line: what it wrote, in which format and for
    * whom, is its verdict's tooltip, which the reader gets as the
    * description. */
@@ -250,8 +238,7 @@ test_encrypt_to_people (void)
                                   "\u2068Eve <eve@example.org>\u2069, and you"));
   at_screenshot (GTK_WIDGET (window), "people-row");
   g_clear_pointer (&text, g_free);
-  text = labels (reader);
-  g_test_message ("%s", text);
+  text = at_reader_list (reader, "label");
   g_assert_nonnull (strstr (text, "original kept: only the people chosen can "
                                   "open the copy"));
   g_assert_true (g_file_test (in, G_FILE_TEST_EXISTS));
@@ -382,8 +369,7 @@ test_two_faced (void)
   g_signal_emit_by_name (people->search_entry, "activate");
   at_settle (200);
   g_assert_true (gtk_widget_get_visible (people->warning_box));
-  text = labels (reader);
-  g_test_message ("%s", text);
+  text = at_reader_list (reader, "label");
   g_assert_nonnull (strstr (text, "Padlock cannot tell that this key belongs "
                                   "to \u2068Carl \\x1B[2K\\u202Eevil\u2069"));
   g_assert_nonnull (strstr (text, fpr));
@@ -424,8 +410,7 @@ test_no_home (void)
   g_assert_cmpint (padlock_keyring_get_state (keyring), ==,
                    PADLOCK_KEYRING_NO_HOME);
   at_settle (300);
-  text = labels (reader);
-  g_test_message ("%s", text);
+  text = at_reader_list (reader, "label");
   g_assert_nonnull (strstr (text, "There is no GnuPG keyring yet"));
   g_assert_nonnull (strstr (text, "gpg --import bob.asc"));
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (people->import_button)));

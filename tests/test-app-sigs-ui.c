@@ -47,17 +47,6 @@ gpg_sign_symmetric (TgHome *h, const char *signer, const char *path,
   write_bytes (path, sealed);
 }
 
-static char *
-all_of_role (AtReader *reader, const char *role)
-{
-  g_autofree char *command = g_strconcat ("list ", role, NULL);
-  g_auto(GStrv) names = at_reader_ask (reader, command);
-  char *text = g_strjoinv ("|", names);
-
-  g_test_message ("%s: %s", role, text);
-  return text;
-}
-
 /* The row showing the job whose input is NAME. */
 static PadlockJobRow *
 find_row (GtkWidget *widget, const char *name)
@@ -144,7 +133,7 @@ test_signature_rows (void)
 
   /* What a screen reader says of each row: the file, its state, the
    * signature's verdict. */
-  panels = all_of_role (reader, "panel");
+  panels = at_reader_list (reader, "panel");
   g_assert_nonnull (strstr (panels, "invoice.pdf.gpg, Decrypted"));
   g_assert_nonnull (strstr (panels, ", Signed by Alice <alice@example.org>"));
   g_assert_nonnull (strstr (panels, ", Signature does not match: the file may "
@@ -152,12 +141,12 @@ test_signature_rows (void)
   expect = g_strconcat (", Signed by an unknown key ", carol, NULL);
   g_assert_nonnull (strstr (panels, expect));
   /* What it shows: the same words, the signer isolated. */
-  labels = all_of_role (reader, "label");
+  labels = at_reader_list (reader, "label");
   g_assert_nonnull (strstr (labels, "Signed by \xe2\x81\xa8" "Alice <alice@example.org>"
                                     "\xe2\x81\xa9"));
   g_assert_nonnull (strstr (labels, "the file may have been altered after "
                                     "\xe2\x81\xa8" "Alice\xe2\x81\xa9 signed it"));
-  buttons = all_of_role (reader, "push button");
+  buttons = at_reader_list (reader, "push button");
   g_assert_nonnull (strstr (buttons, "Delete contract.odt"));
   g_assert_null (strstr (buttons, "Delete invoice.pdf"));
   g_assert_null (strstr (buttons, "Delete notes.txt"));
@@ -189,10 +178,10 @@ test_signature_rows (void)
   g_assert_true (g_file_test (bad, G_FILE_TEST_EXISTS));
   g_clear_pointer (&panels, g_free);
   g_clear_pointer (&buttons, g_free);
-  panels = all_of_role (reader, "panel");
+  panels = at_reader_list (reader, "panel");
   g_assert_nonnull (strstr (panels, "altered after Alice signed it. The decrypted "
                                     "file was deleted."));
-  buttons = all_of_role (reader, "push button");
+  buttons = at_reader_list (reader, "push button");
   g_assert_null (strstr (buttons, "Delete contract.odt"));
 
   at_reader_free (reader);
@@ -240,13 +229,13 @@ test_clearsigned_rows (void)
   at_settle (300);
   g_assert_null (window->dialog);
 
-  panels = all_of_role (reader, "panel");
+  panels = at_reader_list (reader, "panel");
   g_assert_nonnull (strstr (panels, "notes.txt.asc, Checked "));
   g_assert_nonnull (strstr (panels, "memo.txt.asc, Checked "));
   g_assert_nonnull (strstr (panels, ", Signed by Alice <alice@example.org>"));
   g_assert_nonnull (strstr (panels, ", Signature does not match: the file may "
                                     "have been altered after Alice signed it"));
-  buttons = all_of_role (reader, "push button");
+  buttons = at_reader_list (reader, "push button");
   g_assert_nonnull (strstr (buttons, "Delete memo.txt"));
   g_assert_null (strstr (buttons, "Delete notes.txt"));
   g_assert_nonnull (strstr (buttons, "Open notes.txt"));
@@ -268,7 +257,7 @@ test_clearsigned_rows (void)
   g_assert_false (g_file_test (bad_out, G_FILE_TEST_EXISTS));
   g_assert_true (g_file_test (bad, G_FILE_TEST_EXISTS));
   g_clear_pointer (&panels, g_free);
-  panels = all_of_role (reader, "panel");
+  panels = at_reader_list (reader, "panel");
   g_assert_nonnull (strstr (panels, "altered after Alice signed it. The signed "
                                     "text was deleted."));
 
@@ -301,7 +290,7 @@ test_sign_in_window (void)
   dialog = at_wait_dialog (window);
   g_assert_true (at_wait_until (at_sign_as_shown, dialog, TIMEOUT_MS));
   at_settle (200);
-  checks = all_of_role (reader, "check box");
+  checks = at_reader_list (reader, "check box");
   g_assert_nonnull (strstr (checks, "Sign as Alice <alice@example.org>"));
   g_assert_nonnull (padlock_sign_as_get_key (at_find_sign_as (GTK_WIDGET (dialog))));
   gtk_editable_set_text (GTK_EDITABLE (dialog->entry), PASSPHRASE);

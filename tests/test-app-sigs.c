@@ -453,7 +453,7 @@ test_batch_sign_refused (void)
   g_test_message ("stderr: %s", err2);
   g_assert_nonnull (strstr (err2, "No secret key that can sign matches "
                                   "dave@example.org"));
-  listing = at_list_dir (dir);
+  listing = tu_list_dir (dir);
   g_assert_cmpstr (listing, ==, "memo.txt");
 }
 
@@ -695,7 +695,7 @@ test_clearsigned_batch_good (void)
   g_assert_cmpstr (out, ==, line2);
   g_assert_true (at_same_content (original, notes));
   assert_written (dir, "notes (1).txt", NOTES);
-  listing = at_list_dir (dir);
+  listing = tu_list_dir (dir);
   g_assert_cmpstr (listing, ==, "notes (1).txt|notes.txt|notes.txt.asc");
 }
 

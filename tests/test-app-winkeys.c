@@ -230,7 +230,7 @@ cancel_while_waiting (PadlockWindow *window, PadlockJob *job,
                   PADLOCK_ERROR_CANCELLED);
   g_assert_cmpstr (padlock_job_get_error (job)->message, ==,
                    "Cancelled, nothing was written.");
-  listing = at_list_dir (dir);
+  listing = tu_list_dir (dir);
   g_assert_cmpstr (listing, ==, left);
   /* GnuPG 2.2's agent keeps a pinentry up until it is answered. */
   tg_gpgconf (home, "--kill", "gpg-agent");
@@ -453,7 +453,7 @@ test_import_row (void)
                    "Added to your keyring: 1 new key");
   g_assert_cmpint (tg_gpg (home, NULL, NULL, NULL, "--list-keys",
                            "erin@example.org", NULL), ==, 0);
-  listing = at_list_dir (dir);
+  listing = tu_list_dir (dir);
   g_assert_cmpstr (listing, ==, "erin.asc");
   g_free (offer.found);
   g_free (added.found);

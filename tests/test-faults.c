@@ -458,29 +458,6 @@ test_source_fault (gconstpointer data)
   g_test_message ("%u failing jobs", runs);
 }
 
-/* g_ptr_array_sort passes pointers to the elements. */
-static int
-compare_names (gconstpointer a, gconstpointer b)
-{
-  return strcmp (*(char *const *) a, *(char *const *) b);
-}
-
-/* Names in DIR, sorted, joined with "|". */
-static char *
-list_dir (const char *dir)
-{
-  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
-  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
-  const char *name;
-
-  g_assert_nonnull (d);
-  while ((name = g_dir_read_name (d)))
-    g_ptr_array_add (names, g_strdup (name));
-  g_ptr_array_sort (names, compare_names);
-  g_ptr_array_add (names, NULL);
-  return g_strjoinv ("|", (char **) names->pdata);
-}
-
 static char *
 file_sha256 (const char *path)
 {
@@ -538,7 +515,7 @@ test_file_fault (void)
 
               g_assert_true (g_file_set_contents (in_path, g_bytes_get_data (in, NULL),
                                                   g_bytes_get_size (in), NULL));
-              before = list_dir (folder);
+              before = tu_list_dir (folder);
               hash_before = file_sha256 (in_path);
               g_assert_cmpuint (pl_source_new_file (in_path, &src), ==, 0);
               tu_refuse_tmpfile (!tmpfile);
@@ -548,7 +525,7 @@ test_file_fault (void)
                 {
                   /* The fallback's temporary file is there while the job
                    * runs. */
-                  g_autofree char *during = list_dir (folder);
+                  g_autofree char *during = tu_list_dir (folder);
                   EXPECT (g_str_has_prefix (during, "input|output."), "%s: %s",
                           what, during);
                 }
@@ -557,12 +534,12 @@ test_file_fault (void)
               check_failed (err, gpg_err_code_from_errno (errnos[k]), s, what);
               pl_source_free (src);
               /* Nothing left once aborted, even before the sink is freed. */
-              after = list_dir (folder);
+              after = tu_list_dir (folder);
               EXPECT (!g_strcmp0 (before, after), "%s: %s, then %s", what,
                       before, after);
               pl_sink_free (&s->base);
               g_free (after);
-              after = list_dir (folder);
+              after = tu_list_dir (folder);
               EXPECT (!g_strcmp0 (before, after), "%s: %s, then %s", what,
                       before, after);
               EXPECT (!g_file_test (out_path, G_FILE_TEST_EXISTS), "%s", what);
@@ -596,7 +573,7 @@ unmount_small_tmpfs (void)
 static void
 check_empty_tmpfs (const char *what)
 {
-  g_autofree char *listing = list_dir (mount_dir);
+  g_autofree char *listing = tu_list_dir (mount_dir);
   struct statvfs st;
 
   EXPECT (!g_strcmp0 (listing, ""), "%s: left %s", what, listing);
@@ -756,7 +733,7 @@ test_cancel (void)
             g_autofree char *what = g_strdup_printf (
               "%s %s of 20 MiB, cancelled after 2 MiB, %d thread(s)",
               direction_names[dir], sn, threads);
-            g_autofree char *before = list_dir (folder);
+            g_autofree char *before = tu_list_dir (folder);
             g_autofree char *after = NULL, *hash = NULL;
             g_autofree char *ct_hash = file_sha256 (ct_path);
             g_autofree char *ct_hash_after = NULL;
@@ -785,7 +762,7 @@ test_cancel (void)
             EXPECT (atomic_load (&fs->written) < 20 * MIB, "%s", what);
             pl_source_free (src);
             pl_sink_free (&fs->base);
-            after = list_dir (folder);
+            after = tu_list_dir (folder);
             EXPECT (!g_strcmp0 (before, after), "%s: %s, then %s", what,
                     before, after);
             hash = file_sha256 (in_path);

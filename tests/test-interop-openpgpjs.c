@@ -18,9 +18,6 @@
 /* Keeps each OpenPGP.js message, and the whole program, small. */
 #define MAX_PLAIN ((gsize) 5 << 20)
 
-static const char *missing;
-
-
 /* GTest restarts the random sequence for every test case; moves it on
  * by an amount particular to NAME so that cases get different sizes and
  * passphrases. */
@@ -29,20 +26,6 @@ vary_random (const char *name)
 {
   for (guint n = g_str_hash (name) % 97; n; n--)
     (void) g_test_rand_int ();
-}
-
-static gboolean
-have_openpgpjs (void)
-{
-  /* A peer missing is a failure, not a pass (build-aux/install-deps
-   * installs node and OpenPGP.js). */
-  missing = tu_openpgpjs_missing ();
-  if (missing)
-    {
-      g_test_message ("%s", missing);
-      g_test_fail ();
-    }
-  return missing == NULL;
 }
 
 /* padlock-sop ARGS..., IN on stdin.  Returns the exit status (and logs
@@ -82,7 +65,7 @@ test_openpgpjs_reads_ours (gconstpointer p)
   const gsize sizes[] = { 0, 1, SMALL_CHUNK - 1, SMALL_CHUNK,
                           SMALL_CHUNK + 1, 3 * SMALL_CHUNK + 17 };
 
-  if (!have_openpgpjs ())
+  if (!tu_have_openpgpjs ())
     return;
   vary_random (g_test_get_path ());
   for (gsize i = 0; i < G_N_ELEMENTS (sizes); i++)
@@ -125,7 +108,7 @@ test_openpgpjs_reads_batch (gconstpointer p)
   pl_encrypt_options o;
   pl_keycache *batch;
 
-  if (!have_openpgpjs ())
+  if (!tu_have_openpgpjs ())
     return;
   vary_random (g_test_get_path ());
   pw = tu_random_passphrase ();
@@ -163,7 +146,7 @@ test_openpgpjs_reads_sop (gconstpointer p)
   char *pw, *pwfile, *opt;
   GBytes *plain, *cipher;
 
-  if (!have_openpgpjs ())
+  if (!tu_have_openpgpjs ())
     return;
   pw = tu_random_passphrase ();
   pwfile = tu_write_temp ("js-pw", pw, strlen (pw));
@@ -231,7 +214,7 @@ test_ours_reads_openpgpjs (gconstpointer p)
   gsize len, max;
   gpg_error_t err;
 
-  if (!have_openpgpjs ())
+  if (!tu_have_openpgpjs ())
     return;
   vary_random (c->name);
   pw = tu_random_passphrase ();
@@ -288,7 +271,7 @@ test_wrong_passphrase (gconstpointer p)
   GBytes *plain, *cipher, *back;
   gpg_error_t err;
 
-  if (!have_openpgpjs ())
+  if (!tu_have_openpgpjs ())
     return;
   vary_random (c->name);
   pw = tu_random_passphrase ();
@@ -350,7 +333,6 @@ main (int argc, char **argv)
   GPtrArray *cases = g_ptr_array_new ();
 
   tu_init (&argc, &argv);
-  missing = tu_openpgpjs_missing ();
 
   for (gsize i = 0; i < G_N_ELEMENTS (profiles); i++)
     for (int armor = 0; armor < 2; armor++)

@@ -158,28 +158,6 @@ test_sink_next_free_name (void)
   }
 }
 
-static int
-compare_names (gconstpointer a,
-               gconstpointer b)
-{
-  return strcmp (*(const char *const *) a, *(const char *const *) b);
-}
-
-/* The names in DIR, sorted, joined with "|". */
-static char *
-list_dir (const char *dir)
-{
-  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
-  g_autoptr(GPtrArray) names = g_ptr_array_new ();
-  const char *name;
-
-  while ((name = g_dir_read_name (d)))
-    g_ptr_array_add (names, (gpointer) name);
-  g_ptr_array_sort (names, compare_names);
-  g_ptr_array_add (names, NULL);
-  return g_strjoinv ("|", (char **) names->pdata);
-}
-
 /* Without O_TMPFILE: a visible NAME.XXXXXX while writing, linked under the
  * next free name at commit, gone after commit or abort.  A 255-octet name
  * leaves room for the six X. */
@@ -200,7 +178,7 @@ test_sink_fallback (void)
   g_assert_cmpuint (pl_sink_new_file_in (dir, "other", NULL, NULL, &aborted), ==, 0);
   g_assert_cmpuint (pl_sink_new_file_in (dir, long_name->str, NULL, NULL, &long_sink), ==, 0);
   tu_refuse_tmpfile (FALSE);
-  during = list_dir (dir);
+  during = tu_list_dir (dir);
   g_assert_true (g_str_has_prefix (during, "llll"));
   g_assert_nonnull (strstr (during, "|other."));
   g_assert_nonnull (strstr (during, "|report.txt|report.txt."));
@@ -208,7 +186,7 @@ test_sink_fallback (void)
   commit_text (sink, "mine");
   commit_text (long_sink, "long");
   aborted->abort (aborted);
-  after = list_dir (dir);
+  after = tu_list_dir (dir);
   expected = g_strconcat (long_name->str, "|report (1).txt|report.txt", NULL);
   g_assert_cmpstr (after, ==, expected);
   g_assert_true (g_str_has_suffix (pl_sink_file_path (sink), "/report (1).txt"));

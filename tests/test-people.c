@@ -355,7 +355,7 @@ test_job_refused (void)
   g_assert_nonnull (error);
   g_assert_nonnull (strstr (error->message, "Olga <olga@example.org>"));
   g_assert_nonnull (strstr (error->message, "expired"));
-  listing = at_list_dir (dir);
+  listing = tu_list_dir (dir);
   g_assert_cmpstr (listing, ==, "x.txt");
 }
 
@@ -516,7 +516,7 @@ test_batch_refused (void)
   /* Neither a passphrase nor a recipient: usage. */
   g_assert_cmpint (run_batch (none_args, &err3), ==, 2);
   g_assert_nonnull (strstr (err3, "--recipient"));
-  listing = at_list_dir (dir);
+  listing = tu_list_dir (dir);
   g_assert_cmpstr (listing, ==, "r.txt");
 }
 
@@ -624,7 +624,7 @@ test_batch_unverified (void)
   g_assert_cmpint (run_batch_in (victor, by_text, &err2), ==, 1);
   g_assert_nonnull (strstr (err2, "The recipient Alice matches only keys you "
                                   "have not verified"));
-  listing = at_list_dir (dir);
+  listing = tu_list_dir (dir);
   g_assert_cmpstr (listing, ==, "u.txt");
 
   g_clear_pointer (&err, g_free);

@@ -384,9 +384,9 @@ test_keys (void)
       g_assert_cmpint (r.kind, ==, PL_SNIFF_NOT_OPENPGP);
     }
 
-  /* gpg's own, armored and binary, when gpg is here. */
+  /* gpg's own, armored and binary (gpg missing: tu_peer's rule). */
   {
-    g_autofree char *gpg = tu_find_program ("gpg");
+    g_autofree char *gpg = tu_peer ("gpg");
     const char *gen[] = { "--quick-gen-key", "--passphrase", "",
                           "sniff@example.org", "ed25519", "default", "never",
                           NULL };
@@ -509,7 +509,7 @@ test_tar_inside (void)
 static void
 test_compressed (void)
 {
-  g_autofree char *gpg = tu_find_program ("gpg");
+  g_autofree char *gpg = tu_peer ("gpg");
   static const char *const algos[] = { "zip", "zlib", "bzip2" };
   guint8 random[PL_SNIFF_SIZE];
   guint taken[4] = { 0 };

@@ -242,10 +242,49 @@ tu_run (const char *const *argv, GBytes *in, GBytes **out, char **err_text,
   return TRUE;
 }
 
+/* g_ptr_array_sort passes pointers to the elements. */
+static int
+compare_names (gconstpointer a,
+               gconstpointer b)
+{
+  return g_strcmp0 (*(char *const *) a, *(char *const *) b);
+}
+
+char *
+tu_list_dir (const char *dir)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  const char *name;
+
+  g_assert_nonnull (d);
+  while ((name = g_dir_read_name (d)))
+    g_ptr_array_add (names, g_strdup (name));
+  g_ptr_array_sort (names, compare_names);
+  g_ptr_array_add (names, NULL);
+  return g_strjoinv ("|", (char **) names->pdata);
+}
+
 char *
 tu_find_program (const char *name)
 {
   return g_find_program_in_path (name);
+}
+
+/* The one rule for a peer that is not there: in CI (CI set, as CI
+ * services and .ci/run set it) the run is meant to have every peer, so
+ * the test fails; on a developer's machine it is skipped.  Either way
+ * the log says why. */
+static void
+missing_peer (const char *why)
+{
+  if (g_getenv ("CI"))
+    {
+      g_test_message ("%s", why);
+      g_test_fail ();
+    }
+  else
+    g_test_skip (why);
 }
 
 char *
@@ -255,9 +294,9 @@ tu_peer (const char *name)
 
   if (!path)
     {
-      g_test_message ("%s is not on PATH (build-aux/install-deps installs "
-                      "it)", name);
-      g_test_fail ();
+      g_autofree char *why = g_strdup_printf ("%s is not on PATH (build-aux/"
+                                              "install-deps installs it)", name);
+      missing_peer (why);
     }
   return path;
 }
@@ -565,27 +604,22 @@ tu_random_passphrase (void)
 }
 
 int
-tu_run_gpg (const char *pwfile, const char *const *args, GBytes *in,
-            GBytes **out, char **err_text)
+tu_gpg_in (const char *home, const char *const *options,
+           const char *const *args, GBytes *in, GBytes **out,
+           char **err_text)
 {
-  GPtrArray *argv = g_ptr_array_new ();
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
   char *err = NULL;
   int status;
 
   g_ptr_array_add (argv, "gpg");
   g_ptr_array_add (argv, "--homedir");
-  g_ptr_array_add (argv, (char *) tu_gnupg_home ());
+  g_ptr_array_add (argv, (char *) home);
   g_ptr_array_add (argv, "--batch");
   g_ptr_array_add (argv, "--no-tty");
-  g_ptr_array_add (argv, "--quiet");
   g_ptr_array_add (argv, "--yes");
-  g_ptr_array_add (argv, "--pinentry-mode");
-  g_ptr_array_add (argv, "loopback");
-  if (pwfile)
-    {
-      g_ptr_array_add (argv, "--passphrase-file");
-      g_ptr_array_add (argv, (char *) pwfile);
-    }
+  for (; options && *options; options++)
+    g_ptr_array_add (argv, (char *) *options);
   for (; *args; args++)
     g_ptr_array_add (argv, (char *) *args);
   g_ptr_array_add (argv, NULL);
@@ -597,8 +631,20 @@ tu_run_gpg (const char *pwfile, const char *const *args, GBytes *in,
     *err_text = err;
   else
     g_free (err);
-  g_ptr_array_free (argv, TRUE);
   return status;
+}
+
+int
+tu_run_gpg (const char *pwfile, const char *const *args, GBytes *in,
+            GBytes **out, char **err_text)
+{
+  const char *options[] = { "--quiet", "--pinentry-mode", "loopback",
+                            "--passphrase-file", pwfile, NULL };
+
+  /* Without a file, the options end before --passphrase-file. */
+  if (!pwfile)
+    options[3] = NULL;
+  return tu_gpg_in (tu_gnupg_home (), options, args, in, out, err_text);
 }
 
 char *
@@ -673,15 +719,17 @@ find_openpgpjs (void)
   g_free (dir);
 }
 
-const char *
-tu_openpgpjs_missing (void)
+gboolean
+tu_have_openpgpjs (void)
 {
   static int found;
 
   if (!found)
     find_openpgpjs ();
   found = 1;
-  return skip_reason;
+  if (skip_reason)
+    missing_peer (skip_reason);
+  return skip_reason == NULL;
 }
 
 /* node helper.mjs ARGS..., IN on stdin.  Returns the exit status. */

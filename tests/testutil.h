@@ -35,10 +35,14 @@ gboolean tu_run (const char *const *argv, GBytes *in, GBytes **out,
 /* Path of a program on PATH, or NULL. */
 char *tu_find_program (const char *name);
 
+/* The names in DIR, sorted, joined with "|" (fails when DIR cannot be
+ * read). */
+char *tu_list_dir (const char *dir);
+
 /* Path of a peer the tests run (gpg, gpgtar, rnp, sqop, node, python3,
- * tar: build-aux/install-deps installs them).  When it is not on PATH the
- * test fails, saying so, and NULL comes back: a missing peer is not a
- * pass. */
+ * tar: build-aux/install-deps installs them).  When it is not on PATH,
+ * NULL comes back and the test fails in CI (CI set) or is skipped
+ * elsewhere, saying why: one rule for every missing peer. */
 char *tu_peer (const char *name);
 
 /* The project's padlock-sop executable. */
@@ -78,6 +82,14 @@ void tu_stop_gnupg_daemons (const char *home);
 /* Removes PATH and everything below it (links are not followed). */
 void tu_remove_tree (const char *path);
 
+/* Runs gpg (from PATH) with --homedir HOME --batch --no-tty --yes, then
+ * OPTIONS and ARGS (each NULL-terminated; OPTIONS may be NULL), IN on
+ * stdin; *OUT and *ERR_TEXT as tu_run_gpg's.  The one gpg wrapper:
+ * tu_run_gpg and tests/gnupg-home.c's homes call it. */
+int tu_gpg_in (const char *home, const char *const *options,
+               const char *const *args, GBytes *in, GBytes **out,
+               char **err_text);
+
 /* Runs gpg (from PATH) in tu_gnupg_home, in batch mode with loopback
  * pinentry, the passphrase from PWFILE (NULL: none), then ARGS
  * (NULL-terminated), with IN on stdin; collects stdout in *OUT and
@@ -115,14 +127,15 @@ char *tu_mount_tmpfs (const char *name, const char *size);
 /* Unmounts it, removes the folder and frees DIR. */
 void tu_unmount_tmpfs (char *dir);
 
-/* NULL when node, OpenPGP.js (in the build folder, by
+/* Whether node, OpenPGP.js (in the build folder, by
  * build-aux/install-deps) and tests/openpgpjs-helper.mjs are all there
- * (OPENPGPJS_DIR is then set for the helper); else why not. */
-const char *tu_openpgpjs_missing (void);
+ * (OPENPGPJS_DIR is then set for the helper); when not, tu_peer's rule
+ * (fail in CI, else skip, saying why). */
+gboolean tu_have_openpgpjs (void);
 
 /* node tests/openpgpjs-helper.mjs ARGS... (NULL-terminated) with IN on
  * stdin; *OUT its output.  Returns the exit status (logs stderr when it
- * is not 0).  Call tu_openpgpjs_missing first. */
+ * is not 0).  Call tu_have_openpgpjs first. */
 int tu_run_openpgpjs (const char *const *args, GBytes *in, GBytes **out);
 
 /* A key made by pl_keygen (PROFILE: a pl_keygen_profile; one user ID,
