@@ -561,7 +561,7 @@ test_batch_no_keyring (void)
       g_assert_cmpint (run_batch_in (homes[i], bobs, &err), ==, 1);
       g_test_message ("%s", err);
       g_assert_cmpstr (err, ==, want);
-      listing = at_list_dir (dir);
+      listing = tu_list_dir (dir);
       g_assert_cmpstr (listing, ==, "b.txt.gpg|empty-home");
     }
 }

@@ -1145,7 +1145,7 @@ test_not_mine_no_keyring (void)
                    "b.txt.asc is for 0x12C83F1E706F6308FE151A417743A1F0"
                    "33790E93E9978488D1DB378DA9930885, whose secret key is "
                    "not in your keyring.");
-  listing = at_list_dir (dir);
+  listing = tu_list_dir (dir);
   g_assert_cmpstr (listing, ==, "b.txt.asc");
   close_window (window);
 }
