@@ -384,6 +384,7 @@ test_no_secret_options (void)
   g_autoptr(GRegex) long_option = NULL;
   g_autoptr(GRegex) option_entry = NULL;
   g_autoptr(GMatchInfo) match = NULL;
+  const char *app_rooms[] = { "app", "app/common", "app/gnupg", "app/jobs" };
   g_autoptr(GDir) app_dir = NULL;
   g_autofree char *app_path = NULL;
   g_autofree char *e = NULL;
@@ -398,7 +399,7 @@ test_no_secret_options (void)
     }
 
   /* padlock-sop: every option named in its source. */
-  sop_path = g_build_filename (src_dir, "app", "sop.c", NULL);
+  sop_path = g_build_filename (src_dir, "sop", "sop.c", NULL);
   g_assert_true (g_file_get_contents (sop_path, &sop_c, NULL, NULL));
   long_option = g_regex_new ("\"(--[a-z][a-z-]*)", 0, 0, NULL);
   g_regex_match (long_option, sop_c, 0, &match);
@@ -451,13 +452,18 @@ test_no_secret_options (void)
                                         "@ENV:NAME or @FD:N."));
   }
 
-  /* The application: no GOptionEntry of any name that holds a secret. */
-  app_path = g_build_filename (src_dir, "app", NULL);
-  app_dir = g_dir_open (app_path, 0, NULL);
-  g_assert_nonnull (app_dir);
+  /* The application, each of its rooms: no GOptionEntry of any name that
+   * holds a secret. */
   option_entry = g_regex_new ("\\{\\s*\"([A-Za-z0-9-]+)\"\\s*,\\s*(?:'.'|0)\\s*,"
                               "[^,]*,\\s*G_OPTION_ARG_([A-Z_]+)",
                               0, 0, NULL);
+  for (guint r = 0; r < G_N_ELEMENTS (app_rooms); r++)
+  {
+  g_clear_pointer (&app_path, g_free);
+  g_clear_pointer (&app_dir, g_dir_close);
+  app_path = g_build_filename (src_dir, app_rooms[r], NULL);
+  app_dir = g_dir_open (app_path, 0, NULL);
+  g_assert_nonnull (app_dir);
   while ((name = g_dir_read_name (app_dir)))
     {
       g_autofree char *path = NULL;
@@ -491,6 +497,7 @@ test_no_secret_options (void)
         }
       g_clear_pointer (&match, g_match_info_free);
     }
+  }
   g_assert_cmpuint (n_entries, >, 0);
 }
 
