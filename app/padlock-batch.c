@@ -318,7 +318,7 @@ signatures_line (Batch *batch, PadlockJob *job)
  * signal handled meanwhile finds the job running and its output in place
  * a moment later.  The signal came first: the job is cancelled, and its
  * output removed; INPUT (a word) names it.  Not when the original was
- * deleted (verify-and-delete): the output is then the only copy, and
+ * deleted (check-and-delete): the output is then the only copy, and
  * done.  TRUE when undone. */
 static gboolean
 undo_late_commit (PadlockJob *job, const char *input)

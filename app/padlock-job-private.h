@@ -3,7 +3,8 @@
  * padlock-job.c is the GObject on the main context: its properties, the
  * tick that brings them up to what the worker stored, start, cancel and
  * retry.  padlock-job-work.c is what runs on the GTask's thread: the
- * input and the sink, encryption, decryption, and verify-and-delete.
+ * input and the sink, encryption, decryption, and check-and-delete
+ * (the output decrypted again before the original goes).
  *
  * The worker reads only the PadlockJobWork it is handed (copied from the
  * job at start) and, of the job, only the fields under "Shared with the
@@ -85,7 +86,7 @@ struct _PadlockJob
   /* Shared with the worker */
   PadlockFolderStatus folder_status;
   atomic_int cancel;
-  atomic_int phase;             /* 1 while verifying */
+  atomic_int phase;             /* 1 while checking the output */
   atomic_uint_fast64_t atomic_done;
   atomic_int_fast64_t atomic_total;
   /* Key derivation (issue 13): whether it runs, since when, and how long
@@ -115,7 +116,7 @@ typedef enum
    * else goes to the file sink (padlock_folder_sink_new). */
   PADLOCK_JOB_SINK_FOLDER,
   /* Nothing is kept: the length and SHA-256 of what passes, to compare
-   * (verify-and-delete; padlock_digest_sink_new). */
+   * (check-and-delete; padlock_digest_sink_new). */
   PADLOCK_JOB_SINK_DIGEST,
 } PadlockJobSinkKind;
 

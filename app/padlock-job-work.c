@@ -169,7 +169,7 @@ encrypt_with_keys (PadlockJobWork       *work,
 }
 
 /* The one place where the job hands its passphrase (and any other
- * decryption option) to the engine: for the job, and to verify its
+ * decryption option) to the engine: for the job, and to check its
  * output. */
 static gpg_error_t
 decrypt_with_secret (PadlockJobWork       *work,
@@ -207,11 +207,11 @@ decrypt_with_secret (PadlockJobWork       *work,
 
 /* Decrypts what was just written and compares it with what was read. */
 static gpg_error_t
-verify_output (PadlockJob           *self,
-               PadlockJobWork       *work,
-               const PadlockDigest  *expected,
-               const pl_job_control *ctl,
-               gboolean             *verified)
+check_output (PadlockJob           *self,
+              PadlockJobWork       *work,
+              const PadlockDigest  *expected,
+              const pl_job_control *ctl,
+              gboolean             *same)
 {
   PadlockDigest digest;
   pl_source *src = NULL;
@@ -219,7 +219,7 @@ verify_output (PadlockJob           *self,
   pl_decrypt_result result = { 0 };
   gpg_error_t err;
 
-  *verified = FALSE;
+  *same = FALSE;
   padlock_digest_init (&digest);
   atomic_store (&self->phase, 1);
   atomic_store (&self->atomic_done, 0);
@@ -230,7 +230,7 @@ verify_output (PadlockJob           *self,
   if (!err)
     err = decrypt_with_secret (work, src, sink, &result, ctl, NULL, NULL);
   if (!err)
-    *verified = padlock_digest_equal (expected, &digest);
+    *same = padlock_digest_equal (expected, &digest);
 
  leave:
   pl_sink_free (sink);
@@ -242,22 +242,22 @@ verify_output (PadlockJob           *self,
 /* After encrypting with "delete original": the output must decrypt to
  * what was read, else it goes and the input stays. */
 static GError *
-verify_and_delete (PadlockJob           *self,
-                   PadlockJobWork       *work,
-                   const PadlockDigest  *digest,
-                   const pl_job_control *ctl)
+check_output_and_delete (PadlockJob           *self,
+                         PadlockJobWork       *work,
+                         const PadlockDigest  *digest,
+                         const pl_job_control *ctl)
 {
-  gboolean verified = FALSE;
-  gpg_error_t err = verify_output (self, work, digest, ctl, &verified);
+  gboolean same = FALSE;
+  gpg_error_t err = check_output (self, work, digest, ctl, &same);
 
-  /* Cancelled while verifying: the output stays, so does the input, and
-   * the job is done. */
+  /* Cancelled while checking the output: the output stays, so does the
+   * input, and the job is done. */
   if (err && atomic_load (&self->cancel))
     return NULL;
-  if (!verified)
+  if (!same)
     {
       g_unlink (work->output_path);
-      return g_error_new (PADLOCK_ERROR, PADLOCK_ERROR_NOT_VERIFIED,
+      return g_error_new (PADLOCK_ERROR, PADLOCK_ERROR_OUTPUT_CHECK_FAILED,
                           _("The encrypted file did not decrypt to the "
                             "original, so it was removed and %s was kept."),
                           work->input_name);
@@ -422,7 +422,7 @@ encrypt_thread (GTask          *task,
     {
       work->output_path = job_sink_written_path (work, sink);
       if (work->delete_original)
-        error = verify_and_delete (self, work, &digest, &ctl);
+        error = check_output_and_delete (self, work, &digest, &ctl);
     }
   /* The agent's own words: pinentry cancelled, a card missing. */
   if (err && signer)

@@ -17,7 +17,7 @@ G_DEFINE_ENUM_TYPE (PadlockDirection, padlock_direction,
 G_DEFINE_ENUM_TYPE (PadlockJobState, padlock_job_state,
   G_DEFINE_ENUM_VALUE (PADLOCK_JOB_QUEUED, "queued"),
   G_DEFINE_ENUM_VALUE (PADLOCK_JOB_RUNNING, "running"),
-  G_DEFINE_ENUM_VALUE (PADLOCK_JOB_VERIFYING, "verifying"),
+  G_DEFINE_ENUM_VALUE (PADLOCK_JOB_CHECKING_OUTPUT, "checking-output"),
   G_DEFINE_ENUM_VALUE (PADLOCK_JOB_DONE, "done"),
   G_DEFINE_ENUM_VALUE (PADLOCK_JOB_FAILED, "failed"),
   G_DEFINE_ENUM_VALUE (PADLOCK_JOB_CANCELLED, "cancelled"))
@@ -138,7 +138,7 @@ padlock_job_update (PadlockJob *self)
 
   if (atomic_load (&self->phase) == 1 && self->state == PADLOCK_JOB_RUNNING)
     {
-      padlock_job_set_state (self, PADLOCK_JOB_VERIFYING);
+      padlock_job_set_state (self, PADLOCK_JOB_CHECKING_OUTPUT);
       padlock_rate_reset (&self->rate);
     }
   if (total < 0)
@@ -345,12 +345,12 @@ padlock_job_start (PadlockJob *self,
   work->sink = self->direction == PADLOCK_DIRECTION_DECRYPT
                && self->config.unpack_archives
                ? PADLOCK_JOB_SINK_FOLDER : PADLOCK_JOB_SINK_FILE;
-  /* A folder is never deleted: verify-and-delete is for files; nor is a
+  /* A folder is never deleted: check-and-delete is for files; nor is a
    * pipe or FIFO, which holds no data once read. */
   if (work->folder
       || (self->opened && padlock_input_is_stream (self->opened)))
     work->delete_original = FALSE;
-  /* Verify-and-delete decrypts the output again, which takes the
+  /* Check-and-delete decrypts the output again, which takes the
    * passphrase: for people only, their secret keys are not Padlock's to
    * ask for, so the original stays. */
   self->original_kept = work->delete_original && !work->secret;
@@ -413,7 +413,7 @@ padlock_job_cancel (PadlockJob *self)
       padlock_job_set_state (self, PADLOCK_JOB_CANCELLED);
     }
   else if (self->state == PADLOCK_JOB_RUNNING
-           || self->state == PADLOCK_JOB_VERIFYING)
+           || self->state == PADLOCK_JOB_CHECKING_OUTPUT)
     {
       atomic_store (&self->cancel, 1);
       g_cancellable_cancel (self->cancellable);

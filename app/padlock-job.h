@@ -22,7 +22,8 @@ typedef enum
 {
   PADLOCK_JOB_QUEUED,
   PADLOCK_JOB_RUNNING,
-  PADLOCK_JOB_VERIFYING,        /* decrypting the output again */
+  PADLOCK_JOB_CHECKING_OUTPUT,  /* decrypting the output again, before
+                                 * the original is deleted */
   PADLOCK_JOB_DONE,
   PADLOCK_JOB_FAILED,
   PADLOCK_JOB_CANCELLED,
@@ -41,7 +42,7 @@ typedef struct
   int cipher_algo;              /* OpenPGP id; 0: AES-256 */
   int compress_algo;            /* OpenPGP id; 0: none */
   gboolean armor;
-  gboolean delete_original;     /* after the output verified */
+  gboolean delete_original;     /* once the output checked out */
   char *output_dir;             /* NULL: next to the input */
   gboolean hide_names;          /* encrypted outputs get random names */
   gboolean unpack_archives;     /* decryption: a tar archive becomes a
