@@ -92,9 +92,11 @@ typedef struct
                                  * open them (decided once the holder is
                                  * loaded) */
   gboolean any_pkesk;           /* some message is for a public key */
-  char *signers_home;           /* the GnuPG home that verifies signatures */
+  char *gnupg_home;             /* its keyring verifies signatures and
+                                 * holds --sign's key */
   guint n_bad_signatures;
-  PadlockKey *sign_key;         /* --sign: the encryptions' signer */
+  PadlockKey *sign_key;         /* --sign: the key that signs the
+                                 * encryptions */
   PadlockAgent *sign_agent;
 } Batch;
 
@@ -680,7 +682,7 @@ load_keyring (Batch *batch)
 /* --sign: the key named by --local-user (else gpg's default) into the
  * batch; FALSE, saying why, when there is none to sign with. */
 static gboolean
-load_signer (Batch *batch, const char *local_user, GError **error)
+load_signing_key (Batch *batch, const char *local_user, GError **error)
 {
   PadlockKeyring *keyring = load_keyring (batch);
 
@@ -795,14 +797,14 @@ run_jobs (Batch *batch, PadlockSecret *secret, guint concurrency)
       if (padlock_job_get_direction (job) == PADLOCK_DIRECTION_DECRYPT)
         {
           padlock_job_set_holder (job, batch->holder);
-          padlock_job_set_signers_home (job, batch->signers_home);
+          padlock_job_set_verify_home (job, batch->gnupg_home);
         }
       else
         {
           padlock_job_set_recipients (job, batch->recipients);
           if (batch->sign_key)
-            padlock_job_set_signer (job, batch->sign_key, batch->sign_agent,
-                                    batch->signers_home);
+            padlock_job_set_signing_key (job, batch->sign_key,
+                                         batch->sign_agent, batch->gnupg_home);
         }
       g_signal_connect (job, "notify::state", G_CALLBACK (on_job_state), batch);
       padlock_queue_add (batch->queue, job);
@@ -852,7 +854,7 @@ padlock_batch_run (GVariantDict *options)
   if (!read_prefixes (&batch))
     goto leave;
   make_jobs (&batch, forced, &config);
-  batch.signers_home = padlock_keyring_default_home ();
+  batch.gnupg_home = padlock_keyring_default_home ();
   /* A cleartext-signed file needs neither a passphrase nor a key. */
   for (guint i = 0; i < batch.jobs->len; i++)
     if (padlock_job_get_direction (g_ptr_array_index (batch.jobs, i))
@@ -883,7 +885,7 @@ padlock_batch_run (GVariantDict *options)
       if (!any_encrypt)
         bad_usage (&problem, "%s", _("--sign signs what is encrypted; these "
                                      "files are all to decrypt."));
-      else if (!load_signer (&batch, local_user, &sign_problem))
+      else if (!load_signing_key (&batch, local_user, &sign_problem))
         {
           g_printerr ("padlock: %s\n", sign_problem->message);
           status = 1;
@@ -927,7 +929,7 @@ padlock_batch_run (GVariantDict *options)
   g_clear_pointer (&batch.holder, padlock_holder_unref);
   g_clear_pointer (&batch.recipients, padlock_recipients_unref);
   g_clear_object (&batch.keyring);
-  g_free (batch.signers_home);
+  g_free (batch.gnupg_home);
   g_clear_object (&batch.sign_key);
   g_clear_object (&batch.sign_agent);
   g_clear_object (&batch.interrupt);

@@ -70,7 +70,7 @@ struct _PadlockJob
   gint64 start_time;
   PadlockRate rate;             /* the throughput, as the queue's */
   /* Signatures (padlock-signature.h): the GnuPG home whose keyring
-   * verifies them (padlock_job_set_keyring), and the verdicts. */
+   * verifies them (padlock_job_set_verify_home), and the verdicts. */
   char *verify_home;
   GPtrArray *signatures;
   /* A decryption whose input is cleartext-signed (core/clearsign.h): it
@@ -78,7 +78,8 @@ struct _PadlockJob
    * sniff (padlock_job_set_clearsigned), or once the worker has read it. */
   gboolean clearsigned;
   gboolean output_deleted;      /* padlock_job_delete_output's */
-  /* Encryption: signed by SIGN_KEY through SIGN_AGENT (padlock_job_set_signer). */
+  /* Encryption: signed by SIGN_KEY through SIGN_AGENT
+   * (padlock_job_set_signing_key). */
   PadlockKey *sign_key;
   PadlockAgent *sign_agent;
   char *sign_home;
@@ -145,7 +146,7 @@ typedef struct
   GPtrArray *signatures;        /* decryption: PadlockSignature verdicts */
   gboolean clearsigned;         /* result: the input was cleartext-signed
                                  * and verified, its text written */
-  PadlockKey *sign_key;         /* encryption: the job's signer, or NULL */
+  PadlockKey *sign_key;         /* encryption: the key that signs, or NULL */
   PadlockAgent *sign_agent;
   char *sign_home;
   gboolean folder;              /* encrypting a folder as NAME.tar */

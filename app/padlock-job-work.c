@@ -178,7 +178,7 @@ decrypt_with_secret (PadlockJobWork       *work,
                      pl_decrypt_result    *result,
                      const pl_job_control *ctl,
                      const pl_key_holder  *held,
-                     PadlockSignerLookup  *lookup)
+                     PadlockSignatureLookup  *lookup)
 {
   pl_key keys[2];
   pl_decrypt_options opts = { 0 };
@@ -199,7 +199,7 @@ decrypt_with_secret (PadlockJobWork       *work,
    * name them; the verdicts never stop the file (issue 23). */
   if (lookup)
     {
-      opts.find_cert = padlock_signer_lookup_find;
+      opts.find_cert = padlock_signature_lookup_find;
       opts.find_cert_data = lookup;
     }
   return pl_decrypt (src, sink, &opts, result, ctl);
@@ -494,11 +494,11 @@ verify_clearsigned (PadlockJobWork       *work,
                     pl_source            *src,
                     pl_sink              *sink,
                     const pl_job_control *ctl,
-                    PadlockSignerLookup  *lookup)
+                    PadlockSignatureLookup  *lookup)
 {
   work->clearsigned = TRUE;
   return pl_clearsign_verify_stream (src, sink, NULL, 0,
-                                     padlock_signer_lookup_find, lookup,
+                                     padlock_signature_lookup_find, lookup,
                                      (uint32_t) time (NULL),
                                      &work->result.verifications, ctl);
 }
@@ -515,7 +515,7 @@ decrypt_thread (GTask          *task,
   pl_sink *sink = NULL;
   GError *error = NULL;
   gpg_error_t err;
-  PadlockSignerLookup *lookup = padlock_signer_lookup_new (work->verify_home);
+  PadlockSignatureLookup *lookup = padlock_signature_lookup_new (work->verify_home);
 
   err = open_input_output (self, work, &src, &sink);
   /* What the name or the user took for a message, and is none, says so
@@ -551,7 +551,7 @@ decrypt_thread (GTask          *task,
       /* A file's size; a folder (an unpacked archive) has none to give. */
       if (g_stat (work->output_path, &st) == 0 && S_ISREG (st.st_mode))
         work->plaintext_size = st.st_size;
-      work->signatures = padlock_signer_lookup_verdicts (lookup,
+      work->signatures = padlock_signature_lookup_verdicts (lookup,
                                                          &work->result.verifications);
     }
   else if (err && !error)
@@ -559,7 +559,7 @@ decrypt_thread (GTask          *task,
                                   work->sink == PADLOCK_JOB_SINK_FOLDER, err);
   pl_sink_free (sink);
   pl_source_free (src);
-  padlock_signer_lookup_free (lookup);
+  padlock_signature_lookup_free (lookup);
   return_outcome (task, err, error);
 }
 

@@ -495,8 +495,8 @@ padlock_job_set_holder (PadlockJob    *self,
 }
 
 void
-padlock_job_set_signers_home (PadlockJob *self,
-                              const char *home_dir)
+padlock_job_set_verify_home (PadlockJob *self,
+                             const char *home_dir)
 {
   g_return_if_fail (PADLOCK_IS_JOB (self));
 
@@ -505,10 +505,10 @@ padlock_job_set_signers_home (PadlockJob *self,
 }
 
 void
-padlock_job_set_signer (PadlockJob   *self,
-                        PadlockKey   *key,
-                        PadlockAgent *agent,
-                        const char   *home_dir)
+padlock_job_set_signing_key (PadlockJob   *self,
+                             PadlockKey   *key,
+                             PadlockAgent *agent,
+                             const char   *home_dir)
 {
   g_return_if_fail (PADLOCK_IS_JOB (self));
   g_return_if_fail (!key || PADLOCK_IS_AGENT (agent));
@@ -522,7 +522,7 @@ padlock_job_set_signer (PadlockJob   *self,
 }
 
 PadlockKey *
-padlock_job_get_signer (PadlockJob *self)
+padlock_job_get_signing_key (PadlockJob *self)
 {
   g_return_val_if_fail (PADLOCK_IS_JOB (self), NULL);
 

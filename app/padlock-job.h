@@ -136,7 +136,7 @@ char             *padlock_job_dup_openers       (PadlockJob        *self);
  * padlock_keyring_default_home), found by the issuer each names, from the
  * job's thread; without one (NULL, or no such folder), every signer is
  * unknown. */
-void              padlock_job_set_signers_home  (PadlockJob       *self,
+void              padlock_job_set_verify_home   (PadlockJob       *self,
                                                  const char       *home_dir);
 /* Once a decryption is done: the verdict of each signature inside
  * (PadlockSignature, padlock-signature.h), in the message's order; empty
@@ -164,11 +164,11 @@ gboolean          padlock_job_get_output_deleted (PadlockJob      *self);
  * writes.  A key that cannot sign fails the job before it writes. */
 typedef struct _PadlockKey PadlockKey;
 typedef struct _PadlockAgent PadlockAgent;
-void              padlock_job_set_signer        (PadlockJob       *self,
+void              padlock_job_set_signing_key   (PadlockJob       *self,
                                                  PadlockKey       *key,
                                                  PadlockAgent     *agent,
                                                  const char       *home_dir);
-PadlockKey       *padlock_job_get_signer        (PadlockJob       *self);
+PadlockKey       *padlock_job_get_signing_key   (PadlockJob       *self);
 /* A failed job goes back to the queue, with a new passphrase; or, for a
  * job with a holder, with none: gpg-agent's pinentry asks again. */
 void              padlock_job_retry             (PadlockJob       *self,

@@ -116,7 +116,7 @@ start_key_job (PadlockWindow *self,
     padlock_job_set_holder (job, holder);
   else
     padlock_job_set_clearsigned (job, TRUE);
-  padlock_window_set_signers_home (job);
+  padlock_window_set_verify_home (job);
   g_object_set_qdata (G_OBJECT (job), key_job_quark (),
                       GINT_TO_POINTER (skesk ? KEY_JOB_SKESK : KEY_JOB_ONLY));
   padlock_queue_add (self->queue, job);

@@ -136,7 +136,7 @@ PadlockKeyring *padlock_window_keys_get_keyring (PadlockWindow *self);
 /* A decryption verifies its signatures with the user's GnuPG keyring,
  * the one the application's keyring reads (gpg's default home); it asks
  * gpg only when the file is signed. */
-void     padlock_window_set_signers_home (PadlockJob *job);
+void     padlock_window_set_verify_home (PadlockJob *job);
 /* Gives a decryption the holder, once the keyring has listed. */
 void     padlock_window_keys_set_holder (PadlockWindow *self,
                                          PadlockJob    *job);

@@ -578,8 +578,8 @@ test_job_verdicts (void)
 
       jobs[i] = padlock_job_new (file, PADLOCK_DIRECTION_DECRYPT, &config);
       padlock_job_set_holder (jobs[i], holder);
-      padlock_job_set_signers_home (jobs[i],
-                                    padlock_keyring_get_home_dir (keyring));
+      padlock_job_set_verify_home (jobs[i],
+                                   padlock_keyring_get_home_dir (keyring));
       padlock_queue_add (queue, jobs[i]);
     }
   g_assert_true (at_wait_queue_idle (queue, WAIT_MS));
@@ -761,7 +761,7 @@ test_clearsigned_job (void)
 
   g_assert_false (padlock_job_get_clearsigned (job));
   padlock_job_set_secret (job, secret);
-  padlock_job_set_signers_home (job, home->dir);
+  padlock_job_set_verify_home (job, home->dir);
   padlock_queue_add (queue, job);
   g_assert_true (at_wait_queue_idle (queue, WAIT_MS));
   g_assert_no_error (padlock_job_get_error (job));
