@@ -1,5 +1,5 @@
 /* padlock-holder.h - the user's GnuPG secret keys as the engine's key
- * held elsewhere (PL_KEY_HELD, pl_unwrap_fn in core/recipients.h)
+ * held elsewhere (PL_OPENER_HELD_KEYS, pl_unwrap_fn in core/recipients.h)
  *
  * A PadlockHolder is made on the main thread from a loaded keyring: a
  * snapshot of the keys whose secret half gpg-agent holds (PadlockKey is
@@ -79,7 +79,7 @@ typedef void (*PadlockHolderWaitingFunc) (gpointer    user_data,
 /* One job's use of the holder, on its thread (on the stack is fine). */
 typedef struct
 {
-  pl_key_holder            core;        /* for pl_key_held () */
+  pl_key_holder            core;        /* for pl_opener_held_keys () */
   PadlockHolder           *holder;
   const char              *file_name;   /* for the pinentry's text */
   GCancellable            *cancellable;

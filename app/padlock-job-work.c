@@ -123,22 +123,24 @@ encrypt_with_keys (PadlockJobWork       *work,
                    const pl_job_control *ctl,
                    PadlockSigner        *signer)
 {
-  g_autofree pl_key *keys = NULL;
+  g_autofree pl_opener *openers = NULL;
   pl_encrypt_options opts;
-  size_t n_keys = 0;
+  size_t n_openers = 0;
   const pl_seckey *signers[1];
   GStatBuf st;
 
-  keys = g_new0 (pl_key, 1 + (work->recipients
-                              ? padlock_recipients_get_n_keys (work->recipients)
-                              : 0));
+  openers = g_new0 (pl_opener,
+                    1 + (work->recipients
+                         ? padlock_recipients_get_n_keys (work->recipients)
+                         : 0));
   if (work->secret)
-    keys[n_keys++] = padlock_secret_get_key (work->secret);
+    openers[n_openers++] = padlock_secret_get_opener (work->secret);
   pl_encrypt_options_init (&opts);
   opts.profile = (pl_profile) work->profile;
   if (work->recipients)
     {
-      n_keys += padlock_recipients_fill_keys (work->recipients, keys + n_keys);
+      n_openers += padlock_recipients_fill_keys (work->recipients,
+                                                 openers + n_openers);
       opts.profile = (pl_profile) padlock_recipients_get_profile (work->recipients);
       opts.anonymous_recipients = padlock_recipients_get_anonymous (work->recipients);
     }
@@ -153,8 +155,8 @@ encrypt_with_keys (PadlockJobWork       *work,
     opts.file_date = (uint32_t) padlock_input_get_mtime (work->opened);
   else if (!g_stat (work->input_path, &st))
     opts.file_date = (uint32_t) st.st_mtime;
-  opts.keys = keys;
-  opts.n_keys = n_keys;
+  opts.openers = openers;
+  opts.n_openers = n_openers;
   /* Signed as gpg -se signs: one-pass signature, data, signature. */
   if (signer)
     {
@@ -180,19 +182,19 @@ decrypt_with_secret (PadlockJobWork       *work,
                      const pl_key_holder  *held,
                      PadlockSignatureLookup  *lookup)
 {
-  pl_key keys[2];
+  pl_opener openers[2];
   pl_decrypt_options opts = { 0 };
 
   if (work->secret)
     {
       /* The text and its rule: the engine tries its other forms too. */
-      keys[opts.n_keys++] = padlock_secret_get_key (work->secret);
+      openers[opts.n_openers++] = padlock_secret_get_opener (work->secret);
       opts.keycache = padlock_secret_get_keycache (work->secret);
     }
   /* The engine asks the keys held elsewhere before any S2K runs. */
   if (held)
-    keys[opts.n_keys++] = pl_key_held (held);
-  opts.keys = keys;
+    openers[opts.n_openers++] = pl_opener_held_keys (held);
+  opts.openers = openers;
   if (work->allow_expansion)
     opts.expansion_floor = PL_INFLATE_NO_LIMIT;
   /* The signers' certificates come from the keyring as the signatures
