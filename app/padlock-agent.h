@@ -158,7 +158,7 @@ gcry_sexp_t   padlock_agent_pksign            (PadlockAgent             *self,
 /* The engine's code for a request's ERROR: GPG_ERR_CANCELED
  * (PADLOCK_ERROR_CANCELLED), GPG_ERR_NO_SECKEY (PADLOCK_ERROR_PUBLIC_KEY),
  * GPG_ERR_BAD_PASSPHRASE, else GPG_ERR_GENERAL; what the engine's
- * callbacks (holder, signer) return for it. */
+ * callbacks (held keys, signer) return for it. */
 gpg_error_t   padlock_agent_error_code        (const GError             *error);
 
 /* KEYINFO: whether the agent holds KEYGRIP's secret key, on a card, with

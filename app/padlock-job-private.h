@@ -43,7 +43,7 @@ struct _PadlockJob
   char *archive_top;            /* several items': NAME */
   PadlockJobConfig config;
   PadlockSecret *secret;
-  PadlockHolder *holder;        /* the user's secret keys, or NULL */
+  PadlockHeldKeys *held_keys;   /* the user's secret keys, or NULL */
   PadlockRecipients *recipients; /* encryption: the people, or NULL */
   gboolean with_passphrase;     /* a secret was given (it goes at the end) */
   GCancellable *cancellable;    /* cut an agent request (padlock-holder.h) */
@@ -137,8 +137,8 @@ typedef struct
   char *input_name;
   PadlockInput *opened;         /* the job's, or NULL: open input_path */
   PadlockOutputPlan *plan;
-  PadlockSecret *secret;        /* may be NULL with HOLDER or RECIPIENTS */
-  PadlockHolder *holder;        /* decryption: the user's keys, or NULL */
+  PadlockSecret *secret;        /* may be NULL with HELD_KEYS or RECIPIENTS */
+  PadlockHeldKeys *held_keys;   /* decryption: the user's keys, or NULL */
   PadlockRecipients *recipients; /* encryption: the people, or NULL */
   GCancellable *cancellable;    /* the job's, for the agent */
   pl_decrypt_result result;

@@ -32,7 +32,7 @@ padlock_job_work_free (gpointer data)
   g_strfreev (work->items);
   g_free (work->archive_top);
   g_clear_pointer (&work->secret, padlock_secret_unref);
-  g_clear_pointer (&work->holder, padlock_holder_unref);
+  g_clear_pointer (&work->held_keys, padlock_held_keys_unref);
   g_clear_pointer (&work->recipients, padlock_recipients_unref);
   g_clear_object (&work->cancellable);
   g_free (work->verify_home);
@@ -174,13 +174,13 @@ encrypt_with_keys (PadlockJobWork       *work,
  * decryption option) to the engine: for the job, and to check its
  * output. */
 static gpg_error_t
-decrypt_with_secret (PadlockJobWork       *work,
-                     pl_source            *src,
-                     pl_sink              *sink,
-                     pl_decrypt_result    *result,
-                     const pl_job_control *ctl,
-                     const pl_key_holder  *held,
-                     PadlockSignatureLookup  *lookup)
+decrypt_with_secret (PadlockJobWork         *work,
+                     pl_source              *src,
+                     pl_sink                *sink,
+                     pl_decrypt_result      *result,
+                     const pl_job_control   *ctl,
+                     const pl_key_holder    *held,
+                     PadlockSignatureLookup *lookup)
 {
   pl_opener openers[2];
   pl_decrypt_options opts = { 0 };
@@ -363,7 +363,7 @@ return_outcome (GTask       *task,
     g_task_return_boolean (task, TRUE);
 }
 
-/* From the holder or the signer, on the job's thread: pinentry is up
+/* From the held keys or the signer, on the job's thread: pinentry is up
  * (TEXT) or over. */
 static void
 on_agent_waiting (gpointer    user_data,
@@ -441,9 +441,9 @@ encrypt_thread (GTask          *task,
 /* "0x… (Bob <bob@…>), 0x…": the engine's recipients, each with the name
  * the keyring (public keys too) knows for it; *N how many. */
 static char *
-name_recipients (PadlockHolder *holder,
-                 const char    *recipients,
-                 guint         *n)
+name_recipients (PadlockHeldKeys *held_keys,
+                 const char      *recipients,
+                 guint           *n)
 {
   g_auto(GStrv) ids = g_strsplit (recipients, ", ", -1);
   GString *out = g_string_new (NULL);
@@ -451,8 +451,8 @@ name_recipients (PadlockHolder *holder,
   *n = g_strv_length (ids);
   for (guint i = 0; ids[i]; i++)
     {
-      const char *label = holder && g_str_has_prefix (ids[i], "0x")
-                          ? padlock_holder_find_label (holder, ids[i] + 2)
+      const char *label = held_keys && g_str_has_prefix (ids[i], "0x")
+                          ? padlock_held_keys_find_label (held_keys, ids[i] + 2)
                           : NULL;
 
       if (out->len)
@@ -470,18 +470,18 @@ name_recipients (PadlockHolder *holder,
  * when they are what ended it, else the engine's, naming the recipients
  * when none of the user's keys opens it. */
 static GError *
-decrypt_error (PadlockJobWork    *work,
-               PadlockHolderCall *call,
-               gpg_error_t        err)
+decrypt_error (PadlockJobWork      *work,
+               PadlockHeldKeysCall *call,
+               gpg_error_t          err)
 {
   g_autofree char *names = NULL;
-  GError *error = work->holder ? padlock_holder_call_take_error (call, err)
-                               : NULL;
+  GError *error = work->held_keys
+                   ? padlock_held_keys_call_take_error (call, err) : NULL;
   guint n;
 
   if (error || !work->result.recipients[0])
     return error;
-  names = name_recipients (work->holder, work->result.recipients, &n);
+  names = name_recipients (work->held_keys, work->result.recipients, &n);
   return padlock_error_for_recipients (err, work->input_name, names, n);
 }
 
@@ -492,11 +492,11 @@ decrypt_error (PadlockJobWork    *work,
  * they do not stop the text.  The core reads it whole, so it is bounded
  * (PL_CLEARSIGN_MAX, 256 MiB; more fails with its own error). */
 static gpg_error_t
-verify_clearsigned (PadlockJobWork       *work,
-                    pl_source            *src,
-                    pl_sink              *sink,
-                    const pl_job_control *ctl,
-                    PadlockSignatureLookup  *lookup)
+verify_clearsigned (PadlockJobWork         *work,
+                    pl_source              *src,
+                    pl_sink                *sink,
+                    const pl_job_control   *ctl,
+                    PadlockSignatureLookup *lookup)
 {
   work->clearsigned = TRUE;
   return pl_clearsign_verify_stream (src, sink, NULL, 0,
@@ -512,12 +512,13 @@ decrypt_thread (GTask          *task,
 {
   pl_job_control ctl = job_control (self, work);
   pl_sniff_result sniffed;
-  PadlockHolderCall call;
+  PadlockHeldKeysCall call;
   pl_source *src = NULL;
   pl_sink *sink = NULL;
   GError *error = NULL;
   gpg_error_t err;
-  PadlockSignatureLookup *lookup = padlock_signature_lookup_new (work->verify_home);
+  PadlockSignatureLookup *lookup
+    = padlock_signature_lookup_new (work->verify_home);
 
   err = open_input_output (self, work, &src, &sink);
   /* What the name or the user took for a message, and is none, says so
@@ -535,14 +536,14 @@ decrypt_thread (GTask          *task,
     }
   else if (!err)
     {
-      if (work->holder)
-        padlock_holder_call_init (&call, work->holder, work->input_name,
-                                  work->cancellable, on_agent_waiting, self);
+      if (work->held_keys)
+        padlock_held_keys_call_init (&call, work->held_keys, work->input_name,
+                                     work->cancellable, on_agent_waiting, self);
       err = decrypt_with_secret (work, src, sink, &work->result, &ctl,
-                                 work->holder ? &call.core : NULL, lookup);
+                                 work->held_keys ? &call.core : NULL, lookup);
       if (err)
         error = decrypt_error (work, &call, err);
-      else if (work->holder)
+      else if (work->held_keys)
         g_clear_error (&call.error);
     }
   if (!err && !error)
@@ -553,8 +554,8 @@ decrypt_thread (GTask          *task,
       /* A file's size; a folder (an unpacked archive) has none to give. */
       if (g_stat (work->output_path, &st) == 0 && S_ISREG (st.st_mode))
         work->plaintext_size = st.st_size;
-      work->signatures = padlock_signature_lookup_verdicts (lookup,
-                                                         &work->result.verifications);
+      work->signatures = padlock_signature_lookup_verdicts (
+                           lookup, &work->result.verifications);
     }
   else if (err && !error)
     error = padlock_folder_error (NULL, FALSE, sink,

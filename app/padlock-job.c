@@ -306,7 +306,7 @@ padlock_job_start (PadlockJob *self,
   g_return_if_fail (PADLOCK_IS_JOB (self));
   g_return_if_fail (self->state == PADLOCK_JOB_QUEUED);
   g_return_if_fail (self->secret != NULL
-                    || ((self->holder != NULL || self->clearsigned)
+                    || ((self->held_keys != NULL || self->clearsigned)
                         && self->direction == PADLOCK_DIRECTION_DECRYPT)
                     || (self->recipients != NULL
                         && self->direction == PADLOCK_DIRECTION_ENCRYPT));
@@ -327,8 +327,8 @@ padlock_job_start (PadlockJob *self,
   work->input_name = g_file_get_basename (self->input);
   if (self->secret)
     work->secret = padlock_secret_ref (self->secret);
-  if (self->holder && self->direction == PADLOCK_DIRECTION_DECRYPT)
-    work->holder = padlock_holder_ref (self->holder);
+  if (self->held_keys && self->direction == PADLOCK_DIRECTION_DECRYPT)
+    work->held_keys = padlock_held_keys_ref (self->held_keys);
   if (self->recipients && self->direction == PADLOCK_DIRECTION_ENCRYPT)
     work->recipients = padlock_recipients_ref (self->recipients);
   work->verify_home = g_strdup (self->verify_home);
@@ -425,7 +425,7 @@ padlock_job_retry (PadlockJob    *self,
                    PadlockSecret *secret)
 {
   g_return_if_fail (PADLOCK_IS_JOB (self));
-  g_return_if_fail (secret != NULL || self->holder != NULL);
+  g_return_if_fail (secret != NULL || self->held_keys != NULL);
   g_return_if_fail (padlock_job_is_finished (self));
 
   if (secret)
@@ -483,15 +483,15 @@ padlock_job_dup_openers (PadlockJob *self)
 }
 
 void
-padlock_job_set_holder (PadlockJob    *self,
-                        PadlockHolder *holder)
+padlock_job_set_held_keys (PadlockJob      *self,
+                           PadlockHeldKeys *held_keys)
 {
   g_return_if_fail (PADLOCK_IS_JOB (self));
 
-  if (holder)
-    padlock_holder_ref (holder);
-  g_clear_pointer (&self->holder, padlock_holder_unref);
-  self->holder = holder;
+  if (held_keys)
+    padlock_held_keys_ref (held_keys);
+  g_clear_pointer (&self->held_keys, padlock_held_keys_unref);
+  self->held_keys = held_keys;
 }
 
 void
@@ -719,7 +719,7 @@ padlock_job_finalize (GObject *object)
   g_clear_pointer (&self->detail, g_free);
   padlock_folder_status_clear (&self->folder_status);
   g_clear_pointer (&self->secret, padlock_secret_unref);
-  g_clear_pointer (&self->holder, padlock_holder_unref);
+  g_clear_pointer (&self->held_keys, padlock_held_keys_unref);
   g_clear_pointer (&self->recipients, padlock_recipients_unref);
   g_free (self->verify_home);
   g_clear_pointer (&self->signatures, g_ptr_array_unref);

@@ -115,11 +115,11 @@ void              padlock_job_set_group         (PadlockJob       *self,
 void              padlock_job_set_secret        (PadlockJob       *self,
                                                  PadlockSecret    *secret);
 /* Decryption: the user's secret keys (padlock-holder.h), asked of
- * gpg-agent for the message's PKESKs; a job with a holder may start
+ * gpg-agent for the message's PKESKs; a job with held keys may start
  * without a passphrase.  Takes a reference. */
-typedef struct _PadlockHolder PadlockHolder;
-void              padlock_job_set_holder        (PadlockJob       *self,
-                                                 PadlockHolder    *holder);
+typedef struct _PadlockHeldKeys PadlockHeldKeys;
+void              padlock_job_set_held_keys     (PadlockJob      *self,
+                                                 PadlockHeldKeys *held_keys);
 /* Encryption: the people it is for (padlock-recipients.h), beside the
  * passphrase when there is one; a job with recipients may start without
  * a passphrase, and its format is then theirs.  Takes a reference. */
@@ -170,7 +170,7 @@ void              padlock_job_set_signing_key   (PadlockJob       *self,
                                                  const char       *home_dir);
 PadlockKey       *padlock_job_get_signing_key   (PadlockJob       *self);
 /* A failed job goes back to the queue, with a new passphrase; or, for a
- * job with a holder, with none: gpg-agent's pinentry asks again. */
+ * job with held keys, with none: gpg-agent's pinentry asks again. */
 void              padlock_job_retry             (PadlockJob       *self,
                                                  PadlockSecret    *secret);
 /* Stops a running job (its partial output goes) or drops a queued one. */

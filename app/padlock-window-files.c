@@ -179,7 +179,7 @@ start_jobs (PadlockWindow     *self,
       if (direction == PADLOCK_DIRECTION_DECRYPT)
         {
           padlock_window_set_verify_home (job);
-          padlock_window_keys_set_holder (self, job);
+          padlock_window_keys_set_held_keys (self, job);
         }
       else
         {
