@@ -6,7 +6,7 @@
  * input and the sink, encryption, decryption, and check-and-delete
  * (the output decrypted again before the original goes).
  *
- * The worker reads only the PadlockJobWork it is handed (copied from the
+ * The worker reads only the PadlockJobRun it is handed (copied from the
  * job at start) and, of the job, only the fields under "Shared with the
  * worker"; it stores, never notifies.
  */
@@ -121,7 +121,8 @@ typedef enum
   PADLOCK_JOB_SINK_DIGEST,
 } PadlockJobSinkKind;
 
-/* The work handed to the job's thread: what it needs, copied so that it
+/* One run of a job (padlock_job_start makes one each time, a retry
+ * too), handed to the job's thread: what it needs, copied so that it
  * never reads the job's fields, and what it produced. */
 typedef struct
 {
@@ -159,16 +160,17 @@ typedef struct
   char *output_path;
   gboolean original_deleted;
   gint64 plaintext_size;        /* decryption: the output's size */
-} PadlockJobWork;
+} PadlockJobRun;
 
 /* A GDestroyNotify for the task's data. */
-void padlock_job_work_free   (gpointer      data);
-/* The GTaskThreadFunc of a job: SOURCE_OBJECT the PadlockJob, TASK_DATA
- * its PadlockJobWork.  Encrypts or decrypts as the work's direction says,
- * fills in the work's results and returns a boolean or the error. */
-void padlock_job_work_thread (GTask        *task,
-                              gpointer      source_object,
-                              gpointer      task_data,
-                              GCancellable *cancellable);
+void padlock_job_run_free    (gpointer      data);
+/* The GTaskThreadFunc of a job's run: SOURCE_OBJECT the PadlockJob,
+ * TASK_DATA its PadlockJobRun.  Encrypts or decrypts as the run's
+ * direction says, fills in the run's results and returns a boolean or
+ * the error. */
+void padlock_job_run_worker (GTask        *task,
+                             gpointer      source_object,
+                             gpointer      task_data,
+                             GCancellable *cancellable);
 
 G_END_DECLS
