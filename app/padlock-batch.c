@@ -629,7 +629,7 @@ read_options (GVariantDict      *options,
   else if (g_variant_dict_contains (options, "decrypt"))
     *forced = PADLOCK_DIRECTION_DECRYPT;
   /* Without one, decryption asks gpg-agent for the user's keys only
-   * (checked once the jobs are sorted: need_passphrase). */
+   * (checked once the jobs are sorted: decide_maybe_keys). */
   g_variant_dict_lookup (options, "passphrase-file", "^&ay", pw_file);
   if (!g_variant_dict_lookup (options, G_OPTION_REMAINING, "^a&ay", paths)
       || !(*paths)[0])
