@@ -76,7 +76,7 @@ status_text (PadlockJob *job)
       return size ? g_strdup_printf (_("Waiting · %s"), size)
                   : g_strdup (_("Waiting"));
     case PADLOCK_JOB_RUNNING:
-    case PADLOCK_JOB_VERIFYING:
+    case PADLOCK_JOB_CHECKING_OUTPUT:
       /* Its own state: no data moves while the passphrase is stretched. */
       if (padlock_job_get_waiting_for_memory (job))
         return g_strdup (_("Waiting for memory…"));
@@ -84,7 +84,7 @@ status_text (PadlockJob *job)
         return g_strdup (_("Deriving key…"));
       rate = padlock_format_rate (padlock_job_get_throughput (job));
       left = padlock_format_time_left (padlock_job_get_time_left (job));
-      if (padlock_job_get_state (job) == PADLOCK_JOB_VERIFYING)
+      if (padlock_job_get_state (job) == PADLOCK_JOB_CHECKING_OUTPUT)
         return g_strdup_printf (_("Verifying · %s"), rate);
       if (padlock_job_get_throughput (job) <= 0)
         return g_strdup (encrypt ? _("Encrypting…")
@@ -297,7 +297,8 @@ padlock_job_row_sync (PadlockJobRow *self)
   g_autofree char *open_label = NULL;
   g_autofree char *retry_label = NULL;
   const GError *error = padlock_job_get_error (job);
-  gboolean running = state == PADLOCK_JOB_RUNNING || state == PADLOCK_JOB_VERIFYING;
+  gboolean running = state == PADLOCK_JOB_RUNNING
+                     || state == PADLOCK_JOB_CHECKING_OUTPUT;
 
   gtk_image_set_from_icon_name (self->icon, encrypt ? "changes-prevent-symbolic"
                                                     : "changes-allow-symbolic");

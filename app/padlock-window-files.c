@@ -119,7 +119,7 @@ add_sign_as (PadlockWindow *self, PadlockRequest *request)
 /* The encryption jobs of REQUEST are signed by the key "Sign as" offers
  * when it is checked, through the application's agent. */
 static void
-set_signer (PadlockRequest *request, PadlockJob *job)
+set_signing_key (PadlockRequest *request, PadlockJob *job)
 {
   PadlockApplication *app = PADLOCK_APPLICATION (g_application_get_default ());
   PadlockKey *key = request->sign_as
@@ -127,17 +127,17 @@ set_signer (PadlockRequest *request, PadlockJob *job)
                     : NULL;
 
   if (key)
-    padlock_job_set_signer (job, key, padlock_application_get_agent (app),
-                            padlock_keyring_get_home_dir (
-                              padlock_application_get_keyring (app)));
+    padlock_job_set_signing_key (job, key, padlock_application_get_agent (app),
+                                 padlock_keyring_get_home_dir (
+                                   padlock_application_get_keyring (app)));
 }
 
 void
-padlock_window_set_signers_home (PadlockJob *job)
+padlock_window_set_verify_home (PadlockJob *job)
 {
   g_autofree char *home = padlock_keyring_default_home ();
 
-  padlock_job_set_signers_home (job, home);
+  padlock_job_set_verify_home (job, home);
 }
 
 /* SECRET and RECIPIENTS (either may be NULL) lock the request's files. */
@@ -164,7 +164,7 @@ start_jobs (PadlockWindow     *self,
       padlock_job_set_group (job, group);
       padlock_job_set_secret (job, secret);
       padlock_job_set_recipients (job, recipients);
-      set_signer (request, job);
+      set_signing_key (request, job);
       padlock_queue_add (self->queue, job);
       padlock_job_config_clear (&config);
       return;
@@ -178,13 +178,13 @@ start_jobs (PadlockWindow     *self,
       padlock_job_set_secret (job, secret);
       if (direction == PADLOCK_DIRECTION_DECRYPT)
         {
-          padlock_window_set_signers_home (job);
-          padlock_window_keys_set_holder (self, job);
+          padlock_window_set_verify_home (job);
+          padlock_window_keys_set_held_keys (self, job);
         }
       else
         {
           padlock_job_set_recipients (job, recipients);
-          set_signer (request, job);
+          set_signing_key (request, job);
         }
       padlock_queue_add (self->queue, job);
     }

@@ -6,20 +6,20 @@
  *   - no PKESK (a passphrase's message, or no message at all): the
  *     passphrase dialog, as before;
  *   - a PKESK that one of the user's secret keys may open (it names one,
- *     or names nobody): a job with the holder and no passphrase; the
+ *     or names nobody): a job with the held keys and no passphrase; the
  *     agent's pinentry asks for the key's, and the row says so.  When it
  *     also has an SKESK and no key opened it, the passphrase is offered
  *     next (padlock_window_keys_offer_passphrase);
  *   - cleartext-signed text (gpg --clearsign): nothing to open, so a job
  *     that checks its signature, with neither dialog nor keys;
  *   - PKESKs for others only, with an SKESK: the passphrase dialog;
- *     without: a job with the holder, which fails saying whom the file is
- *     for ("This file is for Bob <bob@…> (0x…); none of your keys opens
- *     it").
+ *     without: a job with the held keys, which fails saying whom the
+ *     file is for ("This file is for Bob <bob@…> (0x…); none of your keys
+ *     opens it").
  * The keyring is the application's, first asked for when a file has a
  * PKESK (a session that never meets one never runs gpg); files that
- * arrive while it loads wait for it.  Each listing makes a new holder
- * (padlock-holder.h): jobs keep the one they were given.
+ * arrive while it loads wait for it.  Each listing makes new
+ * PadlockHeldKeys (padlock-holder.h): jobs keep the ones they were given.
  */
 #include "padlock-window-private.h"
 
@@ -47,14 +47,14 @@ key_job_kind (PadlockJob *job)
 }
 
 static void
-renew_holder (PadlockWindow *self)
+renew_held_keys (PadlockWindow *self)
 {
   PadlockApplication *app =
     PADLOCK_APPLICATION (gtk_window_get_application (GTK_WINDOW (self)));
 
-  g_clear_pointer (&self->holder, padlock_holder_unref);
-  self->holder = padlock_holder_new (self->keyring,
-                                     padlock_application_get_agent (app));
+  g_clear_pointer (&self->held_keys, padlock_held_keys_unref);
+  self->held_keys = padlock_held_keys_new (self->keyring,
+                                           padlock_application_get_agent (app));
 }
 
 static void
@@ -64,7 +64,7 @@ on_keyring_loaded (PadlockKeyring *keyring,
   g_autoptr(GPtrArray) files = g_steal_pointer (&self->for_keys);
   g_autoptr(GPtrArray) asked = NULL;
 
-  renew_holder (self);
+  renew_held_keys (self);
   padlock_window_imports_refresh (self);
   if (!files || !files->len)
     return;
@@ -86,7 +86,7 @@ window_keyring (PadlockWindow *self)
   g_signal_connect_object (self->keyring, "loaded",
                            G_CALLBACK (on_keyring_loaded), self, 0);
   if (padlock_keyring_get_state (self->keyring) != PADLOCK_KEYRING_LOADING)
-    renew_holder (self);
+    renew_held_keys (self);
   return self->keyring;
 }
 
@@ -97,13 +97,13 @@ padlock_window_keys_get_keyring (PadlockWindow *self)
 }
 
 /* A decryption of FILE in GROUP that needs no passphrase: with the
- * user's keys (HOLDER), or none for a cleartext-signed text. */
+ * user's keys (HELD_KEYS), or none for a cleartext-signed text. */
 static void
-start_key_job (PadlockWindow *self,
-               GFile         *file,
-               guint          group,
-               PadlockHolder *holder,
-               gboolean       skesk)
+start_key_job (PadlockWindow   *self,
+               GFile           *file,
+               guint            group,
+               PadlockHeldKeys *held_keys,
+               gboolean         skesk)
 {
   PadlockJobConfig config = { 0 };
   g_autoptr(PadlockJob) job = NULL;
@@ -112,11 +112,11 @@ start_key_job (PadlockWindow *self,
   job = padlock_job_new (file, PADLOCK_DIRECTION_DECRYPT, &config);
   padlock_job_config_clear (&config);
   padlock_job_set_group (job, group);
-  if (holder)
-    padlock_job_set_holder (job, holder);
+  if (held_keys)
+    padlock_job_set_held_keys (job, held_keys);
   else
     padlock_job_set_clearsigned (job, TRUE);
-  padlock_window_set_signers_home (job);
+  padlock_window_set_verify_home (job);
   g_object_set_qdata (G_OBJECT (job), key_job_quark (),
                       GINT_TO_POINTER (skesk ? KEY_JOB_SKESK : KEY_JOB_ONLY));
   padlock_queue_add (self->queue, job);
@@ -150,14 +150,14 @@ padlock_window_keys_sort (PadlockWindow *self,
           g_ptr_array_add (asked, g_object_ref (file));
           continue;
         }
-      if (!self->holder)
+      if (!self->held_keys)
         {
           if (!self->for_keys)
             self->for_keys = g_ptr_array_new_with_free_func (g_object_unref);
           g_ptr_array_add (self->for_keys, g_object_ref (file));
           continue;
         }
-      mine = padlock_holder_may_open (self->holder, sniffed);
+      mine = padlock_held_keys_may_open (self->held_keys, sniffed);
       if (!mine && skesk)
         {
           g_ptr_array_add (asked, g_object_ref (file));
@@ -165,17 +165,17 @@ padlock_window_keys_sort (PadlockWindow *self,
         }
       if (!group)
         group = ++self->next_group;
-      start_key_job (self, file, group, self->holder, skesk);
+      start_key_job (self, file, group, self->held_keys, skesk);
     }
   return asked;
 }
 
 void
-padlock_window_keys_set_holder (PadlockWindow *self,
-                                PadlockJob    *job)
+padlock_window_keys_set_held_keys (PadlockWindow *self,
+                                   PadlockJob    *job)
 {
-  if (self->holder)
-    padlock_job_set_holder (job, self->holder);
+  if (self->held_keys)
+    padlock_job_set_held_keys (job, self->held_keys);
 }
 
 gboolean
@@ -206,6 +206,6 @@ padlock_window_dispose_keys (PadlockWindow *self)
   if (self->keyring)
     g_signal_handlers_disconnect_by_data (self->keyring, self);
   g_clear_object (&self->keyring);
-  g_clear_pointer (&self->holder, padlock_holder_unref);
+  g_clear_pointer (&self->held_keys, padlock_held_keys_unref);
   g_clear_pointer (&self->for_keys, g_ptr_array_unref);
 }

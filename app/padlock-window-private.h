@@ -54,7 +54,7 @@ struct _PadlockWindow
   char *last_notice;
   /* The user's GnuPG keys (padlock-window-keys.c) */
   PadlockKeyring *keyring;      /* the application's, once needed */
-  PadlockHolder *holder;        /* from its last listing; NULL before */
+  PadlockHeldKeys *held_keys;   /* from its last listing; NULL before */
   GPtrArray *for_keys;          /* GFile: decryptions waiting for it */
 
   /* Borrowed */
@@ -136,10 +136,10 @@ PadlockKeyring *padlock_window_keys_get_keyring (PadlockWindow *self);
 /* A decryption verifies its signatures with the user's GnuPG keyring,
  * the one the application's keyring reads (gpg's default home); it asks
  * gpg only when the file is signed. */
-void     padlock_window_set_signers_home (PadlockJob *job);
-/* Gives a decryption the holder, once the keyring has listed. */
-void     padlock_window_keys_set_holder (PadlockWindow *self,
-                                         PadlockJob    *job);
+void     padlock_window_set_verify_home (PadlockJob *job);
+/* Gives a decryption the held keys, once the keyring has listed. */
+void     padlock_window_keys_set_held_keys (PadlockWindow *self,
+                                            PadlockJob    *job);
 /* Whether JOB was started for the keys, without a passphrase. */
 gboolean padlock_window_keys_is_key_job (PadlockWindow *self,
                                          PadlockJob    *job);

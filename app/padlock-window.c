@@ -28,7 +28,8 @@ count_jobs (PadlockWindow *self,
 
   counts->queued = padlock_queue_count_state (q, PADLOCK_JOB_QUEUED);
   counts->running = padlock_queue_count_state (q, PADLOCK_JOB_RUNNING)
-                    + padlock_queue_count_state (q, PADLOCK_JOB_VERIFYING);
+                    + padlock_queue_count_state (q,
+                                                 PADLOCK_JOB_CHECKING_OUTPUT);
   counts->done = padlock_queue_count_state (q, PADLOCK_JOB_DONE);
   counts->failed = padlock_queue_count_state (q, PADLOCK_JOB_FAILED);
   counts->cancelled = padlock_queue_count_state (q, PADLOCK_JOB_CANCELLED);

@@ -76,14 +76,16 @@ static void *
 decrypt_thread (void *arg)
 {
   run *r = arg;
-  static const pl_key keys[] = { { PL_KEY_PASSPHRASE, "password", 8, 0 } };
+  static const pl_opener keys[] = {
+    { PL_OPENER_PASSPHRASE, "password", 8, 0 }
+  };
   pl_decrypt_options o = { 0 };
   pl_job_control ctl = { 0 };
   pl_source *src = pl_source_new_memory (msg, msg_len);
   pl_sink *sink = pl_sink_new_memory ();
 
-  o.keys = keys;
-  o.n_keys = 1;
+  o.openers = keys;
+  o.n_openers = 1;
   ctl.cancel = &r->cancel;
   r->err = pl_decrypt (src, sink, &o, NULL, &ctl);
   r->returned = now ();

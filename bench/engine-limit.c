@@ -58,14 +58,14 @@ die (const char *what, gpg_error_t err)
   exit (1);
 }
 
-static const pl_key bench_key = { PL_KEY_PASSPHRASE, "bench", 5, 0 };
+static const pl_opener bench_key = { PL_OPENER_PASSPHRASE, "bench", 5, 0 };
 
 static void
 options (pl_encrypt_options *o, pl_profile profile)
 {
   pl_encrypt_options_init (o);
-  o->keys = &bench_key;
-  o->n_keys = 1;
+  o->openers = &bench_key;
+  o->n_openers = 1;
   o->profile = profile;
   o->s2k_ms = 1;
   o->argon2_passes = 1;
@@ -80,7 +80,7 @@ time_job (int encrypt, pl_profile profile, const uint8_t *data, size_t len,
 {
   pl_encrypt_options o;
   pl_job_control ctl = { NULL, NULL, NULL, threads };
-  const pl_key pw = { PL_KEY_PASSPHRASE, "bench", 5, 0 };
+  const pl_opener pw = { PL_OPENER_PASSPHRASE, "bench", 5, 0 };
   pl_decrypt_options d = { &pw, 1, 0, NULL };
   double best = 1e9;
 

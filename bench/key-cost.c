@@ -167,7 +167,7 @@ typedef struct
   pl_cert *cert, *key;
   const pl_cert_key *enc;       /* the certificate's encryption key */
   const pl_cert_key *sec;       /* the same key in KEY */
-  pl_key cert_key, secret_key, pass_key;
+  pl_opener cert_key, secret_key, pass_key;
   pl_keycache *cache;
   pl_encrypt_options eo_cert, eo_pass;
   pl_decrypt_options do_key, do_pass;
@@ -200,26 +200,26 @@ bench_init (bench *b, const char *cert_path, const char *key_path)
       fprintf (stderr, "key-cost: KEY must be CERT's, unprotected\n");
       exit (2);
     }
-  b->cert_key = (pl_key) { PL_KEY_CERT, b->cert, 0, 0, 0 };
-  b->secret_key = (pl_key) { PL_KEY_SECRET, b->key, 0, 0, 0 };
-  b->pass_key = pl_key_passphrase ("bench", 5);
+  b->cert_key = (pl_opener) { PL_OPENER_CERT, b->cert, 0, 0, 0 };
+  b->secret_key = (pl_opener) { PL_OPENER_SECRET_KEYS, b->key, 0, 0, 0 };
+  b->pass_key = pl_opener_passphrase ("bench", 5);
   err = pl_keycache_new (&b->cache);
   if (err)
     die ("keycache", err);
 
   pl_encrypt_options_init (&b->eo_cert);
-  b->eo_cert.keys = &b->cert_key;
-  b->eo_cert.n_keys = 1;
+  b->eo_cert.openers = &b->cert_key;
+  b->eo_cert.n_openers = 1;
   pl_encrypt_options_init (&b->eo_pass);
-  b->eo_pass.keys = &b->pass_key;
-  b->eo_pass.n_keys = 1;
+  b->eo_pass.openers = &b->pass_key;
+  b->eo_pass.n_openers = 1;
   b->eo_pass.keycache = b->cache;
   memset (&b->do_key, 0, sizeof b->do_key);
-  b->do_key.keys = &b->secret_key;
-  b->do_key.n_keys = 1;
+  b->do_key.openers = &b->secret_key;
+  b->do_key.n_openers = 1;
   memset (&b->do_pass, 0, sizeof b->do_pass);
-  b->do_pass.keys = &b->pass_key;
-  b->do_pass.n_keys = 1;
+  b->do_pass.openers = &b->pass_key;
+  b->do_pass.n_openers = 1;
   b->do_pass.keycache = b->cache;
 }
 
@@ -340,9 +340,9 @@ time_stage (int which, bench *b, const uint8_t *cert_data, size_t cert_len,
       err = pl_certs_read (cert_data, cert_len, &all, &n);
       if (!err)
         {
-          pl_key k = { PL_KEY_CERT, all[0], 0, 0, 0 };
+          pl_opener k = { PL_OPENER_CERT, all[0], 0, 0, 0 };
           pl_encrypt_options o = b->eo_cert;
-          o.keys = &k;
+          o.openers = &k;
           err = run_job (1, plain, 1, &o, NULL, NULL, NULL);
         }
       break;
@@ -356,9 +356,9 @@ time_stage (int which, bench *b, const uint8_t *cert_data, size_t cert_len,
       err = pl_certs_read (key_data, key_len, &all, &n);
       if (!err)
         {
-          pl_key k = { PL_KEY_SECRET, all[0], 0, 0, 0 };
+          pl_opener k = { PL_OPENER_SECRET_KEYS, all[0], 0, 0, 0 };
           pl_decrypt_options o = b->do_key;
-          o.keys = &k;
+          o.openers = &k;
           err = run_job (0, msg_cert, msg_cert_len, NULL, &o, NULL, NULL);
         }
       break;

@@ -107,7 +107,7 @@ typedef struct
 static uint8_t *
 encrypt_to_memory (bench *b, int sign, size_t *out_len)
 {
-  pl_key k = { PL_KEY_CERT, b->certs[0], 0, 0, 0 };
+  pl_opener k = { PL_OPENER_CERT, b->certs[0], 0, 0, 0 };
   const pl_seckey *signers[] = { &b->sk };
   pl_encrypt_options o;
   pl_source *src = pl_source_new_memory (b->plain, b->len);
@@ -117,8 +117,8 @@ encrypt_to_memory (bench *b, int sign, size_t *out_len)
   gpg_error_t err;
 
   pl_encrypt_options_init (&o);
-  o.keys = &k;
-  o.n_keys = 1;
+  o.openers = &k;
+  o.n_openers = 1;
   o.signers = sign ? signers : NULL;
   o.n_signers = sign;
   if ((err = pl_encrypt (src, sink, &o, NULL)))
@@ -134,7 +134,7 @@ encrypt_to_memory (bench *b, int sign, size_t *out_len)
 static double
 time_decrypt (bench *b, const uint8_t *msg, size_t len, int want_signed)
 {
-  pl_key k = { PL_KEY_SECRET, b->certs[0], 0, 0, 0 };
+  pl_opener k = { PL_OPENER_SECRET_KEYS, b->certs[0], 0, 0, 0 };
   pl_decrypt_options d;
   pl_decrypt_result r;
   pl_job_control ctl = { 0 };
@@ -143,8 +143,8 @@ time_decrypt (bench *b, const uint8_t *msg, size_t len, int want_signed)
   gpg_error_t err;
 
   memset (&d, 0, sizeof d);
-  d.keys = &k;
-  d.n_keys = 1;
+  d.openers = &k;
+  d.n_openers = 1;
   d.verify_certs = (const pl_cert *const *) b->certs;
   d.n_verify_certs = b->n;
   ctl.threads = b->threads;
@@ -165,7 +165,7 @@ time_decrypt (bench *b, const uint8_t *msg, size_t len, int want_signed)
 static double
 time_encrypt (bench *b, int sign)
 {
-  pl_key k = { PL_KEY_CERT, b->certs[0], 0, 0, 0 };
+  pl_opener k = { PL_OPENER_CERT, b->certs[0], 0, 0, 0 };
   const pl_seckey *signers[] = { &b->sk };
   pl_encrypt_options o;
   pl_job_control ctl = { 0 };
@@ -174,8 +174,8 @@ time_encrypt (bench *b, int sign)
   gpg_error_t err;
 
   pl_encrypt_options_init (&o);
-  o.keys = &k;
-  o.n_keys = 1;
+  o.openers = &k;
+  o.n_openers = 1;
   o.signers = sign ? signers : NULL;
   o.n_signers = sign;
   ctl.threads = b->threads;

@@ -31,7 +31,7 @@
 #define MAX_ROUNDS 64
 
 
-static const pl_key bench_key = { PL_KEY_PASSPHRASE, "bench", 5, 0 };
+static const pl_opener bench_key = { PL_OPENER_PASSPHRASE, "bench", 5, 0 };
 
 static double
 wall_s (void)
@@ -89,7 +89,7 @@ main (int argc, char **argv)
   int rounds = argc > 1 ? atoi (argv[1]) : 9;
   uint8_t *plain = malloc (LEN);
   pl_encrypt_options o;
-  const pl_key pw = { PL_KEY_PASSPHRASE, "bench", 5, 0 };
+  const pl_opener pw = { PL_OPENER_PASSPHRASE, "bench", 5, 0 };
   pl_decrypt_options d = { &pw, 1, 0, NULL };
   double wall[3][MAX_ROUNDS], caller[3][MAX_ROUNDS], other[3][MAX_ROUNDS];
   double ratio[MAX_ROUNDS];
@@ -105,8 +105,8 @@ main (int argc, char **argv)
     die ("init", gpg_error (GPG_ERR_GENERAL));
   gcry_randomize (plain, LEN, GCRY_WEAK_RANDOM);
   pl_encrypt_options_init (&o);
-  o.keys = &bench_key;
-  o.n_keys = 1;
+  o.openers = &bench_key;
+  o.n_openers = 1;
   o.profile = PL_PROFILE_RFC4880;
   o.s2k_ms = 1;
   src = pl_source_new_memory (plain, LEN);

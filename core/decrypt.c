@@ -1259,7 +1259,8 @@ pl_decrypt (pl_source *src, pl_sink *sink, const pl_decrypt_options *opts,
   memset (result, 0, sizeof *result);
   if (!j)
     err = gpg_error (GPG_ERR_ENOMEM);
-  else if (!opts || ((!opts->n_keys || !opts->keys) && !opts->signed_only))
+  else if (!opts
+           || ((!opts->n_openers || !opts->openers) && !opts->signed_only))
     err = gpg_error (GPG_ERR_NO_KEY);
   if (err)
     {

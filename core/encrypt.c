@@ -558,7 +558,7 @@ check_options (const pl_encrypt_options *o)
   if (o->profile != PL_PROFILE_RFC4880
       && pl_cipher_block_length (o->cipher_algo) != 16)
     return gpg_error (GPG_ERR_CIPHER_ALGO);
-  if (o->sign_only ? !o->n_signers : (!o->n_keys || !o->keys))
+  if (o->sign_only ? !o->n_signers : (!o->n_openers || !o->openers))
     return gpg_error (GPG_ERR_NO_KEY);
   for (size_t i = 0; i < o->n_signers; i++)
     if (!pl_sig_can_make (o->signers[i]->pub))

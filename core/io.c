@@ -150,7 +150,8 @@ pl_source_new_fd (int fd, int close_fd)
   pl_source *mapped;
   struct stat st;
 
-  if (pl_source_map_pays (fd) && !pl_source_new_mapped (fd, close_fd, &mapped))
+  if (pl_source_should_map (fd)
+      && !pl_source_new_mapped (fd, close_fd, &mapped))
     return mapped;
   s = calloc (1, sizeof *s);
   if (!s)

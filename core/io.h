@@ -54,7 +54,7 @@ void pl_sink_free (pl_sink *sink);
 /* Borrows DATA: it must outlive the source. */
 pl_source *pl_source_new_memory (const void *data, size_t len);
 /* Takes ownership of FD when CLOSE_FD.  The size is known for a regular
- * file.  A regular file where mapping pays (pl_source_map_pays) is
+ * file.  A regular file where mapping pays (pl_source_should_map) is
  * mapped and lent in place (mapsource.h); anything else is read. */
 pl_source *pl_source_new_fd (int fd, int close_fd);
 /* Opens PATH for reading; fails with the errno as a gpg_error_t. */

@@ -67,26 +67,28 @@ typedef struct
                                  * USER_DATA: 1, (2, 1)..., 0 */
 } pl_job_control;
 
-/* A key: what locks a message (encryption) or may open it (decryption).
- * The job reads it, never keeps it; DATA may be secure memory. */
+/* An opener: what locks a message (encryption) or may open it
+ * (decryption), a passphrase, a key or a certificate; one word for them
+ * all, since the jobs treat them as one list.  The job reads it, never
+ * keeps it; DATA may be secure memory. */
 typedef enum
 {
-  PL_KEY_PASSPHRASE = 1,        /* DATA, LEN: the passphrase's source, as
+  PL_OPENER_PASSPHRASE = 1,     /* DATA, LEN: the passphrase's source, as
                                  * read; RULE: how (passphrase.h) */
-  PL_KEY_SESSION,               /* DATA, LEN: a session key for CIPHER_ALGO
-                                 * (decryption only) */
-  PL_KEY_CERT,                  /* DATA: a pl_cert (cert.h) to encrypt to:
+  PL_OPENER_SESSION_KEY,        /* DATA, LEN: a session key for
+                                 * CIPHER_ALGO (decryption only) */
+  PL_OPENER_CERT,               /* DATA: a pl_cert (cert.h) to encrypt to:
                                  * a PKESK for its encryption key
                                  * (encryption only) */
-  PL_KEY_SECRET,                /* DATA: a pl_cert with secret keys
+  PL_OPENER_SECRET_KEYS,        /* DATA: a pl_cert with secret keys
                                  * (cert.h) (decryption only) */
-  PL_KEY_KEY_PASSPHRASE,        /* DATA, LEN: a passphrase that unlocks
-                                 * the PL_KEY_SECRET keys, never tried on
-                                 * an SKESK (decryption only) */
-  PL_KEY_HELD                   /* DATA: a pl_key_holder (recipients.h):
+  PL_OPENER_KEY_PASSPHRASE,     /* DATA, LEN: a passphrase that unlocks
+                                 * the PL_OPENER_SECRET_KEYS keys, never
+                                 * tried on an SKESK (decryption only) */
+  PL_OPENER_HELD_KEYS           /* DATA: a pl_key_holder (recipients.h):
                                  * secret keys held elsewhere (decryption
                                  * only) */
-} pl_key_kind;
+} pl_opener_kind;
 
 /* A derived-key cache (keycache.h), which the jobs of one drop or
  * `padlock --batch` run share; NULL: none. */
@@ -94,44 +96,45 @@ typedef struct pl_keycache pl_keycache;
 
 typedef struct
 {
-  pl_key_kind kind;
+  pl_opener_kind kind;
   const void *data;
   size_t len;
-  int cipher_algo;              /* PL_KEY_SESSION: the OpenPGP cipher id */
-  int rule;                     /* PL_KEY_PASSPHRASE: a pl_passphrase_rule */
-} pl_key;
+  int cipher_algo;              /* PL_OPENER_SESSION_KEY: the OpenPGP
+                                 * cipher id */
+  int rule;                     /* PL_OPENER_PASSPHRASE: a pl_passphrase_rule */
+} pl_opener;
 
 /* A passphrase as typed: every octet counts (PL_PASSPHRASE_TYPED). */
-static inline pl_key
-pl_key_passphrase (const char *passphrase, size_t len)
+static inline pl_opener
+pl_opener_passphrase (const char *passphrase, size_t len)
 {
-  pl_key k = { PL_KEY_PASSPHRASE, passphrase, len, 0, 0 };
-  return k;
+  pl_opener o = { PL_OPENER_PASSPHRASE, passphrase, len, 0, 0 };
+  return o;
 }
 
 /* The TEXT of a passphrase source as read under RULE (passphrase.h):
  * encryption locks with RULE's passphrase, decryption also tries the
  * text's other forms. */
-static inline pl_key
-pl_key_passphrase_source (const char *text, size_t len, int rule)
+static inline pl_opener
+pl_opener_passphrase_source (const char *text, size_t len, int rule)
 {
-  pl_key k = { PL_KEY_PASSPHRASE, text, len, 0, rule };
-  return k;
+  pl_opener o = { PL_OPENER_PASSPHRASE, text, len, 0, rule };
+  return o;
 }
 
-static inline pl_key
-pl_key_session (const uint8_t *session_key, size_t len, int cipher_algo)
+static inline pl_opener
+pl_opener_session_key (const uint8_t *session_key, size_t len, int cipher_algo)
 {
-  pl_key k = { PL_KEY_SESSION, session_key, len, cipher_algo, 0 };
-  return k;
+  pl_opener o = { PL_OPENER_SESSION_KEY, session_key, len, cipher_algo, 0 };
+  return o;
 }
 
 typedef struct
 {
-  /* What locks the message: one key packet each (passphrases: SKESK).
-   * At least one. */
-  const pl_key *keys;
-  size_t n_keys;
+  /* What locks the message: one key packet each (passphrases: SKESK,
+   * certificates: PKESK).  At least one. */
+  const pl_opener *openers;
+  size_t n_openers;
   pl_profile profile;
   int cipher_algo;              /* 0: AES-256 */
   int armor;
@@ -171,8 +174,8 @@ typedef struct
   /* The candidates, at least one: session keys first, as given; then
    * each key packet with each passphrase, in each of its forms
    * (passphrase.h), until one opens it (keys.c). */
-  const pl_key *keys;
-  size_t n_keys;
+  const pl_opener *openers;
+  size_t n_openers;
   uint32_t argon2_cap_kib;      /* 0: PL_S2K_ARGON2_DEFAULT_CAP_KIB */
   /* When not NULL (caller's secure memory, PL_SESSION_KEY_MAX octets),
    * receives the session key that opened the message; its length goes
@@ -265,17 +268,17 @@ int pl_profile_valid (int profile);
 /* Sets up libgcrypt (version check, secure memory).  Call once, early. */
 gpg_error_t pl_init (void);
 
-/* Encrypts SRC into SINK for OPTS->keys.  Refusals before any output
- * (the sink is aborted): no key (GPG_ERR_NO_KEY), a certificate without
+/* Encrypts SRC into SINK for OPTS->openers.  Refusals before any output
+ * (the sink is aborted): no opener (GPG_ERR_NO_KEY), a certificate without
  * a valid encryption key (GPG_ERR_UNUSABLE_PUBKEY), a cipher that
  * cannot be used (GPG_ERR_CIPHER_ALGO), an unknown profile, compression,
- * literal format or chunk size, or a key that locks nothing (a session
+ * literal format or chunk size, or an opener that locks nothing (a session
  * key) (GPG_ERR_INV_ARG). */
 gpg_error_t pl_encrypt (pl_source *src, pl_sink *sink,
                         const pl_encrypt_options *opts,
                         const pl_job_control *ctl);
 
-/* Decrypts SRC into SINK with the first candidate of OPTS->keys that
+/* Decrypts SRC into SINK with the first candidate of OPTS->openers that
  * opens it; RESULT may be NULL.  No candidate at all (or OPTS NULL) is
  * GPG_ERR_NO_KEY, before reading. */
 gpg_error_t pl_decrypt (pl_source *src, pl_sink *sink,

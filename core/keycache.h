@@ -16,7 +16,8 @@
  *  - decrypting, each distinct (passphrase, specifier, key length) is
  *    derived once and remembered, so that files Padlock made together
  *    open with one derivation.  The keys made for encryption open those
- *    files too (verifying an output costs no derivation).
+ *    files too (checking an output before its original is deleted
+ *    costs no derivation).
  *
  * Derived keys live in secure memory until pl_keycache_free wipes them;
  * the passphrases are copied there too, and compared in constant time.

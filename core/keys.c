@@ -1,4 +1,4 @@
-/* keys.c - from the job's keys to session keys, and back */
+/* keys.c - from the job's openers to session keys, and back */
 #include "keys.h"
 #include "algo.h"
 #include "aead.h"
@@ -194,7 +194,7 @@ keycache_may_share (const pl_skesk *sk, size_t s2k_len)
  * it. */
 static gpg_error_t
 lock_with_key (const pl_encrypt_options *o, const pl_job_control *ctl,
-               const pl_key *key, pl_s2k *template, int *calibrated,
+               const pl_opener *key, pl_s2k *template, int *calibrated,
                int s2k_is_key, uint8_t *session_key, size_t keylen,
                pl_packet_emit_fn emit, void *arg)
 {
@@ -246,10 +246,10 @@ lock_with_key (const pl_encrypt_options *o, const pl_job_control *ctl,
 
 /* 1 when KEY can lock a message. */
 static int
-key_locks (const pl_key *key)
+key_locks (const pl_opener *key)
 {
-  return key->data && (key->kind == PL_KEY_PASSPHRASE
-                       || key->kind == PL_KEY_CERT);
+  return key->data && (key->kind == PL_OPENER_PASSPHRASE
+                       || key->kind == PL_OPENER_CERT);
 }
 
 gpg_error_t
@@ -263,35 +263,35 @@ pl_keys_lock (const pl_encrypt_options *o, const pl_job_control *ctl,
   pl_profile readable;
   gpg_error_t err = 0;
 
-  if (!o->n_keys || !o->keys)
+  if (!o->n_openers || !o->openers)
     return gpg_error (GPG_ERR_NO_KEY);
-  for (size_t i = 0; i < o->n_keys; i++)
-    if (!key_locks (&o->keys[i]))
+  for (size_t i = 0; i < o->n_openers; i++)
+    if (!key_locks (&o->openers[i]))
       return gpg_error (GPG_ERR_INV_ARG);
   /* Every certificate can take a PKESK and read the profile, before
    * anything is emitted. */
-  err = pl_recipients_check (o->keys, o->n_keys, now, NULL, 0);
+  err = pl_recipients_check (o->openers, o->n_openers, now, NULL, 0);
   if (!err)
-    err = pl_recipients_profile (o->keys, o->n_keys, (int) o->profile, now,
-                                 &readable, NULL, 0);
+    err = pl_recipients_profile (o->openers, o->n_openers, (int) o->profile,
+                                 now, &readable, NULL, 0);
   if (err)
     return err;
   /* As gpg -c: one passphrase, SKESK v4, and the S2K output is the
    * session key.  More passphrases need a key each can wrap, and so do
    * the files sharing a cache, which share their S2K output. */
-  s2k_is_key = o->profile == PL_PROFILE_RFC4880 && o->n_keys == 1
-               && o->keys[0].kind == PL_KEY_PASSPHRASE && !o->keycache;
+  s2k_is_key = o->profile == PL_PROFILE_RFC4880 && o->n_openers == 1
+               && o->openers[0].kind == PL_OPENER_PASSPHRASE && !o->keycache;
   if (!s2k_is_key)
     gcry_randomize (session_key, keylen, GCRY_STRONG_RANDOM);
   /* PKESKs first, as gpg writes them: gpg reads the key packets in order
    * and asks for a passphrase at an SKESK even when it holds the key. */
-  for (size_t i = 0; i < o->n_keys && !err; i++)
-    if (o->keys[i].kind == PL_KEY_CERT)
-      err = pl_recipient_lock (o, o->keys[i].data, now, session_key, keylen,
+  for (size_t i = 0; i < o->n_openers && !err; i++)
+    if (o->openers[i].kind == PL_OPENER_CERT)
+      err = pl_recipient_lock (o, o->openers[i].data, now, session_key, keylen,
                                emit, arg);
-  for (size_t i = 0; i < o->n_keys && !err; i++)
-    if (o->keys[i].kind != PL_KEY_CERT)
-      err = lock_with_key (o, ctl, &o->keys[i], &template, &calibrated,
+  for (size_t i = 0; i < o->n_openers && !err; i++)
+    if (o->openers[i].kind != PL_OPENER_CERT)
+      err = lock_with_key (o, ctl, &o->openers[i], &template, &calibrated,
                            s2k_is_key, session_key, keylen, emit, arg);
   pl_wipe (&template, sizeof template);
   return err;
@@ -342,7 +342,7 @@ pl_key_candidates_new (pl_key_candidates **out, const pl_decrypt_options *o,
   if (c->s2k_key)
     err = pl_derive_init (&c->derive, o->keycache, &s2k_ctl,
                           o->argon2_cap_kib);
-  if (!err && pl_pkesk_list_new (&c->pkesks, o->keys, o->n_keys,
+  if (!err && pl_pkesk_list_new (&c->pkesks, o->openers, o->n_openers,
                                  ctl ? ctl->cancel : NULL, o->argon2_cap_kib))
     err = gpg_error (GPG_ERR_ENOMEM);
   if (err)
@@ -415,13 +415,13 @@ pl_key_candidates_add_packet (pl_key_candidates *c, pl_packet_body *body)
 static int
 next_passphrase (pl_key_candidates *c, const char **pw, size_t *len)
 {
-  for (; c->next_key < c->o->n_keys; c->next_key++, c->next_form = 0)
+  for (; c->next_key < c->o->n_openers; c->next_key++, c->next_form = 0)
     {
-      const pl_key *k = &c->o->keys[c->next_key];
+      const pl_opener *k = &c->o->openers[c->next_key];
       size_t forms[PL_PASSPHRASE_FORMS];
       size_t n;
 
-      if (k->kind != PL_KEY_PASSPHRASE || !k->data)
+      if (k->kind != PL_OPENER_PASSPHRASE || !k->data)
         continue;
       n = pl_passphrase_forms (k->data, k->len, k->rule, forms);
       if (c->next_form < n)
@@ -458,11 +458,11 @@ static int
 next_session_key (pl_key_candidates *c, uint8_t *key, size_t *keylen,
                   int *cipher_algo)
 {
-  while (c->next_session < c->o->n_keys)
+  while (c->next_session < c->o->n_openers)
     {
-      const pl_key *k = &c->o->keys[c->next_session++];
+      const pl_opener *k = &c->o->openers[c->next_session++];
 
-      if (k->kind != PL_KEY_SESSION)
+      if (k->kind != PL_OPENER_SESSION_KEY)
         continue;
       c->session_tried = 1;
       if (!k->data || !k->len || k->len > PL_SESSION_KEY_MAX)
@@ -566,8 +566,8 @@ pl_key_candidates_reject (pl_key_candidates *c, gpg_error_t why)
 static int
 has_passphrase (const pl_decrypt_options *o)
 {
-  for (size_t i = 0; i < o->n_keys; i++)
-    if (o->keys[i].kind == PL_KEY_PASSPHRASE)
+  for (size_t i = 0; i < o->n_openers; i++)
+    if (o->openers[i].kind == PL_OPENER_PASSPHRASE)
       return 1;
   return 0;
 }

@@ -1,12 +1,13 @@
-/* keys.h - from the job's keys to session keys, and back
+/* keys.h - from the job's openers to session keys, and back
  *
  * The one place that knows key packets.  Encryption: the session key is
- * chosen and each key of the options becomes a key packet (a passphrase:
- * an SKESK, skesk.c).  Decryption: the key packets read before the data
- * and the options' keys become a list of candidate session keys, which
- * the data packet tries in turn.  A public-key recipient will be one more
- * kind of key and one more packet here (a PKESK, beside skesk.c); the
- * jobs in encrypt.c and decrypt.c do not change.
+ * chosen and each opener of the options (job.h) becomes a key packet: a
+ * passphrase an SKESK (skesk.c), a certificate a PKESK (recipients.h).
+ * Decryption: the key packets read before the data and the options'
+ * openers become a list of candidate session keys, which the data packet
+ * tries in turn; a PKESK is opened by the options' secret keys or keys
+ * held elsewhere (recipients.h, pkesk.h).  The jobs in encrypt.c and
+ * decrypt.c know none of this.
  *
  * Every S2K key of a decryption comes through the message's derivation
  * context (derive.h: budget, cancel) from a derived-key cache
@@ -34,15 +35,16 @@ typedef gpg_error_t (*pl_packet_emit_fn) (void *arg, const uint8_t *p,
 
 /* Encryption.  Chooses the session key for the profile of O (KEYLEN
  * octets for O->cipher_algo) into SESSION_KEY (secure memory,
- * PL_SESSION_KEY_MAX octets) and emits one key packet per key in O->keys,
- * in order; a passphrase locks with its rule's form (passphrase.h).  A
- * single passphrase with the rfc4880 profile and no cache writes an
- * SKESK v4 whose S2K output is the session key, as gpg -c does;
- * otherwise the session key is random and each packet wraps it.  With
- * O->keycache, a passphrase's key comes from the cache, under its one
- * specifier.  No key, or a key this direction cannot use (a session
- * key): GPG_ERR_NO_KEY / GPG_ERR_INV_ARG, before anything is emitted.
- * A certificate (PL_KEY_CERT) becomes a PKESK (recipients.h); one
+ * PL_SESSION_KEY_MAX octets) and emits one key packet per opener in
+ * O->openers, in order; a passphrase locks with its rule's form
+ * (passphrase.h).  A single passphrase with the rfc4880 profile and no
+ * cache writes an SKESK v4 whose S2K output is the session key, as
+ * gpg -c does; otherwise the session key is random and each packet wraps
+ * it.  With O->keycache, a passphrase's key comes from the cache, under
+ * its one specifier.  No opener, or one this direction cannot use (a
+ * session key): GPG_ERR_NO_KEY / GPG_ERR_INV_ARG, before anything is
+ * emitted.
+ * A certificate (PL_OPENER_CERT) becomes a PKESK (recipients.h); one
  * without a valid encryption key is GPG_ERR_UNUSABLE_PUBKEY, and one
  * that cannot read the profile of O GPG_ERR_UNSUPPORTED_PROTOCOL, also
  * before anything is emitted. */

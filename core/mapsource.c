@@ -329,7 +329,7 @@ pl_source_new_mapped (int fd, int close_fd, pl_source **out)
 }
 
 int
-pl_source_map_pays (int fd)
+pl_source_should_map (int fd)
 {
   const char *env = getenv ("PADLOCK_MAP");
   struct stat st;

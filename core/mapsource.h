@@ -44,4 +44,4 @@ gpg_error_t pl_source_new_mapped (int fd, int close_fd, pl_source **out);
  * PL_MAP_MIN octets on a filesystem where bench/copy-limit measured
  * mapping faster (tmpfs).  PADLOCK_MAP=0 / =1 turns it off / on for any
  * regular file (for measuring and tests). */
-int pl_source_map_pays (int fd);
+int pl_source_should_map (int fd);

@@ -52,18 +52,18 @@ trial_cost (const pl_pubkey *key)
 /* ---- Encryption ---------------------------------------------------- */
 
 static const pl_cert *
-cert_of (const pl_key *k)
+cert_of (const pl_opener *k)
 {
-  return k->kind == PL_KEY_CERT && k->data ? k->data : NULL;
+  return k->kind == PL_OPENER_CERT && k->data ? k->data : NULL;
 }
 
 gpg_error_t
-pl_recipients_check (const pl_key *keys, size_t n_keys, uint32_t now,
-                     char *why, size_t why_len)
+pl_recipients_check (const pl_opener *openers, size_t n_openers,
+                     uint32_t now, char *why, size_t why_len)
 {
-  for (size_t i = 0; i < n_keys; i++)
+  for (size_t i = 0; i < n_openers; i++)
     {
-      const pl_cert *cert = cert_of (&keys[i]);
+      const pl_cert *cert = cert_of (&openers[i]);
       const pl_cert_key *enc;
       char fpr[2 * PL_FPR_MAX + 3], reason[192];
       gpg_error_t err;
@@ -109,18 +109,18 @@ readable_profiles (const pl_cert *cert, uint32_t now)
 }
 
 gpg_error_t
-pl_recipients_profile (const pl_key *keys, size_t n_keys, int requested,
-                       uint32_t now, pl_profile *profile, char *why,
-                       size_t why_len)
+pl_recipients_profile (const pl_opener *openers, size_t n_openers,
+                       int requested, uint32_t now, pl_profile *profile,
+                       char *why, size_t why_len)
 {
   static const char *names[] = { "rfc4880", "librepgp", "rfc9580" };
   unsigned int all = ~0u;
   int any = 0;
 
   *profile = requested >= 0 ? (pl_profile) requested : PL_PROFILE_RFC4880;
-  for (size_t i = 0; i < n_keys; i++)
+  for (size_t i = 0; i < n_openers; i++)
     {
-      const pl_cert *cert = cert_of (&keys[i]);
+      const pl_cert *cert = cert_of (&openers[i]);
       unsigned int r;
 
       if (!cert)
@@ -185,8 +185,8 @@ pl_recipient_lock (const pl_encrypt_options *o, const pl_cert *cert,
 
 struct pl_pkesk_list
 {
-  const pl_key *keys;
-  size_t n_keys;
+  const pl_opener *openers;
+  size_t n_openers;
   const atomic_int *cancel;
   uint32_t argon2_cap_kib;
   pl_pkesk *pkesk;              /* MAX_PKESK of them */
@@ -205,7 +205,7 @@ struct pl_pkesk_list
   int ordered;                  /* the holders' ranks sorted PKESK */
   /* Each secret key is unlocked at most once a message, however many
    * PKESKs name it (a hostile message may hold 32 anonymous ones): one
-   * slot per key of each PL_KEY_SECRET certificate, from SLOT_BASE. */
+   * slot per key of each PL_OPENER_SECRET_KEYS certificate, from SLOT_BASE. */
   size_t *slot_base;            /* per key of the options */
   size_t n_slots;
   uint8_t *slot_state;          /* SLOT_UNKNOWN, SLOT_OPEN, SLOT_LOCKED */
@@ -215,8 +215,9 @@ struct pl_pkesk_list
 enum { SLOT_UNKNOWN = 0, SLOT_OPEN, SLOT_LOCKED };
 
 gpg_error_t
-pl_pkesk_list_new (pl_pkesk_list **out, const pl_key *keys, size_t n_keys,
-                   const atomic_int *cancel, uint32_t argon2_cap_kib)
+pl_pkesk_list_new (pl_pkesk_list **out, const pl_opener *openers,
+                   size_t n_openers, const atomic_int *cancel,
+                   uint32_t argon2_cap_kib)
 {
   pl_pkesk_list *l = calloc (1, sizeof *l);
 
@@ -226,16 +227,16 @@ pl_pkesk_list_new (pl_pkesk_list **out, const pl_key *keys, size_t n_keys,
       free (l);
       return gpg_error (GPG_ERR_ENOMEM);
     }
-  l->keys = keys;
-  l->n_keys = n_keys;
+  l->openers = openers;
+  l->n_openers = n_openers;
   l->cancel = cancel;
   l->argon2_cap_kib = argon2_cap_kib;
-  l->slot_base = calloc (n_keys ? n_keys : 1, sizeof *l->slot_base);
-  for (size_t i = 0; i < n_keys && l->slot_base; i++)
+  l->slot_base = calloc (n_openers ? n_openers : 1, sizeof *l->slot_base);
+  for (size_t i = 0; i < n_openers && l->slot_base; i++)
     {
       l->slot_base[i] = l->n_slots;
-      if (keys[i].kind == PL_KEY_SECRET && keys[i].data)
-        l->n_slots += 1 + ((const pl_cert *) keys[i].data)->n_subkeys;
+      if (openers[i].kind == PL_OPENER_SECRET_KEYS && openers[i].data)
+        l->n_slots += 1 + ((const pl_cert *) openers[i].data)->n_subkeys;
     }
   l->slot_state = calloc (l->n_slots + 1, 1);
   l->slot_key = calloc (l->n_slots + 1, sizeof *l->slot_key);
@@ -360,12 +361,12 @@ unlock (pl_pkesk_list *l, const pl_cert_key *key, int tag, pl_seckey *sk)
   if (!protection)
     return pl_seckey_unlock (key, tag, NULL, 0, l->argon2_cap_kib, l->cancel,
                              sk);
-  for (size_t i = 0; i < l->n_keys; i++)
+  for (size_t i = 0; i < l->n_openers; i++)
     {
-      const pl_key *k = &l->keys[i];
+      const pl_opener *k = &l->openers[i];
       size_t forms[PL_PASSPHRASE_FORMS], n;
 
-      if (k->kind != PL_KEY_KEY_PASSPHRASE || !k->data)
+      if (k->kind != PL_OPENER_KEY_PASSPHRASE || !k->data)
         continue;
       n = pl_passphrase_forms (k->data, k->len, k->rule, forms);
       for (size_t f = 0; f < n; f++)
@@ -404,7 +405,7 @@ pl_pkesk_list_warning (const pl_pkesk_list *l, char *out, size_t out_len)
 
 /* Tries the key at the iterator on PKESK P. */
 static gpg_error_t
-try_key (pl_pkesk_list *l, const pl_pkesk *p, const pl_key *k,
+try_key (pl_pkesk_list *l, const pl_pkesk *p, const pl_opener *k,
          uint8_t *session_key, size_t *keylen, int *cipher_algo)
 {
   const pl_cert *cert = k->data;
@@ -412,7 +413,7 @@ try_key (pl_pkesk_list *l, const pl_pkesk *p, const pl_key *k,
   size_t slot;
   gpg_error_t err;
 
-  if (k->kind == PL_KEY_HELD)
+  if (k->kind == PL_OPENER_HELD_KEYS)
     {
       const pl_key_holder *h = k->data;
       err = h->unwrap (h->arg, p, session_key, keylen, cipher_algo);
@@ -457,16 +458,16 @@ try_key (pl_pkesk_list *l, const pl_pkesk *p, const pl_key *k,
 static void
 advance (pl_pkesk_list *l)
 {
-  const pl_key *k = &l->keys[l->next_k];
+  const pl_opener *k = &l->openers[l->next_k];
 
-  if (k->kind == PL_KEY_SECRET && k->data
+  if (k->kind == PL_OPENER_SECRET_KEYS && k->data
       && l->next_sub < ((const pl_cert *) k->data)->n_subkeys)
     {
       l->next_sub++;
       return;
     }
   l->next_sub = 0;
-  if (++l->next_k < l->n_keys)
+  if (++l->next_k < l->n_openers)
     return;
   l->next_k = 0;
   l->next_p++;
@@ -488,12 +489,12 @@ order_pkesks (pl_pkesk_list *l)
   for (size_t i = 0; i < l->n; i++)
     {
       rank[i] = INT_MAX;
-      for (size_t k = 0; k < l->n_keys; k++)
+      for (size_t k = 0; k < l->n_openers; k++)
         {
-          const pl_key_holder *h = l->keys[k].data;
+          const pl_key_holder *h = l->openers[k].data;
           int r;
 
-          if (l->keys[k].kind != PL_KEY_HELD || !h || !h->rank)
+          if (l->openers[k].kind != PL_OPENER_HELD_KEYS || !h || !h->rank)
             continue;
           r = h->rank (h->arg, &l->pkesk[i]);
           rank[i] = r < rank[i] ? r : rank[i];
@@ -520,20 +521,20 @@ gpg_error_t
 pl_pkesk_list_next (pl_pkesk_list *l, uint8_t *session_key, size_t *keylen,
                     int *cipher_algo)
 {
-  if (!l->n_keys)
+  if (!l->n_openers)
     return gpg_error (GPG_ERR_EOF);
   if (!l->ordered)
     order_pkesks (l);
   l->warning[0] = 0;
   while (l->next_p < l->n)
     {
-      const pl_key *k = &l->keys[l->next_k];
+      const pl_opener *k = &l->openers[l->next_k];
       gpg_error_t err = gpg_error (GPG_ERR_NO_SECKEY);
 
       if (l->cancel && atomic_load (l->cancel))
         return gpg_error (GPG_ERR_CANCELED);
-      if ((k->kind == PL_KEY_SECRET && k->data)
-          || (k->kind == PL_KEY_HELD && k->data && !l->next_sub))
+      if ((k->kind == PL_OPENER_SECRET_KEYS && k->data)
+          || (k->kind == PL_OPENER_HELD_KEYS && k->data && !l->next_sub))
         err = try_key (l, &l->pkesk[l->next_p], k, session_key, keylen,
                        cipher_algo);
       advance (l);

@@ -1,14 +1,14 @@
 /* recipients.h - public-key recipients of a message, both directions
  *
- * Encryption: each certificate of the options (PL_KEY_CERT) becomes a
+ * Encryption: each certificate of the options (PL_OPENER_CERT) becomes a
  * PKESK (pkesk.h) for its encryption key (cert.h), v3 before SEIPD v1 and
  * OCB tag 20, v6 before SEIPD v2; and the certificates decide which of
  * those a message may use (pl_recipients_profile).
  *
  * Decryption: the message's PKESKs, tried against the options' secret
- * keys (PL_KEY_SECRET, unlocked with the PL_KEY_KEY_PASSPHRASE
+ * keys (PL_OPENER_SECRET_KEYS, unlocked with the PL_OPENER_KEY_PASSPHRASE
  * passphrases only when a PKESK names one of their keys or names none)
- * and keys held elsewhere (PL_KEY_HELD: a callback), give candidate
+ * and keys held elsewhere (PL_OPENER_HELD_KEYS: a callback), give candidate
  * session keys.  keys.c asks for them before any SKESK's S2K runs.
  */
 #pragma once
@@ -48,31 +48,32 @@ typedef struct
   pl_rank_fn rank;              /* NULL: the message's order */
 } pl_key_holder;
 
-static inline pl_key
-pl_key_held (const pl_key_holder *holder)
+static inline pl_opener
+pl_opener_held_keys (const pl_key_holder *holder)
 {
-  pl_key k = { PL_KEY_HELD, holder, sizeof *holder, 0 };
-  return k;
+  pl_opener o = { PL_OPENER_HELD_KEYS, holder, sizeof *holder, 0 };
+  return o;
 }
 
 /* ---- Encryption ---------------------------------------------------- */
 
-/* Checks that every certificate in KEYS has an encryption key at NOW:
+/* Checks that every certificate among OPENERS has an encryption key at NOW:
  * GPG_ERR_UNUSABLE_PUBKEY with WHY ("0x<fingerprint>: no valid
  * encryption subkey: expired on 2025-03-01") for the first that has
  * none.  A certificate of an algorithm we cannot encrypt to:
  * GPG_ERR_PUBKEY_ALGO. */
-gpg_error_t pl_recipients_check (const pl_key *keys, size_t n_keys,
+gpg_error_t pl_recipients_check (const pl_opener *openers, size_t n_openers,
                                  uint32_t now, char *why, size_t why_len);
 
-/* The data format the certificates in KEYS can all read: SEIPD v2 (the
+/* The data format the certificates among OPENERS can all read: SEIPD v2 (the
  * rfc9580 profile) when each advertises it (feature 0x08) or is a v6
  * key; OCB tag 20 (librepgp) when each advertises LibrePGP AEAD (0x02);
  * else SEIPD v1 (rfc4880).  REQUESTED (-1: none) is checked against it:
  * a profile some recipient cannot read is GPG_ERR_UNSUPPORTED_PROTOCOL
  * with WHY naming the recipient.  Without certificates, REQUESTED (or
  * the default) as it is. */
-gpg_error_t pl_recipients_profile (const pl_key *keys, size_t n_keys,
+gpg_error_t pl_recipients_profile (const pl_opener *openers,
+                                   size_t n_openers,
                                    int requested, uint32_t now,
                                    pl_profile *profile, char *why,
                                    size_t why_len);
@@ -91,10 +92,10 @@ gpg_error_t pl_recipient_lock (const pl_encrypt_options *o,
 
 typedef struct pl_pkesk_list pl_pkesk_list;
 
-/* A list for the secret keys, key passphrases and holders among KEYS
+/* A list for the secret keys, key passphrases and holders among OPENERS
  * (borrowed).  CANCEL (may be NULL) and ARGON2_CAP_KIB bound unlocking. */
-gpg_error_t pl_pkesk_list_new (pl_pkesk_list **out, const pl_key *keys,
-                               size_t n_keys, const atomic_int *cancel,
+gpg_error_t pl_pkesk_list_new (pl_pkesk_list **out, const pl_opener *openers,
+                               size_t n_openers, const atomic_int *cancel,
                                uint32_t argon2_cap_kib);
 
 /* Keeps the PKESK BODY (LEN octets); one of a version or algorithm we do

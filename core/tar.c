@@ -306,7 +306,7 @@ inner_name (tar_source *self, const char *path)
 
 /* libarchive's output: into the reader's buffer, the rest into pending.
  * When BUF is where the reader's buffer stands, the data is there already
- * (read_file_block read it in place). */
+ * (write_file_block read it in place). */
 static la_ssize_t
 write_output (struct archive *a, void *user_data, const void *buf, size_t len)
 {

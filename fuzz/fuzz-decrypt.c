@@ -24,7 +24,7 @@
 
 #define FUZZ_ARGON2_CAP_KIB 1024
 
-static const pl_key keys[] = { { PL_KEY_PASSPHRASE, "fuzz", 4, 0 } };
+static const pl_opener keys[] = { { PL_OPENER_PASSPHRASE, "fuzz", 4, 0 } };
 
 typedef struct
 {
@@ -44,8 +44,8 @@ run (const uint8_t *data, size_t size, size_t max_read, int threads)
   memset (&o, 0, sizeof o);
   memset (&opts, 0, sizeof opts);
   memset (&ctl, 0, sizeof ctl);
-  opts.keys = keys;
-  opts.n_keys = 1;
+  opts.openers = keys;
+  opts.n_openers = 1;
   opts.argon2_cap_kib = FUZZ_ARGON2_CAP_KIB;
   /* Decompression bombs stop at 1 MiB rather than 1 GiB: the limit's
    * path is reached, and no run spends its time inflating. */

@@ -97,9 +97,9 @@ message (const char *name, pl_profile profile, int cipher, int compress,
                  : pl_source_new_memory (plaintext, sizeof plaintext - 1);
   sink = pl_sink_new_memory ();
   {
-    pl_key key = pl_key_passphrase ("fuzz", 4);
-    o.keys = &key;
-    o.n_keys = 1;
+    pl_opener key = pl_opener_passphrase ("fuzz", 4);
+    o.openers = &key;
+    o.n_openers = 1;
     err = pl_encrypt (src, sink, &o, NULL);
   }
   if (err)

@@ -60,14 +60,14 @@ sop_keyring_add_file (sop_keyring *ring, const char *path, int secret)
 }
 
 size_t
-sop_keyring_keys (const sop_keyring *ring, pl_key_kind kind, pl_key *keys,
-                  size_t max)
+sop_keyring_keys (const sop_keyring *ring, pl_opener_kind kind,
+                  pl_opener *keys, size_t max)
 {
   size_t n = 0;
 
   for (size_t i = 0; i < ring->n && n < max; i++)
     {
-      pl_key k = { kind, ring->certs[i], 0, 0 };
+      pl_opener k = { kind, ring->certs[i], 0, 0 };
       keys[n++] = k;
     }
   return n;

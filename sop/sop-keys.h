@@ -24,10 +24,10 @@ typedef struct
  * key), else SOP_OK. */
 int sop_keyring_add_file (sop_keyring *ring, const char *path, int secret);
 
-/* One key of KIND (PL_KEY_CERT or PL_KEY_SECRET) per certificate of RING
- * into KEYS (at most MAX); returns how many. */
-size_t sop_keyring_keys (const sop_keyring *ring, pl_key_kind kind,
-                         pl_key *keys, size_t max);
+/* One opener of KIND (PL_OPENER_CERT or PL_OPENER_SECRET_KEYS) per
+ * certificate of RING into KEYS (at most MAX); returns how many. */
+size_t sop_keyring_keys (const sop_keyring *ring, pl_opener_kind kind,
+                         pl_opener *keys, size_t max);
 
 void sop_keyring_clear (sop_keyring *ring);
 

@@ -235,7 +235,7 @@ cmd_list_profiles (int argc, char **argv)
  * (SOP's: trailing white space is not part of it), into *KEY.  Returns a
  * SOP exit code. */
 static int
-read_encrypt_password (const char *spec, char **pw, pl_key *key)
+read_encrypt_password (const char *spec, char **pw, pl_opener *key)
 {
   size_t len;
   int code = sop_read_indirect (spec, pw, &len);
@@ -248,7 +248,7 @@ read_encrypt_password (const char *spec, char **pw, pl_key *key)
     return fail (gpg_err_code (err) == PL_ERR_PASSPHRASE_TOO_LONG
                  ? SOP_BAD_DATA : SOP_PASSWORD_NOT_HUMAN_READABLE,
                  "the password cannot lock a message", err);
-  *key = pl_key_passphrase_source (*pw, len, PL_PASSPHRASE_SOP);
+  *key = pl_opener_passphrase_source (*pw, len, PL_PASSPHRASE_SOP);
   return SOP_OK;
 }
 
@@ -256,7 +256,7 @@ read_encrypt_password (const char *spec, char **pw, pl_key *key)
  * they can all read, or REQUESTED (-1: none) when they can.  Every
  * certificate must have an encryption key.  Returns a SOP exit code. */
 static int
-choose_profile (const pl_key *keys, size_t n_keys, int requested,
+choose_profile (const pl_opener *keys, size_t n_keys, int requested,
                 pl_encrypt_options *o)
 {
   char why[256] = "";
@@ -283,7 +283,7 @@ cmd_encrypt (int argc, char **argv)
   const char *passwords[MAX_PASSWORDS];
   size_t n_passwords = 0;
   char *pw[MAX_PASSWORDS] = { NULL };
-  pl_key keys[MAX_PASSWORDS + MAX_RECIPIENTS];
+  pl_opener keys[MAX_PASSWORDS + MAX_RECIPIENTS];
   sop_keyring ring = { NULL, 0 };
   const char *cert_files[MAX_RECIPIENTS];
   size_t n_cert_files = 0;
@@ -364,10 +364,10 @@ cmd_encrypt (int argc, char **argv)
     code = sop_keyring_add_file (&ring, cert_files[i], 0);
   if (code)
     goto leave;
-  o.n_keys = n_passwords + sop_keyring_keys (&ring, PL_KEY_CERT,
+  o.n_openers = n_passwords + sop_keyring_keys (&ring, PL_OPENER_CERT,
                                              keys + n_passwords,
                                              MAX_RECIPIENTS);
-  code = choose_profile (keys, o.n_keys, profile, &o);
+  code = choose_profile (keys, o.n_openers, profile, &o);
   if (code)
     goto leave;
 
@@ -380,7 +380,7 @@ cmd_encrypt (int argc, char **argv)
     }
   /* One SKESK per password and one PKESK per certificate, all wrapping
    * the same session key. */
-  o.keys = keys;
+  o.openers = keys;
   guard_output (sink);
   err = pl_encrypt (src, sink, &o, NULL);
   unguard_output ();
@@ -567,7 +567,7 @@ parse_decrypt_args (int argc, char **argv, decrypt_args *a)
  * passwords (read into KEY_PASSWORDS, secure).  A SOP exit code. */
 static int
 add_secret_keys (const decrypt_args *a, sop_keyring *ring,
-                 char **key_passwords, pl_key *keys, size_t *n_keys)
+                 char **key_passwords, pl_opener *keys, size_t *n_keys)
 {
   int code = SOP_OK;
 
@@ -577,7 +577,7 @@ add_secret_keys (const decrypt_args *a, sop_keyring *ring,
       code = sop_read_indirect (a->key_password_specs[i], &key_passwords[i], &len);
       if (!code)
         {
-          pl_key k = { PL_KEY_KEY_PASSPHRASE, key_passwords[i], len, 0,
+          pl_opener k = { PL_OPENER_KEY_PASSPHRASE, key_passwords[i], len, 0,
                        PL_PASSPHRASE_SOP };
           keys[(*n_keys)++] = k;
         }
@@ -585,7 +585,7 @@ add_secret_keys (const decrypt_args *a, sop_keyring *ring,
   for (size_t i = 0; i < a->n_key_files && !code; i++)
     code = sop_keyring_add_file (ring, a->key_files[i], 1);
   if (!code)
-    *n_keys += sop_keyring_keys (ring, PL_KEY_SECRET, keys + *n_keys,
+    *n_keys += sop_keyring_keys (ring, PL_OPENER_SECRET_KEYS, keys + *n_keys,
                                  MAX_RECIPIENTS);
   return code;
 }
@@ -668,7 +668,7 @@ cmd_decrypt (int argc, char **argv)
   char *passwords[MAX_PASSWORDS], *key_passwords[MAX_PASSWORDS];
   pl_decrypt_options o;
   uint8_t *key = NULL, *key_out = NULL;
-  pl_key keys[2 * MAX_PASSWORDS + 1 + MAX_RECIPIENTS];
+  pl_opener keys[2 * MAX_PASSWORDS + 1 + MAX_RECIPIENTS];
   sop_keyring ring = { NULL, 0 }, verify_ring = { NULL, 0 };
   size_t key_len = 0;
   int key_algo = 0;
@@ -702,19 +702,19 @@ cmd_decrypt (int argc, char **argv)
       code = read_session_key (a.session_key_spec, key, &key_len, &key_algo);
       if (code)
         goto leave;
-      keys[o.n_keys++] = pl_key_session (key, key_len, key_algo);
+      keys[o.n_openers++] = pl_opener_session_key (key, key_len, key_algo);
     }
   /* Each as SOP reads it first, then its other forms (passphrase.h). */
   for (size_t i = 0; i < a.n_passwords; i++)
-    keys[o.n_keys++] = pl_key_passphrase_source (passwords[i],
+    keys[o.n_openers++] = pl_opener_passphrase_source (passwords[i],
                                                  strlen (passwords[i]),
                                                  PL_PASSPHRASE_SOP);
-  code = add_secret_keys (&a, &ring, key_passwords, keys, &o.n_keys);
+  code = add_secret_keys (&a, &ring, key_passwords, keys, &o.n_openers);
   if (!code)
     code = add_verify_certs (&a, &verify_ring, &o);
   if (code)
     goto leave;
-  o.keys = keys;
+  o.openers = keys;
   if (a.session_key_out)
     {
       key_out = gcry_malloc_secure (PL_SESSION_KEY_MAX);

@@ -369,7 +369,7 @@ note_rate (PadlockJob *job,
   PadlockJobState state = padlock_job_get_state (job);
 
   /* What its row shows: a running job's rate, a finished one's average. */
-  if (state == PADLOCK_JOB_RUNNING || state == PADLOCK_JOB_VERIFYING
+  if (state == PADLOCK_JOB_RUNNING || state == PADLOCK_JOB_CHECKING_OUTPUT
       || state == PADLOCK_JOB_DONE)
     *highest = MAX (*highest, padlock_job_get_throughput (job));
 }

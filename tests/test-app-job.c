@@ -788,7 +788,7 @@ on_state_count (PadlockJob *job,
     {
       g_autoptr(PadlockJob) other = g_list_model_get_item (G_LIST_MODEL (queue), i);
       PadlockJobState s = padlock_job_get_state (other);
-      running += s == PADLOCK_JOB_RUNNING || s == PADLOCK_JOB_VERIFYING;
+      running += s == PADLOCK_JOB_RUNNING || s == PADLOCK_JOB_CHECKING_OUTPUT;
     }
   *max_seen = MAX (*max_seen, running);
 }
@@ -853,7 +853,7 @@ run_batch (PadlockDirection direction, char **paths, guint n,
 }
 
 /* Issue 13: the jobs of one batch (one passphrase, one drop) derive
- * their key once, encrypting and decrypting; verifying an output to
+ * their key once, encrypting and decrypting; checking an output to
  * delete its original derives nothing more.  Counted by the engine. */
 static void
 test_batch_derives_once (void)

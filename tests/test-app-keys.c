@@ -124,9 +124,9 @@ has_loaded (gpointer data)
   return padlock_keyring_get_state (data) != PADLOCK_KEYRING_LOADING;
 }
 
-/* The holder of HOME's keys, as the window and --batch make it. */
-static PadlockHolder *
-new_holder (void)
+/* The held keys of HOME's keys, as the window and --batch make it. */
+static PadlockHeldKeys *
+new_held_keys (void)
 {
   g_autoptr(PadlockKeyring) keyring = padlock_keyring_new (home->dir);
   g_autoptr(PadlockAgent) agent = padlock_agent_new (home->dir);
@@ -134,20 +134,20 @@ new_holder (void)
   g_assert_true (at_wait_until (has_loaded, keyring, WAIT_MS));
   g_assert_cmpint (padlock_keyring_get_state (keyring), ==,
                    PADLOCK_KEYRING_READY);
-  return padlock_holder_new (keyring, agent);
+  return padlock_held_keys_new (keyring, agent);
 }
 
-/* Decrypts PATH in a job with HOLDER (and PASSPHRASE when not NULL);
+/* Decrypts PATH in a job with HELD_KEYS (and PASSPHRASE when not NULL);
  * returns the finished job. */
 static PadlockJob *
-decrypt (PadlockQueue *queue, PadlockHolder *holder, const char *path,
+decrypt (PadlockQueue *queue, PadlockHeldKeys *held_keys, const char *path,
          const char *passphrase)
 {
   g_autoptr(GFile) file = g_file_new_for_path (path);
   PadlockJobConfig config = { 0 };
   PadlockJob *job = padlock_job_new (file, PADLOCK_DIRECTION_DECRYPT, &config);
 
-  padlock_job_set_holder (job, holder);
+  padlock_job_set_held_keys (job, held_keys);
   if (passphrase)
     {
       g_autoptr(PadlockSecret) secret = padlock_secret_new (passphrase);
@@ -181,9 +181,9 @@ test_gpg_to_subkey (gconstpointer data)
   g_autofree char *text = g_strdup_printf ("for Alice's %s subkey\n",
                                            sub_names[i]);
   g_autofree char *path = gpg_encrypt (dir, "note.txt", text, FALSE, r, NULL);
-  g_autoptr(PadlockHolder) holder = new_holder ();
+  g_autoptr(PadlockHeldKeys) held_keys = new_held_keys ();
   g_autoptr(PadlockQueue) queue = padlock_queue_new ();
-  g_autoptr(PadlockJob) job = decrypt (queue, holder, path, NULL);
+  g_autoptr(PadlockJob) job = decrypt (queue, held_keys, path, NULL);
 
   g_assert_true (at_wait_queue_idle (queue, WAIT_MS));
   assert_opened (job, dir, "note.txt", text);
@@ -200,7 +200,7 @@ test_anonymous (void)
   g_autofree char *path = g_strconcat (plain, ".gpg", NULL);
   g_autoptr(GBytes) in = g_bytes_new_static ("nobody named\n", 13);
   g_autoptr(GBytes) sealed = NULL;
-  g_autoptr(PadlockHolder) holder = new_holder ();
+  g_autoptr(PadlockHeldKeys) held_keys = new_held_keys ();
   g_autoptr(PadlockQueue) queue = padlock_queue_new ();
   g_autoptr(PadlockJob) job = NULL;
 
@@ -212,7 +212,7 @@ test_anonymous (void)
   /* Carol's protected nistp256 key may be tried too: it does not open
    * it, whatever passphrase is given. */
   tg_home_set_pinentry (home, PASSPHRASE);
-  job = decrypt (queue, holder, path, NULL);
+  job = decrypt (queue, held_keys, path, NULL);
   g_assert_true (at_wait_queue_idle (queue, WAIT_MS));
   assert_opened (job, dir, "anon.txt", "nobody named\n");
 }
@@ -227,7 +227,7 @@ test_protected_asked_once (void)
                                       carol_fpr, NULL);
   g_autofree char *two = gpg_encrypt (dir, "two.txt", "second\n", FALSE,
                                       carol_fpr, NULL);
-  g_autoptr(PadlockHolder) holder = new_holder ();
+  g_autoptr(PadlockHeldKeys) held_keys = new_held_keys ();
   g_autoptr(PadlockQueue) queue = padlock_queue_new ();
   g_autoptr(PadlockJob) first = NULL;
   g_autoptr(PadlockJob) second = NULL;
@@ -236,24 +236,24 @@ test_protected_asked_once (void)
   tg_gpgconf (home, "--reload", "gpg-agent");
   tg_home_set_pinentry (home, PASSPHRASE);
   asked = tg_home_pinentry_count (home);
-  first = decrypt (queue, holder, one, NULL);
+  first = decrypt (queue, held_keys, one, NULL);
   g_assert_true (at_wait_queue_idle (queue, WAIT_MS));
   assert_opened (first, dir, "one.txt", "first\n");
   g_assert_cmpuint (tg_home_pinentry_count (home), ==, asked + 1);
-  second = decrypt (queue, holder, two, NULL);
+  second = decrypt (queue, held_keys, two, NULL);
   g_assert_true (at_wait_queue_idle (queue, WAIT_MS));
   assert_opened (second, dir, "two.txt", "second\n");
   g_assert_cmpuint (tg_home_pinentry_count (home), ==, asked + 1);
 }
 
 /* Sixteen files for Carol's protected key, eight jobs at once, her
- * passphrase not cached: one pinentry for all (the holder's turn: the
+ * passphrase not cached: one pinentry for all (the held keys' turn: the
  * first job asks, the others wait for the agent's cache). */
 static void
 test_concurrent_asked_once (void)
 {
   g_autofree char *dir = at_new_dir ("keys-concurrent");
-  g_autoptr(PadlockHolder) holder = new_holder ();
+  g_autoptr(PadlockHeldKeys) held_keys = new_held_keys ();
   g_autoptr(PadlockQueue) queue = padlock_queue_new ();
   g_autoptr(GPtrArray) jobs = g_ptr_array_new_with_free_func (g_object_unref);
   guint asked;
@@ -272,7 +272,7 @@ test_concurrent_asked_once (void)
   for (guint i = 0; i < 16; i++)
     {
       g_autofree char *path = g_strdup_printf ("%s/c%u.txt.gpg", dir, i);
-      g_ptr_array_add (jobs, decrypt (queue, holder, path, NULL));
+      g_ptr_array_add (jobs, decrypt (queue, held_keys, path, NULL));
     }
   g_assert_true (at_wait_queue_idle (queue, WAIT_MS));
   for (guint i = 0; i < 16; i++)
@@ -308,7 +308,7 @@ test_cancelled (gconstpointer data)
   const char *answer = anonymous ? "hang" : data;
   g_autofree char *dir = at_new_dir ("keys-cancel");
   g_autofree char *path = NULL;
-  g_autoptr(PadlockHolder) holder = new_holder ();
+  g_autoptr(PadlockHeldKeys) held_keys = new_held_keys ();
   g_autoptr(PadlockQueue) queue = padlock_queue_new ();
   g_autoptr(PadlockJob) job = NULL;
   g_autofree char *listing = NULL;
@@ -334,7 +334,7 @@ test_cancelled (gconstpointer data)
     path = gpg_encrypt (dir, "secret.txt", "never\n", FALSE, carol_fpr, NULL);
   tg_gpgconf (home, "--reload", "gpg-agent");
   tg_home_set_pinentry (home, answer);
-  job = decrypt (queue, holder, path, NULL);
+  job = decrypt (queue, held_keys, path, NULL);
   if (!strcmp (answer, "hang"))
     {
       g_assert_true (at_wait_until (is_waiting, job, WAIT_MS));
@@ -361,9 +361,9 @@ test_not_mine (void)
   g_autofree char *dir = at_new_dir ("keys-not-mine");
   g_autofree char *path = gpg_encrypt (dir, "bob.txt", "for Bob\n", FALSE,
                                        bob_fpr, erin_fpr);
-  g_autoptr(PadlockHolder) holder = new_holder ();
+  g_autoptr(PadlockHeldKeys) held_keys = new_held_keys ();
   g_autoptr(PadlockQueue) queue = padlock_queue_new ();
-  g_autoptr(PadlockJob) job = decrypt (queue, holder, path, NULL);
+  g_autoptr(PadlockJob) job = decrypt (queue, held_keys, path, NULL);
   g_autofree char *listing = NULL;
   const GError *error;
 
@@ -388,9 +388,10 @@ test_pkesk_and_skesk (void)
   g_autofree char *dir = at_new_dir ("keys-mixed");
   g_autofree char *path = gpg_encrypt (dir, "both.txt", "either way\n", TRUE,
                                        bob_fpr, NULL);
-  g_autoptr(PadlockHolder) holder = new_holder ();
+  g_autoptr(PadlockHeldKeys) held_keys = new_held_keys ();
   g_autoptr(PadlockQueue) queue = padlock_queue_new ();
-  g_autoptr(PadlockJob) job = decrypt (queue, holder, path, SKESK_PASSPHRASE);
+  g_autoptr(PadlockJob) job = decrypt (queue, held_keys, path,
+                                       SKESK_PASSPHRASE);
 
   g_assert_true (at_wait_queue_idle (queue, WAIT_MS));
   assert_opened (job, dir, "both.txt", "either way\n");
@@ -413,7 +414,7 @@ test_cached_first (gconstpointer data)
   g_autoptr(GBytes) in = g_bytes_new_static ("for either\n", 11);
   g_autoptr(GBytes) sealed = NULL;
   g_autoptr(GBytes) packets = NULL;
-  g_autoptr(PadlockHolder) holder = new_holder ();
+  g_autoptr(PadlockHeldKeys) held_keys = new_held_keys ();
   g_autoptr(PadlockQueue) queue = padlock_queue_new ();
   g_autoptr(PadlockJob) first = NULL;
   g_autoptr(PadlockJob) job = NULL;
@@ -442,13 +443,13 @@ test_cached_first (gconstpointer data)
 
   tg_gpgconf (home, "--reload", "gpg-agent");
   tg_home_set_pinentry (home, DAVE_PASSPHRASE);
-  first = decrypt (queue, holder, dave_only, NULL);
+  first = decrypt (queue, held_keys, dave_only, NULL);
   g_assert_true (at_wait_queue_idle (queue, WAIT_MS));
   assert_opened (first, dir, "dave.txt", "for Dave\n");
 
   tg_home_set_pinentry (home, "cancel");
   asked = tg_home_pinentry_count (home);
-  job = decrypt (queue, holder, both, NULL);
+  job = decrypt (queue, held_keys, both, NULL);
   g_assert_true (at_wait_queue_idle (queue, WAIT_MS));
   assert_opened (job, dir, "both.txt", "for either\n");
   g_assert_cmpuint (tg_home_pinentry_count (home), ==, asked);
@@ -465,7 +466,7 @@ test_no_pinentry (void)
                                        carol_fpr, NULL);
   g_autofree char *conf = tg_home_path (home, "gpg-agent.conf");
   g_autofree char *saved = NULL;
-  g_autoptr(PadlockHolder) holder = new_holder ();
+  g_autoptr(PadlockHeldKeys) held_keys = new_held_keys ();
   g_autoptr(PadlockQueue) queue = padlock_queue_new ();
   g_autoptr(PadlockJob) job = NULL;
   g_autofree char *listing = NULL;
@@ -475,7 +476,7 @@ test_no_pinentry (void)
   g_assert_true (g_file_set_contents (conf, "pinentry-program "
                                       "/nonexistent/pinentry\n", -1, NULL));
   tg_gpgconf (home, "--reload", "gpg-agent");
-  job = decrypt (queue, holder, path, NULL);
+  job = decrypt (queue, held_keys, path, NULL);
   g_assert_true (at_wait_queue_idle (queue, WAIT_MS));
   g_assert_true (g_file_set_contents (conf, saved, -1, NULL));
   tg_gpgconf (home, "--reload", "gpg-agent");

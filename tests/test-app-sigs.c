@@ -551,7 +551,7 @@ has_loaded (gpointer data)
   return padlock_keyring_get_state (data) != PADLOCK_KEYRING_LOADING;
 }
 
-/* The window's way: a job with the holder and the keyring's home. */
+/* The window's way: a job with the held keys and the keyring's home. */
 static void
 test_job_verdicts (void)
 {
@@ -564,22 +564,22 @@ test_job_verdicts (void)
                                                  "m.txt", "from Mallory\n");
   g_autoptr(PadlockKeyring) keyring = padlock_keyring_new (home->dir);
   g_autoptr(PadlockAgent) agent = padlock_agent_new (home->dir);
-  g_autoptr(PadlockHolder) holder = NULL;
+  g_autoptr(PadlockHeldKeys) held_keys = NULL;
   g_autoptr(PadlockQueue) queue = padlock_queue_new ();
   const char *paths[] = { good, unknown, two_faced };
   PadlockJob *jobs[3];
 
   g_assert_true (at_wait_until (has_loaded, keyring, WAIT_MS));
-  holder = padlock_holder_new (keyring, agent);
+  held_keys = padlock_held_keys_new (keyring, agent);
   for (guint i = 0; i < G_N_ELEMENTS (jobs); i++)
     {
       g_autoptr(GFile) file = g_file_new_for_path (paths[i]);
       PadlockJobConfig config = { 0 };
 
       jobs[i] = padlock_job_new (file, PADLOCK_DIRECTION_DECRYPT, &config);
-      padlock_job_set_holder (jobs[i], holder);
-      padlock_job_set_signers_home (jobs[i],
-                                    padlock_keyring_get_home_dir (keyring));
+      padlock_job_set_held_keys (jobs[i], held_keys);
+      padlock_job_set_verify_home (jobs[i],
+                                   padlock_keyring_get_home_dir (keyring));
       padlock_queue_add (queue, jobs[i]);
     }
   g_assert_true (at_wait_queue_idle (queue, WAIT_MS));
@@ -761,7 +761,7 @@ test_clearsigned_job (void)
 
   g_assert_false (padlock_job_get_clearsigned (job));
   padlock_job_set_secret (job, secret);
-  padlock_job_set_signers_home (job, home->dir);
+  padlock_job_set_verify_home (job, home->dir);
   padlock_queue_add (queue, job);
   g_assert_true (at_wait_queue_idle (queue, WAIT_MS));
   g_assert_no_error (padlock_job_get_error (job));

@@ -310,7 +310,7 @@ test_sign_waiting_and_cancel (void)
   g_test_message ("the row reads: %s", wait.found);
   job = find_job (window, plain);
   g_assert_nonnull (job);
-  g_assert_nonnull (padlock_job_get_signer (job));
+  g_assert_nonnull (padlock_job_get_signing_key (job));
   g_assert_false (padlock_job_is_finished (job));
   /* A tick of the job's: the bar stays full, no rate. */
   at_settle (700);

@@ -326,7 +326,7 @@ test_bomb (void)
   guint8 algo = PL_COMPRESS_ZLIB;
   count_sink sink = { { count_write, count_commit, count_abort, NULL }, 0 };
   pl_source *src;
-  const pl_key pw = { PL_KEY_PASSPHRASE, "pw", 2, 0 };
+  const pl_opener pw = { PL_OPENER_PASSPHRASE, "pw", 2, 0 };
   pl_decrypt_options o = { &pw, 1, 0, NULL };
   guint8 hdr[6];
 
@@ -395,7 +395,7 @@ test_argon2_cap (void)
   GBytes *cipher;
   pl_source *src;
   pl_sink *sink = pl_sink_new_memory ();
-  const pl_key pw = { PL_KEY_PASSPHRASE, "pw", 2, 0 };
+  const pl_opener pw = { PL_OPENER_PASSPHRASE, "pw", 2, 0 };
   pl_decrypt_options d = { &pw, 1, 1024, NULL };
   gpg_error_t err;
 

@@ -247,19 +247,19 @@ run_job (direction dir, const shape *s, pl_source *src, pl_sink *sink,
   if (dir == ENCRYPT)
     {
       pl_encrypt_options o;
-      pl_key key = pl_key_passphrase (PW, strlen (PW));
+      pl_opener key = pl_opener_passphrase (PW, strlen (PW));
       fast_options (&o, s);
-      o.keys = &key;
-      o.n_keys = 1;
+      o.openers = &key;
+      o.n_openers = 1;
       return pl_encrypt (src, sink, &o, ctl);
     }
   else
     {
-      pl_key key = pl_key_passphrase (PW, strlen (PW));
+      pl_opener key = pl_opener_passphrase (PW, strlen (PW));
       pl_decrypt_options o = { 0 };
       pl_decrypt_result r = { 0 };
-      o.keys = &key;
-      o.n_keys = 1;
+      o.openers = &key;
+      o.n_openers = 1;
       return pl_decrypt (src, sink, &o, &r, ctl);
     }
 }
@@ -713,7 +713,7 @@ test_cancel (void)
       g_autofree char *ct_path = g_build_filename (folder, "cipher", NULL);
       g_autofree char *sn = shape_name (&shapes[i]);
       pl_encrypt_options o;
-      pl_key key = pl_key_passphrase (PW, strlen (PW));
+      pl_opener key = pl_opener_passphrase (PW, strlen (PW));
       pl_source *src = NULL;
       pl_sink *sink = NULL;
 
@@ -721,8 +721,8 @@ test_cancel (void)
       fast_options (&o, &shapes[i]);
       g_assert_cmpuint (pl_source_new_file (in_path, &src), ==, 0);
       g_assert_cmpuint (pl_sink_new_file (ct_path, &sink), ==, 0);
-      o.keys = &key;
-      o.n_keys = 1;
+      o.openers = &key;
+      o.n_openers = 1;
       g_assert_cmpuint (pl_encrypt (src, sink, &o, NULL), ==, 0);
       pl_sink_free (sink);
       pl_source_free (src);

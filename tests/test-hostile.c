@@ -40,17 +40,17 @@ run_decrypt (const run_opts *r, GByteArray *msg, GBytes **out)
   pl_sink *sink = pl_sink_new_memory ();
   pl_decrypt_options o = { 0 };
   pl_job_control ctl = { 0 };
-  pl_key keys[8];
+  pl_opener keys[8];
   gpg_error_t err;
   const uint8_t *d;
   size_t n;
 
   g_assert_cmpuint (r->n, <=, G_N_ELEMENTS (keys));
   for (size_t i = 0; i < r->n; i++)
-    keys[i] = pl_key_passphrase (r->passphrases[i],
+    keys[i] = pl_opener_passphrase (r->passphrases[i],
                                  strlen (r->passphrases[i]));
-  o.keys = keys;
-  o.n_keys = r->n;
+  o.openers = keys;
+  o.n_openers = r->n;
   o.expansion_floor = r->bomb_limit;
   ctl.cancel = r->cancel;
   err = pl_decrypt (src, sink, &o, NULL, &ctl);
@@ -161,7 +161,7 @@ test_budget_counts_runs (void)
 {
   static const char text[] = "hello";
   pl_encrypt_options o;
-  pl_key lock = pl_key_passphrase ("secret", 6);
+  pl_opener lock = pl_opener_passphrase ("secret", 6);
   pl_source *src = pl_source_new_memory (text, 5);
   pl_sink *sink = pl_sink_new_memory ();
   GByteArray *msg = g_byte_array_new ();
@@ -169,7 +169,8 @@ test_budget_counts_runs (void)
   const char *wrong_first[] = { "other", "secret" };
   run_opts r = { right_first, 2, NULL, 0 };
   pl_decrypt_options d = { 0 };
-  pl_key file = pl_key_passphrase_source ("secret\n", 7, PL_PASSPHRASE_FILE);
+  pl_opener file = pl_opener_passphrase_source ("secret\n", 7,
+                                                PL_PASSPHRASE_FILE);
   GBytes *out = NULL;
   const uint8_t *data;
   size_t n, before;
@@ -179,8 +180,8 @@ test_budget_counts_runs (void)
   o.argon2_passes = 255;
   o.argon2_parallelism = 1;
   o.argon2_memory_exp = 13;
-  o.keys = &lock;
-  o.n_keys = 1;
+  o.openers = &lock;
+  o.n_openers = 1;
   g_assert_cmpuint (pl_encrypt (src, sink, &o, NULL), ==, 0);
   data = pl_sink_memory_data (sink, &n);
   g_byte_array_append (msg, data, n);
@@ -190,8 +191,8 @@ test_budget_counts_runs (void)
   before = pl_keys_derivations ();
   src = pl_source_new_memory (msg->data, msg->len);
   sink = pl_sink_new_memory ();
-  d.keys = &file;
-  d.n_keys = 1;
+  d.openers = &file;
+  d.n_openers = 1;
   g_assert_cmpuint (pl_decrypt (src, sink, &d, NULL, NULL), ==, 0);
   data = pl_sink_memory_data (sink, &n);
   g_assert_cmpmem (data, n, text, 5);
@@ -215,12 +216,12 @@ test_budget_counts_runs (void)
    * other forms no longer fit, and the verdict is a wrong passphrase,
    * not too much work. */
   {
-    pl_key wrong = pl_key_passphrase_source ("other\n", 6,
+    pl_opener wrong = pl_opener_passphrase_source ("other\n", 6,
                                              PL_PASSPHRASE_FILE);
     before = pl_keys_derivations ();
     src = pl_source_new_memory (msg->data, msg->len);
     sink = pl_sink_new_memory ();
-    d.keys = &wrong;
+    d.openers = &wrong;
     g_assert_cmpuint (gpg_err_code (pl_decrypt (src, sink, &d, NULL, NULL)),
                       ==, GPG_ERR_BAD_PASSPHRASE);
     pl_sink_free (sink);
@@ -343,10 +344,10 @@ test_cancel_encrypt_derivation (void)
   o.argon2_memory_exp = 19;
   ctl.cancel = &flag;
   t = g_thread_new ("cancel", cancel_later, &flag);
-  pl_key key = pl_key_passphrase ("pw", 2);
+  pl_opener key = pl_opener_passphrase ("pw", 2);
 
-  o.keys = &key;
-  o.n_keys = 1;
+  o.openers = &key;
+  o.n_openers = 1;
   g_assert_cmpint (gpg_err_code (pl_encrypt (src, sink, &o, &ctl)),
                    ==, GPG_ERR_CANCELED);
   g_thread_join (t);
@@ -763,10 +764,10 @@ test_one_octet_partials (void)
   sink.base.abort = counting_abort;
   sink.inner = pl_sink_new_memory ();
   {
-    static pl_key key;
-    key = pl_key_passphrase (pws[0], strlen (pws[0]));
-    o.keys = &key;
-    o.n_keys = 1;
+    static pl_opener key;
+    key = pl_opener_passphrase (pws[0], strlen (pws[0]));
+    o.openers = &key;
+    o.n_openers = 1;
   }
   src = pl_source_new_memory (msg->data, msg->len);
   g_assert_cmpuint (pl_decrypt (src, &sink.base, &o, NULL, NULL), ==, 0);

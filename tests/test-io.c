@@ -319,7 +319,7 @@ test_mapped_pipe_falls_back (void)
                    GPG_ERR_NOT_SUPPORTED);
   g_assert_null (src);
   g_assert_true (g_setenv ("PADLOCK_MAP", "1", TRUE));
-  g_assert_false (pl_source_map_pays (fds[0]));
+  g_assert_false (pl_source_should_map (fds[0]));
   src = pl_source_new_fd (fds[0], 1);
   g_assert_null (src->borrow);
   g_assert_cmpint (write (fds[1], "through", 7), ==, 7);
@@ -452,7 +452,7 @@ test_mapped_truncated_while_borrowed (void)
 
 /* PROFILE with KEY, at the cheapest key derivation. */
 static void
-fast_options (pl_encrypt_options *o, pl_profile profile, const pl_key *key)
+fast_options (pl_encrypt_options *o, pl_profile profile, const pl_opener *key)
 {
   pl_encrypt_options_init (o);
   o->profile = profile;
@@ -460,8 +460,8 @@ fast_options (pl_encrypt_options *o, pl_profile profile, const pl_key *key)
   o->argon2_memory_exp = 10;
   o->argon2_passes = 1;
   o->argon2_parallelism = 1;
-  o->keys = key;
-  o->n_keys = 1;
+  o->openers = key;
+  o->n_openers = 1;
 }
 
 typedef struct
@@ -498,7 +498,7 @@ mapped_job_fails (pl_profile profile, int truncate, gpg_error_t want)
   int fd = open (path, O_RDWR);
   mid_job m = { .fd = truncate ? fd : -1, .cancel_at_4m = !truncate };
   pl_job_control ctl = { mid_job_progress, &m, &m.cancel, 2, NULL };
-  pl_key key = pl_key_passphrase ("pw", 2);
+  pl_opener key = pl_opener_passphrase ("pw", 2);
   pl_encrypt_options o;
   pl_source *src = mapped (fd);
   pl_sink *sink = NULL;
@@ -544,9 +544,9 @@ test_mapped_roundtrip (void)
     {
       g_autofree char *dir = new_dir ("mapped-round");
       g_autofree char *out = g_build_filename (dir, "round.gpg", NULL);
-      pl_key key = pl_key_passphrase ("pw", 2);
+      pl_opener key = pl_opener_passphrase ("pw", 2);
       pl_encrypt_options o;
-      pl_decrypt_options d = { .keys = &key, .n_keys = 1 };
+      pl_decrypt_options d = { .openers = &key, .n_openers = 1 };
       pl_source *src;
       pl_sink *sink;
       const uint8_t *back;
@@ -637,8 +637,8 @@ test_unknown_length_chunks (void)
   g_autofree char *gpg = tu_peer ("gpg");
   g_autofree char *pwfile = tu_write_temp ("pw", "pw", 2);
   g_autoptr(GBytes) data = tu_random_bytes (3 * p + 7);
-  pl_key key = pl_key_passphrase ("pw", 2);
-  pl_decrypt_options d = { .keys = &key, .n_keys = 1 };
+  pl_opener key = pl_opener_passphrase ("pw", 2);
+  pl_decrypt_options d = { .openers = &key, .n_openers = 1 };
 
   for (gsize i = 0; i < G_N_ELEMENTS (sizes); i++)
     {

@@ -38,7 +38,7 @@ static gpointer
 decrypt_a12 (gpointer data)
 {
   job *j = data;
-  pl_key key = pl_key_passphrase ("password", 8);
+  pl_opener key = pl_opener_passphrase ("password", 8);
   pl_decrypt_options o = { 0 };
   pl_job_control ctl = { 0 };
   pl_source *src = pl_source_new_memory (g_bytes_get_data (a12, NULL),
@@ -47,8 +47,8 @@ decrypt_a12 (gpointer data)
   const uint8_t *d;
   size_t n;
 
-  o.keys = &key;
-  o.n_keys = 1;
+  o.openers = &key;
+  o.n_openers = 1;
   ctl.cancel = &j->cancel;
   ctl.deriving = on_deriving;
   ctl.user_data = j;

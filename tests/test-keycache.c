@@ -61,7 +61,7 @@ free_files (GBytes **plain, GBytes **cipher)
 /* Decrypts MSG with KEY and BATCH; the session key into SESSION_KEY
  * (PL_SESSION_KEY_MAX octets) when not NULL. */
 static gpg_error_t
-decrypt_with (GBytes *msg, const pl_key *key, pl_keycache *batch,
+decrypt_with (GBytes *msg, const pl_opener *key, pl_keycache *batch,
               atomic_int *cancel, GBytes **out, uint8_t *session_key)
 {
   pl_source *src = pl_source_new_memory (g_bytes_get_data (msg, NULL),
@@ -74,8 +74,8 @@ decrypt_with (GBytes *msg, const pl_key *key, pl_keycache *batch,
   size_t n;
   const uint8_t *d;
 
-  o.keys = key;
-  o.n_keys = 1;
+  o.openers = key;
+  o.n_openers = 1;
   o.keycache = batch;
   o.session_key_out = session_key;
   err = pl_decrypt (src, sink, &o, &r, &ctl);
@@ -89,7 +89,7 @@ decrypt_with (GBytes *msg, const pl_key *key, pl_keycache *batch,
 static gpg_error_t
 decrypt_pw (GBytes *msg, const char *pw, pl_keycache *batch, GBytes **out)
 {
-  pl_key key = pl_key_passphrase (pw, strlen (pw));
+  pl_opener key = pl_opener_passphrase (pw, strlen (pw));
 
   return decrypt_with (msg, &key, batch, NULL, out, NULL);
 }
@@ -135,7 +135,7 @@ test_encrypt_once (gconstpointer data)
   spec0_len = spec_of (&first, spec0);
   for (int i = 0; i < N_FILES; i++)
     {
-      pl_key key = pl_key_passphrase (PASSPHRASE, strlen (PASSPHRASE));
+      pl_opener key = pl_opener_passphrase (PASSPHRASE, strlen (PASSPHRASE));
       GBytes *back;
 
       first_skesk (cipher[i], &sk);
@@ -374,7 +374,7 @@ static void
 test_cancelled (void)
 {
   GBytes *plain[N_FILES], *cipher[N_FILES], *back;
-  pl_key key = pl_key_passphrase (PASSPHRASE, strlen (PASSPHRASE));
+  pl_opener key = pl_opener_passphrase (PASSPHRASE, strlen (PASSPHRASE));
   atomic_int cancel = 1;
   pl_keycache *batch;
 
@@ -421,7 +421,7 @@ test_deriving_told (void)
   deriving_count d = { 0 };
   pl_job_control ctl = { .deriving = on_deriving, .user_data = &d };
   pl_encrypt_options o;
-  pl_key key = pl_key_passphrase (PASSPHRASE, strlen (PASSPHRASE));
+  pl_opener key = pl_opener_passphrase (PASSPHRASE, strlen (PASSPHRASE));
   pl_decrypt_options dopts = { 0 };
   pl_source *src;
   pl_sink *sink;
@@ -430,8 +430,8 @@ test_deriving_told (void)
   GBytes *cipher;
 
   options_for (PL_PROFILE_LIBREPGP, &o);
-  o.keys = &key;
-  o.n_keys = 1;
+  o.openers = &key;
+  o.n_openers = 1;
   src = pl_source_new_memory ("hello", 5);
   sink = pl_sink_new_memory ();
   g_assert_cmpint (pl_encrypt (src, sink, &o, &ctl), ==, 0);
@@ -442,8 +442,8 @@ test_deriving_told (void)
   g_assert_cmpint (d.starts, ==, 1);
   g_assert_cmpint (d.ends, ==, 1);
 
-  dopts.keys = &key;
-  dopts.n_keys = 1;
+  dopts.openers = &key;
+  dopts.n_openers = 1;
   src = pl_source_new_memory (g_bytes_get_data (cipher, NULL), n);
   sink = pl_sink_new_memory ();
   g_assert_cmpint (pl_decrypt (src, sink, &dopts, NULL, &ctl), ==, 0);

@@ -750,7 +750,7 @@ unwrap_held (void *arg, const pl_pkesk *p, uint8_t *session_key,
 }
 
 static gpg_error_t
-engine_decrypt (GBytes *msg, const pl_key *keys, size_t n, GBytes **out,
+engine_decrypt (GBytes *msg, const pl_opener *keys, size_t n, GBytes **out,
                 pl_decrypt_result *result)
 {
   pl_decrypt_options o;
@@ -762,8 +762,8 @@ engine_decrypt (GBytes *msg, const pl_key *keys, size_t n, GBytes **out,
   size_t len;
 
   memset (&o, 0, sizeof o);
-  o.keys = keys;
-  o.n_keys = n;
+  o.openers = keys;
+  o.n_openers = n;
   err = pl_decrypt (src, sink, &o, result, NULL);
   p = pl_sink_memory_data (sink, &len);
   *out = err ? NULL : g_bytes_new (p, len);
@@ -783,7 +783,7 @@ test_held_elsewhere (void)
   size_t n;
   holder_state h;
   pl_key_holder holder = { unwrap_held, &h };
-  pl_key k = pl_key_held (&holder);
+  pl_opener k = pl_opener_held_keys (&holder);
   pl_decrypt_result result;
 
   if (!tk_have_gpg ())
@@ -825,7 +825,7 @@ test_engine_anonymous (void)
   pl_cert **certs;
   size_t n, len;
   pl_encrypt_options o;
-  pl_key k;
+  pl_opener k;
   pl_sink *sink;
   pl_source *src;
   const uint8_t *p;
@@ -835,13 +835,13 @@ test_engine_anonymous (void)
   cert = tk_gpg_export (tk_ensure_key (&tk_keys[2])->fpr, 0);
   g_assert_cmpuint (pl_certs_read (g_bytes_get_data (cert, NULL),
                                    g_bytes_get_size (cert), &certs, &n), ==, 0);
-  k.kind = PL_KEY_CERT;
+  k.kind = PL_OPENER_CERT;
   k.data = certs[0];
   k.len = 0;
   k.cipher_algo = 0;
   pl_encrypt_options_init (&o);
-  o.keys = &k;
-  o.n_keys = 1;
+  o.openers = &k;
+  o.n_openers = 1;
   o.anonymous_recipients = 1;
   src = pl_source_new_memory (g_bytes_get_data (plain, NULL),
                               g_bytes_get_size (plain));

@@ -41,15 +41,15 @@ check_encrypt (const pl_encrypt_options *o, const pl_job_control *ctl,
   pl_source_free (src);
 }
 
-static pl_key test_key;
+static pl_opener test_key;
 
 static void
 options_with_key (pl_encrypt_options *o)
 {
   pl_encrypt_options_init (o);
-  test_key = pl_key_passphrase ("pw", 2);
-  o->keys = &test_key;
-  o->n_keys = 1;
+  test_key = pl_opener_passphrase ("pw", 2);
+  o->openers = &test_key;
+  o->n_openers = 1;
   o->s2k_ms = 1;
 }
 
@@ -60,8 +60,8 @@ test_encrypt_no_key (void)
   pl_job_control two = { NULL, NULL, NULL, 2 };
 
   options_with_key (&o);
-  o.keys = NULL;
-  o.n_keys = 0;
+  o.openers = NULL;
+  o.n_openers = 0;
   check_encrypt (&o, NULL, GPG_ERR_NO_KEY);
   check_encrypt (&o, &two, GPG_ERR_NO_KEY);
   /* NULL options are the defaults, which name no key. */
@@ -102,8 +102,9 @@ test_encrypt_bad_options (void)
 {
   pl_encrypt_options o;
   pl_job_control two = { NULL, NULL, NULL, 2 };
-  pl_key session = pl_key_session ((const uint8_t *) "0123456789abcdef",
-                                   16, PL_CIPHER_AES128);
+  pl_opener session
+    = pl_opener_session_key ((const uint8_t *) "0123456789abcdef", 16,
+                             PL_CIPHER_AES128);
 
   options_with_key (&o);
   o.profile = PL_PROFILE_RFC9580;
@@ -122,7 +123,7 @@ test_encrypt_bad_options (void)
   /* Encryption locks with passphrases; a bare session key is no key
    * packet. */
   options_with_key (&o);
-  o.keys = &session;
+  o.openers = &session;
   check_encrypt (&o, &two, GPG_ERR_INV_ARG);
 }
 
@@ -183,13 +184,13 @@ test_decrypt_unknown_cipher (void)
   GBytes *msgs[] = { message (PL_PROFILE_RFC4880),
                      message (PL_PROFILE_LIBREPGP),
                      message (PL_PROFILE_RFC9580) };
-  pl_key key = pl_key_session (zero, 32, 99);
+  pl_opener key = pl_opener_session_key (zero, 32, 99);
   pl_decrypt_options o = { &key, 1, 0, NULL };
 
   /* SEIPD v1 takes the cipher from the candidate: one we do not know. */
   check_decrypt (msgs[0], &o, GPG_ERR_CIPHER_ALGO);
   /* The AEAD headers name AES-256: a 16-octet key cannot be it. */
-  key = pl_key_session (zero, 16, PL_CIPHER_AES128);
+  key = pl_opener_session_key (zero, 16, PL_CIPHER_AES128);
   check_decrypt (msgs[1], &o, GPG_ERR_BAD_PASSPHRASE);
   check_decrypt (msgs[2], &o, GPG_ERR_BAD_PASSPHRASE);
   for (size_t i = 0; i < G_N_ELEMENTS (msgs); i++)
@@ -201,15 +202,15 @@ test_decrypt_bad_options (void)
 {
   static const uint8_t zero[64];
   GBytes *msg = message (PL_PROFILE_RFC4880);
-  pl_key key = pl_key_session (zero, 33, PL_CIPHER_AES256);
+  pl_opener key = pl_opener_session_key (zero, 33, PL_CIPHER_AES256);
   pl_decrypt_options o = { &key, 1, 0, NULL };
 
   /* A session key longer than any cipher's. */
   check_decrypt (msg, &o, GPG_ERR_BAD_KEY);
   /* A wrong passphrase, and a list where only the second is right. */
   {
-    pl_key keys[2] = { pl_key_passphrase ("nope", 4),
-                       pl_key_passphrase ("pw", 2) };
+    pl_opener keys[2] = { pl_opener_passphrase ("nope", 4),
+                       pl_opener_passphrase ("pw", 2) };
     pl_decrypt_options two = { keys, 1, 0, NULL };
     pl_source *src = pl_source_new_memory (g_bytes_get_data (msg, NULL),
                                            g_bytes_get_size (msg));
@@ -218,7 +219,7 @@ test_decrypt_bad_options (void)
     pl_decrypt_result result;
 
     check_decrypt (msg, &two, GPG_ERR_BAD_PASSPHRASE);
-    two.n_keys = 2;
+    two.n_openers = 2;
     two.session_key_out = key_out;
     g_assert_cmpuint (pl_decrypt (src, sink, &two, &result, NULL), ==, 0);
     g_assert_cmpuint (result.session_key_len, ==, 32);
@@ -256,7 +257,7 @@ static GBytes *
 bare_data (uint8_t *key, pl_profile profile)
 {
   GBytes *msg = message (profile), *rest;
-  pl_key pw = pl_key_passphrase ("pw", 2);
+  pl_opener pw = pl_opener_passphrase ("pw", 2);
   pl_decrypt_options o = { &pw, 1, 0, NULL };
   pl_source *src = pl_source_new_memory (g_bytes_get_data (msg, NULL),
                                          g_bytes_get_size (msg));
@@ -355,7 +356,7 @@ static gpg_error_t
 own_key_open (const own_key *f, GByteArray *msg, const pl_pkesk *p,
               pl_decrypt_result *result)
 {
-  pl_key key = { PL_KEY_SECRET, f->certs[0], 0, 0, 0 };
+  pl_opener key = { PL_OPENER_SECRET_KEYS, f->certs[0], 0, 0, 0 };
   pl_decrypt_options o = { &key, 1, 0, NULL };
   pl_source *src;
   pl_sink *sink = pl_sink_new_memory ();
@@ -513,7 +514,7 @@ test_decrypt_skesk_version (void)
     { PL_PROFILE_RFC9580, 6 },
   };
   uint8_t *key = gcry_malloc_secure (32);
-  pl_key pw = pl_key_passphrase ("pw", 2);
+  pl_opener pw = pl_opener_passphrase ("pw", 2);
   pl_decrypt_options o = { &pw, 1, 0, NULL };
 
   for (gsize i = 0; i < G_N_ELEMENTS (data); i++)

@@ -73,7 +73,7 @@ static GBytes *
 encrypt_via (const rt_case *c, GBytes *data)
 {
   pl_encrypt_options o;
-  pl_key key;
+  pl_opener key;
   pl_source *src;
   pl_sink *sink;
   gsize len;
@@ -106,9 +106,9 @@ encrypt_via (const rt_case *c, GBytes *data)
       g_assert_cmpint (src->size, ==, (gint64) len);
     }
   g_assert_cmpuint (pl_sink_new_file (out_path, &sink), ==, 0);
-  key = pl_key_passphrase ("correct horse", 13);
-  o.keys = &key;
-  o.n_keys = 1;
+  key = pl_opener_passphrase ("correct horse", 13);
+  o.openers = &key;
+  o.n_openers = 1;
   err = pl_encrypt (src, sink, &o, NULL);
   g_assert_cmpstr (gpg_strerror (err), ==, gpg_strerror (0));
   pl_sink_free (sink);
@@ -384,7 +384,7 @@ decrypt_from (int file, const guint8 *msg, gsize len, int threads,
               GBytes **out)
 {
   slow_sink slow;
-  pl_key key = pl_key_passphrase ("pw", 2);
+  pl_opener key = pl_opener_passphrase ("pw", 2);
   pl_decrypt_options o = { 0 };
   pl_job_control ctl = { NULL, NULL, NULL, threads };
   pl_sink *sink = pl_sink_new_memory ();
@@ -394,8 +394,8 @@ decrypt_from (int file, const guint8 *msg, gsize len, int threads,
   size_t n;
   gpg_error_t err;
 
-  o.keys = &key;
-  o.n_keys = 1;
+  o.openers = &key;
+  o.n_openers = 1;
   slow = (slow_sink) { { slow_write, slow_commit, slow_abort, NULL }, sink };
   err = pl_decrypt (src, sink_delay_us ? &slow.base : sink, &o, NULL, &ctl);
   d = pl_sink_memory_data (sink, &n);
@@ -491,7 +491,7 @@ test_borrowed_and_read (void)
           {
             rt_case c = { (pl_profile) p, 0, 0, 0, FALSE };
             pl_encrypt_options o;
-            pl_key key = pl_key_passphrase ("pw", 2);
+            pl_opener key = pl_opener_passphrase ("pw", 2);
             pl_job_control ctl = { NULL, NULL, NULL, threads[t] };
             GBytes *plain = tu_random_bytes (lens[i]);
             pl_source *src = pl_source_new_memory
@@ -502,8 +502,8 @@ test_borrowed_and_read (void)
             size_t n, at;
 
             fast_options (&o, &c);
-            o.keys = &key;
-            o.n_keys = 1;
+            o.openers = &key;
+            o.n_openers = 1;
             /* 1 KiB chunks: hundreds of them per read block. */
             o.chunk_octet = small ? 4 : -1;
             g_assert_cmpuint (pl_encrypt (src, sink, &o, &ctl), ==, 0);
@@ -537,7 +537,7 @@ static void
 test_cancel (void)
 {
   pl_encrypt_options o;
-  pl_key key = pl_key_passphrase ("pw", 2);
+  pl_opener key = pl_opener_passphrase ("pw", 2);
   rt_case c = { PL_PROFILE_RFC4880, 0, 0, 0, FALSE };
   GBytes *plain = tu_random_bytes (4u << 20);
   atomic_int cancel = 1;
@@ -549,8 +549,8 @@ test_cancel (void)
 
   fast_options (&o, &c);
   g_assert_cmpuint (pl_sink_new_file (out_path, &sink), ==, 0);
-  o.keys = &key;
-  o.n_keys = 1;
+  o.openers = &key;
+  o.n_openers = 1;
   g_assert_cmpint (gpg_err_code (pl_encrypt (src, sink, &o, &ctl)),
                    ==, GPG_ERR_CANCELED);
   pl_sink_free (sink);
@@ -572,7 +572,7 @@ static void
 test_progress_and_no_overwrite (void)
 {
   pl_encrypt_options o;
-  pl_key key = pl_key_passphrase ("pw", 2);
+  pl_opener key = pl_opener_passphrase ("pw", 2);
   rt_case c = { PL_PROFILE_RFC4880, 0, 0, 0, FALSE };
   GBytes *plain = tu_random_bytes (3u << 20);
   uint64_t last = 0;
@@ -591,8 +591,8 @@ test_progress_and_no_overwrite (void)
   g_assert_cmpuint (pl_sink_new_file (path, &sink), ==, 0);
   /* Someone else takes the name while we work: commit refuses. */
   g_file_set_contents (path, "raced", 5, NULL);
-  o.keys = &key;
-  o.n_keys = 1;
+  o.openers = &key;
+  o.n_openers = 1;
   g_assert_cmpint (gpg_err_code (pl_encrypt (src, sink, &o, &ctl)),
                    ==, GPG_ERR_EEXIST);
   g_assert_cmpuint (last, ==, 3u << 20);
@@ -668,7 +668,7 @@ assert_decrypt_progress (int deriving_ms, int stall_first_ms)
         GBytes *msg = encrypt_via (&c, plain);
         gsize len;
         const guint8 *m = g_bytes_get_data (msg, &len);
-        pl_key key = pl_key_passphrase ("correct horse", 13);
+        pl_opener key = pl_opener_passphrase ("correct horse", 13);
         pl_decrypt_options o = { 0 };
         derive_watch w = { .deriving_ms = deriving_ms,
                            .stall_first_ms = stall_first_ms };
@@ -679,8 +679,8 @@ assert_decrypt_progress (int deriving_ms, int stall_first_ms)
                                             : open_input (file, m, len, &path);
 
         g_mutex_init (&w.lock);
-        o.keys = &key;
-        o.n_keys = 1;
+        o.openers = &key;
+        o.n_openers = 1;
         g_assert_cmpuint (pl_decrypt (src, sink, &o, NULL, &ctl), ==, 0);
         g_assert_true (w.derived);
         g_assert_cmpuint (w.at_derived, ==, 0);
@@ -725,8 +725,8 @@ test_two_passphrases (void)
     {
       rt_case c = { 0 };
       pl_encrypt_options o;
-      pl_key keys[2] = { pl_key_passphrase ("first", 5),
-                         pl_key_passphrase ("second", 6) };
+      pl_opener keys[2] = { pl_opener_passphrase ("first", 5),
+                         pl_opener_passphrase ("second", 6) };
       pl_source *src = pl_source_new_memory (text, sizeof text - 1);
       pl_sink *sink = pl_sink_new_memory ();
       uint8_t *key_out = gcry_malloc_secure (PL_SESSION_KEY_MAX);
@@ -737,8 +737,8 @@ test_two_passphrases (void)
 
       c.profile = (pl_profile) profile;
       fast_options (&o, &c);
-      o.keys = keys;
-      o.n_keys = 2;
+      o.openers = keys;
+      o.n_openers = 2;
       g_assert_cmpuint (pl_encrypt (src, sink, &o, NULL), ==, 0);
       msg = pl_sink_memory_data (sink, &msg_len);
       for (int i = 0; i < 2; i++)
@@ -759,15 +759,15 @@ test_two_passphrases (void)
         pl_decrypt_options d = { &keys[1], 1, 0, key_out };
         pl_source *again = pl_source_new_memory (msg, msg_len);
         pl_sink *plain = pl_sink_new_memory ();
-        pl_key session;
+        pl_opener session;
 
         g_assert_cmpuint (pl_decrypt (again, plain, &d, &result, NULL), ==,
                           0);
         pl_source_free (again);
         pl_sink_free (plain);
-        session = pl_key_session (key_out, result.session_key_len,
+        session = pl_opener_session_key (key_out, result.session_key_len,
                                   result.cipher_algo);
-        d.keys = &session;
+        d.openers = &session;
         d.session_key_out = NULL;
         again = pl_source_new_memory (msg, msg_len);
         plain = pl_sink_new_memory ();
@@ -827,7 +827,7 @@ encrypt_chunked (pl_profile profile, int compress, GBytes *plain,
 {
   rt_case c = { profile, 0, compress, 0, FALSE };
   pl_encrypt_options o;
-  pl_key key = pl_key_passphrase ("pw", 2);
+  pl_opener key = pl_opener_passphrase ("pw", 2);
   pl_job_control ctl = { NULL, NULL, NULL, threads };
   pl_sink *sink = pl_sink_new_memory ();
   char *path;
@@ -837,8 +837,8 @@ encrypt_chunked (pl_profile profile, int compress, GBytes *plain,
   guint8 *msg;
 
   fast_options (&o, &c);
-  o.keys = &key;
-  o.n_keys = 1;
+  o.openers = &key;
+  o.n_openers = 1;
   /* 256 KiB: the smallest chunks the jobs spread over threads. */
   o.chunk_octet = 12;
   g_assert_cmpuint (pl_encrypt (src, sink, &o, &ctl), ==, 0);
@@ -881,7 +881,7 @@ test_parallel_chunks (void)
                   /* The packets before the first chunk take less than
                    * c / 2, so this octet is in chunk K. */
                   gsize at = k * (c + 16) + c / 2;
-                  pl_key key = pl_key_passphrase ("pw", 2);
+                  pl_opener key = pl_opener_passphrase ("pw", 2);
                   pl_decrypt_options d = { 0 };
                   pl_job_control ctl = { NULL, NULL, NULL, threads[t] };
                   pl_source *src = pl_source_new_memory (msg, n);
@@ -889,8 +889,8 @@ test_parallel_chunks (void)
                   gpg_error_t err;
 
                   keep_sink_init (&sink);
-                  d.keys = &key;
-                  d.n_keys = 1;
+                  d.openers = &key;
+                  d.n_openers = 1;
                   msg[at] ^= 0x04;
                   err = pl_decrypt (src, &sink.base, &d, NULL, &ctl);
                   msg[at] ^= 0x04;
@@ -942,7 +942,7 @@ test_parallel_cancel (void)
         {
           cancel_at ca = { 0, 3 * c };
           pl_job_control ctl = { cancel_when_past, &ca, &ca.cancel, 2 };
-          pl_key key = pl_key_passphrase ("pw", 2);
+          pl_opener key = pl_opener_passphrase ("pw", 2);
           pl_source *src = encrypt
             ? pl_source_new_memory (g_bytes_get_data (plain, NULL), len)
             : pl_source_new_memory (msg, n);
@@ -956,8 +956,8 @@ test_parallel_cancel (void)
               pl_encrypt_options o;
 
               fast_options (&o, &rc);
-              o.keys = &key;
-              o.n_keys = 1;
+              o.openers = &key;
+              o.n_openers = 1;
               o.chunk_octet = 12;
               err = pl_encrypt (src, &sink.base, &o, &ctl);
             }
@@ -965,8 +965,8 @@ test_parallel_cancel (void)
             {
               pl_decrypt_options d = { 0 };
 
-              d.keys = &key;
-              d.n_keys = 1;
+              d.openers = &key;
+              d.n_openers = 1;
               err = pl_decrypt (src, &sink.base, &d, NULL, &ctl);
             }
           g_assert_cmpint (gpg_err_code (err), ==, GPG_ERR_CANCELED);

@@ -185,7 +185,8 @@ static void
 test_out_of_secure_memory (void)
 {
   g_autofree char *path = tu_write_temp ("pw", "secret\n", 7);
-  pl_key key = pl_key_passphrase_source ("secret\n", 7, PL_PASSPHRASE_FILE);
+  pl_opener key = pl_opener_passphrase_source ("secret\n", 7,
+                                               PL_PASSPHRASE_FILE);
   pl_encrypt_options eo;
   pl_decrypt_options dopts = { 0 };
   pl_source *src;
@@ -200,8 +201,8 @@ test_out_of_secure_memory (void)
                    GPG_ERR_ENOMEM);
 
   pl_encrypt_options_init (&eo);
-  eo.keys = &key;
-  eo.n_keys = 1;
+  eo.openers = &key;
+  eo.n_openers = 1;
   eo.s2k_ms = 1;
   src = pl_source_new_memory ("hello", 5);
   sink = pl_sink_new_memory ();
@@ -210,8 +211,8 @@ test_out_of_secure_memory (void)
   pl_sink_free (sink);
   pl_source_free (src);
 
-  dopts.keys = &key;
-  dopts.n_keys = 1;
+  dopts.openers = &key;
+  dopts.n_openers = 1;
   src = pl_source_new_memory ("\xc3\x04\x04\x03\x08\x00", 6);
   sink = pl_sink_new_memory ();
   err = pl_decrypt (src, sink, &dopts, NULL, NULL);

@@ -143,7 +143,7 @@ encrypt_signed (shape s, GBytes *plain, int threads, int from_file,
                 cancel_at *cancel, gpg_error_t *err)
 {
   pl_encrypt_options o;
-  pl_key k = { PL_KEY_CERT, KEY (s)->certs[0], 0, 0, 0 };
+  pl_opener k = { PL_OPENER_CERT, KEY (s)->certs[0], 0, 0, 0 };
   const pl_seckey *signers[] = { &KEY (s)->sk };
   pl_job_control ctl = { 0 };
   gsize len;
@@ -156,8 +156,8 @@ encrypt_signed (shape s, GBytes *plain, int threads, int from_file,
   char *path = NULL;
 
   pl_encrypt_options_init (&o);
-  o.keys = &k;
-  o.n_keys = 1;
+  o.openers = &k;
+  o.n_openers = 1;
   o.signers = signers;
   o.n_signers = 1;
   o.sign_only = s == SHAPE_SIGNED_ONLY || s == SHAPE_SIGNED_ONLY_FILE;
@@ -217,7 +217,7 @@ static void
 run_decrypt (shape s, const uint8_t *msg, size_t len, int threads,
              cancel_at *cancel, outcome *o)
 {
-  pl_key k = { PL_KEY_SECRET, KEY (s)->certs[0], 0, 0, 0 };
+  pl_opener k = { PL_OPENER_SECRET_KEYS, KEY (s)->certs[0], 0, 0, 0 };
   pl_decrypt_options d;
   pl_job_control ctl = { 0 };
   pl_source *src;
@@ -227,8 +227,8 @@ run_decrypt (shape s, const uint8_t *msg, size_t len, int threads,
   char *path = NULL;
 
   memset (&d, 0, sizeof d);
-  d.keys = &k;
-  d.n_keys = 1;
+  d.openers = &k;
+  d.n_openers = 1;
   d.verify_certs = (const pl_cert *const *) (verify_with ? verify_with
                                                           : KEY (s))->certs;
   d.n_verify_certs = (verify_with ? verify_with : KEY (s))->n;

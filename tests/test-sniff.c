@@ -29,8 +29,8 @@ static GBytes *
 engine_message (int profile, int armor, int compress, gsize plain_len)
 {
   pl_encrypt_options o;
-  pl_key keys[2] = { pl_key_passphrase ("one", 3),
-                     pl_key_passphrase ("two", 3) };
+  pl_opener keys[2] = { pl_opener_passphrase ("one", 3),
+                     pl_opener_passphrase ("two", 3) };
   GBytes *plain = tu_random_bytes (plain_len);
   pl_source *src = pl_source_new_memory (g_bytes_get_data (plain, NULL),
                                          plain_len);
@@ -43,8 +43,8 @@ engine_message (int profile, int armor, int compress, gsize plain_len)
   o.profile = profile;
   o.armor = armor;
   o.compress_algo = compress;
-  o.keys = keys;
-  o.n_keys = 2;
+  o.openers = keys;
+  o.n_openers = 2;
   o.s2k_ms = 1;
   o.argon2_passes = 1;
   o.argon2_parallelism = 1;

@@ -523,7 +523,7 @@ test_weak_own_key_warns (void)
   uint32_t t = (uint32_t) time (NULL) - 60;
   uint8_t *key = gcry_malloc_secure (PL_SESSION_KEY_MAX);
   pl_encrypt_options o;
-  pl_key pw = pl_key_passphrase ("pw", 2);
+  pl_opener pw = pl_opener_passphrase ("pw", 2);
   pl_decrypt_options d = { &pw, 1, 0, NULL };
   pl_decrypt_result result;
   GBytes *msg = NULL, *sec, *out = NULL, *in;

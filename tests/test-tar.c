@@ -24,7 +24,7 @@
 #include "testutil.h"
 
 #define PASSPHRASE "correct horse battery staple"
-static const pl_key passphrase_key = { PL_KEY_PASSPHRASE, PASSPHRASE,
+static const pl_opener passphrase_key = { PL_OPENER_PASSPHRASE, PASSPHRASE,
                                        sizeof PASSPHRASE - 1, 0 };
 #define MTIME 1600000000
 
@@ -266,8 +266,8 @@ encrypt_folder (const char *folder, const char *out, pl_tar_callbacks *cb,
   gpg_error_t err;
 
   pl_encrypt_options_init (&opts);
-  opts.keys = &passphrase_key;
-  opts.n_keys = 1;
+  opts.openers = &passphrase_key;
+  opts.n_openers = 1;
   opts.profile = profile;
   opts.armor = armor;
   opts.file_name = "Photos.tar";
@@ -299,8 +299,8 @@ decrypt_to_folder (const char *in, const char *dir, const char *name,
   const char *e = NULL;
   gpg_error_t err;
 
-  opts.keys = &passphrase_key;
-  opts.n_keys = 1;
+  opts.openers = &passphrase_key;
+  opts.n_openers = 1;
   g_assert_cmpint (pl_source_new_file (in, &src), ==, 0);
   g_assert_cmpint (pl_tar_extractor_new (dir, name, &sink), ==, 0);
   err = pl_decrypt (src, sink, &opts, &result, NULL);
@@ -1008,8 +1008,8 @@ test_items (void)
   g_assert_cmpuint (totals.files, ==, 1 + 12 + 1);   /* Archive/, Photos, note */
 
   pl_encrypt_options_init (&opts);
-  opts.keys = &passphrase_key;
-  opts.n_keys = 1;
+  opts.openers = &passphrase_key;
+  opts.n_openers = 1;
   opts.file_name = "Archive.tar";
   g_assert_cmpint (pl_tar_source_new_items (items, 2, "Archive", NULL, &src),
                    ==, 0);

@@ -109,11 +109,11 @@ tu_encrypt (const pl_encrypt_options *o, const char *pw, const void *in,
   pl_source *src = pl_source_new_memory (in, len);
   pl_sink *sink = pl_sink_new_memory ();
   pl_encrypt_options with_key = *o;
-  pl_key key = pl_key_passphrase (pw, strlen (pw));
+  pl_opener key = pl_opener_passphrase (pw, strlen (pw));
   gpg_error_t err;
 
-  with_key.keys = &key;
-  with_key.n_keys = 1;
+  with_key.openers = &key;
+  with_key.n_openers = 1;
   err = pl_encrypt (src, sink, &with_key, NULL);
   size_t n;
   const uint8_t *d = pl_sink_memory_data (sink, &n);
@@ -130,14 +130,14 @@ tu_decrypt (const char *pw, const void *in, gsize len, GBytes **out,
 {
   pl_source *src = pl_source_new_memory (in, len);
   pl_sink *sink = pl_sink_new_memory ();
-  pl_key key = pl_key_passphrase (pw, strlen (pw));
+  pl_opener key = pl_opener_passphrase (pw, strlen (pw));
   pl_decrypt_options o = { 0 };
   gpg_error_t err;
   size_t n;
   const uint8_t *d;
 
-  o.keys = &key;
-  o.n_keys = 1;
+  o.openers = &key;
+  o.n_openers = 1;
   err = pl_decrypt (src, sink, &o, result, NULL);
   d = pl_sink_memory_data (sink, &n);
   /* An aborted memory sink is empty: what a failed job leaves. */

@@ -7,12 +7,12 @@
  * agent caches it, so a batch of files costs one question.  Padlock never
  * sees a secret key or its passphrase.
  *
- * This is what sits behind the engine's key held elsewhere (PL_KEY_HELD,
- * pl_unwrap_fn in core/recipients.h).  The callback, on the job's
- * thread, finds the secret subkey the PKESK names in the keyring
- * (padlock_keyring_find_key: its keygrip), builds the agent's ciphertext
- * from the PKESK's fields (padlock_agent_ciphertext_new with pl_pkesk's
- * f[0] and f[1], MPI values without their prefixes), calls
+ * This is what sits behind the engine's keys held elsewhere
+ * (PL_OPENER_HELD_KEYS, pl_unwrap_fn in core/recipients.h).  The
+ * callback, on the job's thread, finds the secret subkey the PKESK names
+ * in the keyring (padlock_keyring_find_key: its keygrip), builds the
+ * agent's ciphertext from the PKESK's fields (padlock_agent_ciphertext_new
+ * with pl_pkesk's f[0] and f[1], MPI values without their prefixes), calls
  * padlock_agent_pkdecrypt, and has the engine finish what the agent
  * answers, as gpg's pubkey-enc.c and ecdh.c do: GnuPG 2.2's agent gives
  *   RSA   (enc-val (rsa (a C)))               -> the PKCS#1-padded block
@@ -158,7 +158,7 @@ gcry_sexp_t   padlock_agent_pksign            (PadlockAgent             *self,
 /* The engine's code for a request's ERROR: GPG_ERR_CANCELED
  * (PADLOCK_ERROR_CANCELLED), GPG_ERR_NO_SECKEY (PADLOCK_ERROR_PUBLIC_KEY),
  * GPG_ERR_BAD_PASSPHRASE, else GPG_ERR_GENERAL; what the engine's
- * callbacks (holder, signer) return for it. */
+ * callbacks (held keys, signer) return for it. */
 gpg_error_t   padlock_agent_error_code        (const GError             *error);
 
 /* KEYINFO: whether the agent holds KEYGRIP's secret key, on a card, with

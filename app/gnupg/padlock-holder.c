@@ -1,5 +1,5 @@
-/* padlock-holder.c - the user's GnuPG secret keys as the engine's key
- * held elsewhere: see padlock-holder.h */
+/* padlock-holder.c - the user's GnuPG secret keys, held by gpg-agent, as
+ * the engine's keys held elsewhere: see padlock-holder.h */
 #include "padlock-holder.h"
 
 #include <string.h>
@@ -20,7 +20,7 @@ typedef struct
   gint                 answered;  /* atomic: the agent opened a PKESK with it */
 } Entry;
 
-struct _PadlockHolder
+struct _PadlockHeldKeys
 {
   gatomicrefcount  ref;
   char            *home_dir;
@@ -38,11 +38,11 @@ cert_free (gpointer data)
   pl_cert_free (data);
 }
 
-PadlockHolder *
-padlock_holder_new (PadlockKeyring *keyring,
-                    PadlockAgent   *agent)
+PadlockHeldKeys *
+padlock_held_keys_new (PadlockKeyring *keyring,
+                       PadlockAgent   *agent)
 {
-  PadlockHolder *self = g_new0 (PadlockHolder, 1);
+  PadlockHeldKeys *self = g_new0 (PadlockHeldKeys, 1);
   GListModel *model = G_LIST_MODEL (keyring);
 
   g_atomic_ref_count_init (&self->ref);
@@ -71,15 +71,15 @@ padlock_holder_new (PadlockKeyring *keyring,
   return self;
 }
 
-PadlockHolder *
-padlock_holder_ref (PadlockHolder *self)
+PadlockHeldKeys *
+padlock_held_keys_ref (PadlockHeldKeys *self)
 {
   g_atomic_ref_count_inc (&self->ref);
   return self;
 }
 
 void
-padlock_holder_unref (PadlockHolder *self)
+padlock_held_keys_unref (PadlockHeldKeys *self)
 {
   if (!self || !g_atomic_ref_count_dec (&self->ref))
     return;
@@ -94,14 +94,14 @@ padlock_holder_unref (PadlockHolder *self)
 }
 
 guint
-padlock_holder_get_n_keys (PadlockHolder *self)
+padlock_held_keys_get_n_keys (PadlockHeldKeys *self)
 {
   return self->entries->len;
 }
 
 const char *
-padlock_holder_find_label (PadlockHolder *self,
-                           const char    *id)
+padlock_held_keys_find_label (PadlockHeldKeys *self,
+                              const char      *id)
 {
   for (guint i = 0; i < self->keys->len; i++)
     if (padlock_key_find_subkey (self->keys->pdata[i], id))
@@ -110,8 +110,8 @@ padlock_holder_find_label (PadlockHolder *self,
 }
 
 gboolean
-padlock_holder_may_open (PadlockHolder         *self,
-                         const pl_sniff_result *sniffed)
+padlock_held_keys_may_open (PadlockHeldKeys       *self,
+                            const pl_sniff_result *sniffed)
 {
   char hex[2 * PL_FPR_MAX + 3];
 
@@ -147,12 +147,12 @@ padlock_holder_may_open (PadlockHolder         *self,
   return FALSE;
 }
 
-/* The certificate of E's key, exported and parsed once per holder. */
+/* The certificate of E's key, exported and parsed once per PadlockHeldKeys. */
 static const pl_cert *
-entry_cert (PadlockHolder *self,
-            const Entry   *e,
-            GCancellable  *cancellable,
-            GError       **error)
+entry_cert (PadlockHeldKeys  *self,
+            const Entry      *e,
+            GCancellable     *cancellable,
+            GError          **error)
 {
   const char *fpr = padlock_key_get_fingerprint (e->key);
   const char *fprs[2] = { fpr, NULL };
@@ -217,7 +217,7 @@ cert_subkey (const pl_cert *cert,
 static void
 on_pinentry (gpointer user_data)
 {
-  PadlockHolderCall *call = user_data;
+  PadlockHeldKeysCall *call = user_data;
   g_autofree char *text = NULL;
 
   if (!call->waiting)
@@ -228,8 +228,8 @@ on_pinentry (gpointer user_data)
 
 /* Keeps ERROR as the call's reason and gives the engine its code. */
 static gpg_error_t
-keep_error (PadlockHolderCall *call,
-            GError            *error)
+keep_error (PadlockHeldKeysCall *call,
+            GError              *error)
 {
   gpg_error_t err = padlock_agent_error_code (error);
 
@@ -240,8 +240,8 @@ keep_error (PadlockHolderCall *call,
 
 /* Tells the row which key is being tried for a PKESK that names none. */
 static void
-say_trying (PadlockHolderCall *call,
-            const Entry       *e)
+say_trying (PadlockHeldKeysCall *call,
+            const Entry         *e)
 {
   g_autofree char *text = NULL;
 
@@ -254,7 +254,7 @@ say_trying (PadlockHolderCall *call,
   call->waiting (call->user_data, text);
 }
 
-/* Takes the holder's turn for a key not yet answered: of the jobs that
+/* Takes the held keys' turn for a key not yet answered: of the jobs that
  * start together for a protected key, the first asks the agent and the
  * others wait, then find the passphrase cached, so that the agent never
  * has two requests for a pinentry of one key at once (bench/keys-batch
@@ -262,11 +262,11 @@ say_trying (PadlockHolderCall *call,
  * tests have not reproduced that race).  The row of one that waits says whose passphrase it waits for.
  * FALSE when the job was cancelled meanwhile. */
 static gboolean
-take_turn (PadlockHolderCall *call)
+take_turn (PadlockHeldKeysCall *call)
 {
   gboolean said = FALSE;
 
-  while (!g_mutex_trylock (&call->holder->turn))
+  while (!g_mutex_trylock (&call->held_keys->turn))
     {
       if (g_cancellable_is_cancelled (call->cancellable))
         return FALSE;
@@ -280,12 +280,12 @@ take_turn (PadlockHolderCall *call)
 
 /* One PKESK with the secret subkey of E: the agent, then the engine. */
 static gpg_error_t
-unwrap_with (PadlockHolderCall *call,
-             Entry             *e,
-             const pl_pkesk    *p,
-             uint8_t           *session_key,
-             size_t            *keylen,
-             int               *cipher_algo)
+unwrap_with (PadlockHeldKeysCall *call,
+             Entry               *e,
+             const pl_pkesk      *p,
+             uint8_t             *session_key,
+             size_t              *keylen,
+             int                 *cipher_algo)
 {
   const pl_cert *cert;
   const pl_pubkey *pub;
@@ -295,7 +295,7 @@ unwrap_with (PadlockHolderCall *call,
   GError *error = NULL;
   gboolean turn = FALSE;
 
-  if (!(cert = entry_cert (call->holder, e, call->cancellable, &error)))
+  if (!(cert = entry_cert (call->held_keys, e, call->cancellable, &error)))
     return keep_error (call, error);
   pub = cert_subkey (cert, e->sub->fingerprint);
   if (!pub || (pub->algo != p->algo
@@ -317,13 +317,13 @@ unwrap_with (PadlockHolderCall *call,
   if (!g_atomic_int_get (&e->answered) && !(turn = take_turn (call)))
     error = padlock_error_from_gpg (gpg_error (GPG_ERR_CANCELED));
   else
-    answer = padlock_agent_pkdecrypt (call->holder->agent, e->sub->keygrip,
+    answer = padlock_agent_pkdecrypt (call->held_keys->agent, e->sub->keygrip,
                                       desc, ciphertext, on_pinentry, call,
                                       call->cancellable, &error);
   if (answer)
     g_atomic_int_set (&e->answered, 1);
   if (turn)
-    g_mutex_unlock (&call->holder->turn);
+    g_mutex_unlock (&call->held_keys->turn);
   gcry_sexp_release (ciphertext);
   if (call->waiting)
     call->waiting (call->user_data, NULL);
@@ -362,17 +362,17 @@ enum
 /* The rank of entry I, from the agent's KEYINFO, once per call.  An
  * agent that cannot say ranks it as pinentry would: it is still tried. */
 static int
-entry_rank (PadlockHolderCall *call,
-            guint              i)
+entry_rank (PadlockHeldKeysCall *call,
+            guint                i)
 {
-  const Entry *e = &g_array_index (call->holder->entries, Entry, i);
+  const Entry *e = &g_array_index (call->held_keys->entries, Entry, i);
   PadlockAgentKeyInfo info;
   int rank = RANK_PINENTRY;
 
-  if (i < PADLOCK_HOLDER_RANKED && call->rank[i])
+  if (i < PADLOCK_HELD_KEYS_RANKED && call->rank[i])
     return call->rank[i] - 1;
-  if (padlock_agent_get_key_info (call->holder->agent, e->sub->keygrip, &info,
-                                  call->cancellable, NULL))
+  if (padlock_agent_get_key_info (call->held_keys->agent, e->sub->keygrip,
+                                  &info, call->cancellable, NULL))
     {
       if (!info.present)
         rank = RANK_NOT_HERE;
@@ -381,7 +381,7 @@ entry_rank (PadlockHolderCall *call,
       else if (info.cached || !info.protected_)
         rank = RANK_NO_QUESTION;
     }
-  if (i < PADLOCK_HOLDER_RANKED)
+  if (i < PADLOCK_HELD_KEYS_RANKED)
     call->rank[i] = (signed char) (rank + 1);
   return rank;
 }
@@ -398,11 +398,11 @@ entry_fits (const Entry    *e,
 /* The entries that may take P, by rank (stable); a new array of
  * indices.  RANK, when not NULL, gets the best. */
 static GArray *
-entries_for (PadlockHolderCall *call,
-             const pl_pkesk    *p,
-             int               *best)
+entries_for (PadlockHeldKeysCall *call,
+             const pl_pkesk      *p,
+             int                 *best)
 {
-  GArray *entries = call->holder->entries;
+  GArray *entries = call->held_keys->entries;
   GArray *order = g_array_new (FALSE, FALSE, sizeof (guint));
   g_autoptr(GArray) ranks = g_array_new (FALSE, FALSE, sizeof (int));
 
@@ -435,10 +435,10 @@ entries_for (PadlockHolderCall *call,
  * The engine calls it for each PKESK before any unwrap: the moment to
  * count the anonymous ones. */
 static int
-holder_rank (void           *arg,
-             const pl_pkesk *p)
+held_keys_rank (void           *arg,
+                const pl_pkesk *p)
 {
-  PadlockHolderCall *call = arg;
+  PadlockHeldKeysCall *call = arg;
   g_autoptr(GArray) order = NULL;
   int best;
 
@@ -453,16 +453,16 @@ holder_rank (void           *arg,
 
 /* Tries on P the entries of ORDER whose rank is within [LOW, HIGH]. */
 static gpg_error_t
-try_entries (PadlockHolderCall *call,
-             GArray            *order,
-             int                low,
-             int                high,
-             const pl_pkesk    *p,
-             uint8_t           *session_key,
-             size_t            *keylen,
-             int               *cipher_algo)
+try_entries (PadlockHeldKeysCall *call,
+             GArray              *order,
+             int                  low,
+             int                  high,
+             const pl_pkesk      *p,
+             uint8_t             *session_key,
+             size_t              *keylen,
+             int                 *cipher_algo)
 {
-  GArray *entries = call->holder->entries;
+  GArray *entries = call->held_keys->entries;
   gpg_error_t err = gpg_error (GPG_ERR_NO_SECKEY);
 
   for (guint i = 0; i < order->len; i++)
@@ -487,11 +487,11 @@ try_entries (PadlockHolderCall *call,
  * session key).  The engine's PKESKs stay where they are until it is
  * done (recipients.h), so the earlier ones are kept by address. */
 static gpg_error_t
-unwrap_anonymous (PadlockHolderCall *call,
-                  const pl_pkesk    *p,
-                  uint8_t           *session_key,
-                  size_t            *keylen,
-                  int               *cipher_algo)
+unwrap_anonymous (PadlockHeldKeysCall *call,
+                  const pl_pkesk      *p,
+                  uint8_t             *session_key,
+                  size_t              *keylen,
+                  int                 *cipher_algo)
 {
   g_autoptr(GArray) order = entries_for (call, p, NULL);
   gpg_error_t err;
@@ -519,13 +519,13 @@ unwrap_anonymous (PadlockHolderCall *call,
 /* pl_unwrap_fn: the named subkey, or for an anonymous PKESK each one
  * until one opens it; those that ask no question first. */
 static gpg_error_t
-holder_unwrap (void           *arg,
-               const pl_pkesk *p,
-               uint8_t        *session_key,
-               size_t         *keylen,
-               int            *cipher_algo)
+held_keys_unwrap (void           *arg,
+                  const pl_pkesk *p,
+                  uint8_t        *session_key,
+                  size_t         *keylen,
+                  int            *cipher_algo)
 {
-  PadlockHolderCall *call = arg;
+  PadlockHeldKeysCall *call = arg;
   g_autoptr(GArray) order = NULL;
 
   if (pl_pkesk_anonymous (p) && call->n_anonymous > 1)
@@ -536,18 +536,18 @@ holder_unwrap (void           *arg,
 }
 
 void
-padlock_holder_call_init (PadlockHolderCall        *call,
-                          PadlockHolder            *holder,
-                          const char               *file_name,
-                          GCancellable             *cancellable,
-                          PadlockHolderWaitingFunc  waiting,
-                          gpointer                  user_data)
+padlock_held_keys_call_init (PadlockHeldKeysCall        *call,
+                             PadlockHeldKeys            *held_keys,
+                             const char                 *file_name,
+                             GCancellable               *cancellable,
+                             PadlockHeldKeysWaitingFunc  waiting,
+                             gpointer                    user_data)
 {
   memset (call, 0, sizeof *call);
-  call->core.unwrap = holder_unwrap;
+  call->core.unwrap = held_keys_unwrap;
   call->core.arg = call;
-  call->core.rank = holder_rank;
-  call->holder = holder;
+  call->core.rank = held_keys_rank;
+  call->held_keys = held_keys;
   call->file_name = file_name;
   call->cancellable = cancellable;
   call->waiting = waiting;
@@ -555,8 +555,8 @@ padlock_holder_call_init (PadlockHolderCall        *call,
 }
 
 GError *
-padlock_holder_call_take_error (PadlockHolderCall *call,
-                                gpg_error_t        err)
+padlock_held_keys_call_take_error (PadlockHeldKeysCall *call,
+                                   gpg_error_t          err)
 {
   GError *error = g_steal_pointer (&call->error);
 

@@ -144,7 +144,7 @@ parse_certificates (PadlockRecipients *self,
   pl_cert **all = NULL;
   size_t n_all = 0;
   uint32_t now = (uint32_t) time (NULL);
-  pl_key *keys = NULL;
+  pl_opener *keys = NULL;
   char why[256] = "";
   pl_profile profile;
   GError *error = NULL;
@@ -178,7 +178,7 @@ parse_certificates (PadlockRecipients *self,
           all[j] = NULL;
       self->certs[self->n_certs++] = cert;
     }
-  keys = g_new0 (pl_key, n);
+  keys = g_new0 (pl_opener, n);
   padlock_recipients_fill_keys (self, keys);
   for (guint i = 0; i < n && !error; i++)
     {
@@ -319,13 +319,13 @@ padlock_recipients_get_profile (PadlockRecipients *self)
 
 gsize
 padlock_recipients_fill_keys (PadlockRecipients *self,
-                              pl_key            *keys)
+                              pl_opener         *keys)
 {
   g_return_val_if_fail (self != NULL, 0);
 
   for (size_t i = 0; i < self->n_certs; i++)
     {
-      pl_key k = { PL_KEY_CERT, self->certs[i], 0, 0, 0 };
+      pl_opener k = { PL_OPENER_CERT, self->certs[i], 0, 0, 0 };
       keys[i] = k;
     }
   return self->n_certs;

@@ -63,12 +63,12 @@ gboolean           padlock_recipients_load_finish (PadlockRecipients *self,
                                                    GError           **error);
 
 /* After a successful load: the pl_profile the messages use, and one
- * PL_KEY_CERT per recipient into KEYS (room for
+ * PL_OPENER_CERT per recipient into KEYS (room for
  * padlock_recipients_get_n_keys), valid while SELF lives.  Before: -1
  * and 0. */
 int                padlock_recipients_get_profile (PadlockRecipients *self);
 gsize              padlock_recipients_fill_keys  (PadlockRecipients *self,
-                                                  pl_key            *keys);
+                                                  pl_opener         *keys);
 
 /* How many keys, "you" included. */
 guint              padlock_recipients_get_n_keys (PadlockRecipients *self);

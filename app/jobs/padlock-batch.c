@@ -83,18 +83,20 @@ typedef struct
   GCancellable *interrupt;
   gboolean interrupted;         /* handled while a job was unfinished */
   PadlockKeyring *keyring;      /* GnuPG's, once asked for */
-  PadlockHolder *holder;        /* the user's GnuPG secret keys, or NULL */
+  PadlockHeldKeys *held_keys;   /* the user's GnuPG secret keys, or NULL */
   PadlockRecipients *recipients; /* --recipient, --encrypt-to-self */
   gboolean needs_passphrase;    /* some job cannot do with the keys */
   GPtrArray *maybe_keys;        /* of pl_sniff_result: messages with a
                                  * PKESK and an SKESK, which need the
                                  * passphrase unless the user's keys may
-                                 * open them (decided once the holder is
+                                 * open them (decided once the held keys are
                                  * loaded) */
   gboolean any_pkesk;           /* some message is for a public key */
-  char *signers_home;           /* the GnuPG home that verifies signatures */
+  char *gnupg_home;             /* its keyring verifies signatures and
+                                 * holds --sign's key */
   guint n_bad_signatures;
-  PadlockKey *sign_key;         /* --sign: the encryptions' signer */
+  PadlockKey *sign_key;         /* --sign: the key that signs the
+                                 * encryptions */
   PadlockAgent *sign_agent;
 } Batch;
 
@@ -318,7 +320,7 @@ signatures_line (Batch *batch, PadlockJob *job)
  * signal handled meanwhile finds the job running and its output in place
  * a moment later.  The signal came first: the job is cancelled, and its
  * output removed; INPUT (a word) names it.  Not when the original was
- * deleted (verify-and-delete): the output is then the only copy, and
+ * deleted (check-and-delete): the output is then the only copy, and
  * done.  TRUE when undone. */
 static gboolean
 undo_late_commit (PadlockJob *job, const char *input)
@@ -547,15 +549,15 @@ input_needs_passphrase (PadlockInput     *input,
   return skesk ? NEEDS_PASSPHRASE_UNLESS_KEYS : NEEDS_NO_PASSPHRASE;
 }
 
-/* Once the holder is loaded: whether some decryption still needs the
+/* Once the held keys are loaded: whether some decryption still needs the
  * passphrase, the keys opening none of its PKESKs. */
 static void
 decide_maybe_keys (Batch *batch)
 {
   for (guint i = 0; i < batch->maybe_keys->len; i++)
-    if (!batch->holder
-        || !padlock_holder_may_open (batch->holder,
-                                     g_ptr_array_index (batch->maybe_keys, i)))
+    if (!batch->held_keys
+        || !padlock_held_keys_may_open (
+              batch->held_keys, g_ptr_array_index (batch->maybe_keys, i)))
       batch->needs_passphrase = TRUE;
 }
 
@@ -627,7 +629,7 @@ read_options (GVariantDict      *options,
   else if (g_variant_dict_contains (options, "decrypt"))
     *forced = PADLOCK_DIRECTION_DECRYPT;
   /* Without one, decryption asks gpg-agent for the user's keys only
-   * (checked once the jobs are sorted: need_passphrase). */
+   * (checked once the jobs are sorted: decide_maybe_keys). */
   g_variant_dict_lookup (options, "passphrase-file", "^&ay", pw_file);
   if (!g_variant_dict_lookup (options, G_OPTION_REMAINING, "^a&ay", paths)
       || !(*paths)[0])
@@ -660,7 +662,7 @@ on_keyring_loaded (PadlockKeyring *keyring,
 }
 
 /* GnuPG's keyring (GNUPGHOME, else ~/.gnupg), listed: made once, for
- * the recipients and the holder. */
+ * the recipients and the held keys. */
 static PadlockKeyring *
 load_keyring (Batch *batch)
 {
@@ -680,7 +682,7 @@ load_keyring (Batch *batch)
 /* --sign: the key named by --local-user (else gpg's default) into the
  * batch; FALSE, saying why, when there is none to sign with. */
 static gboolean
-load_signer (Batch *batch, const char *local_user, GError **error)
+load_signing_key (Batch *batch, const char *local_user, GError **error)
 {
   PadlockKeyring *keyring = load_keyring (batch);
 
@@ -707,10 +709,10 @@ load_signer (Batch *batch, const char *local_user, GError **error)
  * then fails naming them, from the keyring's public keys when it has
  * them ("b.gpg is for 0x… (Bob <bob@…>), whose secret key is not in your
  * keyring", else the key ID alone), as the window's does, instead of
- * asking for a passphrase it cannot use.  A holder of no keys never
+ * asking for a passphrase it cannot use.  A PadlockHeldKeys of no keys never
  * asks the agent. */
-static PadlockHolder *
-load_holder (Batch *batch)
+static PadlockHeldKeys *
+load_held_keys (Batch *batch)
 {
   PadlockKeyring *keyring = load_keyring (batch);
   g_autoptr(PadlockAgent) agent = NULL;
@@ -718,7 +720,7 @@ load_holder (Batch *batch)
   if (padlock_keyring_get_state (keyring) == PADLOCK_KEYRING_FAILED)
     return NULL;
   agent = padlock_agent_new (padlock_keyring_get_home_dir (keyring));
-  return padlock_holder_new (keyring, agent);
+  return padlock_held_keys_new (keyring, agent);
 }
 
 /* "Bob <bob@…> (0x…): why", for each recipient of SPECS (and the
@@ -794,15 +796,15 @@ run_jobs (Batch *batch, PadlockSecret *secret, guint concurrency)
       padlock_job_set_secret (job, secret);
       if (padlock_job_get_direction (job) == PADLOCK_DIRECTION_DECRYPT)
         {
-          padlock_job_set_holder (job, batch->holder);
-          padlock_job_set_signers_home (job, batch->signers_home);
+          padlock_job_set_held_keys (job, batch->held_keys);
+          padlock_job_set_verify_home (job, batch->gnupg_home);
         }
       else
         {
           padlock_job_set_recipients (job, batch->recipients);
           if (batch->sign_key)
-            padlock_job_set_signer (job, batch->sign_key, batch->sign_agent,
-                                    batch->signers_home);
+            padlock_job_set_signing_key (job, batch->sign_key,
+                                         batch->sign_agent, batch->gnupg_home);
         }
       g_signal_connect (job, "notify::state", G_CALLBACK (on_job_state), batch);
       padlock_queue_add (batch->queue, job);
@@ -852,7 +854,7 @@ padlock_batch_run (GVariantDict *options)
   if (!read_prefixes (&batch))
     goto leave;
   make_jobs (&batch, forced, &config);
-  batch.signers_home = padlock_keyring_default_home ();
+  batch.gnupg_home = padlock_keyring_default_home ();
   /* A cleartext-signed file needs neither a passphrase nor a key. */
   for (guint i = 0; i < batch.jobs->len; i++)
     if (padlock_job_get_direction (g_ptr_array_index (batch.jobs, i))
@@ -873,7 +875,7 @@ padlock_batch_run (GVariantDict *options)
     goto leave;
   /* GnuPG is asked only for messages to public keys, and to sign. */
   if (batch.any_pkesk)
-    batch.holder = load_holder (&batch);
+    batch.held_keys = load_held_keys (&batch);
   decide_maybe_keys (&batch);
   if (g_variant_dict_contains (options, "sign"))
     {
@@ -883,7 +885,7 @@ padlock_batch_run (GVariantDict *options)
       if (!any_encrypt)
         bad_usage (&problem, "%s", _("--sign signs what is encrypted; these "
                                      "files are all to decrypt."));
-      else if (!load_signer (&batch, local_user, &sign_problem))
+      else if (!load_signing_key (&batch, local_user, &sign_problem))
         {
           g_printerr ("padlock: %s\n", sign_problem->message);
           status = 1;
@@ -894,7 +896,8 @@ padlock_batch_run (GVariantDict *options)
     ;                           /* said below */
   else if (!pw_file
            && ((any_encrypt && !batch.recipients)
-               || (any_decrypt && (!batch.holder || batch.needs_passphrase))))
+               || (any_decrypt
+                   && (!batch.held_keys || batch.needs_passphrase))))
     bad_usage (&problem, "%s",
                _("--batch needs --passphrase-file=FILE (or - to type it), or "
                  "--recipient to encrypt to people's keys; a passphrase is "
@@ -924,10 +927,10 @@ padlock_batch_run (GVariantDict *options)
   g_ptr_array_unref (batch.jobs);
   g_ptr_array_unref (batch.maybe_keys);
   g_ptr_array_unref (batch.inputs);
-  g_clear_pointer (&batch.holder, padlock_holder_unref);
+  g_clear_pointer (&batch.held_keys, padlock_held_keys_unref);
   g_clear_pointer (&batch.recipients, padlock_recipients_unref);
   g_clear_object (&batch.keyring);
-  g_free (batch.signers_home);
+  g_free (batch.gnupg_home);
   g_clear_object (&batch.sign_key);
   g_clear_object (&batch.sign_agent);
   g_clear_object (&batch.interrupt);

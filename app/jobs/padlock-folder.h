@@ -70,7 +70,7 @@ gpg_error_t  padlock_folder_source_new       (const char *const   *items,
  * or *.tar.asc. */
 gboolean     padlock_folder_is_archive_name  (const char          *input_name);
 
-/* Makes the sink for a decryption that may unpack: a pl_tar_detector whose
+/* Makes the sink for a decryption that may unpack: a tar detector whose
  * choice is the folder extractor (DIR/FOLDER, FOLDER the archive's name
  * without .tar) when the first header is a tar's and INPUT_NAME or the
  * name stored in LITERAL (read at that moment; filled by the decryption

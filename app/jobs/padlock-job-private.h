@@ -3,9 +3,10 @@
  * padlock-job.c is the GObject on the main context: its properties, the
  * tick that brings them up to what the worker stored, start, cancel and
  * retry.  padlock-job-work.c is what runs on the GTask's thread: the
- * input and the sink, encryption, decryption, and verify-and-delete.
+ * input and the sink, encryption, decryption, and check-and-delete
+ * (the output decrypted again before the original goes).
  *
- * The worker reads only the PadlockJobWork it is handed (copied from the
+ * The worker reads only the PadlockJobRun it is handed (copied from the
  * job at start) and, of the job, only the fields under "Shared with the
  * worker"; it stores, never notifies.
  */
@@ -42,7 +43,7 @@ struct _PadlockJob
   char *archive_top;            /* several items': NAME */
   PadlockJobConfig config;
   PadlockSecret *secret;
-  PadlockHolder *holder;        /* the user's secret keys, or NULL */
+  PadlockHeldKeys *held_keys;   /* the user's secret keys, or NULL */
   PadlockRecipients *recipients; /* encryption: the people, or NULL */
   gboolean with_passphrase;     /* a secret was given (it goes at the end) */
   GCancellable *cancellable;    /* cut an agent request (padlock-holder.h) */
@@ -69,7 +70,7 @@ struct _PadlockJob
   gint64 start_time;
   PadlockRate rate;             /* the throughput, as the queue's */
   /* Signatures (padlock-signature.h): the GnuPG home whose keyring
-   * verifies them (padlock_job_set_keyring), and the verdicts. */
+   * verifies them (padlock_job_set_verify_home), and the verdicts. */
   char *verify_home;
   GPtrArray *signatures;
   /* A decryption whose input is cleartext-signed (core/clearsign.h): it
@@ -77,7 +78,8 @@ struct _PadlockJob
    * sniff (padlock_job_set_clearsigned), or once the worker has read it. */
   gboolean clearsigned;
   gboolean output_deleted;      /* padlock_job_delete_output's */
-  /* Encryption: signed by SIGN_KEY through SIGN_AGENT (padlock_job_set_signer). */
+  /* Encryption: signed by SIGN_KEY through SIGN_AGENT
+   * (padlock_job_set_signing_key). */
   PadlockKey *sign_key;
   PadlockAgent *sign_agent;
   char *sign_home;
@@ -85,7 +87,7 @@ struct _PadlockJob
   /* Shared with the worker */
   PadlockFolderStatus folder_status;
   atomic_int cancel;
-  atomic_int phase;             /* 1 while verifying */
+  atomic_int phase;             /* 1 while checking the output */
   atomic_uint_fast64_t atomic_done;
   atomic_int_fast64_t atomic_total;
   /* Key derivation (issue 13): whether it runs, since when, and how long
@@ -115,11 +117,12 @@ typedef enum
    * else goes to the file sink (padlock_folder_sink_new). */
   PADLOCK_JOB_SINK_FOLDER,
   /* Nothing is kept: the length and SHA-256 of what passes, to compare
-   * (verify-and-delete; padlock_digest_sink_new). */
+   * (check-and-delete; padlock_digest_sink_new). */
   PADLOCK_JOB_SINK_DIGEST,
 } PadlockJobSinkKind;
 
-/* The work handed to the job's thread: what it needs, copied so that it
+/* One run of a job (padlock_job_start makes one each time, a retry
+ * too), handed to the job's thread: what it needs, copied so that it
  * never reads the job's fields, and what it produced. */
 typedef struct
 {
@@ -135,8 +138,8 @@ typedef struct
   char *input_name;
   PadlockInput *opened;         /* the job's, or NULL: open input_path */
   PadlockOutputPlan *plan;
-  PadlockSecret *secret;        /* may be NULL with HOLDER or RECIPIENTS */
-  PadlockHolder *holder;        /* decryption: the user's keys, or NULL */
+  PadlockSecret *secret;        /* may be NULL with HELD_KEYS or RECIPIENTS */
+  PadlockHeldKeys *held_keys;   /* decryption: the user's keys, or NULL */
   PadlockRecipients *recipients; /* encryption: the people, or NULL */
   GCancellable *cancellable;    /* the job's, for the agent */
   pl_decrypt_result result;
@@ -144,7 +147,7 @@ typedef struct
   GPtrArray *signatures;        /* decryption: PadlockSignature verdicts */
   gboolean clearsigned;         /* result: the input was cleartext-signed
                                  * and verified, its text written */
-  PadlockKey *sign_key;         /* encryption: the job's signer, or NULL */
+  PadlockKey *sign_key;         /* encryption: the key that signs, or NULL */
   PadlockAgent *sign_agent;
   char *sign_home;
   gboolean folder;              /* encrypting a folder as NAME.tar */
@@ -157,16 +160,17 @@ typedef struct
   char *output_path;
   gboolean original_deleted;
   gint64 plaintext_size;        /* decryption: the output's size */
-} PadlockJobWork;
+} PadlockJobRun;
 
 /* A GDestroyNotify for the task's data. */
-void padlock_job_work_free   (gpointer      data);
-/* The GTaskThreadFunc of a job: SOURCE_OBJECT the PadlockJob, TASK_DATA
- * its PadlockJobWork.  Encrypts or decrypts as the work's direction says,
- * fills in the work's results and returns a boolean or the error. */
-void padlock_job_work_thread (GTask        *task,
-                              gpointer      source_object,
-                              gpointer      task_data,
-                              GCancellable *cancellable);
+void padlock_job_run_free    (gpointer      data);
+/* The GTaskThreadFunc of a job's run: SOURCE_OBJECT the PadlockJob,
+ * TASK_DATA its PadlockJobRun.  Encrypts or decrypts as the run's
+ * direction says, fills in the run's results and returns a boolean or
+ * the error. */
+void padlock_job_run_worker (GTask        *task,
+                             gpointer      source_object,
+                             gpointer      task_data,
+                             GCancellable *cancellable);
 
 G_END_DECLS

@@ -1,7 +1,7 @@
 /* padlock-job-work.c - a job's worker: what runs on its GTask's thread
  *
  * See padlock-job-private.h.  Everything here runs on the job's thread
- * and touches only the work and the job's shared fields.
+ * and touches only the run (PadlockJobRun) and the job's shared fields.
  */
 #include "padlock-job-private.h"
 
@@ -19,28 +19,28 @@
 #include "streamsource.h"
 
 void
-padlock_job_work_free (gpointer data)
+padlock_job_run_free (gpointer data)
 {
-  PadlockJobWork *work = data;
+  PadlockJobRun *run = data;
 
-  g_free (work->input_path);
-  g_free (work->input_name);
-  g_clear_pointer (&work->opened, padlock_input_unref);
-  g_clear_pointer (&work->plan, padlock_output_plan_free);
-  g_free (work->output_path);
-  g_free (work->stored_name);
-  g_strfreev (work->items);
-  g_free (work->archive_top);
-  g_clear_pointer (&work->secret, padlock_secret_unref);
-  g_clear_pointer (&work->holder, padlock_holder_unref);
-  g_clear_pointer (&work->recipients, padlock_recipients_unref);
-  g_clear_object (&work->cancellable);
-  g_free (work->verify_home);
-  g_clear_object (&work->sign_key);
-  g_clear_object (&work->sign_agent);
-  g_free (work->sign_home);
-  g_clear_pointer (&work->signatures, g_ptr_array_unref);
-  g_free (work);
+  g_free (run->input_path);
+  g_free (run->input_name);
+  g_clear_pointer (&run->opened, padlock_input_unref);
+  g_clear_pointer (&run->plan, padlock_output_plan_free);
+  g_free (run->output_path);
+  g_free (run->stored_name);
+  g_strfreev (run->items);
+  g_free (run->archive_top);
+  g_clear_pointer (&run->secret, padlock_secret_unref);
+  g_clear_pointer (&run->held_keys, padlock_held_keys_unref);
+  g_clear_pointer (&run->recipients, padlock_recipients_unref);
+  g_clear_object (&run->cancellable);
+  g_free (run->verify_home);
+  g_clear_object (&run->sign_key);
+  g_clear_object (&run->sign_agent);
+  g_free (run->sign_home);
+  g_clear_pointer (&run->signatures, g_ptr_array_unref);
+  g_free (run);
 }
 
 /* The job's thread: stores, never notifies. */
@@ -60,13 +60,13 @@ on_core_progress (void     *user_data,
 /* The one place where a sink of KIND is made, for WORK's output or, with
  * DIGEST (PADLOCK_JOB_SINK_DIGEST only), to count into. */
 static gpg_error_t
-job_sink_new (PadlockJobWork     *work,
-              PadlockJobSinkKind  kind,
-              PadlockDigest      *digest,
-              pl_sink           **out)
+job_sink_new (PadlockJobRun       *run,
+              PadlockJobSinkKind   kind,
+              PadlockDigest       *digest,
+              pl_sink            **out)
 {
   const pl_literal_header *stored =
-    work->direction == PADLOCK_DIRECTION_DECRYPT ? &work->result.literal : NULL;
+    run->direction == PADLOCK_DIRECTION_DECRYPT ? &run->result.literal : NULL;
   pl_sink *file = NULL;
   gpg_error_t err;
 
@@ -74,12 +74,12 @@ job_sink_new (PadlockJobWork     *work,
   switch (kind)
     {
     case PADLOCK_JOB_SINK_FILE:
-      return padlock_output_sink_new (work->plan, stored, out);
+      return padlock_output_sink_new (run->plan, stored, out);
     case PADLOCK_JOB_SINK_FOLDER:
       g_assert (stored != NULL);
-      err = padlock_output_sink_new (work->plan, stored, &file);
+      err = padlock_output_sink_new (run->plan, stored, &file);
       if (!err)
-        *out = padlock_folder_sink_new (work->plan->dir, work->input_name,
+        *out = padlock_folder_sink_new (run->plan->dir, run->input_name,
                                         stored, file);
       return err;
     case PADLOCK_JOB_SINK_DIGEST:
@@ -94,10 +94,10 @@ job_sink_new (PadlockJobWork     *work,
 /* After commit, what SINK (of WORK's kind) wrote: the file, or the folder
  * an archive became. */
 static char *
-job_sink_written_path (PadlockJobWork *work,
-                       pl_sink        *sink)
+job_sink_written_path (PadlockJobRun *run,
+                       pl_sink       *sink)
 {
-  switch (work->sink)
+  switch (run->sink)
     {
     case PADLOCK_JOB_SINK_FILE:
       return g_strdup (pl_sink_file_path (sink));
@@ -117,44 +117,46 @@ job_sink_written_path (PadlockJobWork *work,
  * one session key.  The recipients' certificates are loaded already
  * (encrypt_thread), and their profile is the message's. */
 static gpg_error_t
-encrypt_with_keys (PadlockJobWork       *work,
+encrypt_with_keys (PadlockJobRun        *run,
                    pl_source            *src,
                    pl_sink              *sink,
                    const pl_job_control *ctl,
                    PadlockSigner        *signer)
 {
-  g_autofree pl_key *keys = NULL;
+  g_autofree pl_opener *openers = NULL;
   pl_encrypt_options opts;
-  size_t n_keys = 0;
+  size_t n_openers = 0;
   const pl_seckey *signers[1];
   GStatBuf st;
 
-  keys = g_new0 (pl_key, 1 + (work->recipients
-                              ? padlock_recipients_get_n_keys (work->recipients)
-                              : 0));
-  if (work->secret)
-    keys[n_keys++] = padlock_secret_get_key (work->secret);
+  openers = g_new0 (pl_opener,
+                    1 + (run->recipients
+                         ? padlock_recipients_get_n_keys (run->recipients)
+                         : 0));
+  if (run->secret)
+    openers[n_openers++] = padlock_secret_get_opener (run->secret);
   pl_encrypt_options_init (&opts);
-  opts.profile = (pl_profile) work->profile;
-  if (work->recipients)
+  opts.profile = (pl_profile) run->profile;
+  if (run->recipients)
     {
-      n_keys += padlock_recipients_fill_keys (work->recipients, keys + n_keys);
-      opts.profile = (pl_profile) padlock_recipients_get_profile (work->recipients);
-      opts.anonymous_recipients = padlock_recipients_get_anonymous (work->recipients);
+      n_openers += padlock_recipients_fill_keys (run->recipients,
+                                                 openers + n_openers);
+      opts.profile = (pl_profile) padlock_recipients_get_profile (run->recipients);
+      opts.anonymous_recipients = padlock_recipients_get_anonymous (run->recipients);
     }
-  if (work->cipher_algo)
-    opts.cipher_algo = work->cipher_algo;
-  opts.compress_algo = work->compress_algo;
-  opts.armor = work->armor;
+  if (run->cipher_algo)
+    opts.cipher_algo = run->cipher_algo;
+  opts.compress_algo = run->compress_algo;
+  opts.armor = run->armor;
   /* The real name, also when the output's is hidden ("NAME.tar" for a
    * folder). */
-  opts.file_name = work->stored_name;
-  if (work->opened)
-    opts.file_date = (uint32_t) padlock_input_get_mtime (work->opened);
-  else if (!g_stat (work->input_path, &st))
+  opts.file_name = run->stored_name;
+  if (run->opened)
+    opts.file_date = (uint32_t) padlock_input_get_mtime (run->opened);
+  else if (!g_stat (run->input_path, &st))
     opts.file_date = (uint32_t) st.st_mtime;
-  opts.keys = keys;
-  opts.n_keys = n_keys;
+  opts.openers = openers;
+  opts.n_openers = n_openers;
   /* Signed as gpg -se signs: one-pass signature, data, signature. */
   if (signer)
     {
@@ -163,43 +165,43 @@ encrypt_with_keys (PadlockJobWork       *work,
       opts.n_signers = 1;
     }
   /* The jobs sharing the passphrase derive once for all (issue 13). */
-  if (work->secret)
-    opts.keycache = padlock_secret_get_keycache (work->secret);
+  if (run->secret)
+    opts.keycache = padlock_secret_get_keycache (run->secret);
   return pl_encrypt (src, sink, &opts, ctl);
 }
 
 /* The one place where the job hands its passphrase (and any other
- * decryption option) to the engine: for the job, and to verify its
+ * decryption option) to the engine: for the job, and to check its
  * output. */
 static gpg_error_t
-decrypt_with_secret (PadlockJobWork       *work,
-                     pl_source            *src,
-                     pl_sink              *sink,
-                     pl_decrypt_result    *result,
-                     const pl_job_control *ctl,
-                     const pl_key_holder  *held,
-                     PadlockSignerLookup  *lookup)
+decrypt_with_secret (PadlockJobRun          *run,
+                     pl_source              *src,
+                     pl_sink                *sink,
+                     pl_decrypt_result      *result,
+                     const pl_job_control   *ctl,
+                     const pl_key_holder    *held,
+                     PadlockSignatureLookup *lookup)
 {
-  pl_key keys[2];
+  pl_opener openers[2];
   pl_decrypt_options opts = { 0 };
 
-  if (work->secret)
+  if (run->secret)
     {
       /* The text and its rule: the engine tries its other forms too. */
-      keys[opts.n_keys++] = padlock_secret_get_key (work->secret);
-      opts.keycache = padlock_secret_get_keycache (work->secret);
+      openers[opts.n_openers++] = padlock_secret_get_opener (run->secret);
+      opts.keycache = padlock_secret_get_keycache (run->secret);
     }
   /* The engine asks the keys held elsewhere before any S2K runs. */
   if (held)
-    keys[opts.n_keys++] = pl_key_held (held);
-  opts.keys = keys;
-  if (work->allow_expansion)
+    openers[opts.n_openers++] = pl_opener_held_keys (held);
+  opts.openers = openers;
+  if (run->allow_expansion)
     opts.expansion_floor = PL_INFLATE_NO_LIMIT;
   /* The signers' certificates come from the keyring as the signatures
    * name them; the verdicts never stop the file (issue 23). */
   if (lookup)
     {
-      opts.find_cert = padlock_signer_lookup_find;
+      opts.find_cert = padlock_signature_lookup_find;
       opts.find_cert_data = lookup;
     }
   return pl_decrypt (src, sink, &opts, result, ctl);
@@ -207,11 +209,11 @@ decrypt_with_secret (PadlockJobWork       *work,
 
 /* Decrypts what was just written and compares it with what was read. */
 static gpg_error_t
-verify_output (PadlockJob           *self,
-               PadlockJobWork       *work,
-               const PadlockDigest  *expected,
-               const pl_job_control *ctl,
-               gboolean             *verified)
+check_output (PadlockJob           *self,
+              PadlockJobRun        *run,
+              const PadlockDigest  *expected,
+              const pl_job_control *ctl,
+              gboolean             *same)
 {
   PadlockDigest digest;
   pl_source *src = NULL;
@@ -219,18 +221,18 @@ verify_output (PadlockJob           *self,
   pl_decrypt_result result = { 0 };
   gpg_error_t err;
 
-  *verified = FALSE;
+  *same = FALSE;
   padlock_digest_init (&digest);
   atomic_store (&self->phase, 1);
   atomic_store (&self->atomic_done, 0);
-  err = pl_source_new_file (work->output_path, &src);
+  err = pl_source_new_file (run->output_path, &src);
   if (err)
     goto leave;
-  err = job_sink_new (work, PADLOCK_JOB_SINK_DIGEST, &digest, &sink);
+  err = job_sink_new (run, PADLOCK_JOB_SINK_DIGEST, &digest, &sink);
   if (!err)
-    err = decrypt_with_secret (work, src, sink, &result, ctl, NULL, NULL);
+    err = decrypt_with_secret (run, src, sink, &result, ctl, NULL, NULL);
   if (!err)
-    *verified = padlock_digest_equal (expected, &digest);
+    *same = padlock_digest_equal (expected, &digest);
 
  leave:
   pl_sink_free (sink);
@@ -242,28 +244,28 @@ verify_output (PadlockJob           *self,
 /* After encrypting with "delete original": the output must decrypt to
  * what was read, else it goes and the input stays. */
 static GError *
-verify_and_delete (PadlockJob           *self,
-                   PadlockJobWork       *work,
-                   const PadlockDigest  *digest,
-                   const pl_job_control *ctl)
+check_output_and_delete (PadlockJob           *self,
+                         PadlockJobRun        *run,
+                         const PadlockDigest  *digest,
+                         const pl_job_control *ctl)
 {
-  gboolean verified = FALSE;
-  gpg_error_t err = verify_output (self, work, digest, ctl, &verified);
+  gboolean same = FALSE;
+  gpg_error_t err = check_output (self, run, digest, ctl, &same);
 
-  /* Cancelled while verifying: the output stays, so does the input, and
-   * the job is done. */
+  /* Cancelled while checking the output: the output stays, so does the
+   * input, and the job is done. */
   if (err && atomic_load (&self->cancel))
     return NULL;
-  if (!verified)
+  if (!same)
     {
-      g_unlink (work->output_path);
-      return g_error_new (PADLOCK_ERROR, PADLOCK_ERROR_NOT_VERIFIED,
+      g_unlink (run->output_path);
+      return g_error_new (PADLOCK_ERROR, PADLOCK_ERROR_OUTPUT_CHECK_FAILED,
                           _("The encrypted file did not decrypt to the "
                             "original, so it was removed and %s was kept."),
-                          work->input_name);
+                          run->input_name);
     }
-  if (g_unlink (work->input_path) == 0)
-    work->original_deleted = TRUE;
+  if (g_unlink (run->input_path) == 0)
+    run->original_deleted = TRUE;
   return NULL;
 }
 
@@ -291,14 +293,14 @@ on_core_deriving (void *user_data,
 }
 
 static pl_job_control
-job_control (PadlockJob     *self,
-             PadlockJobWork *work)
+job_control (PadlockJob    *self,
+             PadlockJobRun *run)
 {
   pl_job_control ctl = {
     .progress = on_core_progress,
     .user_data = self,
     .cancel = &self->cancel,
-    .threads = work->threads,
+    .threads = run->threads,
     .deriving = on_core_deriving,
   };
   return ctl;
@@ -307,17 +309,17 @@ job_control (PadlockJob     *self,
 /* A folder: scanned (the row counts), then read as a tar stream. */
 static gpg_error_t
 open_folder_input (PadlockJob     *self,
-                   PadlockJobWork *work,
+                   PadlockJobRun  *run,
                    pl_source     **src)
 {
-  const char *one[1] = { work->input_path };
+  const char *one[1] = { run->input_path };
   gint64 total = -1;
   gpg_error_t err;
 
-  if (work->items)
-    err = padlock_folder_source_new ((const char *const *) work->items,
-                                     g_strv_length (work->items),
-                                     work->archive_top, &self->folder_status,
+  if (run->items)
+    err = padlock_folder_source_new ((const char *const *) run->items,
+                                     g_strv_length (run->items),
+                                     run->archive_top, &self->folder_status,
                                      &self->cancel, src, &total);
   else
     err = padlock_folder_source_new (one, 1, NULL, &self->folder_status,
@@ -326,26 +328,26 @@ open_folder_input (PadlockJob     *self,
   return err;
 }
 
-/* The input, and the output's sink of the work's kind. */
+/* The input, and the output's sink of the run's kind. */
 static gpg_error_t
-open_input_output (PadlockJob      *self,
-                   PadlockJobWork  *work,
-                   pl_source      **src,
-                   pl_sink        **sink)
+open_input_output (PadlockJob     *self,
+                   PadlockJobRun  *run,
+                   pl_source     **src,
+                   pl_sink       **sink)
 {
   gpg_error_t err;
 
-  if (work->folder)
-    err = open_folder_input (self, work, src);
-  else if (work->opened)
-    err = padlock_input_take_source (work->opened, &self->cancel, src);
+  if (run->folder)
+    err = open_folder_input (self, run, src);
+  else if (run->opened)
+    err = padlock_input_take_source (run->opened, &self->cancel, src);
   else
-    err = pl_source_new_file (work->input_path, src);
+    err = pl_source_new_file (run->input_path, src);
   if (err)
     return err;
   if ((*src)->size >= 0)
     atomic_store (&self->atomic_total, (*src)->size);
-  return job_sink_new (work, work->sink, NULL, sink);
+  return job_sink_new (run, run->sink, NULL, sink);
 }
 
 static void
@@ -361,7 +363,7 @@ return_outcome (GTask       *task,
     g_task_return_boolean (task, TRUE);
 }
 
-/* From the holder or the signer, on the job's thread: pinentry is up
+/* From the held keys or the signer, on the job's thread: pinentry is up
  * (TEXT) or over. */
 static void
 on_agent_waiting (gpointer    user_data,
@@ -376,11 +378,11 @@ on_agent_waiting (gpointer    user_data,
 }
 
 static void
-encrypt_thread (GTask          *task,
-                PadlockJob     *self,
-                PadlockJobWork *work)
+encrypt_thread (GTask         *task,
+                PadlockJob    *self,
+                PadlockJobRun *run)
 {
-  pl_job_control ctl = job_control (self, work);
+  pl_job_control ctl = job_control (self, run);
   PadlockDigest digest = { 0 };
   pl_source *src = NULL;
   pl_sink *sink = NULL;
@@ -391,8 +393,8 @@ encrypt_thread (GTask          *task,
   /* The certificates, once for all the jobs that share them, before
    * anything is opened: a recipient the engine refuses fails the job
    * with its name. */
-  if (work->recipients
-      && !padlock_recipients_load (work->recipients, work->cancellable, &error))
+  if (run->recipients
+      && !padlock_recipients_load (run->recipients, run->cancellable, &error))
     {
       if (atomic_load (&self->cancel))
         g_clear_error (&error);
@@ -400,35 +402,35 @@ encrypt_thread (GTask          *task,
       return;
     }
   /* Before any output: a signer that cannot be made stops the job. */
-  if (work->sign_key
-      && !(signer = padlock_signer_new (work->sign_home, work->sign_agent,
-                                        work->sign_key, work->input_name,
-                                        work->cancellable, &error)))
+  if (run->sign_key
+      && !(signer = padlock_signer_new (run->sign_home, run->sign_agent,
+                                        run->sign_key, run->input_name,
+                                        run->cancellable, &error)))
     {
       return_outcome (task, 0, error);
       return;
     }
   if (signer)
     padlock_signer_set_waiting (signer, on_agent_waiting, self);
-  err = open_input_output (self, work, &src, &sink);
-  if (!err && work->delete_original)
+  err = open_input_output (self, run, &src, &sink);
+  if (!err && run->delete_original)
     {
       padlock_digest_init (&digest);
       src = padlock_digest_source_new (src, &digest);
     }
   if (!err)
-    err = encrypt_with_keys (work, src, sink, &ctl, signer);
+    err = encrypt_with_keys (run, src, sink, &ctl, signer);
   if (!err)
     {
-      work->output_path = job_sink_written_path (work, sink);
-      if (work->delete_original)
-        error = verify_and_delete (self, work, &digest, &ctl);
+      run->output_path = job_sink_written_path (run, sink);
+      if (run->delete_original)
+        error = check_output_and_delete (self, run, &digest, &ctl);
     }
   /* The agent's own words: pinentry cancelled, a card missing. */
   if (err && signer)
     error = padlock_signer_take_error (signer, err);
   if (err && !error)
-    error = padlock_folder_error (src, work->folder, NULL, FALSE, err);
+    error = padlock_folder_error (src, run->folder, NULL, FALSE, err);
   pl_sink_free (sink);
   pl_source_free (src);
   if (digest.checksum)
@@ -439,9 +441,9 @@ encrypt_thread (GTask          *task,
 /* "0x… (Bob <bob@…>), 0x…": the engine's recipients, each with the name
  * the keyring (public keys too) knows for it; *N how many. */
 static char *
-name_recipients (PadlockHolder *holder,
-                 const char    *recipients,
-                 guint         *n)
+name_recipients (PadlockHeldKeys *held_keys,
+                 const char      *recipients,
+                 guint           *n)
 {
   g_auto(GStrv) ids = g_strsplit (recipients, ", ", -1);
   GString *out = g_string_new (NULL);
@@ -449,8 +451,8 @@ name_recipients (PadlockHolder *holder,
   *n = g_strv_length (ids);
   for (guint i = 0; ids[i]; i++)
     {
-      const char *label = holder && g_str_has_prefix (ids[i], "0x")
-                          ? padlock_holder_find_label (holder, ids[i] + 2)
+      const char *label = held_keys && g_str_has_prefix (ids[i], "0x")
+                          ? padlock_held_keys_find_label (held_keys, ids[i] + 2)
                           : NULL;
 
       if (out->len)
@@ -468,19 +470,19 @@ name_recipients (PadlockHolder *holder,
  * when they are what ended it, else the engine's, naming the recipients
  * when none of the user's keys opens it. */
 static GError *
-decrypt_error (PadlockJobWork    *work,
-               PadlockHolderCall *call,
-               gpg_error_t        err)
+decrypt_error (PadlockJobRun       *run,
+               PadlockHeldKeysCall *call,
+               gpg_error_t          err)
 {
   g_autofree char *names = NULL;
-  GError *error = work->holder ? padlock_holder_call_take_error (call, err)
-                               : NULL;
+  GError *error = run->held_keys
+                   ? padlock_held_keys_call_take_error (call, err) : NULL;
   guint n;
 
-  if (error || !work->result.recipients[0])
+  if (error || !run->result.recipients[0])
     return error;
-  names = name_recipients (work->holder, work->result.recipients, &n);
-  return padlock_error_for_recipients (err, work->input_name, names, n);
+  names = name_recipients (run->held_keys, run->result.recipients, &n);
+  return padlock_error_for_recipients (err, run->input_name, names, n);
 }
 
 /* A cleartext-signed input (issue 23): the same job as a signed message
@@ -490,89 +492,90 @@ decrypt_error (PadlockJobWork    *work,
  * they do not stop the text.  The core reads it whole, so it is bounded
  * (PL_CLEARSIGN_MAX, 256 MiB; more fails with its own error). */
 static gpg_error_t
-verify_clearsigned (PadlockJobWork       *work,
-                    pl_source            *src,
-                    pl_sink              *sink,
-                    const pl_job_control *ctl,
-                    PadlockSignerLookup  *lookup)
+verify_clearsigned (PadlockJobRun          *run,
+                    pl_source              *src,
+                    pl_sink                *sink,
+                    const pl_job_control   *ctl,
+                    PadlockSignatureLookup *lookup)
 {
-  work->clearsigned = TRUE;
+  run->clearsigned = TRUE;
   return pl_clearsign_verify_stream (src, sink, NULL, 0,
-                                     padlock_signer_lookup_find, lookup,
+                                     padlock_signature_lookup_find, lookup,
                                      (uint32_t) time (NULL),
-                                     &work->result.verifications, ctl);
+                                     &run->result.verifications, ctl);
 }
 
 static void
-decrypt_thread (GTask          *task,
-                PadlockJob     *self,
-                PadlockJobWork *work)
+decrypt_thread (GTask         *task,
+                PadlockJob    *self,
+                PadlockJobRun *run)
 {
-  pl_job_control ctl = job_control (self, work);
+  pl_job_control ctl = job_control (self, run);
   pl_sniff_result sniffed;
-  PadlockHolderCall call;
+  PadlockHeldKeysCall call;
   pl_source *src = NULL;
   pl_sink *sink = NULL;
   GError *error = NULL;
   gpg_error_t err;
-  PadlockSignerLookup *lookup = padlock_signer_lookup_new (work->verify_home);
+  PadlockSignatureLookup *lookup
+    = padlock_signature_lookup_new (run->verify_home);
 
-  err = open_input_output (self, work, &src, &sink);
+  err = open_input_output (self, run, &src, &sink);
   /* What the name or the user took for a message, and is none, says so
    * (issue 19 §9) instead of whatever the packet parser trips on. */
   if (!err)
     err = pl_source_sniff (&src, &sniffed);
   if (!err && sniffed.kind == PL_SNIFF_CLEARSIGNED)
-    err = verify_clearsigned (work, src, sink, &ctl, lookup);
+    err = verify_clearsigned (run, src, sink, &ctl, lookup);
   else if (!err && sniffed.kind != PL_SNIFF_MESSAGE)
     {
       error = g_error_new (PADLOCK_ERROR, PADLOCK_ERROR_MALFORMED,
                            _("%s is not an OpenPGP message."),
-                           work->input_name);
+                           run->input_name);
       sink->abort (sink);
     }
   else if (!err)
     {
-      if (work->holder)
-        padlock_holder_call_init (&call, work->holder, work->input_name,
-                                  work->cancellable, on_agent_waiting, self);
-      err = decrypt_with_secret (work, src, sink, &work->result, &ctl,
-                                 work->holder ? &call.core : NULL, lookup);
+      if (run->held_keys)
+        padlock_held_keys_call_init (&call, run->held_keys, run->input_name,
+                                     run->cancellable, on_agent_waiting, self);
+      err = decrypt_with_secret (run, src, sink, &run->result, &ctl,
+                                 run->held_keys ? &call.core : NULL, lookup);
       if (err)
-        error = decrypt_error (work, &call, err);
-      else if (work->holder)
+        error = decrypt_error (run, &call, err);
+      else if (run->held_keys)
         g_clear_error (&call.error);
     }
   if (!err && !error)
     {
       GStatBuf st;
 
-      work->output_path = job_sink_written_path (work, sink);
+      run->output_path = job_sink_written_path (run, sink);
       /* A file's size; a folder (an unpacked archive) has none to give. */
-      if (g_stat (work->output_path, &st) == 0 && S_ISREG (st.st_mode))
-        work->plaintext_size = st.st_size;
-      work->signatures = padlock_signer_lookup_verdicts (lookup,
-                                                         &work->result.verifications);
+      if (g_stat (run->output_path, &st) == 0 && S_ISREG (st.st_mode))
+        run->plaintext_size = st.st_size;
+      run->signatures = padlock_signature_lookup_verdicts (
+                          lookup, &run->result.verifications);
     }
   else if (err && !error)
     error = padlock_folder_error (NULL, FALSE, sink,
-                                  work->sink == PADLOCK_JOB_SINK_FOLDER, err);
+                                  run->sink == PADLOCK_JOB_SINK_FOLDER, err);
   pl_sink_free (sink);
   pl_source_free (src);
-  padlock_signer_lookup_free (lookup);
+  padlock_signature_lookup_free (lookup);
   return_outcome (task, err, error);
 }
 
 void
-padlock_job_work_thread (GTask        *task,
-                         gpointer      source_object,
-                         gpointer      task_data,
-                         GCancellable *cancellable)
+padlock_job_run_worker (GTask        *task,
+                        gpointer      source_object,
+                        gpointer      task_data,
+                        GCancellable *cancellable)
 {
-  PadlockJobWork *work = task_data;
+  PadlockJobRun *run = task_data;
 
-  if (work->direction == PADLOCK_DIRECTION_ENCRYPT)
-    encrypt_thread (task, PADLOCK_JOB (source_object), work);
+  if (run->direction == PADLOCK_DIRECTION_ENCRYPT)
+    encrypt_thread (task, PADLOCK_JOB (source_object), run);
   else
-    decrypt_thread (task, PADLOCK_JOB (source_object), work);
+    decrypt_thread (task, PADLOCK_JOB (source_object), run);
 }

@@ -17,7 +17,7 @@ G_DEFINE_ENUM_TYPE (PadlockDirection, padlock_direction,
 G_DEFINE_ENUM_TYPE (PadlockJobState, padlock_job_state,
   G_DEFINE_ENUM_VALUE (PADLOCK_JOB_QUEUED, "queued"),
   G_DEFINE_ENUM_VALUE (PADLOCK_JOB_RUNNING, "running"),
-  G_DEFINE_ENUM_VALUE (PADLOCK_JOB_VERIFYING, "verifying"),
+  G_DEFINE_ENUM_VALUE (PADLOCK_JOB_CHECKING_OUTPUT, "checking-output"),
   G_DEFINE_ENUM_VALUE (PADLOCK_JOB_DONE, "done"),
   G_DEFINE_ENUM_VALUE (PADLOCK_JOB_FAILED, "failed"),
   G_DEFINE_ENUM_VALUE (PADLOCK_JOB_CANCELLED, "cancelled"))
@@ -138,7 +138,7 @@ padlock_job_update (PadlockJob *self)
 
   if (atomic_load (&self->phase) == 1 && self->state == PADLOCK_JOB_RUNNING)
     {
-      padlock_job_set_state (self, PADLOCK_JOB_VERIFYING);
+      padlock_job_set_state (self, PADLOCK_JOB_CHECKING_OUTPUT);
       padlock_rate_reset (&self->rate);
     }
   if (total < 0)
@@ -209,10 +209,10 @@ padlock_job_tick (gpointer user_data)
 /* The verdicts of a decryption's signatures, before the state says DONE
  * (a row reads them then). */
 static void
-take_signatures (PadlockJob *self, PadlockJobWork *work)
+take_signatures (PadlockJob *self, PadlockJobRun *run)
 {
   g_clear_pointer (&self->signatures, g_ptr_array_unref);
-  self->signatures = g_steal_pointer (&work->signatures);
+  self->signatures = g_steal_pointer (&run->signatures);
 }
 
 static void
@@ -221,7 +221,7 @@ padlock_job_finished (GObject      *object,
                       gpointer      user_data)
 {
   PadlockJob *self = PADLOCK_JOB (object);
-  PadlockJobWork *work = g_task_get_task_data (G_TASK (result));
+  PadlockJobRun *run = g_task_get_task_data (G_TASK (result));
   g_autoptr(GError) error = NULL;
   guint64 moved;
 
@@ -256,20 +256,20 @@ padlock_job_finished (GObject      *object,
     }
   else
     {
-      if (work->output_path)
+      if (run->output_path)
         {
-          g_autofree char *name = g_path_get_basename (work->output_path);
+          g_autofree char *name = g_path_get_basename (run->output_path);
 
           g_clear_object (&self->output);
-          self->output = g_file_new_for_path (work->output_path);
+          self->output = g_file_new_for_path (run->output_path);
           g_object_notify_by_pspec (object, properties[PROP_OUTPUT]);
           padlock_job_set_output_name (self, name);
         }
-      self->original_deleted = work->original_deleted;
-      if (work->direction == PADLOCK_DIRECTION_DECRYPT)
-        self->plaintext_size = work->plaintext_size;
-      take_signatures (self, work);
-      self->clearsigned |= work->clearsigned;
+      self->original_deleted = run->original_deleted;
+      if (run->direction == PADLOCK_DIRECTION_DECRYPT)
+        self->plaintext_size = run->plaintext_size;
+      take_signatures (self, run);
+      self->clearsigned |= run->clearsigned;
       /* A folder's total is what went through, once it is all through
        * (a small one finishes before its scan is published). */
       moved = self->bytes_total >= 0 ? (guint64) self->bytes_total
@@ -301,75 +301,75 @@ padlock_job_start (PadlockJob *self,
                    int         threads)
 {
   g_autoptr(GTask) task = NULL;
-  PadlockJobWork *work;
+  PadlockJobRun *run;
 
   g_return_if_fail (PADLOCK_IS_JOB (self));
   g_return_if_fail (self->state == PADLOCK_JOB_QUEUED);
   g_return_if_fail (self->secret != NULL
-                    || ((self->holder != NULL || self->clearsigned)
+                    || ((self->held_keys != NULL || self->clearsigned)
                         && self->direction == PADLOCK_DIRECTION_DECRYPT)
                     || (self->recipients != NULL
                         && self->direction == PADLOCK_DIRECTION_ENCRYPT));
 
-  work = g_new0 (PadlockJobWork, 1);
-  work->plaintext_size = -1;
-  work->direction = self->direction;
-  work->profile = self->config.profile;
-  work->cipher_algo = self->config.cipher_algo;
-  work->compress_algo = self->config.compress_algo;
-  work->armor = self->config.armor;
-  work->delete_original = self->config.delete_original;
-  work->allow_expansion = self->config.allow_expansion;
-  work->threads = MAX (threads, 1);
-  work->input_path = g_file_get_path (self->input);
+  run = g_new0 (PadlockJobRun, 1);
+  run->plaintext_size = -1;
+  run->direction = self->direction;
+  run->profile = self->config.profile;
+  run->cipher_algo = self->config.cipher_algo;
+  run->compress_algo = self->config.compress_algo;
+  run->armor = self->config.armor;
+  run->delete_original = self->config.delete_original;
+  run->allow_expansion = self->config.allow_expansion;
+  run->threads = MAX (threads, 1);
+  run->input_path = g_file_get_path (self->input);
   if (self->opened)
-    work->opened = padlock_input_ref (self->opened);
-  work->input_name = g_file_get_basename (self->input);
+    run->opened = padlock_input_ref (self->opened);
+  run->input_name = g_file_get_basename (self->input);
   if (self->secret)
-    work->secret = padlock_secret_ref (self->secret);
-  if (self->holder && self->direction == PADLOCK_DIRECTION_DECRYPT)
-    work->holder = padlock_holder_ref (self->holder);
+    run->secret = padlock_secret_ref (self->secret);
+  if (self->held_keys && self->direction == PADLOCK_DIRECTION_DECRYPT)
+    run->held_keys = padlock_held_keys_ref (self->held_keys);
   if (self->recipients && self->direction == PADLOCK_DIRECTION_ENCRYPT)
-    work->recipients = padlock_recipients_ref (self->recipients);
-  work->verify_home = g_strdup (self->verify_home);
+    run->recipients = padlock_recipients_ref (self->recipients);
+  run->verify_home = g_strdup (self->verify_home);
   if (self->sign_key && self->direction == PADLOCK_DIRECTION_ENCRYPT)
     {
-      work->sign_key = g_object_ref (self->sign_key);
-      work->sign_agent = g_object_ref (self->sign_agent);
-      work->sign_home = g_strdup (self->sign_home);
+      run->sign_key = g_object_ref (self->sign_key);
+      run->sign_agent = g_object_ref (self->sign_agent);
+      run->sign_home = g_strdup (self->sign_home);
     }
   g_clear_object (&self->cancellable);
   self->cancellable = g_cancellable_new ();
-  work->cancellable = g_object_ref (self->cancellable);
-  work->folder = self->is_folder;
-  work->sink = self->direction == PADLOCK_DIRECTION_DECRYPT
-               && self->config.unpack_archives
-               ? PADLOCK_JOB_SINK_FOLDER : PADLOCK_JOB_SINK_FILE;
-  /* A folder is never deleted: verify-and-delete is for files; nor is a
+  run->cancellable = g_object_ref (self->cancellable);
+  run->folder = self->is_folder;
+  run->sink = self->direction == PADLOCK_DIRECTION_DECRYPT
+              && self->config.unpack_archives
+              ? PADLOCK_JOB_SINK_FOLDER : PADLOCK_JOB_SINK_FILE;
+  /* A folder is never deleted: check-and-delete is for files; nor is a
    * pipe or FIFO, which holds no data once read. */
-  if (work->folder
+  if (run->folder
       || (self->opened && padlock_input_is_stream (self->opened)))
-    work->delete_original = FALSE;
-  /* Verify-and-delete decrypts the output again, which takes the
+    run->delete_original = FALSE;
+  /* Check-and-delete decrypts the output again, which takes the
    * passphrase: for people only, their secret keys are not Padlock's to
    * ask for, so the original stays. */
-  self->original_kept = work->delete_original && !work->secret;
-  if (!work->secret)
-    work->delete_original = FALSE;
-  work->items = g_strdupv (self->items);
-  work->archive_top = g_strdup (self->archive_top);
-  work->stored_name = work->folder ? g_strdup (self->archive_name)
-                                   : g_strdup (work->input_name);
-  if (work->folder)
+  self->original_kept = run->delete_original && !run->secret;
+  if (!run->secret)
+    run->delete_original = FALSE;
+  run->items = g_strdupv (self->items);
+  run->archive_top = g_strdup (self->archive_top);
+  run->stored_name = run->folder ? g_strdup (self->archive_name)
+                                   : g_strdup (run->input_name);
+  if (run->folder)
     {
       g_mutex_lock (&self->folder_status.lock);
       g_ptr_array_set_size (self->folder_status.skipped, 0);
       g_mutex_unlock (&self->folder_status.lock);
     }
-  work->plan = padlock_output_plan (self->input, self->direction, &self->config,
+  run->plan = padlock_output_plan (self->input, self->direction, &self->config,
                                    plain_output_name (self));
   /* The folder may have changed since the row was made. */
-  padlock_job_set_output_name (self, work->plan->output_name);
+  padlock_job_set_output_name (self, run->plan->output_name);
 
   atomic_store (&self->cancel, 0);
   atomic_store (&self->phase, 0);
@@ -395,8 +395,8 @@ padlock_job_start (PadlockJob *self,
 
   task = g_task_new (self, NULL, padlock_job_finished, NULL);
   g_task_set_source_tag (task, padlock_job_start);
-  g_task_set_task_data (task, work, padlock_job_work_free);
-  g_task_run_in_thread (task, padlock_job_work_thread);
+  g_task_set_task_data (task, run, padlock_job_run_free);
+  g_task_run_in_thread (task, padlock_job_run_worker);
 }
 
 void
@@ -413,7 +413,7 @@ padlock_job_cancel (PadlockJob *self)
       padlock_job_set_state (self, PADLOCK_JOB_CANCELLED);
     }
   else if (self->state == PADLOCK_JOB_RUNNING
-           || self->state == PADLOCK_JOB_VERIFYING)
+           || self->state == PADLOCK_JOB_CHECKING_OUTPUT)
     {
       atomic_store (&self->cancel, 1);
       g_cancellable_cancel (self->cancellable);
@@ -425,7 +425,7 @@ padlock_job_retry (PadlockJob    *self,
                    PadlockSecret *secret)
 {
   g_return_if_fail (PADLOCK_IS_JOB (self));
-  g_return_if_fail (secret != NULL || self->holder != NULL);
+  g_return_if_fail (secret != NULL || self->held_keys != NULL);
   g_return_if_fail (padlock_job_is_finished (self));
 
   if (secret)
@@ -483,20 +483,20 @@ padlock_job_dup_openers (PadlockJob *self)
 }
 
 void
-padlock_job_set_holder (PadlockJob    *self,
-                        PadlockHolder *holder)
+padlock_job_set_held_keys (PadlockJob      *self,
+                           PadlockHeldKeys *held_keys)
 {
   g_return_if_fail (PADLOCK_IS_JOB (self));
 
-  if (holder)
-    padlock_holder_ref (holder);
-  g_clear_pointer (&self->holder, padlock_holder_unref);
-  self->holder = holder;
+  if (held_keys)
+    padlock_held_keys_ref (held_keys);
+  g_clear_pointer (&self->held_keys, padlock_held_keys_unref);
+  self->held_keys = held_keys;
 }
 
 void
-padlock_job_set_signers_home (PadlockJob *self,
-                              const char *home_dir)
+padlock_job_set_verify_home (PadlockJob *self,
+                             const char *home_dir)
 {
   g_return_if_fail (PADLOCK_IS_JOB (self));
 
@@ -505,10 +505,10 @@ padlock_job_set_signers_home (PadlockJob *self,
 }
 
 void
-padlock_job_set_signer (PadlockJob   *self,
-                        PadlockKey   *key,
-                        PadlockAgent *agent,
-                        const char   *home_dir)
+padlock_job_set_signing_key (PadlockJob   *self,
+                             PadlockKey   *key,
+                             PadlockAgent *agent,
+                             const char   *home_dir)
 {
   g_return_if_fail (PADLOCK_IS_JOB (self));
   g_return_if_fail (!key || PADLOCK_IS_AGENT (agent));
@@ -522,7 +522,7 @@ padlock_job_set_signer (PadlockJob   *self,
 }
 
 PadlockKey *
-padlock_job_get_signer (PadlockJob *self)
+padlock_job_get_signing_key (PadlockJob *self)
 {
   g_return_val_if_fail (PADLOCK_IS_JOB (self), NULL);
 
@@ -719,7 +719,7 @@ padlock_job_finalize (GObject *object)
   g_clear_pointer (&self->detail, g_free);
   padlock_folder_status_clear (&self->folder_status);
   g_clear_pointer (&self->secret, padlock_secret_unref);
-  g_clear_pointer (&self->holder, padlock_holder_unref);
+  g_clear_pointer (&self->held_keys, padlock_held_keys_unref);
   g_clear_pointer (&self->recipients, padlock_recipients_unref);
   g_free (self->verify_home);
   g_clear_pointer (&self->signatures, g_ptr_array_unref);

@@ -22,7 +22,8 @@ typedef enum
 {
   PADLOCK_JOB_QUEUED,
   PADLOCK_JOB_RUNNING,
-  PADLOCK_JOB_VERIFYING,        /* decrypting the output again */
+  PADLOCK_JOB_CHECKING_OUTPUT,  /* decrypting the output again, before
+                                 * the original is deleted */
   PADLOCK_JOB_DONE,
   PADLOCK_JOB_FAILED,
   PADLOCK_JOB_CANCELLED,
@@ -41,7 +42,7 @@ typedef struct
   int cipher_algo;              /* OpenPGP id; 0: AES-256 */
   int compress_algo;            /* OpenPGP id; 0: none */
   gboolean armor;
-  gboolean delete_original;     /* after the output verified */
+  gboolean delete_original;     /* once the output checked out */
   char *output_dir;             /* NULL: next to the input */
   gboolean hide_names;          /* encrypted outputs get random names */
   gboolean unpack_archives;     /* decryption: a tar archive becomes a
@@ -114,11 +115,11 @@ void              padlock_job_set_group         (PadlockJob       *self,
 void              padlock_job_set_secret        (PadlockJob       *self,
                                                  PadlockSecret    *secret);
 /* Decryption: the user's secret keys (padlock-holder.h), asked of
- * gpg-agent for the message's PKESKs; a job with a holder may start
+ * gpg-agent for the message's PKESKs; a job with held keys may start
  * without a passphrase.  Takes a reference. */
-typedef struct _PadlockHolder PadlockHolder;
-void              padlock_job_set_holder        (PadlockJob       *self,
-                                                 PadlockHolder    *holder);
+typedef struct _PadlockHeldKeys PadlockHeldKeys;
+void              padlock_job_set_held_keys     (PadlockJob      *self,
+                                                 PadlockHeldKeys *held_keys);
 /* Encryption: the people it is for (padlock-recipients.h), beside the
  * passphrase when there is one; a job with recipients may start without
  * a passphrase, and its format is then theirs.  Takes a reference. */
@@ -135,7 +136,7 @@ char             *padlock_job_dup_openers       (PadlockJob        *self);
  * padlock_keyring_default_home), found by the issuer each names, from the
  * job's thread; without one (NULL, or no such folder), every signer is
  * unknown. */
-void              padlock_job_set_signers_home  (PadlockJob       *self,
+void              padlock_job_set_verify_home   (PadlockJob       *self,
                                                  const char       *home_dir);
 /* Once a decryption is done: the verdict of each signature inside
  * (PadlockSignature, padlock-signature.h), in the message's order; empty
@@ -163,13 +164,13 @@ gboolean          padlock_job_get_output_deleted (PadlockJob      *self);
  * writes.  A key that cannot sign fails the job before it writes. */
 typedef struct _PadlockKey PadlockKey;
 typedef struct _PadlockAgent PadlockAgent;
-void              padlock_job_set_signer        (PadlockJob       *self,
+void              padlock_job_set_signing_key   (PadlockJob       *self,
                                                  PadlockKey       *key,
                                                  PadlockAgent     *agent,
                                                  const char       *home_dir);
-PadlockKey       *padlock_job_get_signer        (PadlockJob       *self);
+PadlockKey       *padlock_job_get_signing_key   (PadlockJob       *self);
 /* A failed job goes back to the queue, with a new passphrase; or, for a
- * job with a holder, with none: gpg-agent's pinentry asks again. */
+ * job with held keys, with none: gpg-agent's pinentry asks again. */
 void              padlock_job_retry             (PadlockJob       *self,
                                                  PadlockSecret    *secret);
 /* Stops a running job (its partial output goes) or drops a queued one. */

@@ -80,7 +80,7 @@ list_model_iface_init (GListModelInterface *iface)
 }
 
 /* The plaintext bytes JOB has been through: those read so far while it
- * runs, all of them once it is verifying or done. */
+ * runs, all of them once it is checking its output or done. */
 static guint64
 job_bytes (PadlockJob *job)
 {
@@ -89,7 +89,7 @@ job_bytes (PadlockJob *job)
 
   if (state == PADLOCK_JOB_QUEUED)
     return 0;
-  if ((state == PADLOCK_JOB_VERIFYING || state == PADLOCK_JOB_DONE)
+  if ((state == PADLOCK_JOB_CHECKING_OUTPUT || state == PADLOCK_JOB_DONE)
       && total >= 0)
     return (guint64) total;
   return padlock_job_get_bytes_done (job);
@@ -106,7 +106,7 @@ static guint
 n_running (PadlockQueue *self)
 {
   return self->n_in_state[PADLOCK_JOB_RUNNING]
-         + self->n_in_state[PADLOCK_JOB_VERIFYING];
+         + self->n_in_state[PADLOCK_JOB_CHECKING_OUTPUT];
 }
 
 static guint
@@ -198,7 +198,7 @@ padlock_queue_schedule (PadlockQueue *self)
 }
 
 /* Every rate a row shows (padlock_job_get_throughput while running or
- * verifying, the average when done) counts for the peak. */
+ * checking the output, the average when done) counts for the peak. */
 static void
 on_job_throughput (PadlockJob   *job,
                    GParamSpec   *pspec,
@@ -206,7 +206,7 @@ on_job_throughput (PadlockJob   *job,
 {
   PadlockJobState state = padlock_job_get_state (job);
 
-  if (state == PADLOCK_JOB_RUNNING || state == PADLOCK_JOB_VERIFYING
+  if (state == PADLOCK_JOB_RUNNING || state == PADLOCK_JOB_CHECKING_OUTPUT
       || state == PADLOCK_JOB_DONE)
     self->peak_job_rate = MAX (self->peak_job_rate, padlock_job_get_throughput (job));
 }

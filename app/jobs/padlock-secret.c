@@ -107,10 +107,10 @@ padlock_secret_get_data (PadlockSecret *self,
   return self->passphrase;
 }
 
-pl_key
-padlock_secret_get_key (PadlockSecret *self)
+pl_opener
+padlock_secret_get_opener (PadlockSecret *self)
 {
-  return pl_key_passphrase_source (self->text, self->len, self->rule);
+  return pl_opener_passphrase_source (self->text, self->len, self->rule);
 }
 
 pl_keycache *

@@ -36,9 +36,9 @@ void           padlock_secret_unref    (PadlockSecret *self);
 /* The passphrase: the rule's octets of the text (NUL-terminated). */
 const char    *padlock_secret_get_data (PadlockSecret *self,
                                         gsize         *len);
-/* The key for the engine: the text and its rule, so that decryption also
- * tries the text's other forms. */
-pl_key         padlock_secret_get_key  (PadlockSecret *self);
+/* The opener for the engine: the text and its rule, so that decryption
+ * also tries the text's other forms. */
+pl_opener      padlock_secret_get_opener (PadlockSecret *self);
 /* The derived-key cache of the jobs sharing this passphrase: for the
  * engine's options (keycache). */
 pl_keycache   *padlock_secret_get_keycache (PadlockSecret *self);

@@ -7,7 +7,7 @@
 #include "padlock-keyring.h"
 #include "padlock-name.h"
 
-struct _PadlockSignerLookup
+struct _PadlockSignatureLookup
 {
   char      *home_dir;
   GPtrArray *certs;     /* pl_cert *, owned */
@@ -152,10 +152,10 @@ padlock_signatures_worst (GPtrArray *signatures,
   return FALSE;
 }
 
-PadlockSignerLookup *
-padlock_signer_lookup_new (const char *home_dir)
+PadlockSignatureLookup *
+padlock_signature_lookup_new (const char *home_dir)
 {
-  PadlockSignerLookup *lookup = g_new0 (PadlockSignerLookup, 1);
+  PadlockSignatureLookup *lookup = g_new0 (PadlockSignatureLookup, 1);
 
   lookup->home_dir = g_strdup (home_dir);
   lookup->certs = g_ptr_array_new_with_free_func ((GDestroyNotify) pl_cert_free);
@@ -164,7 +164,7 @@ padlock_signer_lookup_new (const char *home_dir)
 }
 
 void
-padlock_signer_lookup_free (PadlockSignerLookup *lookup)
+padlock_signature_lookup_free (PadlockSignatureLookup *lookup)
 {
   if (!lookup)
     return;
@@ -186,10 +186,10 @@ hex (const uint8_t *p, size_t n)
 }
 
 const pl_cert *
-padlock_signer_lookup_find (void *data, const uint8_t *fpr, size_t fpr_len,
-                            const uint8_t *keyid)
+padlock_signature_lookup_find (void *data, const uint8_t *fpr, size_t fpr_len,
+                               const uint8_t *keyid)
 {
-  PadlockSignerLookup *lookup = data;
+  PadlockSignatureLookup *lookup = data;
   g_autofree char *id = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GBytes) bytes = NULL;
@@ -275,7 +275,7 @@ reason_for (const pl_verification *v)
 
 /* The keyring's snapshot of CERT, which LOOKUP found. */
 static PadlockKey *
-key_of (PadlockSignerLookup *lookup, const pl_cert *cert)
+key_of (PadlockSignatureLookup *lookup, const pl_cert *cert)
 {
   for (guint i = 0; cert && i < lookup->certs->len; i++)
     if (lookup->certs->pdata[i] == cert)
@@ -284,7 +284,7 @@ key_of (PadlockSignerLookup *lookup, const pl_cert *cert)
 }
 
 static PadlockSignature *
-verdict_of (PadlockSignerLookup *lookup, const pl_verification *v)
+verdict_of (PadlockSignatureLookup *lookup, const pl_verification *v)
 {
   PadlockSignature *s = g_new0 (PadlockSignature, 1);
   PadlockKey *key = key_of (lookup, v->cert);
@@ -351,8 +351,8 @@ verdict_of (PadlockSignerLookup *lookup, const pl_verification *v)
 }
 
 GPtrArray *
-padlock_signer_lookup_verdicts (PadlockSignerLookup *lookup,
-                                const pl_verifications *verifications)
+padlock_signature_lookup_verdicts (PadlockSignatureLookup *lookup,
+                                   const pl_verifications *verifications)
 {
   GPtrArray *out = g_ptr_array_new_with_free_func ((GDestroyNotify) padlock_signature_free);
 

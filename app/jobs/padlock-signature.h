@@ -82,20 +82,21 @@ gboolean padlock_signatures_worst (GPtrArray               *signatures,
                                    PadlockSignatureVerdict *verdict,
                                    guint                   *index);
 
-/* The certificates one decrypt job found in the keyring of HOME_DIR: the
- * engine's lookup (pl_cert_lookup_fn) is padlock_signer_lookup_find with
- * the lookup as its data.  From the job's thread only. */
-typedef struct _PadlockSignerLookup PadlockSignerLookup;
+/* The signers' certificates one decrypt job found in the keyring of
+ * HOME_DIR: the engine's lookup (pl_cert_lookup_fn) is
+ * padlock_signature_lookup_find with the lookup as its data.  From the
+ * job's thread only. */
+typedef struct _PadlockSignatureLookup PadlockSignatureLookup;
 
-PadlockSignerLookup *padlock_signer_lookup_new      (const char *home_dir);
-void                 padlock_signer_lookup_free     (PadlockSignerLookup *lookup);
-const pl_cert       *padlock_signer_lookup_find     (void          *lookup,
-                                                     const uint8_t *fpr,
-                                                     size_t         fpr_len,
-                                                     const uint8_t *keyid);
+PadlockSignatureLookup *padlock_signature_lookup_new      (const char *home_dir);
+void                    padlock_signature_lookup_free     (PadlockSignatureLookup *lookup);
+const pl_cert          *padlock_signature_lookup_find     (void          *lookup,
+                                                           const uint8_t *fpr,
+                                                           size_t         fpr_len,
+                                                           const uint8_t *keyid);
 /* The verdicts of VERIFICATIONS (whose certificates are LOOKUP's) as a
  * new array of PadlockSignature. */
-GPtrArray           *padlock_signer_lookup_verdicts (PadlockSignerLookup     *lookup,
-                                                     const pl_verifications  *verifications);
+GPtrArray              *padlock_signature_lookup_verdicts (PadlockSignatureLookup *lookup,
+                                                           const pl_verifications *verifications);
 
 G_END_DECLS
