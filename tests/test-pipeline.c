@@ -1,4 +1,4 @@
-/* test-ocbpipe.c - the read-ahead that fills several buffers ahead
+/* test-pipeline.c - the read-ahead that fills several buffers ahead
  * (pl_read_ahead_init_queue, pipeline.h), which AEAD encryption file to
  * file runs on: every block in order and intact for every depth, size
  * and first want; a buffer the caller holds is never refilled; the
@@ -243,9 +243,9 @@ int
 main (int argc, char **argv)
 {
   tu_init (&argc, &argv);
-  g_test_add_func ("/ocbpipe/read-ahead/order", test_order);
-  g_test_add_func ("/ocbpipe/read-ahead/ahead", test_ahead);
-  g_test_add_func ("/ocbpipe/read-ahead/failing-read", test_failing_read);
-  g_test_add_func ("/ocbpipe/read-ahead/clear-queued", test_clear_queued);
+  g_test_add_func ("/pipeline/read-ahead/order", test_order);
+  g_test_add_func ("/pipeline/read-ahead/ahead", test_ahead);
+  g_test_add_func ("/pipeline/read-ahead/failing-read", test_failing_read);
+  g_test_add_func ("/pipeline/read-ahead/clear-queued", test_clear_queued);
   return g_test_run ();
 }

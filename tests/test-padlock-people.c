@@ -1,4 +1,4 @@
-/* test-app-people.c - the encrypt dialog's "People" (padlock-people.h) in
+/* test-padlock-people.c - the encrypt dialog's "People" (padlock-people.h) in
  * a real window under Xvfb, over a GnuPG home of the test's own, read as
  * a screen reader reads it (AT-SPI); the file it writes opens with the
  * colleagues' gpg -d.

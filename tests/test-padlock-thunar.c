@@ -1,4 +1,4 @@
-/* test-thunar.c - padlock --add-thunar-actions: our two actions merged
+/* test-padlock-thunar.c - padlock --add-thunar-actions: our two actions merged
  * into a uca.xml that holds the user's own, idempotently */
 #include <string.h>
 #include <unistd.h>

@@ -1,4 +1,4 @@
-/* test-agent.c - gpg-agent through libassuan, with keys gpg made
+/* test-padlock-agent.c - gpg-agent through libassuan, with keys gpg made
  *
  * One GnuPG home with a passphrase-protected key of each kind, a real
  * gpg-agent that Padlock starts itself, and the test pinentry

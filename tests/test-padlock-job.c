@@ -1,4 +1,4 @@
-/* test-app-job.c - the application's engine room: jobs, queue, names,
+/* test-padlock-job.c - the application's engine room: jobs, queue, names,
  * inputs, errors, without a window */
 #include <fcntl.h>
 #include <math.h>

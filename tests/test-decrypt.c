@@ -1,4 +1,4 @@
-/* test-decrypt-errors.c - refusals in plain words: messages built packet
+/* test-decrypt.c - refusals in plain words: messages built packet
  * by packet around the stages, so that every odd case is reachable */
 #include "testutil.h"
 #include "algo.h"

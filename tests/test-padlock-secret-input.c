@@ -1,4 +1,4 @@
-/* test-secret-input.c - reading secrets (app/padlock-secret-input.h):
+/* test-padlock-secret-input.c - reading secrets (app/padlock-secret-input.h):
  * bounded by PL_PASSPHRASE_MAX from every source, and secure memory that
  * runs out is an error like any other, for the reader and the engine
  * (issue 19 item 3) */

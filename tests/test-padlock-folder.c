@@ -1,4 +1,4 @@
-/* test-app-folder.c - folders as PadlockJobs: FOLDER.tar.gpg and back,
+/* test-padlock-folder.c - folders as PadlockJobs: FOLDER.tar.gpg and back,
  * the row's detail, cancel, the unpack preference, hostile archives */
 #include <string.h>
 #include <sys/stat.h>

@@ -1,4 +1,4 @@
-/* test-app-keys.c - decryption jobs with the user's GnuPG keys: what
+/* test-padlock-holder.c - decryption jobs with the user's GnuPG keys: what
  * `gpg -e -r` made opens through a real gpg-agent (padlock-holder.h),
  * in a job as the window runs it and in `padlock --batch`
  */
@@ -620,29 +620,29 @@ main (int argc, char **argv)
   tu_init (&argc, &argv);
   for (guint i = 0; i < 3; i++)
     {
-      g_autofree char *path = g_strdup_printf ("/app-keys/gpg-to/%s",
+      g_autofree char *path = g_strdup_printf ("/holder/gpg-to/%s",
                                                sub_names[i]);
       g_test_add_data_func (path, GUINT_TO_POINTER (i), test_gpg_to_subkey);
     }
-  g_test_add_func ("/app-keys/anonymous", test_anonymous);
-  g_test_add_func ("/app-keys/protected-asked-once", test_protected_asked_once);
-  g_test_add_func ("/app-keys/concurrent-asked-once",
+  g_test_add_func ("/holder/anonymous", test_anonymous);
+  g_test_add_func ("/holder/protected-asked-once", test_protected_asked_once);
+  g_test_add_func ("/holder/concurrent-asked-once",
                    test_concurrent_asked_once);
-  g_test_add_data_func ("/app-keys/cancelled/pinentry", "cancel",
+  g_test_add_data_func ("/holder/cancelled/pinentry", "cancel",
                         test_cancelled);
-  g_test_add_data_func ("/app-keys/cancelled/while-waiting", "hang",
+  g_test_add_data_func ("/holder/cancelled/while-waiting", "hang",
                         test_cancelled);
-  g_test_add_data_func ("/app-keys/cancelled/anonymous-waiting",
+  g_test_add_data_func ("/holder/cancelled/anonymous-waiting",
                         "hang-anonymous", test_cancelled);
-  g_test_add_func ("/app-keys/not-mine", test_not_mine);
-  g_test_add_func ("/app-keys/pkesk-and-skesk", test_pkesk_and_skesk);
-  g_test_add_func ("/app-keys/batch", test_batch);
-  g_test_add_func ("/app-keys/batch-no-secret-key", test_batch_no_secret_key);
-  g_test_add_func ("/app-keys/batch-no-keyring", test_batch_no_keyring);
-  g_test_add_func ("/app-keys/no-pinentry", test_no_pinentry);
-  g_test_add_data_func ("/app-keys/cached-first/named", GINT_TO_POINTER (0),
+  g_test_add_func ("/holder/not-mine", test_not_mine);
+  g_test_add_func ("/holder/pkesk-and-skesk", test_pkesk_and_skesk);
+  g_test_add_func ("/holder/batch", test_batch);
+  g_test_add_func ("/holder/batch-no-secret-key", test_batch_no_secret_key);
+  g_test_add_func ("/holder/batch-no-keyring", test_batch_no_keyring);
+  g_test_add_func ("/holder/no-pinentry", test_no_pinentry);
+  g_test_add_data_func ("/holder/cached-first/named", GINT_TO_POINTER (0),
                         test_cached_first);
-  g_test_add_data_func ("/app-keys/cached-first/anonymous",
+  g_test_add_data_func ("/holder/cached-first/anonymous",
                         GINT_TO_POINTER (1), test_cached_first);
   make_keys ();
   status = g_test_run ();

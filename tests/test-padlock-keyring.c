@@ -1,4 +1,4 @@
-/* test-keyring.c - the GnuPG keyring through GPGME, on keys gpg made
+/* test-padlock-keyring.c - the GnuPG keyring through GPGME, on keys gpg made
  *
  * One home with keys of every kind the listing must tell apart is made
  * once (key generation is the slow part) and only read; the tests that

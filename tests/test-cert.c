@@ -1,4 +1,4 @@
-/* test-pubkey.c - certificates from the real gpg: parsing, fingerprints,
+/* test-cert.c - certificates from the real gpg: parsing, fingerprints,
  * binding signatures, the choice of the encryption subkey, and the
  * hostile ones (an appended subkey, expired, revoked) */
 #include "testutil.h"
@@ -953,25 +953,25 @@ main (int argc, char **argv)
   tu_init (&argc, &argv);
   for (gsize i = 0; i < TK_N_KEYS; i++)
     {
-      char *path = g_strdup_printf ("/pubkey/gpg-subkey/%s", tk_keys[i].name);
+      char *path = g_strdup_printf ("/cert/gpg-subkey/%s", tk_keys[i].name);
       g_test_add_data_func (path, GINT_TO_POINTER ((int) i),
                             test_chooses_gpg_subkey);
       g_free (path);
     }
-  g_test_add_func ("/pubkey/keyring", test_keyring);
-  g_test_add_func ("/pubkey/unsafe/rsa", test_unsafe_rsa);
-  g_test_add_func ("/pubkey/unsafe/dsa-elgamal", test_unsafe_dsa_elgamal);
-  g_test_add_func ("/pubkey/unsafe/ecdh-point", test_unsafe_ecdh_point);
-  g_test_add_func ("/pubkey/unsafe/v6-subkey", test_unsafe_v6_subkey);
-  g_test_add_func ("/pubkey/hostile/appended-subkey", test_appended_subkey);
-  g_test_add_func ("/pubkey/hostile/bad-binding", test_bad_binding);
-  g_test_add_func ("/pubkey/kept-verdicts", test_kept_verdicts);
-  g_test_add_func ("/pubkey/hostile/oversized-key", test_oversized_key);
-  g_test_add_func ("/pubkey/hostile/check-budget", test_check_budget);
-  g_test_add_func ("/pubkey/hostile/expired-subkey", test_expired_subkey);
-  g_test_add_func ("/pubkey/hostile/revoked-key", test_revoked_key);
-  g_test_add_func ("/pubkey/hostile/cut-and-flip", test_every_cut_and_flip);
-  g_test_add_func ("/pubkey/signing-subkey-back-signed",
+  g_test_add_func ("/cert/keyring", test_keyring);
+  g_test_add_func ("/cert/unsafe/rsa", test_unsafe_rsa);
+  g_test_add_func ("/cert/unsafe/dsa-elgamal", test_unsafe_dsa_elgamal);
+  g_test_add_func ("/cert/unsafe/ecdh-point", test_unsafe_ecdh_point);
+  g_test_add_func ("/cert/unsafe/v6-subkey", test_unsafe_v6_subkey);
+  g_test_add_func ("/cert/hostile/appended-subkey", test_appended_subkey);
+  g_test_add_func ("/cert/hostile/bad-binding", test_bad_binding);
+  g_test_add_func ("/cert/kept-verdicts", test_kept_verdicts);
+  g_test_add_func ("/cert/hostile/oversized-key", test_oversized_key);
+  g_test_add_func ("/cert/hostile/check-budget", test_check_budget);
+  g_test_add_func ("/cert/hostile/expired-subkey", test_expired_subkey);
+  g_test_add_func ("/cert/hostile/revoked-key", test_revoked_key);
+  g_test_add_func ("/cert/hostile/cut-and-flip", test_every_cut_and_flip);
+  g_test_add_func ("/cert/signing-subkey-back-signed",
                    test_signing_subkey_back_signed);
   return g_test_run ();
 }

@@ -1,5 +1,5 @@
-/* test-people.c - encrypting to people's keys from the GnuPG keyring
- * (padlock-recipients.h): in a job as the window runs it and in
+/* test-padlock-recipients.c - encrypting to people's keys from the
+ * GnuPG keyring (padlock-recipients.h): in a job as the window runs it and in
  * `padlock --batch --recipient`, each file opened by the real gpg with
  * the colleague's secret key, in a GnuPG home of the colleague's own
  */
@@ -647,20 +647,20 @@ main (int argc, char **argv)
   tu_init (&argc, &argv);
   for (guint i = 0; i < G_N_ELEMENTS (people); i++)
     {
-      g_autofree char *path = g_strdup_printf ("/people/job/to/%s",
+      g_autofree char *path = g_strdup_printf ("/recipients/job/to/%s",
                                                people[i].sub);
       g_test_add_data_func (path, GUINT_TO_POINTER (i), test_job_to);
     }
-  g_test_add_func ("/people/job/mixed", test_job_mixed);
-  g_test_add_func ("/people/job/hidden", test_job_hidden);
-  g_test_add_func ("/people/job/folder", test_job_folder);
-  g_test_add_func ("/people/job/refused", test_job_refused);
-  g_test_add_func ("/people/job/load-cancelled", test_load_cancelled);
-  g_test_add_func ("/people/batch/recipients", test_batch_recipients);
-  g_test_add_func ("/people/batch/hidden", test_batch_hidden);
-  g_test_add_func ("/people/batch/refused", test_batch_refused);
-  g_test_add_func ("/people/match", test_match);
-  g_test_add_func ("/people/batch/unverified", test_batch_unverified);
+  g_test_add_func ("/recipients/job/mixed", test_job_mixed);
+  g_test_add_func ("/recipients/job/hidden", test_job_hidden);
+  g_test_add_func ("/recipients/job/folder", test_job_folder);
+  g_test_add_func ("/recipients/job/refused", test_job_refused);
+  g_test_add_func ("/recipients/job/load-cancelled", test_load_cancelled);
+  g_test_add_func ("/recipients/batch/recipients", test_batch_recipients);
+  g_test_add_func ("/recipients/batch/hidden", test_batch_hidden);
+  g_test_add_func ("/recipients/batch/refused", test_batch_refused);
+  g_test_add_func ("/recipients/match", test_match);
+  g_test_add_func ("/recipients/batch/unverified", test_batch_unverified);
   make_keys ();
   status = g_test_run ();
   g_clear_object (&keyring);
