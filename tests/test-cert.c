@@ -7,6 +7,7 @@
 #include "pubkey.h"
 #include "errors.h"
 #include "key-builder.h"
+#include "packet-builder.h"
 
 #include <gcrypt.h>
 
@@ -38,7 +39,7 @@ test_chooses_gpg_subkey (gconstpointer p)
 {
   tk_gpg_key *key = &tk_keys[GPOINTER_TO_INT (p)];
 
-  if (!tk_have_gpg ())
+  if (!tu_have_peer ("gpg"))
     return;
   tk_ensure_key (key);
   for (int armor = 0; armor < 2; armor++)
@@ -74,7 +75,7 @@ test_keyring (void)
   pl_cert **certs;
   size_t n;
 
-  if (!tk_have_gpg ())
+  if (!tu_have_peer ("gpg"))
     return;
   g_ptr_array_add (args, "--armor");
   g_ptr_array_add (args, "--export");
@@ -114,55 +115,12 @@ test_keyring (void)
 
 /* ---- Hostile certificates ------------------------------------------ */
 
-typedef struct
-{
-  int tag;
-  gsize start, end;             /* the whole packet, header included */
-} packet_span;
-
-/* Splits binary packets (old and new headers, definite lengths). */
+/* The packets of BYTES (a GArray of tu_packet). */
 static GArray *
 split_packets (GBytes *bytes)
 {
-  const guint8 *p = g_bytes_get_data (bytes, NULL);
-  gsize n = g_bytes_get_size (bytes), pos = 0;
-  GArray *a = g_array_new (FALSE, FALSE, sizeof (packet_span));
-
-  while (pos < n)
-    {
-      packet_span s = { 0, pos, 0 };
-      gsize len, hl;
-      if (p[pos] & 0x40)
-        {
-          s.tag = p[pos] & 0x3F;
-          if (p[pos + 1] < 192)
-            len = p[pos + 1], hl = 2;
-          else if (p[pos + 1] < 224)
-            len = ((gsize) (p[pos + 1] - 192) << 8) + p[pos + 2] + 192, hl = 3;
-          else
-            {
-              g_assert_cmpint (p[pos + 1], ==, 255);
-              len = ((gsize) p[pos + 2] << 24) | ((gsize) p[pos + 3] << 16)
-                    | ((gsize) p[pos + 4] << 8) | p[pos + 5];
-              hl = 6;
-            }
-        }
-      else
-        {
-          int lt = p[pos] & 3;
-          s.tag = (p[pos] >> 2) & 0xF;
-          g_assert_cmpint (lt, !=, 3);
-          hl = 1 + (lt == 0 ? 1 : lt == 1 ? 2 : 4);
-          len = 0;
-          for (gsize i = 1; i < hl; i++)
-            len = (len << 8) | p[pos + i];
-        }
-      s.end = pos + hl + len;
-      g_assert_cmpuint (s.end, <=, n);
-      g_array_append_val (a, s);
-      pos = s.end;
-    }
-  return a;
+  return tu_split_packets (g_bytes_get_data (bytes, NULL),
+                           g_bytes_get_size (bytes));
 }
 
 /* The packets of CERT before its first subkey, and then those of OTHER
@@ -177,7 +135,7 @@ graft_subkey (GBytes *cert, GBytes *other, gboolean keep_own)
 
   for (guint i = 0; i < a->len; i++)
     {
-      packet_span *s = &g_array_index (a, packet_span, i);
+      tu_packet *s = &g_array_index (a, tu_packet, i);
       in_sub = in_sub || s->tag == 14;
       if (!in_sub || keep_own)
         g_byte_array_append (out, (const guint8 *) g_bytes_get_data (cert, NULL)
@@ -186,7 +144,7 @@ graft_subkey (GBytes *cert, GBytes *other, gboolean keep_own)
   in_sub = FALSE;
   for (guint i = 0; i < b->len; i++)
     {
-      packet_span *s = &g_array_index (b, packet_span, i);
+      tu_packet *s = &g_array_index (b, tu_packet, i);
       in_sub = in_sub || s->tag == 14;
       if (in_sub)
         g_byte_array_append (out, (const guint8 *) g_bytes_get_data (other, NULL)
@@ -223,7 +181,7 @@ test_appended_subkey (void)
   char why[128] = "";
   char *fpr = NULL;
 
-  if (!tk_have_gpg ())
+  if (!tu_have_peer ("gpg"))
     return;
   a = tk_gpg_export (tk_ensure_key (&tk_keys[1])->fpr, 0);
   b = tk_gpg_export (tk_ensure_key (&tk_keys[2])->fpr, 0);
@@ -256,16 +214,16 @@ test_bad_binding (void)
   char *fpr = NULL;
   guint last_sig = 0;
 
-  if (!tk_have_gpg ())
+  if (!tu_have_peer ("gpg"))
     return;
   a = tk_gpg_export (tk_ensure_key (&tk_keys[1])->fpr, 0);
   spans = split_packets (a);
   for (guint i = 0; i < spans->len; i++)
-    if (g_array_index (spans, packet_span, i).tag == 2)
+    if (g_array_index (spans, tu_packet, i).tag == 2)
       last_sig = i;
   bad = g_byte_array_new ();
   g_byte_array_append (bad, g_bytes_get_data (a, NULL), (guint) g_bytes_get_size (a));
-  bad->data[g_array_index (spans, packet_span, last_sig).end - 5] ^= 0x01;
+  bad->data[g_array_index (spans, tu_packet, last_sig).end - 5] ^= 0x01;
   {
     GBytes *b = g_byte_array_free_to_bytes (bad);
     g_assert_cmpuint (gpg_err_code (choose (b, &fpr, why, sizeof why)), ==,
@@ -295,7 +253,7 @@ test_kept_verdicts (void)
   uint32_t made;
   char why[128];
 
-  if (!tk_have_gpg ())
+  if (!tu_have_peer ("gpg"))
     return;
   key = tk_ensure_key (&tk_keys[1]);
   a = tk_gpg_export (key->fpr, 0);
@@ -332,11 +290,11 @@ test_kept_verdicts (void)
     guint last_sig = 0;
 
     for (guint i = 0; i < spans->len; i++)
-      if (g_array_index (spans, packet_span, i).tag == 2)
+      if (g_array_index (spans, tu_packet, i).tag == 2)
         last_sig = i;
     g_byte_array_append (bad, g_bytes_get_data (a, NULL),
                          (guint) g_bytes_get_size (a));
-    bad->data[g_array_index (spans, packet_span, last_sig).end - 5] ^= 0x01;
+    bad->data[g_array_index (spans, tu_packet, last_sig).end - 5] ^= 0x01;
     g_assert_cmpuint (pl_certs_read (bad->data, bad->len, &certs, &n), ==, 0);
     for (int round = 0; round < 3; round++)
       {
@@ -356,16 +314,6 @@ test_kept_verdicts (void)
     g_array_unref (spans);
   }
   g_bytes_unref (a);
-}
-
-/* One packet (new format, five-octet length) of TAG onto OUT. */
-static void
-put_packet (GByteArray *out, int tag, const guint8 *body, gsize len)
-{
-  guint8 h[6] = { (guint8) (0xC0 | tag), 0xFF, (guint8) (len >> 24),
-                  (guint8) (len >> 16), (guint8) (len >> 8), (guint8) len };
-  g_byte_array_append (out, h, 6);
-  g_byte_array_append (out, body, (guint) len);
 }
 
 /* An MPI of BITS random bits (the top one set, odd) onto B. */
@@ -406,13 +354,13 @@ rsa_cert (guint n_bits, guint e_bits, guint sub_bits)
   GByteArray *out = g_byte_array_new (), *k = rsa_key_body (n_bits, e_bits);
   static const char uid[] = "big <big@example.org>";
 
-  put_packet (out, 6, k->data, k->len);
-  put_packet (out, 13, (const guint8 *) uid, sizeof uid - 1);
+  pb_packet (out, 6, k->data, k->len);
+  pb_packet (out, 13, (const guint8 *) uid, sizeof uid - 1);
   g_byte_array_unref (k);
   if (sub_bits)
     {
       k = rsa_key_body (sub_bits, 17);
-      put_packet (out, 14, k->data, k->len);
+      pb_packet (out, 14, k->data, k->len);
       g_byte_array_unref (k);
     }
   return out;
@@ -498,22 +446,22 @@ test_check_budget (void)
   GArray *spans;
   GByteArray *bad;
   const guint8 *p;
-  packet_span uid = { 0 }, sig = { 0 };
+  tu_packet uid = { 0 }, sig = { 0 };
   pl_cert **certs;
   size_t n, before;
   const pl_cert_key *enc;
   char why[128];
 
-  if (!tk_have_gpg ())
+  if (!tu_have_peer ("gpg"))
     return;
   a = tk_gpg_export (tk_ensure_key (&tk_keys[1])->fpr, 0);
   p = g_bytes_get_data (a, NULL);
   spans = split_packets (a);
   for (guint i = 0; i + 1 < spans->len; i++)
-    if (g_array_index (spans, packet_span, i).tag == 13)
+    if (g_array_index (spans, tu_packet, i).tag == 13)
       {
-        uid = g_array_index (spans, packet_span, i);
-        sig = g_array_index (spans, packet_span, i + 1);
+        uid = g_array_index (spans, tu_packet, i);
+        sig = g_array_index (spans, tu_packet, i + 1);
         break;
       }
   g_assert_cmpint (sig.tag, ==, 2);
@@ -527,7 +475,7 @@ test_check_budget (void)
   pl_certs_free (certs, n);
 
   bad = g_byte_array_new ();
-  g_byte_array_append (bad, p, (guint) g_array_index (spans, packet_span,
+  g_byte_array_append (bad, p, (guint) g_array_index (spans, tu_packet,
                                                       0).end);
   for (int u = 0; u < 9; u++)
     {
@@ -571,7 +519,7 @@ test_expired_subkey (void)
   char why[128] = "";
   char *fpr = NULL;
 
-  if (!tk_have_gpg ())
+  if (!tu_have_peer ("gpg"))
     return;
   {
     const char *gen[] = { "--faked-system-time", "20200301T120000",
@@ -607,7 +555,7 @@ test_revoked_key (void)
   char why[128] = "";
   char *fpr = NULL;
 
-  if (!tk_have_gpg ())
+  if (!tu_have_peer ("gpg"))
     return;
   {
     const char *gen[] = { "--passphrase", "", "--quick-gen-key", uid,
@@ -652,7 +600,7 @@ test_signing_subkey_back_signed (void)
   char why[128] = "";
   char *fpr = NULL;
 
-  if (!tk_have_gpg ())
+  if (!tu_have_peer ("gpg"))
     return;
   {
     const char *gen[] = { "--passphrase", "", "--quick-gen-key", uid,
@@ -683,7 +631,7 @@ test_every_cut_and_flip (void)
   const guint8 *p;
   gsize n;
 
-  if (!tk_have_gpg ())
+  if (!tu_have_peer ("gpg"))
     return;
   a = tk_gpg_export (tk_ensure_key (&tk_keys[2])->fpr, 0);
   p = g_bytes_get_data (a, &n);

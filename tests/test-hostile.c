@@ -283,14 +283,6 @@ test_derive_once (void)
   gcry_free (k);
 }
 
-static gpointer
-cancel_later (gpointer flag)
-{
-  g_usleep (300 * 1000);
-  atomic_store ((atomic_int *) flag, 1);
-  return NULL;
-}
-
 /* A cancel during key derivation ends the job as cancelled, not as a
  * wrong passphrase (nor, had it run on, a success): two Argon2 SKESKs of
  * 3 passes over 512 MiB take several seconds to try; cancelled after
@@ -311,7 +303,7 @@ test_cancel_during_derivation (void)
   pb_skesk_v4_argon2 (msg, 2, 4, 19, 101);
   append_valid (msg, "password", "hello");
   timer = g_timer_new ();
-  t = g_thread_new ("cancel", cancel_later, &flag);
+  t = tu_cancel_after (&flag, 300);
   err = run_decrypt (&r, msg, &out);
   g_thread_join (t);
   g_assert_cmpint (gpg_err_code (err), ==, GPG_ERR_CANCELED);
@@ -342,7 +334,7 @@ test_cancel_encrypt_derivation (void)
   o.argon2_passes = 20;
   o.argon2_memory_exp = 19;
   ctl.cancel = &flag;
-  t = g_thread_new ("cancel", cancel_later, &flag);
+  t = tu_cancel_after (&flag, 300);
   pl_key key = pl_key_passphrase ("pw", 2);
 
   o.keys = &key;

@@ -19,16 +19,6 @@
 #include "testutil.h"
 
 static char *
-new_dir (const char *name)
-{
-  g_autofree char *base = g_strconcat (name, "-XXXXXX", NULL);
-  char *dir = g_build_filename (tu_tmpdir (), base, NULL);
-
-  g_assert_nonnull (g_mkdtemp (dir));
-  return dir;
-}
-
-static char *
 numbered (const char *name,
           const char *suffix,
           unsigned    attempt)
@@ -122,7 +112,7 @@ commit_text (pl_sink    *sink,
 static void
 test_sink_next_free_name (void)
 {
-  g_autofree char *dir = new_dir ("next-free");
+  g_autofree char *dir = tu_new_dir ("next-free");
   g_autoptr(GString) name = g_string_new (NULL);
   pl_sink *first = NULL, *second = NULL, *third = NULL;
   g_autofree char *contents = NULL;
@@ -164,7 +154,7 @@ test_sink_next_free_name (void)
 static void
 test_sink_fallback (void)
 {
-  g_autofree char *dir = new_dir ("fallback");
+  g_autofree char *dir = tu_new_dir ("fallback");
   g_autofree char *taken = g_build_filename (dir, "report.txt", NULL);
   g_autoptr(GString) long_name = g_string_new (NULL);
   pl_sink *sink = NULL, *aborted = NULL, *long_sink = NULL;
@@ -199,7 +189,7 @@ test_sink_fallback (void)
 static void
 test_sink_one_name (void)
 {
-  g_autofree char *dir = new_dir ("one-name");
+  g_autofree char *dir = tu_new_dir ("one-name");
   g_autofree char *path = g_build_filename (dir, "out", NULL);
   g_autofree char *contents = NULL;
   pl_sink *sink = NULL;
@@ -456,10 +446,7 @@ fast_options (pl_encrypt_options *o, pl_profile profile, const pl_key *key)
 {
   pl_encrypt_options_init (o);
   o->profile = profile;
-  o->s2k_ms = 1;
-  o->argon2_memory_exp = 10;
-  o->argon2_passes = 1;
-  o->argon2_parallelism = 1;
+  tu_cheap_kdf (o);
   o->keys = key;
   o->n_keys = 1;
 }
@@ -493,7 +480,7 @@ mapped_job_fails (pl_profile profile, int truncate, gpg_error_t want)
 {
   g_autofree guint8 *data = NULL;
   g_autofree char *path = pattern_file ("job-in", 24 << 20, &data);
-  g_autofree char *dir = new_dir ("mapped-job");
+  g_autofree char *dir = tu_new_dir ("mapped-job");
   g_autofree char *out = g_build_filename (dir, "out.gpg", NULL);
   int fd = open (path, O_RDWR);
   mid_job m = { .fd = truncate ? fd : -1, .cancel_at_4m = !truncate };
@@ -542,7 +529,7 @@ test_mapped_roundtrip (void)
 
   for (gsize i = 0; i < G_N_ELEMENTS (profiles); i++)
     {
-      g_autofree char *dir = new_dir ("mapped-round");
+      g_autofree char *dir = tu_new_dir ("mapped-round");
       g_autofree char *out = g_build_filename (dir, "round.gpg", NULL);
       pl_key key = pl_key_passphrase ("pw", 2);
       pl_encrypt_options o;

@@ -114,7 +114,7 @@ cancel_soon (gpointer data)
 static void
 test_input (void)
 {
-  g_autofree char *dir = at_new_dir ("input");
+  g_autofree char *dir = tu_new_dir ("input");
   g_autofree char *text = g_build_filename (dir, "notes.txt", NULL);
   g_autofree char *fake = g_build_filename (dir, "x.gpg", NULL);
   g_autofree char *fifo = g_build_filename (dir, "fifo", NULL);
@@ -220,7 +220,7 @@ planned_name (const char       *path,
 static void
 test_output_names (void)
 {
-  g_autofree char *dir = at_new_dir ("names");
+  g_autofree char *dir = tu_new_dir ("names");
   g_autofree char *report = g_build_filename (dir, "report.pdf", NULL);
   g_autofree char *taken = g_build_filename (dir, "report.pdf.gpg", NULL);
   g_autofree char *readme = g_build_filename (dir, "README", NULL);
@@ -304,30 +304,13 @@ test_hidden_names (void)
   g_assert_false (padlock_output_name_is_hidden ("report.pdf"));
 }
 
-static PadlockJob *
-run_job (PadlockQueue     *queue,
-         const char       *path,
-         PadlockDirection  direction,
-         PadlockJobConfig *config,
-         const char       *passphrase)
-{
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  g_autoptr(PadlockSecret) secret = padlock_secret_new (passphrase);
-  PadlockJobConfig plain = { 0 };
-  PadlockJob *job = padlock_job_new (file, direction, config ? config : &plain);
-
-  padlock_job_set_secret (job, secret);
-  padlock_queue_add (queue, job);
-  return job;
-}
-
 /* Random octets named x.gpg (issue 19 §9): the window and --batch sort
  * them to decryption by the name (/app/input), and the job says what the
  * file is not, writing nothing; so does one forced to decrypt a text. */
 static void
 test_not_openpgp (void)
 {
-  g_autofree char *dir = at_new_dir ("not-openpgp");
+  g_autofree char *dir = tu_new_dir ("not-openpgp");
   g_autofree char *fake = at_write_random (dir, "x.gpg", 5000);
   g_autofree char *text = g_build_filename (dir, "notes.txt", NULL);
   g_autoptr(PadlockQueue) queue = padlock_queue_new ();
@@ -337,8 +320,8 @@ test_not_openpgp (void)
   guint n = 0;
 
   g_assert_true (g_file_set_contents (text, "hello\n", -1, NULL));
-  job = run_job (queue, fake, PADLOCK_DIRECTION_DECRYPT, NULL, PASSPHRASE);
-  forced = run_job (queue, text, PADLOCK_DIRECTION_DECRYPT, NULL, PASSPHRASE);
+  job = at_run_job (queue, fake, PADLOCK_DIRECTION_DECRYPT, NULL, PASSPHRASE);
+  forced = at_run_job (queue, text, PADLOCK_DIRECTION_DECRYPT, NULL, PASSPHRASE);
   g_assert_true (at_wait_queue_idle (queue, TIMEOUT_MS));
   g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_FAILED);
   g_assert_error (padlock_job_get_error (job), PADLOCK_ERROR, PADLOCK_ERROR_MALFORMED);
@@ -355,8 +338,8 @@ test_not_openpgp (void)
 static void
 test_roundtrip (void)
 {
-  g_autofree char *dir = at_new_dir ("roundtrip");
-  g_autofree char *out_dir = at_new_dir ("roundtrip-out");
+  g_autofree char *dir = tu_new_dir ("roundtrip");
+  g_autofree char *out_dir = tu_new_dir ("roundtrip-out");
   g_autofree char *input = at_write_random (dir, "data.bin", 3 * 1024 * 1024 + 17);
   g_autofree char *encrypted = g_build_filename (dir, "data.bin.gpg", NULL);
   g_autofree char *decrypted = g_build_filename (out_dir, "data.bin", NULL);
@@ -369,7 +352,7 @@ test_roundtrip (void)
   char *data;
   gsize len;
 
-  enc = run_job (queue, input, PADLOCK_DIRECTION_ENCRYPT, NULL, PASSPHRASE);
+  enc = at_run_job (queue, input, PADLOCK_DIRECTION_ENCRYPT, NULL, PASSPHRASE);
   g_assert_true (at_wait_queue_idle (queue, TIMEOUT_MS));
   g_assert_no_error (padlock_job_get_error (enc));
   g_assert_cmpint (padlock_job_get_state (enc), ==, PADLOCK_JOB_DONE);
@@ -383,7 +366,7 @@ test_roundtrip (void)
   plain = at_gpg_decrypt (encrypted, PASSPHRASE);
   g_assert_true (plain && g_bytes_equal (plain, original));
 
-  dec = run_job (queue, encrypted, PADLOCK_DIRECTION_DECRYPT, &config, PASSPHRASE);
+  dec = at_run_job (queue, encrypted, PADLOCK_DIRECTION_DECRYPT, &config, PASSPHRASE);
   g_assert_true (at_wait_queue_idle (queue, TIMEOUT_MS));
   g_assert_no_error (padlock_job_get_error (dec));
   g_assert_cmpint (padlock_job_get_state (dec), ==, PADLOCK_JOB_DONE);
@@ -396,7 +379,7 @@ test_roundtrip (void)
 static void
 test_wrong_passphrase (void)
 {
-  g_autofree char *dir = at_new_dir ("wrong");
+  g_autofree char *dir = tu_new_dir ("wrong");
   g_autofree char *input = at_write_random (dir, "secret.txt", 4096);
   g_autofree char *encrypted = g_build_filename (dir, "secret.txt.gpg", NULL);
   g_autofree char *before = NULL;
@@ -407,7 +390,7 @@ test_wrong_passphrase (void)
   at_gpg_encrypt (input, encrypted, PASSPHRASE, NULL);
   g_unlink (input);
   before = tu_list_dir (dir);
-  job = run_job (queue, encrypted, PADLOCK_DIRECTION_DECRYPT, NULL, "not it");
+  job = at_run_job (queue, encrypted, PADLOCK_DIRECTION_DECRYPT, NULL, "not it");
   g_assert_true (at_wait_queue_idle (queue, TIMEOUT_MS));
   g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_FAILED);
   g_assert_error ((GError *) padlock_job_get_error (job), PADLOCK_ERROR,
@@ -432,9 +415,9 @@ test_wrong_passphrase (void)
 static void
 test_no_overwrite (void)
 {
-  g_autofree char *a = at_new_dir ("same-a");
-  g_autofree char *b = at_new_dir ("same-b");
-  g_autofree char *out = at_new_dir ("same-out");
+  g_autofree char *a = tu_new_dir ("same-a");
+  g_autofree char *b = tu_new_dir ("same-b");
+  g_autofree char *out = tu_new_dir ("same-out");
   g_autofree char *in_a = at_write_random (a, "x.txt", 1000);
   g_autofree char *in_b = at_write_random (b, "x.txt", 2000);
   g_autofree char *existing = g_build_filename (out, "x.txt.gpg", NULL);
@@ -446,8 +429,8 @@ test_no_overwrite (void)
   PadlockJobConfig config = { .output_dir = out };
 
   g_assert_true (g_file_set_contents (existing, "keep me", -1, NULL));
-  job_a = run_job (queue, in_a, PADLOCK_DIRECTION_ENCRYPT, &config, PASSPHRASE);
-  job_b = run_job (queue, in_b, PADLOCK_DIRECTION_ENCRYPT, &config, PASSPHRASE);
+  job_a = at_run_job (queue, in_a, PADLOCK_DIRECTION_ENCRYPT, &config, PASSPHRASE);
+  job_b = at_run_job (queue, in_b, PADLOCK_DIRECTION_ENCRYPT, &config, PASSPHRASE);
   g_assert_true (at_wait_queue_idle (queue, TIMEOUT_MS));
   g_assert_cmpint (padlock_job_get_state (job_a), ==, PADLOCK_JOB_DONE);
   g_assert_cmpint (padlock_job_get_state (job_b), ==, PADLOCK_JOB_DONE);
@@ -460,35 +443,21 @@ test_no_overwrite (void)
   g_assert_cmpstr (kept, ==, "keep me");
 }
 
-static gboolean
-job_is_midway (gpointer data)
-{
-  PadlockJob *job = data;
-
-  return padlock_job_get_bytes_done (job) > 0 || padlock_job_is_finished (job);
-}
-
-static gboolean
-job_is_finished (gpointer data)
-{
-  return padlock_job_is_finished (data);
-}
-
 static void
 test_cancel (void)
 {
-  g_autofree char *dir = at_new_dir ("cancel");
+  g_autofree char *dir = tu_new_dir ("cancel");
   g_autofree char *input = at_write_random (dir, "big.bin", 200 * 1024 * 1024);
   g_autofree char *listing = NULL;
   g_autoptr(PadlockQueue) queue = padlock_queue_new ();
   g_autoptr(PadlockJob) job = NULL;
 
-  job = run_job (queue, input, PADLOCK_DIRECTION_ENCRYPT, NULL, PASSPHRASE);
-  g_assert_true (at_wait_until (job_is_midway, job, TIMEOUT_MS));
+  job = at_run_job (queue, input, PADLOCK_DIRECTION_ENCRYPT, NULL, PASSPHRASE);
+  g_assert_true (at_wait_until (at_job_is_midway, job, TIMEOUT_MS));
   g_assert_false (padlock_job_is_finished (job));
   g_assert_cmpuint (padlock_job_get_bytes_done (job), <, 200 * 1024 * 1024);
   padlock_job_cancel (job);
-  g_assert_true (at_wait_until (job_is_finished, job, TIMEOUT_MS));
+  g_assert_true (at_wait_until (at_job_is_finished, job, TIMEOUT_MS));
   g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_CANCELLED);
   g_assert_null (padlock_job_get_output (job));
   listing = tu_list_dir (dir);
@@ -502,7 +471,7 @@ test_cancel (void)
 static void
 test_cancel_during_derivation (void)
 {
-  g_autofree char *dir = at_new_dir ("cancel-derive");
+  g_autofree char *dir = tu_new_dir ("cancel-derive");
   g_autofree char *path = g_build_filename (dir, "slow.gpg", NULL);
   g_autofree char *listing = NULL;
   g_autoptr(PadlockQueue) queue = padlock_queue_new ();
@@ -521,11 +490,11 @@ test_cancel_during_derivation (void)
   pb_seipd1 (msg, key, inner->data, inner->len, -1);
   g_assert_true (g_file_set_contents (path, (const char *) msg->data,
                                       msg->len, NULL));
-  job = run_job (queue, path, PADLOCK_DIRECTION_DECRYPT, NULL, PASSPHRASE);
+  job = at_run_job (queue, path, PADLOCK_DIRECTION_DECRYPT, NULL, PASSPHRASE);
   at_settle (300);
   g_assert_false (padlock_job_is_finished (job));
   padlock_job_cancel (job);
-  g_assert_true (at_wait_until (job_is_finished, job, 3000));
+  g_assert_true (at_wait_until (at_job_is_finished, job, 3000));
   g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_CANCELLED);
   g_assert_error ((GError *) padlock_job_get_error (job), PADLOCK_ERROR,
                   PADLOCK_ERROR_CANCELLED);
@@ -540,7 +509,7 @@ test_cancel_during_derivation (void)
 static void
 test_delete_original (void)
 {
-  g_autofree char *dir = at_new_dir ("delete");
+  g_autofree char *dir = tu_new_dir ("delete");
   g_autofree char *input = at_write_random (dir, "photo.raw", 1024 * 1024 + 5);
   g_autofree char *encrypted = g_build_filename (dir, "photo.raw.gpg", NULL);
   g_autoptr(PadlockQueue) queue = padlock_queue_new ();
@@ -553,7 +522,7 @@ test_delete_original (void)
 
   g_assert_true (g_file_get_contents (input, &data, &len, NULL));
   original = g_bytes_new_take (data, len);
-  job = run_job (queue, input, PADLOCK_DIRECTION_ENCRYPT, &config, PASSPHRASE);
+  job = at_run_job (queue, input, PADLOCK_DIRECTION_ENCRYPT, &config, PASSPHRASE);
   g_assert_true (at_wait_queue_idle (queue, TIMEOUT_MS));
   g_assert_no_error (padlock_job_get_error (job));
   g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_DONE);
@@ -566,7 +535,7 @@ test_delete_original (void)
 static void
 test_literal_name (void)
 {
-  g_autofree char *dir = at_new_dir ("literal");
+  g_autofree char *dir = tu_new_dir ("literal");
   g_autofree char *src = at_write_random (dir, "source", 500);
   g_autofree char *blob = g_build_filename (dir, "blob", NULL);
   g_autofree char *evil = g_build_filename (dir, "evil", NULL);
@@ -577,8 +546,8 @@ test_literal_name (void)
 
   at_gpg_encrypt (src, blob, PASSPHRASE, "report.txt");
   at_gpg_encrypt (src, evil, PASSPHRASE, ".profile");
-  good = run_job (queue, blob, PADLOCK_DIRECTION_DECRYPT, NULL, PASSPHRASE);
-  bad = run_job (queue, evil, PADLOCK_DIRECTION_DECRYPT, NULL, PASSPHRASE);
+  good = at_run_job (queue, blob, PADLOCK_DIRECTION_DECRYPT, NULL, PASSPHRASE);
+  bad = at_run_job (queue, evil, PADLOCK_DIRECTION_DECRYPT, NULL, PASSPHRASE);
   g_assert_true (at_wait_queue_idle (queue, TIMEOUT_MS));
   g_assert_cmpint (padlock_job_get_state (good), ==, PADLOCK_JOB_DONE);
   g_assert_cmpint (padlock_job_get_state (bad), ==, PADLOCK_JOB_DONE);
@@ -612,8 +581,8 @@ write_message (const char *dir,
 static void
 test_unsafe_stored_names (void)
 {
-  g_autofree char *dir = at_new_dir ("unsafe-stored");
-  g_autofree char *out = at_new_dir ("unsafe-stored-out");
+  g_autofree char *dir = tu_new_dir ("unsafe-stored");
+  g_autofree char *out = tu_new_dir ("unsafe-stored-out");
   g_autoptr(PadlockQueue) queue = padlock_queue_new ();
   g_autoptr(GPtrArray) jobs = g_ptr_array_new_with_free_func (g_object_unref);
   PadlockJobConfig config = { .output_dir = out };
@@ -622,7 +591,7 @@ test_unsafe_stored_names (void)
   guint n = 0;
 
   /* The same message with a plain name: the name is used. */
-  control_job = run_job (queue, control, PADLOCK_DIRECTION_DECRYPT, &config, PASSPHRASE);
+  control_job = at_run_job (queue, control, PADLOCK_DIRECTION_DECRYPT, &config, PASSPHRASE);
 
   for (guint i = 0; i < G_N_ELEMENTS (unsafe_names); i++)
     {
@@ -633,8 +602,8 @@ test_unsafe_stored_names (void)
       if (strchr (unsafe_names[i], '/') || !strcmp (unsafe_names[i], "."))
         continue;
       path = write_message (dir, file, unsafe_names[i]);
-      g_ptr_array_add (jobs, run_job (queue, path, PADLOCK_DIRECTION_DECRYPT,
-                                      &config, PASSPHRASE));
+      g_ptr_array_add (jobs, at_run_job (queue, path, PADLOCK_DIRECTION_DECRYPT,
+                                         &config, PASSPHRASE));
       n++;
     }
   g_assert_true (at_wait_queue_idle (queue, TIMEOUT_MS));
@@ -656,8 +625,8 @@ test_unsafe_stored_names (void)
 static void
 test_long_stored_name_twice (void)
 {
-  g_autofree char *dir = at_new_dir ("long-stored");
-  g_autofree char *out = at_new_dir ("long-stored-out");
+  g_autofree char *dir = tu_new_dir ("long-stored");
+  g_autofree char *out = tu_new_dir ("long-stored-out");
   g_autoptr(GString) name = g_string_new (NULL);
   g_autoptr(PadlockQueue) queue = padlock_queue_new ();
   g_autoptr(PadlockJob) first = NULL;
@@ -672,9 +641,9 @@ test_long_stored_name_twice (void)
   g_assert_cmpuint (name->len, ==, 255);
   a = write_message (dir, "a", name->str);
   b = write_message (dir, "b", name->str);
-  first = run_job (queue, a, PADLOCK_DIRECTION_DECRYPT, &config, PASSPHRASE);
+  first = at_run_job (queue, a, PADLOCK_DIRECTION_DECRYPT, &config, PASSPHRASE);
   g_assert_true (at_wait_queue_idle (queue, TIMEOUT_MS));
-  second = run_job (queue, b, PADLOCK_DIRECTION_DECRYPT, &config, PASSPHRASE);
+  second = at_run_job (queue, b, PADLOCK_DIRECTION_DECRYPT, &config, PASSPHRASE);
   g_assert_true (at_wait_queue_idle (queue, TIMEOUT_MS));
   g_assert_no_error (padlock_job_get_error (first));
   g_assert_no_error (padlock_job_get_error (second));
@@ -691,7 +660,7 @@ test_long_stored_name_twice (void)
 static void
 test_planned_name (void)
 {
-  g_autofree char *dir = at_new_dir ("planned");
+  g_autofree char *dir = tu_new_dir ("planned");
   g_autofree char *input = at_write_random (dir, "big.bin", 4096);
   g_autofree char *taken = g_build_filename (dir, "big.bin.gpg", NULL);
   g_autoptr(GFile) file = g_file_new_for_path (input);
@@ -715,8 +684,8 @@ test_planned_name (void)
 static void
 test_hide_names (void)
 {
-  g_autofree char *dir = at_new_dir ("hide");
-  g_autofree char *out = at_new_dir ("hide-out");
+  g_autofree char *dir = tu_new_dir ("hide");
+  g_autofree char *out = tu_new_dir ("hide-out");
   g_autofree char *input = at_write_random (dir, "salary review.ods", 70000);
   g_autofree char *listing = NULL;
   g_autofree char *hidden_stem = NULL;
@@ -736,8 +705,8 @@ test_hide_names (void)
 
   g_assert_true (g_file_get_contents (input, &data, &len, NULL));
   original = g_bytes_new_take (data, len);
-  enc = run_job (queue, input, PADLOCK_DIRECTION_ENCRYPT, &hide, PASSPHRASE);
-  armored = run_job (queue, input, PADLOCK_DIRECTION_ENCRYPT, &hide_armor, PASSPHRASE);
+  enc = at_run_job (queue, input, PADLOCK_DIRECTION_ENCRYPT, &hide, PASSPHRASE);
+  armored = at_run_job (queue, input, PADLOCK_DIRECTION_ENCRYPT, &hide_armor, PASSPHRASE);
   name = padlock_job_get_output_name (enc);
   g_assert_true (g_str_has_suffix (name, ".gpg"));
   hidden_stem = g_strndup (name, strlen (name) - 4);
@@ -752,7 +721,7 @@ test_hide_names (void)
   g_assert_null (strstr (listing, "salary review.ods."));
 
   encrypted = g_file_get_path (padlock_job_get_output (enc));
-  dec = run_job (queue, encrypted, PADLOCK_DIRECTION_DECRYPT, &to_out, PASSPHRASE);
+  dec = at_run_job (queue, encrypted, PADLOCK_DIRECTION_DECRYPT, &to_out, PASSPHRASE);
   g_assert_true (at_wait_queue_idle (queue, TIMEOUT_MS));
   g_assert_no_error (padlock_job_get_error (dec));
   g_assert_cmpstr (padlock_job_get_output_name (dec), ==, "salary review.ods");
@@ -796,7 +765,7 @@ on_state_count (PadlockJob *job,
 static void
 test_concurrency (void)
 {
-  g_autofree char *dir = at_new_dir ("concurrency");
+  g_autofree char *dir = tu_new_dir ("concurrency");
   g_autoptr(PadlockQueue) queue = padlock_queue_new ();
   g_autoptr(GPtrArray) jobs = g_ptr_array_new_with_free_func (g_object_unref);
   guint max_seen = 0;
@@ -858,7 +827,7 @@ run_batch (PadlockDirection direction, char **paths, guint n,
 static void
 test_batch_derives_once (void)
 {
-  g_autofree char *dir = at_new_dir ("batch-once");
+  g_autofree char *dir = tu_new_dir ("batch-once");
   g_autoptr(PadlockSecret) lock = padlock_secret_new (PASSPHRASE);
   g_autoptr(PadlockSecret) open = padlock_secret_new (PASSPHRASE);
   PadlockJobConfig config = { 0 };
@@ -974,7 +943,7 @@ check_clearing_keeps_count (PadlockQueue  *queue,
 static void
 test_queue_rate_small_files (void)
 {
-  g_autofree char *dir = at_new_dir ("queue-rate");
+  g_autofree char *dir = tu_new_dir ("queue-rate");
   g_autoptr(PadlockQueue) queue = padlock_queue_new ();
   g_autoptr(PadlockSecret) secret = padlock_secret_new (PASSPHRASE);
   PadlockJobConfig config = { 0 };
@@ -1019,7 +988,7 @@ test_queue_rate_small_files (void)
 static void
 test_rate_leaves_out_derivation (void)
 {
-  g_autofree char *dir = at_new_dir ("rate-data-time");
+  g_autofree char *dir = tu_new_dir ("rate-data-time");
   g_autofree char *path = at_write_random (dir, "small", 16384);
   g_autoptr(GFile) file = g_file_new_for_path (path);
   g_autoptr(PadlockQueue) queue = padlock_queue_new ();

@@ -56,73 +56,6 @@ skesk_encrypt_pw (pl_skesk *skesk, const char *pw, size_t len,
 
 
 
-/* One packet of a binary message, found by hand: both header formats,
- * definite lengths only (the samples use no partial lengths).  */
-typedef struct
-{
-  int tag;
-  const guint8 *body;
-  size_t len;
-} packet;
-
-static size_t
-split_packets (const guint8 *p, size_t len, packet *pk, size_t max)
-{
-  size_t n = 0, off = 0;
-
-  while (off < len)
-    {
-      guint8 ctb = p[off++];
-      size_t blen;
-
-      g_assert_true (ctb & 0x80);
-      g_assert_cmpuint (n, <, max);
-      if (ctb & 0x40)
-        {
-          /* New format: 1, 2 or 5 length octets.  */
-          guint8 l0;
-
-          pk[n].tag = ctb & 0x3f;
-          g_assert_cmpuint (off, <, len);
-          l0 = p[off++];
-          if (l0 < 192)
-            blen = l0;
-          else if (l0 < 224)
-            {
-              g_assert_cmpuint (off, <, len);
-              blen = ((size_t) (l0 - 192) << 8) + p[off++] + 192;
-            }
-          else
-            {
-              g_assert_cmpuint (l0, ==, 255);   /* No partial lengths.  */
-              g_assert_cmpuint (off + 4, <=, len);
-              blen = ((size_t) p[off] << 24 | (size_t) p[off + 1] << 16
-                      | (size_t) p[off + 2] << 8 | p[off + 3]);
-              off += 4;
-            }
-        }
-      else
-        {
-          /* Old format: the tag in bits 5-2, length type in bits 1-0.  */
-          int lt = ctb & 3;
-          size_t nl = lt == 0 ? 1 : lt == 1 ? 2 : 4;
-
-          g_assert_cmpint (lt, !=, 3);
-          pk[n].tag = (ctb >> 2) & 0x0f;
-          g_assert_cmpuint (off + nl, <=, len);
-          blen = 0;
-          for (size_t i = 0; i < nl; i++)
-            blen = (blen << 8) | p[off++];
-        }
-      g_assert_cmpuint (blen, <=, len - off);
-      pk[n].body = p + off;
-      pk[n].len = blen;
-      off += blen;
-      n++;
-    }
-  return n;
-}
-
 /* Dearmors the first PGP MESSAGE block in TEXT: skips the armor headers
  * up to the blank line, stops at the CRC line or the end line.  */
 static GBytes *
@@ -202,13 +135,15 @@ aead_decrypt (pl_aead_format format, const guint8 *body, size_t len,
 static GBytes *
 literal_data (const GByteArray *plain)
 {
-  packet pk[4];
-  size_t n, namelen;
+  g_autoptr(GArray) packets = NULL;
+  const tu_packet *pk;
+  size_t namelen;
 
   /* Only the first packet is needed; a Padding packet may follow.  */
   g_assert_cmpuint (plain->len, >=, 2);
-  n = split_packets (plain->data, plain->len, pk, G_N_ELEMENTS (pk));
-  g_assert_cmpuint (n, >=, 1);
+  packets = tu_split_packets (plain->data, plain->len);
+  pk = (const tu_packet *) packets->data;
+  g_assert_cmpuint (packets->len, >=, 1);
   g_assert_cmpint (pk[0].tag, ==, 11);
   g_assert_cmpuint (pk[0].len, >=, 6);
   namelen = pk[0].body[1];
@@ -451,40 +386,18 @@ test_librepgp_v5 (void)
 }
 
 
-/* GnuPG's tests/openpgp/samplemsgs/enc-sym-ocb-{1,2}.asc (see
- * tests/data/SOURCES.md): a v5 SKESK (the second in an old-format
- * header) and an OCB Encrypted Data packet of "Hello, world!\n";
- * passphrase "password" (tests/openpgp/decrypt-sym.scm).  */
-static char *
-data_path (const char *name)
-{
-  const char *srcdir = g_getenv ("PADLOCK_SOURCE_DIR");
-  char *path;
-
-  /* Under meson, PADLOCK_SOURCE_DIR names the tree; else G_TEST_SRCDIR
-   * or the program's directory; else run by hand from the top.  */
-  if (srcdir)
-    return g_build_filename (srcdir, "tests", "data", name, NULL);
-  path = g_test_build_filename (G_TEST_DIST, "data", name, NULL);
-  if (!g_file_test (path, G_FILE_TEST_EXISTS))
-    {
-      g_free (path);
-      path = g_build_filename ("tests", "data", name, NULL);
-    }
-  return path;
-}
-
 static void
 test_gnupg_sample (gconstpointer data)
 {
   const char *name = data;
-  char *path = data_path (name);
+  char *path = tu_data_path (name);
   char *text = NULL;
   GBytes *bin;
   const guint8 *p;
   gsize len;
-  packet pk[4];
-  size_t n, keylen;
+  g_autoptr(GArray) packets = NULL;
+  const tu_packet *pk;
+  size_t keylen;
   pl_skesk skesk;
   guint8 *sk = gcry_malloc_secure (PL_SESSION_KEY_MAX);
   GByteArray *plain = g_byte_array_new ();
@@ -497,8 +410,9 @@ test_gnupg_sample (gconstpointer data)
   bin = dearmor (text);
   p = g_bytes_get_data (bin, &len);
 
-  n = split_packets (p, len, pk, G_N_ELEMENTS (pk));
-  g_assert_cmpuint (n, ==, 2);
+  packets = tu_split_packets (p, len);
+  pk = (const tu_packet *) packets->data;
+  g_assert_cmpuint (packets->len, ==, 2);
   g_assert_cmpint (pk[0].tag, ==, 3);
   g_assert_cmpint (pk[1].tag, ==, 20);
 
@@ -572,7 +486,7 @@ static const argon2_vector argon2_vectors[] = {
 };
 
 static void
-check_seipd1 (const packet *pk, const guint8 *key, size_t keylen,
+check_seipd1 (const tu_packet *pk, const guint8 *key, size_t keylen,
               int cipher_algo)
 {
   gcry_cipher_hd_t hd;
@@ -610,13 +524,14 @@ test_rfc9580_argon2 (gconstpointer data)
   GByteArray *want = tu_unhex (v->session_key);
   gsize len;
   const guint8 *p = g_bytes_get_data (bin, &len);
-  packet pk[3];
+  g_autoptr(GArray) packets = tu_split_packets (p, len);
+  const tu_packet *pk = (const tu_packet *) packets->data;
   pl_skesk skesk;
   guint8 *sk = gcry_malloc_secure (PL_SESSION_KEY_MAX);
   size_t keylen;
   int cipher_algo;
 
-  g_assert_cmpuint (split_packets (p, len, pk, 3), ==, 2);
+  g_assert_cmpuint (packets->len, ==, 2);
   g_assert_cmpint (pk[0].tag, ==, 3);
   g_assert_cmpint (pl_skesk_parse (&skesk, pk[0].body, pk[0].len), ==, 0);
   g_assert_cmpint (skesk.version, ==, 4);
