@@ -93,6 +93,29 @@ at_wait_until (gboolean (*cond) (gpointer),
   return met;
 }
 
+const char *const at_unsafe_names[] = {
+  "invoice\u202etxt.exe",       /* right-to-left override (Cf) */
+  "a\xc2\x85" "b",             /* C1 controls (Cc) */
+  "a\xc2\x9b" "b",
+  "\u2066x\u2069.txt",          /* isolates (Cf) */
+  "zero\u200bwidth",            /* zero-width space (Cf) */
+  "zero\u200dwidth",            /* zero-width joiner (Cf) */
+  "a\u2028b",                   /* line separator (Zl) */
+  "a\u2029b",                   /* paragraph separator (Zp) */
+  "etc\uff0fpasswd",            /* full-width solidus */
+  "etc\u2215passwd",            /* division slash */
+  "etc\u2044passwd",            /* fraction slash */
+  "-rf",
+  "~root",
+  " leading",
+  "trailing ",
+  "trailing.",
+  "trailing\u00a0",             /* other spaces count too */
+  "\u3000leading",
+  "../x", "a/b", "a\\b", ".", "..", ".bashrc", "a\nb", "a\x7f",
+  NULL
+};
+
 gboolean
 at_job_is_finished (gpointer job)
 {

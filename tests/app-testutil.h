@@ -37,6 +37,11 @@ gboolean  at_wait_queue_idle   (PadlockQueue *queue,
 gboolean  at_same_content      (const char *a,
                                 GBytes     *b);
 
+/* Names a message may not give its output (issue 11, item 7): bidi
+ * and other invisible controls, slashes that look like "/", leading
+ * dashes and tildes, spaces at the ends, dot files; NULL ends it. */
+extern const char *const at_unsafe_names[];
+
 /* Conditions for at_wait_until: JOB has ended (done, failed or
  * cancelled); JOB has written octets or ended; KEYRING has loaded (or
  * failed to); *RESULT (a GAsyncResult *) was set by at_on_result. */
