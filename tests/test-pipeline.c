@@ -1,10 +1,14 @@
-/* test-pipeline.c - the read-ahead that fills several buffers ahead
- * (pl_read_ahead_init_queue, pipeline.h), which AEAD encryption file to
- * file runs on: every block in order and intact for every depth, size
+/* test-pipeline.c - the two threads around a job's stages (pipeline.h).
+ *
+ * The read-ahead that fills several buffers ahead
+ * (pl_read_ahead_init_queue), which AEAD encryption file to file runs
+ * on: every block in order and intact for every depth, size
  * and first want; a buffer the caller holds is never refilled; the
  * thread really is up to NBUF - 1 fills ahead and never more; no fill
  * after the input ended; a failing read comes back at its block, after
- * the blocks before it, and stays; clear with fills queued (cancel). */
+ * the blocks before it, and stays; clear with fills queued (cancel).
+ * The writer: its queue of writes, the switch between the caller's
+ * thread and its own, the depth of writes from other buffers. */
 #include <stdatomic.h>
 #include <string.h>
 
@@ -239,6 +243,273 @@ test_clear_queued (void)
       }
 }
 
+/* The writer's queue (pipeline.h): writes from its own buffers queue up
+ * to PL_WRITER_DEPTH on the thread and return at once; acquire never
+ * hands out a buffer a queued write reads (it waits for that write); a
+ * write from elsewhere is done by the time the next write returns; the
+ * sink sees everything in order. */
+static void
+test_writer_queue (void)
+{
+  tu_task_log l = { .log = g_string_new (NULL), .fail_at = -1 };
+  const size_t size = PL_WRITER_THREAD_MIN;
+  uint8_t *bufs[PL_WRITER_BUFFERS];
+  static uint8_t foreign[PL_WRITER_THREAD_MIN];
+  pl_writer w;
+
+  g_mutex_init (&l.lock);
+  g_cond_init (&l.opened);
+  pl_writer_init (&w, tu_log_task, &l, size, 1);
+  /* Held at the gate: the first write runs, the rest queue; none of
+   * them waits. */
+  l.closed = TRUE;
+  for (int i = 0; i < PL_WRITER_DEPTH; i++)
+    {
+      g_assert_cmpint (pl_writer_acquire (&w, &bufs[i]), ==, 0);
+      memset (bufs[i], 'a' + i, size);
+      g_assert_cmpint (pl_writer_write (&w, bufs[i], size), ==, 0);
+      pl_writer_release (&w, bufs[i]);
+    }
+  g_assert_cmpuint (l.log->len, ==, 0);
+  /* The buffers being written are not handed out again. */
+  for (int i = PL_WRITER_DEPTH; i < PL_WRITER_BUFFERS; i++)
+    {
+      g_assert_cmpint (pl_writer_acquire (&w, &bufs[i]), ==, 0);
+      for (int k = 0; k < PL_WRITER_DEPTH; k++)
+        g_assert_true (bufs[i] != bufs[k]);
+    }
+  for (int i = PL_WRITER_DEPTH; i < PL_WRITER_BUFFERS; i++)
+    pl_writer_release (&w, bufs[i]);
+  g_mutex_lock (&l.lock);
+  l.closed = FALSE;
+  g_cond_broadcast (&l.opened);
+  g_mutex_unlock (&l.lock);
+  g_assert_cmpint (pl_writer_finish (&w), ==, 0);
+  g_assert_cmpstr (l.log->str, ==, "abc");
+
+  /* Acquire with every buffer held but one being written: it waits for
+   * that write, and gets its buffer. */
+  g_string_truncate (l.log, 0);
+  l.delay_us = 20000;
+  for (int i = 0; i < PL_WRITER_BUFFERS; i++)
+    g_assert_cmpint (pl_writer_acquire (&w, &bufs[i]), ==, 0);
+  memset (bufs[0], 'x', size);
+  g_assert_cmpint (pl_writer_write (&w, bufs[0], size), ==, 0);
+  pl_writer_release (&w, bufs[0]);
+  {
+    uint8_t *again;
+
+    g_assert_cmpint (pl_writer_acquire (&w, &again), ==, 0);
+    g_assert_true (again == bufs[0]);
+    g_mutex_lock (&l.lock);
+    g_assert_cmpstr (l.log->str, ==, "x");
+    g_mutex_unlock (&l.lock);
+    pl_writer_release (&w, again);
+  }
+  for (int i = 1; i < PL_WRITER_BUFFERS; i++)
+    pl_writer_release (&w, bufs[i]);
+
+  /* A write from elsewhere (the AEAD stage's own buffers) is done when
+   * the next write returns, queued writes before it or not. */
+  g_string_truncate (l.log, 0);
+  for (int round = 0; round < 20; round++)
+    {
+      uint8_t *b;
+
+      g_assert_cmpint (pl_writer_acquire (&w, &b), ==, 0);
+      memset (b, 'p', size);
+      g_assert_cmpint (pl_writer_write (&w, b, size), ==, 0);
+      pl_writer_release (&w, b);
+      memset (foreign, 'f', sizeof foreign);
+      g_assert_cmpint (pl_writer_write (&w, foreign, sizeof foreign), ==, 0);
+      g_assert_cmpint (pl_writer_acquire (&w, &b), ==, 0);
+      memset (b, 'q', size);
+      g_assert_cmpint (pl_writer_write (&w, b, size), ==, 0);
+      pl_writer_release (&w, b);
+      g_mutex_lock (&l.lock);
+      g_assert_true (g_str_has_suffix (l.log->str, "pf"));
+      g_mutex_unlock (&l.lock);
+      /* The producer refills its buffer now: the write is long done. */
+      memset (foreign, 'F', sizeof foreign);
+      l.delay_us = round % 2 ? 0 : 2000;
+    }
+  g_assert_cmpint (pl_writer_finish (&w), ==, 0);
+  for (int round = 0; round < 20; round++)
+    g_assert_cmpint (strncmp (l.log->str + 3 * round, "pfq", 3), ==, 0);
+  pl_writer_clear (&w);
+  g_cond_clear (&l.opened);
+  g_mutex_clear (&l.lock);
+  g_string_free (l.log, TRUE);
+}
+
+/* pl_writer_set_threaded: a write on the caller's thread, made while
+ * writes are queued on the thread, comes after them in the output (and
+ * returns their error); back to the thread, the order still holds; a
+ * writer whose budget allowed no thread stays on the caller's. */
+static void
+test_writer_switch (void)
+{
+  tu_task_log l = { .log = g_string_new (NULL), .fail_at = -1 };
+  const size_t size = PL_WRITER_THREAD_MIN;
+  static uint8_t foreign[PL_WRITER_THREAD_MIN];
+  uint8_t *b;
+  pl_writer w;
+
+  g_mutex_init (&l.lock);
+  g_cond_init (&l.opened);
+  for (int fail = 0; fail < 2; fail++)
+    {
+      g_string_truncate (l.log, 0);
+      l.delay_us = 20000;
+      l.fail_at = fail ? 'b' : -1;
+      pl_writer_init (&w, tu_log_task, &l, size, 1);
+      for (int i = 0; i < 2; i++)
+        {
+          g_assert_cmpint (pl_writer_acquire (&w, &b), ==, 0);
+          memset (b, 'a' + i, size);
+          g_assert_cmpint (pl_writer_write (&w, b, size), ==, 0);
+          pl_writer_release (&w, b);
+        }
+      /* Both are queued or running (20 ms each) when the switch comes. */
+      pl_writer_set_threaded (&w, 0);
+      memset (foreign, 'z', sizeof foreign);
+      if (fail)
+        {
+          g_assert_cmpint (gpg_err_code (pl_writer_write (&w, foreign, size)),
+                           ==, GPG_ERR_EIO);
+          g_assert_cmpstr (l.log->str, ==, "ab");
+          pl_writer_clear (&w);
+          continue;
+        }
+      g_assert_cmpint (pl_writer_write (&w, foreign, size), ==, 0);
+      /* Done on this thread, after the two. */
+      g_assert_cmpstr (l.log->str, ==, "abz");
+      pl_writer_set_threaded (&w, 1);
+      /* Held at the gate: back on the thread, the writes return. */
+      l.closed = TRUE;
+      g_assert_cmpint (pl_writer_acquire (&w, &b), ==, 0);
+      memset (b, 'c', size);
+      g_assert_cmpint (pl_writer_write (&w, b, size), ==, 0);
+      pl_writer_release (&w, b);
+      memset (foreign, 'y', sizeof foreign);
+      g_assert_cmpint (pl_writer_write (&w, foreign, size), ==, 0);
+      g_assert_cmpstr (l.log->str, ==, "abz");
+      g_mutex_lock (&l.lock);
+      l.closed = FALSE;
+      g_cond_broadcast (&l.opened);
+      g_mutex_unlock (&l.lock);
+      g_assert_cmpint (pl_writer_finish (&w), ==, 0);
+      g_assert_cmpstr (l.log->str, ==, "abzcy");
+      pl_writer_clear (&w);
+    }
+
+  /* No thread in the budget: set_threaded (1) does not start one. */
+  g_string_truncate (l.log, 0);
+  l.fail_at = -1;
+  l.delay_us = 2000;
+  pl_writer_init (&w, tu_log_task, &l, size, 0);
+  pl_writer_set_threaded (&w, 1);
+  memset (foreign, 'q', sizeof foreign);
+  g_assert_cmpint (pl_writer_write (&w, foreign, size), ==, 0);
+  g_assert_cmpstr (l.log->str, ==, "q");
+  g_assert_false (pl_worker_running (&w.worker));
+  pl_writer_clear (&w);
+  g_cond_clear (&l.opened);
+  g_mutex_clear (&l.lock);
+  g_string_free (l.log, TRUE);
+}
+
+typedef struct
+{
+  pl_writer *w;
+  const uint8_t *p;
+  size_t n;
+  gpg_error_t err;
+  gint returned;
+} late_write;
+
+static gpointer
+late_write_run (gpointer data)
+{
+  late_write *lw = data;
+
+  lw->err = pl_writer_write (lw->w, lw->p, lw->n);
+  g_atomic_int_set (&lw->returned, 1);
+  return NULL;
+}
+
+/* pl_writer_set_foreign_depth (pipeline.h): with depth D, D writes from
+ * elsewhere are queued at once, held at the gate, and none returns late;
+ * the next one waits until the one D writes back is done (it has not
+ * returned while the gate is closed), then all come out in order.
+ * Depth 1 (the default) waits for the previous one.  A failed write's
+ * error comes back at a later write and at finish. */
+static void
+test_writer_foreign_depth (void)
+{
+  tu_task_log l = { .log = g_string_new (NULL), .fail_at = -1 };
+  const size_t size = PL_WRITER_THREAD_MIN;
+  static uint8_t f[PL_WRITER_FOREIGN_MAX + 1][PL_WRITER_THREAD_MIN];
+  pl_writer w;
+
+  g_mutex_init (&l.lock);
+  g_cond_init (&l.opened);
+  for (int depth = 1; depth <= PL_WRITER_FOREIGN_MAX; depth++)
+    {
+      late_write lw;
+      GThread *t;
+
+      g_string_truncate (l.log, 0);
+      pl_writer_init (&w, tu_log_task, &l, size, 1);
+      pl_writer_set_foreign_depth (&w, depth);
+      l.closed = TRUE;
+      for (int i = 0; i < depth; i++)
+        {
+          memset (f[i], 'a' + i, size);
+          g_assert_cmpint (pl_writer_write (&w, f[i], size), ==, 0);
+        }
+      for (int i = 0; i < depth; i++)
+        g_assert_true (pl_worker_reading (&w.worker, f[i], size));
+      /* One more: it waits for the first (held at the gate). */
+      memset (f[depth], 'a' + depth, size);
+      lw = (late_write) { &w, f[depth], size, 0, 0 };
+      t = g_thread_new ("late-write", late_write_run, &lw);
+      g_usleep (50000);
+      g_assert_cmpint (g_atomic_int_get (&lw.returned), ==, 0);
+      g_assert_true (pl_worker_reading (&w.worker, f[0], size));
+      g_mutex_lock (&l.lock);
+      l.closed = FALSE;
+      g_cond_broadcast (&l.opened);
+      g_mutex_unlock (&l.lock);
+      g_thread_join (t);
+      g_assert_cmpint (lw.err, ==, 0);
+      /* The first is done when the late write returned. */
+      g_assert_false (pl_worker_reading (&w.worker, f[0], size));
+      g_assert_cmpint (pl_writer_finish (&w), ==, 0);
+      g_assert_cmpuint (l.log->len, ==, (guint) depth + 1);
+      for (int i = 0; i <= depth; i++)
+        g_assert_cmpint (l.log->str[i], ==, 'a' + i);
+
+      /* A failure: the writes behind it are dropped, and every later
+       * call says so. */
+      g_string_truncate (l.log, 0);
+      l.fail_at = 'a';
+      for (int i = 0; i < 8; i++)
+        {
+          gpg_error_t err = pl_writer_write (&w, f[i % (depth + 1)], size);
+
+          g_assert_true (!err || gpg_err_code (err) == GPG_ERR_EIO);
+        }
+      g_assert_cmpint (gpg_err_code (pl_writer_finish (&w)), ==, GPG_ERR_EIO);
+      g_assert_cmpstr (l.log->str, ==, "a");
+      l.fail_at = -1;
+      pl_writer_clear (&w);
+    }
+  g_cond_clear (&l.opened);
+  g_mutex_clear (&l.lock);
+  g_string_free (l.log, TRUE);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -247,5 +518,9 @@ main (int argc, char **argv)
   g_test_add_func ("/pipeline/read-ahead/ahead", test_ahead);
   g_test_add_func ("/pipeline/read-ahead/failing-read", test_failing_read);
   g_test_add_func ("/pipeline/read-ahead/clear-queued", test_clear_queued);
+  g_test_add_func ("/pipeline/writer-queue", test_writer_queue);
+  g_test_add_func ("/pipeline/writer-switch", test_writer_switch);
+  g_test_add_func ("/pipeline/writer-foreign-depth",
+                   test_writer_foreign_depth);
   return g_test_run ();
 }

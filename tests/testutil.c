@@ -123,6 +123,24 @@ tu_cancel_after (atomic_int *flag, guint ms)
   return g_thread_new ("cancel", cancel_after_run, c);
 }
 
+gpg_error_t
+tu_log_task (void *arg, const uint8_t *p, size_t n)
+{
+  tu_task_log *l = arg;
+
+  g_assert_cmpuint (n, >, 0);
+  g_atomic_int_inc (&l->started);
+  g_mutex_lock (&l->lock);
+  while (l->closed)
+    g_cond_wait (&l->opened, &l->lock);
+  g_mutex_unlock (&l->lock);
+  g_usleep (l->delay_us);
+  g_mutex_lock (&l->lock);
+  g_string_append_c (l->log, (char) p[0]);
+  g_mutex_unlock (&l->lock);
+  return p[0] == l->fail_at ? gpg_error (GPG_ERR_EIO) : 0;
+}
+
 char *
 tu_sha256_hex (const void *data, gsize len)
 {

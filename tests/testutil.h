@@ -17,6 +17,23 @@ void tu_init (int *argc, char ***argv);
  * comes while a job or a derivation runs (g_thread_join it). */
 GThread *tu_cancel_after (atomic_int *flag, guint ms);
 
+/* Tasks for a worker or a writer (worker.h, pipeline.h): tu_log_task
+ * with a tu_task_log for its ARG appends each task's first octet to LOG
+ * (the order they ran in), sleeps DELAY_US (so that the queue fills
+ * behind it) and fails on octet FAIL_AT. */
+typedef struct
+{
+  GMutex lock;
+  GString *log;
+  gulong delay_us;
+  int fail_at;
+  gint started;                 /* tasks begun */
+  GCond opened;
+  gboolean closed;              /* tasks wait at their start until open */
+} tu_task_log;
+
+gpg_error_t tu_log_task (void *arg, const uint8_t *p, size_t n);
+
 /* Random octets (non-cryptographic, for test data). */
 GBytes *tu_random_bytes (gsize len);
 
