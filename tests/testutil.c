@@ -178,6 +178,17 @@ tu_cheap_kdf (pl_encrypt_options *o)
   o->argon2_memory_exp = 3;
 }
 
+void
+tu_cheap_options (pl_encrypt_options *o, pl_profile profile,
+                  const pl_key *key)
+{
+  pl_encrypt_options_init (o);
+  o->profile = profile;
+  tu_cheap_kdf (o);
+  o->keys = key;
+  o->n_keys = 1;
+}
+
 gpg_error_t
 tu_decrypt (const char *pw, const void *in, gsize len, GBytes **out,
             pl_decrypt_result *result)

@@ -51,6 +51,11 @@ gpg_error_t tu_decrypt (const char *pw, const void *in, gsize len,
  * the data path. */
 void tu_cheap_kdf (pl_encrypt_options *o);
 
+/* O initialized for PROFILE with KEY (one key; not copied), at the
+ * cheapest key derivations (tu_cheap_kdf). */
+void tu_cheap_options (pl_encrypt_options *o, pl_profile profile,
+                       const pl_key *key);
+
 /* A fresh temporary directory, removed (with its files) at exit. */
 const char *tu_tmpdir (void);
 
