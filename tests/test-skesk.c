@@ -54,43 +54,6 @@ skesk_encrypt_pw (pl_skesk *skesk, const char *pw, size_t len,
 #define TAG_LEN 16
 #define PASSWORD "password"
 
-
-
-/* Dearmors the first PGP MESSAGE block in TEXT: skips the armor headers
- * up to the blank line, stops at the CRC line or the end line.  */
-static GBytes *
-dearmor (const char *text)
-{
-  const char *begin = strstr (text, "-----BEGIN PGP MESSAGE-----");
-  GString *b64 = g_string_new (NULL);
-  gchar **lines;
-  gboolean in_body = FALSE;
-  guchar *bin;
-  gsize binlen;
-
-  g_assert_nonnull (begin);
-  lines = g_strsplit (begin, "\n", -1);
-  for (gsize i = 1; lines[i]; i++)
-    {
-      char *l = g_strstrip (lines[i]);
-
-      if (!in_body)
-        {
-          if (!*l)
-            in_body = TRUE;
-          continue;
-        }
-      if (g_str_has_prefix (l, "-----END") || l[0] == '=')
-        break;
-      g_string_append (b64, l);
-    }
-  g_strfreev (lines);
-  g_assert_true (in_body);
-  bin = g_base64_decode (b64->str, &binlen);
-  g_string_free (b64, TRUE);
-  return g_bytes_new_take (bin, binlen);
-}
-
 /* Runs a whole AEAD data packet body through a stream.  */
 static gpg_error_t
 aead_decrypt (pl_aead_format format, const guint8 *body, size_t len,
@@ -161,7 +124,6 @@ assert_literal (const GByteArray *plain, const char *want)
   g_assert_cmpmem (p, n, want, strlen (want));
   g_bytes_unref (data);
 }
-
 
 /* RFC 9580 Appendix A.9.1-2, A.10.1-2, A.11.1-2: the v6 SKESK packets
  * (packet header c3 xx, then the body), with the values listed there;
@@ -318,7 +280,6 @@ test_rfc9580_v6 (gconstpointer data)
   g_byte_array_unref (plain);
 }
 
-
 /* LibrePGP (draft-koch-librepgp-02) Appendix A.3: the v5 SKESK of A.3.2
  * and the OCB Encrypted Data packet of A.3.4, as in A.3.6.  */
 static const char librepgp_a3_skesk[] =
@@ -385,7 +346,6 @@ test_librepgp_v5 (void)
   g_byte_array_unref (plain);
 }
 
-
 static void
 test_gnupg_sample (gconstpointer data)
 {
@@ -407,7 +367,7 @@ test_gnupg_sample (gconstpointer data)
   g_assert_true (g_file_get_contents (path, &text, NULL, &error));
   g_assert_no_error (error);
   g_assert_nonnull (strstr (text, "passphrase \"password\""));
-  bin = dearmor (text);
+  bin = tu_dearmor (text);
   p = g_bytes_get_data (bin, &len);
 
   packets = tu_split_packets (p, len);
@@ -437,7 +397,6 @@ test_gnupg_sample (gconstpointer data)
   g_free (text);
   g_free (path);
 }
-
 
 /* RFC 9580 Appendix A.12.1-3: v4 SKESK with Argon2 (t = 1, p = 4,
  * m = 2^21 KiB: 2 GiB each) and a v1 SEIPD; the session keys are those
@@ -520,7 +479,7 @@ static void
 test_rfc9580_argon2 (gconstpointer data)
 {
   const argon2_vector *v = data;
-  GBytes *bin = dearmor (v->armor);
+  GBytes *bin = tu_dearmor (v->armor);
   GByteArray *want = tu_unhex (v->session_key);
   gsize len;
   const guint8 *p = g_bytes_get_data (bin, &len);
@@ -558,7 +517,6 @@ test_rfc9580_argon2 (gconstpointer data)
   g_byte_array_unref (want);
   g_bytes_unref (bin);
 }
-
 
 /* Encrypt, write, parse, decrypt for every version and mode.  */
 static void
@@ -663,7 +621,6 @@ test_round_trip (void)
   gcry_free (direct);
 }
 
-
 static void
 test_parse_errors (void)
 {
@@ -745,7 +702,6 @@ test_parse_errors (void)
   g_byte_array_unref (v6);
   g_byte_array_unref (v5);
 }
-
 
 int
 main (int argc, char **argv)

@@ -730,6 +730,39 @@ tu_split_packets (const guint8 *p, gsize len)
   return a;
 }
 
+GBytes *
+tu_dearmor (const char *text)
+{
+  const char *begin = strstr (text, "-----BEGIN PGP ");
+  GString *b64 = g_string_new (NULL);
+  gchar **lines;
+  gboolean in_body = FALSE;
+  guchar *bin;
+  gsize binlen;
+
+  g_assert_nonnull (begin);
+  lines = g_strsplit (begin, "\n", -1);
+  for (gsize i = 1; lines[i]; i++)
+    {
+      char *l = g_strstrip (lines[i]);
+
+      if (!in_body)
+        {
+          if (!*l)
+            in_body = TRUE;
+          continue;
+        }
+      if (g_str_has_prefix (l, "-----END") || l[0] == '=')
+        break;
+      g_string_append (b64, l);
+    }
+  g_strfreev (lines);
+  g_assert_true (in_body);
+  bin = g_base64_decode (b64->str, &binlen);
+  g_string_free (b64, TRUE);
+  return g_bytes_new_take (bin, binlen);
+}
+
 GByteArray *
 tu_unhex (const char *s)
 {

@@ -168,6 +168,12 @@ typedef struct
  * GArray of tu_packet that points into P. */
 GArray *tu_split_packets (const guint8 *p, gsize len);
 
+/* The octets of the first armored block ("-----BEGIN PGP ...") in TEXT,
+ * decoded by GLib's base64 (a reference independent of armor.c): the
+ * armor headers skipped up to the blank line, the CRC line and the end
+ * line not read. */
+GBytes *tu_dearmor (const char *text);
+
 /* Octets from hex (spaces allowed); asserts on a bad digit. */
 GByteArray *tu_unhex (const char *hex);
 
