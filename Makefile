@@ -20,7 +20,7 @@ run: all
 	@if [ -x $(BUILD)/app/padlock ]; then \
 	  exec $(BUILD)/app/padlock; \
 	else \
-	  $(BUILD)/app/padlock-sop version; \
+	  $(BUILD)/sop/padlock-sop version; \
 	fi
 
 check: all

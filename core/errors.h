@@ -47,7 +47,7 @@ pl_outcome pl_error_outcome (gpg_error_t err);
 /* Marks a message for translation without translating it: the core has
  * no gettext.  xgettext knows the keyword (po/meson.build), so the
  * messages are listed once, here; the app translates them where they
- * become GErrors (app/padlock-error.c). */
+ * become GErrors (app/common/padlock-error.c). */
 #define PL_N_(message) (message)
 
 /* One sentence in plain words for a user, in English; marked with PL_N_,

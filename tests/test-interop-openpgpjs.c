@@ -8,7 +8,7 @@
 #include <string.h>
 #include <glib/gstdio.h>
 
-/* SOP's "cannot decrypt" exit code (app/sop.h). */
+/* SOP's "cannot decrypt" exit code (sop/sop-io.h). */
 #define SOP_CANNOT_DECRYPT_CODE 29
 
 /* Our small test chunks: 2^(4+6) = 1024 octets. */

@@ -1,4 +1,4 @@
-/* padlock-sop.c - the executable: all of it lives in sop.c */
+/* padlock-sop.c - the executable: sop.h is the rest */
 #include <signal.h>
 
 #include "sop.h"
@@ -9,5 +9,5 @@ main (int argc, char **argv)
   /* Past a file size limit (ulimit -f) a write fails with EFBIG, and the
    * command with it, instead of the process dying of SIGXFSZ. */
   signal (SIGXFSZ, SIG_IGN);
-  return pl_sop_main (argc, argv);
+  return sop_main (argc, argv);
 }

@@ -1,6 +1,6 @@
 /* sop-keys.c - padlock-sop's CERTS and KEYS: files of certificates */
 #include "sop-keys.h"
-#include "sop.h"
+#include "sop-io.h"
 
 #include "algo.h"
 #include "armor.h"
@@ -19,93 +19,6 @@
 #include <time.h>
 #include <unistd.h>
 #include <gcrypt.h>
-
-/* Keyrings bigger than this are not what a command line passes. */
-#define MAX_KEY_FILE (64u << 20)
-
-static int
-read_fd (int fd, unsigned char **data, size_t *len)
-{
-  size_t cap = 1 << 16, n = 0;
-  unsigned char *buf = malloc (cap);
-
-  while (buf)
-    {
-      ssize_t got;
-      if (n == cap)
-        {
-          unsigned char *more = cap < MAX_KEY_FILE ? realloc (buf, cap * 2)
-                                                   : NULL;
-          if (!more)
-            break;
-          buf = more;
-          cap *= 2;
-        }
-      got = read (fd, buf + n, cap - n);
-      if (got < 0 && errno == EINTR)
-        continue;
-      if (got < 0)
-        break;
-      if (!got)
-        {
-          *data = buf;
-          *len = n;
-          return SOP_OK;
-        }
-      n += (size_t) got;
-    }
-  if (buf)
-    pl_wipe (buf, n);
-  free (buf);
-  return SOP_MISSING_INPUT;
-}
-
-int
-sop_read_stdin (unsigned char **data, size_t *len)
-{
-  return read_fd (0, data, len);
-}
-
-void
-sop_say_path (const char *path, const char *fmt, ...)
-{
-  char *shown = pl_text_escape_dup (path, strlen (path), 0);
-  va_list ap;
-
-  fprintf (stderr, "padlock-sop: %s: ", shown ? shown : "?");
-  va_start (ap, fmt);
-  vfprintf (stderr, fmt, ap);
-  va_end (ap);
-  fputc ('\n', stderr);
-  free (shown);
-}
-
-int
-sop_read_file (const char *path, unsigned char **data, size_t *len)
-{
-  int fd, code;
-
-  if (!strncmp (path, "@FD:", 4))
-    fd = atoi (path + 4);
-  else if (path[0] == '@')
-    {
-      sop_say_path (path, "unsupported special prefix");
-      return SOP_UNSUPPORTED_SPECIAL_PREFIX;
-    }
-  else
-    fd = open (path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    {
-      sop_say_path (path, "%s", strerror (errno));
-      return SOP_MISSING_INPUT;
-    }
-  code = read_fd (fd, data, len);
-  if (path[0] != '@')
-    close (fd);
-  if (code)
-    sop_say_path (path, "cannot be read");
-  return code;
-}
 
 int
 sop_keyring_add_file (sop_keyring *ring, const char *path, int secret)
@@ -166,29 +79,6 @@ sop_keyring_clear (sop_keyring *ring)
   pl_certs_free (ring->certs, ring->n);
   ring->certs = NULL;
   ring->n = 0;
-}
-
-int
-sop_write_output (const uint8_t *data, size_t len, pl_armor_label label,
-                  int binary)
-{
-  pl_armor_encoder enc;
-  char *text;
-  size_t n;
-  gpg_error_t err;
-
-  if (binary)
-    return pl_write_all (1, data, len) ? 1 : SOP_OK;
-  text = malloc (pl_armor_encoder_bound (len) + pl_armor_encoder_bound (0));
-  if (!text)
-    return 1;
-  pl_armor_encoder_init (&enc, label, 1);
-  n = pl_armor_encoder_push (&enc, data, len, text);
-  n += pl_armor_encoder_finish (&enc, text + n);
-  err = pl_write_all (1, text, n);
-  pl_wipe (text, n);
-  free (text);
-  return err ? 1 : SOP_OK;
 }
 
 void

@@ -31,24 +31,6 @@ size_t sop_keyring_keys (const sop_keyring *ring, pl_key_kind kind,
 
 void sop_keyring_clear (sop_keyring *ring);
 
-/* Reads the file PATH (or @FD:N) into *DATA (*LEN octets; free ()): SOP
- * exit code, with the diagnostic printed. */
-int sop_read_file (const char *path, unsigned char **data, size_t *len);
-
-/* "padlock-sop: PATH: WHAT" on stderr, the path escaped (text.h): a file
- * name is anybody's text, and one with a newline would add a line. */
-void sop_say_path (const char *path, const char *fmt, ...)
-  __attribute__ ((format (printf, 2, 3)));
-
-/* DATA to standard output, armored with LABEL unless BINARY: SOP exit
- * code. */
-int sop_write_output (const uint8_t *data, size_t len, pl_armor_label label,
-                      int binary);
-
-/* Reads all of standard input into *DATA (*LEN octets; free ()): SOP
- * exit code. */
-int sop_read_stdin (unsigned char **data, size_t *len);
-
 /* generate-key [--no-armor] [--with-key-password=PASSWORD]
  * [--profile=default|rfc9580] USERID...: a new secret key on standard
  * output (keygen.h).  argv without the subcommand; a SOP exit code. */
@@ -61,11 +43,3 @@ int sop_cmd_extract_cert (int argc, char **argv);
 /* The profiles of generate-key, for list-profiles. */
 void sop_list_generate_profiles (void);
 
-/* "--name=value" or "--name value" at ARGV[*I] (sop.c): the value (*I
- * past it) or NULL. */
-const char *sop_option_value (const char *name, int argc, char **argv,
-                              int *i);
-
-/* Reads an indirect input (sop.c): a password or session key. */
-int sop_read_indirect (const char *spec, char **out, size_t *outlen);
-void sop_free_secret (char *s);

@@ -1,7 +1,7 @@
 /* sop-sigs.c - padlock-sop: verify, inline-verify, sign, inline-sign,
  * inline-detach */
 #include "sop-sigs.h"
-#include "sop.h"
+#include "sop-io.h"
 
 #include "algo.h"
 #include "armor.h"

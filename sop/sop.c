@@ -1,8 +1,9 @@
-/* sop.c - padlock-sop: SOP subcommands for password encryption
+/* sop.c - padlock-sop: the subcommand table, and encrypt, decrypt,
+ * armor, dearmor, version, list-profiles and speed
  *
- * Data goes through stdin and stdout, diagnostics to stderr.  Passwords
- * and session keys are never taken from the command line itself: an
- * argument names a file, @ENV:NAME or @FD:N, as SOP requires.
+ * Data goes through stdin and stdout, diagnostics to stderr (sop-io.h).
+ * Passwords and session keys are never taken from the command line
+ * itself: an argument names a file, @ENV:NAME or @FD:N, as SOP requires.
  */
 #include "sop.h"
 
@@ -17,9 +18,9 @@
 #include "recipients.h"
 #include "skesk.h"
 #include "sniff.h"
+#include "sop-io.h"
 #include "sop-keys.h"
 #include "sop-sigs.h"
-#include "padlock-secret-input.h"
 #include "speed.h"
 
 #include <errno.h>
@@ -173,72 +174,6 @@ fail_argument (const char *arg)
   return SOP_UNSUPPORTED_OPTION;
 }
 
-/* Reads an indirect input (padlock-secret-input.h) into secure memory,
- * NUL-terminated.  Returns a SOP exit code, having said why it is not 0.
- * SPEC is never printed unless it opened: a password given literally,
- * by mistake, must not be echoed. */
-static int
-read_indirect (const char *spec, char **out, size_t *outlen)
-{
-  gpg_error_t err = padlock_secret_read (spec, PADLOCK_SECRET_INDIRECT, out,
-                                         outlen);
-
-  switch (gpg_err_code (err))
-    {
-    case GPG_ERR_NO_ERROR:
-      return SOP_OK;
-    case GPG_ERR_INV_NAME:
-      fprintf (stderr, "padlock-sop: unsupported special prefix (only "
-               "@ENV:NAME and @FD:N are known)\n");
-      return SOP_UNSUPPORTED_SPECIAL_PREFIX;
-    case PL_ERR_PASSPHRASE_TOO_LONG:
-      sop_say_path (spec, "too long: a password or session key is at most "
-                    "%d octets", PL_PASSPHRASE_MAX);
-      return SOP_BAD_DATA;
-    case PL_ERR_PASSPHRASE_NOT_TEXT:
-      sop_say_path (spec, "holds a NUL octet");
-      return SOP_PASSWORD_NOT_HUMAN_READABLE;
-    case GPG_ERR_ENOMEM:
-      return fail (1, "no secure memory left for a secret", err);
-    case GPG_ERR_ENOENT:
-      if (!strncmp (spec, "@ENV:", 5))
-        {
-          fprintf (stderr, "padlock-sop: environment variable %s is not "
-                   "set\n", spec + 5);
-          return SOP_MISSING_INPUT;
-        }
-      /* fall through */
-    default:
-      fprintf (stderr, "padlock-sop: cannot read the password or session "
-               "key: %s (it must name a file, @ENV:NAME or @FD:N)\n",
-               gpg_strerror (err));
-      return SOP_MISSING_INPUT;
-    }
-}
-
-/* Its text holds no NUL (padlock_secret_read refuses one). */
-static void
-free_secret (char *s)
-{
-  if (s)
-    padlock_secret_text_free (s, strlen (s));
-}
-
-/* "--name=value" or "--name value"; returns the value or NULL. */
-static const char *
-option_value (const char *name, int argc, char **argv, int *i)
-{
-  size_t n = strlen (name);
-
-  if (strncmp (argv[*i], name, n))
-    return NULL;
-  if (argv[*i][n] == '=')
-    return argv[*i] + n + 1;
-  if (!argv[*i][n] && *i + 1 < argc)
-    return argv[++*i];
-  return NULL;
-}
-
 static int
 cmd_version (int argc, char **argv)
 {
@@ -296,14 +231,14 @@ cmd_list_profiles (int argc, char **argv)
 }
 
 /* One --with-password of encrypt: read (secure memory, into *PW, which
- * the caller frees with free_secret), checked by the one passphrase rule
+ * the caller frees with sop_free_secret), checked by the one passphrase rule
  * (SOP's: trailing white space is not part of it), into *KEY.  Returns a
  * SOP exit code. */
 static int
 read_encrypt_password (const char *spec, char **pw, pl_key *key)
 {
   size_t len;
-  int code = read_indirect (spec, pw, &len);
+  int code = sop_read_indirect (spec, pw, &len);
   gpg_error_t err;
 
   if (code)
@@ -367,7 +302,7 @@ cmd_encrypt (int argc, char **argv)
       const char *v;
       if (!strcmp (argv[i], "--no-armor"))
         o.armor = 0;
-      else if ((v = option_value ("--as", argc, argv, &i)))
+      else if ((v = sop_option_value ("--as", argc, argv, &i)))
         {
           if (!strcmp (v, "binary"))
             as_text = 0;
@@ -377,7 +312,7 @@ cmd_encrypt (int argc, char **argv)
             return fail (SOP_UNSUPPORTED_OPTION, "--as takes binary or text",
                          0);
         }
-      else if ((v = option_value ("--profile", argc, argv, &i)))
+      else if ((v = sop_option_value ("--profile", argc, argv, &i)))
         {
           int p = pl_profile_from_name (v);
           if (p < 0)
@@ -388,7 +323,7 @@ cmd_encrypt (int argc, char **argv)
           o.profile = (pl_profile) p;
           profile = strcmp (v, "default") ? p : -1;
         }
-      else if ((v = option_value ("--with-password", argc, argv, &i)))
+      else if ((v = sop_option_value ("--with-password", argc, argv, &i)))
         {
           if (n_passwords == MAX_PASSWORDS)
             return fail (SOP_UNSUPPORTED_OPTION, "too many passwords", 0);
@@ -457,7 +392,7 @@ cmd_encrypt (int argc, char **argv)
   pl_sink_free (sink);
   pl_source_free (src);
   for (size_t i = 0; i < n_passwords; i++)
-    free_secret (pw[i]);
+    sop_free_secret (pw[i]);
   sop_keyring_clear (&ring);
   sop_signers_clear (&signers);
   return code;
@@ -505,13 +440,13 @@ read_session_key (const char *spec, uint8_t *key, size_t *key_len,
 {
   char *text = NULL;
   size_t len;
-  int code = read_indirect (spec, &text, &len);
+  int code = sop_read_indirect (spec, &text, &len);
   int parsed;
 
   if (code)
     return code;
   parsed = parse_session_key (text, key, key_len, key_algo);
-  free_secret (text);
+  sop_free_secret (text);
   if (!parsed)
     return fail (SOP_BAD_DATA, "the session key is not ALGO:HEX", 0);
   if (pl_cipher_key_length (*key_algo)
@@ -570,32 +505,32 @@ parse_decrypt_args (int argc, char **argv, decrypt_args *a)
   for (int i = 0; i < argc; i++)
     {
       const char *v;
-      if ((v = option_value ("--with-password", argc, argv, &i)))
+      if ((v = sop_option_value ("--with-password", argc, argv, &i)))
         {
           if (a->n_passwords == MAX_PASSWORDS)
             return fail (SOP_UNSUPPORTED_OPTION, "too many passwords", 0);
           a->password_specs[a->n_passwords++] = v;
         }
-      else if ((v = option_value ("--with-session-key", argc, argv, &i)))
+      else if ((v = sop_option_value ("--with-session-key", argc, argv, &i)))
         a->session_key_spec = v;
-      else if ((v = option_value ("--session-key-out", argc, argv, &i)))
+      else if ((v = sop_option_value ("--session-key-out", argc, argv, &i)))
         a->session_key_out = v;
       else if (!strcmp (argv[i], "--no-expansion-limit"))
         a->no_expansion_limit = 1;
-      else if ((v = option_value ("--with-key-password", argc, argv, &i)))
+      else if ((v = sop_option_value ("--with-key-password", argc, argv, &i)))
         {
           if (a->n_key_passwords == MAX_PASSWORDS)
             return fail (SOP_UNSUPPORTED_OPTION, "too many key passwords", 0);
           a->key_password_specs[a->n_key_passwords++] = v;
         }
-      else if ((v = option_value ("--verify-with", argc, argv, &i)))
+      else if ((v = sop_option_value ("--verify-with", argc, argv, &i)))
         {
           if (a->n_verify_files == MAX_RECIPIENTS)
             return fail (SOP_UNSUPPORTED_OPTION, "too many certificates", 0);
           a->verify_files[a->n_verify_files++] = v;
         }
-      else if ((v = option_value ("--verifications-out", argc, argv, &i))
-               || (v = option_value ("--verify-out", argc, argv, &i)))
+      else if ((v = sop_option_value ("--verifications-out", argc, argv, &i))
+               || (v = sop_option_value ("--verify-out", argc, argv, &i)))
         a->verifications_out = v;
       else if (!strncmp (argv[i], "--verify-not-", 13))
         return fail (SOP_UNSUPPORTED_OPTION,
@@ -639,7 +574,7 @@ add_secret_keys (const decrypt_args *a, sop_keyring *ring,
   for (size_t i = 0; i < a->n_key_passwords && !code; i++)
     {
       size_t len;
-      code = read_indirect (a->key_password_specs[i], &key_passwords[i], &len);
+      code = sop_read_indirect (a->key_password_specs[i], &key_passwords[i], &len);
       if (!code)
         {
           pl_key k = { PL_KEY_KEY_PASSPHRASE, key_passwords[i], len, 0,
@@ -751,7 +686,7 @@ cmd_decrypt (int argc, char **argv)
   for (size_t i = 0; i < a.n_passwords; i++)
     {
       size_t len;
-      code = read_indirect (a.password_specs[i], &passwords[i], &len);
+      code = sop_read_indirect (a.password_specs[i], &passwords[i], &len);
       if (code)
         goto leave;
     }
@@ -795,9 +730,9 @@ cmd_decrypt (int argc, char **argv)
 
  leave:
   for (size_t i = 0; i < a.n_passwords; i++)
-    free_secret (passwords[i]);
+    sop_free_secret (passwords[i]);
   for (size_t i = 0; i < a.n_key_passwords; i++)
-    free_secret (key_passwords[i]);
+    sop_free_secret (key_passwords[i]);
   sop_keyring_clear (&ring);
   sop_keyring_clear (&verify_ring);
   if (key)
@@ -835,7 +770,7 @@ cmd_speed (int argc, char **argv)
 
   for (int i = 0; i < argc; i++)
     {
-      const char *v = option_value ("--seconds", argc, argv, &i);
+      const char *v = sop_option_value ("--seconds", argc, argv, &i);
       if (!v || (seconds = strtod (v, NULL)) <= 0 || seconds > 10)
         return fail_argument (argv[i]);
     }
@@ -902,7 +837,7 @@ cmd_armor (int argc, char **argv)
 
   for (int i = 0; i < argc; i++)
     {
-      const char *v = option_value ("--label", argc, argv, &i);
+      const char *v = sop_option_value ("--label", argc, argv, &i);
       if (!v)
         {
           free (in);
@@ -1057,7 +992,7 @@ cmd_dearmor (int argc, char **argv)
 }
 
 int
-pl_sop_main (int argc, char **argv)
+sop_main (int argc, char **argv)
 {
   const char *cmd;
   gpg_error_t err;
@@ -1106,23 +1041,4 @@ pl_sop_main (int argc, char **argv)
     return cmd_speed (argc - 2, argv + 2);
   fprintf (stderr, "padlock-sop: unsupported subcommand %s\n", cmd);
   return SOP_UNSUPPORTED_SUBCOMMAND;
-}
-
-/* For sop-keys.c. */
-int
-sop_read_indirect (const char *spec, char **out, size_t *outlen)
-{
-  return read_indirect (spec, out, outlen);
-}
-
-void
-sop_free_secret (char *s)
-{
-  free_secret (s);
-}
-
-const char *
-sop_option_value (const char *name, int argc, char **argv, int *i)
-{
-  return option_value (name, argc, argv, i);
 }
