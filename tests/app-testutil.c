@@ -1,21 +1,11 @@
 /* app-testutil.c - helpers shared by the application's tests */
 #include "app-testutil.h"
 #include "padlock-sign-as.h"
+#include "padlock-speed-window.h"
 
 #include <string.h>
 #include <unistd.h>
 #include <glib/gstdio.h>
-
-char *
-at_new_dir (const char *name)
-{
-  static guint counter;
-  g_autofree char *base = g_strdup_printf ("%s-%u", name, counter++);
-  char *dir = g_build_filename (tu_tmpdir (), base, NULL);
-
-  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
-  return dir;
-}
 
 char *
 at_write_random (const char *dir,
@@ -101,6 +91,146 @@ at_wait_until (gboolean (*cond) (gpointer),
     g_main_context_iteration (NULL, TRUE);
   g_source_remove (tick);
   return met;
+}
+
+const char *const at_unsafe_names[] = {
+  "invoice\u202etxt.exe",       /* right-to-left override (Cf) */
+  "a\xc2\x85" "b",             /* C1 controls (Cc) */
+  "a\xc2\x9b" "b",
+  "\u2066x\u2069.txt",          /* isolates (Cf) */
+  "zero\u200bwidth",            /* zero-width space (Cf) */
+  "zero\u200dwidth",            /* zero-width joiner (Cf) */
+  "a\u2028b",                   /* line separator (Zl) */
+  "a\u2029b",                   /* paragraph separator (Zp) */
+  "etc\uff0fpasswd",            /* full-width solidus */
+  "etc\u2215passwd",            /* division slash */
+  "etc\u2044passwd",            /* fraction slash */
+  "-rf",
+  "~root",
+  " leading",
+  "trailing ",
+  "trailing.",
+  "trailing\u00a0",             /* other spaces count too */
+  "\u3000leading",
+  "../x", "a/b", "a\\b", ".", "..", ".bashrc", "a\nb", "a\x7f",
+  NULL
+};
+
+gboolean
+at_job_is_finished (gpointer job)
+{
+  return padlock_job_is_finished (job);
+}
+
+gboolean
+at_job_is_midway (gpointer job)
+{
+  return padlock_job_get_bytes_done (job) > 0 || padlock_job_is_finished (job);
+}
+
+gboolean
+at_keyring_loaded (gpointer keyring)
+{
+  return padlock_keyring_get_state (keyring) != PADLOCK_KEYRING_LOADING;
+}
+
+gboolean
+at_has_result (gpointer result)
+{
+  return *(GAsyncResult **) result != NULL;
+}
+
+void
+at_on_result (GObject      *source,
+              GAsyncResult *result,
+              gpointer      data)
+{
+  *(GAsyncResult **) data = g_object_ref (result);
+}
+
+PadlockJob *
+at_run_job (PadlockQueue     *queue,
+            const char       *path,
+            PadlockDirection  direction,
+            PadlockJobConfig *config,
+            const char       *passphrase)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(PadlockSecret) secret = padlock_secret_new (passphrase);
+  PadlockJobConfig plain = { 0 };
+  PadlockJob *job = padlock_job_new (file, direction,
+                                     config ? config : &plain);
+
+  padlock_job_set_secret (job, secret);
+  padlock_queue_add (queue, job);
+  return job;
+}
+
+PadlockJob *
+at_new_job (GFile         *file,
+            PadlockSecret *secret)
+{
+  PadlockJobConfig config = { 0 };
+  PadlockJob *job = padlock_job_new (file, PADLOCK_DIRECTION_ENCRYPT, &config);
+
+  if (secret)
+    padlock_job_set_secret (job, secret);
+  return job;
+}
+
+void
+at_assert_opened (PadlockJob *job,
+                  const char *dir,
+                  const char *name,
+                  const char *text)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autofree char *got = NULL;
+
+  g_assert_nonnull (job);
+  g_assert_no_error (padlock_job_get_error (job));
+  g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_DONE);
+  g_assert_true (g_file_get_contents (path, &got, NULL, NULL));
+  g_assert_cmpstr (got, ==, text);
+}
+
+PadlockKey *
+at_key_of (PadlockKeyring *keyring,
+           const char     *fpr)
+{
+  PadlockKey *key = padlock_keyring_find_key (keyring, fpr, FALSE, NULL);
+
+  g_assert_nonnull (key);
+  g_assert_cmpstr (padlock_key_get_fingerprint (key), ==, fpr);
+  return key;
+}
+
+int
+at_run_batch (const char        *gnupghome,
+              const char *const *args,
+              char             **out,
+              char             **err_text)
+{
+  const char *app = g_getenv ("PADLOCK_APP");
+  g_autofree char *home = g_strconcat ("GNUPGHOME=", gnupghome, NULL);
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GBytes) stdout_bytes = NULL;
+  int status = -1;
+
+  g_assert_nonnull (app);
+  g_ptr_array_add (argv, "env");
+  g_ptr_array_add (argv, home);
+  g_ptr_array_add (argv, (gpointer) app);
+  g_ptr_array_add (argv, "--batch");
+  for (; *args; args++)
+    g_ptr_array_add (argv, (gpointer) *args);
+  g_ptr_array_add (argv, NULL);
+  g_assert_true (tu_run ((const char *const *) argv->pdata, NULL,
+                         out ? &stdout_bytes : NULL, err_text, &status));
+  if (out)
+    *out = g_strndup (g_bytes_get_data (stdout_bytes, NULL),
+                      g_bytes_get_size (stdout_bytes));
+  return status;
 }
 
 static gboolean
@@ -325,6 +455,39 @@ at_settle (guint ms)
   gint64 end = g_get_monotonic_time () + ms * (gint64) 1000;
 
   at_wait_until (time_is_up, &end, ms + 1000);
+}
+
+void
+at_close_window (PadlockWindow *window)
+{
+  gtk_window_destroy (GTK_WINDOW (window));
+  at_settle (50);
+}
+
+PadlockJob *
+at_find_job (PadlockWindow *window,
+             const char    *name)
+{
+  GListModel *model = G_LIST_MODEL (window->queue);
+  gboolean by_path = strchr (name, '/') != NULL;
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(PadlockJob) job = g_list_model_get_item (model, i);
+      GFile *input = padlock_job_get_input (job);
+      g_autofree char *got = by_path ? g_file_get_path (input)
+                                     : g_file_get_basename (input);
+
+      if (!g_strcmp0 (got, name))
+        return job;             /* the queue keeps it */
+    }
+  g_error ("no job for %s in the window", name);
+}
+
+gboolean
+at_speed_done (gpointer speed_window)
+{
+  return !padlock_speed_window_is_running (speed_window);
 }
 
 static void

@@ -6,13 +6,12 @@
 #include <gtk/gtk.h>
 
 #include "padlock-application.h"
+#include "padlock-keyring.h"
 #include "padlock-passphrase-dialog-private.h"
 #include "padlock-queue.h"
 #include "padlock-window-private.h"
 #include "testutil.h"
 
-/* A fresh, empty folder under tu_tmpdir (). */
-char     *at_new_dir           (const char *name);
 /* Writes LEN random octets to DIR/NAME; returns the path. */
 char     *at_write_random      (const char *dir,
                                 const char *name,
@@ -38,11 +37,63 @@ gboolean  at_wait_queue_idle   (PadlockQueue *queue,
 gboolean  at_same_content      (const char *a,
                                 GBytes     *b);
 
+/* Names a message may not give its output (issue 11, item 7): bidi
+ * and other invisible controls, slashes that look like "/", leading
+ * dashes and tildes, spaces at the ends, dot files; NULL ends it. */
+extern const char *const at_unsafe_names[];
+
+/* Conditions for at_wait_until: JOB has ended (done, failed or
+ * cancelled); JOB has written octets or ended; KEYRING has loaded (or
+ * failed to); *RESULT (a GAsyncResult *) was set by at_on_result. */
+gboolean  at_job_is_finished   (gpointer job);
+gboolean  at_job_is_midway     (gpointer job);
+gboolean  at_keyring_loaded    (gpointer keyring);
+gboolean  at_has_result        (gpointer result);
+/* A GAsyncReadyCallback that keeps a reference to RESULT in *DATA. */
+void      at_on_result         (GObject      *source,
+                                GAsyncResult *result,
+                                gpointer      data);
+/* Queues a job for PATH with PASSPHRASE (CONFIG NULL: the defaults);
+ * the queue holds it (not a reference of the caller's). */
+PadlockJob *at_run_job         (PadlockQueue     *queue,
+                                const char       *path,
+                                PadlockDirection  direction,
+                                PadlockJobConfig *config,
+                                const char       *passphrase);
+/* An encryption job on FILE (which need not exist) with the default
+ * settings and SECRET (when not NULL), not queued. */
+PadlockJob *at_new_job         (GFile         *file,
+                                PadlockSecret *secret);
+/* JOB (not NULL) is done and DIR/NAME holds TEXT. */
+void      at_assert_opened     (PadlockJob *job,
+                                const char *dir,
+                                const char *name,
+                                const char *text);
+/* KEYRING's key FPR, which must be there (the keyring's). */
+PadlockKey *at_key_of          (PadlockKeyring *keyring,
+                                const char     *fpr);
+/* Runs `padlock --batch ARGS` (PADLOCK_APP) with GNUPGHOME set to
+ * GNUPGHOME: its exit status, stdout in *OUT and stderr in *ERR_TEXT
+ * (either may be NULL). */
+int       at_run_batch         (const char        *gnupghome,
+                                const char *const *args,
+                                char             **out,
+                                char             **err_text);
+
 /* For the tests with a display. */
 
 /* gtk_init, the application registered (once) and its window shown. */
 PadlockApplication      *at_application   (void);
 PadlockWindow           *at_new_window    (void);
+/* Destroys WINDOW and lets the main loop take it in. */
+void                     at_close_window  (PadlockWindow      *window);
+/* The job in WINDOW's queue whose input is NAME: a path, or without a
+ * "/" the input's base name; fails when there is none. */
+PadlockJob              *at_find_job      (PadlockWindow      *window,
+                                           const char         *name);
+/* For at_wait_until: the speed window (a PadlockSpeedWindow) has ended
+ * its measurements. */
+gboolean                 at_speed_done    (gpointer            speed_window);
 /* Emits the window's drop target's "drop" with these files. */
 void                     at_drop          (PadlockWindow      *window,
                                            const char *const  *paths);

@@ -297,6 +297,30 @@ tg_clearsign (TgHome *home, const char *signer, const char *text,
 }
 
 char *
+tg_encrypt_file (TgHome *home, const char *dir, const char *name,
+                 const char *text, const char *passphrase, const char *r1,
+                 const char *r2)
+{
+  g_autofree char *plain = g_build_filename (dir, name, NULL);
+  char *path = g_strconcat (plain, ".gpg", NULL);
+  g_autoptr(GBytes) in = g_bytes_new (text, strlen (text));
+  g_autoptr(GBytes) sealed = NULL;
+  g_autoptr(GError) error = NULL;
+
+  /* Each option left out ends the list ("--no-tty" is already set). */
+  g_assert_true (r1 || !r2);
+  g_assert_cmpint (tg_gpg (home, passphrase, in, &sealed, "--trust-model",
+                           "always", "--set-filename", name, "--output", "-",
+                           passphrase ? "-c" : "--no-tty",
+                           r1 ? "-e" : "--no-tty", r1 ? "-r" : NULL, r1,
+                           r2 ? "-r" : NULL, r2, NULL), ==, 0);
+  g_assert_true (g_file_set_contents (path, g_bytes_get_data (sealed, NULL),
+                                      g_bytes_get_size (sealed), &error));
+  g_assert_no_error (error);
+  return path;
+}
+
+char *
 tg_two_faced_key (TgHome *owner, TgHome *user, const char *claimed,
                   const char *real)
 {

@@ -116,6 +116,16 @@ char   *tg_clearsign         (TgHome     *home,
                               const char *text,
                               const char *from,
                               const char *to);
+/* DIR/NAME.gpg holding TEXT (storing NAME), made by the home's gpg:
+ * encrypted to R1 and R2 when not NULL (a fingerprint; "FPR!" for that
+ * subkey), and with PASSPHRASE too when not NULL; its path. */
+char   *tg_encrypt_file      (TgHome     *home,
+                              const char *dir,
+                              const char *name,
+                              const char *text,
+                              const char *passphrase,
+                              const char *r1,
+                              const char *r2);
 /* The path of NAME in the home (a new string). */
 char   *tg_home_path         (TgHome     *home,
                               const char *name);

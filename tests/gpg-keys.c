@@ -16,14 +16,6 @@ tk_gpg_key tk_keys[TK_N_KEYS] = {
     NULL },
 };
 
-gboolean
-tk_have_gpg (void)
-{
-  g_autofree char *gpg = tu_peer ("gpg");
-
-  return gpg != NULL;
-}
-
 char **
 tk_gpg_fingerprints (const char *what)
 {

@@ -14,10 +14,6 @@ typedef struct
   char *sub_fpr;
 } tk_gpg_key;
 
-/* Whether gpg is installed (when not, tu_peer's rule: fail in CI, else
- * skip). */
-gboolean tk_have_gpg (void);
-
 /* Makes KEY once: a primary that signs and certifies, then an encryption
  * subkey, both protected with KEY->passphrase when it is set. */
 tk_gpg_key *tk_ensure_key (tk_gpg_key *key);

@@ -1,5 +1,6 @@
 /* key-builder.c - keys no generator would make, for the key-safety tests */
 #include "key-builder.h"
+#include "packet-builder.h"
 #include "packet.h"
 #include "sign.h"
 
@@ -106,16 +107,6 @@ kb_clear (kb_key *k)
   memset (k, 0, sizeof *k);
 }
 
-static void
-put_packet (GByteArray *out, int tag, const uint8_t *body, gsize len)
-{
-  uint8_t head[6];
-  size_t hl = pl_packet_write_header (head, tag, len);
-
-  g_byte_array_append (out, head, (guint) hl);
-  g_byte_array_append (out, body, (guint) len);
-}
-
 /* A key packet of K: public (tag PUB_TAG), or with its secret part in the
  * clear (SECRET: usage 0, the MPIs, their two-octet checksum). */
 static void
@@ -136,8 +127,8 @@ put_key (GByteArray *out, const kb_key *k, int secret, int pub_tag)
       cs[1] = (uint8_t) sum;
       g_byte_array_append (b, cs, 2);
     }
-  put_packet (out, secret && k->secret ? (pub_tag == 6 ? 5 : 7) : pub_tag,
-              b->data, b->len);
+  pb_packet (out, secret && k->secret ? (pub_tag == 6 ? 5 : 7) : pub_tag,
+             b->data, b->len);
   g_byte_array_unref (b);
 }
 
@@ -151,7 +142,7 @@ put_sig (GByteArray *out, kb_key *primary, int type, const pl_sig_target *t,
   pl_subpacket_put (sp, &n, 27, &flags, 1);
   g_assert_cmpint (pl_sig_sign (&primary->sk, type, t, created, sp, n, body,
                                 &len), ==, 0);
-  put_packet (out, PL_PKT_SIGNATURE, body, len);
+  pb_packet (out, PL_PKT_SIGNATURE, body, len);
 }
 
 GBytes *
@@ -164,7 +155,7 @@ kb_cert (kb_key *primary, uint8_t primary_flags, kb_key *sub,
                       sizeof uid - 1, 13 };
 
   put_key (out, primary, secret, 6);
-  put_packet (out, 13, t.uid, t.uid_len);
+  pb_packet (out, 13, t.uid, t.uid_len);
   put_sig (out, primary, PL_SIG_POSITIVE_CERT, &t, primary_flags, created);
   if (sub)
     {

@@ -15,24 +15,6 @@
 #define TIMEOUT_MS (180 * 1000)
 #define N_FILES 201
 
-static void
-close_window (PadlockWindow *window)
-{
-  gtk_window_destroy (GTK_WINDOW (window));
-  at_settle (50);
-}
-
-static void
-copy_file (const char *from,
-           const char *to)
-{
-  g_autofree char *data = NULL;
-  gsize len;
-
-  g_assert_true (g_file_get_contents (from, &data, &len, NULL));
-  g_assert_true (g_file_set_contents (to, data, len, NULL));
-}
-
 /* What the reader says has the focus, logged with the tree when it is
  * not what a test expects. */
 static char *
@@ -111,7 +93,7 @@ has_mnemonic (const char *name)
 static void
 test_keyboard_rows (void)
 {
-  g_autofree char *dir = at_new_dir ("keyboard");
+  g_autofree char *dir = tu_new_dir ("keyboard");
   g_autofree char *plain = at_write_random (dir, "plain", 4096);
   g_autofree char *message = g_build_filename (dir, "message.gpg", NULL);
   g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
@@ -133,7 +115,7 @@ test_keyboard_rows (void)
       g_autofree char *name = g_strdup_printf ("file_%03u.padlocktest.gpg", i);
       char *path = g_build_filename (dir, name, NULL);
 
-      copy_file (message, path);
+      tu_copy_file (message, path);
       g_ptr_array_add (paths, path);
     }
   g_unlink (message);
@@ -194,25 +176,14 @@ test_keyboard_rows (void)
   }
 
   at_reader_free (reader);
-  close_window (window);
-}
-
-static PadlockJob *
-new_job (GFile         *file,
-         PadlockSecret *secret)
-{
-  PadlockJobConfig config = { 0 };
-  PadlockJob *job = padlock_job_new (file, PADLOCK_DIRECTION_ENCRYPT, &config);
-
-  padlock_job_set_secret (job, secret);
-  return job;
+  at_close_window (window);
 }
 
 /* Delete cancels the job of the row that has the focus, and only it. */
 static void
 test_delete_cancels (void)
 {
-  g_autofree char *dir = at_new_dir ("delete");
+  g_autofree char *dir = tu_new_dir ("delete");
   g_autofree char *fifo = g_build_filename (dir, "held", NULL);
   g_autofree char *a = at_write_random (dir, "a.padlocktest", 1000);
   g_autofree char *b = at_write_random (dir, "b.padlocktest", 1000);
@@ -232,9 +203,9 @@ test_delete_cancels (void)
    * test lets it go, and A and B wait behind it. */
   g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
   padlock_queue_set_max_running (window->queue, 1);
-  held = new_job (fifo_file, secret);
-  job_a = new_job (a_file, secret);
-  job_b = new_job (b_file, secret);
+  held = at_new_job (fifo_file, secret);
+  job_a = at_new_job (a_file, secret);
+  job_b = at_new_job (b_file, secret);
   padlock_queue_add (window->queue, held);
   padlock_queue_add (window->queue, job_a);
   padlock_queue_add (window->queue, job_b);
@@ -261,7 +232,7 @@ test_delete_cancels (void)
   g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
   padlock_queue_set_max_running (window->queue, 0);
   at_reader_free (reader);
-  close_window (window);
+  at_close_window (window);
 }
 
 #define RLO "\xe2\x80\xae"     /* U+202E RIGHT-TO-LEFT OVERRIDE */
@@ -286,7 +257,7 @@ assert_no_override (AtReader *reader)
 static void
 test_hostile_names (void)
 {
-  g_autofree char *dir = at_new_dir ("names");
+  g_autofree char *dir = tu_new_dir ("names");
   g_autofree char *plain = at_write_random (dir, "plain", 1000);
   g_autofree char *message = g_build_filename (dir, "photo" RLO "gpj.exe.gpg", NULL);
   g_autofree char *missing = g_build_filename (dir, "gone" RLO "txt.gpg", NULL);
@@ -358,7 +329,7 @@ test_hostile_names (void)
   assert_no_override (reader);
 
   at_reader_free (reader);
-  close_window (window);
+  at_close_window (window);
 }
 
 static void
@@ -412,7 +383,7 @@ row_said (AtReader   *reader,
 static void
 test_numbers (void)
 {
-  g_autofree char *dir = at_new_dir ("numbers");
+  g_autofree char *dir = tu_new_dir ("numbers");
   g_autofree char *folder = g_build_filename (dir, "Photos", NULL);
   g_autofree char *big = at_write_random (dir, "big.bin", 24 * 1024 * 1024);
   g_autofree char *small = at_write_random (dir, "small.bin", 300 * 1024);
@@ -474,7 +445,7 @@ test_numbers (void)
   g_assert_nonnull (strstr (files, "|3\u00a0done · this\u00a0session|"));
   g_regex_unref (finished);
   at_reader_free (reader);
-  close_window (window);
+  at_close_window (window);
 }
 
 static guint
@@ -506,7 +477,7 @@ move_pointer (AtReader *reader,
 static void
 test_where_it_went (void)
 {
-  g_autofree char *dir = at_new_dir ("went");
+  g_autofree char *dir = tu_new_dir ("went");
   g_autofree char *plain = at_write_random (dir, "a.jpg", 3000);
   g_autofree char *message = g_build_filename (dir, "a.jpg.gpg", NULL);
   g_autofree char *wrong = g_build_filename (dir, "b.jpg.gpg", NULL);
@@ -583,7 +554,7 @@ test_where_it_went (void)
    * the list (the window is at the screen's corner: Xvfb has no window
    * manager to move it). */
   g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
-  held = new_job (fifo_file, secret);
+  held = at_new_job (fifo_file, secret);
   padlock_queue_add (window->queue, held);
   at_settle (300);
   g_assert_true (gtk_widget_compute_bounds (GTK_WIDGET (window->job_list),
@@ -609,7 +580,7 @@ test_where_it_went (void)
   g_assert_nonnull (strstr (labels, "|→ " FSI "held.gpg" PDI "|"));
 
   at_reader_free (reader);
-  close_window (window);
+  at_close_window (window);
 }
 
 static void
@@ -621,18 +592,12 @@ release_fifo (const char *path)
   close (fd);
 }
 
-static gboolean
-job_finished (gpointer job)
-{
-  return padlock_job_is_finished (job);
-}
-
 /* The quit question follows the jobs: "Stop 2 running jobs?", then "Stop
  * 1 running job?" when one ends, and it goes when none is left. */
 static void
 test_quit_follows (void)
 {
-  g_autofree char *dir = at_new_dir ("quit");
+  g_autofree char *dir = tu_new_dir ("quit");
   g_autofree char *one = g_build_filename (dir, "one", NULL);
   g_autofree char *two = g_build_filename (dir, "two", NULL);
   g_autoptr(GFile) one_file = g_file_new_for_path (one);
@@ -647,8 +612,8 @@ test_quit_follows (void)
   g_assert_cmpint (mkfifo (one, 0600), ==, 0);
   g_assert_cmpint (mkfifo (two, 0600), ==, 0);
   padlock_queue_set_max_running (window->queue, 2);
-  job_one = new_job (one_file, secret);
-  job_two = new_job (two_file, secret);
+  job_one = at_new_job (one_file, secret);
+  job_two = at_new_job (two_file, secret);
   padlock_queue_add (window->queue, job_one);
   padlock_queue_add (window->queue, job_two);
   at_settle (300);
@@ -659,7 +624,7 @@ test_quit_follows (void)
   g_clear_pointer (&labels, g_free);
 
   release_fifo (one);
-  g_assert_true (at_wait_until (job_finished, job_one, TIMEOUT_MS));
+  g_assert_true (at_wait_until (at_job_is_finished, job_one, TIMEOUT_MS));
   at_settle (300);
   labels = at_reader_list (reader, "label");
   g_assert_nonnull (strstr (labels, "|Stop 1 running job?|"));
@@ -677,7 +642,7 @@ test_quit_follows (void)
   g_assert_false (padlock_window_ask_to_quit (window, FALSE));
   padlock_queue_set_max_running (window->queue, 0);
   at_reader_free (reader);
-  close_window (window);
+  at_close_window (window);
 }
 
 /* The Keyboard Shortcuts window lists every shortcut, Ctrl+Shift+O for
@@ -699,7 +664,7 @@ test_shortcuts_window (void)
   at_reader_free (reader);
   gtk_window_destroy (GTK_WINDOW (gtk_application_window_get_help_overlay (
                                     GTK_APPLICATION_WINDOW (window))));
-  close_window (window);
+  at_close_window (window);
 }
 
 int

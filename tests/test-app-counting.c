@@ -142,20 +142,13 @@ first_job (PadlockWindow *window)
          ? g_list_model_get_item (G_LIST_MODEL (window->queue), 0) : NULL;
 }
 
-static void
-close_window (PadlockWindow *window)
-{
-  gtk_window_destroy (GTK_WINDOW (window));
-  at_settle (50);
-}
-
 /* A folder dropped and encrypted: its row says "Counting files… 256",
  * then "Counting files… 512", then the scan goes on and the job ends; a
  * screen reader reads each of them. */
 static void
 test_counting_rises (void)
 {
-  g_autofree char *dir = at_new_dir ("counting");
+  g_autofree char *dir = tu_new_dir ("counting");
   g_autofree char *folder = make_flat_folder (dir, "Notes");
   g_autofree char *archive = g_build_filename (dir, "Notes.tar.gpg", NULL);
   g_autofree char *labels = NULL;
@@ -196,13 +189,7 @@ test_counting_rises (void)
 
   gate_clear (&gate);
   at_reader_free (reader);
-  close_window (window);
-}
-
-static gboolean
-job_finished (gpointer job)
-{
-  return padlock_job_is_finished (job);
+  at_close_window (window);
 }
 
 /* Cancel while the row says "Counting files…": the scan stops at once
@@ -210,7 +197,7 @@ job_finished (gpointer job)
 static void
 test_cancel_while_counting (void)
 {
-  g_autofree char *dir = at_new_dir ("counting-cancel");
+  g_autofree char *dir = tu_new_dir ("counting-cancel");
   g_autofree char *folder = make_flat_folder (dir, "Held");
   g_autofree char *listing = NULL;
   g_autofree char *panels = NULL;
@@ -232,7 +219,7 @@ test_cancel_while_counting (void)
   g_assert_true (padlock_job_row_get_job (PADLOCK_JOB_ROW (row)) == job);
   g_assert_true (gtk_widget_activate_action (row, "row.cancel", NULL));
   gate_allow (&gate, G_MAXUINT);
-  g_assert_true (at_wait_until (job_finished, job, TIMEOUT_MS));
+  g_assert_true (at_wait_until (at_job_is_finished, job, TIMEOUT_MS));
   g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_CANCELLED);
   /* Released, the scan saw the cancel at its next entry. */
   g_assert_cmpuint (gate_reports (&gate), ==, 1);
@@ -245,7 +232,7 @@ test_cancel_while_counting (void)
 
   gate_clear (&gate);
   at_reader_free (reader);
-  close_window (window);
+  at_close_window (window);
 }
 
 int

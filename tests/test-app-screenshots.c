@@ -15,7 +15,7 @@
 #define TIMEOUT_MS (180 * 1000)
 
 static gboolean
-job_is_midway (gpointer data)
+job_fifth_done (gpointer data)
 {
   PadlockJob *job = data;
   gint64 total = padlock_job_get_bytes_total (job);
@@ -25,16 +25,10 @@ job_is_midway (gpointer data)
              && padlock_job_get_bytes_done (job) > (guint64) total / 5);
 }
 
-static gboolean
-speed_done (gpointer data)
-{
-  return !padlock_speed_window_is_running (data);
-}
-
 static void
 test_screenshots (void)
 {
-  g_autofree char *dir = at_new_dir ("shots");
+  g_autofree char *dir = tu_new_dir ("shots");
   g_autofree char *big = at_write_random (dir, "Holiday video.mkv", 600 * 1024 * 1024);
   g_autofree char *report = at_write_random (dir, "Quarterly report.pdf", 3 * 1024 * 1024);
   g_autofree char *notes = at_write_random (dir, "notes.txt", 40 * 1024);
@@ -79,7 +73,7 @@ test_screenshots (void)
   /* Borrowed: the queue keeps it. */
   big_job = g_list_model_get_item (G_LIST_MODEL (window->queue), 2);
   g_object_unref (big_job);
-  g_assert_true (at_wait_until (job_is_midway, big_job, TIMEOUT_MS));
+  g_assert_true (at_wait_until (job_fifth_done, big_job, TIMEOUT_MS));
   at_settle (1000);
   at_screenshot (GTK_WIDGET (window), "04-jobs-running");
 
@@ -138,7 +132,7 @@ test_screenshots (void)
 
   speed = padlock_speed_window_new (GTK_WINDOW (window));
   gtk_window_present (speed);
-  g_assert_true (at_wait_until (speed_done, speed, TIMEOUT_MS));
+  g_assert_true (at_wait_until (at_speed_done, speed, TIMEOUT_MS));
   at_screenshot (GTK_WIDGET (speed), "09-speed-test");
   gtk_window_destroy (speed);
 
@@ -182,7 +176,7 @@ test_window_sizes (void)
   setlocale (LC_ALL, "C.UTF-8");
   for (guint l = 0; l < G_N_ELEMENTS (languages); l++)
     {
-      g_autofree char *dir = at_new_dir (languages[l]);
+      g_autofree char *dir = tu_new_dir (languages[l]);
       g_autofree char *photo = at_write_random (dir, "a.jpg", 2 * 1024 * 1024);
       g_autofree char *photo_gpg = g_build_filename (dir, "a.jpg.gpg", NULL);
       g_autofree char *report = at_write_random (dir, "Quarterly report.pdf",

@@ -99,7 +99,7 @@ has_message_dialog (gpointer data)
 static void
 test_signature_rows (void)
 {
-  g_autofree char *dir = at_new_dir ("sig-rows");
+  g_autofree char *dir = tu_new_dir ("sig-rows");
   g_autofree char *good = g_build_filename (dir, "invoice.pdf.gpg", NULL);
   g_autofree char *bad = g_build_filename (dir, "contract.odt.gpg", NULL);
   g_autofree char *unknown = g_build_filename (dir, "notes.txt.gpg", NULL);
@@ -208,7 +208,7 @@ gpg_clearsign (TgHome *h, const char *signer, const char *path,
 static void
 test_clearsigned_rows (void)
 {
-  g_autofree char *dir = at_new_dir ("sig-clearsigned");
+  g_autofree char *dir = tu_new_dir ("sig-clearsigned");
   g_autofree char *good = g_build_filename (dir, "notes.txt.asc", NULL);
   g_autofree char *bad = g_build_filename (dir, "memo.txt.asc", NULL);
   g_autofree char *good_out = g_build_filename (dir, "notes.txt", NULL);
@@ -271,7 +271,7 @@ test_clearsigned_rows (void)
 static void
 test_sign_in_window (void)
 {
-  g_autofree char *dir = at_new_dir ("sig-sign");
+  g_autofree char *dir = tu_new_dir ("sig-sign");
   g_autofree char *plain = g_build_filename (dir, "minutes.txt", NULL);
   g_autofree char *sealed = g_build_filename (dir, "minutes.txt.gpg", NULL);
   g_autofree char *back = g_build_filename (dir, "back.txt", NULL);

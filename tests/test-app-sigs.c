@@ -162,20 +162,11 @@ bad_signature_file (const char *dir, const char *name, const char *text)
 static int
 run_batch (const char *file, gboolean pw, char **out, char **err)
 {
-  const char *app = g_getenv ("PADLOCK_APP");
-  g_autofree char *gnupghome = g_strconcat ("GNUPGHOME=", home->dir, NULL);
   g_autofree char *pw_file = at_passphrase_file (SKESK_PASSPHRASE);
   g_autofree char *pw_arg = g_strconcat ("--passphrase-file=", pw_file, NULL);
-  const char *argv[] = { "env", gnupghome, app, "--batch", "--decrypt", file,
-                         pw ? pw_arg : NULL, NULL };
-  g_autoptr(GBytes) stdout_bytes = NULL;
-  int status = -1;
+  const char *args[] = { "--decrypt", file, pw ? pw_arg : NULL, NULL };
 
-  g_assert_nonnull (app);
-  g_assert_true (tu_run (argv, NULL, &stdout_bytes, err, &status));
-  *out = g_strndup (g_bytes_get_data (stdout_bytes, NULL),
-                    g_bytes_get_size (stdout_bytes));
-  return status;
+  return at_run_batch (home->dir, args, out, err);
 }
 
 static void
@@ -206,7 +197,7 @@ check_batch (const char *path, gboolean pw, const char *dir, const char *name,
 static void
 test_batch_good (void)
 {
-  g_autofree char *dir = at_new_dir ("sigs-good");
+  g_autofree char *dir = tu_new_dir ("sigs-good");
   g_autofree char *path = gpg_sign_encrypt (home, alice_fpr, dir, "good.txt",
                                             "from Alice\n");
   g_autofree char *line = g_strdup_printf ("decrypted good.txt.gpg -> good.txt"
@@ -219,7 +210,7 @@ test_batch_good (void)
 static void
 test_batch_unknown (void)
 {
-  g_autofree char *dir = at_new_dir ("sigs-unknown");
+  g_autofree char *dir = tu_new_dir ("sigs-unknown");
   g_autofree char *path = gpg_sign_encrypt (carol_home, carol_fpr, dir,
                                             "carol.txt", "from Carol\n");
   g_autofree char *line = g_strdup_printf ("decrypted carol.txt.gpg -> "
@@ -232,7 +223,7 @@ test_batch_unknown (void)
 static void
 test_batch_not_certified (void)
 {
-  g_autofree char *dir = at_new_dir ("sigs-not-certified");
+  g_autofree char *dir = tu_new_dir ("sigs-not-certified");
   g_autofree char *path = gpg_sign_encrypt (dave_home, dave_fpr, dir,
                                             "dave.txt", "from Dave\n");
   g_autofree char *line = g_strdup_printf ("decrypted dave.txt.gpg -> dave.txt"
@@ -249,7 +240,7 @@ test_batch_not_certified (void)
 static void
 test_batch_two_faced (void)
 {
-  g_autofree char *dir = at_new_dir ("sigs-two-faced");
+  g_autofree char *dir = tu_new_dir ("sigs-two-faced");
   g_autofree char *path = gpg_sign_encrypt (mallory_home, mallory_fpr, dir,
                                             "m.txt", "from \"Alice\"\n");
   g_autofree char *line = g_strdup_printf ("decrypted m.txt.gpg -> m.txt"
@@ -280,7 +271,7 @@ test_batch_two_faced (void)
 static void
 test_batch_forged_fields (void)
 {
-  g_autofree char *dir = at_new_dir ("sigs-forged-fields");
+  g_autofree char *dir = tu_new_dir ("sigs-forged-fields");
   TgHome *eve_home = tg_home_new ();
   g_autofree char *uid = g_strdup_printf ("Eve signature good %s Alice",
                                           alice_fpr);
@@ -321,7 +312,7 @@ test_batch_forged_fields (void)
 static void
 test_batch_bad (void)
 {
-  g_autofree char *dir = at_new_dir ("sigs-bad");
+  g_autofree char *dir = tu_new_dir ("sigs-bad");
   g_autofree char *path = bad_signature_file (dir, "bad.txt", "altered?\n");
   g_autofree char *line = g_strdup_printf ("decrypted bad.txt.gpg -> bad.txt"
                                            " signature bad %s \"Alice\\x20"
@@ -398,7 +389,7 @@ assert_gpg_good (const char *path, const char *fpr, const char *uid,
 static void
 test_batch_sign_default (void)
 {
-  g_autofree char *dir = at_new_dir ("sigs-sign");
+  g_autofree char *dir = tu_new_dir ("sigs-sign");
   g_autofree char *plain = g_build_filename (dir, "memo.txt", NULL);
   g_autofree char *sealed = g_strconcat (plain, ".gpg", NULL);
   g_autofree char *err = NULL;
@@ -415,7 +406,7 @@ test_batch_sign_default (void)
 static void
 test_batch_sign_pinentry (void)
 {
-  g_autofree char *dir = at_new_dir ("sigs-sign-erin");
+  g_autofree char *dir = tu_new_dir ("sigs-sign-erin");
   g_autofree char *plain = g_build_filename (dir, "memo.txt", NULL);
   g_autofree char *sealed = g_strconcat (plain, ".gpg", NULL);
   g_autofree char *err = NULL;
@@ -437,7 +428,7 @@ test_batch_sign_pinentry (void)
 static void
 test_batch_sign_refused (void)
 {
-  g_autofree char *dir = at_new_dir ("sigs-sign-no");
+  g_autofree char *dir = tu_new_dir ("sigs-sign-no");
   g_autofree char *plain = g_build_filename (dir, "memo.txt", NULL);
   g_autofree char *err = NULL;
   g_autofree char *err2 = NULL;
@@ -462,7 +453,7 @@ test_batch_sign_refused (void)
 static void
 test_batch_not_valid (void)
 {
-  g_autofree char *dir = at_new_dir ("sigs-not-valid");
+  g_autofree char *dir = tu_new_dir ("sigs-not-valid");
   g_autofree char *frank = revoked_signer_file (dir);
   g_autofree char *sha1 = gpg_sign_encrypt_with (dave_home, dave_fpr, dir,
                                                  "sha1.txt", "old hash\n",
@@ -498,7 +489,7 @@ test_batch_not_valid (void)
 static void
 test_batch_policy (void)
 {
-  g_autofree char *dir = at_new_dir ("sigs-policy");
+  g_autofree char *dir = tu_new_dir ("sigs-policy");
   gint64 now = g_get_real_time () / G_USEC_PER_SEC;
   g_autofree char *soon = g_strdup_printf ("%" G_GINT64_FORMAT, now + 120);
   g_autofree char *late = g_strdup_printf ("%" G_GINT64_FORMAT, now + 3600);
@@ -545,17 +536,11 @@ test_batch_policy (void)
   assert_written (dir, "future.txt", "later\n");
 }
 
-static gboolean
-has_loaded (gpointer data)
-{
-  return padlock_keyring_get_state (data) != PADLOCK_KEYRING_LOADING;
-}
-
-/* The window's way: a job with the held keys and the keyring's home. */
+/* The window's way: a job with the holder and the keyring's home. */
 static void
 test_job_verdicts (void)
 {
-  g_autofree char *dir = at_new_dir ("sigs-job");
+  g_autofree char *dir = tu_new_dir ("sigs-job");
   g_autofree char *good = gpg_sign_encrypt (home, alice_fpr, dir, "a.txt",
                                             "from Alice\n");
   g_autofree char *unknown = gpg_sign_encrypt (carol_home, carol_fpr, dir,
@@ -564,22 +549,22 @@ test_job_verdicts (void)
                                                  "m.txt", "from Mallory\n");
   g_autoptr(PadlockKeyring) keyring = padlock_keyring_new (home->dir);
   g_autoptr(PadlockAgent) agent = padlock_agent_new (home->dir);
-  g_autoptr(PadlockHeldKeys) held_keys = NULL;
+  g_autoptr(PadlockHeldKeys) holder = NULL;
   g_autoptr(PadlockQueue) queue = padlock_queue_new ();
   const char *paths[] = { good, unknown, two_faced };
   PadlockJob *jobs[3];
 
-  g_assert_true (at_wait_until (has_loaded, keyring, WAIT_MS));
-  held_keys = padlock_held_keys_new (keyring, agent);
+  g_assert_true (at_wait_until (at_keyring_loaded, keyring, WAIT_MS));
+  holder = padlock_held_keys_new (keyring, agent);
   for (guint i = 0; i < G_N_ELEMENTS (jobs); i++)
     {
       g_autoptr(GFile) file = g_file_new_for_path (paths[i]);
       PadlockJobConfig config = { 0 };
 
       jobs[i] = padlock_job_new (file, PADLOCK_DIRECTION_DECRYPT, &config);
-      padlock_job_set_held_keys (jobs[i], held_keys);
+      padlock_job_set_held_keys (jobs[i], holder);
       padlock_job_set_verify_home (jobs[i],
-                                   padlock_keyring_get_home_dir (keyring));
+                                    padlock_keyring_get_home_dir (keyring));
       padlock_queue_add (queue, jobs[i]);
     }
   g_assert_true (at_wait_queue_idle (queue, WAIT_MS));
@@ -659,7 +644,7 @@ gpg_clearsign (TgHome *signer_home, const char *signer, const char *dir,
 static void
 test_clearsigned_batch_good (void)
 {
-  g_autofree char *dir = at_new_dir ("clearsigned-good");
+  g_autofree char *dir = tu_new_dir ("clearsigned-good");
   g_autofree char *path = gpg_clearsign (home, alice_fpr, dir, "notes.txt",
                                          NOTES, NULL, NULL);
   g_autofree char *line = g_strdup_printf ("verified notes.txt.asc -> "
@@ -705,7 +690,7 @@ test_clearsigned_batch_good (void)
 static void
 test_clearsigned_batch_bad (void)
 {
-  g_autofree char *dir = at_new_dir ("clearsigned-bad");
+  g_autofree char *dir = tu_new_dir ("clearsigned-bad");
   g_autofree char *path = gpg_clearsign (home, alice_fpr, dir, "notes.txt",
                                          NOTES, "budget", "bridge");
   g_autofree char *line = g_strdup_printf ("verified notes.txt.asc -> "
@@ -730,7 +715,7 @@ test_clearsigned_batch_bad (void)
 static void
 test_clearsigned_batch_unknown (void)
 {
-  g_autofree char *dir = at_new_dir ("clearsigned-unknown");
+  g_autofree char *dir = tu_new_dir ("clearsigned-unknown");
   g_autofree char *path = gpg_clearsign (carol_home, carol_fpr, dir,
                                          "carol.txt", NOTES, NULL, NULL);
   g_autofree char *line = g_strdup_printf ("verified carol.txt.asc -> "
@@ -747,7 +732,7 @@ test_clearsigned_batch_unknown (void)
 static void
 test_clearsigned_job (void)
 {
-  g_autofree char *dir = at_new_dir ("clearsigned-job");
+  g_autofree char *dir = tu_new_dir ("clearsigned-job");
   g_autofree char *path = gpg_clearsign (home, alice_fpr, dir, "notes.txt",
                                          NOTES, NULL, NULL);
   g_autoptr(GFile) file = g_file_new_for_path (path);

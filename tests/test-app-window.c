@@ -33,13 +33,6 @@ read_bytes (const char *path)
   return g_bytes_new_take (data, len);
 }
 
-static void
-close_window (PadlockWindow *window)
-{
-  gtk_window_destroy (GTK_WINDOW (window));
-  at_settle (50);
-}
-
 typedef gboolean (*WidgetTest) (GtkWidget *widget,
                                 gpointer   data);
 
@@ -147,7 +140,7 @@ row_child (PadlockWindow *window,
 static void
 test_mixed_drop (void)
 {
-  g_autofree char *dir = at_new_dir ("mixed");
+  g_autofree char *dir = tu_new_dir ("mixed");
   g_autofree char *plain = at_write_random (dir, "notes.txt", 300 * 1024);
   g_autofree char *source = at_write_random (dir, "budget.ods", 100 * 1024);
   g_autofree char *message = g_build_filename (dir, "budget.ods.gpg", NULL);
@@ -235,24 +228,7 @@ test_mixed_drop (void)
       g_assert_cmpuint (at_notifications ()->len, >=, 1);
       g_assert_cmpstr (g_ptr_array_index (at_notifications (), 0), ==, "Files are ready");
     }
-  close_window (window);
-}
-
-static PadlockJob *
-find_job (PadlockWindow *window,
-          const char    *input_name)
-{
-  GListModel *model = G_LIST_MODEL (window->queue);
-
-  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
-    {
-      g_autoptr(PadlockJob) job = g_list_model_get_item (model, i);
-      g_autofree char *name = g_file_get_basename (padlock_job_get_input (job));
-
-      if (!strcmp (name, input_name))
-        return job;
-    }
-  g_assert_not_reached ();
+  at_close_window (window);
 }
 
 /* A passphrase that opens one file of two: the dialog comes back for the
@@ -260,7 +236,7 @@ find_job (PadlockWindow *window,
 static void
 test_wrong_passphrase (void)
 {
-  g_autofree char *dir = at_new_dir ("wrong");
+  g_autofree char *dir = tu_new_dir ("wrong");
   g_autofree char *a = at_write_random (dir, "a.pdf", 5000);
   g_autofree char *b = at_write_random (dir, "report.pdf", 7000);
   g_autofree char *a_gpg = g_build_filename (dir, "a.pdf.gpg", NULL);
@@ -285,15 +261,15 @@ test_wrong_passphrase (void)
   at_answer (dialog, PASSPHRASE);
   g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
 
-  job = find_job (window, "report.pdf.gpg");
+  job = at_find_job (window, "report.pdf.gpg");
   /* One drop, one passphrase: one group, whose end brings the dialog. */
   g_assert_cmpuint (padlock_job_get_group (job), !=, 0);
   g_assert_cmpuint (padlock_job_get_group (job), ==,
-                    padlock_job_get_group (find_job (window, "a.pdf.gpg")));
+                    padlock_job_get_group (at_find_job (window, "a.pdf.gpg")));
   g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_FAILED);
   g_assert_error ((GError *) padlock_job_get_error (job), PADLOCK_ERROR,
                   PADLOCK_ERROR_BAD_PASSPHRASE);
-  g_assert_cmpint (padlock_job_get_state (find_job (window, "a.pdf.gpg")), ==,
+  g_assert_cmpint (padlock_job_get_state (at_find_job (window, "a.pdf.gpg")), ==,
                    PADLOCK_JOB_DONE);
   listing = tu_list_dir (dir);
   g_assert_cmpstr (listing, ==, "a.pdf|a.pdf.gpg|report.pdf.gpg");
@@ -320,14 +296,14 @@ test_wrong_passphrase (void)
     gtk_window_close (GTK_WINDOW (dialog));
     at_settle (100);
   }
-  close_window (window);
+  at_close_window (window);
 }
 
 /* Cancelling the dialog with Escape starts nothing. */
 static void
 test_dialog_escape (void)
 {
-  g_autofree char *dir = at_new_dir ("escape");
+  g_autofree char *dir = tu_new_dir ("escape");
   g_autofree char *a = at_write_random (dir, "a.txt", 10);
   PadlockWindow *window = at_new_window ();
   PadlockPassphraseDialog *dialog;
@@ -339,7 +315,7 @@ test_dialog_escape (void)
   at_settle (100);
   g_assert_null (window->dialog);
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (window->queue)), ==, 0);
-  close_window (window);
+  at_close_window (window);
 }
 
 static gboolean
@@ -353,7 +329,7 @@ dialog_is_finished (gpointer data)
 static void
 test_try_again (void)
 {
-  g_autofree char *dir = at_new_dir ("again");
+  g_autofree char *dir = tu_new_dir ("again");
   g_autofree char *a = at_write_random (dir, "diary.txt", 999);
   g_autofree char *a_gpg = g_build_filename (dir, "diary.txt.gpg", NULL);
   g_autoptr(GBytes) bytes = read_bytes (a);
@@ -383,7 +359,7 @@ test_try_again (void)
   g_object_unref (dialog);
   g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
   g_assert_true (at_same_content (a, bytes));
-  close_window (window);
+  at_close_window (window);
 }
 
 static gboolean
@@ -398,7 +374,7 @@ job_has_progress (gpointer data)
 static void
 test_cancel (void)
 {
-  g_autofree char *dir = at_new_dir ("cancel");
+  g_autofree char *dir = tu_new_dir ("cancel");
   g_autofree char *big = at_write_random (dir, "video.mkv", 200 * 1024 * 1024);
   g_autofree char *listing = NULL;
   PadlockWindow *window = at_new_window ();
@@ -421,16 +397,16 @@ test_cancel (void)
   g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_CANCELLED);
   listing = tu_list_dir (dir);
   g_assert_cmpstr (listing, ==, "video.mkv");
-  close_window (window);
+  at_close_window (window);
 }
 
 /* Same name, same output folder: neither output replaces the other. */
 static void
 test_same_output_name (void)
 {
-  g_autofree char *a = at_new_dir ("same-a");
-  g_autofree char *b = at_new_dir ("same-b");
-  g_autofree char *out = at_new_dir ("same-out");
+  g_autofree char *a = tu_new_dir ("same-a");
+  g_autofree char *b = tu_new_dir ("same-b");
+  g_autofree char *out = tu_new_dir ("same-out");
   g_autofree char *in_a = at_write_random (a, "photo.jpg", 4000);
   g_autofree char *in_b = at_write_random (b, "photo.jpg", 6000);
   g_autofree char *listing = NULL;
@@ -460,7 +436,7 @@ test_same_output_name (void)
   /* Which came first does not matter; both made it, intact. */
   g_assert_true ((g_bytes_equal (plain_a, bytes_a) && g_bytes_equal (plain_b, bytes_b))
                  || (g_bytes_equal (plain_a, bytes_b) && g_bytes_equal (plain_b, bytes_a)));
-  close_window (window);
+  at_close_window (window);
 }
 
 /* A dropped folder is encrypted as one archive, FOLDER.tar.gpg, which
@@ -470,7 +446,7 @@ test_same_output_name (void)
 static void
 test_folder_and_forced (void)
 {
-  g_autofree char *dir = at_new_dir ("folder");
+  g_autofree char *dir = tu_new_dir ("folder");
   g_autofree char *sub = g_build_filename (dir, "Holiday Photos", NULL);
   g_autofree char *plain = at_write_random (dir, "plain.txt", 100);
   g_autofree char *archive = g_build_filename (dir, "Holiday Photos.tar.gpg",
@@ -491,7 +467,7 @@ test_folder_and_forced (void)
   at_drop (window, paths);
   at_answer (at_wait_dialog (window), PASSPHRASE);
   g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
-  job = find_job (window, "Holiday Photos");
+  job = at_find_job (window, "Holiday Photos");
   g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_DONE);
   g_assert_cmpstr (padlock_job_get_output_name (job), ==,
                    "Holiday Photos.tar.gpg");
@@ -500,7 +476,7 @@ test_folder_and_forced (void)
   padlock_window_add_files (window, &archive_file, 1, PADLOCK_OPEN_AUTO);
   at_answer (at_wait_dialog (window), PASSPHRASE);
   g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
-  job = find_job (window, "Holiday Photos.tar.gpg");
+  job = at_find_job (window, "Holiday Photos.tar.gpg");
   g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_DONE);
   g_assert_cmpstr (padlock_job_get_output_name (job), ==, "Holiday Photos (1)");
   g_assert_true (g_file_get_contents (photo, &want, &want_len, NULL));
@@ -510,11 +486,11 @@ test_folder_and_forced (void)
   padlock_window_add_files (window, &file, 1, PADLOCK_OPEN_DECRYPT);
   at_answer (at_wait_dialog (window), PASSPHRASE);
   g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
-  job = find_job (window, "plain.txt");
+  job = at_find_job (window, "plain.txt");
   g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_FAILED);
   g_assert_error ((GError *) padlock_job_get_error (job), PADLOCK_ERROR,
                   PADLOCK_ERROR_MALFORMED);
-  close_window (window);
+  at_close_window (window);
 }
 
 /* Several items dropped: the dialog offers "Put them in one archive", off
@@ -523,7 +499,7 @@ test_folder_and_forced (void)
 static void
 test_one_archive_offer (void)
 {
-  g_autofree char *dir = at_new_dir ("offer");
+  g_autofree char *dir = tu_new_dir ("offer");
   g_autofree char *album = g_build_filename (dir, "Album", NULL);
   g_autofree char *a = at_write_random (dir, "a.txt", 100);
   g_autofree char *b = at_write_random (dir, "b.txt", 100);
@@ -553,10 +529,10 @@ test_one_archive_offer (void)
   at_answer (dialog, PASSPHRASE);
   g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (window->queue)), ==, 3);
-  job = find_job (window, base);
+  job = at_find_job (window, base);
   g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_DONE);
   g_assert_cmpstr (padlock_job_get_output_name (job), ==, archive_name);
-  close_window (window);
+  at_close_window (window);
 }
 
 static gboolean
@@ -596,7 +572,7 @@ run_second_instance (const char *option,
 static void
 test_command_line (void)
 {
-  g_autofree char *dir = at_new_dir ("cli");
+  g_autofree char *dir = tu_new_dir ("cli");
   g_autofree char *plain = at_write_random (dir, "plain.txt", 100);
   g_autofree char *message = g_build_filename (dir, "plain.txt.gpg", NULL);
   PadlockWindow *window;
@@ -625,7 +601,7 @@ test_command_line (void)
   gtk_window_close (GTK_WINDOW (dialog));
   at_settle (100);
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (window->queue)), ==, 0);
-  close_window (window);
+  at_close_window (window);
 }
 
 static void
@@ -647,14 +623,14 @@ test_actions_and_accels (void)
       g_assert_true (g_strv_contains ((const char *const *) accels, expected[i].accel));
     }
   g_assert_nonnull (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window)));
-  close_window (window);
+  at_close_window (window);
 }
 
 /* Icon-only controls carry a name for screen readers. */
 static void
 test_accessible_names (void)
 {
-  g_autofree char *dir = at_new_dir ("a11y");
+  g_autofree char *dir = tu_new_dir ("a11y");
   g_autofree char *plain = at_write_random (dir, "budget.ods", 64 * 1024 * 1024);
   PadlockWindow *window = at_new_window ();
   const char *paths[] = { plain, NULL };
@@ -676,7 +652,7 @@ test_accessible_names (void)
                                        "Throughput over the last 30 seconds");
   padlock_queue_cancel_all (window->queue);
   g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
-  close_window (window);
+  at_close_window (window);
 }
 
 static void
@@ -744,7 +720,7 @@ test_preferences (void)
   g_settings_reset (window->settings, "compression");
   g_settings_reset (window->settings, "armor");
   g_settings_reset (window->settings, "concurrency");
-  close_window (window);
+  at_close_window (window);
 }
 
 /* Armored output when asked: a .asc that gpg reads, and that Padlock sorts
@@ -752,7 +728,7 @@ test_preferences (void)
 static void
 test_armor (void)
 {
-  g_autofree char *dir = at_new_dir ("armor");
+  g_autofree char *dir = tu_new_dir ("armor");
   g_autofree char *plain = at_write_random (dir, "letter.odt", 20000);
   g_autofree char *asc = g_build_filename (dir, "letter.odt.asc", NULL);
   g_autofree char *renamed = g_build_filename (dir, "letter-message", NULL);
@@ -779,11 +755,11 @@ test_armor (void)
   g_assert_cmpint (at_wait_dialog (window)->mode, ==, PADLOCK_PASSPHRASE_DECRYPT);
   at_answer (window->dialog, PASSPHRASE);
   g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
-  job = find_job (window, "letter-message");
+  job = at_find_job (window, "letter-message");
   g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_DONE);
   g_assert_cmpstr (padlock_job_get_output_name (job), ==, "letter.odt");
   g_assert_true (at_same_content (plain, bytes));
-  close_window (window);
+  at_close_window (window);
 }
 
 /* A file of LEN zero octets that takes no room: big enough to keep a job
@@ -812,7 +788,7 @@ is_destroyed (gpointer data)
 static void
 test_counts_and_quit (void)
 {
-  g_autofree char *dir = at_new_dir ("counts");
+  g_autofree char *dir = tu_new_dir ("counts");
   g_autofree char *big = sparse_file (dir, "video.mkv", G_GINT64_CONSTANT (4) << 30);
   g_autofree char *small = at_write_random (dir, "small.txt", 1000);
   g_autofree char *other = at_write_random (dir, "other.txt", 2000);
@@ -835,7 +811,7 @@ test_counts_and_quit (void)
   g_settings_set_int (window->settings, "concurrency", 1);
   at_drop (window, paths);
   at_answer (at_wait_dialog (window), PASSPHRASE);
-  job = find_job (window, "video.mkv");
+  job = at_find_job (window, "video.mkv");
   g_assert_true (at_wait_until (job_has_progress, job, TIMEOUT_MS));
   g_assert_cmpstr (gtk_label_get_text (window->files_label), ==, "1\u00a0running · 2\u00a0waiting");
   g_assert_cmpstr (gtk_label_get_text (window->throughput_label), !=, "Done");
@@ -905,7 +881,7 @@ test_counts_and_quit (void)
     at_drop (window, again);
   }
   at_answer (at_wait_dialog (window), PASSPHRASE);
-  job = find_job (window, "video.mkv");
+  job = at_find_job (window, "video.mkv");
   while (padlock_job_is_finished (job))        /* the cancelled one */
     {
       GListModel *model = G_LIST_MODEL (window->queue);
@@ -932,7 +908,7 @@ test_counts_and_quit (void)
 static void
 test_plaintext_size (void)
 {
-  g_autofree char *dir = at_new_dir ("size");
+  g_autofree char *dir = tu_new_dir ("size");
   g_autofree char *path = g_build_filename (dir, "zeros.raw", NULL);
   g_autofree char *message = g_build_filename (dir, "zeros.raw.gpg", NULL);
   g_autofree char *zeros = g_malloc0 (3 * 1000 * 1000);
@@ -953,13 +929,13 @@ test_plaintext_size (void)
   at_drop (window, paths);
   at_answer (at_wait_dialog (window), PASSPHRASE);
   g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
-  job = find_job (window, "zeros.raw.gpg");
+  job = at_find_job (window, "zeros.raw.gpg");
   g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_DONE);
   g_assert_cmpint (padlock_job_get_plaintext_size (job), ==, 3 * 1000 * 1000);
   at_settle (100);
   g_assert_true (g_str_has_prefix (gtk_label_get_text (GTK_LABEL (
                    row_child (window, 0, "status_label"))), expected));
-  close_window (window);
+  at_close_window (window);
 }
 
 /* The encrypt dialog: Enter moves on, blank passphrases are refused,
@@ -968,7 +944,7 @@ test_plaintext_size (void)
 static void
 test_passphrase_dialog (void)
 {
-  g_autofree char *dir = at_new_dir ("dialog");
+  g_autofree char *dir = tu_new_dir ("dialog");
   g_autofree char *a = at_write_random (dir, "a.txt", 10);
   PadlockWindow *window = at_new_window ();
   PadlockPassphraseDialog *dialog;
@@ -1059,7 +1035,7 @@ test_passphrase_dialog (void)
 
   gtk_window_close (GTK_WINDOW (dialog));
   at_settle (100);
-  close_window (window);
+  at_close_window (window);
 }
 
 /* Random octets named x.gpg are a decryption that says what they are not
@@ -1068,7 +1044,7 @@ test_passphrase_dialog (void)
 static void
 test_not_openpgp_drop (void)
 {
-  g_autofree char *dir = at_new_dir ("not-openpgp");
+  g_autofree char *dir = tu_new_dir ("not-openpgp");
   g_autofree char *fake = at_write_random (dir, "x.gpg", 5000);
   g_autofree char *fifo = g_build_filename (dir, "fifo", NULL);
   g_autofree char *listing = NULL;
@@ -1095,7 +1071,7 @@ test_not_openpgp_drop (void)
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (window->queue)), ==, 1);
   listing = tu_list_dir (dir);
   g_assert_cmpstr (listing, ==, "fifo|x.gpg");
-  close_window (window);
+  at_close_window (window);
 }
 
 static gboolean
@@ -1116,7 +1092,7 @@ has_one_finished_job (gpointer data)
 static void
 test_not_mine_no_keyring (void)
 {
-  g_autofree char *dir = at_new_dir ("not-mine-no-keyring");
+  g_autofree char *dir = tu_new_dir ("not-mine-no-keyring");
   g_autofree char *sample = g_build_filename (g_getenv ("PADLOCK_SOURCE_DIR"),
                                               "tests", "data",
                                               "rfc9580-a8-x25519-ocb.asc", NULL);
@@ -1147,7 +1123,7 @@ test_not_mine_no_keyring (void)
                    "not in your keyring.");
   listing = tu_list_dir (dir);
   g_assert_cmpstr (listing, ==, "b.txt.asc");
-  close_window (window);
+  at_close_window (window);
 }
 
 /* Show in Files and Open say why they failed, in a toast that shows the
@@ -1155,7 +1131,7 @@ test_not_mine_no_keyring (void)
 static void
 test_open_failure (void)
 {
-  g_autofree char *dir = at_new_dir ("open");
+  g_autofree char *dir = tu_new_dir ("open");
   g_autofree char *plain = at_write_random (dir, "data.padlocktest", 500);
   g_autofree char *message = g_build_filename (dir, "data.padlocktest.gpg", NULL);
   g_autoptr(GAppInfo) handler = g_app_info_get_default_for_type ("application/octet-stream",
@@ -1168,7 +1144,7 @@ test_open_failure (void)
   if (handler)
     {
       g_test_skip ("this system opens any file");
-      close_window (window);
+      at_close_window (window);
       return;
     }
   at_gpg_encrypt (plain, message, PASSPHRASE, NULL);
@@ -1187,7 +1163,7 @@ test_open_failure (void)
   g_assert_nonnull (title);
   g_assert_true (gtk_label_get_wrap (GTK_LABEL (title)));
   g_assert_cmpint (gtk_label_get_ellipsize (GTK_LABEL (title)), ==, PANGO_ELLIPSIZE_NONE);
-  close_window (window);
+  at_close_window (window);
 }
 
 static gboolean
@@ -1228,7 +1204,7 @@ count_ctrl_o (PadlockWindow *window)
 static void
 test_layout_and_bindings (void)
 {
-  g_autofree char *dir = at_new_dir ("layout");
+  g_autofree char *dir = tu_new_dir ("layout");
   g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
   PadlockApplication *app = at_application ();
   PadlockWindow *window = at_new_window ();
@@ -1284,13 +1260,7 @@ test_layout_and_bindings (void)
   g_assert_cmpfloat (header.origin.x + header.size.width, <=, width);
   g_assert_cmpfloat (list.origin.x + list.size.width, <=, width);
   g_assert_cmpfloat (header.size.width, ==, list.size.width);
-  close_window (window);
-}
-
-static gboolean
-speed_done (gpointer data)
-{
-  return !padlock_speed_window_is_running (data);
+  at_close_window (window);
 }
 
 /* Bar I's fill as drawn, and the share of the scale its number says. */
@@ -1341,7 +1311,7 @@ test_speed_scale (void)
   g_assert_true (padlock_speed_window_is_running (speed));
   explanation = g_strdup (gtk_label_get_text (speed->summary_label));
   g_assert_true (g_str_has_prefix (explanation, "Measured in memory"));
-  g_assert_true (at_wait_until (speed_done, speed, TIMEOUT_MS));
+  g_assert_true (at_wait_until (at_speed_done, speed, TIMEOUT_MS));
   g_assert_cmpstr (gtk_label_get_text (speed->summary_label), ==, explanation);
   /* Waits for the layout, not for a result: a bar drawn at the wrong
    * share stays wrong, and the loop below then fails. */
@@ -1370,7 +1340,7 @@ test_speed_scale (void)
        *c; c++)
     g_assert_nonnull (strstr (names->str, *c));
   gtk_window_destroy (GTK_WINDOW (speed));
-  close_window (window);
+  at_close_window (window);
 }
 
 /* A job on FILE_NAME in DIR that has its passphrase; the file need not
@@ -1382,12 +1352,8 @@ new_job (const char    *dir,
 {
   g_autofree char *path = g_build_filename (dir, file_name, NULL);
   g_autoptr(GFile) file = g_file_new_for_path (path);
-  PadlockJobConfig config = { 0 };
-  PadlockJob *job = padlock_job_new (file, PADLOCK_DIRECTION_ENCRYPT, &config);
 
-  if (secret)
-    padlock_job_set_secret (job, secret);
-  return job;
+  return at_new_job (file, secret);
 }
 
 static void
@@ -1419,7 +1385,7 @@ view_model (PadlockWindow *window)
 static void
 test_ten_thousand (void)
 {
-  g_autofree char *dir = at_new_dir ("many");
+  g_autofree char *dir = tu_new_dir ("many");
   g_autoptr(PadlockSecret) secret = padlock_secret_new (PASSPHRASE);
   PadlockWindow *window = at_new_window ();
   GtkAdjustment *adjustment;
@@ -1467,7 +1433,7 @@ test_ten_thousand (void)
   g_signal_handlers_disconnect_by_func (window->queue, count_signal, &changes);
   at_settle (100);
   g_assert_cmpstr (gtk_stack_get_visible_child_name (window->stack), ==, "empty");
-  close_window (window);
+  at_close_window (window);
 }
 
 /* Clear Finished takes out each run of finished jobs in one items-changed
@@ -1475,7 +1441,7 @@ test_ten_thousand (void)
 static void
 test_clear_ranges (void)
 {
-  g_autofree char *dir = at_new_dir ("ranges");
+  g_autofree char *dir = tu_new_dir ("ranges");
   g_autofree char *big = sparse_file (dir, "big.iso", G_GINT64_CONSTANT (4) << 30);
   g_autoptr(PadlockSecret) secret = padlock_secret_new (PASSPHRASE);
   g_autoptr(PadlockQueue) queue = padlock_queue_new ();
@@ -1537,7 +1503,7 @@ view_has_n (gpointer data)
 static void
 test_failures_filter (void)
 {
-  g_autofree char *dir = at_new_dir ("failures");
+  g_autofree char *dir = tu_new_dir ("failures");
   g_autofree char *plain = at_write_random (dir, "fine.txt", 1000);
   g_autofree char *big_path = sparse_file (dir, "big.iso", G_GINT64_CONSTANT (4) << 30);
   g_autoptr(PadlockSecret) secret = padlock_secret_new (PASSPHRASE);
@@ -1602,19 +1568,13 @@ test_failures_filter (void)
   g_assert_false (gtk_toggle_button_get_active (window->failures_button));
   g_assert_cmpuint (g_list_model_get_n_items (view_model (window)), ==, 0);
   padlock_queue_set_max_running (window->queue, 0);
-  close_window (window);
+  at_close_window (window);
 }
 
 static gboolean
 job_waits_for_memory (gpointer job)
 {
   return padlock_job_get_waiting_for_memory (job);
-}
-
-static gboolean
-job_finished (gpointer job)
-{
-  return padlock_job_is_finished (job);
 }
 
 /* Issue 19 item 6: while the process's key-derivation memory is taken
@@ -1624,7 +1584,7 @@ job_finished (gpointer job)
 static void
 test_waiting_for_memory (void)
 {
-  g_autofree char *dir = at_new_dir ("waiting-for-memory");
+  g_autofree char *dir = tu_new_dir ("waiting-for-memory");
   g_autofree char *path = at_write_random (dir, "small.bin", 1000);
   g_autoptr(GFile) file = g_file_new_for_path (path);
   g_autoptr(PadlockSecret) secret = padlock_secret_new (PASSPHRASE);
@@ -1647,7 +1607,7 @@ test_waiting_for_memory (void)
   g_assert_true (at_wait_until (job_waits_for_memory, job, 60000));
   g_assert_cmpstr (gtk_label_get_text (status), ==, "Waiting for memory…");
   padlock_job_cancel (job);
-  g_assert_true (at_wait_until (job_finished, job, 60000));
+  g_assert_true (at_wait_until (at_job_is_finished, job, 60000));
   g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_CANCELLED);
   g_assert_false (padlock_job_get_waiting_for_memory (job));
   g_assert_cmpstr (gtk_label_get_text (status), ==,
@@ -1666,7 +1626,7 @@ test_waiting_for_memory (void)
 static void
 test_row_recycle (void)
 {
-  g_autofree char *dir = at_new_dir ("recycle");
+  g_autofree char *dir = tu_new_dir ("recycle");
   g_autoptr(PadlockJob) alpha = new_job (dir, "alpha.txt", NULL);
   g_autoptr(PadlockJob) beta = new_job (dir, "beta.txt", NULL);
   guint notify_id = g_signal_lookup ("notify", G_TYPE_OBJECT);
@@ -1719,7 +1679,7 @@ test_row_recycle (void)
 static void
 test_narrow_rows (void)
 {
-  g_autofree char *dir = at_new_dir ("narrow");
+  g_autofree char *dir = tu_new_dir ("narrow");
   g_autofree char *plain = at_write_random (dir, "A long name for the holiday video of the summer.mkv",
                                             4000);
   PadlockWindow *window = at_new_window ();
@@ -1757,7 +1717,7 @@ test_narrow_rows (void)
   g_assert_true (gtk_widget_compute_bounds (row_child (window, 0, "show_button"),
                                             row_at (window, 0), &show));
   g_assert_cmpfloat (show.origin.y, <, title.origin.y + title.size.height);
-  close_window (window);
+  at_close_window (window);
 }
 
 int

@@ -51,43 +51,14 @@ static char *
 gpg_encrypt (const char *dir, const char *name, const char *text,
              gboolean symmetric, const char *r)
 {
-  g_autofree char *plain = g_build_filename (dir, name, NULL);
-  char *out = g_strconcat (plain, ".gpg", NULL);
-  g_autoptr(GBytes) in = g_bytes_new (text, strlen (text));
-  g_autoptr(GBytes) sealed = NULL;
-
-  g_assert_cmpint (tg_gpg (home, symmetric ? SKESK_PASSPHRASE : NULL, in,
-                           &sealed, "--trust-model", "always",
-                           "--set-filename", name, "--output", "-",
-                           symmetric ? "-c" : "--no-tty",
-                           r ? "-e" : "--no-tty", r ? "-r" : NULL, r, NULL),
-                   ==, 0);
-  g_assert_true (g_file_set_contents (out, g_bytes_get_data (sealed, NULL),
-                                      g_bytes_get_size (sealed), NULL));
-  return out;
+  return tg_encrypt_file (home, dir, name, text,
+                          symmetric ? SKESK_PASSPHRASE : NULL, r, NULL);
 }
 
 static PadlockWindow *
 app_window (void)
 {
   return padlock_application_get_window (at_application ());
-}
-
-/* The window's job for PATH, or NULL. */
-static PadlockJob *
-find_job (PadlockWindow *window, const char *path)
-{
-  GListModel *model = G_LIST_MODEL (window->queue);
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-
-  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
-    {
-      g_autoptr(PadlockJob) job = g_list_model_get_item (model, i);
-
-      if (g_file_equal (padlock_job_get_input (job), file))
-        return job;             /* the queue keeps it */
-    }
-  return NULL;
 }
 
 /* As the user clears the list: the header's graph and peak go too. */
@@ -112,26 +83,12 @@ open_file (const char *path)
   g_application_open (G_APPLICATION (at_application ()), files, 1, "");
 }
 
-static void
-assert_opened (PadlockJob *job, const char *dir, const char *name,
-               const char *text)
-{
-  g_autofree char *path = g_build_filename (dir, name, NULL);
-  g_autofree char *got = NULL;
-
-  g_assert_nonnull (job);
-  g_assert_no_error (padlock_job_get_error (job));
-  g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_DONE);
-  g_assert_true (g_file_get_contents (path, &got, NULL, NULL));
-  g_assert_cmpstr (got, ==, text);
-}
-
 /* `gpg -e -r alice`, opened: pinentry asks once (the agent's, not a
  * dialog of Padlock's), and the plain file is written beside it. */
 static void
 test_open_mine (void)
 {
-  g_autofree char *dir = at_new_dir ("winkeys-open");
+  g_autofree char *dir = tu_new_dir ("winkeys-open");
   g_autofree char *path = gpg_encrypt (dir, "letter.txt", "dear Alice\n",
                                        FALSE, alice_fpr);
   PadlockWindow *window = app_window ();
@@ -144,7 +101,7 @@ test_open_mine (void)
   open_file (path);
   g_assert_true (at_wait_queue_idle (window->queue, WAIT_MS));
   g_assert_null (window->dialog);
-  assert_opened (find_job (window, path), dir, "letter.txt", "dear Alice\n");
+  at_assert_opened (at_find_job (window, path), dir, "letter.txt", "dear Alice\n");
   g_assert_cmpuint (tg_home_pinentry_count (home), ==, asked + 1);
 }
 
@@ -195,12 +152,6 @@ row_of (PadlockWindow *window, PadlockJob *job)
   return NULL;
 }
 
-static gboolean
-is_finished (gpointer data)
-{
-  return padlock_job_is_finished (data);
-}
-
 /* Nothing moves while pinentry is up: no bytes, no rate. */
 static gboolean
 is_still (gpointer data)
@@ -223,7 +174,7 @@ cancel_while_waiting (PadlockWindow *window, PadlockJob *job,
 
   g_assert_nonnull (row);
   g_assert_true (gtk_widget_activate_action (row, "row.cancel", NULL));
-  g_assert_true (at_wait_until (is_finished, job, WAIT_MS));
+  g_assert_true (at_wait_until (at_job_is_finished, job, WAIT_MS));
   tg_home_release_pinentry (home);
   g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_CANCELLED);
   g_assert_error (padlock_job_get_error (job), PADLOCK_ERROR,
@@ -245,7 +196,7 @@ cancel_while_waiting (PadlockWindow *window, PadlockJob *job,
 static void
 test_waiting_and_cancel (void)
 {
-  g_autofree char *dir = at_new_dir ("winkeys-waiting");
+  g_autofree char *dir = tu_new_dir ("winkeys-waiting");
   g_autofree char *path = gpg_encrypt (dir, "waiting.txt", "never\n", FALSE,
                                        alice_fpr);
   PadlockWindow *window = app_window ();
@@ -261,7 +212,7 @@ test_waiting_and_cancel (void)
   g_assert_true (at_wait_until (reader_sees, &wait, WAIT_MS));
   g_test_message ("the row reads: %s", wait.found);
   g_assert_null (window->dialog);
-  job = find_job (window, path);
+  job = at_find_job (window, path);
   /* Two ticks of the job's and of the header's. */
   at_settle (1200);
   g_assert_true (at_wait_until (is_still, job, WAIT_MS));
@@ -289,7 +240,7 @@ test_waiting_and_cancel (void)
 static void
 test_sign_waiting_and_cancel (void)
 {
-  g_autofree char *dir = at_new_dir ("winkeys-sign-waiting");
+  g_autofree char *dir = tu_new_dir ("winkeys-sign-waiting");
   g_autofree char *plain = g_build_filename (dir, "memo.txt", NULL);
   const char *paths[] = { plain, NULL };
   PadlockWindow *window = app_window ();
@@ -308,7 +259,7 @@ test_sign_waiting_and_cancel (void)
   at_answer (dialog, SKESK_PASSPHRASE);
   g_assert_true (at_wait_until (reader_sees, &wait, WAIT_MS));
   g_test_message ("the row reads: %s", wait.found);
-  job = find_job (window, plain);
+  job = at_find_job (window, plain);
   g_assert_nonnull (job);
   g_assert_nonnull (padlock_job_get_signing_key (job));
   g_assert_false (padlock_job_is_finished (job));
@@ -328,7 +279,7 @@ test_sign_waiting_and_cancel (void)
 static void
 test_mixed_drop (void)
 {
-  g_autofree char *dir = at_new_dir ("winkeys-mixed");
+  g_autofree char *dir = tu_new_dir ("winkeys-mixed");
   g_autofree char *mine = gpg_encrypt (dir, "mine.txt", "for me\n", FALSE,
                                        alice_fpr);
   g_autofree char *pw = gpg_encrypt (dir, "pw.txt", "passphrase\n", TRUE,
@@ -355,10 +306,10 @@ test_mixed_drop (void)
   g_assert_true (at_wait_queue_idle (window->queue, WAIT_MS));
   at_settle (200);
   g_assert_null (window->dialog);
-  assert_opened (find_job (window, mine), dir, "mine.txt", "for me\n");
-  assert_opened (find_job (window, pw), dir, "pw.txt", "passphrase\n");
-  assert_opened (find_job (window, bobpw), dir, "bobpw.txt", "bob or pw\n");
-  bob_job = find_job (window, bob);
+  at_assert_opened (at_find_job (window, mine), dir, "mine.txt", "for me\n");
+  at_assert_opened (at_find_job (window, pw), dir, "pw.txt", "passphrase\n");
+  at_assert_opened (at_find_job (window, bobpw), dir, "bobpw.txt", "bob or pw\n");
+  bob_job = at_find_job (window, bob);
   g_assert_nonnull (bob_job);
   error = padlock_job_get_error (bob_job);
   g_assert_error (error, PADLOCK_ERROR, PADLOCK_ERROR_PUBLIC_KEY);
@@ -383,7 +334,7 @@ dialog_shown (gpointer data)
 static void
 test_keys_then_passphrase (void)
 {
-  g_autofree char *dir = at_new_dir ("winkeys-then");
+  g_autofree char *dir = tu_new_dir ("winkeys-then");
   g_autofree char *both = gpg_encrypt (dir, "both.txt", "either\n", TRUE,
                                        alice_fpr);
   const char *paths[] = { both, NULL };
@@ -402,7 +353,7 @@ test_keys_then_passphrase (void)
                    "passphrase opens it too.");
   at_answer (dialog, SKESK_PASSPHRASE);
   g_assert_true (at_wait_queue_idle (window->queue, WAIT_MS));
-  assert_opened (find_job (window, both), dir, "both.txt", "either\n");
+  at_assert_opened (at_find_job (window, both), dir, "both.txt", "either\n");
 }
 
 static gboolean
@@ -420,7 +371,7 @@ row_subtitle_is_not (gpointer data)
 static void
 test_import_row (void)
 {
-  g_autofree char *dir = at_new_dir ("winkeys-import");
+  g_autofree char *dir = tu_new_dir ("winkeys-import");
   g_autofree char *asc = g_build_filename (dir, "erin.asc", NULL);
   g_autoptr(GBytes) cert = NULL;
   const char *paths[] = { asc, NULL };
@@ -465,7 +416,7 @@ test_import_row (void)
 static void
 test_wrong_then_retry (void)
 {
-  g_autofree char *dir = at_new_dir ("winkeys-retry");
+  g_autofree char *dir = tu_new_dir ("winkeys-retry");
   g_autofree char *path = gpg_encrypt (dir, "retry.txt", "second time\n", FALSE,
                                        alice_fpr);
   PadlockWindow *window = app_window ();
@@ -476,7 +427,7 @@ test_wrong_then_retry (void)
   tg_home_set_pinentry (home, "not alice's key pass");
   open_file (path);
   g_assert_true (at_wait_queue_idle (window->queue, WAIT_MS));
-  job = find_job (window, path);
+  job = at_find_job (window, path);
   g_assert_nonnull (job);
   g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_FAILED);
   g_assert_error (padlock_job_get_error (job), PADLOCK_ERROR,
@@ -487,7 +438,7 @@ test_wrong_then_retry (void)
   g_assert_null (window->dialog);
   g_assert_true (at_wait_queue_idle (window->queue, WAIT_MS));
   g_assert_null (window->dialog);
-  assert_opened (job, dir, "retry.txt", "second time\n");
+  at_assert_opened (job, dir, "retry.txt", "second time\n");
 }
 
 int

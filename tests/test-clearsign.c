@@ -32,13 +32,6 @@ static const pl_cert *both[2];
 #define RFC_A6_TEXT "What we need from the grocery store:\n\n- tofu\n" \
                     "- vegetables\n- noodles\n\n"
 
-static char *
-data_path (const char *name)
-{
-  return g_build_filename (g_getenv ("PADLOCK_SOURCE_DIR"), "tests", "data",
-                           name, NULL);
-}
-
 /* Verifies MSG with both keys: the error, the verdicts, the text. */
 static gpg_error_t
 verify (const char *msg, size_t len, pl_verifications *v, char **text)
@@ -88,8 +81,8 @@ n_good (const pl_verifications *v)
 static void
 test_rfc9580 (void)
 {
-  g_autofree char *cp = data_path ("rfc9580-a3-cert.asc");
-  g_autofree char *mp = data_path ("rfc9580-a6-clearsigned.asc");
+  g_autofree char *cp = tu_data_path ("rfc9580-a3-cert.asc");
+  g_autofree char *mp = tu_data_path ("rfc9580-a6-clearsigned.asc");
   g_autofree char *certs_text = NULL, *msg = NULL, *text = NULL;
   uint8_t *bin;
   size_t bin_len, len, flips = 0;

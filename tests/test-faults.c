@@ -229,11 +229,7 @@ fast_options (pl_encrypt_options *o, const shape *s)
   o->compress_algo = s->compress;
   if (s->chunk_octet)
     o->chunk_octet = s->chunk_octet;
-  /* Cheap KDFs: these tests are about the data path. */
-  o->s2k_ms = 1;
-  o->argon2_passes = 1;
-  o->argon2_parallelism = 1;
-  o->argon2_memory_exp = 10;
+  tu_cheap_kdf (o);             /* these tests are about the data path */
   o->file_name = "plain.bin";
 }
 
@@ -458,27 +454,6 @@ test_source_fault (gconstpointer data)
   g_test_message ("%u failing jobs", runs);
 }
 
-static char *
-file_sha256 (const char *path)
-{
-  g_autofree char *data = NULL;
-  gsize len = 0;
-
-  g_assert_true (g_file_get_contents (path, &data, &len, NULL));
-  return tu_sha256_hex (data, len);
-}
-
-static char *
-new_dir (const char *name)
-{
-  static guint counter;
-  g_autofree char *base = g_strdup_printf ("%s-%u", name, counter++);
-  char *dir = g_build_filename (tu_tmpdir (), base, NULL);
-
-  g_assert_cmpint (g_mkdir (dir, 0700), ==, 0);
-  return dir;
-}
-
 static const guint64 file_limits[] = { 0, 1, 4095, MIB + 3 };
 
 /* The fault sink over pl_sink_new_file: the temporary file goes, no final
@@ -496,7 +471,7 @@ test_file_fault (void)
         for (gsize l = 0; l < G_N_ELEMENTS (file_limits); l++)
           for (gsize k = 0; k < G_N_ELEMENTS (errnos); k++)
             {
-              g_autofree char *folder = new_dir ("file-fault");
+              g_autofree char *folder = tu_new_dir ("file-fault");
               GBytes *in = job_input (dir, i);
               g_autofree char *in_path = g_build_filename (folder, "input", NULL);
               g_autofree char *out_path = g_build_filename (folder, "output", NULL);
@@ -516,7 +491,7 @@ test_file_fault (void)
               g_assert_true (g_file_set_contents (in_path, g_bytes_get_data (in, NULL),
                                                   g_bytes_get_size (in), NULL));
               before = tu_list_dir (folder);
-              hash_before = file_sha256 (in_path);
+              hash_before = tu_file_sha256 (in_path);
               g_assert_cmpuint (pl_source_new_file (in_path, &src), ==, 0);
               tu_refuse_tmpfile (!tmpfile);
               g_assert_cmpuint (pl_sink_new_file (out_path, &inner), ==, 0);
@@ -543,7 +518,7 @@ test_file_fault (void)
               EXPECT (!g_strcmp0 (before, after), "%s: %s, then %s", what,
                       before, after);
               EXPECT (!g_file_test (out_path, G_FILE_TEST_EXISTS), "%s", what);
-              hash_after = file_sha256 (in_path);
+              hash_after = tu_file_sha256 (in_path);
               EXPECT (!g_strcmp0 (hash_before, hash_after), "%s: input changed", what);
               g_unlink (in_path);
               g_rmdir (folder);
@@ -700,7 +675,7 @@ static void
 test_cancel (void)
 {
   g_autoptr(GBytes) plain = tu_random_bytes (20 * MIB);
-  g_autofree char *folder = new_dir ("cancel");
+  g_autofree char *folder = tu_new_dir ("cancel");
   g_autofree char *in_path = g_build_filename (folder, "plain", NULL);
   g_autofree char *out_path = g_build_filename (folder, "out", NULL);
   g_autofree char *plain_hash = tu_sha256_hex (g_bytes_get_data (plain, NULL),
@@ -735,7 +710,7 @@ test_cancel (void)
               direction_names[dir], sn, threads);
             g_autofree char *before = tu_list_dir (folder);
             g_autofree char *after = NULL, *hash = NULL;
-            g_autofree char *ct_hash = file_sha256 (ct_path);
+            g_autofree char *ct_hash = tu_file_sha256 (ct_path);
             g_autofree char *ct_hash_after = NULL;
             cancel_state c = { 0 };
             pl_job_control ctl = {
@@ -765,9 +740,9 @@ test_cancel (void)
             after = tu_list_dir (folder);
             EXPECT (!g_strcmp0 (before, after), "%s: %s, then %s", what,
                     before, after);
-            hash = file_sha256 (in_path);
+            hash = tu_file_sha256 (in_path);
             EXPECT (!g_strcmp0 (hash, plain_hash), "%s: input changed", what);
-            ct_hash_after = file_sha256 (ct_path);
+            ct_hash_after = tu_file_sha256 (ct_path);
             EXPECT (!g_strcmp0 (ct_hash, ct_hash_after), "%s: input changed", what);
           }
       g_unlink (ct_path);

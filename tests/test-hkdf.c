@@ -44,30 +44,14 @@ static const hkdf_vector vectors[] = {
   },
 };
 
-static GByteArray *
-unhex (const char *s)
-{
-  GByteArray *a = g_byte_array_new ();
-  size_t n = strlen (s);
-
-  g_assert_cmpuint (n % 2, ==, 0);
-  for (size_t i = 0; i < n; i += 2)
-    {
-      guint8 b = (guint8) ((g_ascii_xdigit_value (s[i]) << 4)
-                           | g_ascii_xdigit_value (s[i + 1]));
-      g_byte_array_append (a, &b, 1);
-    }
-  return a;
-}
-
 static void
 check_vector (gconstpointer data)
 {
   const hkdf_vector *v = data;
-  GByteArray *ikm = unhex (v->ikm);
-  GByteArray *salt = unhex (v->salt);
-  GByteArray *info = unhex (v->info);
-  GByteArray *okm = unhex (v->okm);
+  GByteArray *ikm = tu_unhex (v->ikm);
+  GByteArray *salt = tu_unhex (v->salt);
+  GByteArray *info = tu_unhex (v->info);
+  GByteArray *okm = tu_unhex (v->okm);
   guint8 *out = gcry_malloc_secure (okm->len);
 
   g_assert_nonnull (out);

@@ -169,8 +169,7 @@ test_budget_counts_runs (void)
   const char *wrong_first[] = { "other", "secret" };
   run_opts r = { right_first, 2, NULL, 0 };
   pl_decrypt_options d = { 0 };
-  pl_opener file = pl_opener_passphrase_source ("secret\n", 7,
-                                                PL_PASSPHRASE_FILE);
+  pl_opener file = pl_opener_passphrase_source ("secret\n", 7, PL_PASSPHRASE_FILE);
   GBytes *out = NULL;
   const uint8_t *data;
   size_t n, before;
@@ -284,14 +283,6 @@ test_derive_once (void)
   gcry_free (k);
 }
 
-static gpointer
-cancel_later (gpointer flag)
-{
-  g_usleep (300 * 1000);
-  atomic_store ((atomic_int *) flag, 1);
-  return NULL;
-}
-
 /* A cancel during key derivation ends the job as cancelled, not as a
  * wrong passphrase (nor, had it run on, a success): two Argon2 SKESKs of
  * 3 passes over 512 MiB take several seconds to try; cancelled after
@@ -312,7 +303,7 @@ test_cancel_during_derivation (void)
   pb_skesk_v4_argon2 (msg, 2, 4, 19, 101);
   append_valid (msg, "password", "hello");
   timer = g_timer_new ();
-  t = g_thread_new ("cancel", cancel_later, &flag);
+  t = tu_cancel_after (&flag, 300);
   err = run_decrypt (&r, msg, &out);
   g_thread_join (t);
   g_assert_cmpint (gpg_err_code (err), ==, GPG_ERR_CANCELED);
@@ -343,7 +334,7 @@ test_cancel_encrypt_derivation (void)
   o.argon2_passes = 20;
   o.argon2_memory_exp = 19;
   ctl.cancel = &flag;
-  t = g_thread_new ("cancel", cancel_later, &flag);
+  t = tu_cancel_after (&flag, 300);
   pl_opener key = pl_opener_passphrase ("pw", 2);
 
   o.openers = &key;

@@ -192,6 +192,7 @@ sample (const char *name)
   return g_build_filename (samples_dir, name, NULL);
 }
 
+/* tu_gpg with its arguments listed in the call, up to NULL. */
 static void
 gpg (const char *first,
      ...)
@@ -199,15 +200,12 @@ gpg (const char *first,
   g_autoptr(GPtrArray) argv = g_ptr_array_new ();
   va_list args;
 
-  g_ptr_array_add (argv, (gpointer) "--trust-model");
-  g_ptr_array_add (argv, (gpointer) "always");
   va_start (args, first);
   for (const char *a = first; a; a = va_arg (args, const char *))
     g_ptr_array_add (argv, (gpointer) a);
   va_end (args);
   g_ptr_array_add (argv, NULL);
-  if (tu_run_gpg (NULL, (const char *const *) argv->pdata, NULL, NULL, NULL))
-    g_error ("gpg %s failed", first);
+  g_bytes_unref (tu_gpg ((const char *const *) argv->pdata, NULL));
 }
 
 static char *
@@ -534,19 +532,6 @@ assert_schema (const char *program,
   g_assert_nonnull (strstr (err, "--passphrase-file"));
 }
 
-static void
-copy_file (const char *from,
-           const char *to,
-           int         mode)
-{
-  g_autofree char *data = NULL;
-  gsize length;
-
-  g_assert_true (g_file_get_contents (from, &data, &length, NULL));
-  g_assert_true (g_file_set_contents (to, data, (gssize) length, NULL));
-  g_assert_cmpint (g_chmod (to, mode), ==, 0);
-}
-
 /* Issue 20 §5: a program in the build tree finds the schema compiled
  * there by itself; an installed one knows nothing of the build tree, not
  * even its path, and finds the installed schema only. */
@@ -582,8 +567,9 @@ test_schema (void)
    * only the build root's stamp makes it one. */
   g_assert_cmpint (g_mkdir_with_parents (bin, 0700), ==, 0);
   g_assert_cmpint (g_mkdir_with_parents (data, 0700), ==, 0);
-  copy_file (program, copy, 0755);
-  copy_file (compiled, compiled_copy, 0644);
+  tu_copy_file (program, copy);
+  g_assert_cmpint (g_chmod (copy, 0755), ==, 0);
+  tu_copy_file (compiled, compiled_copy);
   assert_no_schema (copy, nowhere);
   g_assert_true (g_file_set_contents (stamp, "", 0, NULL));
   assert_schema (copy, nowhere);

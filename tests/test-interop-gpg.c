@@ -7,18 +7,6 @@
 #include <string.h>
 #include <glib/gstdio.h>
 
-static char *gpg;
-
-
-static gboolean
-have_gpg (void)
-{
-  if (!gpg)
-    gpg = tu_peer ("gpg");
-  return gpg != NULL;
-}
-
-
 /* gpg decrypts our default-profile output, byte for byte. */
 static void
 test_gpg_reads_ours (gconstpointer p)
@@ -27,7 +15,7 @@ test_gpg_reads_ours (gconstpointer p)
   const int profile = GPOINTER_TO_INT (p) >> 1;
   static const gsize sizes[] = { 0, 1, 4095, (1u << 20) + 1, 7u << 20 };
 
-  if (!have_gpg ())
+  if (!tu_have_peer ("gpg"))
     return;
   for (gsize i = 0; i < G_N_ELEMENTS (sizes); i++)
     {
@@ -102,7 +90,7 @@ test_peers_read_batch (gconstpointer p)
   pl_keycache *batch;
   int peers = 0;
 
-  if (!have_gpg ())
+  if (!tu_have_peer ("gpg"))
     return;
   pw = tu_random_passphrase ();
   pwfile = tu_write_temp ("batch-pw", pw, strlen (pw));
@@ -161,7 +149,7 @@ test_ours_reads_gpg (gconstpointer p)
   int status;
   gpg_error_t err;
 
-  if (!have_gpg ())
+  if (!tu_have_peer ("gpg"))
     return;
   pw = tu_random_passphrase ();
   pwfile = tu_write_temp ("gpg-pw", pw, strlen (pw));

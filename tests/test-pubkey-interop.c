@@ -27,39 +27,13 @@ static tk_gpg_key protected_keys[] = {
   { "locked-rsa3072", "rsa3072", "rsa3072", "key pass \xc3\xa4", NULL, NULL },
 };
 
-/* Runs padlock-sop ARGS (NULL-terminated) on IN; *OUT its output. */
-static int
-sop (const char *const *args, GBytes *in, GBytes **out, char **err_text)
-{
-  return tu_run_sop (args, in, out, err_text);
-}
-
-/* gpg encrypts to WHO (user ID or fingerprints, more than one with
- * EXTRA args first). */
-static GBytes *
-gpg_encrypt (const char *const *extra, GBytes *plain)
-{
-  GPtrArray *a = g_ptr_array_new ();
-  GBytes *out = NULL;
-
-  g_ptr_array_add (a, "--trust-model");
-  g_ptr_array_add (a, "always");
-  for (; *extra; extra++)
-    g_ptr_array_add (a, (char *) *extra);
-  g_ptr_array_add (a, NULL);
-  g_assert_cmpint (tu_run_gpg (NULL, (const char *const *) a->pdata, plain,
-                               &out, NULL), ==, 0);
-  g_ptr_array_free (a, TRUE);
-  return out;
-}
-
 static void
 assert_sop_decrypts (const char *const *args, GBytes *msg, GBytes *plain)
 {
   GBytes *out = NULL;
   g_autofree char *err = NULL;
 
-  g_assert_cmpint (sop (args, msg, &out, &err), ==, 0);
+  g_assert_cmpint (tu_run_sop (args, msg, &out, &err), ==, 0);
   g_assert_true (g_bytes_equal (out, plain));
   g_bytes_unref (out);
 }
@@ -73,7 +47,7 @@ test_gpg_both_ways (gconstpointer p)
   GBytes *plain = tu_random_bytes (70000), *msg, *cert, *sec, *out = NULL;
   g_autofree char *cert_path = NULL, *sec_path = NULL;
 
-  if (!tk_have_gpg ())
+  if (!tu_have_peer ("gpg"))
     return;
   tk_ensure_key (key);
   cert = tk_gpg_export (key->fpr, 1);
@@ -83,14 +57,14 @@ test_gpg_both_ways (gconstpointer p)
   {
     const char *e[] = { "-e", "-r", key->fpr, NULL };
     const char *d[] = { "decrypt", sec_path, NULL };
-    msg = gpg_encrypt (e, plain);
+    msg = tu_gpg (e, plain);
     assert_sop_decrypts (d, msg, plain);
     g_bytes_unref (msg);
   }
   {
     const char *e[] = { "encrypt", cert_path, NULL };
     const char *d[] = { "--decrypt", NULL };
-    g_assert_cmpint (sop (e, plain, &msg, NULL), ==, 0);
+    g_assert_cmpint (tu_run_sop (e, plain, &msg, NULL), ==, 0);
     g_assert_cmpint (tu_run_gpg (NULL, d, msg, &out, NULL), ==, 0);
     g_assert_true (g_bytes_equal (out, plain));
     g_bytes_unref (out);
@@ -111,7 +85,7 @@ test_gpg_protected (gconstpointer p)
   g_autofree char *sec_path = NULL, *good = NULL, *bad = NULL;
   g_autofree char *good_opt = NULL, *bad_opt = NULL, *err = NULL;
 
-  if (!tk_have_gpg ())
+  if (!tu_have_peer ("gpg"))
     return;
   tk_ensure_key (key);
   sec = tk_gpg_export_secret (key->fpr, key->passphrase);
@@ -122,16 +96,16 @@ test_gpg_protected (gconstpointer p)
   bad_opt = g_strdup_printf ("--with-key-password=%s", bad);
   {
     const char *e[] = { "-e", "-r", key->fpr, NULL };
-    msg = gpg_encrypt (e, plain);
+    msg = tu_gpg (e, plain);
   }
   {
     const char *d[] = { "decrypt", sec_path, NULL };
-    g_assert_cmpint (sop (d, msg, NULL, &err), ==, 67);
+    g_assert_cmpint (tu_run_sop (d, msg, NULL, &err), ==, 67);
     g_free (g_steal_pointer (&err));
   }
   {
     const char *d[] = { "decrypt", bad_opt, sec_path, NULL };
-    g_assert_cmpint (sop (d, msg, NULL, NULL), ==, 67);
+    g_assert_cmpint (tu_run_sop (d, msg, NULL, NULL), ==, 67);
   }
   {
     const char *d[] = { "decrypt", bad_opt, good_opt, sec_path, NULL };
@@ -152,7 +126,7 @@ test_gpg_elgamal (void)
   GBytes *plain = tu_bytes_text ("for an old key\n"), *msg, *sec, *cert;
   g_autofree char *sec_path = NULL, *cert_path = NULL, *err = NULL;
 
-  if (!tk_have_gpg ())
+  if (!tu_have_peer ("gpg"))
     return;
   tk_ensure_key (&key);
   sec = tk_gpg_export_secret (key.fpr, NULL);
@@ -162,13 +136,13 @@ test_gpg_elgamal (void)
   {
     const char *e[] = { "-e", "-r", key.fpr, NULL };
     const char *d[] = { "decrypt", sec_path, NULL };
-    msg = gpg_encrypt (e, plain);
+    msg = tu_gpg (e, plain);
     assert_sop_decrypts (d, msg, plain);
     g_bytes_unref (msg);
   }
   {
     const char *e[] = { "encrypt", cert_path, NULL };
-    g_assert_cmpint (sop (e, plain, NULL, &err), ==, 13);
+    g_assert_cmpint (tu_run_sop (e, plain, NULL, &err), ==, 13);
   }
   g_bytes_unref (sec);
   g_bytes_unref (cert);
@@ -184,7 +158,7 @@ test_two_and_passphrase (void)
   g_autofree char *pwfile = NULL, *pw_opt = NULL;
   char *sec[2], *cert[2];
 
-  if (!tk_have_gpg ())
+  if (!tu_have_peer ("gpg"))
     return;
   for (int i = 0; i < 2; i++)
     {
@@ -202,7 +176,7 @@ test_two_and_passphrase (void)
   {
     const char *e[] = { "--passphrase-file", pwfile, "-c", "-e", "-r",
                         tk_keys[1].fpr, "-r", tk_keys[2].fpr, NULL };
-    msg = gpg_encrypt (e, plain);
+    msg = tu_gpg (e, plain);
   }
   for (int i = 0; i < 3; i++)
     {
@@ -213,7 +187,7 @@ test_two_and_passphrase (void)
   {
     const char *e[] = { "encrypt", pw_opt, cert[0], cert[1], NULL };
     const char *d[] = { "--decrypt", NULL };
-    g_assert_cmpint (sop (e, plain, &msg, NULL), ==, 0);
+    g_assert_cmpint (tu_run_sop (e, plain, &msg, NULL), ==, 0);
     g_assert_cmpint (tu_run_gpg (NULL, d, msg, &out, NULL), ==, 0);
     g_assert_true (g_bytes_equal (out, plain));
     g_bytes_unref (out);
@@ -241,7 +215,7 @@ test_throw_keyids (void)
   GBytes *plain = tu_bytes_text ("anonymous\n"), *msg, *a, *b;
   g_autofree char *pa = NULL, *pb = NULL, *err = NULL;
 
-  if (!tk_have_gpg ())
+  if (!tu_have_peer ("gpg"))
     return;
   a = tk_gpg_export_secret (tk_ensure_key (&tk_keys[1])->fpr, NULL);
   b = tk_gpg_export_secret (tk_ensure_key (&tk_keys[5])->fpr, NULL);
@@ -249,7 +223,7 @@ test_throw_keyids (void)
   pb = tu_write_temp_bytes ("anon-b", b);
   {
     const char *e[] = { "--throw-keyids", "-e", "-r", tk_keys[5].fpr, NULL };
-    msg = gpg_encrypt (e, plain);
+    msg = tu_gpg (e, plain);
   }
   {
     const char *d[] = { "decrypt", pa, pb, NULL };
@@ -257,7 +231,7 @@ test_throw_keyids (void)
   }
   {
     const char *d[] = { "decrypt", pa, NULL };
-    g_assert_cmpint (sop (d, msg, NULL, &err), ==, 29);
+    g_assert_cmpint (tu_run_sop (d, msg, NULL, &err), ==, 29);
     g_assert_nonnull (strstr (err, "the message is for anonymous"));
   }
   g_bytes_unref (msg);
@@ -266,8 +240,8 @@ test_throw_keyids (void)
     const char *e[] = { "-e", "-r", tk_keys[5].fpr, NULL };
     const char *d[] = { "decrypt", pa, NULL };
     g_autofree char *want = g_strdup_printf ("0x%s", tk_keys[5].sub_fpr + 24);
-    msg = gpg_encrypt (e, plain);
-    g_assert_cmpint (sop (d, msg, NULL, &err), ==, 29);
+    msg = tu_gpg (e, plain);
+    g_assert_cmpint (tu_run_sop (d, msg, NULL, &err), ==, 29);
     g_assert_nonnull (strstr (err, want));
     g_bytes_unref (msg);
   }
@@ -284,13 +258,13 @@ test_profile_refused (void)
   GBytes *plain = tu_bytes_text ("x"), *cert, *msg = NULL;
   g_autofree char *path = NULL, *err = NULL;
 
-  if (!tk_have_gpg ())
+  if (!tu_have_peer ("gpg"))
     return;
   cert = tk_gpg_export (tk_ensure_key (&tk_keys[1])->fpr, 0);
   path = tu_write_temp_bytes ("profile-cert", cert);
   {
     const char *e[] = { "encrypt", "--profile=rfc9580", path, NULL };
-    g_assert_cmpint (sop (e, plain, &msg, &err), ==, 17);
+    g_assert_cmpint (tu_run_sop (e, plain, &msg, &err), ==, 17);
     g_assert_nonnull (strstr (err, "cannot read the rfc9580 profile"));
     g_assert_cmpuint (g_bytes_get_size (msg), ==, 0);
     g_bytes_unref (msg);
@@ -300,15 +274,6 @@ test_profile_refused (void)
 }
 
 /* ---- sqop and rnp -------------------------------------------------- */
-
-static gboolean
-have (const char *program)
-{
-  /* A peer missing is a failure, not a pass (build-aux/install-deps
-   * installs it). */
-  g_autofree char *p = tu_peer (program);
-  return p != NULL;
-}
 
 /* sqop's generate-key: sqop encrypts, we decrypt; we encrypt, sqop
  * decrypts. */
@@ -320,7 +285,7 @@ test_sqop_both_ways (void)
   g_autofree char *sq = NULL, *sec_path = NULL, *cert_path = NULL;
   int status;
 
-  if (!have ("sqop"))
+  if (!tu_have_peer ("sqop"))
     return;
   sq = tu_find_program ("sqop");
   {
@@ -346,7 +311,7 @@ test_sqop_both_ways (void)
   {
     const char *e[] = { "encrypt", cert_path, NULL };
     const char *argv[] = { sq, "decrypt", sec_path, NULL };
-    g_assert_cmpint (sop (e, plain, &msg, NULL), ==, 0);
+    g_assert_cmpint (tu_run_sop (e, plain, &msg, NULL), ==, 0);
     g_assert_true (tu_run (argv, msg, &out, NULL, &status));
     g_assert_cmpint (status, ==, 0);
     g_assert_true (g_bytes_equal (out, plain));
@@ -368,7 +333,7 @@ test_rnp_both_ways (void)
   g_autofree char *sec_path = NULL, *cert_path = NULL;
   int status;
 
-  if (!have ("rnp") || !have ("rnpkeys"))
+  if (!tu_have_peer ("rnp") || !tu_have_peer ("rnpkeys"))
     return;
   rnp = tu_find_program ("rnp");
   rnpkeys = tu_find_program ("rnpkeys");
@@ -409,7 +374,7 @@ test_rnp_both_ways (void)
     const char *e[] = { "encrypt", cert_path, NULL };
     const char *argv[] = { rnp, "--homedir", home, "--password", "", "-d",
                            "--output", "-", NULL };
-    g_assert_cmpint (sop (e, plain, &msg, NULL), ==, 0);
+    g_assert_cmpint (tu_run_sop (e, plain, &msg, NULL), ==, 0);
     g_assert_true (tu_run (argv, msg, &out, NULL, &status));
     g_assert_cmpint (status, ==, 0);
     g_assert_true (g_bytes_equal (out, plain));
@@ -464,10 +429,10 @@ test_rsa16384 (void)
   {
     const char *e[] = { "encrypt", cert_path, NULL };
     const char *d[] = { "decrypt", sec_path, NULL };
-    g_assert_cmpint (sop (e, plain, &msg, NULL), ==, 0);
+    g_assert_cmpint (tu_run_sop (e, plain, &msg, NULL), ==, 0);
     assert_sop_decrypts (d, msg, plain);
   }
-  if (tk_have_gpg ())
+  if (tu_have_peer ("gpg"))
     {
       const char *imp[] = { "--import", NULL };
       const char *d[] = { "--decrypt", NULL };
@@ -478,7 +443,7 @@ test_rsa16384 (void)
       g_assert_cmpint (tu_run_gpg (NULL, imp, sec, NULL, NULL), ==, 0);
       g_assert_cmpint (tu_run_gpg (NULL, d, msg, &out, NULL), ==, 0);
       g_assert_true (g_bytes_equal (out, plain));
-      gmsg = gpg_encrypt (e, plain);
+      gmsg = tu_gpg (e, plain);
       assert_sop_decrypts (sd, gmsg, plain);
       g_bytes_unref (gmsg);
       g_bytes_unref (out);
@@ -551,14 +516,14 @@ test_openpgpjs_both_ways (gconstpointer data)
   {
     const char *e[] = { "encrypt", cert_path, NULL };
     const char *a[] = { "decrypt-with", key_path, k->locked ? pw : "-", NULL };
-    g_assert_cmpint (sop (e, plain, &msg, NULL), ==, 0);
+    g_assert_cmpint (tu_run_sop (e, plain, &msg, NULL), ==, 0);
     /* A v6 key gets PKESK v6 before SEIPD v2, and so does a v4 key that
      * advertises SEIPD v2 (OpenPGP.js does with aeadProtect); else v3. */
     {
       const char *d[] = { "dearmor", NULL };
       GBytes *bin = NULL;
       const guint8 *b;
-      g_assert_cmpint (sop (d, msg, &bin, NULL), ==, 0);
+      g_assert_cmpint (tu_run_sop (d, msg, &bin, NULL), ==, 0);
       b = g_bytes_get_data (bin, NULL);
       g_assert_cmpint (b[0] & 0x3F, ==, 1);
       g_assert_cmpint (b[2], ==, (k->v6[0] == '1' || k->aead_protect[0] == '1')
@@ -591,8 +556,8 @@ own_key (const char *profile, const char *uid, const char *pwfile,
   GBytes *sec = NULL, *cert = NULL;
   char *path;
 
-  g_assert_cmpint (sop (g, NULL, &sec, NULL), ==, 0);
-  g_assert_cmpint (sop (x, sec, &cert, NULL), ==, 0);
+  g_assert_cmpint (tu_run_sop (g, NULL, &sec, NULL), ==, 0);
+  g_assert_cmpint (tu_run_sop (x, sec, &cert, NULL), ==, 0);
   path = tu_write_temp_bytes ("own-sec", sec);
   *cert_path = tu_write_temp_bytes ("own-cert", cert);
   g_bytes_unref (sec);
@@ -617,7 +582,7 @@ test_own_key_with_gpg_and_sqop (gconstpointer data)
   gsize len;
   int good = 0;
 
-  if (!tk_have_gpg ())
+  if (!tu_have_peer ("gpg"))
     return;
   pwfile = pw ? tu_write_temp ("own-pw", pw, strlen (pw)) : NULL;
   pw_opt = pw ? g_strdup_printf ("--with-key-password=%s", pwfile) : NULL;
@@ -642,14 +607,14 @@ test_own_key_with_gpg_and_sqop (gconstpointer data)
   {
     const char *e[] = { "-e", "-r", uid, NULL };
     const char *d[] = { "decrypt", sec_path, pw_opt, NULL };
-    msg = gpg_encrypt (e, plain);
+    msg = tu_gpg (e, plain);
     assert_sop_decrypts (d, msg, plain);
     g_bytes_unref (msg);
   }
   {
     const char *e[] = { "encrypt", cert_path, NULL };
     const char *d[] = { "--passphrase", pw ? pw : "", "--decrypt", NULL };
-    g_assert_cmpint (sop (e, plain, &msg, NULL), ==, 0);
+    g_assert_cmpint (tu_run_sop (e, plain, &msg, NULL), ==, 0);
     g_assert_cmpint (tu_run_gpg (NULL, d, msg, &out, NULL), ==, 0);
     g_assert_true (g_bytes_equal (out, plain));
     g_bytes_unref (out);
@@ -700,7 +665,7 @@ test_own_v6_key_with_openpgpjs (gconstpointer data)
   {
     const char *e[] = { "encrypt", cert_path, NULL };
     const char *a[] = { "decrypt-with", sec_path, pw ? pwfile : "-", NULL };
-    g_assert_cmpint (sop (e, plain, &msg, NULL), ==, 0);
+    g_assert_cmpint (tu_run_sop (e, plain, &msg, NULL), ==, 0);
     g_assert_cmpint (tu_run_openpgpjs (a, msg, &out), ==, 0);
     g_assert_true (g_bytes_equal (out, plain));
     g_bytes_unref (out);
@@ -786,14 +751,14 @@ test_held_elsewhere (void)
   pl_opener k = pl_opener_held_keys (&holder);
   pl_decrypt_result result;
 
-  if (!tk_have_gpg ())
+  if (!tu_have_peer ("gpg"))
     return;
   sec = tk_gpg_export_secret (tk_ensure_key (&tk_keys[1])->fpr, NULL);
   g_assert_cmpuint (pl_certs_read (g_bytes_get_data (sec, NULL),
                                    g_bytes_get_size (sec), &certs, &n), ==, 0);
   {
     const char *e[] = { "-e", "-r", tk_keys[1].fpr, NULL };
-    msg = gpg_encrypt (e, plain);
+    msg = tu_gpg (e, plain);
   }
   memset (&h, 0, sizeof h);
   h.cert = certs[0];
@@ -830,7 +795,7 @@ test_engine_anonymous (void)
   pl_source *src;
   const uint8_t *p;
 
-  if (!tk_have_gpg ())
+  if (!tu_have_peer ("gpg"))
     return;
   cert = tk_gpg_export (tk_ensure_key (&tk_keys[2])->fpr, 0);
   g_assert_cmpuint (pl_certs_read (g_bytes_get_data (cert, NULL),
@@ -1067,7 +1032,7 @@ test_hostile_rsa (void)
   uint8_t em[512];
   pl_pkesk p;
 
-  if (!tk_have_gpg ())
+  if (!tu_have_peer ("gpg"))
     return;
   certs = load_secret (&tk_keys[0], &sk, &sub);
   k = sub->key.field[0].len;
@@ -1116,7 +1081,7 @@ test_hostile_ecdh (gconstpointer data)
   pl_cert **certs;
   pl_pkesk p, bad;
 
-  if (!tk_have_gpg ())
+  if (!tu_have_peer ("gpg"))
     return;
   certs = load_secret (key, &sk, &sub);
   g_assert_cmpuint (pl_pkesk_encrypt (&p, 3, &sub->key, 0, 9, session, 32),

@@ -137,10 +137,7 @@ message (pl_profile profile)
 
   pl_encrypt_options_init (&o);
   o.profile = profile;
-  o.s2k_ms = 1;
-  o.argon2_passes = 1;
-  o.argon2_parallelism = 1;
-  o.argon2_memory_exp = 3;
+  tu_cheap_kdf (&o);
   g_assert_cmpuint (tu_encrypt (&o, "pw", text, sizeof text - 1, &out), ==,
                     0);
   return out;

@@ -34,11 +34,7 @@ fast_options (pl_encrypt_options *o, const rt_case *c)
   o->compress_algo = c->compress;
   if (c->cipher)
     o->cipher_algo = c->cipher;
-  /* Keep the KDFs cheap: the tests are about the data path. */
-  o->s2k_ms = 1;
-  o->argon2_passes = 1;
-  o->argon2_parallelism = 1;
-  o->argon2_memory_exp = 10;
+  tu_cheap_kdf (o);             /* the tests are about the data path */
   o->file_name = "/some/dir/report.pdf";
   o->file_date = 1700000000;
 }

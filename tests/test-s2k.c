@@ -174,14 +174,6 @@ test_argon2_threads (void)
   g_assert_cmpmem (one, 32, two, 32);
 }
 
-static gpointer
-cancel_soon (gpointer flag)
-{
-  g_usleep (50 * 1000);
-  atomic_store ((atomic_int *) flag, 1);
-  return NULL;
-}
-
 /* A cancel stops a derivation, with GPG_ERR_CANCELED (not a wrong
  * passphrase): an Argon2 of 255 passes over 256 MiB takes minutes unless
  * stopped. */
@@ -210,7 +202,7 @@ test_cancel (void)
     GThread *t;
 
     atomic_store (&flag, 0);
-    t = g_thread_new ("cancel", cancel_soon, &flag);
+    t = tu_cancel_after (&flag, 50);
     g_assert_cmpint (gpg_err_code (pl_s2k_derive_controlled
                                    (&argon, "pw", 2, key, 32, 0, &ctl)), ==,
                      GPG_ERR_CANCELED);

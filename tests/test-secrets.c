@@ -118,12 +118,6 @@ secret_file (const char *name, const void *data, gssize len)
   return tu_write_temp (name, data, len < 0 ? strlen (data) : (gsize) len);
 }
 
-static GBytes *
-text_bytes (const char *s)
-{
-  return g_bytes_new (s, strlen (s));
-}
-
 /* Every path through encrypt and decrypt, good and bad, with the
  * passphrase in a file, in the environment, on a descriptor. */
 static void
@@ -134,7 +128,7 @@ test_sop_never_echoes (void)
   g_autofree char *pw2_file = secret_file ("secrets-pw2", marker2, -1);
   g_autofree char *pw_arg = g_strdup_printf ("--with-password=%s", pw_file);
   g_autofree char *pw2_arg = g_strdup_printf ("--with-password=%s", pw2_file);
-  g_autoptr(GBytes) plain = text_bytes ("the plaintext, which is no secret here\n");
+  g_autoptr(GBytes) plain = tu_bytes_text ("the plaintext, which is no secret here\n");
 
   g_setenv ("PADLOCK_TEST_SECRET", marker, TRUE);
   for (gsize p = 0; p < G_N_ELEMENTS (profiles); p++)
@@ -196,7 +190,7 @@ test_sop_never_echoes (void)
           g_autoptr(GBytes) cut = g_bytes_new (cd, clen * 2 / 3);
           g_autofree guint8 *flipped = g_memdup2 (cd, clen);
           g_autoptr(GBytes) changed = NULL;
-          g_autoptr(GBytes) garbage = text_bytes ("this is not OpenPGP at all\n");
+          g_autoptr(GBytes) garbage = tu_bytes_text ("this is not OpenPGP at all\n");
           g_autoptr(GBytes) empty = g_bytes_new (NULL, 0);
           GBytes *bad[] = { cut, NULL, garbage, empty };
 
@@ -220,7 +214,7 @@ test_sop_never_echoes (void)
 static void
 test_sop_bad_secrets (void)
 {
-  g_autoptr(GBytes) plain = text_bytes ("hello");
+  g_autoptr(GBytes) plain = tu_bytes_text ("hello");
   g_autoptr(GString) with_nul = g_string_new (marker);
   g_autoptr(GString) not_utf8 = g_string_new (marker);
   g_autoptr(GString) too_long = g_string_new (NULL);
@@ -277,7 +271,7 @@ test_sop_session_keys (void)
   g_autofree char *wrong_arg = g_strdup_printf ("--with-session-key=%s", wrong_file);
   g_autofree char *junk_file = secret_file ("secrets-sk-junk", marker, -1);
   g_autofree char *junk_arg = g_strdup_printf ("--with-session-key=%s", junk_file);
-  g_autoptr(GBytes) plain = text_bytes ("session key test\n");
+  g_autoptr(GBytes) plain = tu_bytes_text ("session key test\n");
   g_autoptr(GBytes) cipher = NULL;
   g_autoptr(GBytes) out = NULL;
   g_autofree char *e = NULL;
@@ -318,7 +312,7 @@ test_sop_session_keys (void)
 static void
 test_sop_literal_refused (void)
 {
-  g_autoptr(GBytes) plain = text_bytes ("hello");
+  g_autoptr(GBytes) plain = tu_bytes_text ("hello");
   g_autofree char *eq = g_strdup_printf ("--with-password=%s", marker);
   g_autofree char *at = g_strdup_printf ("--with-password=@%s", marker);
   g_autofree char *at_fd = g_strdup_printf ("--with-password=@FD:%s", marker);
@@ -436,7 +430,7 @@ test_no_secret_options (void)
     g_autofree char *arg = g_strdup_printf ("--with-key-password=%s", pw_file);
     const char *enc[] = { "encrypt", arg, NULL };
     const char *dec[] = { "decrypt", arg, NULL };
-    g_autoptr(GBytes) in = text_bytes ("x");
+    g_autoptr(GBytes) in = tu_bytes_text ("x");
 
     g_assert_cmpint (sop (enc, in, -1, NULL, &e), ==, 19);
     g_clear_pointer (&e, g_free);

@@ -44,24 +44,6 @@ fresh_path (const char *name)
   return g_strdup_printf ("%s/%s-%d", tu_tmpdir (), name, n++);
 }
 
-/* gpg ARGS (the trust model set) on IN; its output. */
-static GBytes *
-gpg (const char *const *args, GBytes *in)
-{
-  GPtrArray *a = g_ptr_array_new ();
-  GBytes *out = NULL;
-
-  g_ptr_array_add (a, "--trust-model");
-  g_ptr_array_add (a, "always");
-  for (; *args; args++)
-    g_ptr_array_add (a, (char *) *args);
-  g_ptr_array_add (a, NULL);
-  g_assert_cmpint (tu_run_gpg (NULL, (const char *const *) a->pdata, in, &out,
-                               NULL), ==, 0);
-  g_ptr_array_free (a, TRUE);
-  return out;
-}
-
 /* gpg's verdict on a message (--decrypt) or a detached signature over
  * DATA_PATH: its status lines. */
 static char *
@@ -127,7 +109,7 @@ test_gpg_se (gconstpointer p)
   const char *e[] = { "-se", "-u", key->fpr, "-r", key->fpr, NULL };
 
   key_files (key, &cert, &sec);
-  msg = gpg (e, plain);
+  msg = tu_gpg (e, plain);
   {
     const char *d[] = { "decrypt", "--verify-with", cert,
                         "--verifications-out", ver, sec, NULL };
@@ -175,7 +157,7 @@ test_gpg_inline_flips (void)
 
   key_files (key, &cert, &sec);
   v[1] = cert;
-  msg = gpg (s, plain);
+  msg = tu_gpg (s, plain);
   g_assert_cmpint (sop (v, msg, &out), ==, 0);
   g_assert_true (g_bytes_equal (out, plain));
   g_bytes_unref (out);
@@ -230,7 +212,7 @@ test_gpg_forms (void)
   key_files (b, &cb, &sb);
   {
     const char *d[] = { "--detach-sign", "-u", a->fpr, NULL };
-    sig = gpg (d, plain);
+    sig = tu_gpg (d, plain);
     sig_path = tu_write_temp_bytes ("sig", sig);
     const char *v[] = { "verify", sig_path, ca, NULL };
     const char *w[] = { "verify", sig_path, cb, NULL };
@@ -254,7 +236,7 @@ test_gpg_forms (void)
   {
     const char *t[] = { "--textmode", "-s", "-u", a->fpr, NULL };
     const char *v[] = { "inline-verify", "--verifications-out", ver, ca, NULL };
-    sig = gpg (t, plain);
+    sig = tu_gpg (t, plain);
     g_assert_cmpint (sop (v, sig, &out), ==, 0);
     g_assert_true (g_bytes_equal (out, plain));
     g_bytes_unref (out);
@@ -269,7 +251,7 @@ test_gpg_forms (void)
     const char *only_b[] = { "inline-verify", cb, NULL };
     g_autofree char *ver2 = fresh_path ("ver"), *v2 = NULL;
     v[2] = ver2;
-    sig = gpg (t, plain);
+    sig = tu_gpg (t, plain);
     g_assert_cmpint (sop (v, sig, &out), ==, 0);
     g_bytes_unref (out);
     v2 = read_text (ver2);
@@ -297,7 +279,7 @@ test_old_form (void)
 
   key_files (a, &ca, &sa);
   v[1] = ca;
-  sig = gpg (d, plain);
+  sig = tu_gpg (d, plain);
   g_byte_array_append (m, g_bytes_get_data (sig, NULL), g_bytes_get_size (sig));
   g_byte_array_append (m, lit, 8);
   g_byte_array_append (m, g_bytes_get_data (plain, NULL), n);
@@ -325,13 +307,13 @@ test_gpg_dsa (void)
 
   key_files (k, &cert, &sec);
   v[1] = cert;
-  msg = gpg (s, plain);
+  msg = tu_gpg (s, plain);
   g_assert_cmpint (sop (v, msg, &out), ==, 0);
   g_assert_true (g_bytes_equal (out, plain));
   g_bytes_unref (out);
   {
     const char *d[] = { "--detach-sign", "-u", k->fpr, NULL };
-    sig = gpg (d, plain);
+    sig = tu_gpg (d, plain);
     sig_path = tu_write_temp_bytes ("dsa-sig", sig);
     const char *vv[] = { "verify", sig_path, cert, NULL };
     g_assert_cmpint (sop (vv, plain, NULL), ==, 0);
@@ -363,7 +345,7 @@ test_inline_detach (void)
       if (ours)
         g_assert_cmpint (sop (p, plain, &msg), ==, 0);
       else
-        msg = gpg (g, plain);
+        msg = tu_gpg (g, plain);
       g_assert_cmpint (sop (d, msg, &out), ==, 0);
       g_assert_true (g_bytes_equal (out, plain));
       g_bytes_unref (out);
@@ -402,11 +384,11 @@ test_not_valid (void)
   {
     const char *s1[] = { "--digest-algo", "SHA1", "-s", "-u", a->fpr, NULL };
     const char *s2[] = { "--digest-algo", "SHA256", "-s", "-u", a->fpr, NULL };
-    sig = gpg (s1, plain);
+    sig = tu_gpg (s1, plain);
     g_assert_cmpint (sop (v, sig, NULL), ==, 3);
     g_assert_nonnull (strstr (last_err, "SHA-1"));
     g_bytes_unref (sig);
-    sig = gpg (s2, plain);
+    sig = tu_gpg (s2, plain);
     g_assert_cmpint (sop (v, sig, NULL), ==, 0);
     g_bytes_unref (sig);
   }
@@ -429,8 +411,8 @@ test_not_valid (void)
                          exp, NULL };
     /* Signed first (gpg will not sign with a key expired at the time),
      * then the expiry that covers the second signature's date. */
-    before = gpg (sb, plain);
-    after = gpg (sl, plain);
+    before = tu_gpg (sb, plain);
+    after = tu_gpg (sl, plain);
     g_assert_cmpint (tu_run_gpg (NULL, set, NULL, NULL, NULL), ==, 0);
     cert = tk_gpg_export (exp, 0);
     cert_path = tu_write_temp_bytes ("cert-exp", cert);
@@ -452,7 +434,7 @@ test_not_valid (void)
     g_assert_cmpint (tu_run_gpg (NULL, gen, NULL, NULL, NULL), ==, 0);
     rev = fpr_of ("rev@example.org");
     const char *s[] = { "-s", "-u", rev, NULL };
-    sig = gpg (s, plain);
+    sig = tu_gpg (s, plain);
     rev_cert = g_strdup_printf ("%s/openpgp-revocs.d/%s.rev", tu_gnupg_home (),
                                 rev);
     rev_text = read_text (rev_cert);
@@ -505,15 +487,15 @@ test_gpg_policy (void)
                           "--detach-sign", "-u", a->fpr, NULL };
     g_autofree char *sig_path = NULL;
 
-    sig = gpg (crit, plain);
+    sig = tu_gpg (crit, plain);
     g_assert_cmpint (sop (v, sig, NULL), ==, 3);
     g_assert_nonnull (strstr (last_err, "not valid: unknown critical "
                                         "notation name@example.org"));
     g_bytes_unref (sig);
-    sig = gpg (plainnote, plain);
+    sig = tu_gpg (plainnote, plain);
     g_assert_cmpint (sop (v, sig, NULL), ==, 0);
     g_bytes_unref (sig);
-    sig = gpg (det, plain);
+    sig = tu_gpg (det, plain);
     sig_path = tu_write_temp_bytes ("sig-crit", sig);
     const char *d[] = { "verify", sig_path, ca, NULL };
     g_assert_cmpint (sop (d, plain, NULL), ==, 3);
@@ -529,15 +511,15 @@ test_gpg_policy (void)
                          a->fpr, NULL };
     g_autofree char *sig_path = NULL;
 
-    sig = gpg (s1, plain);
+    sig = tu_gpg (s1, plain);
     g_assert_cmpint (sop (v, sig, NULL), ==, 0);
     g_bytes_unref (sig);
-    sig = gpg (s2, plain);
+    sig = tu_gpg (s2, plain);
     g_assert_cmpint (sop (v, sig, NULL), ==, 3);
     g_assert_nonnull (strstr (last_err, "not valid: made in the future ("));
     g_assert_null (strstr (last_err, "bad"));
     g_bytes_unref (sig);
-    sig = gpg (d2, plain);
+    sig = tu_gpg (d2, plain);
     sig_path = tu_write_temp_bytes ("sig-late", sig);
     const char *d[] = { "verify", sig_path, ca, NULL };
     g_assert_cmpint (sop (d, plain, NULL), ==, 3);
@@ -727,7 +709,7 @@ test_gpg_clearsign (gconstpointer p)
   const char *cs[] = { "--clearsign", "-u", key->fpr, NULL };
 
   key_files (key, &cert, &sec);
-  msg = gpg (cs, plain);
+  msg = tu_gpg (cs, plain);
   {
     const char *v[] = { "inline-verify", "--verifications-out", ver, cert,
                         NULL };
@@ -986,7 +968,7 @@ int
 main (int argc, char **argv)
 {
   tu_init (&argc, &argv);
-  if (tk_have_gpg ())
+  if (tu_have_peer ("gpg"))
     {
       for (size_t i = 0; i < TK_N_KEYS; i++)
         {

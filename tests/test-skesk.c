@@ -54,110 +54,6 @@ skesk_encrypt_pw (pl_skesk *skesk, const char *pw, size_t len,
 #define TAG_LEN 16
 #define PASSWORD "password"
 
-
-
-/* One packet of a binary message, found by hand: both header formats,
- * definite lengths only (the samples use no partial lengths).  */
-typedef struct
-{
-  int tag;
-  const guint8 *body;
-  size_t len;
-} packet;
-
-static size_t
-split_packets (const guint8 *p, size_t len, packet *pk, size_t max)
-{
-  size_t n = 0, off = 0;
-
-  while (off < len)
-    {
-      guint8 ctb = p[off++];
-      size_t blen;
-
-      g_assert_true (ctb & 0x80);
-      g_assert_cmpuint (n, <, max);
-      if (ctb & 0x40)
-        {
-          /* New format: 1, 2 or 5 length octets.  */
-          guint8 l0;
-
-          pk[n].tag = ctb & 0x3f;
-          g_assert_cmpuint (off, <, len);
-          l0 = p[off++];
-          if (l0 < 192)
-            blen = l0;
-          else if (l0 < 224)
-            {
-              g_assert_cmpuint (off, <, len);
-              blen = ((size_t) (l0 - 192) << 8) + p[off++] + 192;
-            }
-          else
-            {
-              g_assert_cmpuint (l0, ==, 255);   /* No partial lengths.  */
-              g_assert_cmpuint (off + 4, <=, len);
-              blen = ((size_t) p[off] << 24 | (size_t) p[off + 1] << 16
-                      | (size_t) p[off + 2] << 8 | p[off + 3]);
-              off += 4;
-            }
-        }
-      else
-        {
-          /* Old format: the tag in bits 5-2, length type in bits 1-0.  */
-          int lt = ctb & 3;
-          size_t nl = lt == 0 ? 1 : lt == 1 ? 2 : 4;
-
-          g_assert_cmpint (lt, !=, 3);
-          pk[n].tag = (ctb >> 2) & 0x0f;
-          g_assert_cmpuint (off + nl, <=, len);
-          blen = 0;
-          for (size_t i = 0; i < nl; i++)
-            blen = (blen << 8) | p[off++];
-        }
-      g_assert_cmpuint (blen, <=, len - off);
-      pk[n].body = p + off;
-      pk[n].len = blen;
-      off += blen;
-      n++;
-    }
-  return n;
-}
-
-/* Dearmors the first PGP MESSAGE block in TEXT: skips the armor headers
- * up to the blank line, stops at the CRC line or the end line.  */
-static GBytes *
-dearmor (const char *text)
-{
-  const char *begin = strstr (text, "-----BEGIN PGP MESSAGE-----");
-  GString *b64 = g_string_new (NULL);
-  gchar **lines;
-  gboolean in_body = FALSE;
-  guchar *bin;
-  gsize binlen;
-
-  g_assert_nonnull (begin);
-  lines = g_strsplit (begin, "\n", -1);
-  for (gsize i = 1; lines[i]; i++)
-    {
-      char *l = g_strstrip (lines[i]);
-
-      if (!in_body)
-        {
-          if (!*l)
-            in_body = TRUE;
-          continue;
-        }
-      if (g_str_has_prefix (l, "-----END") || l[0] == '=')
-        break;
-      g_string_append (b64, l);
-    }
-  g_strfreev (lines);
-  g_assert_true (in_body);
-  bin = g_base64_decode (b64->str, &binlen);
-  g_string_free (b64, TRUE);
-  return g_bytes_new_take (bin, binlen);
-}
-
 /* Runs a whole AEAD data packet body through a stream.  */
 static gpg_error_t
 aead_decrypt (pl_aead_format format, const guint8 *body, size_t len,
@@ -202,13 +98,15 @@ aead_decrypt (pl_aead_format format, const guint8 *body, size_t len,
 static GBytes *
 literal_data (const GByteArray *plain)
 {
-  packet pk[4];
-  size_t n, namelen;
+  g_autoptr(GArray) packets = NULL;
+  const tu_packet *pk;
+  size_t namelen;
 
   /* Only the first packet is needed; a Padding packet may follow.  */
   g_assert_cmpuint (plain->len, >=, 2);
-  n = split_packets (plain->data, plain->len, pk, G_N_ELEMENTS (pk));
-  g_assert_cmpuint (n, >=, 1);
+  packets = tu_split_packets (plain->data, plain->len);
+  pk = (const tu_packet *) packets->data;
+  g_assert_cmpuint (packets->len, >=, 1);
   g_assert_cmpint (pk[0].tag, ==, 11);
   g_assert_cmpuint (pk[0].len, >=, 6);
   namelen = pk[0].body[1];
@@ -226,7 +124,6 @@ assert_literal (const GByteArray *plain, const char *want)
   g_assert_cmpmem (p, n, want, strlen (want));
   g_bytes_unref (data);
 }
-
 
 /* RFC 9580 Appendix A.9.1-2, A.10.1-2, A.11.1-2: the v6 SKESK packets
  * (packet header c3 xx, then the body), with the values listed there;
@@ -383,7 +280,6 @@ test_rfc9580_v6 (gconstpointer data)
   g_byte_array_unref (plain);
 }
 
-
 /* LibrePGP (draft-koch-librepgp-02) Appendix A.3: the v5 SKESK of A.3.2
  * and the OCB Encrypted Data packet of A.3.4, as in A.3.6.  */
 static const char librepgp_a3_skesk[] =
@@ -450,41 +346,18 @@ test_librepgp_v5 (void)
   g_byte_array_unref (plain);
 }
 
-
-/* GnuPG's tests/openpgp/samplemsgs/enc-sym-ocb-{1,2}.asc (see
- * tests/data/SOURCES.md): a v5 SKESK (the second in an old-format
- * header) and an OCB Encrypted Data packet of "Hello, world!\n";
- * passphrase "password" (tests/openpgp/decrypt-sym.scm).  */
-static char *
-data_path (const char *name)
-{
-  const char *srcdir = g_getenv ("PADLOCK_SOURCE_DIR");
-  char *path;
-
-  /* Under meson, PADLOCK_SOURCE_DIR names the tree; else G_TEST_SRCDIR
-   * or the program's directory; else run by hand from the top.  */
-  if (srcdir)
-    return g_build_filename (srcdir, "tests", "data", name, NULL);
-  path = g_test_build_filename (G_TEST_DIST, "data", name, NULL);
-  if (!g_file_test (path, G_FILE_TEST_EXISTS))
-    {
-      g_free (path);
-      path = g_build_filename ("tests", "data", name, NULL);
-    }
-  return path;
-}
-
 static void
 test_gnupg_sample (gconstpointer data)
 {
   const char *name = data;
-  char *path = data_path (name);
+  char *path = tu_data_path (name);
   char *text = NULL;
   GBytes *bin;
   const guint8 *p;
   gsize len;
-  packet pk[4];
-  size_t n, keylen;
+  g_autoptr(GArray) packets = NULL;
+  const tu_packet *pk;
+  size_t keylen;
   pl_skesk skesk;
   guint8 *sk = gcry_malloc_secure (PL_SESSION_KEY_MAX);
   GByteArray *plain = g_byte_array_new ();
@@ -494,11 +367,12 @@ test_gnupg_sample (gconstpointer data)
   g_assert_true (g_file_get_contents (path, &text, NULL, &error));
   g_assert_no_error (error);
   g_assert_nonnull (strstr (text, "passphrase \"password\""));
-  bin = dearmor (text);
+  bin = tu_dearmor (text);
   p = g_bytes_get_data (bin, &len);
 
-  n = split_packets (p, len, pk, G_N_ELEMENTS (pk));
-  g_assert_cmpuint (n, ==, 2);
+  packets = tu_split_packets (p, len);
+  pk = (const tu_packet *) packets->data;
+  g_assert_cmpuint (packets->len, ==, 2);
   g_assert_cmpint (pk[0].tag, ==, 3);
   g_assert_cmpint (pk[1].tag, ==, 20);
 
@@ -523,7 +397,6 @@ test_gnupg_sample (gconstpointer data)
   g_free (text);
   g_free (path);
 }
-
 
 /* RFC 9580 Appendix A.12.1-3: v4 SKESK with Argon2 (t = 1, p = 4,
  * m = 2^21 KiB: 2 GiB each) and a v1 SEIPD; the session keys are those
@@ -572,7 +445,7 @@ static const argon2_vector argon2_vectors[] = {
 };
 
 static void
-check_seipd1 (const packet *pk, const guint8 *key, size_t keylen,
+check_seipd1 (const tu_packet *pk, const guint8 *key, size_t keylen,
               int cipher_algo)
 {
   gcry_cipher_hd_t hd;
@@ -606,17 +479,18 @@ static void
 test_rfc9580_argon2 (gconstpointer data)
 {
   const argon2_vector *v = data;
-  GBytes *bin = dearmor (v->armor);
+  GBytes *bin = tu_dearmor (v->armor);
   GByteArray *want = tu_unhex (v->session_key);
   gsize len;
   const guint8 *p = g_bytes_get_data (bin, &len);
-  packet pk[3];
+  g_autoptr(GArray) packets = tu_split_packets (p, len);
+  const tu_packet *pk = (const tu_packet *) packets->data;
   pl_skesk skesk;
   guint8 *sk = gcry_malloc_secure (PL_SESSION_KEY_MAX);
   size_t keylen;
   int cipher_algo;
 
-  g_assert_cmpuint (split_packets (p, len, pk, 3), ==, 2);
+  g_assert_cmpuint (packets->len, ==, 2);
   g_assert_cmpint (pk[0].tag, ==, 3);
   g_assert_cmpint (pl_skesk_parse (&skesk, pk[0].body, pk[0].len), ==, 0);
   g_assert_cmpint (skesk.version, ==, 4);
@@ -643,7 +517,6 @@ test_rfc9580_argon2 (gconstpointer data)
   g_byte_array_unref (want);
   g_bytes_unref (bin);
 }
-
 
 /* Encrypt, write, parse, decrypt for every version and mode.  */
 static void
@@ -748,7 +621,6 @@ test_round_trip (void)
   gcry_free (direct);
 }
 
-
 static void
 test_parse_errors (void)
 {
@@ -830,7 +702,6 @@ test_parse_errors (void)
   g_byte_array_unref (v6);
   g_byte_array_unref (v5);
 }
-
 
 int
 main (int argc, char **argv)

@@ -45,10 +45,7 @@ engine_message (int profile, int armor, int compress, gsize plain_len)
   o.compress_algo = compress;
   o.openers = keys;
   o.n_openers = 2;
-  o.s2k_ms = 1;
-  o.argon2_passes = 1;
-  o.argon2_parallelism = 1;
-  o.argon2_memory_exp = 3;
+  tu_cheap_kdf (&o);
   g_assert_cmpuint (pl_encrypt (src, sink, &o, NULL), ==, 0);
   d = pl_sink_memory_data (sink, &n);
   out = g_bytes_new (d, n);

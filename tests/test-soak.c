@@ -41,16 +41,6 @@ static char *input_dir;
 
 static const char *const profile_names[] = { "rfc4880", "librepgp", "rfc9580" };
 
-static char *
-file_sha256 (const char *path)
-{
-  g_autoptr(GMappedFile) map = g_mapped_file_new (path, FALSE, NULL);
-
-  g_assert_nonnull (map);
-  return tu_sha256_hex (g_mapped_file_get_contents (map) ? g_mapped_file_get_contents (map) : "",
-                        g_mapped_file_get_length (map));
-}
-
 static void
 make_files (void)
 {
@@ -60,7 +50,7 @@ make_files (void)
   };
   guint64 total = 0;
 
-  input_dir = at_new_dir ("soak-inputs");
+  input_dir = tu_new_dir ("soak-inputs");
   for (guint i = 0; i < N_FILES; i++)
     {
       SoakFile *f = &files[i];
@@ -76,7 +66,7 @@ make_files (void)
                     : i == 9 ? PL_COMPRESS_BZIP2 : PL_COMPRESS_NONE;
       f->name = g_strdup_printf ("f%02u-%zu.bin", i, f->size);
       f->path = at_write_random (input_dir, f->name, f->size);
-      f->sha256 = file_sha256 (f->path);
+      f->sha256 = tu_file_sha256 (f->path);
       total += f->size;
     }
   g_test_message ("%u files, %.1f MiB", N_FILES, total / (double) MIB);
@@ -274,8 +264,8 @@ soak_round (PadlockQueue  *queue,
             gboolean       record,
             const char    *what)
 {
-  g_autofree char *enc_dir = at_new_dir ("soak-encrypted");
-  g_autofree char *dec_dir = at_new_dir ("soak-decrypted");
+  g_autofree char *enc_dir = tu_new_dir ("soak-encrypted");
+  g_autofree char *dec_dir = tu_new_dir ("soak-decrypted");
   g_autoptr(GPtrArray) enc_jobs = g_ptr_array_new_with_free_func (g_object_unref);
   g_autoptr(GPtrArray) dec_jobs = g_ptr_array_new_with_free_func (g_object_unref);
   g_autoptr(GHashTable) enc_names = name_set ();
@@ -330,7 +320,7 @@ soak_round (PadlockQueue  *queue,
       if (record)
         info->file->decrypt_ms = (info->ended - info->started) / 1000.0;
       out = g_build_filename (dec_dir, info->file->name, NULL);
-      hash = file_sha256 (out);
+      hash = tu_file_sha256 (out);
       if (g_strcmp0 (hash, info->file->sha256))
         {
           g_test_message ("%s (%s%s, compression %d): decrypted to something else",
@@ -473,8 +463,8 @@ test_cancel_round (void)
 {
   g_autoptr(PadlockSecret) secret = padlock_secret_new (PASSPHRASE);
   g_autoptr(PadlockQueue) queue = padlock_queue_new ();
-  g_autofree char *folder = at_new_dir ("soak-cancel");
-  g_autofree char *dec_dir = at_new_dir ("soak-cancel-decrypted");
+  g_autofree char *folder = tu_new_dir ("soak-cancel");
+  g_autofree char *dec_dir = tu_new_dir ("soak-cancel-decrypted");
   g_autoptr(GPtrArray) enc_jobs = g_ptr_array_new_with_free_func (g_object_unref);
   g_autoptr(GPtrArray) dec_jobs = g_ptr_array_new_with_free_func (g_object_unref);
   g_autoptr(GHashTable) expected = name_set ();
@@ -544,7 +534,7 @@ test_cancel_round (void)
         continue;
       g_hash_table_add (dec_expected, g_strdup (info->file->name));
       out = g_build_filename (dec_dir, info->file->name, NULL);
-      hash = file_sha256 (out);
+      hash = tu_file_sha256 (out);
       g_assert_cmpstr (hash, ==, info->file->sha256);
     }
   check_listing (dec_dir, dec_expected, "after cancelling decryptions");

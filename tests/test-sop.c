@@ -14,28 +14,6 @@
 #include <sys/wait.h>
 #include <glib/gstdio.h>
 
-static int
-sop (const char *const *args, GBytes *in, GBytes **out, char **err_text)
-{
-  GPtrArray *argv = g_ptr_array_new ();
-  int status;
-
-  g_ptr_array_add (argv, (char *) tu_sop_path ());
-  for (const char *const *a = args; *a; a++)
-    g_ptr_array_add (argv, (char *) *a);
-  g_ptr_array_add (argv, NULL);
-  g_assert_true (tu_run ((const char *const *) argv->pdata, in, out,
-                         err_text, &status));
-  g_ptr_array_free (argv, TRUE);
-  return status;
-}
-
-static GBytes *
-text_bytes (const char *s)
-{
-  return g_bytes_new (s, strlen (s));
-}
-
 static void
 test_version (void)
 {
@@ -45,17 +23,17 @@ test_version (void)
   GBytes *out;
   char *e;
 
-  g_assert_cmpint (sop (a1, NULL, &out, &e), ==, 0);
+  g_assert_cmpint (tu_run_sop (a1, NULL, &out, &e), ==, 0);
   g_assert_true (g_str_has_prefix (g_bytes_get_data (out, NULL),
                                    "padlock-sop "));
   g_bytes_unref (out);
   g_free (e);
-  g_assert_cmpint (sop (a2, NULL, &out, &e), ==, 0);
+  g_assert_cmpint (tu_run_sop (a2, NULL, &out, &e), ==, 0);
   g_assert_true (g_str_has_prefix (g_bytes_get_data (out, NULL),
                                    "libgcrypt 1."));
   g_bytes_unref (out);
   g_free (e);
-  g_assert_cmpint (sop (a3, NULL, &out, &e), ==, 0);
+  g_assert_cmpint (tu_run_sop (a3, NULL, &out, &e), ==, 0);
   g_assert_nonnull (strstr (g_bytes_get_data (out, NULL), "libgcrypt"));
   g_bytes_unref (out);
   g_free (e);
@@ -71,7 +49,7 @@ test_profiles (void)
   char *e, *text;
   char **lines;
 
-  g_assert_cmpint (sop (a1, NULL, &out, &e), ==, 0);
+  g_assert_cmpint (tu_run_sop (a1, NULL, &out, &e), ==, 0);
   text = g_strndup (g_bytes_get_data (out, NULL), g_bytes_get_size (out));
   lines = g_strsplit (text, "\n", -1);
   g_assert_true (g_str_has_prefix (lines[0], "rfc4880: "));
@@ -81,9 +59,9 @@ test_profiles (void)
   g_free (text);
   g_bytes_unref (out);
   g_free (e);
-  g_assert_cmpint (sop (a2, NULL, NULL, &e), ==, 89);
+  g_assert_cmpint (tu_run_sop (a2, NULL, NULL, &e), ==, 89);
   g_free (e);
-  g_assert_cmpint (sop (a3, NULL, NULL, &e), ==, 69);
+  g_assert_cmpint (tu_run_sop (a3, NULL, NULL, &e), ==, 69);
   g_free (e);
 }
 
@@ -99,21 +77,21 @@ test_errors (void)
   const char *bad_profile[] = { "encrypt", "--profile=rfc1991", pwarg, NULL };
   const char *cert[] = { "encrypt", pwarg, "alice.cert", NULL };
   const char *garbage[] = { "decrypt", pwarg, NULL };
-  GBytes *in = text_bytes ("hello"), *out;
+  GBytes *in = tu_bytes_text ("hello"), *out;
   char *e;
 
-  g_assert_cmpint (sop (no_pw, in, NULL, &e), ==, 19);
+  g_assert_cmpint (tu_run_sop (no_pw, in, NULL, &e), ==, 19);
   g_free (e);
-  g_assert_cmpint (sop (bad_prefix, in, NULL, &e), ==, 71);
+  g_assert_cmpint (tu_run_sop (bad_prefix, in, NULL, &e), ==, 71);
   g_free (e);
-  g_assert_cmpint (sop (missing, in, NULL, &e), ==, 61);
+  g_assert_cmpint (tu_run_sop (missing, in, NULL, &e), ==, 61);
   g_free (e);
-  g_assert_cmpint (sop (bad_profile, in, NULL, &e), ==, 89);
+  g_assert_cmpint (tu_run_sop (bad_profile, in, NULL, &e), ==, 89);
   g_free (e);
   /* A certificate file that is not there. */
-  g_assert_cmpint (sop (cert, in, NULL, &e), ==, 61);
+  g_assert_cmpint (tu_run_sop (cert, in, NULL, &e), ==, 61);
   g_free (e);
-  g_assert_cmpint (sop (garbage, in, &out, &e), ==, 41);
+  g_assert_cmpint (tu_run_sop (garbage, in, &out, &e), ==, 41);
   g_assert_cmpuint (g_bytes_get_size (out), ==, 0);
   /* The passphrase never shows in a message. */
   g_assert_null (strstr (e, "hunter2"));
@@ -146,12 +124,12 @@ test_roundtrip (void)
         GBytes *cipher, *back;
         char *e;
 
-        g_assert_cmpint (sop (enc, plain, &cipher, &e), ==, 0);
+        g_assert_cmpint (tu_run_sop (enc, plain, &cipher, &e), ==, 0);
         g_free (e);
         g_assert_cmpint (g_str_has_prefix (g_bytes_get_data (cipher, NULL),
                                            "-----BEGIN PGP MESSAGE-----"),
                          ==, armor);
-        g_assert_cmpint (sop (dec, cipher, &back, &e), ==, 0);
+        g_assert_cmpint (tu_run_sop (dec, cipher, &back, &e), ==, 0);
         g_free (e);
         g_assert_true (g_bytes_equal (plain, back));
         g_bytes_unref (back);
@@ -191,14 +169,14 @@ test_several_passwords (void)
       GBytes *cipher, *back;
       char *e;
 
-      g_assert_cmpint (sop (enc, plain, &cipher, &e), ==, 0);
+      g_assert_cmpint (tu_run_sop (enc, plain, &cipher, &e), ==, 0);
       g_free (e);
       for (gsize k = 0; k < G_N_ELEMENTS (pws); k++)
         {
           char *arg = g_strdup_printf ("--with-password=@ENV:SOP_PW_%s",
                                        pws[k]);
           const char *dec[] = { "decrypt", arg, NULL };
-          int status = sop (dec, cipher, &back, &e);
+          int status = tu_run_sop (dec, cipher, &back, &e);
 
           /* C was not among the passwords. */
           g_assert_cmpint (status, ==, k == 2 ? 29 : 0);
@@ -238,7 +216,7 @@ test_several_passwords (void)
           g_bytes_unref (back);
           g_free (e);
         }
-      g_assert_cmpint (sop (bad, plain, &back, &e), ==, 31);
+      g_assert_cmpint (tu_run_sop (bad, plain, &back, &e), ==, 31);
       g_assert_cmpuint (g_bytes_get_size (back), ==, 0);
       g_bytes_unref (back);
       g_free (e);
@@ -287,13 +265,13 @@ test_session_keys (void)
   const char *enc[] = { "encrypt", pwarg, NULL };
   const char *dec[] = { "decrypt", pwarg, skout, NULL };
   const char *dec_sk[] = { "decrypt", skin, NULL };
-  GBytes *plain = text_bytes ("session key test"), *cipher, *back;
+  GBytes *plain = tu_bytes_text ("session key test"), *cipher, *back;
   char *e, *sk;
 
   g_unlink (skfile);
-  g_assert_cmpint (sop (enc, plain, &cipher, &e), ==, 0);
+  g_assert_cmpint (tu_run_sop (enc, plain, &cipher, &e), ==, 0);
   g_free (e);
-  g_assert_cmpint (sop (dec, cipher, &back, &e), ==, 0);
+  g_assert_cmpint (tu_run_sop (dec, cipher, &back, &e), ==, 0);
   g_free (e);
   g_assert_true (g_bytes_equal (plain, back));
   g_bytes_unref (back);
@@ -303,9 +281,9 @@ test_session_keys (void)
   g_assert_cmpuint (strlen (g_strchomp (sk)), ==, 2 + 64);
   g_free (sk);
   /* The file exists now: SOP says 59. */
-  g_assert_cmpint (sop (dec, cipher, NULL, &e), ==, 59);
+  g_assert_cmpint (tu_run_sop (dec, cipher, NULL, &e), ==, 59);
   g_free (e);
-  g_assert_cmpint (sop (dec_sk, cipher, &back, &e), ==, 0);
+  g_assert_cmpint (tu_run_sop (dec_sk, cipher, &back, &e), ==, 0);
   g_free (e);
   g_assert_true (g_bytes_equal (plain, back));
   g_bytes_unref (back);
@@ -333,19 +311,19 @@ test_armor_dearmor (void)
   g_assert_cmpint (tu_encrypt (&o, "pw", g_bytes_get_data (plain, NULL),
                                g_bytes_get_size (plain), &bin), ==, 0);
   g_bytes_unref (plain);
-  g_assert_cmpint (sop (armor, bin, &arm, &e), ==, 0);
+  g_assert_cmpint (tu_run_sop (armor, bin, &arm, &e), ==, 0);
   g_free (e);
   g_assert_true (g_str_has_prefix (g_bytes_get_data (arm, NULL),
                                    "-----BEGIN PGP MESSAGE-----\n"));
-  g_assert_cmpint (sop (dearmor, arm, &back, &e), ==, 0);
+  g_assert_cmpint (tu_run_sop (dearmor, arm, &back, &e), ==, 0);
   g_free (e);
   g_assert_true (g_bytes_equal (bin, back));
   /* Armoring armor changes nothing; dearmoring binary neither. */
-  g_assert_cmpint (sop (armor, arm, &again, &e), ==, 0);
+  g_assert_cmpint (tu_run_sop (armor, arm, &again, &e), ==, 0);
   g_free (e);
   g_assert_true (g_bytes_equal (arm, again));
   g_bytes_unref (again);
-  g_assert_cmpint (sop (dearmor, bin, &again, &e), ==, 0);
+  g_assert_cmpint (tu_run_sop (dearmor, bin, &again, &e), ==, 0);
   g_free (e);
   g_assert_true (g_bytes_equal (bin, again));
   g_bytes_unref (again);
@@ -375,17 +353,17 @@ test_armor_labels (void)
   GBytes *out = NULL;
   char *e = NULL;
 
-  g_assert_cmpint (sop (armor, key_in, &out, &e), ==, 0);
+  g_assert_cmpint (tu_run_sop (armor, key_in, &out, &e), ==, 0);
   g_assert_true (g_str_has_prefix (g_bytes_get_data (out, NULL),
                                    "-----BEGIN PGP PUBLIC KEY BLOCK-----\n"));
   g_clear_pointer (&out, g_bytes_unref);
   g_clear_pointer (&e, g_free);
-  g_assert_cmpint (sop (armor, sig_in, &out, &e), ==, 0);
+  g_assert_cmpint (tu_run_sop (armor, sig_in, &out, &e), ==, 0);
   g_assert_true (g_str_has_prefix (g_bytes_get_data (out, NULL),
                                    "-----BEGIN PGP SIGNATURE-----\n"));
   g_clear_pointer (&out, g_bytes_unref);
   g_clear_pointer (&e, g_free);
-  g_assert_cmpint (sop (dearmor, text, &out, &e), ==, 41);
+  g_assert_cmpint (tu_run_sop (dearmor, text, &out, &e), ==, 41);
   g_clear_pointer (&out, g_bytes_unref);
   g_clear_pointer (&e, g_free);
 }
@@ -406,7 +384,7 @@ test_no_plaintext_on_failure (void)
   int status;
   const char *argv[4] = { "/bin/sh", "-c", NULL, NULL };
 
-  g_assert_cmpint (sop (enc, plain, &cipher, &e), ==, 0);
+  g_assert_cmpint (tu_run_sop (enc, plain, &cipher, &e), ==, 0);
   g_free (e);
   d = g_memdup2 (g_bytes_get_data (cipher, NULL), g_bytes_get_size (cipher));
   n = g_bytes_get_size (cipher);
@@ -414,7 +392,7 @@ test_no_plaintext_on_failure (void)
   bad = g_bytes_new_take (d, n);
 
   /* Through a pipe: nothing comes out at all. */
-  g_assert_cmpint (sop (dec, bad, &out, &e), ==, 29);
+  g_assert_cmpint (tu_run_sop (dec, bad, &out, &e), ==, 29);
   g_assert_cmpuint (g_bytes_get_size (out), ==, 0);
   g_bytes_unref (out);
   g_free (e);
@@ -450,7 +428,7 @@ test_speed (void)
   char **lines;
   int measured = 0;
 
-  g_assert_cmpint (sop (args, NULL, &out, &e), ==, 0);
+  g_assert_cmpint (tu_run_sop (args, NULL, &out, &e), ==, 0);
   text = g_strndup (g_bytes_get_data (out, NULL), g_bytes_get_size (out));
   lines = g_strsplit (text, "\n", -1);
   for (char **l = lines; *l; l++)
@@ -490,7 +468,7 @@ test_unsafe_cert (void)
   for (gsize i = 0; i < G_N_ELEMENTS (subs); i++)
     {
       kb_key sub;
-      GBytes *cert, *in = text_bytes ("x"), *out = NULL;
+      GBytes *cert, *in = tu_bytes_text ("x"), *out = NULL;
       g_autofree char *path = NULL, *err_text = NULL;
       char fpr[2 * PL_FPR_MAX + 3];
       const char *args[3] = { "encrypt", NULL, NULL };
@@ -499,7 +477,7 @@ test_unsafe_cert (void)
       cert = kb_cert (&primary, 0x03, &sub, 0x0C, 0, t);
       path = tu_write_temp_bytes ("unsafe.cert", cert);
       args[1] = path;
-      g_assert_cmpint (sop (args, in, &out, &err_text), ==, 17);
+      g_assert_cmpint (tu_run_sop (args, in, &out, &err_text), ==, 17);
       g_test_message ("%s", err_text);
       pl_fpr_format (primary.pub.fpr, primary.pub.fpr_len, fpr);
       g_assert_nonnull (strstr (err_text, fpr));
@@ -568,7 +546,7 @@ test_weak_own_key_warns (void)
   sec = kb_cert (&primary, 0x03, &sub, 0x0C, 1, t);
   path = tu_write_temp_bytes ("weak.key", sec);
   args[1] = path;
-  g_assert_cmpint (sop (args, in, &out, &err_text), ==, 0);
+  g_assert_cmpint (tu_run_sop (args, in, &out, &err_text), ==, 0);
   g_test_message ("%s", err_text);
   g_assert_cmpmem (g_bytes_get_data (out, NULL), g_bytes_get_size (out),
                    text, sizeof text - 1);
@@ -596,13 +574,13 @@ test_weak_old_keys (void)
   g_autofree char *elg = tu_data_path ("ed25519-elg1024-cert.asc");
   g_autofree char *sig = tu_data_path ("dsa1024-signed.sig");
   GBytes *msg = tu_data_bytes ("elg1024-msg.gpg"), *out = NULL;
-  GBytes *signed_text = text_bytes ("signed by an old key\n");
+  GBytes *signed_text = tu_bytes_text ("signed by an old key\n");
   char *err_text = NULL;
   const char *enc[] = { "encrypt", elg, NULL };
   const char *ver[] = { "verify", sig, sec, NULL };
   const char *dec[] = { "decrypt", sec, NULL };
 
-  g_assert_cmpint (sop (enc, signed_text, &out, &err_text), ==, 17);
+  g_assert_cmpint (tu_run_sop (enc, signed_text, &out, &err_text), ==, 17);
   g_test_message ("%s", err_text);
   g_assert_nonnull (strstr (err_text, "its subkey 0x204CB2610D6C86AFEFE8569CE"
                                       "02CB283AC9AB64D: ElGamal-1024 is too "
@@ -611,13 +589,13 @@ test_weak_old_keys (void)
   g_clear_pointer (&out, g_bytes_unref);
   g_clear_pointer (&err_text, g_free);
 
-  g_assert_cmpint (sop (ver, signed_text, &out, &err_text), ==, 3);
+  g_assert_cmpint (tu_run_sop (ver, signed_text, &out, &err_text), ==, 3);
   g_test_message ("%s", err_text);
   g_assert_nonnull (strstr (err_text, "not valid: DSA-1024 is too weak"));
   g_clear_pointer (&out, g_bytes_unref);
   g_clear_pointer (&err_text, g_free);
 
-  g_assert_cmpint (sop (dec, msg, &out, &err_text), ==, 0);
+  g_assert_cmpint (tu_run_sop (dec, msg, &out, &err_text), ==, 0);
   g_test_message ("%s", err_text);
   g_assert_cmpmem (g_bytes_get_data (out, NULL), g_bytes_get_size (out),
                    "for an old key\n", 15);

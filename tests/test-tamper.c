@@ -129,10 +129,7 @@ make_options (pl_encrypt_options *o, pl_profile profile, int armor)
   pl_encrypt_options_init (o);
   o->profile = profile;
   o->armor = armor;
-  o->s2k_ms = 1;
-  o->argon2_passes = 1;
-  o->argon2_parallelism = 1;
-  o->argon2_memory_exp = 3;
+  tu_cheap_kdf (o);
   /* 64-octet AEAD chunks: 150 octets make three chunks. */
   o->chunk_octet = 0;
 }

@@ -341,15 +341,6 @@ gpgtar_gpg_args (void)
   return args;
 }
 
-static gboolean
-have (const char *program)
-{
-  char *path = tu_peer (program);
-
-  g_free (path);
-  return path != NULL;
-}
-
 /* What a test of one archive works with: a source folder "Photos" made
  * by make_tree, the archive's path beside it, and an empty folder to
  * unpack into. */
@@ -453,7 +444,7 @@ test_gpg_pipe_tar (void)
   char *unpacked;
   GBytes *plain, *listing;
 
-  if (!have ("gpg") || !have ("tar"))
+  if (!tu_have_peer ("gpg") || !tu_have_peer ("tar"))
     return;
   scene_init (&sc, WITH_SETUID, "Photos.tar.asc");
   g_assert_cmpint (encrypt_folder (sc.folder, sc.archive, NULL,
@@ -483,7 +474,7 @@ test_gpgtar_reads_ours (void)
   Scene sc;
   char *unpacked, *gpg_args;
 
-  if (!have ("gpgtar"))
+  if (!tu_have_peer ("gpgtar"))
     return;
   scene_init (&sc, WITH_SETUID, "Photos.tar.gpg");
   gpg_args = gpgtar_gpg_args ();
@@ -513,7 +504,7 @@ test_ours_reads_gpgtar (void)
   Scene sc;
   char *final = NULL, *gpg_args;
 
-  if (!have ("gpgtar"))
+  if (!tu_have_peer ("gpgtar"))
     return;
   scene_init (&sc, WITH_SETUID, "Photos.tar.gpg");
   gpg_args = gpgtar_gpg_args ();
@@ -551,7 +542,7 @@ test_ours_reads_tar_gpg (void)
   char *final = NULL;
   GBytes *plain, *cipher;
 
-  if (!have ("gpg") || !have ("tar"))
+  if (!tu_have_peer ("gpg") || !tu_have_peer ("tar"))
     return;
   scene_init (&sc, 0, "Photos.tar.gpg");
   {
@@ -613,7 +604,7 @@ test_hostile (gconstpointer data)
   gpg_error_t err;
   int status;
 
-  if (!have ("python3") || !have ("gpg"))
+  if (!tu_have_peer ("python3") || !tu_have_peer ("gpg"))
     goto leave;
   {
     const char *argv[] = { python, script, hc->name, tar_path, NULL };
@@ -1158,7 +1149,7 @@ test_disk_fault (gconstpointer data)
   GBytes *tar;
   guint calls;
 
-  if (!have ("tar"))
+  if (!tu_have_peer ("tar"))
     return;
   tar = sparse_tar ();
   out_dir = fresh_dir ("fault-out");
@@ -1354,12 +1345,6 @@ child_unpack_and_hang (const char *dir, const char *tar_path)
   return 0;
 }
 
-static int
-compare_names (gconstpointer a, gconstpointer b)
-{
-  return strcmp (*(const char *const *) a, *(const char *const *) b);
-}
-
 /* The hidden trees in DIR, as "name name ..." in strcmp order. */
 static char *
 hidden_trees (const char *dir)
@@ -1373,7 +1358,7 @@ hidden_trees (const char *dir)
     if (g_str_has_prefix (name, ".padlock-"))
       g_ptr_array_add (names, g_strdup (name));
   g_dir_close (d);
-  g_ptr_array_sort (names, compare_names);
+  g_ptr_array_sort (names, tu_compare_strings);
   g_ptr_array_add (names, NULL);
   joined = g_strjoinv (" ", (char **) names->pdata);
   g_ptr_array_unref (names);

@@ -96,6 +96,51 @@ tu_random_bytes (gsize len)
   return g_bytes_new_take (p, len);
 }
 
+typedef struct
+{
+  atomic_int *flag;
+  guint ms;
+} cancel_after;
+
+static gpointer
+cancel_after_run (gpointer data)
+{
+  cancel_after *c = data;
+
+  g_usleep (c->ms * (gulong) 1000);
+  atomic_store (c->flag, 1);
+  g_free (c);
+  return NULL;
+}
+
+GThread *
+tu_cancel_after (atomic_int *flag, guint ms)
+{
+  cancel_after *c = g_new (cancel_after, 1);
+
+  c->flag = flag;
+  c->ms = ms;
+  return g_thread_new ("cancel", cancel_after_run, c);
+}
+
+gpg_error_t
+tu_log_task (void *arg, const uint8_t *p, size_t n)
+{
+  tu_task_log *l = arg;
+
+  g_assert_cmpuint (n, >, 0);
+  g_atomic_int_inc (&l->started);
+  g_mutex_lock (&l->lock);
+  while (l->closed)
+    g_cond_wait (&l->opened, &l->lock);
+  g_mutex_unlock (&l->lock);
+  g_usleep (l->delay_us);
+  g_mutex_lock (&l->lock);
+  g_string_append_c (l->log, (char) p[0]);
+  g_mutex_unlock (&l->lock);
+  return p[0] == l->fail_at ? gpg_error (GPG_ERR_EIO) : 0;
+}
+
 char *
 tu_sha256_hex (const void *data, gsize len)
 {
@@ -122,6 +167,26 @@ tu_encrypt (const pl_encrypt_options *o, const char *pw, const void *in,
   pl_sink_free (sink);
   pl_source_free (src);
   return err;
+}
+
+void
+tu_cheap_kdf (pl_encrypt_options *o)
+{
+  o->s2k_ms = 1;
+  o->argon2_passes = 1;
+  o->argon2_parallelism = 1;
+  o->argon2_memory_exp = 3;
+}
+
+void
+tu_cheap_options (pl_encrypt_options *o, pl_profile profile,
+                  const pl_opener *key)
+{
+  pl_encrypt_options_init (o);
+  o->profile = profile;
+  tu_cheap_kdf (o);
+  o->openers = key;
+  o->n_openers = 1;
 }
 
 gpg_error_t
@@ -242,12 +307,59 @@ tu_run (const char *const *argv, GBytes *in, GBytes **out, char **err_text,
   return TRUE;
 }
 
-/* g_ptr_array_sort passes pointers to the elements. */
-static int
-compare_names (gconstpointer a,
-               gconstpointer b)
+int
+tu_compare_strings (gconstpointer a,
+                    gconstpointer b)
 {
   return g_strcmp0 (*(char *const *) a, *(char *const *) b);
+}
+
+char *
+tu_new_dir (const char *name)
+{
+  static guint counter;
+  g_autofree char *base = g_strdup_printf ("%s-%u", name, counter++);
+  char *dir = g_build_filename (tu_tmpdir (), base, NULL);
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  return dir;
+}
+
+char *
+tu_file_sha256 (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GMappedFile) map = g_mapped_file_new (path, FALSE, &error);
+
+  g_assert_no_error (error);
+  /* An empty file maps to NULL. */
+  return tu_sha256_hex (g_mapped_file_get_contents (map)
+                        ? g_mapped_file_get_contents (map) : "",
+                        g_mapped_file_get_length (map));
+}
+
+void
+tu_copy_file (const char *from,
+              const char *to)
+{
+  g_autofree char *data = NULL;
+  gsize len = 0;
+
+  g_assert_true (g_file_get_contents (from, &data, &len, NULL));
+  g_assert_true (g_file_set_contents (to, data, (gssize) len, NULL));
+}
+
+guint
+tu_count (const char *haystack,
+          const char *needle)
+{
+  guint n = 0;
+
+  g_assert_true (*needle);
+  for (const char *p = strstr (haystack, needle); p;
+       p = strstr (p + strlen (needle), needle))
+    n++;
+  return n;
 }
 
 char *
@@ -260,7 +372,7 @@ tu_list_dir (const char *dir)
   g_assert_nonnull (d);
   while ((name = g_dir_read_name (d)))
     g_ptr_array_add (names, g_strdup (name));
-  g_ptr_array_sort (names, compare_names);
+  g_ptr_array_sort (names, tu_compare_strings);
   g_ptr_array_add (names, NULL);
   return g_strjoinv ("|", (char **) names->pdata);
 }
@@ -299,6 +411,14 @@ tu_peer (const char *name)
       missing_peer (why);
     }
   return path;
+}
+
+gboolean
+tu_have_peer (const char *name)
+{
+  g_autofree char *path = tu_peer (name);
+
+  return path != NULL;
 }
 
 const char *
@@ -554,6 +674,95 @@ tu_gnupg_home (void)
   return home;
 }
 
+/* The length of the packet whose header starts at P[0] (the header's
+ * length in *HL): RFC 9580 §4.2, definite lengths only. */
+static gsize
+packet_length (const guint8 *p, gsize avail, gsize *hl)
+{
+  gsize len = 0;
+
+  g_assert_true (p[0] & 0x80);
+  if (p[0] & 0x40)
+    {
+      g_assert_cmpuint (avail, >=, 2);
+      if (p[1] < 192)
+        return *hl = 2, p[1];
+      if (p[1] < 224)
+        {
+          g_assert_cmpuint (avail, >=, 3);
+          return *hl = 3, ((gsize) (p[1] - 192) << 8) + p[2] + 192;
+        }
+      g_assert_cmpuint (p[1], ==, 255);     /* no partial lengths */
+      *hl = 6;
+    }
+  else
+    {
+      int lt = p[0] & 3;
+
+      g_assert_cmpint (lt, !=, 3);          /* no indeterminate length */
+      *hl = 1 + (lt == 0 ? 1 : lt == 1 ? 2 : 4);
+    }
+  g_assert_cmpuint (avail, >=, *hl);
+  for (gsize i = (p[0] & 0x40) ? 2 : 1; i < *hl; i++)
+    len = (len << 8) | p[i];
+  return len;
+}
+
+GArray *
+tu_split_packets (const guint8 *p, gsize len)
+{
+  GArray *a = g_array_new (FALSE, FALSE, sizeof (tu_packet));
+
+  for (gsize pos = 0; pos < len;)
+    {
+      gsize hl, n = packet_length (p + pos, len - pos, &hl);
+      tu_packet k = { 0 };
+
+      k.tag = (p[pos] & 0x40) ? p[pos] & 0x3F : (p[pos] >> 2) & 0x0F;
+      k.start = pos;
+      k.body = p + pos + hl;
+      k.len = n;
+      g_assert_cmpuint (n, <=, len - pos - hl);
+      k.end = pos + hl + n;
+      g_array_append_val (a, k);
+      pos = k.end;
+    }
+  return a;
+}
+
+GBytes *
+tu_dearmor (const char *text)
+{
+  const char *begin = strstr (text, "-----BEGIN PGP ");
+  GString *b64 = g_string_new (NULL);
+  gchar **lines;
+  gboolean in_body = FALSE;
+  guchar *bin;
+  gsize binlen;
+
+  g_assert_nonnull (begin);
+  lines = g_strsplit (begin, "\n", -1);
+  for (gsize i = 1; lines[i]; i++)
+    {
+      char *l = g_strstrip (lines[i]);
+
+      if (!in_body)
+        {
+          if (!*l)
+            in_body = TRUE;
+          continue;
+        }
+      if (g_str_has_prefix (l, "-----END") || l[0] == '=')
+        break;
+      g_string_append (b64, l);
+    }
+  g_strfreev (lines);
+  g_assert_true (in_body);
+  bin = g_base64_decode (b64->str, &binlen);
+  g_string_free (b64, TRUE);
+  return g_bytes_new_take (bin, binlen);
+}
+
 GByteArray *
 tu_unhex (const char *s)
 {
@@ -645,6 +854,22 @@ tu_run_gpg (const char *pwfile, const char *const *args, GBytes *in,
   if (!pwfile)
     options[3] = NULL;
   return tu_gpg_in (tu_gnupg_home (), options, args, in, out, err_text);
+}
+
+GBytes *
+tu_gpg (const char *const *args, GBytes *in)
+{
+  g_autoptr(GPtrArray) a = g_ptr_array_new ();
+  GBytes *out = NULL;
+
+  g_ptr_array_add (a, "--trust-model");
+  g_ptr_array_add (a, "always");
+  for (; *args; args++)
+    g_ptr_array_add (a, (char *) *args);
+  g_ptr_array_add (a, NULL);
+  g_assert_cmpint (tu_run_gpg (NULL, (const char *const *) a->pdata, in, &out,
+                               NULL), ==, 0);
+  return out;
 }
 
 char *

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <glib.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <gpg-error.h>
 
@@ -11,6 +12,27 @@
 
 /* pl_init, g_test_init and a fixed random seed message. */
 void tu_init (int *argc, char ***argv);
+
+/* A thread that sets *FLAG to 1 after MS milliseconds: a cancel that
+ * comes while a job or a derivation runs (g_thread_join it). */
+GThread *tu_cancel_after (atomic_int *flag, guint ms);
+
+/* Tasks for a worker or a writer (worker.h, pipeline.h): tu_log_task
+ * with a tu_task_log for its ARG appends each task's first octet to LOG
+ * (the order they ran in), sleeps DELAY_US (so that the queue fills
+ * behind it) and fails on octet FAIL_AT. */
+typedef struct
+{
+  GMutex lock;
+  GString *log;
+  gulong delay_us;
+  int fail_at;
+  gint started;                 /* tasks begun */
+  GCond opened;
+  gboolean closed;              /* tasks wait at their start until open */
+} tu_task_log;
+
+gpg_error_t tu_log_task (void *arg, const uint8_t *p, size_t n);
 
 /* Random octets (non-cryptographic, for test data). */
 GBytes *tu_random_bytes (gsize len);
@@ -24,8 +46,34 @@ gpg_error_t tu_encrypt (const pl_encrypt_options *o, const char *pw,
 gpg_error_t tu_decrypt (const char *pw, const void *in, gsize len,
                         GBytes **out, pl_decrypt_result *result);
 
+/* The cheapest key derivations O allows (S2K calibrated to 1 ms, Argon2
+ * with one pass, one lane and 8 KiB, RFC 9580's least), for tests about
+ * the data path. */
+void tu_cheap_kdf (pl_encrypt_options *o);
+
+/* O initialized for PROFILE with KEY (one key; not copied), at the
+ * cheapest key derivations (tu_cheap_kdf). */
+void tu_cheap_options (pl_encrypt_options *o, pl_profile profile,
+                       const pl_opener *key);
+
 /* A fresh temporary directory, removed (with its files) at exit. */
 const char *tu_tmpdir (void);
+
+/* A new directory NAME-N under tu_tmpdir (g_free): each call its own. */
+char *tu_new_dir (const char *name);
+
+/* PATH's content as lower-case hex SHA-256 (fails when it cannot be
+ * read). */
+char *tu_file_sha256 (const char *path);
+
+/* Copies FROM's octets to TO (fails when either cannot be). */
+void tu_copy_file (const char *from, const char *to);
+
+/* How many times NEEDLE occurs in HAYSTACK, without overlaps. */
+guint tu_count (const char *haystack, const char *needle);
+
+/* For g_ptr_array_sort and qsort over strings: compares *A and *B. */
+int tu_compare_strings (gconstpointer a, gconstpointer b);
 
 /* Runs ARGV (NULL-terminated) with IN on stdin; collects stdout and the
  * exit status.  Returns FALSE if it could not be run. */
@@ -44,6 +92,9 @@ char *tu_list_dir (const char *dir);
  * NULL comes back and the test fails in CI (CI set) or is skipped
  * elsewhere, saying why: one rule for every missing peer. */
 char *tu_peer (const char *name);
+
+/* Whether tu_peer (NAME) finds it (tu_peer's rule when it does not). */
+gboolean tu_have_peer (const char *name);
 
 /* The project's padlock-sop executable. */
 const char *tu_sop_path (void);
@@ -97,6 +148,31 @@ int tu_gpg_in (const char *home, const char *const *options,
  * (asserts that gpg could be run), and logs stderr when it is not 0. */
 int tu_run_gpg (const char *pwfile, const char *const *args, GBytes *in,
                 GBytes **out, char **err_text);
+
+/* tu_run_gpg without a passphrase file and with --trust-model always
+ * before ARGS: gpg must succeed; its stdout (g_bytes_unref). */
+GBytes *tu_gpg (const char *const *args, GBytes *in);
+
+/* One packet of a binary message: its tag, where it starts and ends
+ * (header included) and its body. */
+typedef struct
+{
+  int tag;
+  gsize start, end;
+  const guint8 *body;
+  gsize len;
+} tu_packet;
+
+/* The packets of the binary message P (old and new headers, definite
+ * lengths only: fails on anything else, or a packet cut short), as a
+ * GArray of tu_packet that points into P. */
+GArray *tu_split_packets (const guint8 *p, gsize len);
+
+/* The octets of the first armored block ("-----BEGIN PGP ...") in TEXT,
+ * decoded by GLib's base64 (a reference independent of armor.c): the
+ * armor headers skipped up to the blank line, the CRC line and the end
+ * line not read. */
+GBytes *tu_dearmor (const char *text);
 
 /* Octets from hex (spaces allowed); asserts on a bad digit. */
 GByteArray *tu_unhex (const char *hex);

@@ -1,5 +1,5 @@
-/* test-people.c - encrypting to people's keys from the GnuPG keyring
- * (padlock-recipients.h): in a job as the window runs it and in
+/* test-padlock-recipients.c - encrypting to people's keys from the
+ * GnuPG keyring (padlock-recipients.h): in a job as the window runs it and in
  * `padlock --batch --recipient`, each file opened by the real gpg with
  * the colleague's secret key, in a GnuPG home of the colleague's own
  */
@@ -52,12 +52,6 @@ static char *expired_fpr;
 static char *revoked_fpr;
 static char *dup_fprs[2];
 
-static gboolean
-has_loaded (gpointer data)
-{
-  return padlock_keyring_get_state (data) != PADLOCK_KEYRING_LOADING;
-}
-
 static void
 make_keys (void)
 {
@@ -93,7 +87,7 @@ make_keys (void)
                                        "ed25519", "cv25519", "never", NULL);
 
   keyring = padlock_keyring_new (home->dir);
-  g_assert_true (at_wait_until (has_loaded, keyring, WAIT_MS));
+  g_assert_true (at_wait_until (at_keyring_loaded, keyring, WAIT_MS));
   g_assert_cmpint (padlock_keyring_get_state (keyring), ==,
                    PADLOCK_KEYRING_READY);
 
@@ -107,7 +101,7 @@ make_keys (void)
                                    "ed25519", "cv25519", "never", NULL);
   tg_import_cert (victor, strangers, zoe_fpr);
   victor_keyring = padlock_keyring_new (victor->dir);
-  g_assert_true (at_wait_until (has_loaded, victor_keyring, WAIT_MS));
+  g_assert_true (at_wait_until (at_keyring_loaded, victor_keyring, WAIT_MS));
   g_assert_cmpint (padlock_keyring_get_state (victor_keyring), ==,
                    PADLOCK_KEYRING_READY);
 }
@@ -116,10 +110,7 @@ make_keys (void)
 static PadlockKey *
 key_of (const char *fpr)
 {
-  PadlockKey *key = padlock_keyring_find_key (keyring, fpr, FALSE, NULL);
-
-  g_assert_nonnull (key);
-  return g_object_ref (key);
+  return g_object_ref (at_key_of (keyring, fpr));
 }
 
 /* `gpg --list-packets` of PATH, in H (no key needed). */
@@ -130,16 +121,6 @@ gpg_packets (TgHome *h, const char *path)
 
   tg_gpg (h, NULL, NULL, &out, "--list-packets", path, NULL);
   return g_strndup (g_bytes_get_data (out, NULL), g_bytes_get_size (out));
-}
-
-static guint
-count (const char *haystack, const char *needle)
-{
-  guint n = 0;
-
-  for (const char *p = haystack; (p = strstr (p, needle)); p += strlen (needle))
-    n++;
-  return n;
 }
 
 /* Encrypts IN (a file, or a folder) in a job to RECIPIENTS, with
@@ -190,7 +171,7 @@ static void
 test_job_to (gconstpointer data)
 {
   const Colleague *c = &people[GPOINTER_TO_UINT (data)];
-  g_autofree char *dir = at_new_dir (c->sub);
+  g_autofree char *dir = tu_new_dir (c->sub);
   g_autofree char *in = g_build_filename (dir, "note.txt", NULL);
   g_autoptr(PadlockKey) key = key_of (c->fpr);
   g_autoptr(PadlockRecipients) r = padlock_recipients_new (home->dir, &key, 1,
@@ -208,8 +189,8 @@ test_job_to (gconstpointer data)
   plain = tg_gpg_decrypt_file (colleagues, out, NULL);
   assert_bytes (plain, c->uid);
   packets = gpg_packets (colleagues, out);
-  g_assert_cmpuint (count (packets, ":pubkey enc packet:"), ==, 1);
-  g_assert_cmpuint (count (packets, ":symkey enc packet:"), ==, 0);
+  g_assert_cmpuint (tu_count (packets, ":pubkey enc packet:"), ==, 1);
+  g_assert_cmpuint (tu_count (packets, ":symkey enc packet:"), ==, 0);
   /* Alice holds no key for it. */
   none = tg_gpg_decrypt_file (home, out, NULL);
   g_assert_null (none);
@@ -220,7 +201,7 @@ test_job_to (gconstpointer data)
 static void
 test_job_mixed (void)
 {
-  g_autofree char *dir = at_new_dir ("mixed");
+  g_autofree char *dir = tu_new_dir ("mixed");
   g_autofree char *in = g_build_filename (dir, "plan.txt", NULL);
   g_autoptr(PadlockKey) rita = key_of (people[0].fpr);
   g_autoptr(PadlockKey) nina = key_of (people[2].fpr);
@@ -248,8 +229,8 @@ test_job_mixed (void)
   job = encrypt (in, r, PASSPHRASE, PL_PROFILE_RFC4880);
   out = output_path (job);
   packets = gpg_packets (colleagues, out);
-  g_assert_cmpuint (count (packets, ":pubkey enc packet:"), ==, 3);
-  g_assert_cmpuint (count (packets, ":symkey enc packet:"), ==, 1);
+  g_assert_cmpuint (tu_count (packets, ":pubkey enc packet:"), ==, 3);
+  g_assert_cmpuint (tu_count (packets, ":symkey enc packet:"), ==, 1);
   theirs = tg_gpg_decrypt_file (colleagues, out, NULL);
   assert_bytes (theirs, "mixed\n");
   mine = tg_gpg_decrypt_file (home, out, NULL);
@@ -264,7 +245,7 @@ test_job_mixed (void)
 static void
 test_job_hidden (void)
 {
-  g_autofree char *dir = at_new_dir ("hidden");
+  g_autofree char *dir = tu_new_dir ("hidden");
   g_autofree char *in = g_build_filename (dir, "secret.txt", NULL);
   g_autoptr(PadlockKey) cara = key_of (people[1].fpr);
   g_autoptr(PadlockKey) rita = key_of (people[0].fpr);
@@ -280,8 +261,8 @@ test_job_hidden (void)
   job = encrypt (in, r, NULL, PL_PROFILE_RFC4880);
   out = output_path (job);
   packets = gpg_packets (colleagues, out);
-  g_assert_cmpuint (count (packets, ":pubkey enc packet:"), ==, 2);
-  g_assert_cmpuint (count (packets, "keyid 0000000000000000"), ==, 2);
+  g_assert_cmpuint (tu_count (packets, ":pubkey enc packet:"), ==, 2);
+  g_assert_cmpuint (tu_count (packets, "keyid 0000000000000000"), ==, 2);
   for (guint i = 0; i < G_N_ELEMENTS (people); i++)
     {
       g_autofree char *id = g_strndup (people[i].fpr + 24, 16);
@@ -295,7 +276,7 @@ test_job_hidden (void)
 static void
 test_job_folder (void)
 {
-  g_autofree char *dir = at_new_dir ("folder");
+  g_autofree char *dir = tu_new_dir ("folder");
   g_autofree char *folder = g_build_filename (dir, "Report", NULL);
   g_autofree char *a = g_build_filename (folder, "a.txt", NULL);
   g_autofree char *sub = g_build_filename (folder, "figures", NULL);
@@ -305,7 +286,7 @@ test_job_folder (void)
                                                            NULL, FALSE, -1);
   g_autoptr(PadlockJob) job = NULL;
   g_autofree char *out = NULL;
-  g_autofree char *there = at_new_dir ("folder-opened");
+  g_autofree char *there = tu_new_dir ("folder-opened");
   g_autofree char *tar = tu_peer ("tar");
   g_autoptr(GBytes) archive = NULL;
   g_autofree char *got_a = NULL;
@@ -339,7 +320,7 @@ test_job_folder (void)
 static void
 test_job_refused (void)
 {
-  g_autofree char *dir = at_new_dir ("refused");
+  g_autofree char *dir = tu_new_dir ("refused");
   g_autofree char *in = g_build_filename (dir, "x.txt", NULL);
   g_autoptr(PadlockKey) olga = key_of (expired_fpr);
   g_autoptr(PadlockRecipients) r = padlock_recipients_new (home->dir, &olga, 1,
@@ -365,7 +346,7 @@ test_job_refused (void)
 static void
 test_load_cancelled (void)
 {
-  g_autofree char *dir = at_new_dir ("cancelled-load");
+  g_autofree char *dir = tu_new_dir ("cancelled-load");
   g_autofree char *in = g_build_filename (dir, "c.txt", NULL);
   g_autoptr(PadlockKey) nina = key_of (people[2].fpr);
   g_autoptr(PadlockRecipients) r = padlock_recipients_new (home->dir, &nina, 1,
@@ -391,22 +372,7 @@ test_load_cancelled (void)
 static int
 run_batch_in (TgHome *h, const char *const *args, char **err_text)
 {
-  const char *app = g_getenv ("PADLOCK_APP");
-  g_autofree char *gnupghome = g_strconcat ("GNUPGHOME=", h->dir, NULL);
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  int status = -1;
-
-  g_assert_nonnull (app);
-  g_ptr_array_add (argv, "env");
-  g_ptr_array_add (argv, gnupghome);
-  g_ptr_array_add (argv, (gpointer) app);
-  g_ptr_array_add (argv, "--batch");
-  for (guint i = 0; args[i]; i++)
-    g_ptr_array_add (argv, (gpointer) args[i]);
-  g_ptr_array_add (argv, NULL);
-  g_assert_true (tu_run ((const char *const *) argv->pdata, NULL, NULL,
-                         err_text, &status));
-  return status;
+  return at_run_batch (h->dir, args, NULL, err_text);
 }
 
 /* The same with HOME. */
@@ -421,7 +387,7 @@ run_batch (const char *const *args, char **err_text)
 static void
 test_batch_recipients (void)
 {
-  g_autofree char *dir = at_new_dir ("batch");
+  g_autofree char *dir = tu_new_dir ("batch");
   g_autofree char *in = g_build_filename (dir, "memo.txt", NULL);
   g_autofree char *out = g_build_filename (dir, "memo.txt.gpg", NULL);
   g_autofree char *by_id = g_strconcat ("--recipient=0x", people[1].fpr + 24,
@@ -437,8 +403,8 @@ test_batch_recipients (void)
   g_assert_true (g_file_set_contents (in, "memo\n", -1, NULL));
   g_assert_cmpint (run_batch (args, &err), ==, 0);
   packets = gpg_packets (colleagues, out);
-  g_assert_cmpuint (count (packets, ":pubkey enc packet:"), ==, 4);
-  g_assert_cmpuint (count (packets, ":symkey enc packet:"), ==, 0);
+  g_assert_cmpuint (tu_count (packets, ":pubkey enc packet:"), ==, 4);
+  g_assert_cmpuint (tu_count (packets, ":symkey enc packet:"), ==, 0);
   theirs = tg_gpg_decrypt_file (colleagues, out, NULL);
   assert_bytes (theirs, "memo\n");
   mine = tg_gpg_decrypt_file (home, out, NULL);
@@ -450,7 +416,7 @@ test_batch_recipients (void)
 static void
 test_batch_hidden (void)
 {
-  g_autofree char *dir = at_new_dir ("batch-hidden");
+  g_autofree char *dir = tu_new_dir ("batch-hidden");
   g_autofree char *in = g_build_filename (dir, "h.txt", NULL);
   g_autofree char *out = g_build_filename (dir, "h.txt.gpg", NULL);
   g_autofree char *pw = at_passphrase_file (PASSPHRASE);
@@ -466,8 +432,8 @@ test_batch_hidden (void)
   g_assert_true (g_file_set_contents (in, "hidden\n", -1, NULL));
   g_assert_cmpint (run_batch (args, &err), ==, 0);
   packets = gpg_packets (colleagues, out);
-  g_assert_cmpuint (count (packets, "keyid 0000000000000000"), ==, 1);
-  g_assert_cmpuint (count (packets, ":symkey enc packet:"), ==, 1);
+  g_assert_cmpuint (tu_count (packets, "keyid 0000000000000000"), ==, 1);
+  g_assert_cmpuint (tu_count (packets, ":symkey enc packet:"), ==, 1);
   theirs = tg_gpg_decrypt_file (colleagues, out, NULL);
   assert_bytes (theirs, "hidden\n");
   anyone = tg_gpg_decrypt_file (stranger, out, PASSPHRASE);
@@ -480,7 +446,7 @@ test_batch_hidden (void)
 static void
 test_batch_refused (void)
 {
-  g_autofree char *dir = at_new_dir ("batch-refused");
+  g_autofree char *dir = tu_new_dir ("batch-refused");
   g_autofree char *in = g_build_filename (dir, "r.txt", NULL);
   const char *args[] = { "--encrypt", "--recipient=nobody@example.org",
                          "--recipient=olga@example.org",
@@ -594,7 +560,7 @@ test_match (void)
 static void
 test_batch_unverified (void)
 {
-  g_autofree char *dir = at_new_dir ("batch-unverified");
+  g_autofree char *dir = tu_new_dir ("batch-unverified");
   g_autofree char *in = g_build_filename (dir, "u.txt", NULL);
   g_autofree char *out = g_build_filename (dir, "u.txt.gpg", NULL);
   const char *by_email[] = { "--encrypt", "-r", "alice@example.org", in, NULL };
@@ -647,20 +613,20 @@ main (int argc, char **argv)
   tu_init (&argc, &argv);
   for (guint i = 0; i < G_N_ELEMENTS (people); i++)
     {
-      g_autofree char *path = g_strdup_printf ("/people/job/to/%s",
+      g_autofree char *path = g_strdup_printf ("/recipients/job/to/%s",
                                                people[i].sub);
       g_test_add_data_func (path, GUINT_TO_POINTER (i), test_job_to);
     }
-  g_test_add_func ("/people/job/mixed", test_job_mixed);
-  g_test_add_func ("/people/job/hidden", test_job_hidden);
-  g_test_add_func ("/people/job/folder", test_job_folder);
-  g_test_add_func ("/people/job/refused", test_job_refused);
-  g_test_add_func ("/people/job/load-cancelled", test_load_cancelled);
-  g_test_add_func ("/people/batch/recipients", test_batch_recipients);
-  g_test_add_func ("/people/batch/hidden", test_batch_hidden);
-  g_test_add_func ("/people/batch/refused", test_batch_refused);
-  g_test_add_func ("/people/match", test_match);
-  g_test_add_func ("/people/batch/unverified", test_batch_unverified);
+  g_test_add_func ("/recipients/job/mixed", test_job_mixed);
+  g_test_add_func ("/recipients/job/hidden", test_job_hidden);
+  g_test_add_func ("/recipients/job/folder", test_job_folder);
+  g_test_add_func ("/recipients/job/refused", test_job_refused);
+  g_test_add_func ("/recipients/job/load-cancelled", test_load_cancelled);
+  g_test_add_func ("/recipients/batch/recipients", test_batch_recipients);
+  g_test_add_func ("/recipients/batch/hidden", test_batch_hidden);
+  g_test_add_func ("/recipients/batch/refused", test_batch_refused);
+  g_test_add_func ("/recipients/match", test_match);
+  g_test_add_func ("/recipients/batch/unverified", test_batch_unverified);
   make_keys ();
   status = g_test_run ();
   g_clear_object (&keyring);

@@ -1,5 +1,6 @@
-/* test-nautilus.c - the GNOME Files extension, loaded as Nautilus loads
- * it: GModule, nautilus_module_initialize and nautilus_module_list_types;
+/* test-padlock-nautilus.c - the GNOME Files extension
+ * (desktop/nautilus/padlock-nautilus.c), loaded as Nautilus loads it:
+ * GModule, nautilus_module_initialize and nautilus_module_list_types;
  * its menu items for files that a test double describes, and what
  * activating one runs (a recording stand-in for padlock). */
 #include <string.h>

@@ -1,7 +1,7 @@
-/* test-secret-input.c - reading secrets (sop/padlock-secret-input.h):
- * bounded by PL_PASSPHRASE_MAX from every source, and secure memory that
- * runs out is an error like any other, for the reader and the engine
- * (issue 19 item 3) */
+/* test-padlock-secret-input.c - reading secrets
+ * (sop/padlock-secret-input.h): bounded by PL_PASSPHRASE_MAX from every
+ * source, and secure memory that runs out is an error like any other,
+ * for the reader and the engine (issue 19 item 3) */
 #include "testutil.h"
 #include "job.h"
 #include "passphrase.h"

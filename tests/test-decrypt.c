@@ -1,24 +1,16 @@
-/* test-decrypt-errors.c - refusals in plain words: messages built packet
+/* test-decrypt.c - refusals in plain words: messages built packet
  * by packet around the stages, so that every odd case is reachable */
 #include "testutil.h"
 #include "algo.h"
 #include "compress.h"
 #include "errors.h"
 #include "packet.h"
+#include "packet-builder.h"
 #include "seipd.h"
 #include "skesk.h"
 
 #include <string.h>
 #include <zlib.h>
-
-static void
-append_packet (GByteArray *a, int tag, const void *body, gsize len)
-{
-  guint8 hdr[6];
-  gsize hl = pl_packet_write_header (hdr, tag, len);
-  g_byte_array_append (a, hdr, (guint) hl);
-  g_byte_array_append (a, body, (guint) len);
-}
 
 static void
 append_literal (GByteArray *a, const char *text)
@@ -27,7 +19,7 @@ append_literal (GByteArray *a, const char *text)
   guint8 head[] = { 'b', 0, 0, 0, 0, 0 };
   g_byte_array_append (lit, head, sizeof head);
   g_byte_array_append (lit, (const guint8 *) text, (guint) strlen (text));
-  append_packet (a, PL_PKT_LITERAL, lit->data, lit->len);
+  pb_packet (a, PL_PKT_LITERAL, lit->data, lit->len);
   g_byte_array_unref (lit);
 }
 
@@ -40,7 +32,7 @@ append_compressed (GByteArray *a, GByteArray *inner)
   buf[0] = PL_COMPRESS_ZLIB;
   g_assert_cmpint (compress2 (buf + 1, &n, inner->data, inner->len, 6), ==,
                    Z_OK);
-  append_packet (a, PL_PKT_COMPRESSED, buf, n + 1);
+  pb_packet (a, PL_PKT_COMPRESSED, buf, n + 1);
   g_free (buf);
 }
 
@@ -66,7 +58,7 @@ wrap (GByteArray *plaintext, int data_tag)
   sk.s2k.hash_algo = PL_HASH_SHA256;
   g_assert_cmpuint (pl_skesk_encrypt (&sk, NULL, NULL, 0), ==, 0);
   len = pl_skesk_write (&sk, body);
-  append_packet (msg, PL_PKT_SKESK, body, len);
+  pb_packet (msg, PL_PKT_SKESK, body, len);
   g_assert_cmpuint (pl_s2k_derive (&sk.s2k, "pw", 2, key, 32, 0), ==, 0);
 
   data = g_malloc (1 + 18 + plaintext->len + 22);
@@ -79,11 +71,11 @@ wrap (GByteArray *plaintext, int data_tag)
   if (data_tag == PL_PKT_SED)
     /* Old-style SED: no version octet, no MDC.  The content does not
      * matter: it must be refused before any decryption. */
-    append_packet (msg, PL_PKT_SED, data + 1, 18 + plaintext->len);
+    pb_packet (msg, PL_PKT_SED, data + 1, 18 + plaintext->len);
   else if (data_tag == SEIPD_WITHOUT_MDC)
-    append_packet (msg, PL_PKT_SEIPD, data, 1 + 18 + plaintext->len);
+    pb_packet (msg, PL_PKT_SEIPD, data, 1 + 18 + plaintext->len);
   else
-    append_packet (msg, data_tag, data, 1 + 18 + plaintext->len + 22);
+    pb_packet (msg, data_tag, data, 1 + 18 + plaintext->len + 22);
   g_free (data);
   return msg;
 }
@@ -183,8 +175,8 @@ test_public_key_only (void)
   guint8 pkesk[20] = { 3 };
   guint8 seipd[40] = { 1 };
 
-  append_packet (msg, PL_PKT_PKESK, pkesk, sizeof pkesk);
-  append_packet (msg, PL_PKT_SEIPD, seipd, sizeof seipd);
+  pb_packet (msg, PL_PKT_PKESK, pkesk, sizeof pkesk);
+  pb_packet (msg, PL_PKT_SEIPD, seipd, sizeof seipd);
   expect (msg, GPG_ERR_NO_SECKEY, PL_OUTCOME_PUBLIC_KEY);
   g_byte_array_unref (msg);
 }
@@ -224,7 +216,7 @@ test_inner_structure (void)
 
   /* No literal at all. */
   g_byte_array_set_size (plain, 0);
-  append_packet (plain, PL_PKT_MARKER, "PGP", 3);
+  pb_packet (plain, PL_PKT_MARKER, "PGP", 3);
   msg = wrap (plain, PL_PKT_SEIPD);
   expect (msg, GPG_ERR_NO_DATA, PL_OUTCOME_MALFORMED);
   g_byte_array_unref (msg);
@@ -241,9 +233,9 @@ test_signed_inside (void)
   guint8 ops[13] = { 3, 0, 8, 22 };
   guint8 sig[30] = { 4, 0, 22, 8 };
 
-  append_packet (plain, PL_PKT_ONEPASS_SIG, ops, sizeof ops);
+  pb_packet (plain, PL_PKT_ONEPASS_SIG, ops, sizeof ops);
   append_literal (plain, "signed text");
-  append_packet (plain, PL_PKT_SIGNATURE, sig, sizeof sig);
+  pb_packet (plain, PL_PKT_SIGNATURE, sig, sizeof sig);
   msg = wrap (plain, PL_PKT_SEIPD);
   g_assert_cmpuint (decrypt (msg, &out, &r), ==, 0);
   g_assert_cmpint (r.signed_inside, ==, 1);
@@ -365,7 +357,7 @@ test_bomb (void)
     g_byte_array_append (comp, buf, (guint) ((4 << 20) - z.avail_out));
     deflateEnd (&z);
   }
-  append_packet (plain, PL_PKT_COMPRESSED, comp->data, comp->len);
+  pb_packet (plain, PL_PKT_COMPRESSED, comp->data, comp->len);
   msg = wrap (plain, PL_PKT_SEIPD);
   g_test_message ("bomb: %u octets of message for 1 GiB", msg->len);
   g_assert_cmpuint (msg->len, <, 2 << 20);

@@ -1,4 +1,4 @@
-/* test-app-folder.c - folders as PadlockJobs: FOLDER.tar.gpg and back,
+/* test-padlock-folder.c - folders as PadlockJobs: FOLDER.tar.gpg and back,
  * the row's detail, cancel, the unpack preference, hostile archives */
 #include <string.h>
 #include <sys/stat.h>
@@ -12,21 +12,6 @@
 
 #define PASSPHRASE "folder test passphrase"
 #define TIMEOUT_MS 120000
-
-static PadlockJob *
-run_job (PadlockQueue     *queue,
-         const char       *path,
-         PadlockDirection  direction,
-         PadlockJobConfig *config)
-{
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  g_autoptr(PadlockSecret) secret = padlock_secret_new (PASSPHRASE);
-  PadlockJob *job = padlock_job_new (file, direction, config);
-
-  padlock_job_set_secret (job, secret);
-  padlock_queue_add (queue, job);
-  return job;
-}
 
 /* DIR/Photos with N files of SIZE octets, and a FIFO when FIFO. */
 static char *
@@ -65,8 +50,8 @@ assert_same_file (const char *a, const char *b)
 static void
 test_roundtrip (void)
 {
-  g_autofree char *dir = at_new_dir ("folder-roundtrip");
-  g_autofree char *out = at_new_dir ("folder-roundtrip-out");
+  g_autofree char *dir = tu_new_dir ("folder-roundtrip");
+  g_autofree char *out = tu_new_dir ("folder-roundtrip-out");
   g_autofree char *folder = make_folder (dir, 4, 100000, TRUE);
   g_autofree char *archive = g_build_filename (dir, "Photos.tar.gpg", NULL);
   g_autofree char *tar = g_build_filename (out, "Photos.tar", NULL);
@@ -81,7 +66,7 @@ test_roundtrip (void)
   PadlockJobConfig keep = { .output_dir = out, .unpack_archives = FALSE };
   gsize len;
 
-  enc = run_job (queue, folder, PADLOCK_DIRECTION_ENCRYPT, &plain);
+  enc = at_run_job (queue, folder, PADLOCK_DIRECTION_ENCRYPT, &plain, PASSPHRASE);
   g_assert_cmpstr (padlock_job_get_output_name (enc), ==, "Photos.tar.gpg");
   g_assert_true (at_wait_queue_idle (queue, TIMEOUT_MS));
   g_assert_no_error (padlock_job_get_error (enc));
@@ -91,13 +76,13 @@ test_roundtrip (void)
   g_assert_nonnull (padlock_job_get_detail (enc));
   g_assert_nonnull (strstr (padlock_job_get_detail (enc), "fifo"));
 
-  dec = run_job (queue, archive, PADLOCK_DIRECTION_DECRYPT, &unpack);
+  dec = at_run_job (queue, archive, PADLOCK_DIRECTION_DECRYPT, &unpack, PASSPHRASE);
   g_assert_true (at_wait_queue_idle (queue, TIMEOUT_MS));
   g_assert_no_error (padlock_job_get_error (dec));
   g_assert_cmpstr (padlock_job_get_output_name (dec), ==, "Photos");
   assert_same_file (a, b);
 
-  kept = run_job (queue, archive, PADLOCK_DIRECTION_DECRYPT, &keep);
+  kept = at_run_job (queue, archive, PADLOCK_DIRECTION_DECRYPT, &keep, PASSPHRASE);
   g_assert_true (at_wait_queue_idle (queue, TIMEOUT_MS));
   g_assert_no_error (padlock_job_get_error (kept));
   g_assert_cmpstr (padlock_job_get_output_name (kept), ==, "Photos.tar");
@@ -105,24 +90,12 @@ test_roundtrip (void)
   g_assert_true (pl_tar_header_is_valid (head, len));
 }
 
-static gboolean
-job_is_midway (gpointer data)
-{
-  return padlock_job_get_bytes_done (data) > 0 || padlock_job_is_finished (data);
-}
-
-static gboolean
-job_is_finished (gpointer data)
-{
-  return padlock_job_is_finished (data);
-}
-
 /* While the data flows, the row's detail is the file being read; a
  * cancel leaves nothing but the folder. */
 static void
 test_detail_and_cancel (void)
 {
-  g_autofree char *dir = at_new_dir ("folder-cancel");
+  g_autofree char *dir = tu_new_dir ("folder-cancel");
   g_autofree char *folder = make_folder (dir, 40, 4 << 20, FALSE);
   g_autofree char *listing = NULL;
   g_autoptr(PadlockQueue) queue = padlock_queue_new ();
@@ -130,8 +103,8 @@ test_detail_and_cancel (void)
   PadlockJobConfig plain = { 0 };
   const char *detail;
 
-  job = run_job (queue, folder, PADLOCK_DIRECTION_ENCRYPT, &plain);
-  g_assert_true (at_wait_until (job_is_midway, job, TIMEOUT_MS));
+  job = at_run_job (queue, folder, PADLOCK_DIRECTION_ENCRYPT, &plain, PASSPHRASE);
+  g_assert_true (at_wait_until (at_job_is_midway, job, TIMEOUT_MS));
   g_assert_false (padlock_job_is_finished (job));
   detail = padlock_job_get_detail (job);
   g_assert_nonnull (detail);
@@ -139,7 +112,7 @@ test_detail_and_cancel (void)
   g_assert_true (g_str_has_suffix (detail, ".jpg"));
   g_assert_cmpint (padlock_job_get_bytes_total (job), >, 40 * (4 << 20));
   padlock_job_cancel (job);
-  g_assert_true (at_wait_until (job_is_finished, job, TIMEOUT_MS));
+  g_assert_true (at_wait_until (at_job_is_finished, job, TIMEOUT_MS));
   g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_CANCELLED);
   listing = tu_list_dir (dir);
   g_assert_cmpstr (listing, ==, "Photos");
@@ -186,8 +159,8 @@ static void
 test_hostile (gconstpointer data)
 {
   const HostileCase *hc = data;
-  g_autofree char *dir = at_new_dir ("folder-hostile");
-  g_autofree char *out = at_new_dir ("folder-hostile-out");
+  g_autofree char *dir = tu_new_dir ("folder-hostile");
+  g_autofree char *out = tu_new_dir ("folder-hostile-out");
   g_autofree char *tar = g_build_filename (dir, "evil.tar", NULL);
   g_autofree char *archive = g_build_filename (dir, "evil.tar.gpg", NULL);
   g_autofree char *script = g_build_filename (g_getenv ("PADLOCK_SOURCE_DIR"),
@@ -210,7 +183,7 @@ test_hostile (gconstpointer data)
     g_assert_cmpint (status, ==, 0);
   }
   at_gpg_encrypt (tar, archive, PASSPHRASE, NULL);
-  job = run_job (queue, archive, PADLOCK_DIRECTION_DECRYPT, &unpack);
+  job = at_run_job (queue, archive, PADLOCK_DIRECTION_DECRYPT, &unpack, PASSPHRASE);
   g_assert_true (at_wait_queue_idle (queue, TIMEOUT_MS));
   error = padlock_job_get_error (job);
   g_assert_error ((GError *) error, PADLOCK_ERROR, PADLOCK_ERROR_FOLDER);
@@ -226,9 +199,9 @@ test_hostile (gconstpointer data)
 static void
 test_one_archive (void)
 {
-  g_autofree char *dir = at_new_dir ("Trip");
-  g_autofree char *out = at_new_dir ("one-archive-out");
-  g_autofree char *elsewhere = at_new_dir ("elsewhere");
+  g_autofree char *dir = tu_new_dir ("Trip");
+  g_autofree char *out = tu_new_dir ("one-archive-out");
+  g_autofree char *elsewhere = tu_new_dir ("elsewhere");
   g_autofree char *folder = make_folder (dir, 2, 1000, FALSE);
   g_autofree char *a = at_write_random (dir, "a.txt", 100);
   g_autofree char *b = at_write_random (elsewhere, "b.txt", 100);

@@ -1,4 +1,4 @@
-/* test-app-people.c - the encrypt dialog's "People" (padlock-people.h) in
+/* test-padlock-people.c - the encrypt dialog's "People" (padlock-people.h) in
  * a real window under Xvfb, over a GnuPG home of the test's own, read as
  * a screen reader reads it (AT-SPI); the file it writes opens with the
  * colleagues' gpg -d.
@@ -119,7 +119,7 @@ dialog_gone (gpointer data)
 static void
 test_encrypt_to_people (void)
 {
-  g_autofree char *dir = at_new_dir ("people");
+  g_autofree char *dir = tu_new_dir ("people");
   g_autofree char *in = g_build_filename (dir, "minutes.txt", NULL);
   g_autofree char *out = g_build_filename (dir, "minutes.txt.gpg", NULL);
   const char *paths[] = { in, NULL };
@@ -273,7 +273,7 @@ carol_found (gpointer data)
 static void
 test_remembered_and_new (void)
 {
-  g_autofree char *dir = at_new_dir ("people-again");
+  g_autofree char *dir = tu_new_dir ("people-again");
   g_autofree char *in = g_build_filename (dir, "agenda.txt", NULL);
   const char *paths[] = { in, NULL };
   PadlockWindow *window = at_new_window ();
@@ -328,7 +328,7 @@ carl_found (gpointer data)
 static void
 test_two_faced (void)
 {
-  g_autofree char *dir = at_new_dir ("people-two-faced");
+  g_autofree char *dir = tu_new_dir ("people-two-faced");
   g_autofree char *in = g_build_filename (dir, "plan.txt", NULL);
   const char *paths[] = { in, NULL };
   g_autoptr(TgHome) mallorys = tg_home_new ();

@@ -1,4 +1,4 @@
-/* test-agent.c - gpg-agent through libassuan, with keys gpg made
+/* test-padlock-agent.c - gpg-agent through libassuan, with keys gpg made
  *
  * One GnuPG home with a passphrase-protected key of each kind, a real
  * gpg-agent that Padlock starts itself, and the test pinentry
@@ -303,18 +303,6 @@ test_pinentry_cancel (void)
   gcry_sexp_release (enc);
 }
 
-static void
-on_result (GObject *source, GAsyncResult *result, gpointer data)
-{
-  *(GAsyncResult **) data = g_object_ref (result);
-}
-
-static gboolean
-has_result (gpointer data)
-{
-  return *(GAsyncResult **) data != NULL;
-}
-
 static gboolean
 pinentry_is_up (gpointer data)
 {
@@ -341,10 +329,10 @@ test_cancel_request (void)
   forget_passphrases ();
   tg_home_set_pinentry (home, "hang");
   padlock_agent_pkdecrypt_async (agent, key->grip, "Cancel me", enc, count_launch,
-                                 &launched, cancellable, on_result, &result);
+                                 &launched, cancellable, at_on_result, &result);
   g_assert_true (at_wait_until (pinentry_is_up, &launched, WAIT_MS));
   g_cancellable_cancel (cancellable);
-  g_assert_true (at_wait_until (has_result, &result, WAIT_MS));
+  g_assert_true (at_wait_until (at_has_result, &result, WAIT_MS));
   /* … while the pinentry still waits: the request did not wait for it. */
   g_assert_false (g_file_test (release, G_FILE_TEST_EXISTS));
   decrypted = padlock_agent_pkdecrypt_finish (agent, result, &error);

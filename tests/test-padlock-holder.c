@@ -1,4 +1,4 @@
-/* test-app-keys.c - decryption jobs with the user's GnuPG keys: what
+/* test-padlock-holder.c - decryption jobs with the user's GnuPG keys: what
  * `gpg -e -r` made opens through a real gpg-agent (padlock-holder.h),
  * in a job as the window runs it and in `padlock --batch`
  */
@@ -101,53 +101,34 @@ static char *
 gpg_encrypt (const char *dir, const char *name, const char *text,
              gboolean symmetric, const char *r1, const char *r2)
 {
-  g_autofree char *plain = g_build_filename (dir, name, NULL);
-  char *out = g_strconcat (plain, ".gpg", NULL);
-  g_autoptr(GBytes) in = g_bytes_new (text, strlen (text));
-  g_autoptr(GBytes) sealed = NULL;
-  GError *error = NULL;
-
-  g_assert_cmpint (tg_gpg (home, symmetric ? SKESK_PASSPHRASE : NULL, in,
-                           &sealed, "--trust-model", "always",
-                           "--set-filename", name, "--output", "-",
-                           symmetric ? "-c" : "--no-tty", "-e", "-r", r1,
-                           r2 ? "-r" : NULL, r2, NULL), ==, 0);
-  g_assert_true (g_file_set_contents (out, g_bytes_get_data (sealed, NULL),
-                                      g_bytes_get_size (sealed), &error));
-  g_assert_no_error (error);
-  return out;
+  return tg_encrypt_file (home, dir, name, text,
+                          symmetric ? SKESK_PASSPHRASE : NULL, r1, r2);
 }
 
-static gboolean
-has_loaded (gpointer data)
-{
-  return padlock_keyring_get_state (data) != PADLOCK_KEYRING_LOADING;
-}
-
-/* The held keys of HOME's keys, as the window and --batch make it. */
+/* The holder of HOME's keys, as the window and --batch make it. */
 static PadlockHeldKeys *
-new_held_keys (void)
+new_holder (void)
 {
   g_autoptr(PadlockKeyring) keyring = padlock_keyring_new (home->dir);
   g_autoptr(PadlockAgent) agent = padlock_agent_new (home->dir);
 
-  g_assert_true (at_wait_until (has_loaded, keyring, WAIT_MS));
+  g_assert_true (at_wait_until (at_keyring_loaded, keyring, WAIT_MS));
   g_assert_cmpint (padlock_keyring_get_state (keyring), ==,
                    PADLOCK_KEYRING_READY);
   return padlock_held_keys_new (keyring, agent);
 }
 
-/* Decrypts PATH in a job with HELD_KEYS (and PASSPHRASE when not NULL);
+/* Decrypts PATH in a job with HOLDER (and PASSPHRASE when not NULL);
  * returns the finished job. */
 static PadlockJob *
-decrypt (PadlockQueue *queue, PadlockHeldKeys *held_keys, const char *path,
+decrypt (PadlockQueue *queue, PadlockHeldKeys *holder, const char *path,
          const char *passphrase)
 {
   g_autoptr(GFile) file = g_file_new_for_path (path);
   PadlockJobConfig config = { 0 };
   PadlockJob *job = padlock_job_new (file, PADLOCK_DIRECTION_DECRYPT, &config);
 
-  padlock_job_set_held_keys (job, held_keys);
+  padlock_job_set_held_keys (job, holder);
   if (passphrase)
     {
       g_autoptr(PadlockSecret) secret = padlock_secret_new (passphrase);
@@ -157,36 +138,23 @@ decrypt (PadlockQueue *queue, PadlockHeldKeys *held_keys, const char *path,
   return job;
 }
 
-static void
-assert_opened (PadlockJob *job, const char *dir, const char *name,
-               const char *text)
-{
-  g_autofree char *path = g_build_filename (dir, name, NULL);
-  g_autofree char *got = NULL;
-
-  g_assert_no_error (padlock_job_get_error (job));
-  g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_DONE);
-  g_assert_true (g_file_get_contents (path, &got, NULL, NULL));
-  g_assert_cmpstr (got, ==, text);
-}
-
 /* gpg -e -r SUBKEY! for each of Alice's subkeys: the job opens it with
  * no passphrase, through the agent. */
 static void
 test_gpg_to_subkey (gconstpointer data)
 {
   guint i = GPOINTER_TO_UINT (data);
-  g_autofree char *dir = at_new_dir ("keys-subkey");
+  g_autofree char *dir = tu_new_dir ("keys-subkey");
   g_autofree char *r = g_strconcat (alice_subs[i], "!", NULL);
   g_autofree char *text = g_strdup_printf ("for Alice's %s subkey\n",
                                            sub_names[i]);
   g_autofree char *path = gpg_encrypt (dir, "note.txt", text, FALSE, r, NULL);
-  g_autoptr(PadlockHeldKeys) held_keys = new_held_keys ();
+  g_autoptr(PadlockHeldKeys) holder = new_holder ();
   g_autoptr(PadlockQueue) queue = padlock_queue_new ();
-  g_autoptr(PadlockJob) job = decrypt (queue, held_keys, path, NULL);
+  g_autoptr(PadlockJob) job = decrypt (queue, holder, path, NULL);
 
   g_assert_true (at_wait_queue_idle (queue, WAIT_MS));
-  assert_opened (job, dir, "note.txt", text);
+  at_assert_opened (job, dir, "note.txt", text);
 }
 
 /* gpg --throw-keyids: the PKESK names nobody, and each secret subkey of
@@ -194,13 +162,13 @@ test_gpg_to_subkey (gconstpointer data)
 static void
 test_anonymous (void)
 {
-  g_autofree char *dir = at_new_dir ("keys-anonymous");
+  g_autofree char *dir = tu_new_dir ("keys-anonymous");
   g_autofree char *r = g_strconcat (alice_subs[2], "!", NULL);
   g_autofree char *plain = g_build_filename (dir, "anon.txt", NULL);
   g_autofree char *path = g_strconcat (plain, ".gpg", NULL);
   g_autoptr(GBytes) in = g_bytes_new_static ("nobody named\n", 13);
   g_autoptr(GBytes) sealed = NULL;
-  g_autoptr(PadlockHeldKeys) held_keys = new_held_keys ();
+  g_autoptr(PadlockHeldKeys) holder = new_holder ();
   g_autoptr(PadlockQueue) queue = padlock_queue_new ();
   g_autoptr(PadlockJob) job = NULL;
 
@@ -212,9 +180,9 @@ test_anonymous (void)
   /* Carol's protected nistp256 key may be tried too: it does not open
    * it, whatever passphrase is given. */
   tg_home_set_pinentry (home, PASSPHRASE);
-  job = decrypt (queue, held_keys, path, NULL);
+  job = decrypt (queue, holder, path, NULL);
   g_assert_true (at_wait_queue_idle (queue, WAIT_MS));
-  assert_opened (job, dir, "anon.txt", "nobody named\n");
+  at_assert_opened (job, dir, "anon.txt", "nobody named\n");
 }
 
 /* Carol's key is protected: pinentry asks once, and the agent's cache
@@ -222,12 +190,12 @@ test_anonymous (void)
 static void
 test_protected_asked_once (void)
 {
-  g_autofree char *dir = at_new_dir ("keys-protected");
+  g_autofree char *dir = tu_new_dir ("keys-protected");
   g_autofree char *one = gpg_encrypt (dir, "one.txt", "first\n", FALSE,
                                       carol_fpr, NULL);
   g_autofree char *two = gpg_encrypt (dir, "two.txt", "second\n", FALSE,
                                       carol_fpr, NULL);
-  g_autoptr(PadlockHeldKeys) held_keys = new_held_keys ();
+  g_autoptr(PadlockHeldKeys) holder = new_holder ();
   g_autoptr(PadlockQueue) queue = padlock_queue_new ();
   g_autoptr(PadlockJob) first = NULL;
   g_autoptr(PadlockJob) second = NULL;
@@ -236,24 +204,24 @@ test_protected_asked_once (void)
   tg_gpgconf (home, "--reload", "gpg-agent");
   tg_home_set_pinentry (home, PASSPHRASE);
   asked = tg_home_pinentry_count (home);
-  first = decrypt (queue, held_keys, one, NULL);
+  first = decrypt (queue, holder, one, NULL);
   g_assert_true (at_wait_queue_idle (queue, WAIT_MS));
-  assert_opened (first, dir, "one.txt", "first\n");
+  at_assert_opened (first, dir, "one.txt", "first\n");
   g_assert_cmpuint (tg_home_pinentry_count (home), ==, asked + 1);
-  second = decrypt (queue, held_keys, two, NULL);
+  second = decrypt (queue, holder, two, NULL);
   g_assert_true (at_wait_queue_idle (queue, WAIT_MS));
-  assert_opened (second, dir, "two.txt", "second\n");
+  at_assert_opened (second, dir, "two.txt", "second\n");
   g_assert_cmpuint (tg_home_pinentry_count (home), ==, asked + 1);
 }
 
 /* Sixteen files for Carol's protected key, eight jobs at once, her
- * passphrase not cached: one pinentry for all (the held keys' turn: the
+ * passphrase not cached: one pinentry for all (the holder's turn: the
  * first job asks, the others wait for the agent's cache). */
 static void
 test_concurrent_asked_once (void)
 {
-  g_autofree char *dir = at_new_dir ("keys-concurrent");
-  g_autoptr(PadlockHeldKeys) held_keys = new_held_keys ();
+  g_autofree char *dir = tu_new_dir ("keys-concurrent");
+  g_autoptr(PadlockHeldKeys) holder = new_holder ();
   g_autoptr(PadlockQueue) queue = padlock_queue_new ();
   g_autoptr(GPtrArray) jobs = g_ptr_array_new_with_free_func (g_object_unref);
   guint asked;
@@ -272,13 +240,13 @@ test_concurrent_asked_once (void)
   for (guint i = 0; i < 16; i++)
     {
       g_autofree char *path = g_strdup_printf ("%s/c%u.txt.gpg", dir, i);
-      g_ptr_array_add (jobs, decrypt (queue, held_keys, path, NULL));
+      g_ptr_array_add (jobs, decrypt (queue, holder, path, NULL));
     }
   g_assert_true (at_wait_queue_idle (queue, WAIT_MS));
   for (guint i = 0; i < 16; i++)
     {
       g_autofree char *name = g_strdup_printf ("c%u.txt", i);
-      assert_opened (jobs->pdata[i], dir, name, "at once\n");
+      at_assert_opened (jobs->pdata[i], dir, name, "at once\n");
     }
   g_assert_cmpuint (tg_home_pinentry_count (home), ==, asked + 1);
 }
@@ -291,12 +259,6 @@ is_waiting (gpointer data)
                                      "Carol <carol@example.org> (0x");
 }
 
-static gboolean
-is_finished (gpointer data)
-{
-  return padlock_job_is_finished (data);
-}
-
 /* ANSWER "cancel": pinentry cancelled.  "hang": while pinentry is up the
  * job says whose passphrase it waits for, and the job's own cancel cuts
  * the agent request.  Either way "Cancelled, nothing was written", and
@@ -306,9 +268,9 @@ test_cancelled (gconstpointer data)
 {
   gboolean anonymous = !strcmp (data, "hang-anonymous");
   const char *answer = anonymous ? "hang" : data;
-  g_autofree char *dir = at_new_dir ("keys-cancel");
+  g_autofree char *dir = tu_new_dir ("keys-cancel");
   g_autofree char *path = NULL;
-  g_autoptr(PadlockHeldKeys) held_keys = new_held_keys ();
+  g_autoptr(PadlockHeldKeys) holder = new_holder ();
   g_autoptr(PadlockQueue) queue = padlock_queue_new ();
   g_autoptr(PadlockJob) job = NULL;
   g_autofree char *listing = NULL;
@@ -334,13 +296,13 @@ test_cancelled (gconstpointer data)
     path = gpg_encrypt (dir, "secret.txt", "never\n", FALSE, carol_fpr, NULL);
   tg_gpgconf (home, "--reload", "gpg-agent");
   tg_home_set_pinentry (home, answer);
-  job = decrypt (queue, held_keys, path, NULL);
+  job = decrypt (queue, holder, path, NULL);
   if (!strcmp (answer, "hang"))
     {
       g_assert_true (at_wait_until (is_waiting, job, WAIT_MS));
       padlock_job_cancel (job);
     }
-  g_assert_true (at_wait_until (is_finished, job, WAIT_MS));
+  g_assert_true (at_wait_until (at_job_is_finished, job, WAIT_MS));
   if (!strcmp (answer, "hang"))
     tg_home_release_pinentry (home);
   g_assert_error (padlock_job_get_error (job), PADLOCK_ERROR,
@@ -358,12 +320,12 @@ test_cancelled (gconstpointer data)
 static void
 test_not_mine (void)
 {
-  g_autofree char *dir = at_new_dir ("keys-not-mine");
+  g_autofree char *dir = tu_new_dir ("keys-not-mine");
   g_autofree char *path = gpg_encrypt (dir, "bob.txt", "for Bob\n", FALSE,
                                        bob_fpr, erin_fpr);
-  g_autoptr(PadlockHeldKeys) held_keys = new_held_keys ();
+  g_autoptr(PadlockHeldKeys) holder = new_holder ();
   g_autoptr(PadlockQueue) queue = padlock_queue_new ();
-  g_autoptr(PadlockJob) job = decrypt (queue, held_keys, path, NULL);
+  g_autoptr(PadlockJob) job = decrypt (queue, holder, path, NULL);
   g_autofree char *listing = NULL;
   const GError *error;
 
@@ -385,16 +347,15 @@ test_not_mine (void)
 static void
 test_pkesk_and_skesk (void)
 {
-  g_autofree char *dir = at_new_dir ("keys-mixed");
+  g_autofree char *dir = tu_new_dir ("keys-mixed");
   g_autofree char *path = gpg_encrypt (dir, "both.txt", "either way\n", TRUE,
                                        bob_fpr, NULL);
-  g_autoptr(PadlockHeldKeys) held_keys = new_held_keys ();
+  g_autoptr(PadlockHeldKeys) holder = new_holder ();
   g_autoptr(PadlockQueue) queue = padlock_queue_new ();
-  g_autoptr(PadlockJob) job = decrypt (queue, held_keys, path,
-                                       SKESK_PASSPHRASE);
+  g_autoptr(PadlockJob) job = decrypt (queue, holder, path, SKESK_PASSPHRASE);
 
   g_assert_true (at_wait_queue_idle (queue, WAIT_MS));
-  assert_opened (job, dir, "both.txt", "either way\n");
+  at_assert_opened (job, dir, "both.txt", "either way\n");
 }
 
 /* Two of the user's protected keys, Dave's passphrase cached by the
@@ -406,7 +367,7 @@ static void
 test_cached_first (gconstpointer data)
 {
   gboolean throw_keyids = GPOINTER_TO_INT (data);
-  g_autofree char *dir = at_new_dir ("keys-cached-first");
+  g_autofree char *dir = tu_new_dir ("keys-cached-first");
   g_autofree char *dave_only = gpg_encrypt (dir, "dave.txt", "for Dave\n",
                                             FALSE, dave_fpr, NULL);
   g_autofree char *plain = g_build_filename (dir, "both.txt", NULL);
@@ -414,7 +375,7 @@ test_cached_first (gconstpointer data)
   g_autoptr(GBytes) in = g_bytes_new_static ("for either\n", 11);
   g_autoptr(GBytes) sealed = NULL;
   g_autoptr(GBytes) packets = NULL;
-  g_autoptr(PadlockHeldKeys) held_keys = new_held_keys ();
+  g_autoptr(PadlockHeldKeys) holder = new_holder ();
   g_autoptr(PadlockQueue) queue = padlock_queue_new ();
   g_autoptr(PadlockJob) first = NULL;
   g_autoptr(PadlockJob) job = NULL;
@@ -443,15 +404,15 @@ test_cached_first (gconstpointer data)
 
   tg_gpgconf (home, "--reload", "gpg-agent");
   tg_home_set_pinentry (home, DAVE_PASSPHRASE);
-  first = decrypt (queue, held_keys, dave_only, NULL);
+  first = decrypt (queue, holder, dave_only, NULL);
   g_assert_true (at_wait_queue_idle (queue, WAIT_MS));
-  assert_opened (first, dir, "dave.txt", "for Dave\n");
+  at_assert_opened (first, dir, "dave.txt", "for Dave\n");
 
   tg_home_set_pinentry (home, "cancel");
   asked = tg_home_pinentry_count (home);
-  job = decrypt (queue, held_keys, both, NULL);
+  job = decrypt (queue, holder, both, NULL);
   g_assert_true (at_wait_queue_idle (queue, WAIT_MS));
-  assert_opened (job, dir, "both.txt", "for either\n");
+  at_assert_opened (job, dir, "both.txt", "for either\n");
   g_assert_cmpuint (tg_home_pinentry_count (home), ==, asked);
 }
 
@@ -461,12 +422,12 @@ test_cached_first (gconstpointer data)
 static void
 test_no_pinentry (void)
 {
-  g_autofree char *dir = at_new_dir ("keys-no-pinentry");
+  g_autofree char *dir = tu_new_dir ("keys-no-pinentry");
   g_autofree char *path = gpg_encrypt (dir, "locked.txt", "locked\n", FALSE,
                                        carol_fpr, NULL);
   g_autofree char *conf = tg_home_path (home, "gpg-agent.conf");
   g_autofree char *saved = NULL;
-  g_autoptr(PadlockHeldKeys) held_keys = new_held_keys ();
+  g_autoptr(PadlockHeldKeys) holder = new_holder ();
   g_autoptr(PadlockQueue) queue = padlock_queue_new ();
   g_autoptr(PadlockJob) job = NULL;
   g_autofree char *listing = NULL;
@@ -476,7 +437,7 @@ test_no_pinentry (void)
   g_assert_true (g_file_set_contents (conf, "pinentry-program "
                                       "/nonexistent/pinentry\n", -1, NULL));
   tg_gpgconf (home, "--reload", "gpg-agent");
-  job = decrypt (queue, held_keys, path, NULL);
+  job = decrypt (queue, holder, path, NULL);
   g_assert_true (at_wait_queue_idle (queue, WAIT_MS));
   g_assert_true (g_file_set_contents (conf, saved, -1, NULL));
   tg_gpgconf (home, "--reload", "gpg-agent");
@@ -494,15 +455,9 @@ test_no_pinentry (void)
 static int
 run_batch_in (const char *dir, const char *file, char **err_text)
 {
-  const char *app = g_getenv ("PADLOCK_APP");
-  g_autofree char *gnupghome = g_strconcat ("GNUPGHOME=", dir, NULL);
-  const char *argv[] = { "env", gnupghome, app, "--batch", "--decrypt", file,
-                         NULL };
-  int status = -1;
+  const char *args[] = { "--decrypt", file, NULL };
 
-  g_assert_nonnull (app);
-  g_assert_true (tu_run (argv, NULL, NULL, err_text, &status));
-  return status;
+  return at_run_batch (dir, args, NULL, err_text);
 }
 
 static int
@@ -517,7 +472,7 @@ run_batch (const char *file, char **err_text)
 static void
 test_batch_no_secret_key (void)
 {
-  g_autofree char *dir = at_new_dir ("keys-batch-others");
+  g_autofree char *dir = tu_new_dir ("keys-batch-others");
   g_autofree char *bobs = gpg_encrypt (dir, "b.txt", "for Bob\n", FALSE,
                                        bob_fpr, NULL);
   g_autofree char *err = NULL;
@@ -540,7 +495,7 @@ test_batch_no_secret_key (void)
 static void
 test_batch_no_keyring (void)
 {
-  g_autofree char *dir = at_new_dir ("keys-batch-no-keyring");
+  g_autofree char *dir = tu_new_dir ("keys-batch-no-keyring");
   g_autofree char *bobs = gpg_encrypt (dir, "b.txt", "for Bob\n", FALSE,
                                        bob_fpr, NULL);
   g_autofree char *empty = g_build_filename (dir, "empty-home", NULL);
@@ -574,7 +529,7 @@ test_batch_no_keyring (void)
 static void
 test_batch (void)
 {
-  g_autofree char *dir = at_new_dir ("keys-batch");
+  g_autofree char *dir = tu_new_dir ("keys-batch");
   g_autofree char *mine = gpg_encrypt (dir, "mine.txt", "batch\n", FALSE,
                                        alice_subs[1], NULL);
   g_autofree char *bobs = gpg_encrypt (dir, "bobs.txt", "not mine\n", FALSE,
@@ -621,29 +576,29 @@ main (int argc, char **argv)
   tu_init (&argc, &argv);
   for (guint i = 0; i < 3; i++)
     {
-      g_autofree char *path = g_strdup_printf ("/app-keys/gpg-to/%s",
+      g_autofree char *path = g_strdup_printf ("/holder/gpg-to/%s",
                                                sub_names[i]);
       g_test_add_data_func (path, GUINT_TO_POINTER (i), test_gpg_to_subkey);
     }
-  g_test_add_func ("/app-keys/anonymous", test_anonymous);
-  g_test_add_func ("/app-keys/protected-asked-once", test_protected_asked_once);
-  g_test_add_func ("/app-keys/concurrent-asked-once",
+  g_test_add_func ("/holder/anonymous", test_anonymous);
+  g_test_add_func ("/holder/protected-asked-once", test_protected_asked_once);
+  g_test_add_func ("/holder/concurrent-asked-once",
                    test_concurrent_asked_once);
-  g_test_add_data_func ("/app-keys/cancelled/pinentry", "cancel",
+  g_test_add_data_func ("/holder/cancelled/pinentry", "cancel",
                         test_cancelled);
-  g_test_add_data_func ("/app-keys/cancelled/while-waiting", "hang",
+  g_test_add_data_func ("/holder/cancelled/while-waiting", "hang",
                         test_cancelled);
-  g_test_add_data_func ("/app-keys/cancelled/anonymous-waiting",
+  g_test_add_data_func ("/holder/cancelled/anonymous-waiting",
                         "hang-anonymous", test_cancelled);
-  g_test_add_func ("/app-keys/not-mine", test_not_mine);
-  g_test_add_func ("/app-keys/pkesk-and-skesk", test_pkesk_and_skesk);
-  g_test_add_func ("/app-keys/batch", test_batch);
-  g_test_add_func ("/app-keys/batch-no-secret-key", test_batch_no_secret_key);
-  g_test_add_func ("/app-keys/batch-no-keyring", test_batch_no_keyring);
-  g_test_add_func ("/app-keys/no-pinentry", test_no_pinentry);
-  g_test_add_data_func ("/app-keys/cached-first/named", GINT_TO_POINTER (0),
+  g_test_add_func ("/holder/not-mine", test_not_mine);
+  g_test_add_func ("/holder/pkesk-and-skesk", test_pkesk_and_skesk);
+  g_test_add_func ("/holder/batch", test_batch);
+  g_test_add_func ("/holder/batch-no-secret-key", test_batch_no_secret_key);
+  g_test_add_func ("/holder/batch-no-keyring", test_batch_no_keyring);
+  g_test_add_func ("/holder/no-pinentry", test_no_pinentry);
+  g_test_add_data_func ("/holder/cached-first/named", GINT_TO_POINTER (0),
                         test_cached_first);
-  g_test_add_data_func ("/app-keys/cached-first/anonymous",
+  g_test_add_data_func ("/holder/cached-first/anonymous",
                         GINT_TO_POINTER (1), test_cached_first);
   make_keys ();
   status = g_test_run ();

@@ -1,4 +1,4 @@
-/* test-thunar.c - padlock --add-thunar-actions: our two actions merged
+/* test-padlock-thunar.c - padlock --add-thunar-actions: our two actions merged
  * into a uca.xml that holds the user's own, idempotently */
 #include <string.h>
 #include <unistd.h>
@@ -48,17 +48,6 @@ merge (const char *contents)
   return merged;
 }
 
-static guint
-count (const char *haystack,
-       const char *needle)
-{
-  guint n = 0;
-
-  for (const char *p = strstr (haystack, needle); p; p = strstr (p + 1, needle))
-    n++;
-  return n;
-}
-
 /* Well-formed, with <actions> at the root, and each of ours once. */
 static void
 check_actions_file (const char *contents)
@@ -71,11 +60,11 @@ check_actions_file (const char *contents)
   g_assert_true (g_markup_parse_context_parse (context, contents, -1, &error));
   g_assert_true (g_markup_parse_context_end_parse (context, &error));
   g_assert_no_error (error);
-  g_assert_cmpuint (count (contents, "<unique-id>padlock-encrypt</unique-id>"), ==, 1);
-  g_assert_cmpuint (count (contents, "<unique-id>padlock-decrypt</unique-id>"), ==, 1);
-  g_assert_cmpuint (count (contents, "<command>padlock --encrypt %F</command>"), ==, 1);
-  g_assert_cmpuint (count (contents, "<command>padlock --decrypt %F</command>"), ==, 1);
-  g_assert_cmpuint (count (contents, "<patterns>*.gpg;*.pgp;*.asc</patterns>"), ==, 1);
+  g_assert_cmpuint (tu_count (contents, "<unique-id>padlock-encrypt</unique-id>"), ==, 1);
+  g_assert_cmpuint (tu_count (contents, "<unique-id>padlock-decrypt</unique-id>"), ==, 1);
+  g_assert_cmpuint (tu_count (contents, "<command>padlock --encrypt %F</command>"), ==, 1);
+  g_assert_cmpuint (tu_count (contents, "<command>padlock --decrypt %F</command>"), ==, 1);
+  g_assert_cmpuint (tu_count (contents, "<patterns>*.gpg;*.pgp;*.asc</patterns>"), ==, 1);
 }
 
 static void
@@ -151,7 +140,7 @@ test_merge_drops_duplicates (void)
   g_string_append_len (s, start, end - start);
   g_string_append (s, end);
   doubled = g_string_free (g_steal_pointer (&s), FALSE);
-  g_assert_cmpuint (count (doubled, "padlock-encrypt"), ==, 3);
+  g_assert_cmpuint (tu_count (doubled, "padlock-encrypt"), ==, 3);
 
   merged = merge (doubled);
   check_actions_file (merged);

@@ -1,4 +1,4 @@
-/* test-keyring.c - the GnuPG keyring through GPGME, on keys gpg made
+/* test-padlock-keyring.c - the GnuPG keyring through GPGME, on keys gpg made
  *
  * One home with keys of every kind the listing must tell apart is made
  * once (key generation is the slow part) and only read; the tests that
@@ -91,16 +91,6 @@ open_keyring (const char *dir)
   return keyring;
 }
 
-static PadlockKey *
-key_of (PadlockKeyring *keyring, const char *fpr)
-{
-  PadlockKey *key = padlock_keyring_find_key (keyring, fpr, FALSE, NULL);
-
-  g_assert_nonnull (key);
-  g_assert_cmpstr (padlock_key_get_fingerprint (key), ==, fpr);
-  return key;
-}
-
 static void
 check_usable (PadlockKey *key, const char *algorithm, const char *email)
 {
@@ -140,7 +130,7 @@ test_list (void)
     {
       g_auto (GStrv) grips = tg_keygrips (keys.home, fprs[i]);
 
-      key = key_of (keyring, fprs[i]);
+      key = at_key_of (keyring, fprs[i]);
       g_assert_cmpuint (padlock_key_get_n_subkeys (key), ==, g_strv_length (grips));
       for (guint j = 0; grips[j]; j++)
         g_assert_cmpstr (padlock_key_get_subkey (key, j)->keygrip, ==, grips[j]);
@@ -148,7 +138,7 @@ test_list (void)
       g_assert_true (g_str_has_suffix (fprs[i], padlock_key_get_key_id (key)));
     }
 
-  key = key_of (keyring, keys.alice);
+  key = at_key_of (keyring, keys.alice);
   check_usable (key, "rsa3072", "alice@example.org");
   g_assert_cmpstr (padlock_key_get_name (key), ==, "Alice");
   g_assert_cmpstr (padlock_key_get_label (key), ==, "Alice <alice@example.org>");
@@ -157,11 +147,11 @@ test_list (void)
   g_assert_true (padlock_key_get_has_secret (key));
   g_assert_false (padlock_key_get_is_card_key (key));
   g_assert_cmpint (padlock_key_get_expires (key), ==, 0);
-  check_usable (key_of (keyring, keys.bob), "cv25519", "bob@example.org");
-  check_usable (key_of (keyring, keys.carol), "nistp256", "carol@example.org");
+  check_usable (at_key_of (keyring, keys.bob), "cv25519", "bob@example.org");
+  check_usable (at_key_of (keyring, keys.carol), "nistp256", "carol@example.org");
 
   /* Expired a year after 2020-01-01, by gpg's faked clock. */
-  key = key_of (keyring, keys.dave);
+  key = at_key_of (keyring, keys.dave);
   g_assert_true (padlock_key_get_expired (key));
   g_assert_false (padlock_key_get_can_encrypt (key));
   expiry = g_date_time_new_from_unix_utc (padlock_key_get_expires (key));
@@ -171,7 +161,7 @@ test_list (void)
   g_clear_pointer (&refusal, g_free);
   g_assert_true (padlock_key_get_subkey (key, 1)->expired);
 
-  key = key_of (keyring, keys.eve);
+  key = at_key_of (keyring, keys.eve);
   g_assert_true (padlock_key_get_revoked (key));
   g_assert_false (padlock_key_get_can_encrypt (key));
   refusal = padlock_key_dup_refusal (key);
@@ -179,7 +169,7 @@ test_list (void)
   g_clear_pointer (&refusal, g_free);
 
   /* Someone else's certificate: can be picked, after a warning. */
-  key = key_of (keyring, keys.frank);
+  key = at_key_of (keyring, keys.frank);
   g_assert_false (padlock_key_get_has_secret (key));
   g_assert_false (padlock_key_get_subkey (key, 1)->has_secret);
   g_assert_true (padlock_key_get_can_encrypt (key));
@@ -204,7 +194,7 @@ test_named_user_id (void)
                                            "Alice <alice@example.org>",
                                            "Mallory <mallory@evil.example>");
   g_autoptr (PadlockKeyring) keyring = open_keyring (user->dir);
-  PadlockKey *key = key_of (keyring, fpr);
+  PadlockKey *key = at_key_of (keyring, fpr);
   const PadlockUserId *named = padlock_key_get_named_user_id (key);
   const PadlockUserId *primary = padlock_key_get_user_id (key, 0);
   g_auto (GStrv) claims = padlock_key_dup_unverified_claims (key);
@@ -227,7 +217,7 @@ test_named_user_id (void)
   g_assert_cmpuint (g_strv_length (claims), ==, 1);
   g_assert_cmpstr (claims[0], ==, "Alice <alice@example.org>");
 
-  key = key_of (keyring, victor);
+  key = at_key_of (keyring, victor);
   mine = padlock_key_dup_unverified_claims (key);
   g_assert_cmpstr (padlock_key_get_label (key), ==, "Victor <victor@example.org>");
   g_assert_cmpint (padlock_key_get_validity (key), ==, PADLOCK_KEY_VALIDITY_ULTIMATE);
@@ -254,7 +244,7 @@ test_named_unverified (void)
                            fpr, "Alice <alice@example.org>", NULL), ==, 0);
   tg_import_cert (user, owner, fpr);
   keyring = open_keyring (user->dir);
-  key = key_of (keyring, fpr);
+  key = at_key_of (keyring, fpr);
   claims = padlock_key_dup_unverified_claims (key);
   g_assert_cmpstr (padlock_key_get_label (key), ==, "Alice <alice@example.org>");
   g_assert_false (padlock_key_is_verified (key));
@@ -278,7 +268,7 @@ test_search (void)
 {
   g_autoptr (PadlockKeyring) keyring = open_keyring (keys.home->dir);
   const PadlockSubkey *subkey = NULL;
-  PadlockKey *bob = key_of (keyring, keys.bob);
+  PadlockKey *bob = at_key_of (keyring, keys.bob);
   const char *bob_sub_id = padlock_key_get_subkey (bob, 1)->key_id;
   g_autofree char *with_0x = g_strdup_printf ("0x%s", padlock_key_get_key_id (bob));
   g_autofree char *lower = g_ascii_strdown (keys.carol + 20, -1);
@@ -337,22 +327,10 @@ test_default_key (void)
   set_gpg_conf (keys.home, "");
 }
 
-static void
-on_result (GObject *source, GAsyncResult *result, gpointer data)
-{
-  *(GAsyncResult **) data = g_object_ref (result);
-}
-
-static gboolean
-has_result (gpointer data)
-{
-  return *(GAsyncResult **) data != NULL;
-}
-
 static GAsyncResult *
 wait_result (GAsyncResult **result)
 {
-  g_assert_true (at_wait_until (has_result, result, WAIT_MS));
+  g_assert_true (at_wait_until (at_has_result, result, WAIT_MS));
   return *result;
 }
 
@@ -369,7 +347,7 @@ test_export (void)
   const char *unknown[] = { keys.alice, "0123456789ABCDEF0123456789ABCDEF01234567", NULL };
   const guint8 *octets;
 
-  padlock_keyring_export_async (keyring, both, NULL, on_result, &result);
+  padlock_keyring_export_async (keyring, both, NULL, at_on_result, &result);
   exported = padlock_keyring_export_finish (keyring, wait_result (&result), &error);
   g_assert_no_error (error);
   g_assert_nonnull (exported);
@@ -397,7 +375,7 @@ test_export (void)
                                   g_bytes_get_size (listed), ":e:"));
 
   /* A key the keyring does not hold is an error, not an omission. */
-  padlock_keyring_export_async (keyring, unknown, NULL, on_result, &result);
+  padlock_keyring_export_async (keyring, unknown, NULL, at_on_result, &result);
   g_assert_null (padlock_keyring_export_finish (keyring, wait_result (&result), &error));
   g_assert_error (error, PADLOCK_ERROR, PADLOCK_ERROR_OTHER);
   g_assert_nonnull (strstr (error->message, unknown[1]));
@@ -444,8 +422,8 @@ test_export_minimal (void)
 
   keyring = open_keyring (home->dir);
   /* Certified by the user now: verified. */
-  g_assert_true (padlock_key_is_verified (key_of (keyring, keys.frank)));
-  padlock_keyring_export_async (keyring, frank, NULL, on_result, &result);
+  g_assert_true (padlock_key_is_verified (at_key_of (keyring, keys.frank)));
+  padlock_keyring_export_async (keyring, frank, NULL, at_on_result, &result);
   minimal = padlock_keyring_export_finish (keyring, wait_result (&result), &error);
   g_assert_no_error (error);
   g_assert_cmpuint (count_signatures_by (home, minimal, my_id), ==, 0);
@@ -472,7 +450,7 @@ test_import (void)
   g_assert_true (g_file_set_contents (path, g_bytes_get_data (keys.frank_cert, NULL),
                                       g_bytes_get_size (keys.frank_cert), NULL));
 
-  padlock_keyring_import_async (keyring, file, NULL, on_result, &result);
+  padlock_keyring_import_async (keyring, file, NULL, at_on_result, &result);
   import = padlock_keyring_import_finish (keyring, wait_result (&result), &error);
   g_assert_no_error (error);
   g_assert_cmpuint (import->considered, ==, 1);
@@ -484,14 +462,14 @@ test_import (void)
   wait_loaded (keyring);
   g_assert_cmpint (padlock_keyring_get_state (keyring), ==, PADLOCK_KEYRING_READY);
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (keyring)), ==, 1);
-  key_of (keyring, keys.frank);
+  at_key_of (keyring, keys.frank);
   /* A certificate is not a key of mine. */
   g_assert_null (padlock_keyring_get_default_key (keyring));
 
   /* Again: nothing new. */
   g_clear_object (&result);
   g_clear_pointer (&import, padlock_keyring_import_free);
-  padlock_keyring_import_async (keyring, file, NULL, on_result, &result);
+  padlock_keyring_import_async (keyring, file, NULL, at_on_result, &result);
   import = padlock_keyring_import_finish (keyring, wait_result (&result), &error);
   g_assert_no_error (error);
   g_assert_cmpuint (import->imported, ==, 0);
@@ -502,7 +480,7 @@ test_import (void)
   g_clear_object (&result);
   g_clear_pointer (&import, padlock_keyring_import_free);
   g_assert_true (g_file_set_contents (junk_path, "not a key\n", -1, NULL));
-  padlock_keyring_import_async (keyring, junk, NULL, on_result, &result);
+  padlock_keyring_import_async (keyring, junk, NULL, at_on_result, &result);
   import = padlock_keyring_import_finish (keyring, wait_result (&result), &error);
   g_assert_null (import);
   g_assert_error (error, PADLOCK_ERROR, PADLOCK_ERROR_MALFORMED);
@@ -550,14 +528,14 @@ test_monitor (void)
   g_assert_cmpint (tg_gpg (home, NULL, keys.frank_cert, NULL, "--import", NULL), ==, 0);
   g_assert_true (at_wait_until (has_n_keys, keyring, WAIT_MS));
   g_assert_cmpuint (changes, >=, 1);
-  key_of (keyring, keys.frank);
+  at_key_of (keyring, keys.frank);
 
   /* And a new secret key (private-keys-v1.d, then pubring.kbx). */
   second = tg_gen_key (home, "Second <second@example.org>", "ed25519", "default",
                        "never", "", NULL);
   g_assert_true (at_wait_until (has_3_keys, keyring, WAIT_MS));
-  key_of (keyring, first);
-  g_assert_true (padlock_key_get_has_secret (key_of (keyring, second)));
+  at_key_of (keyring, first);
+  g_assert_true (padlock_key_get_has_secret (at_key_of (keyring, second)));
 }
 
 static gboolean
@@ -586,7 +564,7 @@ test_no_home (void)
   g_assert_cmpint (tg_gpg (home, NULL, keys.frank_cert, NULL, "--import", NULL), ==, 0);
   g_assert_true (at_wait_until (is_ready, keyring, WAIT_MS));
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (keyring)), ==, 1);
-  key_of (keyring, keys.frank);
+  at_key_of (keyring, keys.frank);
 }
 
 int
