@@ -452,46 +452,46 @@ test_no_secret_options (void)
                               "[^,]*,\\s*G_OPTION_ARG_([A-Z_]+)",
                               0, 0, NULL);
   for (guint r = 0; r < G_N_ELEMENTS (app_rooms); r++)
-  {
-  g_clear_pointer (&app_path, g_free);
-  g_clear_pointer (&app_dir, g_dir_close);
-  app_path = g_build_filename (src_dir, app_rooms[r], NULL);
-  app_dir = g_dir_open (app_path, 0, NULL);
-  g_assert_nonnull (app_dir);
-  while ((name = g_dir_read_name (app_dir)))
     {
-      g_autofree char *path = NULL;
-      g_autofree char *text = NULL;
-
-      if (!g_str_has_suffix (name, ".c"))
-        continue;
-      path = g_build_filename (app_path, name, NULL);
-      g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
-      g_regex_match (option_entry, text, 0, &match);
-      while (g_match_info_matches (match))
+      g_clear_pointer (&app_path, g_free);
+      g_clear_pointer (&app_dir, g_dir_close);
+      app_path = g_build_filename (src_dir, app_rooms[r], NULL);
+      app_dir = g_dir_open (app_path, 0, NULL);
+      g_assert_nonnull (app_dir);
+      while ((name = g_dir_read_name (app_dir)))
         {
-          g_autofree char *opt = g_match_info_fetch (match, 1);
-          g_autofree char *arg = g_match_info_fetch (match, 2);
-          g_autofree char *lower = g_ascii_strdown (opt, -1);
+          g_autofree char *path = NULL;
+          g_autofree char *text = NULL;
 
-          n_entries++;
-          g_test_message ("%s: --%s (G_OPTION_ARG_%s)", name, opt, arg);
-          /* padlock --batch --passphrase-file names a file (or - for
-           * the terminal); the passphrase itself is never an argument. */
-          if (!strcmp (opt, "passphrase-file") && !strcmp (arg, "FILENAME"))
-            ;
-          else if (strstr (lower, "pass") || strstr (lower, "secret")
-                   || strstr (lower, "key") || strstr (lower, "pin")
-                   || strstr (lower, "pw"))
+          if (!g_str_has_suffix (name, ".c"))
+            continue;
+          path = g_build_filename (app_path, name, NULL);
+          g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+          g_regex_match (option_entry, text, 0, &match);
+          while (g_match_info_matches (match))
             {
-              g_test_message ("%s: option --%s may carry a secret", name, opt);
-              g_test_fail ();
+              g_autofree char *opt = g_match_info_fetch (match, 1);
+              g_autofree char *arg = g_match_info_fetch (match, 2);
+              g_autofree char *lower = g_ascii_strdown (opt, -1);
+
+              n_entries++;
+              g_test_message ("%s: --%s (G_OPTION_ARG_%s)", name, opt, arg);
+              /* padlock --batch --passphrase-file names a file (or - for
+               * the terminal); the passphrase itself is never an argument. */
+              if (!strcmp (opt, "passphrase-file") && !strcmp (arg, "FILENAME"))
+                ;
+              else if (strstr (lower, "pass") || strstr (lower, "secret")
+                       || strstr (lower, "key") || strstr (lower, "pin")
+                       || strstr (lower, "pw"))
+                {
+                  g_test_message ("%s: option --%s may carry a secret", name, opt);
+                  g_test_fail ();
+                }
+              g_match_info_next (match, NULL);
             }
-          g_match_info_next (match, NULL);
+          g_clear_pointer (&match, g_match_info_free);
         }
-      g_clear_pointer (&match, g_match_info_free);
     }
-  }
   g_assert_cmpuint (n_entries, >, 0);
 }
 
