@@ -19,7 +19,7 @@
  * The keyring is the application's, first asked for when a file has a
  * PKESK (a session that never meets one never runs gpg); files that
  * arrive while it loads wait for it.  Each listing makes new
- * PadlockHeldKeys (padlock-holder.h): jobs keep the ones they were given.
+ * PadlockHeldKeys (padlock-held-keys.h): jobs keep the ones they were given.
  */
 #include "padlock-window-private.h"
 

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "padlock-graph.h"
-#include "padlock-holder.h"
+#include "padlock-held-keys.h"
 #include "padlock-keyring.h"
 #include "padlock-passphrase-dialog.h"
 #include "padlock-window.h"

@@ -15,7 +15,7 @@
 #include "gnupg-home.h"
 #include "packet-builder.h"
 #include "padlock-agent.h"
-#include "padlock-holder.h"
+#include "padlock-held-keys.h"
 #include "padlock-job.h"
 #include "padlock-keyring.h"
 #include "padlock-queue.h"

@@ -378,12 +378,9 @@ test_no_secret_options (void)
   g_autoptr(GRegex) long_option = NULL;
   g_autoptr(GRegex) option_entry = NULL;
   g_autoptr(GMatchInfo) match = NULL;
-  const char *app_rooms[] = { "app", "app/common", "app/gnupg", "app/jobs" };
-  g_autoptr(GDir) app_dir = NULL;
-  g_autofree char *app_path = NULL;
+  g_autoptr(GPtrArray) app_sources = NULL;
   g_autofree char *e = NULL;
   g_autoptr(GBytes) help = NULL;
-  const char *name;
   guint n_options = 0, n_entries = 0;
 
   if (!src_dir)
@@ -446,51 +443,42 @@ test_no_secret_options (void)
                                         "@ENV:NAME or @FD:N."));
   }
 
-  /* The application, each of its rooms: no GOptionEntry of any name that
+  /* The application, every room under app/: no GOptionEntry of any name that
    * holds a secret. */
   option_entry = g_regex_new ("\\{\\s*\"([A-Za-z0-9-]+)\"\\s*,\\s*(?:'.'|0)\\s*,"
                               "[^,]*,\\s*G_OPTION_ARG_([A-Z_]+)",
                               0, 0, NULL);
-  for (guint r = 0; r < G_N_ELEMENTS (app_rooms); r++)
+  app_sources = tu_source_files ("app", ".c");
+  for (guint i = 0; i < app_sources->len; i++)
     {
-      g_clear_pointer (&app_path, g_free);
-      g_clear_pointer (&app_dir, g_dir_close);
-      app_path = g_build_filename (src_dir, app_rooms[r], NULL);
-      app_dir = g_dir_open (app_path, 0, NULL);
-      g_assert_nonnull (app_dir);
-      while ((name = g_dir_read_name (app_dir)))
+      const char *name = g_ptr_array_index (app_sources, i);
+      g_autofree char *path = g_build_filename (src_dir, name, NULL);
+      g_autofree char *text = NULL;
+
+      g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+      g_regex_match (option_entry, text, 0, &match);
+      while (g_match_info_matches (match))
         {
-          g_autofree char *path = NULL;
-          g_autofree char *text = NULL;
+          g_autofree char *opt = g_match_info_fetch (match, 1);
+          g_autofree char *arg = g_match_info_fetch (match, 2);
+          g_autofree char *lower = g_ascii_strdown (opt, -1);
 
-          if (!g_str_has_suffix (name, ".c"))
-            continue;
-          path = g_build_filename (app_path, name, NULL);
-          g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
-          g_regex_match (option_entry, text, 0, &match);
-          while (g_match_info_matches (match))
+          n_entries++;
+          g_test_message ("%s: --%s (G_OPTION_ARG_%s)", name, opt, arg);
+          /* padlock --batch --passphrase-file names a file (or - for
+           * the terminal); the passphrase itself is never an argument. */
+          if (!strcmp (opt, "passphrase-file") && !strcmp (arg, "FILENAME"))
+            ;
+          else if (strstr (lower, "pass") || strstr (lower, "secret")
+                   || strstr (lower, "key") || strstr (lower, "pin")
+                   || strstr (lower, "pw"))
             {
-              g_autofree char *opt = g_match_info_fetch (match, 1);
-              g_autofree char *arg = g_match_info_fetch (match, 2);
-              g_autofree char *lower = g_ascii_strdown (opt, -1);
-
-              n_entries++;
-              g_test_message ("%s: --%s (G_OPTION_ARG_%s)", name, opt, arg);
-              /* padlock --batch --passphrase-file names a file (or - for
-               * the terminal); the passphrase itself is never an argument. */
-              if (!strcmp (opt, "passphrase-file") && !strcmp (arg, "FILENAME"))
-                ;
-              else if (strstr (lower, "pass") || strstr (lower, "secret")
-                       || strstr (lower, "key") || strstr (lower, "pin")
-                       || strstr (lower, "pw"))
-                {
-                  g_test_message ("%s: option --%s may carry a secret", name, opt);
-                  g_test_fail ();
-                }
-              g_match_info_next (match, NULL);
+              g_test_message ("%s: option --%s may carry a secret", name, opt);
+              g_test_fail ();
             }
-          g_clear_pointer (&match, g_match_info_free);
+          g_match_info_next (match, NULL);
         }
+      g_clear_pointer (&match, g_match_info_free);
     }
   g_assert_cmpuint (n_entries, >, 0);
 }

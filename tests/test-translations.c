@@ -111,41 +111,6 @@ test_core_messages (void)
     }
 }
 
-/* Every C source that marks a message (_(), N_(), PL_N_()) is listed in
- * po/POTFILES.in: a file missing there has its messages in no template,
- * so test_language cannot see them untranslated.  REL is a folder of the
- * source tree, walked with its subfolders (each room of app/ and
- * desktop/ is one). */
-static void
-check_potfiles_in (const char *rel,
-                   GStrv       listed,
-                   GRegex     *marked)
-{
-  g_autofree char *dir_path = source_file (rel, NULL);
-  g_autoptr(GDir) dir = g_dir_open (dir_path, 0, NULL);
-  const char *name;
-
-  g_assert_nonnull (dir);
-  while ((name = g_dir_read_name (dir)))
-    {
-      g_autofree char *path = g_build_filename (dir_path, name, NULL);
-      g_autofree char *sub = g_strdup_printf ("%s/%s", rel, name);
-      g_autofree char *text = NULL;
-
-      if (g_file_test (path, G_FILE_TEST_IS_DIR))
-        {
-          check_potfiles_in (sub, listed, marked);
-          continue;
-        }
-      if (!g_str_has_suffix (name, ".c"))
-        continue;
-      g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
-      if (g_regex_match (marked, text, 0, NULL)
-          && !g_strv_contains ((const char *const *) listed, sub))
-        g_error ("%s marks messages but is not in po/POTFILES.in", sub);
-    }
-}
-
 static void
 test_potfiles_complete (void)
 {
@@ -158,8 +123,25 @@ test_potfiles_complete (void)
 
   g_assert_true (g_file_get_contents (potfiles_path, &potfiles, NULL, NULL));
   listed = g_strsplit (potfiles, "\n", -1);
+  /* Every C source that marks a message (_(), N_(), PL_N_()) is listed
+   * in po/POTFILES.in: a file missing there has its messages in no
+   * template, so test_language cannot see them untranslated. */
   for (guint d = 0; d < G_N_ELEMENTS (dirs); d++)
-    check_potfiles_in (dirs[d], listed, marked);
+    {
+      g_autoptr(GPtrArray) sources = tu_source_files (dirs[d], ".c");
+
+      for (guint i = 0; i < sources->len; i++)
+        {
+          const char *rel = g_ptr_array_index (sources, i);
+          g_autofree char *path = source_file (rel, NULL);
+          g_autofree char *text = NULL;
+
+          g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+          if (g_regex_match (marked, text, 0, NULL)
+              && !g_strv_contains ((const char *const *) listed, rel))
+            g_error ("%s marks messages but is not in po/POTFILES.in", rel);
+        }
+    }
 }
 
 static void

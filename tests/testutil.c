@@ -377,6 +377,39 @@ tu_list_dir (const char *dir)
   return g_strjoinv ("|", (char **) names->pdata);
 }
 
+static void
+source_files_under (const char *src, const char *rel, const char *suffix,
+                    GPtrArray *out)
+{
+  g_autofree char *path = g_build_filename (src, rel, NULL);
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  g_assert_nonnull (dir);
+  while ((name = g_dir_read_name (dir)))
+    {
+      g_autofree char *sub = g_strdup_printf ("%s/%s", rel, name);
+      g_autofree char *full = g_build_filename (src, sub, NULL);
+
+      if (g_file_test (full, G_FILE_TEST_IS_DIR))
+        source_files_under (src, sub, suffix, out);
+      else if (g_str_has_suffix (name, suffix))
+        g_ptr_array_add (out, g_steal_pointer (&sub));
+    }
+}
+
+GPtrArray *
+tu_source_files (const char *rel, const char *suffix)
+{
+  const char *src = g_getenv ("PADLOCK_SOURCE_DIR");
+  GPtrArray *out = g_ptr_array_new_with_free_func (g_free);
+
+  g_assert_nonnull (src);
+  source_files_under (src, rel, suffix, out);
+  g_ptr_array_sort (out, tu_compare_strings);
+  return out;
+}
+
 char *
 tu_find_program (const char *name)
 {

@@ -87,6 +87,14 @@ char *tu_find_program (const char *name);
  * read). */
 char *tu_list_dir (const char *dir);
 
+/* The files under the source tree's folder REL (PADLOCK_SOURCE_DIR) and
+ * its subfolders whose names end in SUFFIX, as paths relative to the
+ * source tree ("app/jobs/padlock-job.c"), sorted.  The rooms of app/ and
+ * desktop/ are subfolders: a new one is walked without being named
+ * (tests/test-rooms.py is the one list of rooms).  Fails when REL cannot
+ * be read or PADLOCK_SOURCE_DIR is not set. */
+GPtrArray *tu_source_files (const char *rel, const char *suffix);
+
 /* Path of a peer the tests run (gpg, gpgtar, rnp, sqop, node, python3,
  * tar: build-aux/install-deps installs them).  When it is not on PATH,
  * NULL comes back and the test fails in CI (CI set) or is skipped

@@ -54,7 +54,7 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (PadlockSigner, padlock_signer_free)
  * card's PIN), WAITING (USER_DATA, "Waiting for the passphrase of NAME
  * <email> (0x…)") on the job's thread, and WAITING (USER_DATA, NULL)
  * when the agent answered; the same words as a decryption's
- * (padlock-holder.h). */
+ * (padlock-held-keys.h). */
 typedef void (*PadlockSignerWaitingFunc) (gpointer    user_data,
                                           const char *waiting);
 void             padlock_signer_set_waiting (PadlockSigner            *signer,

@@ -15,7 +15,7 @@
 #include "job.h"
 #include "packet.h"
 #include "padlock-format.h"
-#include "padlock-holder.h"
+#include "padlock-held-keys.h"
 #include "padlock-input.h"
 #include "padlock-job.h"
 #include "padlock-name.h"

@@ -2,7 +2,7 @@
  *
  * padlock-job.c is the GObject on the main context: its properties, the
  * tick that brings them up to what the worker stored, start, cancel and
- * retry.  padlock-job-work.c is what runs on the GTask's thread: the
+ * retry.  padlock-job-run.c is what runs on the GTask's thread: the
  * input and the sink, encryption, decryption, and check-and-delete
  * (the output decrypted again before the original goes).
  *
@@ -17,7 +17,7 @@
 #include "job.h"
 #include "padlock-folder.h"
 #include "padlock-agent.h"
-#include "padlock-holder.h"
+#include "padlock-held-keys.h"
 #include "padlock-key.h"
 #include "padlock-input.h"
 #include "padlock-job.h"
@@ -46,7 +46,7 @@ struct _PadlockJob
   PadlockHeldKeys *held_keys;   /* the user's secret keys, or NULL */
   PadlockRecipients *recipients; /* encryption: the people, or NULL */
   gboolean with_passphrase;     /* a secret was given (it goes at the end) */
-  GCancellable *cancellable;    /* cut an agent request (padlock-holder.h) */
+  GCancellable *cancellable;    /* cut an agent request (padlock-held-keys.h) */
   GError *error;
   GApplication *app;            /* held while running */
 
@@ -107,7 +107,7 @@ struct _PadlockJob
 };
 
 /* Where the worker writes: each kind is made by one function of
- * padlock-job-work.c (job_sink_new), which is where a new kind goes. */
+ * padlock-job-run.c (job_sink_new), which is where a new kind goes. */
 typedef enum
 {
   /* The core's transactional file, named by the output plan at commit

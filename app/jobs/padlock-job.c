@@ -1,5 +1,5 @@
 /* padlock-job.c - one file to encrypt or decrypt: the GObject on the main
- * context (its worker is padlock-job-work.c) */
+ * context (its worker is padlock-job-run.c) */
 #include "padlock-job-private.h"
 
 #include <glib/gi18n.h>

@@ -114,7 +114,7 @@ void              padlock_job_set_group         (PadlockJob       *self,
 /* Takes a reference; the job lets go of it when it finishes. */
 void              padlock_job_set_secret        (PadlockJob       *self,
                                                  PadlockSecret    *secret);
-/* Decryption: the user's secret keys (padlock-holder.h), asked of
+/* Decryption: the user's secret keys (padlock-held-keys.h), asked of
  * gpg-agent for the message's PKESKs; a job with held keys may start
  * without a passphrase.  Takes a reference. */
 typedef struct _PadlockHeldKeys PadlockHeldKeys;

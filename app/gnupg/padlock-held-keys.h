@@ -1,4 +1,4 @@
-/* padlock-holder.h - the user's GnuPG secret keys, held by gpg-agent, as
+/* padlock-held-keys.h - the user's GnuPG secret keys, held by gpg-agent, as
  * the engine's keys held elsewhere (PL_OPENER_HELD_KEYS, pl_unwrap_fn in
  * core/recipients.h)
  *

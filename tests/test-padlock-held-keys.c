@@ -1,5 +1,5 @@
-/* test-padlock-holder.c - decryption jobs with the user's GnuPG keys: what
- * `gpg -e -r` made opens through a real gpg-agent (padlock-holder.h),
+/* test-padlock-held-keys.c - decryption jobs with the user's GnuPG keys: what
+ * `gpg -e -r` made opens through a real gpg-agent (padlock-held-keys.h),
  * in a job as the window runs it and in `padlock --batch`
  */
 #include <string.h>
@@ -9,7 +9,7 @@
 #include "gnupg-home.h"
 #include "padlock-agent.h"
 #include "padlock-error.h"
-#include "padlock-holder.h"
+#include "padlock-held-keys.h"
 #include "padlock-job.h"
 #include "padlock-keyring.h"
 #include "padlock-queue.h"
@@ -361,7 +361,7 @@ test_pkesk_and_skesk (void)
 /* Two of the user's protected keys, Dave's passphrase cached by the
  * agent: a file for Carol and Dave (Carol's PKESK first), or for both
  * anonymously with THROW_KEYIDS, opens with Dave's key and no pinentry
- * (padlock-holder.h: KEYINFO ranks the keys), though a pinentry for
+ * (padlock-held-keys.h: KEYINFO ranks the keys), though a pinentry for
  * Carol's would cancel. */
 static void
 test_cached_first (gconstpointer data)

@@ -1,6 +1,6 @@
-/* padlock-holder.c - the user's GnuPG secret keys, held by gpg-agent, as
- * the engine's keys held elsewhere: see padlock-holder.h */
-#include "padlock-holder.h"
+/* padlock-held-keys.c - the user's GnuPG secret keys, held by gpg-agent, as
+ * the engine's keys held elsewhere: see padlock-held-keys.h */
+#include "padlock-held-keys.h"
 
 #include <string.h>
 #include <time.h>

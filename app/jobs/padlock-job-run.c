@@ -1,4 +1,4 @@
-/* padlock-job-work.c - a job's worker: what runs on its GTask's thread
+/* padlock-job-run.c - a job's worker: what runs on its GTask's thread
  *
  * See padlock-job-private.h.  Everything here runs on the job's thread
  * and touches only the run (PadlockJobRun) and the job's shared fields.
