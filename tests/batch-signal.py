@@ -16,8 +16,8 @@
 #                  and again till padlock exits
 # WORKDIR/in/NAME is the FIFO (NAME: ARCHIVE's name), WORKDIR/out the
 # output folder, WORKDIR/stdout and WORKDIR/stderr padlock's.
+import errno
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -52,6 +52,24 @@ def has_hidden(out):
     return any(n.startswith(".padlock-") for n in os.listdir(out))
 
 
+def open_writer(fifo, proc):
+    """The FIFO's writing end, once padlock opened it for reading (its
+    signal handlers are then set); None when padlock ended or did not
+    open it within TIMEOUT (a writer's plain open would wait forever)."""
+    deadline = time.monotonic() + TIMEOUT
+    while proc.poll() is None and time.monotonic() < deadline:
+        try:
+            fd = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
+        except OSError as e:
+            if e.errno != errno.ENXIO:
+                raise
+            time.sleep(0.001)
+            continue
+        os.set_blocking(fd, True)
+        return open(fd, "wb", buffering=0)
+    return None
+
+
 def run(app, archive, octets, phase, sig, delay_ms, work):
     sig = getattr(signal, "SIG" + sig)
     delay = float(delay_ms) / 1000
@@ -61,16 +79,19 @@ def run(app, archive, octets, phase, sig, delay_ms, work):
     os.makedirs(out)
     os.mkfifo(fifo)
     data = open(archive, "rb").read()
+    # padlock prints a job's line as the job ends (no stdbuf: its
+    # LD_PRELOAD stops an ASan build at its start).
     with open(os.path.join(work, "stdout"), "wb") as so, \
          open(os.path.join(work, "stderr"), "wb") as se:
-        # Its lines as it prints them (stdio's own buffer holds them
-        # till the exit otherwise).
-        stdbuf = ["stdbuf", "-oL"] if shutil.which("stdbuf") else []
-        proc = subprocess.Popen(stdbuf + [app, "--batch", "--decrypt",
+        proc = subprocess.Popen([app, "--batch", "--decrypt",
                                  "--passphrase-file=pw", "--output-dir=" + out,
                                  fifo], stdout=so, stderr=se)
-    # Returns once padlock opened it: its signal handlers are set.
-    writer = open(fifo, "wb", buffering=0)
+    writer = open_writer(fifo, proc)
+    if writer is None:
+        print(work, "padlock never opened the FIFO", file=sys.stderr)
+        proc.kill()
+        print(work, "%d" % proc.wait(), flush=True)
+        return
     ok = True
     if phase == "working":
         writer.write(data[:len(data) // 2])
@@ -92,12 +113,14 @@ def run(app, archive, octets, phase, sig, delay_ms, work):
         print(work, "phase missed", file=sys.stderr)
     # After the line, the signal again and again till padlock exits: one
     # lands in whatever it does then.
+    deadline = time.monotonic() + TIMEOUT
     while True:
         try:
             proc.send_signal(sig)
         except ProcessLookupError:
             pass
-        if phase != "after" or proc.poll() is not None:
+        if phase != "after" or proc.poll() is not None \
+           or time.monotonic() > deadline:
             break
         time.sleep(0.0002)
     try:

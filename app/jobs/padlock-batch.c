@@ -378,6 +378,10 @@ on_job_state (PadlockJob *job,
                ? "encrypted"
                : padlock_job_get_clearsigned (job) ? "verified" : "decrypted",
                input, output, verdicts);
+      /* Each job's line as its job ends, into a pipe or a file too (stdio
+       * holds them till the exit otherwise): a script reading them sees
+       * a result when it is final. */
+      fflush (stdout);
     }
   else
     {
