@@ -8,7 +8,7 @@
  * the application registers, so it takes no D-Bus name, and before
  * startup, so it needs no display.  The PATHs become PadlockJobs of one
  * batch in a PadlockQueue, as the window's files do, sorted by content
- * and name (padlock_input_direction) unless a direction is forced; folders
+ * and name (padlock-plan.h) unless a direction is forced; folders
  * are archived.  Each PATH is opened once (padlock-input.h): pipes, FIFOs
  * and /dev/stdin work both ways, their output going to --output-dir or
  * the current folder.  SIGINT and SIGTERM end it at any moment with exit
