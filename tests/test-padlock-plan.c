@@ -393,6 +393,26 @@ test_inputs_are_what_they_say (void)
   }
 }
 
+/* Where the window and --batch disagreed: nine PKESKs, Alice's among
+ * those the sniffer keeps.  `padlock --batch --decrypt` now follows the
+ * plan (DECRYPT_KEYS_OR_PASSPHRASE) as the window did: Alice's key opens
+ * it without --passphrase-file, where --batch stopped with a usage error
+ * (exit 2) asking for one. */
+static void
+test_batch_many_recipients (void)
+{
+  g_autofree char *out_dir = tu_new_dir ("plan-batch");
+  g_autofree char *many = g_build_filename (dir, "many.gpg", NULL);
+  const char *args[] = { "--decrypt", "--output-dir", out_dir, many, NULL };
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+
+  g_assert_cmpint (at_run_batch (home->dir, args, &out, &err), ==, 0);
+  g_test_message ("%s%s", out, err);
+  g_assert_true (g_str_has_prefix (out, "decrypted many.gpg -> "));
+  g_assert_cmpstr (err, ==, "");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -408,6 +428,7 @@ main (int argc, char **argv)
   g_test_add_data_func ("/plan/by-content", &tables[0], check_cases);
   g_test_add_data_func ("/plan/encrypt", &tables[1], check_cases);
   g_test_add_data_func ("/plan/decrypt", &tables[2], check_cases);
+  g_test_add_func ("/plan/batch-many-recipients", test_batch_many_recipients);
   make_inputs ();
   status = g_test_run ();
   g_clear_pointer (&mine, padlock_held_keys_unref);
