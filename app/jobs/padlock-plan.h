@@ -6,21 +6,24 @@
  * into a plan.  Asked for nothing, by the input's kind:
  *
  *   a folder                                  ENCRYPT (one archive)
- *   a file that is not OpenPGP                ENCRYPT
+ *   a file that is no message (not OpenPGP;   ENCRYPT
+ *     for now also a secret key, a detached
+ *     signature)
  *   … whose name says OpenPGP (.gpg, .pgp,    DECRYPT_PASSPHRASE: its
  *     .asc, any case)                         decryption says what it is
  *                                             not, instead of encrypting
  *                                             it again (issue 19 §9)
  *   a key block (PL_SNIFF_PUBLIC_KEY)         IMPORT_KEYS with
  *                                             PADLOCK_PLAN_IMPORT (the
- *                                             window); else as a file that
- *                                             is not a message, above
+ *                                             window; --batch imports
+ *                                             nothing); else as any file
+ *                                             that is no message, above
  *   cleartext-signed text (gpg --clearsign)   CHECK_CLEARSIGNED: nothing
  *                                             to open, its signature
  *                                             checked, its text written
  *   a message with SKESKs only, or with no    DECRYPT_PASSPHRASE
  *     key packet (signed, or literal data)
- *   a message with a PKESK, keys unknown      WAIT_FOR_KEYS with
+ *   a message with a PKESK, no HELD_KEYS      WAIT_FOR_KEYS with
  *                                             PADLOCK_PLAN_KEYS_PENDING
  *                                             (decide again once listed);
  *                                             else DECRYPT_PASSPHRASE: no
