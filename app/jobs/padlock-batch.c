@@ -666,6 +666,16 @@ load_held_keys (Batch *batch)
   return padlock_held_keys_new (keyring, agent);
 }
 
+/* Whether some job's plan is PLAN. */
+static gboolean
+any_plan (Batch *batch, PadlockPlan plan)
+{
+  for (guint i = 0; i < batch->plans->len; i++)
+    if (g_array_index (batch->plans, PadlockPlan, i) == plan)
+      return TRUE;
+  return FALSE;
+}
+
 /* The plans that wait for the user's keys (messages for public keys:
  * GnuPG is asked only for them) decided again, with the held keys, or
  * with none when gpg could not list them (then a passphrase).  The
@@ -674,12 +684,7 @@ load_held_keys (Batch *batch)
 static void
 decide_keys (Batch *batch, PadlockPlanAsk ask)
 {
-  gboolean waiting = FALSE;
-
-  for (guint i = 0; i < batch->plans->len; i++)
-    waiting |= g_array_index (batch->plans, PadlockPlan, i)
-               == PADLOCK_PLAN_WAIT_FOR_KEYS;
-  if (waiting)
+  if (any_plan (batch, PADLOCK_PLAN_WAIT_FOR_KEYS))
     batch->held_keys = load_held_keys (batch);
   for (guint i = 0; i < batch->plans->len; i++)
     {
@@ -748,6 +753,30 @@ load_recipients (Batch              *batch,
   return TRUE;
 }
 
+/* The batch's passphrase, from PW_FILE (- for the terminal; NULL: none
+ * given): needed when a job's plan is DECRYPT_PASSPHRASE, or to encrypt
+ * without recipients.  NULL without one, and with a usage error when
+ * one was needed or could not be read. */
+static PadlockSecret *
+read_secret (Batch       *batch,
+             const char  *pw_file,
+             gboolean     encrypts,
+             GError     **error)
+{
+  if (!pw_file
+      && ((encrypts && !batch->recipients)
+          || any_plan (batch, PADLOCK_PLAN_DECRYPT_PASSPHRASE)))
+    bad_usage (error, "%s",
+               _("--batch needs --passphrase-file=FILE (or - to type it), or "
+                 "--recipient to encrypt to people's keys; a passphrase is "
+                 "never taken on the command line.  Files for your own keys "
+                 "need none."));
+  if (!pw_file)
+    return NULL;
+  return strcmp (pw_file, "-") ? passphrase_from_file (pw_file, encrypts, error)
+                               : passphrase_from_tty (encrypts, error);
+}
+
 static int
 run_jobs (Batch *batch, PadlockSecret *secret, guint concurrency)
 {
@@ -800,7 +829,7 @@ padlock_batch_run (GVariantDict *options)
   Batch batch = { 0 };
   const char *pw_file = NULL, *profile_name = NULL;
   g_autofree const char **specs = NULL;
-  gboolean any_encrypt = FALSE, needs_passphrase = FALSE, to_self, hide;
+  gboolean any_encrypt, to_self, hide;
   PadlockPlanAsk ask;
   int status = 1;
   guint int_id, term_id;
@@ -825,9 +854,7 @@ padlock_batch_run (GVariantDict *options)
     goto leave;
   make_jobs (&batch, ask, &config);
   batch.gnupg_home = padlock_keyring_default_home ();
-  for (guint i = 0; i < batch.plans->len; i++)
-    any_encrypt |= g_array_index (batch.plans, PadlockPlan, i)
-                   == PADLOCK_PLAN_ENCRYPT;
+  any_encrypt = any_plan (&batch, PADLOCK_PLAN_ENCRYPT);
 
   g_variant_dict_lookup (options, "recipient", "^a&s", &specs);
   to_self = g_variant_dict_contains (options, "encrypt-to-self");
@@ -841,9 +868,6 @@ padlock_batch_run (GVariantDict *options)
     goto leave;
   /* GnuPG is asked only for messages to public keys, and to sign. */
   decide_keys (&batch, ask);
-  for (guint i = 0; i < batch.plans->len; i++)
-    needs_passphrase |= g_array_index (batch.plans, PadlockPlan, i)
-                        == PADLOCK_PLAN_DECRYPT_PASSPHRASE;
   if (g_variant_dict_contains (options, "sign"))
     {
       const char *local_user = NULL;
@@ -859,19 +883,8 @@ padlock_batch_run (GVariantDict *options)
           goto leave;
         }
     }
-  if (problem)
-    ;                           /* said below */
-  else if (!pw_file
-           && ((any_encrypt && !batch.recipients) || needs_passphrase))
-    bad_usage (&problem, "%s",
-               _("--batch needs --passphrase-file=FILE (or - to type it), or "
-                 "--recipient to encrypt to people's keys; a passphrase is "
-                 "never taken on the command line.  Files for your own keys "
-                 "need none."));
-  else if (pw_file)
-    secret = strcmp (pw_file, "-")
-             ? passphrase_from_file (pw_file, any_encrypt, &problem)
-             : passphrase_from_tty (any_encrypt, &problem);
+  if (!problem)
+    secret = read_secret (&batch, pw_file, any_encrypt, &problem);
   if (g_cancellable_is_cancelled (batch.interrupt))
     status = 1;
   else if (!secret && problem)
