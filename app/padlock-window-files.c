@@ -451,9 +451,12 @@ padlock_window_add_files (PadlockWindow    *self,
                           PadlockOpenMode   mode)
 {
   g_autoptr(GPtrArray) encrypt = g_ptr_array_new_with_free_func (g_object_unref);
-  g_autoptr(GPtrArray) decrypt = g_ptr_array_new_with_free_func (g_object_unref);
-  g_autoptr(GPtrArray) asked = NULL;
+  g_autoptr(GPtrArray) asked = g_ptr_array_new_with_free_func (g_object_unref);
   g_autofree char *note = NULL;
+  PadlockPlanAsk ask = mode == PADLOCK_OPEN_ENCRYPT ? PADLOCK_PLAN_ASK_ENCRYPT
+                       : mode == PADLOCK_OPEN_DECRYPT ? PADLOCK_PLAN_ASK_DECRYPT
+                       : PADLOCK_PLAN_ASK_NOTHING;
+  guint group = 0;
 
   g_return_if_fail (PADLOCK_IS_WINDOW (self));
 
@@ -466,6 +469,7 @@ padlock_window_add_files (PadlockWindow    *self,
       g_autoptr(GError) error = NULL;
       g_autoptr(PadlockInput) input = NULL;
       g_autofree char *name = NULL;
+      PadlockPlan plan;
 
       if (!g_file_is_native (files[i]))
         {
@@ -498,21 +502,23 @@ padlock_window_add_files (PadlockWindow    *self,
           padlock_window_notice (self, text);
           continue;
         }
-      /* A key file is imported, not encrypted (issue 22). */
-      if (mode == PADLOCK_OPEN_AUTO
-          && padlock_input_get_sniff (input)->kind == PL_SNIFF_PUBLIC_KEY
-          && padlock_window_offer_import (self, files[i]))
-        continue;
-      if (mode == PADLOCK_OPEN_ENCRYPT
-          || (mode == PADLOCK_OPEN_AUTO
-              && padlock_input_direction (input) == PADLOCK_DIRECTION_ENCRYPT))
+      /* What it is and needs: padlock-plan.h.  A key file is imported,
+       * not encrypted (issue 22), when the keyring can take it; else it
+       * is any file. */
+      plan = padlock_window_keys_plan (self, input, ask, PADLOCK_PLAN_IMPORT);
+      if (plan == PADLOCK_PLAN_IMPORT_KEYS)
+        {
+          if (padlock_window_offer_import (self, files[i]))
+            continue;
+          plan = padlock_window_keys_plan (self, input, ask, 0);
+        }
+      if (plan == PADLOCK_PLAN_ENCRYPT)
         g_ptr_array_add (encrypt, g_object_ref (files[i]));
       else
-        g_ptr_array_add (decrypt, g_object_ref (files[i]));
+        /* Those the user's keys open start now, without a dialog. */
+        padlock_window_keys_start (self, files[i], plan, &group, asked);
     }
 
-  /* Those the user's keys open start now, without a dialog. */
-  asked = padlock_window_keys_sort (self, decrypt);
   if (asked->len)
     note = g_strdup_printf (g_dngettext (NULL,
         "Next, a second dialog asks for the passphrase of the %u file to decrypt.",

@@ -1,21 +1,21 @@
 /* padlock-window-keys.c - the user's GnuPG keys in the window: which
  * decryptions go through gpg-agent instead of a passphrase dialog
  *
- * A dropped or opened message is sorted by its key packets (the input's
- * sniff, core/sniff.h), as `padlock --batch` sorts its files:
- *   - no PKESK (a passphrase's message, or no message at all): the
- *     passphrase dialog, as before;
- *   - a PKESK that one of the user's secret keys may open (it names one,
- *     or names nobody): a job with the held keys and no passphrase; the
- *     agent's pinentry asks for the key's, and the row says so.  When it
- *     also has an SKESK and no key opened it, the passphrase is offered
- *     next (padlock_window_keys_offer_passphrase);
- *   - cleartext-signed text (gpg --clearsign): nothing to open, so a job
- *     that checks its signature, with neither dialog nor keys;
- *   - PKESKs for others only, with an SKESK: the passphrase dialog;
- *     without: a job with the held keys, which fails saying whom the
- *     file is for ("This file is for Bob <bob@…> (0x…); none of your keys
- *     opens it").
+ * What a dropped or opened file needs is its plan (padlock-plan.h, the
+ * one place that decides it, for `padlock --batch` too); here the
+ * window does what the plan says:
+ *   - DECRYPT_PASSPHRASE: the passphrase dialog;
+ *   - DECRYPT_KEYS: a job with the held keys and no passphrase; the
+ *     agent's pinentry asks for the key's, and the row says so; one for
+ *     others only fails saying whom the file is for ("This file is for
+ *     Bob <bob@…> (0x…); none of your keys opens it");
+ *   - DECRYPT_KEYS_OR_PASSPHRASE: the same, and when no key opened it
+ *     the passphrase is offered next
+ *     (padlock_window_keys_offer_passphrase);
+ *   - CHECK_CLEARSIGNED: a job that checks its signature, with neither
+ *     dialog nor keys;
+ *   - WAIT_FOR_KEYS: the file waits for the keyring's listing, and is
+ *     planned again then.
  * The keyring is the application's, first asked for when a file has a
  * PKESK (a session that never meets one never runs gpg); files that
  * arrive while it loads wait for it.  Each listing makes new
@@ -63,12 +63,26 @@ on_keyring_loaded (PadlockKeyring *keyring,
 {
   g_autoptr(GPtrArray) files = g_steal_pointer (&self->for_keys);
   g_autoptr(GPtrArray) asked = NULL;
+  guint group = 0;
 
   renew_held_keys (self);
   padlock_window_imports_refresh (self);
   if (!files || !files->len)
     return;
-  asked = padlock_window_keys_sort (self, files);
+  asked = g_ptr_array_new_with_free_func (g_object_unref);
+  /* Messages for public keys, opened again: decrypted whatever they
+   * were asked for, now with the keys. */
+  for (guint i = 0; i < files->len; i++)
+    {
+      GFile *file = g_ptr_array_index (files, i);
+      g_autoptr(PadlockInput) input = padlock_input_open (file, NULL);
+      PadlockPlan plan = input ? padlock_window_keys_plan (self, input,
+                                                           PADLOCK_PLAN_ASK_DECRYPT,
+                                                           0)
+                               : PADLOCK_PLAN_DECRYPT_PASSPHRASE;
+
+      padlock_window_keys_start (self, file, plan, &group, asked);
+    }
   padlock_window_ask_decrypt (self, asked, NULL);
 }
 
@@ -96,14 +110,14 @@ padlock_window_keys_get_keyring (PadlockWindow *self)
   return window_keyring (self);
 }
 
-/* A decryption of FILE in GROUP that needs no passphrase: with the
- * user's keys (HELD_KEYS), or none for a cleartext-signed text. */
+/* A decryption of FILE in GROUP that needs no passphrase, as PLAN
+ * says: with the user's keys (and a passphrase after them for
+ * DECRYPT_KEYS_OR_PASSPHRASE), or none for a cleartext-signed text. */
 static void
-start_key_job (PadlockWindow   *self,
-               GFile           *file,
-               guint            group,
-               PadlockHeldKeys *held_keys,
-               gboolean         skesk)
+start_key_job (PadlockWindow *self,
+               GFile         *file,
+               guint          group,
+               PadlockPlan    plan)
 {
   PadlockJobConfig config = { 0 };
   g_autoptr(PadlockJob) job = NULL;
@@ -112,62 +126,66 @@ start_key_job (PadlockWindow   *self,
   job = padlock_job_new (file, PADLOCK_DIRECTION_DECRYPT, &config);
   padlock_job_config_clear (&config);
   padlock_job_set_group (job, group);
-  if (held_keys)
-    padlock_job_set_held_keys (job, held_keys);
-  else
+  if (plan == PADLOCK_PLAN_CHECK_CLEARSIGNED)
     padlock_job_set_clearsigned (job, TRUE);
+  else
+    padlock_job_set_held_keys (job, self->held_keys);
   padlock_window_set_verify_home (job);
   g_object_set_qdata (G_OBJECT (job), key_job_quark (),
-                      GINT_TO_POINTER (skesk ? KEY_JOB_SKESK : KEY_JOB_ONLY));
+                      GINT_TO_POINTER (plan == PADLOCK_PLAN_DECRYPT_KEYS_OR_PASSPHRASE
+                                       ? KEY_JOB_SKESK : KEY_JOB_ONLY));
   padlock_queue_add (self->queue, job);
 }
 
-GPtrArray *
-padlock_window_keys_sort (PadlockWindow *self,
-                          GPtrArray     *files)
+PadlockPlan
+padlock_window_keys_plan (PadlockWindow    *self,
+                          PadlockInput     *input,
+                          PadlockPlanAsk    ask,
+                          PadlockPlanFlags  flags)
 {
-  GPtrArray *asked = g_ptr_array_new_with_free_func (g_object_unref);
-  guint group = 0;
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+  PadlockPlan plan;
 
-  for (guint i = 0; i < files->len; i++)
+  /* Only an application's window has a keyring to list. */
+  if (PADLOCK_IS_APPLICATION (app))
+    flags |= PADLOCK_PLAN_KEYS_PENDING;
+  plan = padlock_plan_decide (input, ask, self->held_keys, flags);
+  /* The first message for a public key asks for the keyring: when it was
+   * listed already, its keys decide at once. */
+  if (plan == PADLOCK_PLAN_WAIT_FOR_KEYS && window_keyring (self)
+      && self->held_keys)
+    plan = padlock_plan_decide (input, ask, self->held_keys, flags);
+  return plan;
+}
+
+void
+padlock_window_keys_start (PadlockWindow *self,
+                           GFile         *file,
+                           PadlockPlan    plan,
+                           guint         *group,
+                           GPtrArray     *asked)
+{
+  switch (plan)
     {
-      GFile *file = g_ptr_array_index (files, i);
-      g_autoptr(PadlockInput) input = padlock_input_open (file, NULL);
-      const pl_sniff_result *sniffed = input ? padlock_input_get_sniff (input)
-                                             : NULL;
-      gboolean pkesk, skesk, mine;
-
-      if (sniffed && sniffed->kind == PL_SNIFF_CLEARSIGNED)
-        {
-          if (!group)
-            group = ++self->next_group;
-          start_key_job (self, file, group, NULL, FALSE);
-          continue;
-        }
-      pl_sniff_key_kinds (sniffed, &pkesk, &skesk);
-      if (!pkesk || !window_keyring (self))
-        {
-          g_ptr_array_add (asked, g_object_ref (file));
-          continue;
-        }
-      if (!self->held_keys)
-        {
-          if (!self->for_keys)
-            self->for_keys = g_ptr_array_new_with_free_func (g_object_unref);
-          g_ptr_array_add (self->for_keys, g_object_ref (file));
-          continue;
-        }
-      mine = padlock_held_keys_may_open (self->held_keys, sniffed);
-      if (!mine && skesk)
-        {
-          g_ptr_array_add (asked, g_object_ref (file));
-          continue;
-        }
-      if (!group)
-        group = ++self->next_group;
-      start_key_job (self, file, group, self->held_keys, skesk);
+    case PADLOCK_PLAN_WAIT_FOR_KEYS:
+      if (!self->for_keys)
+        self->for_keys = g_ptr_array_new_with_free_func (g_object_unref);
+      g_ptr_array_add (self->for_keys, g_object_ref (file));
+      break;
+    case PADLOCK_PLAN_CHECK_CLEARSIGNED:
+    case PADLOCK_PLAN_DECRYPT_KEYS:
+    case PADLOCK_PLAN_DECRYPT_KEYS_OR_PASSPHRASE:
+      if (!*group)
+        *group = ++self->next_group;
+      start_key_job (self, file, *group, plan);
+      break;
+    case PADLOCK_PLAN_DECRYPT_PASSPHRASE:
+      g_ptr_array_add (asked, g_object_ref (file));
+      break;
+    case PADLOCK_PLAN_ENCRYPT:
+    case PADLOCK_PLAN_IMPORT_KEYS:
+      g_return_if_reached ();
     }
-  return asked;
 }
 
 void

@@ -5,6 +5,7 @@
 #include "padlock-held-keys.h"
 #include "padlock-keyring.h"
 #include "padlock-passphrase-dialog.h"
+#include "padlock-plan.h"
 #include "padlock-window.h"
 
 G_BEGIN_DECLS
@@ -124,12 +125,23 @@ void padlock_window_ask_decrypt (PadlockWindow *self,
 
 /* The user's GnuPG keys (padlock-window-keys.c). */
 void padlock_window_dispose_keys (PadlockWindow *self);
-/* Starts the decryptions of FILES (GFile) that the user's keys may open,
- * or that only say whom they are for; returns the files that need a
- * passphrase now (a new array).  Files waiting for the keyring's first
- * listing are sorted when it comes, and asked for then. */
-GPtrArray *padlock_window_keys_sort (PadlockWindow *self,
-                                     GPtrArray     *files);
+/* INPUT's plan (padlock-plan.h) with the window's keys: FLAGS, and
+ * PADLOCK_PLAN_KEYS_PENDING in an application's window, whose keyring
+ * is asked for by the first message for a public key. */
+PadlockPlan padlock_window_keys_plan  (PadlockWindow    *self,
+                                       PadlockInput     *input,
+                                       PadlockPlanAsk    ask,
+                                       PadlockPlanFlags  flags);
+/* Does what PLAN (a decryption's: not ENCRYPT nor IMPORT_KEYS) says of
+ * FILE: a job with the keys or for a cleartext signature, in *GROUP (0:
+ * a new group, then kept there for the next files); FILE added to ASKED
+ * for the passphrase dialog; or kept until the keyring is listed, then
+ * planned again and asked for then. */
+void        padlock_window_keys_start (PadlockWindow    *self,
+                                       GFile            *file,
+                                       PadlockPlan       plan,
+                                       guint            *group,
+                                       GPtrArray        *asked);
 /* The application's keyring, asked for now; NULL when the window is not
  * a PadlockApplication's. */
 PadlockKeyring *padlock_window_keys_get_keyring (PadlockWindow *self);

@@ -66,8 +66,8 @@ const char      *padlock_held_keys_find_label (PadlockHeldKeys *self,
 
 /* Whether one of its secret keys may open a message so sniffed: a
  * PKESK names one of its secret subkeys (key ID or fingerprint), or is
- * anonymous and it has any.  Asks nobody: the window sorts a drop with
- * it (a file for my key needs no passphrase dialog). */
+ * anonymous and it has any.  Asks nobody: inputs are planned with it
+ * (padlock-plan.h: a file for my key needs no passphrase). */
 gboolean         padlock_held_keys_may_open   (PadlockHeldKeys       *self,
                                                const pl_sniff_result *sniffed);
 

@@ -19,6 +19,7 @@
 #include "padlock-input.h"
 #include "padlock-job.h"
 #include "padlock-name.h"
+#include "padlock-plan.h"
 #include "padlock-queue.h"
 #include "padlock-recipients.h"
 #include "padlock-error.h"
@@ -73,8 +74,11 @@ typedef struct
 {
   GMainLoop *loop;
   PadlockQueue *queue;
-  GPtrArray *inputs;            /* PadlockInput, each opened once */
+  GPtrArray *inputs;            /* PadlockInput, each opened once; then
+                                 * the jobs', until their plans are
+                                 * final */
   GPtrArray *jobs;
+  GArray *plans;                /* PadlockPlan: each job's (padlock-plan.h) */
   guint n_left;
   guint n_failed;
   gboolean progress_shown;
@@ -85,13 +89,6 @@ typedef struct
   PadlockKeyring *keyring;      /* GnuPG's, once asked for */
   PadlockHeldKeys *held_keys;   /* the user's GnuPG secret keys, or NULL */
   PadlockRecipients *recipients; /* --recipient, --encrypt-to-self */
-  gboolean needs_passphrase;    /* some job cannot do with the keys */
-  GPtrArray *maybe_keys;        /* of pl_sniff_result: messages with a
-                                 * PKESK and an SKESK, which need the
-                                 * passphrase unless the user's keys may
-                                 * open them (decided once the held keys are
-                                 * loaded) */
-  gboolean any_pkesk;           /* some message is for a public key */
   char *gnupg_home;             /* its keyring verifies signatures and
                                  * holds --sign's key */
   guint n_bad_signatures;
@@ -521,93 +518,39 @@ read_prefixes (Batch *batch)
   return !g_cancellable_is_cancelled (batch->interrupt);
 }
 
-typedef enum
-{
-  NEEDS_NO_PASSPHRASE,          /* a PKESK only: the user's keys */
-  NEEDS_PASSPHRASE,
-  NEEDS_PASSPHRASE_UNLESS_KEYS, /* a PKESK and an SKESK */
-} PassphraseNeed;
-
-/* Whether INPUT's job needs a passphrase: an encryption (but see
- * make_jobs), or a message without a PKESK; one with a PKESK and an
- * SKESK needs it unless the user's keys may open it. */
-static PassphraseNeed
-input_needs_passphrase (PadlockInput     *input,
-                        PadlockDirection  direction,
-                        gboolean         *any_pkesk)
-{
-  const pl_sniff_result *sniffed = padlock_input_get_sniff (input);
-  int pkesk, skesk;
-
-  pl_sniff_key_kinds (sniffed, &pkesk, &skesk);
-  *any_pkesk |= pkesk;
-  /* Signed, not encrypted: nothing to open. */
-  if (direction == PADLOCK_DIRECTION_DECRYPT && sniffed
-      && sniffed->kind == PL_SNIFF_CLEARSIGNED)
-    return NEEDS_NO_PASSPHRASE;
-  if (direction == PADLOCK_DIRECTION_ENCRYPT || !sniffed
-      || sniffed->key_packets_left_out)
-    return NEEDS_PASSPHRASE;
-  if (!pkesk)
-    return NEEDS_PASSPHRASE;
-  return skesk ? NEEDS_PASSPHRASE_UNLESS_KEYS : NEEDS_NO_PASSPHRASE;
-}
-
-/* Once the held keys are loaded: whether some decryption still needs the
- * passphrase, the keys opening none of its PKESKs. */
-static void
-decide_maybe_keys (Batch *batch)
-{
-  for (guint i = 0; i < batch->maybe_keys->len; i++)
-    if (!batch->held_keys
-        || !padlock_held_keys_may_open (
-              batch->held_keys, g_ptr_array_index (batch->maybe_keys, i)))
-      batch->needs_passphrase = TRUE;
-}
-
-/* Sorts each input into a job, as the window sorts what is dropped on
- * it: by content, and by a name that says OpenPGP. */
+/* Each sniffed input's plan (padlock-plan.h) and job, by its content
+ * and name unless ASK forces a direction.  The user's keys are not
+ * listed yet: a message for a public key waits for them (decide_keys).
+ * BATCH->inputs keeps the jobs' inputs, in the jobs' order. */
 static void
 make_jobs (Batch                  *batch,
-           int                     forced,
+           PadlockPlanAsk          ask,
            const PadlockJobConfig *config)
 {
+  GPtrArray *planned = g_ptr_array_new_with_free_func ((GDestroyNotify) padlock_input_unref);
+
   for (guint i = 0; i < batch->inputs->len; i++)
     {
       PadlockInput *input = g_ptr_array_index (batch->inputs, i);
       PadlockJobConfig here = *config;
       g_autofree char *cwd = NULL;
-      PadlockDirection direction = forced >= 0 ? (PadlockDirection) forced
-                                   : padlock_input_direction (input);
+      PadlockPlan plan;
 
       if (!padlock_input_is_sniffed (input))
         continue;               /* its first read failed, and said so */
+      plan = padlock_plan_decide (input, ask, NULL, PADLOCK_PLAN_KEYS_PENDING);
       /* A pipe's output goes to the current folder, not to /dev/fd. */
       if (padlock_input_is_stream (input) && !here.output_dir)
         here.output_dir = cwd = g_get_current_dir ();
-      /* An encryption needs one only without recipients (the caller's
-       * to say). */
-      if (direction == PADLOCK_DIRECTION_DECRYPT)
-        switch (input_needs_passphrase (input, direction, &batch->any_pkesk))
-          {
-          case NEEDS_PASSPHRASE:
-            batch->needs_passphrase = TRUE;
-            break;
-          case NEEDS_PASSPHRASE_UNLESS_KEYS:
-            g_ptr_array_add (batch->maybe_keys,
-                             g_memdup2 (padlock_input_get_sniff (input),
-                                        sizeof (pl_sniff_result)));
-            break;
-          case NEEDS_NO_PASSPHRASE:
-            break;
-          }
-      else
-        input_needs_passphrase (input, direction, &batch->any_pkesk);
+      g_array_append_val (batch->plans, plan);
       g_ptr_array_add (batch->jobs,
-                       padlock_job_new_for_input (input, direction, &here));
+                       padlock_job_new_for_input (input,
+                                                  padlock_plan_direction (plan),
+                                                  &here));
+      g_ptr_array_add (planned, padlock_input_ref (input));
     }
-  /* The jobs hold their inputs now, each let go when its job ends. */
-  g_ptr_array_set_size (batch->inputs, 0);
+  g_ptr_array_unref (batch->inputs);
+  batch->inputs = planned;
 }
 
 /* Reads the options into CONFIG and the rest; FALSE and a
@@ -615,7 +558,7 @@ make_jobs (Batch                  *batch,
 static gboolean
 read_options (GVariantDict      *options,
               PadlockJobConfig  *config,
-              int               *forced,
+              PadlockPlanAsk    *ask,
               const char       **pw_file,
               const char      ***paths,
               GError           **error)
@@ -623,17 +566,17 @@ read_options (GVariantDict      *options,
   const char *profile = NULL, *output_dir = NULL;
   int p;
 
-  *forced = -1;
+  *ask = PADLOCK_PLAN_ASK_NOTHING;
   if (g_variant_dict_contains (options, "encrypt")
       && g_variant_dict_contains (options, "decrypt"))
     return bad_usage (error, "%s",
                       _("Choose --encrypt or --decrypt, not both."));
   if (g_variant_dict_contains (options, "encrypt"))
-    *forced = PADLOCK_DIRECTION_ENCRYPT;
+    *ask = PADLOCK_PLAN_ASK_ENCRYPT;
   else if (g_variant_dict_contains (options, "decrypt"))
-    *forced = PADLOCK_DIRECTION_DECRYPT;
+    *ask = PADLOCK_PLAN_ASK_DECRYPT;
   /* Without one, decryption asks gpg-agent for the user's keys only
-   * (checked once the jobs are sorted: decide_maybe_keys). */
+   * (checked once the jobs' plans are final: decide_keys). */
   g_variant_dict_lookup (options, "passphrase-file", "^&ay", pw_file);
   if (!g_variant_dict_lookup (options, G_OPTION_REMAINING, "^a&ay", paths)
       || !(*paths)[0])
@@ -727,6 +670,37 @@ load_held_keys (Batch *batch)
   return padlock_held_keys_new (keyring, agent);
 }
 
+/* Whether some job's plan is PLAN. */
+static gboolean
+any_plan (Batch *batch, PadlockPlan plan)
+{
+  for (guint i = 0; i < batch->plans->len; i++)
+    if (g_array_index (batch->plans, PadlockPlan, i) == plan)
+      return TRUE;
+  return FALSE;
+}
+
+/* The plans that wait for the user's keys (messages for public keys:
+ * GnuPG is asked only for them) decided again, with the held keys, or
+ * with none when gpg could not list them (then a passphrase).  The
+ * batch then lets its inputs go: the jobs hold them, each let go when
+ * its job ends. */
+static void
+decide_keys (Batch *batch, PadlockPlanAsk ask)
+{
+  if (any_plan (batch, PADLOCK_PLAN_WAIT_FOR_KEYS))
+    batch->held_keys = load_held_keys (batch);
+  for (guint i = 0; i < batch->plans->len; i++)
+    {
+      PadlockPlan *plan = &g_array_index (batch->plans, PadlockPlan, i);
+
+      if (*plan == PADLOCK_PLAN_WAIT_FOR_KEYS)
+        *plan = padlock_plan_decide (g_ptr_array_index (batch->inputs, i),
+                                     ask, batch->held_keys, 0);
+    }
+  g_ptr_array_set_size (batch->inputs, 0);
+}
+
 /* "Bob <bob@…> (0x…): why", for each recipient of SPECS (and the
  * user's own key with TO_SELF) that cannot be used: said on stderr, each
  * of them; FALSE then.  Else the batch's recipients, their certificates
@@ -783,6 +757,30 @@ load_recipients (Batch              *batch,
   return TRUE;
 }
 
+/* The batch's passphrase, from PW_FILE (- for the terminal; NULL: none
+ * given): needed when a job's plan is DECRYPT_PASSPHRASE, or to encrypt
+ * without recipients.  NULL without one, and with a usage error when
+ * one was needed or could not be read. */
+static PadlockSecret *
+read_secret (Batch       *batch,
+             const char  *pw_file,
+             gboolean     encrypts,
+             GError     **error)
+{
+  if (!pw_file
+      && ((encrypts && !batch->recipients)
+          || any_plan (batch, PADLOCK_PLAN_DECRYPT_PASSPHRASE)))
+    bad_usage (error, "%s",
+               _("--batch needs --passphrase-file=FILE (or - to type it), or "
+                 "--recipient to encrypt to people's keys; a passphrase is "
+                 "never taken on the command line.  Files for your own keys "
+                 "need none."));
+  if (!pw_file)
+    return NULL;
+  return strcmp (pw_file, "-") ? passphrase_from_file (pw_file, encrypts, error)
+                               : passphrase_from_tty (encrypts, error);
+}
+
 static int
 run_jobs (Batch *batch, PadlockSecret *secret, guint concurrency)
 {
@@ -835,13 +833,14 @@ padlock_batch_run (GVariantDict *options)
   Batch batch = { 0 };
   const char *pw_file = NULL, *profile_name = NULL;
   g_autofree const char **specs = NULL;
-  gboolean any_encrypt = FALSE, any_decrypt = FALSE, to_self, hide;
-  int forced, status = 1;
+  gboolean any_encrypt, to_self, hide;
+  PadlockPlanAsk ask;
+  int status = 1;
   guint int_id, term_id;
   g_autoptr(GError) sign_problem = NULL;
 
   padlock_job_config_from_settings (settings, &config);
-  if (!read_options (options, &config, &forced, &pw_file, &paths, &problem))
+  if (!read_options (options, &config, &ask, &pw_file, &paths, &problem))
     {
       padlock_job_config_clear (&config);
       return usage_error (problem->message);
@@ -851,21 +850,15 @@ padlock_batch_run (GVariantDict *options)
   batch.interrupt = g_cancellable_new ();
   batch.inputs = g_ptr_array_new_with_free_func ((GDestroyNotify) padlock_input_unref);
   batch.jobs = g_ptr_array_new_with_free_func (g_object_unref);
-  batch.maybe_keys = g_ptr_array_new_with_free_func (g_free);
+  batch.plans = g_array_new (FALSE, FALSE, sizeof (PadlockPlan));
   int_id = g_unix_signal_add (SIGINT, on_interrupt, &batch);
   term_id = g_unix_signal_add (SIGTERM, on_interrupt, &batch);
   open_inputs (&batch, paths);
   if (!read_prefixes (&batch))
     goto leave;
-  make_jobs (&batch, forced, &config);
+  make_jobs (&batch, ask, &config);
   batch.gnupg_home = padlock_keyring_default_home ();
-  /* A cleartext-signed file needs neither a passphrase nor a key. */
-  for (guint i = 0; i < batch.jobs->len; i++)
-    if (padlock_job_get_direction (g_ptr_array_index (batch.jobs, i))
-        == PADLOCK_DIRECTION_ENCRYPT)
-      any_encrypt = TRUE;
-    else if (!padlock_job_get_clearsigned (g_ptr_array_index (batch.jobs, i)))
-      any_decrypt = TRUE;
+  any_encrypt = any_plan (&batch, PADLOCK_PLAN_ENCRYPT);
 
   g_variant_dict_lookup (options, "recipient", "^a&s", &specs);
   to_self = g_variant_dict_contains (options, "encrypt-to-self");
@@ -878,9 +871,7 @@ padlock_batch_run (GVariantDict *options)
                            profile_name ? config.profile : -1))
     goto leave;
   /* GnuPG is asked only for messages to public keys, and to sign. */
-  if (batch.any_pkesk)
-    batch.held_keys = load_held_keys (&batch);
-  decide_maybe_keys (&batch);
+  decide_keys (&batch, ask);
   if (g_variant_dict_contains (options, "sign"))
     {
       const char *local_user = NULL;
@@ -896,21 +887,8 @@ padlock_batch_run (GVariantDict *options)
           goto leave;
         }
     }
-  if (problem)
-    ;                           /* said below */
-  else if (!pw_file
-           && ((any_encrypt && !batch.recipients)
-               || (any_decrypt
-                   && (!batch.held_keys || batch.needs_passphrase))))
-    bad_usage (&problem, "%s",
-               _("--batch needs --passphrase-file=FILE (or - to type it), or "
-                 "--recipient to encrypt to people's keys; a passphrase is "
-                 "never taken on the command line.  Files for your own keys "
-                 "need none."));
-  else if (pw_file)
-    secret = strcmp (pw_file, "-")
-             ? passphrase_from_file (pw_file, any_encrypt, &problem)
-             : passphrase_from_tty (any_encrypt, &problem);
+  if (!problem)
+    secret = read_secret (&batch, pw_file, any_encrypt, &problem);
   if (g_cancellable_is_cancelled (batch.interrupt))
     status = 1;
   else if (!secret && problem)
@@ -929,7 +907,7 @@ padlock_batch_run (GVariantDict *options)
   ignore_signal_from_now (int_id);
   ignore_signal_from_now (term_id);
   g_ptr_array_unref (batch.jobs);
-  g_ptr_array_unref (batch.maybe_keys);
+  g_array_unref (batch.plans);
   g_ptr_array_unref (batch.inputs);
   g_clear_pointer (&batch.held_keys, padlock_held_keys_unref);
   g_clear_pointer (&batch.recipients, padlock_recipients_unref);

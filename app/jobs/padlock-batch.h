@@ -7,9 +7,9 @@
  * Runs in the process that was started, from handle-local-options: before
  * the application registers, so it takes no D-Bus name, and before
  * startup, so it needs no display.  The PATHs become PadlockJobs of one
- * batch in a PadlockQueue, as the window's files do, sorted by content
- * and name (padlock_input_direction) unless a direction is forced; folders
- * are archived.  Each PATH is opened once (padlock-input.h): pipes, FIFOs
+ * batch in a PadlockQueue, as the window's files do, each planned as
+ * the window plans it (padlock-plan.h): by content and name unless a
+ * direction is forced; folders are archived.  Each PATH is opened once (padlock-input.h): pipes, FIFOs
  * and /dev/stdin work both ways, their output going to --output-dir or
  * the current folder.  SIGINT and SIGTERM end it at any moment with exit
  * status 1, what unfinished jobs wrote removed (a commit that ends after

@@ -161,23 +161,6 @@ padlock_input_get_sniff (PadlockInput *self)
   return &self->sniff;
 }
 
-PadlockDirection
-padlock_input_direction (PadlockInput *self)
-{
-  g_autofree char *name = NULL;
-
-  g_return_val_if_fail (self != NULL, PADLOCK_DIRECTION_ENCRYPT);
-  if (self->folder)
-    return PADLOCK_DIRECTION_ENCRYPT;
-  /* A cleartext-signed text is checked, by the decryption's job. */
-  if (self->sniff.kind == PL_SNIFF_MESSAGE
-      || self->sniff.kind == PL_SNIFF_CLEARSIGNED)
-    return PADLOCK_DIRECTION_DECRYPT;
-  name = g_file_get_basename (self->file);
-  return pl_sniff_name_says_openpgp (name) ? PADLOCK_DIRECTION_DECRYPT
-                                           : PADLOCK_DIRECTION_ENCRYPT;
-}
-
 /* One padlock_input_read_prefix_async: its sources, on the main context. */
 typedef struct
 {

@@ -47,12 +47,6 @@ gboolean               padlock_input_is_sniffed  (PadlockInput  *self);
  * until its prefix is read. */
 const pl_sniff_result *padlock_input_get_sniff   (PadlockInput  *self);
 
-/* The direction when none is forced: decryption for an OpenPGP message,
- * and for a name that says OpenPGP (.gpg, .pgp, .asc) whatever the
- * content, so that a decryption says what the file is not instead of
- * encrypting it again; else encryption. */
-PadlockDirection       padlock_input_direction   (PadlockInput  *self);
-
 /* A stream: reads its first octets (up to PL_SNIFF_SIZE, or until it
  * ends) as they arrive, on the thread-default main context, without
  * blocking it, and sniffs them.  A regular file or a folder completes at
