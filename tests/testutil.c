@@ -627,14 +627,12 @@ agents_of (const char *home)
 /* The homes whose daemons were stopped: at exit, none may run any more. */
 static GPtrArray *stopped_homes;
 
+static void kill_daemons (const char *home);
+
 void
 tu_stop_gnupg_daemons (const char *home)
 {
-  const char *argv[] = { "gpgconf", "--homedir", home, "--kill", "all", NULL };
-
-  g_spawn_sync (NULL, (char **) argv, NULL,
-                G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL
-                | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+  kill_daemons (home);
   if (!stopped_homes)
     stopped_homes = g_ptr_array_new_with_free_func (g_free);
   if (!g_ptr_array_find_with_equal_func (stopped_homes, home, g_str_equal, NULL))
@@ -642,24 +640,44 @@ tu_stop_gnupg_daemons (const char *home)
   register_cleanup ();
 }
 
+static void
+kill_daemons (const char *home)
+{
+  const char *argv[] = { "gpgconf", "--homedir", home, "--kill", "all", NULL };
+
+  g_spawn_sync (NULL, (char **) argv, NULL,
+                G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL
+                | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+}
+
 /* Whether every stopped home's gpg-agent has gone: an agent answers
  * KILLAGENT, then goes at its next tick (1 to 2 s here), so they are
- * waited for together, once, up to 20 s.  The survivors are named on
- * stdout (TAP) and killed. */
+ * waited for together, once, up to 20 s.  A home that still has one
+ * after 5 s is told again: a gpg the test's last call ran after the
+ * first kill (under load, a keyring listing in flight) starts an agent
+ * of its own, which that kill never reached.  The survivors of 20 s are
+ * named on stdout (TAP) and killed. */
 static gboolean
 agents_gone (void)
 {
-  gint64 end = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
-  gboolean gone = FALSE;
+  gint64 start = g_get_monotonic_time ();
+  gint64 end = start + 20 * G_USEC_PER_SEC;
+  gboolean gone = FALSE, told_again = FALSE;
 
   while (stopped_homes && !gone)
     {
-      gboolean last = g_get_monotonic_time () >= end;
+      gint64 now = g_get_monotonic_time ();
+      gboolean last = now >= end;
+      gboolean tell_again = !told_again && now >= start + 5 * G_USEC_PER_SEC;
 
+      told_again |= tell_again;
       gone = TRUE;
       for (guint i = 0; i < stopped_homes->len; i++)
         {
           GArray *left = agents_of (stopped_homes->pdata[i]);
+
+          if (tell_again && left->len)
+            kill_daemons (stopped_homes->pdata[i]);
 
           for (guint j = 0; last && j < left->len; j++)
             {
