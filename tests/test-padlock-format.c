@@ -13,13 +13,17 @@ test_rate (void)
     { -5, "0 B/s" },                    /* never a negative rate */
     { 0, "0 B/s" },
     { 999, "999 B/s" },
+    { 999.6, "1 kB/s" },                /* the unit of the rounded number */
     { 1000, "1 kB/s" },
     { 12345, "12 kB/s" },
+    { 999999, "1.0 MB/s" },             /* was "1000 kB/s" */
     { 1e6, "1.0 MB/s" },
     { 1.56e6, "1.6 MB/s" },
     { 99.9e6, "99.9 MB/s" },
+    { 99.96e6, "100 MB/s" },            /* was "100.0 MB/s" */
     { 100e6, "100 MB/s" },
     { 412.4e6, "412 MB/s" },
+    { 999.6e6, "1.0 GB/s" },            /* was "1000 MB/s" */
     { 1e9, "1.0 GB/s" },
     { 2.46e9, "2.5 GB/s" },
   };
@@ -42,6 +46,10 @@ test_time_left (void)
     { 59.5, "1 min left" },
     { 89, "1 min left" },
     { 90, "2 min left" },
+    { 3569, "59 min left" },
+    { 3570, "1 h 0 min left" },         /* 3599 s was "60 min left" */
+    { 3599, "1 h 0 min left" },
+    { 3630, "1 h 1 min left" },
     { 3900, "1 h 5 min left" },
     { 7200, "2 h 0 min left" },
   };
