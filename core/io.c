@@ -260,6 +260,24 @@ pl_sink_new_memory (void)
   return &m->base;
 }
 
+pl_sink *
+pl_sink_new_memory_reserve (size_t cap)
+{
+  pl_sink *sink = pl_sink_new_memory ();
+  memory_sink *m = (memory_sink *) sink;
+
+  if (!sink || !cap)
+    return sink;
+  m->data = malloc (cap);
+  if (!m->data)
+    {
+      free (m);
+      return NULL;
+    }
+  m->cap = cap;
+  return sink;
+}
+
 const uint8_t *
 pl_sink_memory_data (pl_sink *sink, size_t *len)
 {

@@ -62,6 +62,11 @@ gpg_error_t pl_source_new_file (const char *path, pl_source **out);
 
 /* Collects everything in memory; the data is readable after commit. */
 pl_sink *pl_sink_new_memory (void);
+/* The same with room for CAP octets from the start: a caller that knows
+ * about how much will come spares the copies of doubling (and, under
+ * ASan, whose realloc always moves, their first touches of fresh
+ * pages).  NULL when CAP cannot be had. */
+pl_sink *pl_sink_new_memory_reserve (size_t cap);
 const uint8_t *pl_sink_memory_data (pl_sink *sink, size_t *len);
 
 /* Picks the name to try at commit.  ATTEMPT counts the names found taken
