@@ -484,7 +484,8 @@ name_recipients (PadlockHeldKeys *held_keys,
   return g_string_free (out, FALSE);
 }
 
-/* The error of a decryption that failed with ERR: the agent's own words
+/* The error of a decryption that failed with ERR (CALL: the held keys',
+ * or NULL when none were asked): the agent's own words
  * when they are what ended it, else the engine's, naming the recipients
  * when none of the user's keys opens it. */
 static GError *
@@ -493,8 +494,7 @@ decrypt_error (PadlockJobRun       *run,
                gpg_error_t          err)
 {
   g_autofree char *names = NULL;
-  GError *error = run->held_keys
-                   ? padlock_held_keys_call_take_error (call, err) : NULL;
+  GError *error = call ? padlock_held_keys_call_take_error (call, err) : NULL;
   guint n;
 
   if (error || !run->result.recipients[0])
@@ -662,8 +662,8 @@ decrypt_sniffed (PadlockJob             *self,
                                  run->cancellable, on_agent_waiting, self);
   err = decrypt_with_secret (run, src, sink, &run->result, ctl,
                              keys ? &call.core : NULL, lookup);
-  if (err && keys)
-    *error = decrypt_error (run, &call, err);
+  if (err)
+    *error = decrypt_error (run, keys ? &call : NULL, err);
   else if (keys)
     g_clear_error (&call.error);
   return err;
