@@ -655,7 +655,7 @@ decrypt_sniffed (PadlockJob             *self,
       sink->abort (sink);
       return 0;
     }
-  run->signed_only = !sniffed->encrypted;
+  run->signed_only = sniffed->unencrypted;
   keys = run->held_keys && !run->signed_only;
   if (keys)
     padlock_held_keys_call_init (&call, run->held_keys, run->input_name,

@@ -738,7 +738,7 @@ padlock_job_new_for_input (PadlockInput           *input,
     {
       self->clearsigned = sniffed->kind == PL_SNIFF_CLEARSIGNED;
       self->signed_only = sniffed->kind == PL_SNIFF_MESSAGE
-                          && !sniffed->encrypted;
+                          && sniffed->unencrypted;
       if (sniffed->kind == PL_SNIFF_SIGNATURE)
         {
           g_autoptr(GFile) beside

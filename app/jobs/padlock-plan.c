@@ -16,7 +16,7 @@ decide_decryption (const pl_sniff_result *sniffed,
   if (sniffed->kind == PL_SNIFF_SIGNATURE)
     return PADLOCK_PLAN_CHECK_DETACHED;
   /* Signed (or literal data alone): no key opens it, none is asked. */
-  if (sniffed->kind == PL_SNIFF_MESSAGE && !sniffed->encrypted)
+  if (sniffed->kind == PL_SNIFF_MESSAGE && sniffed->unencrypted)
     return PADLOCK_PLAN_CHECK_SIGNED;
   pl_sniff_key_kinds (sniffed, &pkesk, &skesk);
   if (!pkesk)

@@ -25,11 +25,12 @@
  *     content, whatever its name              nothing written (issue 34)
  *   a message that is not encrypted (gpg -s,  CHECK_SIGNED: its
  *     sqop inline-sign; also a literal        signatures checked, its
- *     packet alone)                           data written; no
- *                                             passphrase (a message
+ *     packet alone: pl_sniff_result's         data written; no
+ *     unencrypted)                            passphrase (a message
  *                                             signed by no one fails
  *                                             "not encrypted")
- *   a message with SKESKs only                DECRYPT_PASSPHRASE
+ *   a message with SKESKs only, or whose      DECRYPT_PASSPHRASE
+ *     packets the sniffer could not read
  *   a message with a PKESK, no HELD_KEYS      WAIT_FOR_KEYS with
  *                                             PADLOCK_PLAN_KEYS_PENDING
  *                                             (decide again once listed);
