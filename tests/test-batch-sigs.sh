@@ -4,7 +4,8 @@
 # (binary, armored, --textmode) and sqop (sign), given with their data
 # file or alone beside it; signed-only messages by gpg -s, -sa and sqop
 # inline-sign.  Each good, and each with one octet of its data changed;
-# an unknown signer; a data file missing.  Nothing is ever encrypted
+# an unknown signer; a data file missing; a v6 detached signature by
+# OpenPGP.js 6 (its signer unknown to gpg 2.2).  Nothing is ever encrypted
 # when its content is a signature, and no passphrase is asked.
 # TAP.  Needs PADLOCK_APP (build/app/padlock).
 set -u
@@ -173,6 +174,23 @@ if command -v sqop >/dev/null 2>&1; then
     sh -c "test $status -eq 0 && grep -q '^verified iso.img.asc -> iso.img signature not-certified ' stdout && test -s stderr"
 else
   skip "sqop is not installed"
+fi
+
+# RFC 9580: a v6 detached signature by OpenPGP.js 6.  This gpg (2.2)
+# holds no v6 key, so its signer is unknown: checked, never encrypted.
+OPENPGPJS_DIR=${PADLOCK_BUILD_DIR:-/nonexistent}/node/node_modules/openpgp
+HELPER=${PADLOCK_SOURCE_DIR:-/nonexistent}/tests/openpgpjs-helper.mjs
+if command -v node >/dev/null 2>&1 && [ -d "$OPENPGPJS_DIR" ] && [ -f "$HELPER" ]; then
+  export OPENPGPJS_DIR
+  mkdir v6
+  cp notes.txt v6/
+  node "$HELPER" genkey 1 0 - > v6.key &&
+    node "$HELPER" sign v6.key 1 < notes.txt > v6/notes.txt.sig
+  run v6/notes.txt.sig
+  check "an OpenPGP.js v6 detached signature is checked (unknown signer here)" \
+    sh -c "test $status -eq 1 && grep -Eq '^verified notes.txt.sig -> notes.txt signature unknown-key [0-9A-F]{64}\$' stdout && test ! -e v6/notes.txt.sig.gpg"
+else
+  skip "OpenPGP.js is not installed in the build folder"
 fi
 
 check "no file was encrypted in all this" no_encryption
