@@ -128,6 +128,9 @@ start_key_job (PadlockWindow *self,
   padlock_job_set_group (job, group);
   if (plan == PADLOCK_PLAN_CHECK_CLEARSIGNED)
     padlock_job_set_clearsigned (job, TRUE);
+  else if (plan == PADLOCK_PLAN_CHECK_DETACHED
+           || plan == PADLOCK_PLAN_CHECK_SIGNED)
+    padlock_job_set_checks_only (job, TRUE);
   else
     padlock_job_set_held_keys (job, self->held_keys);
   padlock_window_set_verify_home (job);
@@ -173,6 +176,8 @@ padlock_window_keys_start (PadlockWindow *self,
       g_ptr_array_add (self->for_keys, g_object_ref (file));
       break;
     case PADLOCK_PLAN_CHECK_CLEARSIGNED:
+    case PADLOCK_PLAN_CHECK_DETACHED:
+    case PADLOCK_PLAN_CHECK_SIGNED:
     case PADLOCK_PLAN_DECRYPT_KEYS:
     case PADLOCK_PLAN_DECRYPT_KEYS_OR_PASSPHRASE:
       if (!*group)

@@ -1228,9 +1228,15 @@ decrypt_message (decrypt_job *j)
   if (!err && j->verifying)
     pl_verifier_finish (&j->verifier, (uint32_t) time (NULL),
                         &j->result->verifications);
-  /* Unencrypted, the signature is the message's only authentication. */
-  if (!err && (j->opts->signed_only || j->opts->require_signature)
-      && !pl_verifications_good (&j->result->verifications))
+  /* Unencrypted, the signature is the message's only authentication:
+   * a good one, or (any_verdict) at least one to show. */
+  if (!err && j->opts->signed_only && j->opts->any_verdict)
+    {
+      if (!j->result->verifications.n && !j->result->verifications.skipped)
+        err = gpg_error (GPG_ERR_NOT_ENCRYPTED);
+    }
+  else if (!err && (j->opts->signed_only || j->opts->require_signature)
+           && !pl_verifications_good (&j->result->verifications))
     err = gpg_error (GPG_ERR_BAD_SIGNATURE);
   return err;
 }

@@ -208,6 +208,12 @@ typedef struct
    * committed only when one verdict is GOOD: else the job fails with
    * GPG_ERR_BAD_SIGNATURE (verdicts still in the result). */
   int signed_only;
+  /* With signed_only: the sink is committed whatever the verdicts (the
+   * desktop: the data written, each verdict shown beside it, as for a
+   * cleartext-signed text), as long as the message holds a signature;
+   * one that holds none (a literal packet alone) is GPG_ERR_NOT_ENCRYPTED,
+   * nothing written. */
+  int any_verdict;
   /* With verify_certs: the sink is committed only when one verdict is
    * GOOD, else the job fails with GPG_ERR_BAD_SIGNATURE (sop decrypt
    * --verify-with).  The desktop leaves it 0: the file is written, and

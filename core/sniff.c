@@ -513,6 +513,9 @@ sniff_binary (uint8_t *buf, size_t len, int64_t total, pl_sniff_result *r)
       else
         return;
     }
+  /* Judged, and no key packet nor encrypted data came first. */
+  if (r->kind == PL_SNIFF_MESSAGE && !r->encrypted)
+    r->unencrypted = 1;
   /* A compressed packet first was read to judge it. */
   if (r->kind == PL_SNIFF_MESSAGE && first_tag != PL_PKT_COMPRESSED)
     read_packets (&w, &p, r, 0);

@@ -95,6 +95,14 @@ typedef struct
                                  * else 0 */
   int data_version;             /* its version octet (SEIPD 1 or 2, OCB 1);
                                  * 0 for SED or when past the buffer */
+  int unencrypted;              /* 1: its first packet is literal data, a
+                                 * compressed packet (holding literal
+                                 * data or signatures), a one-pass
+                                 * signature or a signature before the
+                                 * data: signed (gpg -s) or literal, not
+                                 * encrypted.  0: encrypted, or not known
+                                 * (armor whose packets did not decode,
+                                 * a marker packet alone) */
   pl_sniff_tar tar;
   size_t n_key_packets;         /* in KEY_PACKETS */
   size_t key_packets_left_out;  /* more than PL_SNIFF_KEY_PACKETS_MAX */

@@ -481,22 +481,13 @@ pl_verify_detached (const uint8_t *sigs, size_t sigs_len, pl_source *src,
 }
 
 gpg_error_t
-pl_verify_detached_lookup (const uint8_t *sigs, size_t sigs_len,
-                           pl_source *src, const pl_cert *const *certs,
-                           size_t n_certs, pl_cert_lookup_fn find_cert,
-                           void *find_cert_data, uint32_t now,
-                           pl_verifications *out)
+pl_verifier_read_detached (pl_verifier *v, const uint8_t *sigs,
+                           size_t sigs_len)
 {
-  pl_verifier v;
-  const pl_cert *found[PL_VERIFY_MAX];
-  uint8_t *bin = NULL, *buf = NULL;
-  size_t bin_len = 0, n;
+  uint8_t *bin = NULL;
+  size_t bin_len = 0;
   gpg_error_t err;
 
-  memset (out, 0, sizeof *out);
-  pl_verifier_init (&v, certs, n_certs);
-  /* Without a lookup, a signer none of CERTS holds is not hashed. */
-  v.certs_final = !find_cert;
   if (pl_armor_detect (sigs, sigs_len))
     err = pl_armor_dearmor_all (sigs, sigs_len, &bin, &bin_len);
   else if (!(bin = malloc (sigs_len ? sigs_len : 1)))
@@ -508,7 +499,29 @@ pl_verify_detached_lookup (const uint8_t *sigs, size_t sigs_len,
       err = 0;
     }
   if (!err)
-    err = read_detached (&v, bin, bin_len);
+    err = read_detached (v, bin, bin_len);
+  free (bin);
+  return err;
+}
+
+gpg_error_t
+pl_verify_detached_lookup (const uint8_t *sigs, size_t sigs_len,
+                           pl_source *src, const pl_cert *const *certs,
+                           size_t n_certs, pl_cert_lookup_fn find_cert,
+                           void *find_cert_data, uint32_t now,
+                           pl_verifications *out)
+{
+  pl_verifier v;
+  const pl_cert *found[PL_VERIFY_MAX];
+  uint8_t *buf = NULL;
+  size_t n;
+  gpg_error_t err;
+
+  memset (out, 0, sizeof *out);
+  pl_verifier_init (&v, certs, n_certs);
+  /* Without a lookup, a signer none of CERTS holds is not hashed. */
+  v.certs_final = !find_cert;
+  err = pl_verifier_read_detached (&v, sigs, sigs_len);
   if (!err && !(buf = malloc (PL_BLOCK_SIZE)))
     err = gpg_error (GPG_ERR_ENOMEM);
   pl_verifier_data_begin (&v);
@@ -524,7 +537,6 @@ pl_verify_detached_lookup (const uint8_t *sigs, size_t sigs_len,
   if (!err)
     pl_verifier_finish (&v, now, out);
   pl_verifier_clear (&v);
-  free (bin);
   free (buf);
   return err;
 }

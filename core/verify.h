@@ -207,6 +207,15 @@ void pl_verifier_finish (pl_verifier *v, uint32_t now,
 /* Frees the hash contexts and signatures; V may be reused after init. */
 void pl_verifier_clear (pl_verifier *v);
 
+/* The signature packets of a detached signature SIGS (SIGS_LEN octets:
+ * binary, or armored "PGP SIGNATURE" blocks) into V, before any data
+ * (pl_verifier_signature each).  Not one signature packet:
+ * GPG_ERR_NO_DATA; another packet that is not skippable:
+ * GPG_ERR_BAD_DATA; armor and framing errors as they are.  SIGS is not
+ * kept.  (detached.h makes a job's stage of it.) */
+gpg_error_t pl_verifier_read_detached (pl_verifier *v, const uint8_t *sigs,
+                                       size_t sigs_len);
+
 /* Detached signatures (sop verify): every signature packet in SIGS
  * (binary, or armored "PGP SIGNATURE" blocks) over the data read from
  * SRC, against CERTS, at NOW.  Not one signature packet: GPG_ERR_NO_DATA;

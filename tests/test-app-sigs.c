@@ -711,7 +711,9 @@ test_clearsigned_batch_bad (void)
 }
 
 /* Carol's key is not in Alice's keyring: unknown, with her fingerprint
- * (the issuer subpacket gpg writes); exit 0. */
+ * (the issuer subpacket gpg writes); exit 1, as every "verified" line
+ * whose signature is neither good nor not-certified (issue 34 §5: the
+ * signature is all that was checked), the text written all the same. */
 static void
 test_clearsigned_batch_unknown (void)
 {
@@ -722,7 +724,7 @@ test_clearsigned_batch_unknown (void)
                                            "carol.txt signature unknown-key "
                                            "%s\n", carol_fpr);
 
-  check_batch (path, FALSE, dir, "carol.txt", NOTES, line, 0);
+  check_batch (path, FALSE, dir, "carol.txt", NOTES, line, 1);
 }
 
 /* A job as the window makes one for a file it did not sniff (no
@@ -762,6 +764,109 @@ test_clearsigned_job (void)
   assert_written (dir, "notes.txt", NOTES);
 }
 
+/* DIR/NAME: gpg OPTION (--detach-sign, -s) by Alice over DATA. */
+static char *
+gpg_sign_file (const char *dir, const char *name, const char *data,
+               const char *option)
+{
+  g_autoptr(GBytes) in = g_bytes_new (data, strlen (data));
+  g_autoptr(GBytes) out = NULL;
+
+  g_assert_cmpint (tg_gpg (home, NULL, in, &out, "--output", "-", "-u",
+                           alice_fpr, option, NULL), ==, 0);
+  return write_file (dir, name, out);
+}
+
+/* A job as the window makes one for a plan CHECK_DETACHED or
+ * CHECK_SIGNED (issue 34): by path, not sniffed, no passphrase nor keys;
+ * done, its verdicts; the caller checks the rest. */
+static PadlockJob *
+run_check_job (const char *path)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(PadlockQueue) queue = padlock_queue_new ();
+  PadlockJobConfig config = { 0 };
+  PadlockJob *job = padlock_job_new (file, PADLOCK_DIRECTION_DECRYPT,
+                                     &config);
+
+  padlock_job_set_checks_only (job, TRUE);
+  padlock_job_set_verify_home (job, home->dir);
+  padlock_queue_add (queue, job);
+  g_assert_true (at_wait_queue_idle (queue, WAIT_MS));
+  return job;
+}
+
+static PadlockSignatureVerdict
+only_verdict (PadlockJob *job)
+{
+  GPtrArray *sigs = padlock_job_get_signatures (job);
+  const PadlockSignature *s;
+
+  g_assert_nonnull (sigs);
+  g_assert_cmpuint (sigs->len, ==, 1);
+  s = sigs->pdata[0];
+  g_assert_cmpstr (s->fingerprint, ==, alice_fpr);
+  return s->verdict;
+}
+
+/* gpg --detach-sign: the data file beside the signature is read, nothing
+ * is written (no output, the folder as it was), the verdict good; one
+ * octet of the data changed, bad; the data file gone, the job fails
+ * saying so. */
+static void
+test_detached_job (void)
+{
+  g_autofree char *dir = tu_new_dir ("detached-job");
+  g_autofree char *data = g_build_filename (dir, "data.txt", NULL);
+  g_autofree char *sig = gpg_sign_file (dir, "data.txt.sig", "from Alice\n",
+                                        "--detach-sign");
+  g_autoptr(PadlockJob) good = NULL;
+  g_autoptr(PadlockJob) bad = NULL;
+  g_autoptr(PadlockJob) missing = NULL;
+  g_autofree char *listing = NULL;
+
+  g_assert_true (g_file_set_contents (data, "from Alice\n", -1, NULL));
+  good = run_check_job (sig);
+  g_assert_no_error (padlock_job_get_error (good));
+  g_assert_true (padlock_job_get_detached (good));
+  g_assert_true (padlock_job_get_verifies (good));
+  g_assert_null (padlock_job_get_output (good));
+  g_assert_cmpstr (padlock_job_get_output_name (good), ==, "data.txt");
+  g_assert_cmpint (only_verdict (good), ==, PADLOCK_SIGNATURE_GOOD);
+  listing = tu_list_dir (dir);
+  g_assert_cmpstr (listing, ==, "data.txt|data.txt.sig");
+
+  g_assert_true (g_file_set_contents (data, "from Alicf\n", -1, NULL));
+  bad = run_check_job (sig);
+  g_assert_no_error (padlock_job_get_error (bad));
+  g_assert_cmpint (only_verdict (bad), ==, PADLOCK_SIGNATURE_BAD);
+
+  g_assert_cmpint (g_unlink (data), ==, 0);
+  missing = run_check_job (sig);
+  g_assert_cmpint (padlock_job_get_state (missing), ==, PADLOCK_JOB_FAILED);
+  g_assert_cmpstr (padlock_job_get_error (missing)->message, ==,
+                   "The signed file data.txt is not beside it. Drop both "
+                   "together.");
+}
+
+/* gpg -s (signed, not encrypted): no passphrase, its data written as
+ * the name less .gpg, the verdict good. */
+static void
+test_signed_only_job (void)
+{
+  g_autofree char *dir = tu_new_dir ("signed-only-job");
+  g_autofree char *path = gpg_sign_file (dir, "note.txt.gpg", "from Alice\n",
+                                         "-s");
+  g_autoptr(PadlockJob) job = run_check_job (path);
+
+  g_assert_no_error (padlock_job_get_error (job));
+  g_assert_true (padlock_job_get_signed_only (job));
+  g_assert_true (padlock_job_get_verifies (job));
+  g_assert_cmpstr (padlock_job_get_output_name (job), ==, "note.txt");
+  g_assert_cmpint (only_verdict (job), ==, PADLOCK_SIGNATURE_GOOD);
+  assert_written (dir, "note.txt", "from Alice\n");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -784,6 +889,8 @@ main (int argc, char **argv)
   g_test_add_func ("/app-sigs/clearsigned/batch-unknown-signer",
                    test_clearsigned_batch_unknown);
   g_test_add_func ("/app-sigs/clearsigned/job", test_clearsigned_job);
+  g_test_add_func ("/app-sigs/detached/job", test_detached_job);
+  g_test_add_func ("/app-sigs/signed-only/job", test_signed_only_job);
   g_test_add_func ("/app-sigs/batch/sign-default", test_batch_sign_default);
   g_test_add_func ("/app-sigs/batch/sign-pinentry", test_batch_sign_pinentry);
   g_test_add_func ("/app-sigs/batch/sign-refused", test_batch_sign_refused);

@@ -50,6 +50,12 @@ test_output_names (void)
   g_assert_cmpstr (notes, ==, "notes");
   g_assert_null (padlock_output_stripped_name ("photo.jpg"));
   g_assert_null (padlock_output_stripped_name (".gpg"));
+  /* A signed message may be named so (issue 34). */
+  {
+    g_autofree char *sig = padlock_output_stripped_name ("notes.txt.sig");
+
+    g_assert_cmpstr (sig, ==, "notes.txt");
+  }
 }
 
 static void

@@ -52,6 +52,8 @@ typedef struct
 #define KEYS PADLOCK_PLAN_DECRYPT_KEYS
 #define EITHER PADLOCK_PLAN_DECRYPT_KEYS_OR_PASSPHRASE
 #define CHECK PADLOCK_PLAN_CHECK_CLEARSIGNED
+#define DETACHED PADLOCK_PLAN_CHECK_DETACHED
+#define SIGNED PADLOCK_PLAN_CHECK_SIGNED
 #define IMPORT PADLOCK_PLAN_IMPORT_KEYS
 #define WAIT PADLOCK_PLAN_WAIT_FOR_KEYS
 #define NOTHING PADLOCK_PLAN_ASK_NOTHING
@@ -93,6 +95,19 @@ static const Case by_content[] = {
   { "|pw.gpg", NOTHING, 0, ALL (PW) },
   { "|signed.txt", NOTHING, 0, ALL (CHECK) },
   { "|notes.txt", NOTHING, 0, ALL (ENC) },
+  /* Detached signatures (issue 34): checked, never encrypted, whatever
+   * the name says; the data file alone is any file. */
+  { "data.bin.sig", NOTHING, PADLOCK_PLAN_IMPORT, ALL (DETACHED) },
+  { "data.bin.asc", NOTHING, 0, ALL (DETACHED) },
+  { "data.bin.sign", NOTHING, 0, ALL (DETACHED) },
+  { "a-signature", NOTHING, 0, ALL (DETACHED) },
+  { "|data.bin.sig", NOTHING, 0, ALL (DETACHED) },
+  { "data.bin", NOTHING, 0, ALL (ENC) },
+  /* Signed, not encrypted (gpg -s, -sa): checked, no passphrase. */
+  { "inline.gpg", NOTHING, 0, ALL (SIGNED) },
+  { "inline.asc", NOTHING, 0, ALL (SIGNED) },
+  { "inline-named", NOTHING, 0, ALL (SIGNED) },
+  { "|inline.gpg", NOTHING, 0, ALL (SIGNED) },
 };
 
 /* --encrypt, Encrypt Files…: whatever it is. */
@@ -104,6 +119,8 @@ static const Case to_encrypt[] = {
   { "signed.txt", TO_ENCRYPT, 0, ALL (ENC) },
   { "alice.asc", TO_ENCRYPT, PADLOCK_PLAN_IMPORT, ALL (ENC) },
   { "|mine.gpg", TO_ENCRYPT, 0, ALL (ENC) },
+  { "data.bin.sig", TO_ENCRYPT, 0, ALL (ENC) },
+  { "inline.gpg", TO_ENCRYPT, 0, ALL (ENC) },
 };
 
 /* --decrypt, Decrypt Files…: by content, whatever the name; what is no
@@ -118,6 +135,11 @@ static const Case to_decrypt[] = {
   { "bobpw.gpg", TO_DECRYPT, 0, { WAIT, PW, PW, PW } },
   { "signed.txt", TO_DECRYPT, 0, ALL (CHECK) },
   { "|notes.txt", TO_DECRYPT, 0, ALL (PW) },
+  /* What "decrypting" a signature can mean: checking it. */
+  { "data.bin.sig", TO_DECRYPT, 0, ALL (DETACHED) },
+  { "a-signature", TO_DECRYPT, 0, ALL (DETACHED) },
+  { "inline.asc", TO_DECRYPT, 0, ALL (SIGNED) },
+  { "data.bin", TO_DECRYPT, 0, ALL (PW) },
 };
 
 static void
@@ -148,6 +170,20 @@ gpg_encrypt (const char *name, gboolean armored, const char *passphrase,
                            passphrase ? "-c" : "--no-tty",
                            r ? "-e" : NULL, hide ? "-R" : "-r", r, NULL),
                    ==, 0);
+  write_file (name, out);
+}
+
+/* DIR/NAME: Alice's signature (gpg OPTION: --detach-sign, -s) of DATA,
+ * armored when ARMORED. */
+static void
+gpg_sign (const char *name, GBytes *data, const char *option,
+          gboolean armored)
+{
+  g_autoptr(GBytes) out = NULL;
+
+  g_assert_cmpint (tg_gpg (home, NULL, data, &out, "--output", "-",
+                           "-u", alice_fpr, armored ? "--armor" : "--no-tty",
+                           option, NULL), ==, 0);
   write_file (name, out);
 }
 
@@ -233,6 +269,18 @@ make_inputs (void)
 
     signed_text = g_bytes_new_take (text, strlen (text));
     write_file ("signed.txt", signed_text);
+  }
+  {
+    g_autoptr(GBytes) data = g_bytes_new_static ("signed data\n", 12);
+
+    write_file ("data.bin", data);
+    gpg_sign ("data.bin.sig", data, "--detach-sign", FALSE);
+    gpg_sign ("data.bin.asc", data, "--detach-sign", TRUE);
+    gpg_sign ("data.bin.sign", data, "--detach-sign", FALSE);
+    gpg_sign ("a-signature", data, "--detach-sign", FALSE);
+    gpg_sign ("inline.gpg", data, "-s", FALSE);
+    gpg_sign ("inline.asc", data, "-s", TRUE);
+    gpg_sign ("inline-named", data, "-s", FALSE);
   }
   g_assert_cmpint (tg_gpg (home, NULL, NULL, &armored_key, "--armor",
                            "--export", alice_fpr, NULL), ==, 0);
@@ -366,6 +414,10 @@ test_inputs_are_what_they_say (void)
     { "alice.asc", PL_SNIFF_PUBLIC_KEY, 1, 0, 0, 0 },
     { "alice.key", PL_SNIFF_PUBLIC_KEY, 0, 0, 0, 0 },
     { "random.gpg", PL_SNIFF_NOT_OPENPGP, 0, 0, 0, 0 },
+    { "data.bin.sig", PL_SNIFF_SIGNATURE, 0, 0, 0, 0 },
+    { "data.bin.asc", PL_SNIFF_SIGNATURE, 1, 0, 0, 0 },
+    { "inline.gpg", PL_SNIFF_MESSAGE, 0, 0, 0, 0 },
+    { "inline.asc", PL_SNIFF_MESSAGE, 1, 0, 0, 0 },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (want); i++)
@@ -391,6 +443,66 @@ test_inputs_are_what_they_say (void)
     g_assert_true (padlock_held_keys_may_open (mine,
                                                padlock_input_get_sniff (input)));
   }
+}
+
+/* A signature's data file, by the signature's name. */
+static void
+test_signed_file (void)
+{
+  static const struct { const char *sig, *data; } cases[] = {
+    { "/x/iso.img.sig", "/x/iso.img" },
+    { "/x/iso.img.ASC", "/x/iso.img" },
+    { "/x/iso.img.sign", "/x/iso.img" },
+    { "/x/iso.img.gpg", "/x/iso.img" },
+    { "/x/iso.img", NULL },
+    { "/x/.sig", NULL },
+    { "/x/a.sig.txt", NULL },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GFile) sig = g_file_new_for_path (cases[i].sig);
+      g_autoptr(GFile) data = padlock_plan_signed_file (sig);
+      g_autofree char *path = data ? g_file_get_path (data) : NULL;
+
+      g_test_message ("%s", cases[i].sig);
+      g_assert_cmpstr (path, ==, cases[i].data);
+    }
+}
+
+/* Inputs given together: each signature with the data file its name
+ * names (two signatures of one file both), the data file then jobless;
+ * a signature whose file was not given, and the rest, on their own. */
+static void
+test_pair (void)
+{
+  static const char *const names[] = { "data.bin.sig", "notes.txt",
+                                       "data.bin", "data.bin.asc",
+                                       "a-signature", "folder",
+                                       "inline.gpg" };
+  const int want[] = { 2, PADLOCK_PLAN_UNPAIRED, PADLOCK_PLAN_SIGNED_DATA, 2,
+                       PADLOCK_PLAN_UNPAIRED, PADLOCK_PLAN_UNPAIRED,
+                       PADLOCK_PLAN_UNPAIRED };
+  PadlockInput *inputs[G_N_ELEMENTS (names)];
+  int pairs[G_N_ELEMENTS (names)];
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      Case c = { names[i] };
+
+      inputs[i] = open_input (&c);
+    }
+  padlock_plan_pair (inputs, G_N_ELEMENTS (names), pairs);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_test_message ("%s: %d", names[i], pairs[i]);
+      g_assert_cmpint (pairs[i], ==, want[i]);
+    }
+  /* The signature alone: its job reads the file beside it. */
+  padlock_plan_pair (inputs, 1, pairs);
+  g_assert_cmpint (pairs[0], ==, PADLOCK_PLAN_UNPAIRED);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    padlock_input_unref (inputs[i]);
 }
 
 /* Where the window and --batch disagreed: nine PKESKs, Alice's among
@@ -429,6 +541,8 @@ main (int argc, char **argv)
   g_test_add_data_func ("/plan/encrypt", &tables[1], check_cases);
   g_test_add_data_func ("/plan/decrypt", &tables[2], check_cases);
   g_test_add_func ("/plan/batch-many-recipients", test_batch_many_recipients);
+  g_test_add_func ("/plan/signed-file", test_signed_file);
+  g_test_add_func ("/plan/pair", test_pair);
   make_inputs ();
   status = g_test_run ();
   g_clear_pointer (&mine, padlock_held_keys_unref);

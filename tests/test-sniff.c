@@ -526,6 +526,7 @@ test_compressed (void)
       r = sniff (d, len, (gint64) len);
       g_assert_cmpint (r.kind, ==, PL_SNIFF_MESSAGE);
       g_assert_cmpint (r.encrypted, ==, 0);
+      g_assert_cmpint (r.unencrypted, ==, 1);
       g_assert_cmpint (r.tar, ==, PL_SNIFF_TAR_NO);
     }
   for (guint i = 0; i < 4000; i++)
@@ -583,8 +584,11 @@ test_not_openpgp (void)
   r = sniff (armored, strlen (armored), -1);
   g_assert_cmpint (r.kind, ==, PL_SNIFF_MESSAGE);
   g_assert_cmpint (r.armored, ==, 1);
-  /* Its packets do not fit what the armor holds: only the label counts. */
+  /* Its packets do not fit what the armor holds: only the label counts,
+   * and it is not known to be unencrypted (issue 34: not taken for a
+   * signed message, which would need no passphrase). */
   g_assert_cmpint (r.n_key_packets, ==, 0);
+  g_assert_cmpint (r.unencrypted, ==, 0);
   r = sniff (key, strlen (key), -1);
   g_assert_cmpint (r.kind, ==, PL_SNIFF_PUBLIC_KEY);
   g_assert_cmpint (r.armored, ==, 1);

@@ -5,7 +5,9 @@
  * nothing to close, signed-only messages through pl_decrypt (a bad
  * one writes nothing), and the policy (issue 32): a critical notation or
  * an unknown critical subpacket, a signature or key from a clock that
- * runs fast, each "not valid" with its reason and never "bad" */
+ * runs fast, each "not valid" with its reason and never "bad"; and a
+ * detached signature checked over a data stream as a job's stage
+ * (detached.h): progress, cancel, one octet changed */
 #include "testutil.h"
 #include "cert.h"
 #include "keygen.h"
@@ -14,6 +16,7 @@
 #include "seckey.h"
 #include "sign.h"
 #include "verify.h"
+#include "detached.h"
 
 #include <string.h>
 #include <time.h>
@@ -725,6 +728,145 @@ test_future_key (gconstpointer p)
     }
 }
 
+/* The detached signature by K over DATA (N octets): one signature
+ * packet, framed. */
+static GBytes *
+detached_signature (tu_key *k, const uint8_t *data, size_t n)
+{
+  pl_data_signer s;
+  uint8_t body[PL_SIG_BODY_MAX];
+  GByteArray *out = g_byte_array_new ();
+  uint8_t head[3] = { 0xC2 };
+  size_t len;
+
+  g_assert_cmpint (pl_data_signer_init (&s, &k->sk, 0, (uint32_t) time (NULL)),
+                   ==, 0);
+  pl_data_signer_push (&s, data, n);
+  g_assert_cmpint (pl_data_signer_finish (&s, body, &len), ==, 0);
+  pl_data_signer_clear (&s);
+  /* A new-format length: one octet, else two (RFC 9580 §4.2.1.2). */
+  g_assert_cmpuint (len, <, 8384);
+  if (len < 192)
+    head[1] = (uint8_t) len;
+  else
+    {
+      head[1] = (uint8_t) (((len - 192) >> 8) + 192);
+      head[2] = (uint8_t) ((len - 192) & 0xff);
+    }
+  g_byte_array_append (out, head, len < 192 ? 2 : 3);
+  g_byte_array_append (out, body, (guint) len);
+  return g_byte_array_free_to_bytes (out);
+}
+
+typedef struct
+{
+  uint64_t done;
+  int64_t total;
+  int calls;
+  atomic_int cancel;
+  int cancel_at;                /* set the cancel flag at this call */
+} progress_state;
+
+static void
+on_progress (void *data, uint64_t done, int64_t total)
+{
+  progress_state *p = data;
+
+  g_assert_cmpuint (done, >=, p->done);
+  p->done = done;
+  p->total = total;
+  if (++p->calls == p->cancel_at)
+    atomic_store (&p->cancel, 1);
+}
+
+/* pl_detached_run over SRC (a copy of DATA, LEN octets, as FROM says: 0
+ * memory, 1 a file) with THREADS, cancelled at progress call CANCEL_AT
+ * (0: never); its error, the verdict in *VERDICT. */
+static gpg_error_t
+detached_run (tu_key *k, GBytes *sig, const uint8_t *data, size_t len,
+              int from, int threads, int cancel_at, progress_state *p,
+              pl_verdict *verdict)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *path = NULL;
+  pl_source *src = NULL;
+  pl_verifications out;
+  pl_job_control ctl = { on_progress, p, &p->cancel, threads, NULL };
+  gpg_error_t err;
+
+  memset (p, 0, sizeof *p);
+  p->cancel_at = cancel_at;
+  if (from)
+    {
+      dir = tu_new_dir ("detached");
+      path = g_build_filename (dir, "data", NULL);
+      g_assert_true (g_file_set_contents (path, (const char *) data,
+                                          (gssize) len, NULL));
+      g_assert_cmpint (pl_source_new_file (path, &src), ==, 0);
+    }
+  else
+    src = pl_source_new_memory (data, len);
+  err = pl_detached_run (g_bytes_get_data (sig, NULL), g_bytes_get_size (sig),
+                         src, (const pl_cert *const *) k->certs, k->n, NULL,
+                         NULL, (uint32_t) time (NULL), &out, &ctl);
+  pl_source_free (src);
+  *verdict = out.n == 1 ? out.v[0].verdict : 0;
+  return err;
+}
+
+/* A detached signature (v4, or v6 with its salt: P the keygen profile)
+ * over 3 MiB and some, from memory and from a file, on one core and
+ * two: good, with progress to the end; one octet changed, bad; the
+ * cancel flag set after the first block, cancelled. */
+static void
+test_detached_stage (gconstpointer profile)
+{
+  size_t len = 3 * 1024 * 1024 + 12345;
+  g_autofree uint8_t *data = g_malloc (len);
+  g_autoptr(GBytes) sig = NULL;
+  progress_state p;
+  pl_verdict verdict;
+  tu_key k;
+
+  tu_key_make (&k, GPOINTER_TO_INT (profile));
+  gcry_create_nonce (data, len);
+  sig = detached_signature (&k, data, len);
+  for (int from = 0; from < 2; from++)
+    for (int threads = 1; threads <= 2; threads++)
+      {
+        g_test_message ("from %s, %d thread(s)", from ? "a file" : "memory",
+                        threads);
+        g_assert_cmpint (detached_run (&k, sig, data, len, from, threads, 0,
+                                       &p, &verdict), ==, 0);
+        g_assert_cmpint (verdict, ==, PL_VERDICT_GOOD);
+        g_assert_cmpuint (p.done, ==, len);
+        g_assert_cmpint (p.total, ==, (int64_t) len);
+        g_assert_cmpint (p.calls, >=, 4);
+        data[len - 7] ^= 1;
+        g_assert_cmpint (detached_run (&k, sig, data, len, from, threads, 0,
+                                       &p, &verdict), ==, 0);
+        g_assert_cmpint (verdict, ==, PL_VERDICT_BAD);
+        data[len - 7] ^= 1;
+        g_assert_cmpint (gpg_err_code (detached_run (&k, sig, data, len, from,
+                                                     threads, 1, &p,
+                                                     &verdict)),
+                         ==, GPG_ERR_CANCELED);
+        g_assert_cmpuint (p.done, <, len);
+      }
+  /* No signature packet in it: not a detached signature. */
+  {
+    g_autoptr(GBytes) none = g_bytes_new_static ("\xCB\x02" "b\0", 4);
+    pl_source *src = pl_source_new_memory (data, 10);
+    pl_verifications out;
+
+    g_assert_cmpint (pl_detached_run (g_bytes_get_data (none, NULL), 4, src,
+                                      NULL, 0, NULL, NULL, 0, &out, NULL),
+                     !=, 0);
+    pl_source_free (src);
+  }
+  tu_key_free (&k);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -736,6 +878,12 @@ main (int argc, char **argv)
                         GINT_TO_POINTER (PL_KEYGEN_RFC9580),
                         test_nested_past_max);
   g_test_add_func ("/verify/text", test_text);
+  g_test_add_data_func ("/verify/detached-stage/v4",
+                        GINT_TO_POINTER (PL_KEYGEN_DEFAULT),
+                        test_detached_stage);
+  g_test_add_data_func ("/verify/detached-stage/v6",
+                        GINT_TO_POINTER (PL_KEYGEN_RFC9580),
+                        test_detached_stage);
   g_test_add_func ("/verify/unsafe-signer", test_unsafe_signer);
   g_test_add_func ("/verify/unsafe-signer/dsa1024", test_weak_dsa_signer);
   g_test_add_func ("/verify/mismatch", test_mismatch);

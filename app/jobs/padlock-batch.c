@@ -269,12 +269,18 @@ show_progress (gpointer user_data)
  * alone; not-valid and unsupported: the reason in words on stderr too),
  * then " also-claims WORD" for each other user ID of the key that is not
  * verified (said on stderr too); "" when it was not signed.  Counts the
- * bad ones: they make the batch exit 1. */
+ * bad ones, and for a job that only checks signatures
+ * (padlock_job_get_verifies) every one neither good nor not-certified:
+ * they make the batch exit 1. */
 static char *
 signatures_line (Batch *batch, PadlockJob *job)
 {
   GPtrArray *signatures = padlock_job_get_signatures (job);
   GString *line = g_string_new (NULL);
+  /* Where the signature is all that was checked, only a good one (or
+   * not certified) lets the batch exit 0 (issue 34 §5); a decrypted
+   * file's integrity was checked by its encryption: only a bad one. */
+  gboolean verifies = padlock_job_get_verifies (job);
 
   for (guint i = 0; signatures && i < signatures->len; i++)
     {
@@ -297,7 +303,9 @@ signatures_line (Batch *batch, PadlockJob *job)
 
           g_string_append_printf (line, " also-claims %s", word);
         }
-      if (s->verdict == PADLOCK_SIGNATURE_BAD)
+      if (s->verdict == PADLOCK_SIGNATURE_BAD
+          || (verifies && s->verdict != PADLOCK_SIGNATURE_GOOD
+              && s->verdict != PADLOCK_SIGNATURE_NOT_CERTIFIED))
         batch->n_bad_signatures++;
       if (s->verdict != PADLOCK_SIGNATURE_GOOD || s->also_claims)
         {
@@ -368,12 +376,15 @@ on_job_state (PadlockJob *job,
     {
       g_autofree char *verdicts = signatures_line (batch, job);
 
-      /* A line for scripts: not translated.  A cleartext-signed file
-       * was not decrypted: its signature was checked, its text written. */
+      /* A line for scripts: not translated.  A cleartext-signed file, a
+       * signed message not encrypted and a detached signature were not
+       * decrypted: their signatures were checked, the signed text or
+       * data written (a detached signature's data file is named, and
+       * nothing written). */
       g_print ("%s %s -> %s%s\n",
                padlock_job_get_direction (job) == PADLOCK_DIRECTION_ENCRYPT
                ? "encrypted"
-               : padlock_job_get_clearsigned (job) ? "verified" : "decrypted",
+               : padlock_job_get_verifies (job) ? "verified" : "decrypted",
                input, output, verdicts);
       /* Each job's line as its job ends, into a pipe or a file too (stdio
        * holds them till the exit otherwise): a script reading them sees
@@ -528,7 +539,10 @@ make_jobs (Batch                  *batch,
            const PadlockJobConfig *config)
 {
   GPtrArray *planned = g_ptr_array_new_with_free_func ((GDestroyNotify) padlock_input_unref);
+  g_autofree int *pairs = g_new (int, batch->inputs->len + 1);
 
+  padlock_plan_pair ((PadlockInput *const *) batch->inputs->pdata,
+                     batch->inputs->len, pairs);
   for (guint i = 0; i < batch->inputs->len; i++)
     {
       PadlockInput *input = g_ptr_array_index (batch->inputs, i);
@@ -539,6 +553,11 @@ make_jobs (Batch                  *batch,
       if (!padlock_input_is_sniffed (input))
         continue;               /* its first read failed, and said so */
       plan = padlock_plan_decide (input, ask, NULL, PADLOCK_PLAN_KEYS_PENDING);
+      /* A data file given with its signature: the signature's job reads
+       * it (unless the user asked to encrypt them all). */
+      if (ask != PADLOCK_PLAN_ASK_ENCRYPT
+          && pairs[i] == PADLOCK_PLAN_SIGNED_DATA)
+        continue;
       /* A pipe's output goes to the current folder, not to /dev/fd. */
       if (padlock_input_is_stream (input) && !here.output_dir)
         here.output_dir = cwd = g_get_current_dir ();
@@ -547,6 +566,12 @@ make_jobs (Batch                  *batch,
                        padlock_job_new_for_input (input,
                                                   padlock_plan_direction (plan),
                                                   &here));
+      if (plan == PADLOCK_PLAN_CHECK_DETACHED && pairs[i] >= 0)
+        padlock_job_set_signed_file (g_ptr_array_index (batch->jobs,
+                                                        batch->jobs->len - 1),
+                                     padlock_input_get_file (
+                                       g_ptr_array_index (batch->inputs,
+                                                          pairs[i])));
       g_ptr_array_add (planned, padlock_input_ref (input));
     }
   g_ptr_array_unref (batch->inputs);

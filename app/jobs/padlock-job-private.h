@@ -77,6 +77,17 @@ struct _PadlockJob
    * checks the signature and writes the text; known from the input's
    * sniff (padlock_job_set_clearsigned), or once the worker has read it. */
   gboolean clearsigned;
+  /* Decryptions that check a signature and decrypt nothing (issue 34):
+   * a signed message, not encrypted (its data written), and a detached
+   * signature, checked over SIGNED_FILE (NULL: the file beside it that
+   * its name names; nothing written).  Known from the input's sniff
+   * (padlock_job_new_for_input), or once the worker has read it;
+   * CHECKS_ONLY: the caller's plan said one of them (or clearsigned),
+   * so the job needs no passphrase nor keys. */
+  gboolean signed_only;
+  gboolean detached;
+  GFile *signed_file;
+  gboolean checks_only;
   gboolean output_deleted;      /* padlock_job_delete_output's */
   /* Encryption: signed by SIGN_KEY through SIGN_AGENT
    * (padlock_job_set_signing_key). */
@@ -147,6 +158,12 @@ typedef struct
   GPtrArray *signatures;        /* decryption: PadlockSignature verdicts */
   gboolean clearsigned;         /* result: the input was cleartext-signed
                                  * and verified, its text written */
+  char *signed_path;            /* a detached signature's data file, or
+                                 * NULL: the one beside it */
+  gboolean signed_only;         /* result: a signed message, not
+                                 * encrypted, checked and written */
+  gboolean detached;            /* result: a detached signature, checked
+                                 * over SIGNED_PATH (set then) */
   PadlockKey *sign_key;         /* encryption: the key that signs, or NULL */
   PadlockAgent *sign_agent;
   char *sign_home;

@@ -11,9 +11,11 @@
 #include <glib/gstdio.h>
 
 #include "clearsign.h"
+#include "detached.h"
 #include "compress.h"
 #include "padlock-digest.h"
 #include "padlock-error.h"
+#include "padlock-plan.h"
 #include "padlock-signature.h"
 #include "padlock-signer.h"
 #include "streamsource.h"
@@ -36,6 +38,7 @@ padlock_job_run_free (gpointer data)
   g_clear_pointer (&run->recipients, padlock_recipients_unref);
   g_clear_object (&run->cancellable);
   g_free (run->verify_home);
+  g_free (run->signed_path);
   g_clear_object (&run->sign_key);
   g_clear_object (&run->sign_agent);
   g_free (run->sign_home);
@@ -185,6 +188,10 @@ decrypt_with_secret (PadlockJobRun          *run,
   pl_opener openers[2];
   pl_decrypt_options opts = { 0 };
 
+  /* Signed, not encrypted (issue 34): no key, and the data written
+   * whatever the verdicts, which are shown beside it. */
+  opts.signed_only = run->signed_only;
+  opts.any_verdict = run->signed_only;
   if (run->secret)
     {
       /* The text and its rule: the engine tries its other forms too. */
@@ -328,12 +335,11 @@ open_folder_input (PadlockJob     *self,
   return err;
 }
 
-/* The input, and the output's sink of the run's kind. */
+/* The input. */
 static gpg_error_t
-open_input_output (PadlockJob     *self,
-                   PadlockJobRun  *run,
-                   pl_source     **src,
-                   pl_sink       **sink)
+open_input (PadlockJob     *self,
+            PadlockJobRun  *run,
+            pl_source     **src)
 {
   gpg_error_t err;
 
@@ -347,7 +353,19 @@ open_input_output (PadlockJob     *self,
     return err;
   if ((*src)->size >= 0)
     atomic_store (&self->atomic_total, (*src)->size);
-  return job_sink_new (run, run->sink, NULL, sink);
+  return 0;
+}
+
+/* The input, and the output's sink of the run's kind. */
+static gpg_error_t
+open_input_output (PadlockJob     *self,
+                   PadlockJobRun  *run,
+                   pl_source     **src,
+                   pl_sink       **sink)
+{
+  gpg_error_t err = open_input (self, run, src);
+
+  return err ? err : job_sink_new (run, run->sink, NULL, sink);
 }
 
 static void
@@ -466,7 +484,8 @@ name_recipients (PadlockHeldKeys *held_keys,
   return g_string_free (out, FALSE);
 }
 
-/* The error of a decryption that failed with ERR: the agent's own words
+/* The error of a decryption that failed with ERR (CALL: the held keys',
+ * or NULL when none were asked): the agent's own words
  * when they are what ended it, else the engine's, naming the recipients
  * when none of the user's keys opens it. */
 static GError *
@@ -475,8 +494,7 @@ decrypt_error (PadlockJobRun       *run,
                gpg_error_t          err)
 {
   g_autofree char *names = NULL;
-  GError *error = run->held_keys
-                   ? padlock_held_keys_call_take_error (call, err) : NULL;
+  GError *error = call ? padlock_held_keys_call_take_error (call, err) : NULL;
   guint n;
 
   if (error || !run->result.recipients[0])
@@ -505,6 +523,152 @@ verify_clearsigned (PadlockJobRun          *run,
                                      &run->result.verifications, ctl);
 }
 
+/* A detached signature is a few packets: more than this is no
+ * signature to read whole. */
+#define SIGNATURE_MAX (1024 * 1024)
+
+/* SRC's octets, whole, into *OUT. */
+static gpg_error_t
+read_signature (pl_source   *src,
+                GByteArray **out)
+{
+  g_autofree guint8 *buf = g_malloc (64 * 1024);
+  GByteArray *sig = g_byte_array_new ();
+  gpg_error_t err;
+  size_t n;
+
+  do
+    {
+      err = pl_source_read_full (src, buf, 64 * 1024, &n);
+      if (!err)
+        g_byte_array_append (sig, buf, (guint) n);
+      if (sig->len > SIGNATURE_MAX)
+        err = gpg_error (GPG_ERR_BAD_DATA);
+    }
+  while (!err && n);
+  if (err)
+    g_byte_array_unref (sig);
+  else
+    *out = sig;
+  return err;
+}
+
+/* The file the detached signature signs: the run's (the one given with
+ * it), else the one beside it that its name names. */
+static GError *
+signed_file_path (PadlockJobRun  *run,
+                  char          **path)
+{
+  g_autoptr(GFile) signature = NULL;
+  g_autoptr(GFile) beside = NULL;
+
+  if (run->signed_path)
+    {
+      *path = g_strdup (run->signed_path);
+      return NULL;
+    }
+  signature = g_file_new_for_path (run->input_path);
+  beside = padlock_plan_signed_file (signature);
+  if (!beside)
+    return g_error_new (PADLOCK_ERROR, PADLOCK_ERROR_MALFORMED,
+                        _("%s is a detached signature, and its name does not "
+                          "say which file it signs (FILE.sig, FILE.asc, "
+                          "FILE.sign or FILE.gpg). Drop both together."),
+                        run->input_name);
+  *path = g_file_get_path (beside);
+  return NULL;
+}
+
+/* A detached signature (issue 34): SRC's signature checked over its data
+ * file, read at the hash's speed (core/detached.h) with the job's
+ * progress and cancel; nothing is written, and the verdicts are the
+ * result's, found in the keyring as a signed message's are. */
+static GError *
+check_detached (PadlockJob             *self,
+                PadlockJobRun          *run,
+                pl_source              *src,
+                const pl_job_control   *ctl,
+                PadlockSignatureLookup *lookup)
+{
+  g_autoptr(GByteArray) sig = NULL;
+  g_autofree char *path = NULL;
+  pl_source *data = NULL;
+  GError *error;
+  gpg_error_t err;
+
+  run->detached = TRUE;
+  err = read_signature (src, &sig);
+  if (err)
+    return padlock_error_from_gpg (err);
+  error = signed_file_path (run, &path);
+  if (error)
+    return error;
+  err = pl_source_new_file (path, &data);
+  if (gpg_err_code (err) == GPG_ERR_ENOENT)
+    {
+      g_autofree char *name = g_path_get_basename (path);
+
+      return g_error_new (PADLOCK_ERROR, PADLOCK_ERROR_IO,
+                          _("The signed file %s is not beside it. Drop both "
+                            "together."), name);
+    }
+  if (err)
+    return padlock_error_from_gpg (err);
+  g_free (run->signed_path);
+  run->signed_path = g_steal_pointer (&path);
+  atomic_store (&self->atomic_done, 0);
+  atomic_store (&self->atomic_total, data->size);
+  err = pl_detached_run (sig->data, sig->len, data, NULL, 0,
+                         padlock_signature_lookup_find, lookup,
+                         (uint32_t) time (NULL), &run->result.verifications,
+                         ctl);
+  pl_source_free (data);
+  return err ? padlock_error_from_gpg (err) : NULL;
+}
+
+/* A sniffed input decrypted into SINK: cleartext-signed text checked, a
+ * message signed and not encrypted checked (no key asked: issue 34), an
+ * encrypted one opened; anything else said to be no message. */
+static gpg_error_t
+decrypt_sniffed (PadlockJob             *self,
+                 PadlockJobRun          *run,
+                 const pl_sniff_result  *sniffed,
+                 pl_source              *src,
+                 pl_sink                *sink,
+                 const pl_job_control   *ctl,
+                 PadlockSignatureLookup *lookup,
+                 GError                **error)
+{
+  PadlockHeldKeysCall call;
+  gboolean keys;
+  gpg_error_t err;
+
+  if (sniffed->kind == PL_SNIFF_CLEARSIGNED)
+    return verify_clearsigned (run, src, sink, ctl, lookup);
+  /* What the name or the user took for a message, and is none, says so
+   * (issue 19 §9) instead of whatever the packet parser trips on. */
+  if (sniffed->kind != PL_SNIFF_MESSAGE)
+    {
+      *error = g_error_new (PADLOCK_ERROR, PADLOCK_ERROR_MALFORMED,
+                            _("%s is not an OpenPGP message."),
+                            run->input_name);
+      sink->abort (sink);
+      return 0;
+    }
+  run->signed_only = sniffed->unencrypted;
+  keys = run->held_keys && !run->signed_only;
+  if (keys)
+    padlock_held_keys_call_init (&call, run->held_keys, run->input_name,
+                                 run->cancellable, on_agent_waiting, self);
+  err = decrypt_with_secret (run, src, sink, &run->result, ctl,
+                             keys ? &call.core : NULL, lookup);
+  if (err)
+    *error = decrypt_error (run, keys ? &call : NULL, err);
+  else if (keys)
+    g_clear_error (&call.error);
+  return err;
+}
+
 static void
 decrypt_thread (GTask         *task,
                 PadlockJob    *self,
@@ -512,7 +676,6 @@ decrypt_thread (GTask         *task,
 {
   pl_job_control ctl = job_control (self, run);
   pl_sniff_result sniffed;
-  PadlockHeldKeysCall call;
   pl_source *src = NULL;
   pl_sink *sink = NULL;
   GError *error = NULL;
@@ -520,39 +683,28 @@ decrypt_thread (GTask         *task,
   PadlockSignatureLookup *lookup
     = padlock_signature_lookup_new (run->verify_home);
 
-  err = open_input_output (self, run, &src, &sink);
-  /* What the name or the user took for a message, and is none, says so
-   * (issue 19 §9) instead of whatever the packet parser trips on. */
+  err = open_input (self, run, &src);
   if (!err)
     err = pl_source_sniff (&src, &sniffed);
-  if (!err && sniffed.kind == PL_SNIFF_CLEARSIGNED)
-    err = verify_clearsigned (run, src, sink, &ctl, lookup);
-  else if (!err && sniffed.kind != PL_SNIFF_MESSAGE)
-    {
-      error = g_error_new (PADLOCK_ERROR, PADLOCK_ERROR_MALFORMED,
-                           _("%s is not an OpenPGP message."),
-                           run->input_name);
-      sink->abort (sink);
-    }
+  /* A detached signature writes nothing: no sink. */
+  if (!err && sniffed.kind == PL_SNIFF_SIGNATURE)
+    error = check_detached (self, run, src, &ctl, lookup);
   else if (!err)
     {
-      if (run->held_keys)
-        padlock_held_keys_call_init (&call, run->held_keys, run->input_name,
-                                     run->cancellable, on_agent_waiting, self);
-      err = decrypt_with_secret (run, src, sink, &run->result, &ctl,
-                                 run->held_keys ? &call.core : NULL, lookup);
-      if (err)
-        error = decrypt_error (run, &call, err);
-      else if (run->held_keys)
-        g_clear_error (&call.error);
+      err = job_sink_new (run, run->sink, NULL, &sink);
+      if (!err)
+        err = decrypt_sniffed (self, run, &sniffed, src, sink, &ctl, lookup,
+                               &error);
     }
   if (!err && !error)
     {
       GStatBuf st;
 
-      run->output_path = job_sink_written_path (run, sink);
+      if (sink)
+        run->output_path = job_sink_written_path (run, sink);
       /* A file's size; a folder (an unpacked archive) has none to give. */
-      if (g_stat (run->output_path, &st) == 0 && S_ISREG (st.st_mode))
+      if (run->output_path && g_stat (run->output_path, &st) == 0
+          && S_ISREG (st.st_mode))
         run->plaintext_size = st.st_size;
       run->signatures = padlock_signature_lookup_verdicts (
                           lookup, &run->result.verifications);

@@ -5,6 +5,7 @@
 #include <glib/gi18n.h>
 
 #include "padlock-error.h"
+#include "padlock-plan.h"
 
 #define TICK_MS 100             /* at most ten notifications a second */
 
@@ -270,6 +271,17 @@ padlock_job_finished (GObject      *object,
         self->plaintext_size = run->plaintext_size;
       take_signatures (self, run);
       self->clearsigned |= run->clearsigned;
+      self->signed_only |= run->signed_only;
+      /* A detached check names its data file, found beside it. */
+      if (run->detached && run->signed_path)
+        {
+          g_autofree char *name = g_path_get_basename (run->signed_path);
+
+          self->detached = TRUE;
+          padlock_job_set_output_name (self, name);
+          /* What it read is the data file, not the signature. */
+          self->bytes_total = atomic_load (&self->atomic_total);
+        }
       /* A folder's total is what went through, once it is all through
        * (a small one finishes before its scan is published). */
       moved = self->bytes_total >= 0 ? (guint64) self->bytes_total
@@ -306,7 +318,9 @@ padlock_job_start (PadlockJob *self,
   g_return_if_fail (PADLOCK_IS_JOB (self));
   g_return_if_fail (self->state == PADLOCK_JOB_QUEUED);
   g_return_if_fail (self->secret != NULL
-                    || ((self->held_keys != NULL || self->clearsigned)
+                    || ((self->held_keys != NULL
+                         || padlock_job_get_verifies (self)
+                         || self->checks_only)
                         && self->direction == PADLOCK_DIRECTION_DECRYPT)
                     || (self->recipients != NULL
                         && self->direction == PADLOCK_DIRECTION_ENCRYPT));
@@ -332,6 +346,8 @@ padlock_job_start (PadlockJob *self,
   if (self->recipients && self->direction == PADLOCK_DIRECTION_ENCRYPT)
     run->recipients = padlock_recipients_ref (self->recipients);
   run->verify_home = g_strdup (self->verify_home);
+  if (self->signed_file)
+    run->signed_path = g_file_get_path (self->signed_file);
   if (self->sign_key && self->direction == PADLOCK_DIRECTION_ENCRYPT)
     {
       run->sign_key = g_object_ref (self->sign_key);
@@ -368,8 +384,10 @@ padlock_job_start (PadlockJob *self,
     }
   run->plan = padlock_output_plan (self->input, self->direction, &self->config,
                                    plain_output_name (self));
-  /* The folder may have changed since the row was made. */
-  padlock_job_set_output_name (self, run->plan->output_name);
+  /* The folder may have changed since the row was made.  A detached
+   * check writes nothing: its name is its data file's. */
+  if (!self->detached)
+    padlock_job_set_output_name (self, run->plan->output_name);
 
   atomic_store (&self->cancel, 0);
   atomic_store (&self->phase, 0);
@@ -606,6 +624,64 @@ padlock_job_set_clearsigned (PadlockJob *self,
   self->clearsigned = clearsigned;
 }
 
+gboolean
+padlock_job_get_signed_only (PadlockJob *self)
+{
+  g_return_val_if_fail (PADLOCK_IS_JOB (self), FALSE);
+  return self->signed_only;
+}
+
+gboolean
+padlock_job_get_detached (PadlockJob *self)
+{
+  g_return_val_if_fail (PADLOCK_IS_JOB (self), FALSE);
+  return self->detached;
+}
+
+GFile *
+padlock_job_get_signed_file (PadlockJob *self)
+{
+  g_return_val_if_fail (PADLOCK_IS_JOB (self), NULL);
+  return self->signed_file;
+}
+
+void
+padlock_job_set_signed_file (PadlockJob *self,
+                             GFile      *file)
+{
+  g_autoptr(GFileInfo) info = NULL;
+  g_autofree char *name = NULL;
+
+  g_return_if_fail (PADLOCK_IS_JOB (self));
+  g_return_if_fail (G_IS_FILE (file));
+  g_return_if_fail (self->direction == PADLOCK_DIRECTION_DECRYPT);
+
+  g_set_object (&self->signed_file, file);
+  self->detached = TRUE;
+  /* What the job reads, and what its line names. */
+  info = g_file_query_info (file, G_FILE_ATTRIBUTE_STANDARD_SIZE,
+                            G_FILE_QUERY_INFO_NONE, NULL, NULL);
+  self->bytes_total = info ? g_file_info_get_size (info) : -1;
+  name = g_file_get_basename (file);
+  padlock_job_set_output_name (self, name);
+}
+
+gboolean
+padlock_job_get_verifies (PadlockJob *self)
+{
+  g_return_val_if_fail (PADLOCK_IS_JOB (self), FALSE);
+  return self->clearsigned || self->signed_only || self->detached;
+}
+
+void
+padlock_job_set_checks_only (PadlockJob *self,
+                             gboolean    checks_only)
+{
+  g_return_if_fail (PADLOCK_IS_JOB (self));
+  g_return_if_fail (self->direction == PADLOCK_DIRECTION_DECRYPT);
+  self->checks_only = checks_only;
+}
+
 PadlockJob *
 padlock_job_new (GFile                  *input,
                  PadlockDirection        direction,
@@ -651,18 +727,33 @@ padlock_job_new_for_input (PadlockInput           *input,
                            PadlockDirection        direction,
                            const PadlockJobConfig *config)
 {
+  const pl_sniff_result *sniffed;
   PadlockJob *self;
 
   g_return_val_if_fail (input != NULL, NULL);
 
   self = padlock_job_new (padlock_input_get_file (input), direction, config);
-  self->clearsigned = direction == PADLOCK_DIRECTION_DECRYPT
-                      && padlock_input_get_sniff (input)->kind
-                         == PL_SNIFF_CLEARSIGNED;
+  sniffed = padlock_input_get_sniff (input);
+  if (direction == PADLOCK_DIRECTION_DECRYPT)
+    {
+      self->clearsigned = sniffed->kind == PL_SNIFF_CLEARSIGNED;
+      self->signed_only = sniffed->kind == PL_SNIFF_MESSAGE
+                          && sniffed->unencrypted;
+      if (sniffed->kind == PL_SNIFF_SIGNATURE)
+        {
+          g_autoptr(GFile) beside
+            = padlock_plan_signed_file (padlock_input_get_file (input));
+
+          self->detached = TRUE;
+          if (beside)
+            padlock_job_set_signed_file (self, beside);
+        }
+    }
   if (!padlock_input_is_folder (input))
     {
       self->opened = padlock_input_ref (input);
-      self->bytes_total = padlock_input_get_size (input);
+      if (!self->signed_file)
+        self->bytes_total = padlock_input_get_size (input);
     }
   return self;
 }
@@ -722,6 +813,7 @@ padlock_job_finalize (GObject *object)
   g_clear_pointer (&self->held_keys, padlock_held_keys_unref);
   g_clear_pointer (&self->recipients, padlock_recipients_unref);
   g_free (self->verify_home);
+  g_clear_object (&self->signed_file);
   g_clear_pointer (&self->signatures, g_ptr_array_unref);
   g_clear_object (&self->sign_key);
   g_clear_object (&self->sign_agent);

@@ -151,6 +151,33 @@ GPtrArray        *padlock_job_get_signatures    (PadlockJob       *self);
 gboolean          padlock_job_get_clearsigned   (PadlockJob       *self);
 void              padlock_job_set_clearsigned   (PadlockJob       *self,
                                                  gboolean          clearsigned);
+/* Decryptions that check a signature and decrypt nothing (issue 34),
+ * known from the input's content as a cleartext-signed file is:
+ *
+ * a message that is signed, not encrypted (`gpg -s`, `sqop
+ * inline-sign`): its signatures checked, its data written as a
+ * decryption's (the name less .gpg/.asc/.sig, or the stored name);
+ *
+ * a detached signature (`gpg --detach-sign`, `sqop sign`): the job
+ * reads its data file and checks the signature over it, writing nothing
+ * (padlock_job_get_output stays NULL; the output name is the data
+ * file's).  The data file is FILE when set (padlock-plan.h:
+ * padlock_plan_pair, the file given with it), else the one beside the
+ * signature that its name names (padlock_plan_signed_file); missing, the
+ * job fails saying so.  Setting it makes the job a detached check.
+ *
+ * padlock_job_get_verifies: one of those, or cleartext-signed (`padlock
+ * --batch`'s "verified" lines).  padlock_job_set_checks_only: the
+ * caller's plan says so (PADLOCK_PLAN_CHECK_*) before a job that did not
+ * sniff starts: it needs no passphrase nor keys. */
+gboolean          padlock_job_get_signed_only   (PadlockJob       *self);
+gboolean          padlock_job_get_detached      (PadlockJob       *self);
+GFile            *padlock_job_get_signed_file   (PadlockJob       *self);
+void              padlock_job_set_signed_file   (PadlockJob       *self,
+                                                 GFile            *file);
+gboolean          padlock_job_get_verifies      (PadlockJob       *self);
+void              padlock_job_set_checks_only   (PadlockJob       *self,
+                                                 gboolean          checks_only);
 /* A done job's output (a file, or an unpacked folder and what it holds)
  * goes, at the user's word (a bad signature's Delete); the job says so
  * from then on (padlock_job_get_output_deleted, notify::output). */

@@ -19,7 +19,7 @@
 char *
 padlock_output_stripped_name (const char *input_name)
 {
-  static const char *const suffixes[] = { ".gpg", ".pgp", ".asc" };
+  static const char *const suffixes[] = { ".gpg", ".pgp", ".asc", ".sig" };
   gsize len;
 
   g_return_val_if_fail (input_name != NULL, NULL);

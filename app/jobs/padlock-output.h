@@ -56,8 +56,9 @@ gpg_error_t        padlock_output_sink_new     (PadlockOutputPlan       *plan,
                                                 const pl_literal_header *stored,
                                                 pl_sink                **out);
 
-/* "report.pdf.gpg" -> "report.pdf" (.gpg, .pgp, .asc); NULL without one of
- * those suffixes. */
+/* "report.pdf.gpg" -> "report.pdf" (.gpg, .pgp, .asc, and .sig, which
+ * a signed message may carry: issue 34); NULL without one of those
+ * suffixes. */
 char    *padlock_output_stripped_name    (const char *input_name);
 /* Whether a name stored in a message may name a file: valid UTF-8, not
  * empty, no '/' or '\\' nor a character that looks like one, no control

@@ -7,8 +7,7 @@
  *
  *   a folder                                  ENCRYPT (one archive)
  *   a file that is no message (not OpenPGP;   ENCRYPT
- *     for now also a secret key, a detached
- *     signature)
+ *     for now also a secret key)
  *   … whose name says OpenPGP (.gpg, .pgp,    DECRYPT_PASSPHRASE: its
  *     .asc, any case)                         decryption says what it is
  *                                             not, instead of encrypting
@@ -21,8 +20,17 @@
  *   cleartext-signed text (gpg --clearsign)   CHECK_CLEARSIGNED: nothing
  *                                             to open, its signature
  *                                             checked, its text written
- *   a message with SKESKs only, or with no    DECRYPT_PASSPHRASE
- *     key packet (signed, or literal data)
+ *   a detached signature (PL_SNIFF_SIGNATURE: CHECK_DETACHED: its data
+ *     gpg --detach-sign, sqop sign), by its   file read and checked,
+ *     content, whatever its name              nothing written (issue 34)
+ *   a message that is not encrypted (gpg -s,  CHECK_SIGNED: its
+ *     sqop inline-sign; also a literal        signatures checked, its
+ *     packet alone: pl_sniff_result's         data written; no
+ *     unencrypted)                            passphrase (a message
+ *                                             signed by no one fails
+ *                                             "not encrypted")
+ *   a message with SKESKs only, or whose      DECRYPT_PASSPHRASE
+ *     packets the sniffer could not read
  *   a message with a PKESK, no HELD_KEYS      WAIT_FOR_KEYS with
  *                                             PADLOCK_PLAN_KEYS_PENDING
  *                                             (decide again once listed);
@@ -42,14 +50,22 @@
  * pipe, a FIFO: --batch only) as a file, once its first octets are read
  * (padlock_input_is_sniffed).
  *
- * Asked to encrypt (--encrypt, Encrypt Files…): ENCRYPT, whatever it is.
+ * Asked to encrypt (--encrypt, Encrypt Files…): ENCRYPT, whatever it is
+ * (a signature too: the user said so).
  * Asked to decrypt (--decrypt, Decrypt Files…): the decryptions above by
  * content, whatever the name; a folder or a file that is not a message
  * is DECRYPT_PASSPHRASE, and its decryption fails saying so.  A key
- * block is then decrypted too, never imported.
+ * block is then decrypted too, never imported.  A detached signature is
+ * checked (CHECK_DETACHED), a message not encrypted too (CHECK_SIGNED):
+ * that is what "decrypting" them can mean.
  *
- * Next kinds go here, each once for both callers: a detached signature
- * with its data file beside it, a signed-only message, a checksum list.
+ * A detached signature goes with its data file (padlock_plan_pair): the
+ * file named as the signature less its suffix, given with it (one job,
+ * the signature's), else beside it (read there by the signature's job;
+ * missing: the job fails saying so).  A data file given alone is any
+ * file: encrypted.
+ *
+ * Next kinds go here, each once for both callers: a checksum list.
  */
 #pragma once
 
@@ -69,6 +85,11 @@ typedef enum
   PADLOCK_PLAN_DECRYPT_KEYS,            /* the user's keys, no passphrase */
   PADLOCK_PLAN_DECRYPT_KEYS_OR_PASSPHRASE, /* keys first, then a passphrase */
   PADLOCK_PLAN_CHECK_CLEARSIGNED,       /* neither: a signature to check */
+  PADLOCK_PLAN_CHECK_DETACHED,          /* a detached signature: its data
+                                         * file checked, nothing written */
+  PADLOCK_PLAN_CHECK_SIGNED,            /* a signed message, not
+                                         * encrypted: checked, its data
+                                         * written */
   PADLOCK_PLAN_IMPORT_KEYS,             /* certificates, into the keyring */
   PADLOCK_PLAN_WAIT_FOR_KEYS,           /* for a public key: decide again
                                          * once the keyring is listed */
@@ -107,5 +128,32 @@ PadlockDirection padlock_plan_direction (PadlockPlan plan);
 
 /* Its name, for tests and debug messages ("decrypt-keys"). */
 const char  *padlock_plan_to_string  (PadlockPlan plan);
+
+/* The file a detached signature SIGNATURE signs, by its name: beside it,
+ * named as it less ".sig", ".asc", ".sign" or ".gpg" (any case:
+ * "iso.img.sig" signs "iso.img"); NULL when its name ends in none of
+ * those, or nothing is left before it. */
+GFile       *padlock_plan_signed_file (GFile *signature);
+
+/* padlock_plan_pair's marks. */
+#define PADLOCK_PLAN_UNPAIRED    (-1)   /* on its own */
+#define PADLOCK_PLAN_SIGNED_DATA (-2)   /* a data file some signature of
+                                         * the inputs checks: no job of
+                                         * its own */
+
+/* Which of the N_INPUTS sniffed INPUTS go together.  For each input I
+ * that is a detached signature (PL_SNIFF_SIGNATURE) whose signed file
+ * (padlock_plan_signed_file) is among the inputs, PAIRS[I] receives the
+ * index of that input: the same file, else a regular file of the same
+ * name given from another folder; and that input's PAIRS entry is
+ * PADLOCK_PLAN_SIGNED_DATA.  Two signatures of one file (iso.img.sig and
+ * iso.img.asc) both pair with it.  Every other entry is
+ * PADLOCK_PLAN_UNPAIRED: a signature whose data file was not given (its
+ * job reads it beside it), and every other input.  Folders and streams
+ * are never data files.  Callers pair only when the user did not ask to
+ * encrypt. */
+void         padlock_plan_pair        (PadlockInput *const *inputs,
+                                       guint               n_inputs,
+                                       int                *pairs);
 
 G_END_DECLS
