@@ -409,13 +409,17 @@ hash_files (PadlockChecksums        *self,
       self->running = 1;        /* no thread to be had: this one */
       hasher (self);
     }
+  /* Every PROGRESS_US, however often a hasher ending wakes this one up
+   * (many small files). */
   g_mutex_lock (&self->lock);
-  while (self->running)
+  for (gint64 next = g_get_monotonic_time () + PROGRESS_US; self->running;)
     {
-      gint64 until = g_get_monotonic_time () + PROGRESS_US;
-
-      if (!g_cond_wait_until (&self->cond, &self->lock, until) && progress)
+      g_cond_wait_until (&self->cond, &self->lock, next);
+      if (g_get_monotonic_time () >= next && self->running)
         {
+          next = g_get_monotonic_time () + PROGRESS_US;
+          if (!progress)
+            continue;
           g_mutex_unlock (&self->lock);
           progress (atomic_load (&self->done), atomic_load (&self->total),
                     user_data);
