@@ -336,7 +336,7 @@ test_job_cancelled (void)
   padlock_job_set_signing_key (job, key, agent, home->dir);
   tg_gpgconf (home, "--reload", "gpg-agent");
   tg_home_set_pinentry (home, "hang");
-  padlock_queue_add (queue, g_object_ref (job));
+  padlock_queue_add (queue, job);
   g_assert_true (at_wait_until (is_waiting, job, WAIT_MS));
   padlock_job_cancel (job);
   g_assert_true (at_wait_until (at_job_is_finished, job, WAIT_MS));
