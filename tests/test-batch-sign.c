@@ -32,6 +32,7 @@ static void
 make_keys (void)
 {
   g_autoptr(GBytes) listing = NULL;
+  g_autofree char *text = NULL;
   g_auto(GStrv) lines = NULL;
 
   home = tg_home_new ();
@@ -45,7 +46,9 @@ make_keys (void)
   /* The subkey's fingerprint: the second "fpr" record. */
   g_assert_cmpint (tg_gpg (home, NULL, NULL, &listing, "--with-colons",
                            "--list-keys", sam_fpr, NULL), ==, 0);
-  lines = g_strsplit (g_bytes_get_data (listing, NULL), "\n", -1);
+  text = g_strndup (g_bytes_get_data (listing, NULL),
+                    g_bytes_get_size (listing));
+  lines = g_strsplit (text, "\n", -1);
   for (guint i = 0, seen = 0; lines[i]; i++)
     if (g_str_has_prefix (lines[i], "fpr:") && ++seen == 2)
       {
@@ -184,10 +187,14 @@ test_binary (void)
   g_assert_cmpstr (after, ==, before);
   listing = tu_list_dir (dir);
   g_assert_cmpstr (listing, ==, "empty|empty.sig|iso.img|iso.img.sig");
-  /* One signature packet, binary: tag 2, either header format. */
+  /* One signature packet and nothing else: tag 2 (new format, one
+   * length octet for an Ed25519 signature), v4, over binary data. */
   g_assert_true (g_file_get_contents (sig, &head, &len, NULL));
   g_assert_cmpuint (len, >, 60);
-  g_assert_true ((guint8) head[0] == 0xC2 || ((guint8) head[0] & 0xFC) == 0x88);
+  g_assert_cmpuint ((guint8) head[0], ==, 0xC2);
+  g_assert_cmpuint ((guint8) head[1], ==, len - 2);
+  g_assert_cmpuint ((guint8) head[2], ==, 4);
+  g_assert_cmpuint ((guint8) head[3], ==, 0x00);
   assert_good (sig, iso, alice_fpr, alice_fpr);
   assert_good (empty_sig, empty, alice_fpr, alice_fpr);
   flip_octet (iso, 1024 * 1024 + 5);
