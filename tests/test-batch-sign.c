@@ -83,8 +83,11 @@ run_batch (char **out, char **err, ...)
   g_ptr_array_add (argv, NULL);
   g_assert_true (tu_run ((const char *const *) argv->pdata, NULL,
                          &stdout_bytes, err, &status));
-  *out = g_strndup (g_bytes_get_data (stdout_bytes, NULL),
-                    g_bytes_get_size (stdout_bytes));
+  /* Empty bytes may hold no data at all. */
+  *out = g_bytes_get_size (stdout_bytes)
+         ? g_strndup (g_bytes_get_data (stdout_bytes, NULL),
+                      g_bytes_get_size (stdout_bytes))
+         : g_strdup ("");
   g_test_message ("stdout: %s\nstderr: %s", *out, *err);
   return status;
 }

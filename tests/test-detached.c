@@ -10,6 +10,7 @@
 #include <gcrypt.h>
 
 #include "detached.h"
+#include "keygen.h"
 #include "testutil.h"
 
 #define DATA_LEN (3 * 1024 * 1024 + 17)
