@@ -12,7 +12,7 @@
 
 #include "clearsign.h"
 #include "compress.h"
-#include "detached.h"
+#include "sign-file.h"
 #include "padlock-digest.h"
 #include "padlock-error.h"
 #include "padlock-signature.h"
@@ -440,7 +440,7 @@ encrypt_thread (GTask         *task,
 }
 
 /* PADLOCK_DIRECTION_SIGN: a detached signature of the input
- * (core/detached.h), through the agent as an encryption signs; the
+ * (core/sign-file.h), through the agent as an encryption signs; the
  * signer is made before anything is opened, so a key that cannot sign
  * writes nothing, and the agent's pinentry comes once the file is
  * hashed. */

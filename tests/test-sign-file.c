@@ -1,4 +1,4 @@
-/* test-detached.c - core/detached.h: a detached signature over a
+/* test-sign-file.c - core/sign-file.h: a detached signature over a
  * source's octets, v4 and v6, binary and armored, read in place or in
  * odd-sized reads, checked by the engine's own detached verification
  * (the real gpg checks the desktop's, in batch-sign); and what is left
@@ -9,7 +9,7 @@
 #include <string.h>
 #include <gcrypt.h>
 
-#include "detached.h"
+#include "sign-file.h"
 #include "keygen.h"
 #include "testutil.h"
 
@@ -211,10 +211,10 @@ int
 main (int argc, char **argv)
 {
   tu_init (&argc, &argv);
-  g_test_add_data_func ("/detached/roundtrip/v4",
+  g_test_add_data_func ("/sign-file/roundtrip/v4",
                         GINT_TO_POINTER (PL_KEYGEN_DEFAULT), test_roundtrip);
-  g_test_add_data_func ("/detached/roundtrip/v6",
+  g_test_add_data_func ("/sign-file/roundtrip/v6",
                         GINT_TO_POINTER (PL_KEYGEN_RFC9580), test_roundtrip);
-  g_test_add_func ("/detached/stopped", test_stopped);
+  g_test_add_func ("/sign-file/stopped", test_stopped);
   return g_test_run ();
 }

@@ -1,4 +1,4 @@
-/* detached.h - a detached signature over a file's octets
+/* sign-file.h - a detached signature over a file's octets
  *
  * What `gpg --detach-sign` writes: one signature packet (RFC 9580
  * §5.2), binary (0x00) over the octets as they are, v4 for a v4 key and

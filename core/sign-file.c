@@ -1,5 +1,5 @@
-/* detached.c - a detached signature over a file's octets */
-#include "detached.h"
+/* sign-file.c - a detached signature over a file's octets */
+#include "sign-file.h"
 #include "armor.h"
 #include "packet.h"
 #include "sign.h"
