@@ -146,6 +146,10 @@ padlock_application_command_line (GApplication            *app,
     mode = PADLOCK_OPEN_ENCRYPT;
   else if (g_variant_dict_contains (dict, "decrypt"))
     mode = PADLOCK_OPEN_DECRYPT;
+  /* The file managers' "Sign with Padlock", as --batch spells it. */
+  else if (g_variant_dict_contains (dict, "sign")
+           && g_variant_dict_contains (dict, "detach"))
+    mode = PADLOCK_OPEN_SIGN;
   g_variant_dict_lookup (dict, G_OPTION_REMAINING, "^a&ay", &args);
   for (guint i = 0; args && args[i]; i++)
     g_ptr_array_add (files, g_application_command_line_create_file_for_arg (command_line,

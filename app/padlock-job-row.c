@@ -66,6 +66,8 @@ status_text (PadlockJob *job)
   g_autofree char *rate = NULL;
   g_autofree char *left = NULL;
   gboolean encrypt = padlock_job_get_direction (job) == PADLOCK_DIRECTION_ENCRYPT;
+  /* A detached signature: the file is read, FILE.sig written. */
+  gboolean sign = padlock_job_get_direction (job) == PADLOCK_DIRECTION_SIGN;
   /* A cleartext-signed file is not decrypted: its signature is checked
    * and its text written. */
   gboolean clearsigned = padlock_job_get_clearsigned (job);
@@ -88,6 +90,7 @@ status_text (PadlockJob *job)
         return g_strdup_printf (_("Verifying · %s"), rate);
       if (padlock_job_get_throughput (job) <= 0)
         return g_strdup (encrypt ? _("Encrypting…")
+                         : sign ? _("Signing…")
                          : clearsigned ? _("Checking…")
                          : _("Decrypting…"));
       return left ? g_strdup_printf ("%s · %s", rate, left) : g_strdup (rate);
@@ -108,6 +111,10 @@ status_text (PadlockJob *job)
                                   "the people chosen can open the copy, so "
                                   "Padlock cannot check it before deleting"),
                                 size, rate);
+      if (sign)
+        /* Translators: a file's detached signature was made; its size
+         * and the speed, as in "Encrypted %s at %s". */
+        return g_strdup_printf (_("Signed %s at %s"), size, rate);
       if (clearsigned)
         /* Translators: a signed text's signature was checked; its size
          * and the speed, as in "Decrypted %s at %s". */
@@ -118,6 +125,7 @@ status_text (PadlockJob *job)
       return g_strdup (_("Cancelled · nothing was written"));
     case PADLOCK_JOB_FAILED:
       return g_strdup (encrypt ? _("Not encrypted")
+                       : sign ? _("Not signed")
                        : clearsigned ? _("Not checked")
                        : _("Not decrypted"));
     default:
@@ -280,6 +288,7 @@ padlock_job_row_sync (PadlockJobRow *self)
   PadlockJob *job = self->job;
   PadlockJobState state = padlock_job_get_state (job);
   gboolean encrypt = padlock_job_get_direction (job) == PADLOCK_DIRECTION_ENCRYPT;
+  gboolean sign = padlock_job_get_direction (job) == PADLOCK_DIRECTION_SIGN;
   g_autofree char *input_file_name = g_file_get_basename (padlock_job_get_input (job));
   const char *output_file_name = padlock_job_get_output_name (job);
   /* Shown, a name is escaped and isolated; said (accessible names), only
@@ -301,7 +310,8 @@ padlock_job_row_sync (PadlockJobRow *self)
                      || state == PADLOCK_JOB_CHECKING_OUTPUT;
 
   gtk_image_set_from_icon_name (self->icon, encrypt ? "changes-prevent-symbolic"
-                                                    : "changes-allow-symbolic");
+                                            : sign ? "document-edit-symbolic"
+                                            : "changes-allow-symbolic");
   gtk_label_set_text (self->title_label, input_name);
   gtk_widget_set_visible (GTK_WIDGET (self->name_warning), deceptive);
   subtitle = g_strdup_printf ("→ %s", output_name);
@@ -366,13 +376,14 @@ padlock_job_row_sync (PadlockJobRow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "row.open", state == PADLOCK_JOB_DONE);
   gtk_widget_set_visible (GTK_WIDGET (self->show_button), state == PADLOCK_JOB_DONE);
   gtk_widget_set_visible (GTK_WIDGET (self->open_button),
-                          state == PADLOCK_JOB_DONE && !encrypt);
+                          state == PADLOCK_JOB_DONE && !encrypt && !sign);
   gtk_widget_set_visible (GTK_WIDGET (self->retry_button),
                           state == PADLOCK_JOB_FAILED
                           && g_error_matches (error, PADLOCK_ERROR,
                                               PADLOCK_ERROR_BAD_PASSPHRASE));
 
   cancel_label = g_strdup_printf (encrypt ? _("Cancel encrypting %s")
+                                  : sign ? _("Cancel signing %s")
                                   : padlock_job_get_clearsigned (job)
                                   ? _("Cancel checking %s")
                                   : _("Cancel decrypting %s"), input_said);

@@ -460,6 +460,11 @@ padlock_window_add_files (PadlockWindow    *self,
 
   g_return_if_fail (PADLOCK_IS_WINDOW (self));
 
+  if (mode == PADLOCK_OPEN_SIGN)
+    {
+      padlock_window_sign_files (self, files, n_files);
+      return;
+    }
   /* A new batch (a drop, a choice, a command line) while the list holds
    * an earlier one's: the header's counts are of both. */
   if (g_list_model_get_n_items (G_LIST_MODEL (self->queue)) > 0)

@@ -116,6 +116,14 @@ void padlock_window_chooser_response (GtkNativeDialog *chooser,
 gboolean padlock_window_any_folder (GPtrArray *files);
 /* win.open-folder (padlock-window-folders.c). */
 void padlock_window_folders_class_init (GtkWidgetClass *widget_class);
+/* Signs each of FILES with the user's signing key, a job each
+ * (PADLOCK_DIRECTION_SIGN), once the keyring is listed; says why when
+ * it cannot (no key that signs, a folder) (padlock-window-sign.c). */
+void padlock_window_sign_files (PadlockWindow  *self,
+                                GFile         **files,
+                                guint           n_files);
+/* win.sign, "Sign Files…" (padlock-window-sign.c). */
+void padlock_window_sign_class_init (GtkWidgetClass *widget_class);
 
 /* Asks for the passphrase of FILES (GFile) to decrypt, with NOTE (may be
  * NULL); nothing when FILES is empty (padlock-window-files.c). */

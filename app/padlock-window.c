@@ -385,6 +385,9 @@ padlock_window_choose_files (PadlockWindow   *self,
     case PADLOCK_OPEN_DECRYPT:
       title = _("Choose Files to Decrypt");
       break;
+    case PADLOCK_OPEN_SIGN:
+      title = _("Choose Files to Sign");
+      break;
     case PADLOCK_OPEN_AUTO:
     default:
       title = _("Choose Files to Encrypt or Decrypt");
@@ -520,6 +523,7 @@ padlock_window_class_init (PadlockWindowClass *klass)
                                    cancel_all_action);
   gtk_widget_class_install_action (widget_class, "win.retry", NULL, retry_action);
   padlock_window_folders_class_init (widget_class);
+  padlock_window_sign_class_init (widget_class);
   gtk_widget_class_install_action (widget_class, "win.notice", "s", notice_action);
 }
 

@@ -12,6 +12,7 @@ typedef enum
   PADLOCK_OPEN_AUTO,            /* by content: messages are decrypted */
   PADLOCK_OPEN_ENCRYPT,
   PADLOCK_OPEN_DECRYPT,
+  PADLOCK_OPEN_SIGN,            /* a detached signature of each file */
 } PadlockOpenMode;
 
 #define PADLOCK_TYPE_WINDOW (padlock_window_get_type ())

@@ -5,6 +5,7 @@
  * passphrase opens, and a key file gets an import row.  A real window
  * under Xvfb, a GnuPG home of the test's own (GNUPGHOME), a real
  * gpg-agent and the scripted pinentry (tests/test-pinentry.sh).
+ * "Sign Files…" too: a detached signature of each file, no dialog.
  */
 #include <string.h>
 #include <glib/gstdio.h>
@@ -272,6 +273,67 @@ test_sign_waiting_and_cancel (void)
   g_free (wait.found);
 }
 
+/* "Sign Files…" (and the file managers' `padlock --sign --detach`):
+ * no dialog of Padlock's, one pinentry for Alice's key, a row each
+ * that ends "Signed …", and FILE.sig beside each file, which gpg
+ * verifies as Alice's; a folder is not signed, and the window says so. */
+static void
+test_sign_files (void)
+{
+  g_autofree char *dir = tu_new_dir ("winkeys-sign");
+  g_autofree char *a = at_write_random (dir, "a.bin", 100000);
+  g_autofree char *b = g_build_filename (dir, "b.txt", NULL);
+  g_autofree char *sub = g_build_filename (dir, "sub", NULL);
+  g_autoptr(GFile) fa = g_file_new_for_path (a);
+  g_autoptr(GFile) fb = g_file_new_for_path (b);
+  g_autoptr(GFile) fsub = NULL;
+  GFile *files[3];
+  PadlockWindow *window = app_window ();
+  LabelWait wait = { "Signed ", NULL };
+  g_autofree char *listing = NULL;
+  guint asked;
+
+  g_assert_true (g_file_set_contents (b, "release notes\n", -1, NULL));
+  g_assert_cmpint (g_mkdir (sub, 0700), ==, 0);
+  fsub = g_file_new_for_path (sub);
+  files[0] = fa;
+  files[1] = fb;
+  files[2] = fsub;
+  clear_window (window);
+  tg_gpgconf (home, "--reload", "gpg-agent");
+  tg_home_set_pinentry (home, ALICE_PASSPHRASE);
+  asked = tg_home_pinentry_count (home);
+  padlock_window_add_files (window, files, 3, PADLOCK_OPEN_SIGN);
+  g_assert_true (at_wait_queue_idle (window->queue, WAIT_MS));
+  g_assert_null (window->dialog);
+  g_assert_nonnull (window->last_notice);
+  g_assert_nonnull (strstr (window->last_notice,
+                            ": A folder is not signed: sign the files in it."));
+  g_assert_cmpuint (tg_home_pinentry_count (home), ==, asked + 1);
+  g_assert_true (at_wait_until (reader_sees, &wait, WAIT_MS));
+  g_test_message ("the row reads: %s", wait.found);
+  for (guint i = 0; i < 2; i++)
+    {
+      const char *path = i ? b : a;
+      PadlockJob *job = at_find_job (window, path);
+      g_autofree char *sig = g_strconcat (path, ".sig", NULL);
+      g_autoptr(GBytes) status = NULL;
+      g_autofree char *text = NULL;
+
+      g_assert_nonnull (job);
+      g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_DONE);
+      g_assert_cmpint (tg_gpg (home, NULL, NULL, &status, "--status-fd", "1",
+                               "--verify", sig, path, NULL), ==, 0);
+      text = g_strndup (g_bytes_get_data (status, NULL),
+                        g_bytes_get_size (status));
+      g_assert_nonnull (strstr (text, "[GNUPG:] GOODSIG "));
+      g_assert_nonnull (strstr (text, alice_fpr));
+    }
+  listing = tu_list_dir (dir);
+  g_assert_cmpstr (listing, ==, "a.bin|a.bin.sig|b.txt|b.txt.sig|sub");
+  g_free (wait.found);
+}
+
 /* A drop of four: for Alice (her key), for a passphrase only, for Bob
  * and a passphrase, for Bob only.  One dialog asks, for the two files a
  * passphrase opens and only those; Alice's opens through the agent;
@@ -462,6 +524,7 @@ main (int argc, char **argv)
   g_test_add_func ("/winkeys/waiting-and-cancel", test_waiting_and_cancel);
   g_test_add_func ("/winkeys/sign-waiting-and-cancel",
                    test_sign_waiting_and_cancel);
+  g_test_add_func ("/winkeys/sign-files", test_sign_files);
   g_test_add_func ("/winkeys/mixed-drop", test_mixed_drop);
   g_test_add_func ("/winkeys/keys-then-passphrase", test_keys_then_passphrase);
   g_test_add_func ("/winkeys/import-row", test_import_row);

@@ -135,9 +135,12 @@ test_files (void)
   assert_contains (metainfo_path, metainfo, "xml:lang=\"de\"");
   assert_contains (metainfo_path, metainfo, "xml:lang=\"fr\"");
 
-  for (guint i = 0; i < 2; i++)
+  for (guint i = 0; i < 3; i++)
     {
-      const char *action = i ? "decrypt" : "encrypt";
+      static const char *const actions[] = { "encrypt", "decrypt", "sign" };
+      static const char *const options[] = { "--encrypt", "--decrypt",
+                                             "--sign --detach" };
+      const char *action = actions[i];
       g_autofree char *kio_name = g_strdup_printf (APP_ID ".%s.desktop", action);
       g_autofree char *nemo_name = g_strdup_printf (APP_ID ".%s.nemo_action", action);
       g_autofree char *kio_path = installed ("PADLOCK_INSTALL_DATADIR", "kio", "servicemenus",
@@ -146,7 +149,7 @@ test_files (void)
                                               nemo_name, NULL);
       g_autofree char *kio = read_installed (kio_path);
       g_autofree char *nemo = read_installed (nemo_path);
-      g_autofree char *exec_line = g_strdup_printf ("\nExec=padlock --%s %%F\n", action);
+      g_autofree char *exec_line = g_strdup_printf ("\nExec=padlock %s %%F\n", options[i]);
 
       assert_contains (kio_path, kio, "[Desktop Entry]\nType=Service\n");
       assert_contains (kio_path, kio, exec_line);
@@ -154,7 +157,13 @@ test_files (void)
       assert_contains (nemo_path, nemo, "[Nemo Action]\n");
       assert_contains (nemo_path, nemo, exec_line);
       assert_contains (nemo_path, nemo, "Name[fr]=");
-      if (i)
+      if (i == 2)
+        {
+          /* Files only: a folder is not signed. */
+          assert_contains (kio_path, kio, "\nMimeType=all/allfiles;\n");
+          assert_contains (nemo_path, nemo, "\nExtensions=nodirs;\n");
+        }
+      else if (i)
         {
           assert_contains (kio_path, kio, "\nMimeType=application/pgp-encrypted;\n");
           assert_contains (nemo_path, nemo, "\nMimetypes=application/pgp-encrypted;\n");

@@ -311,15 +311,15 @@ test_items (void)
     const char *expected;
   } cases[] = {
     { "one plain file", { "/home/u/report.pdf" }, { "application/pdf" },
-      { G_FILE_TYPE_REGULAR }, "encrypt" },
+      { G_FILE_TYPE_REGULAR }, "encrypt|sign" },
     { "two messages", { "/home/u/a.gpg", "/home/u/b.asc" },
       { "application/pgp-encrypted", "application/pgp-encrypted" },
-      { G_FILE_TYPE_REGULAR, G_FILE_TYPE_REGULAR }, "encrypt|decrypt" },
+      { G_FILE_TYPE_REGULAR, G_FILE_TYPE_REGULAR }, "encrypt|decrypt|sign" },
     { "a message and a plain file", { "/home/u/a.gpg", "/home/u/notes.txt" },
       { "application/pgp-encrypted", "text/plain" },
-      { G_FILE_TYPE_REGULAR, G_FILE_TYPE_REGULAR }, "encrypt" },
+      { G_FILE_TYPE_REGULAR, G_FILE_TYPE_REGULAR }, "encrypt|sign" },
     { "a public key", { "/home/u/key.gpg" }, { "application/pgp-keys" },
-      { G_FILE_TYPE_REGULAR }, "encrypt" },
+      { G_FILE_TYPE_REGULAR }, "encrypt|sign" },
     { "a folder", { "/home/u/Documents" }, { "inode/directory" },
       { G_FILE_TYPE_DIRECTORY }, "encrypt" },
     { "a file and a folder", { "/home/u/report.pdf", "/home/u/Documents" },
@@ -372,6 +372,12 @@ test_labels (void)
   g_clear_pointer (&label, g_free);
   g_object_get (find_item (items, "::decrypt")->data, "label", &label, NULL);
   g_assert_cmpstr (label, ==, "Decrypt with Padlock…");
+  g_clear_pointer (&label, g_free);
+  g_clear_pointer (&tip, g_free);
+  g_object_get (find_item (items, "::sign")->data, "label", &label, "tip", &tip,
+                NULL);
+  g_assert_cmpstr (label, ==, "Sign with Padlock…");
+  g_assert_cmpstr (tip, ==, "Make a detached signature of the selected file");
   g_list_free_full (items, g_object_unref);
 }
 
@@ -411,9 +417,15 @@ test_activate (void)
 
   items = file_items (file_info_new (plain, "application/pdf", G_FILE_TYPE_REGULAR),
                       file_info_new (dashed, "text/plain", G_FILE_TYPE_REGULAR), NULL);
-  g_assert_cmpuint (g_list_length (items), ==, 1);
-  recorded = activate_and_record (items->data);
+  g_assert_cmpuint (g_list_length (items), ==, 2);
+  recorded = activate_and_record (find_item (items, "::encrypt")->data);
   expected = g_strdup_printf ("--encrypt\n--\n%s\n%s\n", plain, dashed);
+  g_assert_cmpstr (recorded, ==, expected);
+  g_clear_pointer (&recorded, g_free);
+  g_clear_pointer (&expected, g_free);
+  /* Sign: as `padlock --batch --sign --detach` spells it. */
+  recorded = activate_and_record (find_item (items, "::sign")->data);
+  expected = g_strdup_printf ("--sign\n--detach\n--\n%s\n%s\n", plain, dashed);
   g_assert_cmpstr (recorded, ==, expected);
   g_list_free_full (items, g_object_unref);
 

@@ -65,6 +65,16 @@ check_actions_file (const char *contents)
   g_assert_cmpuint (tu_count (contents, "<command>padlock --encrypt %F</command>"), ==, 1);
   g_assert_cmpuint (tu_count (contents, "<command>padlock --decrypt %F</command>"), ==, 1);
   g_assert_cmpuint (tu_count (contents, "<patterns>*.gpg;*.pgp;*.asc</patterns>"), ==, 1);
+  g_assert_cmpuint (tu_count (contents, "<unique-id>padlock-sign</unique-id>"), ==, 1);
+  g_assert_cmpuint (tu_count (contents, "<command>padlock --sign --detach %F</command>"), ==, 1);
+  /* Folders are encrypted (one archive each), never signed. */
+  {
+    const char *sign = strstr (contents, "<unique-id>padlock-sign</unique-id>");
+    g_autofree char *action = g_strndup (sign, strstr (sign, "</action>") - sign);
+
+    g_assert_null (strstr (action, "<directories/>"));
+    g_assert_nonnull (strstr (action, "<other-files/>"));
+  }
 }
 
 static void
@@ -81,6 +91,8 @@ test_merge_keeps_user_actions (void)
   g_assert_true (g_str_has_suffix (once, "</action>\n</actions>\n"));
   g_assert_true (strstr (once + head, "<unique-id>padlock-encrypt</unique-id>")
                  < strstr (once + head, "<unique-id>padlock-decrypt</unique-id>"));
+  g_assert_true (strstr (once + head, "<unique-id>padlock-decrypt</unique-id>")
+                 < strstr (once + head, "<unique-id>padlock-sign</unique-id>"));
   /* Idempotent. */
   g_assert_cmpstr (twice, ==, once);
 }

@@ -61,6 +61,9 @@ static const GOptionEntry batch_options[] = {
   { "local-user", 0, 0, G_OPTION_ARG_STRING, NULL,
     N_("With --sign: the key to sign with (default: gpg's default-key)"),
     N_("KEY") },
+  { "detach", 0, 0, G_OPTION_ARG_NONE, NULL,
+    N_("With --sign: a detached signature of each file (FILE.sig, FILE.asc "
+       "with --armor), nothing encrypted"), NULL },
   { NULL }
 };
 
@@ -106,6 +109,9 @@ usage_error (const char *message)
                         "[--encrypt-to-self] [--hide-recipients] "
                         "[--output-dir=DIR] [--profile=NAME] [--armor] "
                         "[--sign [--local-user=KEY]] PATH…"));
+  g_printerr ("%s\n", _("       padlock --batch --sign --detach "
+                        "[--local-user=KEY] [--output-dir=DIR] [--armor] "
+                        "FILE…"));
   return PADLOCK_BATCH_EXIT_USAGE;
 }
 
@@ -319,6 +325,19 @@ signatures_line (Batch *batch, PadlockJob *job)
   return g_string_free (line, FALSE);
 }
 
+/* A detached signature made (--sign --detach): "signed INPUT -> OUTPUT
+ * FPR", FPR the signing key's (a subkey's when a subkey signs), as a
+ * verdict on that signature names it.  Not translated: for scripts. */
+static void
+print_signed (PadlockJob *job, const char *input, const char *output)
+{
+  const PadlockSubkey *sub = padlock_key_get_signing_subkey (padlock_job_get_signing_key (job));
+
+  g_print ("signed %s -> %s %s\n", input, output,
+           sub ? sub->fingerprint : "-");
+  fflush (stdout);
+}
+
 /* A job the signal found unfinished that committed all the same: the
  * engine looks at the cancel flag only before the output's commit (a
  * folder's takes a syncfs, and a job ends on this thread after it), so a
@@ -372,6 +391,9 @@ on_job_state (PadlockJob *job,
   detail = padlock_job_get_detail (job);
   if (batch->interrupted && undo_late_commit (job, input))
     batch->n_failed++;
+  else if (padlock_job_get_state (job) == PADLOCK_JOB_DONE
+           && padlock_job_get_direction (job) == PADLOCK_DIRECTION_SIGN)
+    print_signed (job, input, output);
   else if (padlock_job_get_state (job) == PADLOCK_JOB_DONE)
     {
       g_autofree char *verdicts = signatures_line (batch, job);
@@ -576,6 +598,65 @@ make_jobs (Batch                  *batch,
     }
   g_ptr_array_unref (batch->inputs);
   batch->inputs = planned;
+}
+
+/* --sign --detach: a signing job (PADLOCK_DIRECTION_SIGN) for each
+ * sniffed input, whatever it holds; a folder is refused (its files are
+ * signed one by one), said and counted. */
+static void
+make_sign_jobs (Batch                  *batch,
+                const PadlockJobConfig *config)
+{
+  GPtrArray *planned = g_ptr_array_new_with_free_func ((GDestroyNotify) padlock_input_unref);
+
+  for (guint i = 0; i < batch->inputs->len; i++)
+    {
+      PadlockInput *input = g_ptr_array_index (batch->inputs, i);
+      PadlockJobConfig here = *config;
+      g_autofree char *cwd = NULL;
+
+      if (!padlock_input_is_sniffed (input))
+        continue;               /* its first read failed, and said so */
+      if (padlock_input_is_folder (input))
+        {
+          g_autofree char *name = g_file_get_basename (padlock_input_get_file (input));
+          g_autofree char *word = padlock_name_word (name);
+
+          g_printerr ("padlock: %s: %s\n", word,
+                      _("A folder is not signed: sign the files in it."));
+          batch->n_failed++;
+          continue;
+        }
+      /* A pipe's signature goes to the current folder, not to /dev/fd. */
+      if (padlock_input_is_stream (input) && !here.output_dir)
+        here.output_dir = cwd = g_get_current_dir ();
+      g_ptr_array_add (batch->jobs,
+                       padlock_job_new_for_input (input, PADLOCK_DIRECTION_SIGN,
+                                                  &here));
+      g_ptr_array_add (planned, padlock_input_ref (input));
+    }
+  g_ptr_array_unref (batch->inputs);
+  batch->inputs = planned;
+}
+
+/* --detach: with --sign, and with none of the options that encrypt or
+ * decrypt; TRUE without --detach. */
+static gboolean
+detach_usage (GVariantDict *options, GError **error)
+{
+  static const char *const others[] = { "encrypt", "decrypt", "recipient",
+                                        "encrypt-to-self", "hide-recipients",
+                                        "passphrase-file", "profile" };
+
+  if (!g_variant_dict_contains (options, "detach"))
+    return TRUE;
+  if (!g_variant_dict_contains (options, "sign"))
+    return bad_usage (error, "%s", _("--detach needs --sign."));
+  for (guint i = 0; i < G_N_ELEMENTS (others); i++)
+    if (g_variant_dict_contains (options, others[i]))
+      return bad_usage (error, _("--detach makes signatures only: --%s does "
+                                 "not go with it."), others[i]);
+  return TRUE;
 }
 
 /* Reads the options into CONFIG and the rest; FALSE and a
@@ -865,7 +946,8 @@ padlock_batch_run (GVariantDict *options)
   g_autoptr(GError) sign_problem = NULL;
 
   padlock_job_config_from_settings (settings, &config);
-  if (!read_options (options, &config, &ask, &pw_file, &paths, &problem))
+  if (!read_options (options, &config, &ask, &pw_file, &paths, &problem)
+      || !detach_usage (options, &problem))
     {
       padlock_job_config_clear (&config);
       return usage_error (problem->message);
@@ -881,7 +963,10 @@ padlock_batch_run (GVariantDict *options)
   open_inputs (&batch, paths);
   if (!read_prefixes (&batch))
     goto leave;
-  make_jobs (&batch, ask, &config);
+  if (g_variant_dict_contains (options, "detach"))
+    make_sign_jobs (&batch, &config);
+  else
+    make_jobs (&batch, ask, &config);
   batch.gnupg_home = padlock_keyring_default_home ();
   any_encrypt = any_plan (&batch, PADLOCK_PLAN_ENCRYPT);
 
@@ -902,7 +987,7 @@ padlock_batch_run (GVariantDict *options)
       const char *local_user = NULL;
 
       g_variant_dict_lookup (options, "local-user", "&s", &local_user);
-      if (!any_encrypt)
+      if (!any_encrypt && !g_variant_dict_contains (options, "detach"))
         bad_usage (&problem, "%s", _("--sign signs what is encrypted; these "
                                      "files are all to decrypt."));
       else if (!load_signing_key (&batch, local_user, &sign_problem))

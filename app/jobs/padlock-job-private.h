@@ -182,7 +182,7 @@ typedef struct
 /* A GDestroyNotify for the task's data. */
 void padlock_job_run_free    (gpointer      data);
 /* The GTaskThreadFunc of a job's run: SOURCE_OBJECT the PadlockJob,
- * TASK_DATA its PadlockJobRun.  Encrypts or decrypts as the run's
+ * TASK_DATA its PadlockJobRun.  Encrypts, decrypts or signs as the run's
  * direction says, fills in the run's results and returns a boolean or
  * the error. */
 void padlock_job_run_worker (GTask        *task,

@@ -13,6 +13,7 @@
 #include "clearsign.h"
 #include "detached.h"
 #include "compress.h"
+#include "sign-file.h"
 #include "padlock-digest.h"
 #include "padlock-error.h"
 #include "padlock-plan.h"
@@ -456,6 +457,44 @@ encrypt_thread (GTask         *task,
   return_outcome (task, err, error);
 }
 
+/* PADLOCK_DIRECTION_SIGN: a detached signature of the input
+ * (core/sign-file.h), through the agent as an encryption signs; the
+ * signer is made before anything is opened, so a key that cannot sign
+ * writes nothing, and the agent's pinentry comes once the file is
+ * hashed. */
+static void
+sign_thread (GTask         *task,
+             PadlockJob    *self,
+             PadlockJobRun *run)
+{
+  pl_job_control ctl = job_control (self, run);
+  g_autoptr(PadlockSigner) signer = NULL;
+  pl_source *src = NULL;
+  pl_sink *sink = NULL;
+  GError *error = NULL;
+  gpg_error_t err;
+
+  signer = padlock_signer_new (run->sign_home, run->sign_agent, run->sign_key,
+                               run->input_name, run->cancellable, &error);
+  if (!signer)
+    {
+      return_outcome (task, 0, error);
+      return;
+    }
+  padlock_signer_set_waiting (signer, on_agent_waiting, self);
+  err = open_input_output (self, run, &src, &sink);
+  if (!err)
+    err = pl_sign_detached (src, sink, padlock_signer_get_seckey (signer),
+                            run->armor, (uint32_t) time (NULL), &ctl);
+  if (!err)
+    run->output_path = job_sink_written_path (run, sink);
+  else
+    error = padlock_signer_take_error (signer, err);
+  pl_sink_free (sink);
+  pl_source_free (src);
+  return_outcome (task, err, error);
+}
+
 /* "0x… (Bob <bob@…>), 0x…": the engine's recipients, each with the name
  * the keyring (public keys too) knows for it; *N how many. */
 static char *
@@ -728,6 +767,8 @@ padlock_job_run_worker (GTask        *task,
 
   if (run->direction == PADLOCK_DIRECTION_ENCRYPT)
     encrypt_thread (task, PADLOCK_JOB (source_object), run);
+  else if (run->direction == PADLOCK_DIRECTION_SIGN)
+    sign_thread (task, PADLOCK_JOB (source_object), run);
   else
     decrypt_thread (task, PADLOCK_JOB (source_object), run);
 }

@@ -13,7 +13,8 @@ G_DEFINE_TYPE (PadlockJob, padlock_job, G_TYPE_OBJECT)
 
 G_DEFINE_ENUM_TYPE (PadlockDirection, padlock_direction,
   G_DEFINE_ENUM_VALUE (PADLOCK_DIRECTION_ENCRYPT, "encrypt"),
-  G_DEFINE_ENUM_VALUE (PADLOCK_DIRECTION_DECRYPT, "decrypt"))
+  G_DEFINE_ENUM_VALUE (PADLOCK_DIRECTION_DECRYPT, "decrypt"),
+  G_DEFINE_ENUM_VALUE (PADLOCK_DIRECTION_SIGN, "sign"))
 
 G_DEFINE_ENUM_TYPE (PadlockJobState, padlock_job_state,
   G_DEFINE_ENUM_VALUE (PADLOCK_JOB_QUEUED, "queued"),
@@ -323,7 +324,9 @@ padlock_job_start (PadlockJob *self,
                          || self->checks_only)
                         && self->direction == PADLOCK_DIRECTION_DECRYPT)
                     || (self->recipients != NULL
-                        && self->direction == PADLOCK_DIRECTION_ENCRYPT));
+                        && self->direction == PADLOCK_DIRECTION_ENCRYPT)
+                    || (self->sign_key != NULL
+                        && self->direction == PADLOCK_DIRECTION_SIGN));
 
   run = g_new0 (PadlockJobRun, 1);
   run->plaintext_size = -1;
@@ -348,7 +351,7 @@ padlock_job_start (PadlockJob *self,
   run->verify_home = g_strdup (self->verify_home);
   if (self->signed_file)
     run->signed_path = g_file_get_path (self->signed_file);
-  if (self->sign_key && self->direction == PADLOCK_DIRECTION_ENCRYPT)
+  if (self->sign_key && self->direction != PADLOCK_DIRECTION_DECRYPT)
     {
       run->sign_key = g_object_ref (self->sign_key);
       run->sign_agent = g_object_ref (self->sign_agent);
@@ -362,8 +365,8 @@ padlock_job_start (PadlockJob *self,
               && self->config.unpack_archives
               ? PADLOCK_JOB_SINK_FOLDER : PADLOCK_JOB_SINK_FILE;
   /* A folder is never deleted: check-and-delete is for files; nor is a
-   * pipe or FIFO, which holds no data once read. */
-  if (run->folder
+   * pipe or FIFO, which holds no data once read; nor what is signed. */
+  if (run->folder || run->direction == PADLOCK_DIRECTION_SIGN
       || (self->opened && padlock_input_is_stream (self->opened)))
     run->delete_original = FALSE;
   /* Check-and-delete decrypts the output again, which takes the
@@ -443,7 +446,8 @@ padlock_job_retry (PadlockJob    *self,
                    PadlockSecret *secret)
 {
   g_return_if_fail (PADLOCK_IS_JOB (self));
-  g_return_if_fail (secret != NULL || self->held_keys != NULL);
+  g_return_if_fail (secret != NULL || self->held_keys != NULL
+                    || self->direction == PADLOCK_DIRECTION_SIGN);
   g_return_if_fail (padlock_job_is_finished (self));
 
   if (secret)

@@ -16,6 +16,10 @@ typedef enum
 {
   PADLOCK_DIRECTION_ENCRYPT,
   PADLOCK_DIRECTION_DECRYPT,
+  /* A detached signature of the file, FILE.sig (FILE.asc armored), by
+   * the job's signing key (padlock_job_set_signing_key), which it needs;
+   * the file itself is only read. */
+  PADLOCK_DIRECTION_SIGN,
 } PadlockDirection;
 
 typedef enum
@@ -184,7 +188,7 @@ void              padlock_job_set_checks_only   (PadlockJob       *self,
 gboolean          padlock_job_delete_output     (PadlockJob       *self,
                                                  GError          **error);
 gboolean          padlock_job_get_output_deleted (PadlockJob      *self);
-/* Encryption: signed by KEY (a PadlockKey with a signing subkey whose
+/* Encryption (and PADLOCK_DIRECTION_SIGN): signed by KEY (a PadlockKey with a signing subkey whose
  * secret gpg-agent holds: padlock_key_get_signing_subkey) of the keyring
  * of HOME_DIR, through AGENT, whose pinentry asks for the key's
  * passphrase; NULL: not signed.  The output is then what `gpg -se`

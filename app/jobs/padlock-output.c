@@ -204,6 +204,13 @@ padlock_output_plan (GFile                  *input,
       plan->name = g_strdup (hidden_name ? hidden_name : input_name);
       plan->suffix = g_strdup (config->armor ? ".asc" : ".gpg");
     }
+  else if (direction == PADLOCK_DIRECTION_SIGN)
+    {
+      /* Beside the file, as gpg --detach-sign names it; a name taken
+       * is numbered as any output's ("iso (1).img.sig"). */
+      plan->name = g_strdup (input_name);
+      plan->suffix = g_strdup (config->armor ? ".asc" : ".sig");
+    }
   else
     {
       plan->name = padlock_output_stripped_name (input_name);

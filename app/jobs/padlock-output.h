@@ -26,7 +26,8 @@ typedef struct
   char *dir;                    /* the folder the output goes into */
   char *name;                   /* the plain name: "report.pdf", a hidden
                                  * "7f3k9q2m", or the input's stripped */
-  char *suffix;                 /* ".gpg", ".asc", or "" when decrypting */
+  char *suffix;                 /* ".gpg", ".asc", or "" when decrypting;
+                                 * signing: ".sig" or ".asc" */
   gboolean stored_name_wins;    /* decrypting: a safe name stored in the
                                  * message replaces NAME */
   char *output_name;            /* the first name free in DIR now */

@@ -1,11 +1,13 @@
-/* padlock-nautilus.c - Encrypt and Decrypt with Padlock in GNOME Files
+/* padlock-nautilus.c - Encrypt, Decrypt and Sign with Padlock in GNOME
+ * Files
  *
  * The extension looks only at what Nautilus already knows about the
  * selection (its type, MIME type and path), so opening a menu never reads
  * a file, and it does no cryptography: activating an item runs
- * `padlock --encrypt|--decrypt -- FILE…`, whose GApplication hands the
- * files to the running window or starts one.
+ * `padlock --encrypt|--decrypt|--sign --detach -- FILE…`, whose
+ * GApplication hands the files to the running window or starts one.
  */
+#include <string.h>
 #include <glib/gi18n-lib.h>
 #include <gmodule.h>
 #include <nautilus-extension.h>
@@ -59,6 +61,9 @@ on_item_activate (NautilusMenuItem *item,
     }
   g_ptr_array_add (argv, launcher);
   g_ptr_array_add (argv, g_strdup (option));
+  /* Sign: a detached signature of each file, as --batch spells it. */
+  if (!strcmp (option, "--sign"))
+    g_ptr_array_add (argv, g_strdup ("--detach"));
   /* A file named "-d" is a file. */
   g_ptr_array_add (argv, g_strdup ("--"));
   for (guint i = 0; paths && paths[i]; i++)
@@ -88,15 +93,16 @@ make_item (const char         *name,
 }
 
 /* Encrypt for a selection of local files and folders (a folder becomes
- * one archive); Decrypt too when every one of them is an OpenPGP message.
- * Remote files and special files get nothing: the app works on local
- * files. */
+ * one archive); Decrypt too when every one of them is an OpenPGP message;
+ * Sign (a detached signature each) when none is a folder.  Remote files
+ * and special files get nothing: the app works on local files. */
 static GList *
 padlock_nautilus_get_file_items (NautilusMenuProvider *provider,
                                  GList                *files)
 {
   g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
   gboolean all_messages = TRUE;
+  gboolean any_folder = FALSE;
   GList *items = NULL;
 
   if (!files)
@@ -117,6 +123,8 @@ padlock_nautilus_get_file_items (NautilusMenuProvider *provider,
       g_ptr_array_add (paths, path);
       if (!nautilus_file_info_is_mime_type (info, PADLOCK_MESSAGE_TYPE))
         all_messages = FALSE;
+      if (type == G_FILE_TYPE_DIRECTORY)
+        any_folder = TRUE;
     }
   g_ptr_array_add (paths, NULL);
 
@@ -137,6 +145,15 @@ padlock_nautilus_get_file_items (NautilusMenuProvider *provider,
                                 "Decrypt the selected OpenPGP messages",
                                 paths->len - 1),
                    "--decrypt", (const char *const *) paths->pdata));
+  if (!any_folder)
+    items = g_list_append (items,
+        make_item ("PadlockNautilus::sign",
+                   _("Sign with Padlock…"),
+                   g_dngettext (GETTEXT_PACKAGE,
+                                "Make a detached signature of the selected file",
+                                "Make a detached signature of each selected file",
+                                paths->len - 1),
+                   "--sign", (const char *const *) paths->pdata));
   return items;
 }
 

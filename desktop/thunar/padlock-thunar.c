@@ -1,4 +1,4 @@
-/* padlock-thunar.c - our two custom actions in Thunar's uca.xml
+/* padlock-thunar.c - our custom actions in Thunar's uca.xml
  *
  * Thunar keeps every custom action, the user's and ours, in one file of
  * the user's.  We never rewrite it from a tree: GMarkup checks that the
@@ -336,12 +336,21 @@ make_action (const char *unique_id)
   /* OpenPGP messages are "other" (binary) or "text" (armored) to Thunar,
    * which matches on names. */
   static const char *const messages[] = { "other-files", "text-files", NULL };
+  /* A detached signature of each file; a folder is not signed. */
+  static const char *const files_only[] = {
+    "audio-files", "image-files", "other-files", "text-files", "video-files",
+    NULL
+  };
   GString *out = g_string_new (NULL);
 
   if (strcmp (unique_id, PADLOCK_THUNAR_ENCRYPT_ID) == 0)
     append_action (out, unique_id, _("Encrypt with Padlock…"),
                    _("Encrypt the selected files with a passphrase"),
                    "padlock --encrypt %F", "*", every_file);
+  else if (strcmp (unique_id, PADLOCK_THUNAR_SIGN_ID) == 0)
+    append_action (out, unique_id, _("Sign with Padlock…"),
+                   _("Make a detached signature of each selected file"),
+                   "padlock --sign --detach %F", "*", files_only);
   else
     append_action (out, unique_id, _("Decrypt with Padlock…"),
                    _("Decrypt the selected OpenPGP messages"),
@@ -356,6 +365,7 @@ padlock_thunar_merge_actions (const char  *contents,
 {
   static const char *const ids[] = {
     PADLOCK_THUNAR_ENCRYPT_ID, PADLOCK_THUNAR_DECRYPT_ID,
+    PADLOCK_THUNAR_SIGN_ID,
   };
   g_autoptr(GMarkupParseContext) context = NULL;
   g_autoptr(GArray) actions = NULL;
@@ -375,9 +385,11 @@ padlock_thunar_merge_actions (const char  *contents,
     {
       g_autofree char *encrypt = make_action (PADLOCK_THUNAR_ENCRYPT_ID);
       g_autofree char *decrypt = make_action (PADLOCK_THUNAR_DECRYPT_ID);
+      g_autofree char *sign = make_action (PADLOCK_THUNAR_SIGN_ID);
 
       return g_strdup_printf ("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-                              "<actions>\n%s\n%s\n</actions>\n", encrypt, decrypt);
+                              "<actions>\n%s\n%s\n%s\n</actions>\n", encrypt,
+                              decrypt, sign);
     }
 
   context = g_markup_parse_context_new (&check_parser, 0, &check, NULL);

@@ -1,4 +1,5 @@
-/* padlock-thunar.h - our two custom actions in Thunar's uca.xml */
+/* padlock-thunar.h - our custom actions in Thunar's uca.xml: Encrypt,
+ * Decrypt and Sign */
 #pragma once
 
 #include <gio/gio.h>
@@ -8,11 +9,12 @@ G_BEGIN_DECLS
 /* The unique-id of each action: what tells ours from the user's. */
 #define PADLOCK_THUNAR_ENCRYPT_ID "padlock-encrypt"
 #define PADLOCK_THUNAR_DECRYPT_ID "padlock-decrypt"
+#define PADLOCK_THUNAR_SIGN_ID "padlock-sign"
 
 /* $XDG_CONFIG_HOME/Thunar/uca.xml */
 char     *padlock_thunar_get_actions_path (void);
 
-/* Returns CONTENTS (a uca.xml; NULL or empty for none yet) with our two
+/* Returns CONTENTS (a uca.xml; NULL or empty for none yet) with our
  * actions in it: an action of ours that is there is replaced where it
  * stands, a missing one goes last.  Every other byte is kept as it was, so
  * merging the result again changes nothing.  Fails with a GMarkupError
