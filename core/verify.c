@@ -1,5 +1,6 @@
 /* verify.c - signatures over data (RFC 9580 §5.2.1 types 0x00, 0x01) */
 #include "verify.h"
+#include "detached.h"
 #include "algo.h"
 #include "armor.h"
 #include "job.h"
@@ -511,32 +512,8 @@ pl_verify_detached_lookup (const uint8_t *sigs, size_t sigs_len,
                            void *find_cert_data, uint32_t now,
                            pl_verifications *out)
 {
-  pl_verifier v;
-  const pl_cert *found[PL_VERIFY_MAX];
-  uint8_t *buf = NULL;
-  size_t n;
-  gpg_error_t err;
-
-  memset (out, 0, sizeof *out);
-  pl_verifier_init (&v, certs, n_certs);
-  /* Without a lookup, a signer none of CERTS holds is not hashed. */
-  v.certs_final = !find_cert;
-  err = pl_verifier_read_detached (&v, sigs, sigs_len);
-  if (!err && !(buf = malloc (PL_BLOCK_SIZE)))
-    err = gpg_error (GPG_ERR_ENOMEM);
-  pl_verifier_data_begin (&v);
-  while (!err)
-    {
-      err = pl_source_read_full (src, buf, PL_BLOCK_SIZE, &n);
-      if (err || !n)
-        break;
-      pl_verifier_push (&v, buf, n);
-    }
-  if (!err && find_cert)
-    pl_verifier_lookup (&v, find_cert, find_cert_data, found);
-  if (!err)
-    pl_verifier_finish (&v, now, out);
-  pl_verifier_clear (&v);
-  free (buf);
-  return err;
+  /* The stage's own run (detached.h), on this thread, without progress
+   * or cancel: one place reads the signatures and hashes the data. */
+  return pl_detached_run (sigs, sigs_len, src, certs, n_certs, find_cert,
+                          find_cert_data, now, out, NULL);
 }
