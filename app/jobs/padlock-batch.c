@@ -551,6 +551,28 @@ read_prefixes (Batch *batch)
   return !g_cancellable_is_cancelled (batch->interrupt);
 }
 
+/* A job of DIRECTION for INPUT, added to the batch's jobs, and INPUT to
+ * PLANNED (the inputs that have a job).  A pipe's output goes to the
+ * current folder, not to /dev/fd. */
+static PadlockJob *
+add_job (Batch                  *batch,
+         PadlockInput           *input,
+         PadlockDirection        direction,
+         const PadlockJobConfig *config,
+         GPtrArray              *planned)
+{
+  PadlockJobConfig here = *config;
+  g_autofree char *cwd = NULL;
+  PadlockJob *job;
+
+  if (padlock_input_is_stream (input) && !here.output_dir)
+    here.output_dir = cwd = g_get_current_dir ();
+  job = padlock_job_new_for_input (input, direction, &here);
+  g_ptr_array_add (batch->jobs, job);
+  g_ptr_array_add (planned, padlock_input_ref (input));
+  return job;
+}
+
 /* Each sniffed input's plan (padlock-plan.h) and job, by its content
  * and name unless ASK forces a direction.  The user's keys are not
  * listed yet: a message for a public key waits for them (decide_keys).
@@ -568,9 +590,8 @@ make_jobs (Batch                  *batch,
   for (guint i = 0; i < batch->inputs->len; i++)
     {
       PadlockInput *input = g_ptr_array_index (batch->inputs, i);
-      PadlockJobConfig here = *config;
-      g_autofree char *cwd = NULL;
       PadlockPlan plan;
+      PadlockJob *job;
 
       if (!padlock_input_is_sniffed (input))
         continue;               /* its first read failed, and said so */
@@ -580,21 +601,13 @@ make_jobs (Batch                  *batch,
       if (ask != PADLOCK_PLAN_ASK_ENCRYPT
           && pairs[i] == PADLOCK_PLAN_SIGNED_DATA)
         continue;
-      /* A pipe's output goes to the current folder, not to /dev/fd. */
-      if (padlock_input_is_stream (input) && !here.output_dir)
-        here.output_dir = cwd = g_get_current_dir ();
       g_array_append_val (batch->plans, plan);
-      g_ptr_array_add (batch->jobs,
-                       padlock_job_new_for_input (input,
-                                                  padlock_plan_direction (plan),
-                                                  &here));
+      job = add_job (batch, input, padlock_plan_direction (plan), config,
+                     planned);
       if (plan == PADLOCK_PLAN_CHECK_DETACHED && pairs[i] >= 0)
-        padlock_job_set_signed_file (g_ptr_array_index (batch->jobs,
-                                                        batch->jobs->len - 1),
-                                     padlock_input_get_file (
-                                       g_ptr_array_index (batch->inputs,
-                                                          pairs[i])));
-      g_ptr_array_add (planned, padlock_input_ref (input));
+        padlock_job_set_signed_file (job, padlock_input_get_file (
+                                            g_ptr_array_index (batch->inputs,
+                                                               pairs[i])));
     }
   g_ptr_array_unref (batch->inputs);
   batch->inputs = planned;
@@ -612,8 +625,6 @@ make_sign_jobs (Batch                  *batch,
   for (guint i = 0; i < batch->inputs->len; i++)
     {
       PadlockInput *input = g_ptr_array_index (batch->inputs, i);
-      PadlockJobConfig here = *config;
-      g_autofree char *cwd = NULL;
 
       if (!padlock_input_is_sniffed (input))
         continue;               /* its first read failed, and said so */
@@ -627,13 +638,7 @@ make_sign_jobs (Batch                  *batch,
           batch->n_failed++;
           continue;
         }
-      /* A pipe's signature goes to the current folder, not to /dev/fd. */
-      if (padlock_input_is_stream (input) && !here.output_dir)
-        here.output_dir = cwd = g_get_current_dir ();
-      g_ptr_array_add (batch->jobs,
-                       padlock_job_new_for_input (input, PADLOCK_DIRECTION_SIGN,
-                                                  &here));
-      g_ptr_array_add (planned, padlock_input_ref (input));
+      add_job (batch, input, PADLOCK_DIRECTION_SIGN, config, planned);
     }
   g_ptr_array_unref (batch->inputs);
   batch->inputs = planned;
