@@ -416,6 +416,59 @@ test_threads (void)
   gcry_sexp_release (shared.enc);
 }
 
+typedef struct
+{
+  PadlockAgent *agent;
+  const char   *grip;
+  gint          go;
+  gint          failures;
+} SignShared;
+
+static gpointer
+sign_once (gpointer data)
+{
+  SignShared *shared = data;
+  unsigned char digest[32];
+  g_autoptr (GError) error = NULL;
+  gcry_sexp_t signature;
+
+  gcry_create_nonce (digest, sizeof digest);
+  while (!g_atomic_int_get (&shared->go))
+    g_thread_yield ();
+  signature = padlock_agent_pksign (shared->agent, shared->grip, "Sign it",
+                                    GCRY_MD_SHA256, digest, sizeof digest,
+                                    NULL, NULL, NULL, &error);
+  if (!signature)
+    g_atomic_int_inc (&shared->failures);
+  gcry_sexp_release (signature);
+  return NULL;
+}
+
+/* Jobs that start together for a key whose passphrase is not cached (a
+ * batch signed by one key): one pinentry, not one a job.  gpg-agent
+ * alone asks again for each request that came before the first's
+ * pinentry was up (app-winkeys /winkeys/sign-files counted two under
+ * load); the agent object lets the first go alone (take_turn). */
+static void
+test_first_request_alone (void)
+{
+  g_autoptr (PadlockAgent) agent = padlock_agent_new (home->dir);
+  SignShared shared = { agent, test_keys[0].primary_grip };
+  GThread *threads[8];
+  guint asked;
+
+  forget_passphrases ();
+  tg_home_set_pinentry (home, PASSPHRASE);
+  asked = tg_home_pinentry_count (home);
+  for (guint i = 0; i < G_N_ELEMENTS (threads); i++)
+    threads[i] = g_thread_new ("sign", sign_once, &shared);
+  g_atomic_int_set (&shared.go, 1);
+  for (guint i = 0; i < G_N_ELEMENTS (threads); i++)
+    g_thread_join (threads[i]);
+  g_assert_cmpint (shared.failures, ==, 0);
+  g_assert_cmpuint (tg_home_pinentry_count (home), ==, asked + 1);
+}
+
 static void
 set_pinentry_program (const char *program)
 {
@@ -560,6 +613,7 @@ main (int argc, char **argv)
   g_test_add_func ("/agent/pinentry-cancel", test_pinentry_cancel);
   g_test_add_func ("/agent/cancel-request", test_cancel_request);
   g_test_add_func ("/agent/threads", test_threads);
+  g_test_add_func ("/agent/first-request-alone", test_first_request_alone);
   g_test_add_func ("/agent/no-pinentry", test_no_pinentry);
   g_test_add_func ("/agent/no-secret-key", test_no_secret_key);
   g_test_add_func ("/agent/ciphertext-refused", test_ciphertext_refused);

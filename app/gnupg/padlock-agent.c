@@ -29,6 +29,8 @@ struct _PadlockAgent
   GMutex     lock;           /* guards what follows */
   char      *socket_path;
   GPtrArray *idle;           /* of assuan_context_t */
+  GHashTable *answered;      /* keygrips the agent has used for us */
+  GMutex     turn;           /* a key's first request (its pinentry) */
 };
 
 G_DEFINE_FINAL_TYPE (PadlockAgent, padlock_agent, G_TYPE_OBJECT)
@@ -643,6 +645,67 @@ padlock_agent_ciphertext_new (int pubkey_algo, const unsigned char *first,
   return sexp;
 }
 
+/* Takes the turn for KEYGRIP's first request: of the requests that come
+ * together for a key the agent has not yet used for us (its passphrase
+ * not yet asked, or a card's PIN), the first goes to the agent and the
+ * others wait, then find the passphrase cached; the agent never has two
+ * requests for one key's pinentry at once.  gpg-agent 2.2 looks in its
+ * cache and starts a pinentry for each request it cannot answer from
+ * the cache, and a second request that came before the first's
+ * pinentry started asks again (two jobs signing with one key: two
+ * pinentries, app-winkeys /winkeys/sign-files under load; bench/
+ * keys-batch once for two decryptions).  While one waits,
+ * PINENTRY_LAUNCHED (USER_DATA): its row says whose passphrase it
+ * waits for.  *TURN is TRUE when the caller holds the turn (and gives
+ * it back with give_back_turn); FALSE when the key was used already and
+ * nothing needs waiting.  Fails only when CANCELLABLE is cancelled. */
+static gboolean
+take_turn (PadlockAgent *self, const char *keygrip,
+           PadlockAgentPinentryFunc pinentry_launched, gpointer user_data,
+           GCancellable *cancellable, gboolean *turn, GError **error)
+{
+  gboolean said = FALSE;
+
+  *turn = FALSE;
+  for (;;)
+    {
+      gboolean answered;
+
+      g_mutex_lock (&self->lock);
+      answered = g_hash_table_contains (self->answered, keygrip);
+      g_mutex_unlock (&self->lock);
+      if (answered)
+        return TRUE;
+      if (g_mutex_trylock (&self->turn))
+        {
+          *turn = TRUE;
+          return TRUE;
+        }
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        return FALSE;
+      if (!said && pinentry_launched)
+        pinentry_launched (user_data);
+      said = TRUE;
+      g_usleep (20 * 1000);
+    }
+}
+
+/* Gives back the turn take_turn gave (TURN), KEYGRIP's request having
+ * SUCCEEDED or not: once one has, requests for it no longer wait. */
+static void
+give_back_turn (PadlockAgent *self, const char *keygrip, gboolean turn,
+                gboolean succeeded)
+{
+  if (succeeded)
+    {
+      g_mutex_lock (&self->lock);
+      g_hash_table_add (self->answered, g_strdup (keygrip));
+      g_mutex_unlock (&self->lock);
+    }
+  if (turn)
+    g_mutex_unlock (&self->turn);
+}
+
 PadlockAgentDecrypted *
 padlock_agent_pkdecrypt (PadlockAgent *self, const char *keygrip,
                          const char *description, gcry_sexp_t ciphertext,
@@ -652,6 +715,7 @@ padlock_agent_pkdecrypt (PadlockAgent *self, const char *keygrip,
 {
   g_autoptr (PadlockAgentDecrypted) decrypted = NULL;
   Request request = { 0 };
+  gboolean turn, ok;
   gpg_error_t err;
 
   g_return_val_if_fail (PADLOCK_IS_AGENT (self), NULL);
@@ -659,8 +723,14 @@ padlock_agent_pkdecrypt (PadlockAgent *self, const char *keygrip,
   g_return_val_if_fail (ciphertext != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  if (!request_begin (&request, self, cancellable, error))
+  if (!take_turn (self, keygrip, pinentry_launched, user_data, cancellable,
+                  &turn, error))
     return NULL;
+  if (!request_begin (&request, self, cancellable, error))
+    {
+      give_back_turn (self, keygrip, turn, FALSE);
+      return NULL;
+    }
   request.pinentry_launched = pinentry_launched;
   request.user_data = user_data;
   err = canonical_sexp (ciphertext, &request.ciphertext, &request.ciphertext_len);
@@ -674,7 +744,9 @@ padlock_agent_pkdecrypt (PadlockAgent *self, const char *keygrip,
       decrypted = g_new0 (PadlockAgentDecrypted, 1);
       err = parse_value (&request, decrypted);
     }
-  if (!request_end (&request, cancellable, err, error))
+  ok = request_end (&request, cancellable, err, error);
+  give_back_turn (self, keygrip, turn, ok);
+  if (!ok)
     return NULL;
   return g_steal_pointer (&decrypted);
 }
@@ -689,6 +761,8 @@ padlock_agent_pksign (PadlockAgent *self, const char *keygrip,
 {
   Request request = { 0 };
   char line[ASSUAN_LINELENGTH];
+  gcry_sexp_t sig;
+  gboolean turn;
   gpg_error_t err;
   int n;
 
@@ -697,8 +771,14 @@ padlock_agent_pksign (PadlockAgent *self, const char *keygrip,
   g_return_val_if_fail (digest != NULL && digest_len > 0 && digest_len <= 64, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  if (!request_begin (&request, self, cancellable, error))
+  if (!take_turn (self, keygrip, pinentry_launched, user_data, cancellable,
+                  &turn, error))
     return NULL;
+  if (!request_begin (&request, self, cancellable, error))
+    {
+      give_back_turn (self, keygrip, turn, FALSE);
+      return NULL;
+    }
   request.pinentry_launched = pinentry_launched;
   request.user_data = user_data;
   err = select_key (&request, keygrip, description);
@@ -713,7 +793,9 @@ padlock_agent_pksign (PadlockAgent *self, const char *keygrip,
   if (!err)
     err = assuan_transact (request.ctx, "PKSIGN", collect_answer, &request,
                            answer_inquiry, &request, NULL, NULL);
-  return request_end_sexp (&request, cancellable, err, error);
+  sig = request_end_sexp (&request, cancellable, err, error);
+  give_back_turn (self, keygrip, turn, sig != NULL);
+  return sig;
 }
 
 gboolean
@@ -914,6 +996,8 @@ padlock_agent_finalize (GObject *object)
   PadlockAgent *self = PADLOCK_AGENT (object);
 
   g_ptr_array_unref (self->idle);
+  g_hash_table_unref (self->answered);
+  g_mutex_clear (&self->turn);
   g_mutex_clear (&self->lock);
   g_free (self->socket_path);
   g_free (self->home_dir);
@@ -930,6 +1014,9 @@ static void
 padlock_agent_init (PadlockAgent *self)
 {
   g_mutex_init (&self->lock);
+  g_mutex_init (&self->turn);
+  self->answered = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                          NULL);
   self->idle = g_ptr_array_new_with_free_func ((GDestroyNotify) assuan_release);
 }
 

@@ -17,7 +17,6 @@ typedef struct
 {
   PadlockKey          *key;
   const PadlockSubkey *sub;
-  gint                 answered;  /* atomic: the agent opened a PKESK with it */
 } Entry;
 
 struct _PadlockHeldKeys
@@ -28,7 +27,6 @@ struct _PadlockHeldKeys
   GArray          *entries;        /* of Entry */
   GPtrArray       *keys;           /* every key of the keyring, for labels */
   GMutex           lock;           /* guards CERTS */
-  GMutex           turn;           /* a key's first request (its pinentry) */
   GHashTable      *certs;          /* primary fingerprint -> pl_cert * */
 };
 
@@ -51,7 +49,6 @@ padlock_held_keys_new (PadlockKeyring *keyring,
   self->entries = g_array_new (FALSE, FALSE, sizeof (Entry));
   self->keys = g_ptr_array_new_with_free_func (g_object_unref);
   g_mutex_init (&self->lock);
-  g_mutex_init (&self->turn);
   self->certs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                        cert_free);
   for (guint i = 0; i < g_list_model_get_n_items (model); i++)
@@ -62,7 +59,7 @@ padlock_held_keys_new (PadlockKeyring *keyring,
       for (guint j = 0; j < padlock_key_get_n_subkeys (key); j++)
         {
           const PadlockSubkey *sub = padlock_key_get_subkey (key, j);
-          Entry e = { key, sub, 0 };
+          Entry e = { key, sub };
 
           if (sub->has_secret && sub->can_encrypt && sub->keygrip)
             g_array_append_val (self->entries, e);
@@ -85,7 +82,6 @@ padlock_held_keys_unref (PadlockHeldKeys *self)
     return;
   g_hash_table_unref (self->certs);
   g_mutex_clear (&self->lock);
-  g_mutex_clear (&self->turn);
   g_array_unref (self->entries);
   g_ptr_array_unref (self->keys);
   g_object_unref (self->agent);
@@ -254,30 +250,6 @@ say_trying (PadlockHeldKeysCall *call,
   call->waiting (call->user_data, text);
 }
 
-/* Takes the held keys' turn for a key not yet answered: of the jobs that
- * start together for a protected key, the first asks the agent and the
- * others wait, then find the passphrase cached, so that the agent never
- * has two requests for a pinentry of one key at once (bench/keys-batch
- * once counted two pinentries for one batch without the turn; the
- * tests have not reproduced that race).  The row of one that waits says whose passphrase it waits for.
- * FALSE when the job was cancelled meanwhile. */
-static gboolean
-take_turn (PadlockHeldKeysCall *call)
-{
-  gboolean said = FALSE;
-
-  while (!g_mutex_trylock (&call->held_keys->turn))
-    {
-      if (g_cancellable_is_cancelled (call->cancellable))
-        return FALSE;
-      if (!said)
-        on_pinentry (call);
-      said = TRUE;
-      g_usleep (20 * 1000);
-    }
-  return TRUE;
-}
-
 /* One PKESK with the secret subkey of E: the agent, then the engine. */
 static gpg_error_t
 unwrap_with (PadlockHeldKeysCall *call,
@@ -293,7 +265,6 @@ unwrap_with (PadlockHeldKeysCall *call,
   g_autoptr(PadlockAgentDecrypted) answer = NULL;
   g_autofree char *desc = NULL;
   GError *error = NULL;
-  gboolean turn = FALSE;
 
   if (!(cert = entry_cert (call->held_keys, e, call->cancellable, &error)))
     return keep_error (call, error);
@@ -314,16 +285,11 @@ unwrap_with (PadlockHeldKeysCall *call,
   g_strlcpy (call->key_id, e->sub->key_id, sizeof call->key_id);
   desc = padlock_agent_describe_request (call->label, call->key_id,
                                          call->file_name);
-  if (!g_atomic_int_get (&e->answered) && !(turn = take_turn (call)))
-    error = padlock_error_from_gpg (gpg_error (GPG_ERR_CANCELED));
-  else
-    answer = padlock_agent_pkdecrypt (call->held_keys->agent, e->sub->keygrip,
-                                      desc, ciphertext, on_pinentry, call,
-                                      call->cancellable, &error);
-  if (answer)
-    g_atomic_int_set (&e->answered, 1);
-  if (turn)
-    g_mutex_unlock (&call->held_keys->turn);
+  /* Two jobs for one key: the agent asks its passphrase once
+   * (padlock-agent.c, take_turn). */
+  answer = padlock_agent_pkdecrypt (call->held_keys->agent, e->sub->keygrip,
+                                    desc, ciphertext, on_pinentry, call,
+                                    call->cancellable, &error);
   gcry_sexp_release (ciphertext);
   if (call->waiting)
     call->waiting (call->user_data, NULL);
