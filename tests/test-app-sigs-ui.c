@@ -480,6 +480,34 @@ test_detached_pairs (void)
   assert_dir_holds (files, "tools.tar|tools.tar.asc|tools.tar.sig");
   assert_dir_holds (sigs, "tools.tar.sig");
 
+  /* A signature alone: the file beside it, when there is one; else its
+   * row says so, and nothing is asked. */
+  {
+    const char *beside[] = { binary, NULL };
+    const char *alone[] = { sig, NULL };
+    PadlockJob *job;
+    g_autofree char *read = NULL;
+    g_autofree char *errors = NULL;
+
+    at_drop (window, beside);
+    g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
+    g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (window->queue)), ==, 4);
+    job = job_at (window, 3);
+    read = g_file_get_path (padlock_job_get_signed_file (job));
+    g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_DONE);
+    g_assert_cmpstr (read, ==, data);
+    at_drop (window, alone);
+    g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
+    at_settle (300);
+    g_assert_null (window->dialog);
+    g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (window->queue)), ==, 5);
+    job = job_at (window, 4);
+    g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_FAILED);
+    errors = at_reader_list (reader, "label");
+    g_assert_nonnull (strstr (errors, "|The signed file tools.tar is not beside "
+                                      "it. Drop both together."));
+  }
+
   at_reader_free (reader);
   gtk_window_destroy (GTK_WINDOW (window));
   at_settle (50);
