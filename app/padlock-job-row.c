@@ -68,9 +68,10 @@ status_text (PadlockJob *job)
   gboolean encrypt = padlock_job_get_direction (job) == PADLOCK_DIRECTION_ENCRYPT;
   /* A detached signature: the file is read, FILE.sig written. */
   gboolean sign = padlock_job_get_direction (job) == PADLOCK_DIRECTION_SIGN;
-  /* A cleartext-signed file is not decrypted: its signature is checked
-   * and its text written. */
-  gboolean clearsigned = padlock_job_get_clearsigned (job);
+  /* A cleartext-signed file, a signed message and a detached signature
+   * are not decrypted: their signatures are checked, and the text or
+   * data written (a detached signature's data file only read). */
+  gboolean checks = padlock_job_get_verifies (job);
 
   switch (padlock_job_get_state (job))
     {
@@ -91,7 +92,7 @@ status_text (PadlockJob *job)
       if (padlock_job_get_throughput (job) <= 0)
         return g_strdup (encrypt ? _("Encrypting…")
                          : sign ? _("Signing…")
-                         : clearsigned ? _("Checking…")
+                         : checks ? _("Checking…")
                          : _("Decrypting…"));
       return left ? g_strdup_printf ("%s · %s", rate, left) : g_strdup (rate);
     case PADLOCK_JOB_DONE:
@@ -115,9 +116,10 @@ status_text (PadlockJob *job)
         /* Translators: a file's detached signature was made; its size
          * and the speed, as in "Encrypted %s at %s". */
         return g_strdup_printf (_("Signed %s at %s"), size, rate);
-      if (clearsigned)
-        /* Translators: a signed text's signature was checked; its size
-         * and the speed, as in "Decrypted %s at %s". */
+      if (checks)
+        /* Translators: a signed text's signature was checked (or a
+         * detached signature's over its data file); its size and the
+         * speed, as in "Decrypted %s at %s". */
         return g_strdup_printf (_("Checked %s at %s"), size, rate);
       return g_strdup_printf (encrypt ? _("Encrypted %s at %s")
                                       : _("Decrypted %s at %s"), size, rate);
@@ -126,7 +128,7 @@ status_text (PadlockJob *job)
     case PADLOCK_JOB_FAILED:
       return g_strdup (encrypt ? _("Not encrypted")
                        : sign ? _("Not signed")
-                       : clearsigned ? _("Not checked")
+                       : checks ? _("Not checked")
                        : _("Not decrypted"));
     default:
       g_assert_not_reached ();
@@ -213,20 +215,25 @@ padlock_job_row_sync_label (PadlockJobRow *self,
 }
 
 /* A signature's verdict as the row shows it (ISOLATE) or says it, and
- * whether the output went since. */
+ * whether JOB's output went since. */
 static char *
 verdict_text (const PadlockSignature *signature,
               gboolean                isolate,
               gboolean                deleted,
-              gboolean                clearsigned)
+              PadlockJob             *job)
 {
   g_autofree char *text = padlock_signature_describe (signature, isolate);
 
   if (!deleted)
     return g_steal_pointer (&text);
   /* Translators: a signature's verdict, then that the file went. */
-  return g_strdup_printf (clearsigned ? _("%s. The signed text was deleted.")
-                                      : _("%s. The decrypted file was deleted."),
+  return g_strdup_printf (padlock_job_get_clearsigned (job)
+                          ? _("%s. The signed text was deleted.")
+                          : padlock_job_get_verifies (job)
+                          /* Translators: a signed message's data,
+                           * written beside it, was deleted. */
+                          ? _("%s. The signed data was deleted.")
+                          : _("%s. The decrypted file was deleted."),
                           text);
 }
 
@@ -254,24 +261,25 @@ padlock_job_row_sync_signature (PadlockJobRow *self,
   PadlockSignatureVerdict verdict = PADLOCK_SIGNATURE_GOOD;
   guint index = 0;
   gboolean shown = padlock_signatures_worst (signatures, &verdict, &index);
+  /* Delete takes what the job wrote: a detached signature's check wrote
+   * nothing, and the data file is the user's. */
+  gboolean offer_delete = shown && verdict == PADLOCK_SIGNATURE_BAD && !deleted
+                          && padlock_job_get_output (self->job);
   g_autofree char *text = NULL;
   g_autofree char *delete_label = NULL;
 
   gtk_widget_set_visible (self->signature_box, shown);
-  gtk_widget_set_visible (GTK_WIDGET (self->delete_button),
-                          shown && verdict == PADLOCK_SIGNATURE_BAD && !deleted);
+  gtk_widget_set_visible (GTK_WIDGET (self->delete_button), offer_delete);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "row.delete-output",
-                                 shown && verdict == PADLOCK_SIGNATURE_BAD
-                                 && !deleted);
+                                 offer_delete);
   for (guint i = 0; i < G_N_ELEMENTS (classes); i++)
     gtk_widget_remove_css_class (self->signature_box, classes[i]);
   g_clear_pointer (&self->signature_said, g_free);
   if (!shown)
     return;
-  text = verdict_text (signatures->pdata[index], TRUE, deleted,
-                       padlock_job_get_clearsigned (self->job));
+  text = verdict_text (signatures->pdata[index], TRUE, deleted, self->job);
   self->signature_said = verdict_text (signatures->pdata[index], FALSE, deleted,
-                                       padlock_job_get_clearsigned (self->job));
+                                       self->job);
   gtk_label_set_text (self->signature_label, text);
   gtk_image_set_from_icon_name (self->signature_icon, icons[verdict]);
   class = verdict == PADLOCK_SIGNATURE_GOOD ? "success"
@@ -289,6 +297,9 @@ padlock_job_row_sync (PadlockJobRow *self)
   PadlockJobState state = padlock_job_get_state (job);
   gboolean encrypt = padlock_job_get_direction (job) == PADLOCK_DIRECTION_ENCRYPT;
   gboolean sign = padlock_job_get_direction (job) == PADLOCK_DIRECTION_SIGN;
+  /* A detached signature's check: its output name is the data file it
+   * read, and it wrote nothing to open. */
+  gboolean detached = padlock_job_get_detached (job);
   g_autofree char *input_file_name = g_file_get_basename (padlock_job_get_input (job));
   const char *output_file_name = padlock_job_get_output_name (job);
   /* Shown, a name is escaped and isolated; said (accessible names), only
@@ -305,6 +316,7 @@ padlock_job_row_sync (PadlockJobRow *self)
   g_autofree char *show_label = NULL;
   g_autofree char *open_label = NULL;
   g_autofree char *retry_label = NULL;
+  g_autofree char *row_said = NULL;
   const GError *error = padlock_job_get_error (job);
   gboolean running = state == PADLOCK_JOB_RUNNING
                      || state == PADLOCK_JOB_CHECKING_OUTPUT;
@@ -373,10 +385,12 @@ padlock_job_row_sync (PadlockJobRow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "row.cancel",
                                  running || state == PADLOCK_JOB_QUEUED);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "row.show", state == PADLOCK_JOB_DONE);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "row.open", state == PADLOCK_JOB_DONE);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "row.open",
+                                 state == PADLOCK_JOB_DONE && !detached);
   gtk_widget_set_visible (GTK_WIDGET (self->show_button), state == PADLOCK_JOB_DONE);
   gtk_widget_set_visible (GTK_WIDGET (self->open_button),
-                          state == PADLOCK_JOB_DONE && !encrypt && !sign);
+                          state == PADLOCK_JOB_DONE && !encrypt && !sign
+                          && !detached);
   gtk_widget_set_visible (GTK_WIDGET (self->retry_button),
                           state == PADLOCK_JOB_FAILED
                           && g_error_matches (error, PADLOCK_ERROR,
@@ -384,7 +398,7 @@ padlock_job_row_sync (PadlockJobRow *self)
 
   cancel_label = g_strdup_printf (encrypt ? _("Cancel encrypting %s")
                                   : sign ? _("Cancel signing %s")
-                                  : padlock_job_get_clearsigned (job)
+                                  : padlock_job_get_verifies (job)
                                   ? _("Cancel checking %s")
                                   : _("Cancel decrypting %s"), input_said);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->cancel_button),
@@ -402,7 +416,11 @@ padlock_job_row_sync (PadlockJobRow *self)
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, input_said, -1);
   padlock_job_row_sync_signature (self, output_said);
   padlock_job_row_sync_compact (self);
-  padlock_job_row_sync_label (self, input_said);
+  /* A detached signature is said with the file it vouches for, as it
+   * shows: "iso.img.sig → iso.img". */
+  row_said = detached ? g_strdup_printf ("%s → %s", input_said, output_said)
+                      : g_strdup (input_said);
+  padlock_job_row_sync_label (self, row_said);
 }
 
 static void
@@ -428,7 +446,10 @@ show_action (GtkWidget  *widget,
              GVariant   *parameter)
 {
   PadlockJob *job = PADLOCK_JOB_ROW (widget)->job;
-  GFile *output = job ? padlock_job_get_output (job) : NULL;
+  /* A detached signature's check wrote nothing: its data file. */
+  GFile *output = !job ? NULL
+                  : padlock_job_get_detached (job) ? padlock_job_get_signed_file (job)
+                  : padlock_job_get_output (job);
 
   if (output)
     padlock_show_in_files (widget, output);
@@ -486,7 +507,7 @@ delete_output_action (GtkWidget  *widget,
                                    NULL, NULL);
   adw_message_dialog_format_heading (ADW_MESSAGE_DIALOG (dialog), _("Delete %s?"), name);
   adw_message_dialog_set_body (ADW_MESSAGE_DIALOG (dialog),
-                               padlock_job_get_clearsigned (job)
+                               padlock_job_get_verifies (job)
                                ? _("Its signature does not match: it may have been "
                                    "altered after it was signed. Deleting it cannot "
                                    "be undone; the signed file stays.")

@@ -444,6 +444,61 @@ padlock_window_ask_decrypt (PadlockWindow *self,
   push_files_request (self, PADLOCK_PASSPHRASE_DECRYPT, files, note);
 }
 
+/* FILES opened (padlock-input.h), each sniffed once; those that cannot
+ * be (not local, unreadable, a pipe) are said in a notice and left out.
+ * All are held open together, so that signatures pair with their data
+ * files (padlock_plan_pair). */
+static GPtrArray *
+open_inputs (PadlockWindow  *self,
+             GFile         **files,
+             guint           n_files)
+{
+  GPtrArray *inputs = g_ptr_array_new_with_free_func ((GDestroyNotify) padlock_input_unref);
+
+  padlock_input_raise_open_files_limit ();
+  for (guint i = 0; i < n_files; i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autofree char *name = NULL;
+      g_autofree char *text = NULL;
+      PadlockInput *input;
+
+      if (!g_file_is_native (files[i]))
+        {
+          g_autofree char *parse_name = g_file_get_parse_name (files[i]);
+
+          name = padlock_name_display (parse_name);
+          text = g_strdup_printf (_("Only local files are supported: %s"), name);
+          padlock_window_notice (self, text);
+          continue;
+        }
+      name = padlock_name_display_file (files[i]);
+      input = padlock_input_open (files[i], &error);
+      if (!input)
+        {
+          /* The reason may quote a path: escaped too. */
+          g_autofree char *reason = padlock_name_escape (error->message);
+
+          text = g_strdup_printf (_("Cannot read %s: %s"), name, reason);
+          padlock_window_notice (self, text);
+          continue;
+        }
+      /* The window's jobs wait in a queue and may be retried: they read
+       * files, which can be read again.  A pipe or FIFO is read once, by
+       * padlock --batch (README). */
+      if (padlock_input_is_stream (input))
+        {
+          text = g_strdup_printf (_("%s is not a file or folder: a pipe or FIFO "
+                                    "can be read by padlock --batch."), name);
+          padlock_window_notice (self, text);
+          padlock_input_unref (input);
+          continue;
+        }
+      g_ptr_array_add (inputs, input);
+    }
+  return inputs;
+}
+
 void
 padlock_window_add_files (PadlockWindow    *self,
                           GFile           **files,
@@ -452,6 +507,8 @@ padlock_window_add_files (PadlockWindow    *self,
 {
   g_autoptr(GPtrArray) encrypt = g_ptr_array_new_with_free_func (g_object_unref);
   g_autoptr(GPtrArray) asked = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GPtrArray) inputs = NULL;
+  g_autofree int *pairs = NULL;
   g_autofree char *note = NULL;
   PadlockPlanAsk ask = mode == PADLOCK_OPEN_ENCRYPT ? PADLOCK_PLAN_ASK_ENCRYPT
                        : mode == PADLOCK_OPEN_DECRYPT ? PADLOCK_PLAN_ASK_DECRYPT
@@ -469,59 +526,40 @@ padlock_window_add_files (PadlockWindow    *self,
    * an earlier one's: the header's counts are of both. */
   if (g_list_model_get_n_items (G_LIST_MODEL (self->queue)) > 0)
     self->earlier_batches = TRUE;
-  for (guint i = 0; i < n_files; i++)
+  inputs = open_inputs (self, files, n_files);
+  /* A signature given with its data file is one job, the signature's
+   * (padlock-plan.h), as in --batch. */
+  pairs = g_new (int, inputs->len + 1);
+  padlock_plan_pair ((PadlockInput *const *) inputs->pdata, inputs->len, ask,
+                     pairs);
+  for (guint i = 0; i < inputs->len; i++)
     {
-      g_autoptr(GError) error = NULL;
-      g_autoptr(PadlockInput) input = NULL;
-      g_autofree char *name = NULL;
+      PadlockInput *input = g_ptr_array_index (inputs, i);
+      GFile *file = padlock_input_get_file (input);
       PadlockPlan plan;
 
-      if (!g_file_is_native (files[i]))
-        {
-          g_autofree char *parse_name = g_file_get_parse_name (files[i]);
-          g_autofree char *name = padlock_name_display (parse_name);
-          g_autofree char *text =
-            g_strdup_printf (_("Only local files are supported: %s"), name);
-          padlock_window_notice (self, text);
-          continue;
-        }
-      name = padlock_name_display_file (files[i]);
-      input = padlock_input_open (files[i], &error);
-      if (!input)
-        {
-          /* The reason may quote a path: escaped too. */
-          g_autofree char *reason = padlock_name_escape (error->message);
-          g_autofree char *text =
-            g_strdup_printf (_("Cannot read %s: %s"), name, reason);
-          padlock_window_notice (self, text);
-          continue;
-        }
-      /* The window's jobs wait in a queue and may be retried: they read
-       * files, which can be read again.  A pipe or FIFO is read once, by
-       * padlock --batch (README). */
-      if (padlock_input_is_stream (input))
-        {
-          g_autofree char *text =
-            g_strdup_printf (_("%s is not a file or folder: a pipe or FIFO "
-                               "can be read by padlock --batch."), name);
-          padlock_window_notice (self, text);
-          continue;
-        }
+      if (pairs[i] == PADLOCK_PLAN_SIGNED_DATA)
+        continue;
       /* What it is and needs: padlock-plan.h.  A key file is imported,
        * not encrypted (issue 22), when the keyring can take it; else it
        * is any file. */
       plan = padlock_window_keys_plan (self, input, ask, PADLOCK_PLAN_IMPORT);
       if (plan == PADLOCK_PLAN_IMPORT_KEYS)
         {
-          if (padlock_window_offer_import (self, files[i]))
+          if (padlock_window_offer_import (self, file))
             continue;
           plan = padlock_window_keys_plan (self, input, ask, 0);
         }
       if (plan == PADLOCK_PLAN_ENCRYPT)
-        g_ptr_array_add (encrypt, g_object_ref (files[i]));
+        g_ptr_array_add (encrypt, g_object_ref (file));
       else
-        /* Those the user's keys open start now, without a dialog. */
-        padlock_window_keys_start (self, files[i], plan, &group, asked);
+        /* Those the user's keys open start now, without a dialog; a
+         * signature reads the data file given with it. */
+        padlock_window_keys_start (self, file, plan,
+                                   pairs[i] >= 0
+                                   ? padlock_input_get_file (g_ptr_array_index (inputs, pairs[i]))
+                                   : NULL,
+                                   &group, asked);
     }
 
   if (asked->len)

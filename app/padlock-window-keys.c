@@ -12,8 +12,10 @@
  *   - DECRYPT_KEYS_OR_PASSPHRASE: the same, and when no key opened it
  *     the passphrase is offered next
  *     (padlock_window_keys_offer_passphrase);
- *   - CHECK_CLEARSIGNED: a job that checks its signature, with neither
- *     dialog nor keys;
+ *   - CHECK_CLEARSIGNED, CHECK_SIGNED, CHECK_DETACHED: a job that
+ *     checks the signature, with neither dialog nor keys (a detached
+ *     signature's over the data file given with it, else the one beside
+ *     it);
  *   - WAIT_FOR_KEYS: the file waits for the keyring's listing, and is
  *     planned again then.
  * The keyring is the application's, first asked for when a file has a
@@ -81,7 +83,7 @@ on_keyring_loaded (PadlockKeyring *keyring,
                                                            0)
                                : PADLOCK_PLAN_DECRYPT_PASSPHRASE;
 
-      padlock_window_keys_start (self, file, plan, &group, asked);
+      padlock_window_keys_start (self, file, plan, NULL, &group, asked);
     }
   padlock_window_ask_decrypt (self, asked, NULL);
 }
@@ -112,10 +114,12 @@ padlock_window_keys_get_keyring (PadlockWindow *self)
 
 /* A decryption of FILE in GROUP that needs no passphrase, as PLAN
  * says: with the user's keys (and a passphrase after them for
- * DECRYPT_KEYS_OR_PASSPHRASE), or none for a cleartext-signed text. */
+ * DECRYPT_KEYS_OR_PASSPHRASE), or none for a signature to check; a
+ * detached signature's over SIGNED_FILE when not NULL. */
 static void
 start_key_job (PadlockWindow *self,
                GFile         *file,
+               GFile         *signed_file,
                guint          group,
                PadlockPlan    plan)
 {
@@ -133,6 +137,16 @@ start_key_job (PadlockWindow *self,
     padlock_job_set_checks_only (job, TRUE);
   else
     padlock_job_set_held_keys (job, self->held_keys);
+  /* Its row names the data file and counts its size from the start:
+   * the one given with it, else the one beside it. */
+  if (plan == PADLOCK_PLAN_CHECK_DETACHED)
+    {
+      g_autoptr(GFile) beside = signed_file ? NULL
+                                            : padlock_plan_signed_file (file);
+
+      if (signed_file || beside)
+        padlock_job_set_signed_file (job, signed_file ? signed_file : beside);
+    }
   padlock_window_set_verify_home (job);
   g_object_set_qdata (G_OBJECT (job), key_job_quark (),
                       GINT_TO_POINTER (plan == PADLOCK_PLAN_DECRYPT_KEYS_OR_PASSPHRASE
@@ -165,6 +179,7 @@ void
 padlock_window_keys_start (PadlockWindow *self,
                            GFile         *file,
                            PadlockPlan    plan,
+                           GFile         *signed_file,
                            guint         *group,
                            GPtrArray     *asked)
 {
@@ -182,7 +197,7 @@ padlock_window_keys_start (PadlockWindow *self,
     case PADLOCK_PLAN_DECRYPT_KEYS_OR_PASSPHRASE:
       if (!*group)
         *group = ++self->next_group;
-      start_key_job (self, file, *group, plan);
+      start_key_job (self, file, signed_file, *group, plan);
       break;
     case PADLOCK_PLAN_DECRYPT_PASSPHRASE:
       g_ptr_array_add (asked, g_object_ref (file));

@@ -141,13 +141,16 @@ PadlockPlan padlock_window_keys_plan  (PadlockWindow    *self,
                                        PadlockPlanAsk    ask,
                                        PadlockPlanFlags  flags);
 /* Does what PLAN (a decryption's: not ENCRYPT nor IMPORT_KEYS) says of
- * FILE: a job with the keys or for a cleartext signature, in *GROUP (0:
+ * FILE: a job with the keys or for a signature to check, in *GROUP (0:
  * a new group, then kept there for the next files); FILE added to ASKED
  * for the passphrase dialog; or kept until the keyring is listed, then
- * planned again and asked for then. */
+ * planned again and asked for then.  SIGNED_FILE: for CHECK_DETACHED,
+ * the data file given with FILE (padlock_plan_pair), else NULL (the
+ * one beside it). */
 void        padlock_window_keys_start (PadlockWindow    *self,
                                        GFile            *file,
                                        PadlockPlan       plan,
+                                       GFile            *signed_file,
                                        guint            *group,
                                        GPtrArray        *asked);
 /* The application's keyring, asked for now; NULL when the window is not

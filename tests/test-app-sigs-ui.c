@@ -2,8 +2,10 @@
  * and a screen reader (AT-SPI) find it, under Xvfb with a real GnuPG
  * home: the signed row ("Signed by Alice <…>"), the bad-signature row
  * (in red, with Delete, which removes the output once confirmed), the
- * unknown-signer row (its fingerprint); screenshots of them; and the rows
- * of cleartext-signed files (gpg --clearsign), good and bad */
+ * unknown-signer row (its fingerprint); screenshots of them; the rows
+ * of cleartext-signed files (gpg --clearsign), good and bad; a detached
+ * signature (gpg --detach-sign) dropped with its data file, one row,
+ * good and with one octet changed; and signed-only messages (gpg -s) */
 #include <string.h>
 #include <glib/gstdio.h>
 
@@ -266,6 +268,330 @@ test_clearsigned_rows (void)
   at_settle (50);
 }
 
+/* The job of WINDOW's queue at POSITION, and its row. */
+static PadlockJob *
+job_at (PadlockWindow *window, guint position)
+{
+  g_autoptr(PadlockJob) job = g_list_model_get_item (G_LIST_MODEL (window->queue),
+                                                     position);
+
+  g_assert_nonnull (job);
+  return job;                   /* the queue holds it */
+}
+
+static PadlockJobRow *
+find_job_row (GtkWidget *widget, PadlockJob *job)
+{
+  if (PADLOCK_IS_JOB_ROW (widget))
+    return padlock_job_row_get_job (PADLOCK_JOB_ROW (widget)) == job
+           ? PADLOCK_JOB_ROW (widget) : NULL;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c;
+       c = gtk_widget_get_next_sibling (c))
+    {
+      PadlockJobRow *row = find_job_row (c, job);
+
+      if (row)
+        return row;
+    }
+  return NULL;
+}
+
+/* DIR holds exactly the names of EXPECT ("a|b", sorted): nothing was
+ * encrypted or written beside them. */
+static void
+assert_dir_holds (const char *dir, const char *expect)
+{
+  g_autofree char *names = tu_list_dir (dir);
+
+  g_assert_cmpstr (names, ==, expect);
+}
+
+/* gpg --detach-sign of DATA by SIGNER in H into SIG. */
+static void
+gpg_detach_sign (TgHome *h, const char *signer, const char *data,
+                 const char *sig)
+{
+  g_assert_cmpint (tg_gpg (h, NULL, NULL, NULL, "-u", signer, "--output", sig,
+                           "--detach-sign", data, NULL), ==, 0);
+}
+
+/* Flips one octet in the middle of the file PATH. */
+static void
+change_one_octet (const char *path)
+{
+  g_autofree char *data = NULL;
+  gsize len = 0;
+
+  g_assert_true (g_file_get_contents (path, &data, &len, NULL));
+  g_assert_cmpuint (len, >, 0);
+  data[len / 2] ^= 0x01;
+  g_assert_true (g_file_set_contents (path, data, len, NULL));
+}
+
+/* iso.img and iso.img.sig (gpg --detach-sign) dropped together: no
+ * dialog, one job, the signature's, which read iso.img; its row says
+ * "iso.img.sig → iso.img", checked, signed by Alice, with a check mark,
+ * and offers to show the image but neither to open nor to delete it;
+ * nothing is encrypted or written.  Then one octet of iso.img changed,
+ * the two given again (through the application's open, as `padlock A
+ * B` and the file manager give them): one row, in red, "does not
+ * match", still no Delete. */
+static void
+test_detached_rows (void)
+{
+  g_autofree char *dir = tu_new_dir ("sig-detached");
+  g_autofree char *data = at_write_random (dir, "iso.img", 3 * 1024 * 1024 + 17);
+  g_autofree char *sig = g_build_filename (dir, "iso.img.sig", NULL);
+  g_autofree char *panels = NULL;
+  g_autofree char *labels = NULL;
+  g_autofree char *buttons = NULL;
+  const char *paths[] = { data, sig, NULL };
+  const char *holds = "iso.img|iso.img.sig";
+  PadlockWindow *window = at_new_window ();
+  AtReader *reader = at_reader_new ();
+  PadlockJob *job;
+  PadlockJobRow *row;
+
+  gpg_detach_sign (home, alice_fpr, data, sig);
+  gtk_window_set_default_size (GTK_WINDOW (window), 900, 400);
+  at_drop (window, paths);
+  g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
+  at_settle (300);
+  /* No passphrase asked: nothing to encrypt, nothing to decrypt. */
+  g_assert_null (window->dialog);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (window->queue)), ==, 1);
+  job = job_at (window, 0);
+  {
+    g_autofree char *name = g_file_get_basename (padlock_job_get_input (job));
+    g_autofree char *read = g_file_get_path (padlock_job_get_signed_file (job));
+
+    g_assert_cmpstr (name, ==, "iso.img.sig");
+    g_assert_cmpstr (read, ==, data);
+  }
+  g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_DONE);
+  g_assert_true (padlock_job_get_detached (job));
+  g_assert_null (padlock_job_get_output (job));
+
+  panels = at_reader_list (reader, "panel");
+  g_assert_nonnull (strstr (panels, "iso.img.sig \xe2\x86\x92 iso.img, Checked "));
+  g_assert_nonnull (strstr (panels, ", Signed by Alice <alice@example.org>"));
+  labels = at_reader_list (reader, "label");
+  g_assert_nonnull (strstr (labels, "\xe2\x86\x92 \xe2\x81\xa8" "iso.img\xe2\x81\xa9"));
+  g_assert_nonnull (strstr (labels, "Signed by \xe2\x81\xa8" "Alice <alice@example.org>"
+                                    "\xe2\x81\xa9"));
+  buttons = at_reader_list (reader, "push button");
+  g_assert_nonnull (strstr (buttons, "Show iso.img in Files"));
+  g_assert_null (strstr (buttons, "Open iso.img"));
+  g_assert_null (strstr (buttons, "Delete iso.img"));
+  row = find_job_row (GTK_WIDGET (window->job_list), job);
+  g_assert_true (gtk_widget_has_css_class (signature_box (row), "success"));
+  assert_dir_holds (dir, holds);
+
+  /* One octet of the image changed after it was signed. */
+  change_one_octet (data);
+  {
+    GFile *files[] = { g_file_new_for_path (sig), g_file_new_for_path (data) };
+
+    g_application_open (G_APPLICATION (at_application ()), files, 2, "");
+    g_object_unref (files[0]);
+    g_object_unref (files[1]);
+  }
+  at_settle (100);
+  g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
+  at_settle (300);
+  g_assert_null (window->dialog);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (window->queue)), ==, 2);
+  job = job_at (window, 1);
+  g_assert_true (padlock_job_get_detached (job));
+  g_clear_pointer (&panels, g_free);
+  g_clear_pointer (&buttons, g_free);
+  panels = at_reader_list (reader, "panel");
+  g_assert_nonnull (strstr (panels, ", Signature does not match: the file may "
+                                    "have been altered after Alice signed it"));
+  buttons = at_reader_list (reader, "push button");
+  g_assert_null (strstr (buttons, "Delete iso.img"));
+  row = find_job_row (GTK_WIDGET (window->job_list), job);
+  g_assert_true (gtk_widget_has_css_class (signature_box (row), "error"));
+  g_assert_false (gtk_widget_get_visible (
+                    GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (row),
+                                                               PADLOCK_TYPE_JOB_ROW,
+                                                               "delete_button"))));
+  assert_dir_holds (dir, holds);
+  at_screenshot (GTK_WIDGET (window), "detached-signature");
+
+  at_reader_free (reader);
+  gtk_window_destroy (GTK_WINDOW (window));
+  at_settle (50);
+}
+
+/* A signature and its data file dropped from two folders: the data
+ * file given is the one read, not a file beside the signature (there is
+ * none); one job, good.  Two signatures of one file (iso.img.sig and
+ * iso.img.asc, armored) given with it: two jobs, both over it, neither
+ * encrypting it. */
+static void
+test_detached_pairs (void)
+{
+  g_autofree char *dir = tu_new_dir ("sig-pairs");
+  g_autofree char *sigs = g_build_filename (dir, "sigs", NULL);
+  g_autofree char *files = g_build_filename (dir, "files", NULL);
+  g_autofree char *data = NULL;
+  g_autofree char *sig = g_build_filename (sigs, "tools.tar.sig", NULL);
+  g_autofree char *asc = g_build_filename (files, "tools.tar.asc", NULL);
+  g_autofree char *binary = g_build_filename (files, "tools.tar.sig", NULL);
+  g_autofree char *panels = NULL;
+  const char *apart[] = { sig, NULL, NULL };
+  const char *both[] = { NULL, asc, binary, NULL };
+  PadlockWindow *window = at_new_window ();
+  AtReader *reader = at_reader_new ();
+
+  g_assert_cmpint (g_mkdir (sigs, 0700), ==, 0);
+  g_assert_cmpint (g_mkdir (files, 0700), ==, 0);
+  data = at_write_random (files, "tools.tar", 40000);
+  apart[1] = both[0] = data;
+  gpg_detach_sign (home, alice_fpr, data, sig);
+  gpg_detach_sign (home, alice_fpr, data, binary);
+  g_assert_cmpint (tg_gpg (home, NULL, NULL, NULL, "-u", alice_fpr, "--armor",
+                           "--output", asc, "--detach-sign", data, NULL), ==, 0);
+
+  at_drop (window, apart);
+  g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
+  g_assert_null (window->dialog);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (window->queue)), ==, 1);
+  g_assert_cmpint (padlock_job_get_state (job_at (window, 0)), ==, PADLOCK_JOB_DONE);
+
+  at_drop (window, both);
+  g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
+  at_settle (300);
+  g_assert_null (window->dialog);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (window->queue)), ==, 3);
+  for (guint i = 0; i < 3; i++)
+    {
+      PadlockJob *job = job_at (window, i);
+      g_autofree char *read = g_file_get_path (padlock_job_get_signed_file (job));
+
+      g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_DONE);
+      g_assert_cmpstr (read, ==, data);
+      g_assert_cmpuint (padlock_job_get_signatures (job)->len, ==, 1);
+    }
+  panels = at_reader_list (reader, "panel");
+  g_assert_nonnull (strstr (panels, "tools.tar.asc \xe2\x86\x92 tools.tar, Checked "));
+  g_assert_null (strstr (panels, "Signature does not match"));
+  assert_dir_holds (files, "tools.tar|tools.tar.asc|tools.tar.sig");
+  assert_dir_holds (sigs, "tools.tar.sig");
+
+  /* A signature alone: the file beside it, when there is one; else its
+   * row says so, and nothing is asked. */
+  {
+    const char *beside[] = { binary, NULL };
+    const char *alone[] = { sig, NULL };
+    PadlockJob *job;
+    g_autofree char *read = NULL;
+    g_autofree char *errors = NULL;
+
+    at_drop (window, beside);
+    g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
+    g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (window->queue)), ==, 4);
+    job = job_at (window, 3);
+    read = g_file_get_path (padlock_job_get_signed_file (job));
+    g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_DONE);
+    g_assert_cmpstr (read, ==, data);
+    at_drop (window, alone);
+    g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
+    at_settle (300);
+    g_assert_null (window->dialog);
+    g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (window->queue)), ==, 5);
+    job = job_at (window, 4);
+    g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_FAILED);
+    errors = at_reader_list (reader, "label");
+    g_assert_nonnull (strstr (errors, "|The signed file tools.tar is not beside "
+                                      "it. Drop both together."));
+  }
+
+  at_reader_free (reader);
+  gtk_window_destroy (GTK_WINDOW (window));
+  at_settle (50);
+}
+
+/* gpg -s of DATA by SIGNER in H into OUT (binary, or armored). */
+static void
+gpg_sign_only (TgHome *h, const char *signer, const char *data,
+               const char *out, gboolean armor)
+{
+  g_assert_cmpint (tg_gpg (h, NULL, NULL, NULL, "-u", signer, "--output", out,
+                           armor ? "--armor" : "--no-armor", "--sign", data,
+                           NULL), ==, 0);
+}
+
+/* Signed-only messages (gpg -s, gpg -sa) dropped on the window: no
+ * dialog; each row says it was checked, with the verdict (Alice's good,
+ * Carol's by a key the keyring does not know), and offers to open and
+ * show the data it wrote beside it, which is the data signed; nothing
+ * is encrypted. */
+static void
+test_signed_only_rows (void)
+{
+  g_autofree char *dir = tu_new_dir ("sig-signed-only");
+  g_autofree char *src = tu_new_dir ("sig-signed-only-src");
+  g_autofree char *report_in = at_write_random (src, "report.pdf", 200000);
+  g_autofree char *notes_in = g_build_filename (src, "notes.txt", NULL);
+  g_autofree char *report = g_build_filename (dir, "report.pdf.gpg", NULL);
+  g_autofree char *notes = g_build_filename (dir, "notes.txt.asc", NULL);
+  g_autofree char *report_out = g_build_filename (dir, "report.pdf", NULL);
+  g_autofree char *notes_out = g_build_filename (dir, "notes.txt", NULL);
+  g_autofree char *carol = padlock_fingerprint_grouped (carol_fpr);
+  g_autofree char *expect = NULL;
+  g_autofree char *panels = NULL;
+  g_autofree char *buttons = NULL;
+  g_autofree char *got = NULL;
+  g_autofree char *want = NULL;
+  gsize got_len = 0, want_len = 0;
+  const char *paths[] = { report, notes, NULL };
+  const char *holds = "notes.txt|notes.txt.asc|report.pdf|report.pdf.gpg";
+  PadlockWindow *window = at_new_window ();
+  AtReader *reader = at_reader_new ();
+
+  g_assert_true (g_file_set_contents (notes_in, "from Carol\n", -1, NULL));
+  gpg_sign_only (home, alice_fpr, report_in, report, FALSE);
+  gpg_sign_only (carol_home, carol_fpr, notes_in, notes, TRUE);
+  gtk_window_set_default_size (GTK_WINDOW (window), 900, 400);
+  at_drop (window, paths);
+  g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
+  at_settle (300);
+  g_assert_null (window->dialog);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (window->queue)), ==, 2);
+
+  panels = at_reader_list (reader, "panel");
+  g_assert_nonnull (strstr (panels, "report.pdf.gpg, Checked "));
+  g_assert_nonnull (strstr (panels, ", Signed by Alice <alice@example.org>"));
+  g_assert_nonnull (strstr (panels, "notes.txt.asc, Checked "));
+  expect = g_strconcat (", Signed by an unknown key ", carol, NULL);
+  g_assert_nonnull (strstr (panels, expect));
+  buttons = at_reader_list (reader, "push button");
+  g_assert_nonnull (strstr (buttons, "Open report.pdf"));
+  g_assert_nonnull (strstr (buttons, "Show report.pdf in Files"));
+  g_assert_nonnull (strstr (buttons, "Open notes.txt"));
+  g_assert_true (gtk_widget_has_css_class (
+                   signature_box (find_row (GTK_WIDGET (window->job_list), "report.pdf.gpg")),
+                   "success"));
+  g_assert_true (gtk_widget_has_css_class (
+                   signature_box (find_row (GTK_WIDGET (window->job_list), "notes.txt.asc")),
+                   "warning"));
+  /* The data written is the data signed; nothing else is written. */
+  g_assert_true (g_file_get_contents (report_out, &got, &got_len, NULL));
+  g_assert_true (g_file_get_contents (report_in, &want, &want_len, NULL));
+  g_assert_cmpmem (got, got_len, want, want_len);
+  g_clear_pointer (&got, g_free);
+  g_assert_true (g_file_get_contents (notes_out, &got, NULL, NULL));
+  g_assert_cmpstr (got, ==, "from Carol\n");
+  assert_dir_holds (dir, holds);
+  at_screenshot (GTK_WIDGET (window), "signed-only");
+
+  at_reader_free (reader);
+  gtk_window_destroy (GTK_WINDOW (window));
+  at_settle (50);
+}
+
 /* The encrypt dialog offers "Sign as Alice <…>", checked; what the window
  * then writes, gpg -d finds signed by Alice, through the agent. */
 static void
@@ -334,6 +660,9 @@ main (int argc, char **argv)
   g_test_add_func ("/sigs-ui/rows", test_signature_rows);
   g_test_add_func ("/sigs-ui/sign-as", test_sign_in_window);
   g_test_add_func ("/sigs-ui/clearsigned", test_clearsigned_rows);
+  g_test_add_func ("/sigs-ui/detached", test_detached_rows);
+  g_test_add_func ("/sigs-ui/detached-pairs", test_detached_pairs);
+  g_test_add_func ("/sigs-ui/signed-only", test_signed_only_rows);
   status = g_test_run ();
   g_clear_pointer (&home, tg_home_free);
   g_clear_pointer (&carol_home, tg_home_free);

@@ -492,15 +492,25 @@ test_pair (void)
 
       inputs[i] = open_input (&c);
     }
-  padlock_plan_pair (inputs, G_N_ELEMENTS (names), pairs);
+  padlock_plan_pair (inputs, G_N_ELEMENTS (names), PADLOCK_PLAN_ASK_NOTHING,
+                     pairs);
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     {
       g_test_message ("%s: %d", names[i], pairs[i]);
       g_assert_cmpint (pairs[i], ==, want[i]);
     }
   /* The signature alone: its job reads the file beside it. */
-  padlock_plan_pair (inputs, 1, pairs);
+  padlock_plan_pair (inputs, 1, PADLOCK_PLAN_ASK_NOTHING, pairs);
   g_assert_cmpint (pairs[0], ==, PADLOCK_PLAN_UNPAIRED);
+  /* Asked to decrypt: paired as above; asked to encrypt: none is. */
+  padlock_plan_pair (inputs, G_N_ELEMENTS (names), PADLOCK_PLAN_ASK_DECRYPT,
+                     pairs);
+  g_assert_cmpint (pairs[0], ==, 2);
+  g_assert_cmpint (pairs[2], ==, PADLOCK_PLAN_SIGNED_DATA);
+  padlock_plan_pair (inputs, G_N_ELEMENTS (names), PADLOCK_PLAN_ASK_ENCRYPT,
+                     pairs);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    g_assert_cmpint (pairs[i], ==, PADLOCK_PLAN_UNPAIRED);
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     padlock_input_unref (inputs[i]);
 }

@@ -6,7 +6,6 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <unistd.h>
 #include <glib/gi18n.h>
 #include <glib-unix.h>
@@ -466,27 +465,14 @@ ignore_signal_from_now (guint id)
                          on_late_signal, NULL, NULL);
 }
 
-/* Every input is held open from the start to its job's end: let the
- * descriptors go as far as the hard limit allows. */
-static void
-raise_open_files_limit (void)
-{
-  struct rlimit rl;
-
-  if (getrlimit (RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max)
-    {
-      rl.rlim_cur = rl.rlim_max;
-      setrlimit (RLIMIT_NOFILE, &rl);
-    }
-}
-
 /* Opens each PATH once (without waiting on a FIFO); what cannot be
  * opened is said and counted. */
 static void
 open_inputs (Batch              *batch,
              const char *const  *paths)
 {
-  raise_open_files_limit ();
+  /* Every input is held open from the start to its job's end. */
+  padlock_input_raise_open_files_limit ();
   for (guint i = 0; paths[i]; i++)
     {
       g_autoptr(GFile) file = g_file_new_for_commandline_arg (paths[i]);
@@ -586,7 +572,7 @@ make_jobs (Batch                  *batch,
   g_autofree int *pairs = g_new (int, batch->inputs->len + 1);
 
   padlock_plan_pair ((PadlockInput *const *) batch->inputs->pdata,
-                     batch->inputs->len, pairs);
+                     batch->inputs->len, ask, pairs);
   for (guint i = 0; i < batch->inputs->len; i++)
     {
       PadlockInput *input = g_ptr_array_index (batch->inputs, i);
@@ -597,9 +583,8 @@ make_jobs (Batch                  *batch,
         continue;               /* its first read failed, and said so */
       plan = padlock_plan_decide (input, ask, NULL, PADLOCK_PLAN_KEYS_PENDING);
       /* A data file given with its signature: the signature's job reads
-       * it (unless the user asked to encrypt them all). */
-      if (ask != PADLOCK_PLAN_ASK_ENCRYPT
-          && pairs[i] == PADLOCK_PLAN_SIGNED_DATA)
+       * it. */
+      if (pairs[i] == PADLOCK_PLAN_SIGNED_DATA)
         continue;
       g_array_append_val (batch->plans, plan);
       job = add_job (batch, input, padlock_plan_direction (plan), config,

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <glib/gi18n.h>
 #include <glib-unix.h>
@@ -324,4 +325,16 @@ padlock_input_take_source (PadlockInput      *self,
       return gpg_error (GPG_ERR_ENOMEM);
     }
   return 0;
+}
+
+void
+padlock_input_raise_open_files_limit (void)
+{
+  struct rlimit rl;
+
+  if (getrlimit (RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max)
+    {
+      rl.rlim_cur = rl.rlim_max;
+      setrlimit (RLIMIT_NOFILE, &rl);
+    }
 }

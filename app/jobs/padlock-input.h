@@ -68,6 +68,12 @@ gpg_error_t            padlock_input_take_source (PadlockInput      *self,
                                                   const atomic_int  *cancel,
                                                   pl_source        **out);
 
+/* Raises the process's soft limit of open descriptors to its hard
+ * limit: a caller that holds every input it was given open at once (to
+ * pair signatures with their data files, padlock-plan.h) is not stopped
+ * at 1024 of them. */
+void                   padlock_input_raise_open_files_limit (void);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PadlockInput, padlock_input_unref)
 
 G_END_DECLS

@@ -674,7 +674,8 @@ gboolean
 padlock_job_get_verifies (PadlockJob *self)
 {
   g_return_val_if_fail (PADLOCK_IS_JOB (self), FALSE);
-  return self->clearsigned || self->signed_only || self->detached;
+  return self->clearsigned || self->signed_only || self->detached
+         || self->checks_only;
 }
 
 void

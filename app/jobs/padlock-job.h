@@ -171,9 +171,11 @@ void              padlock_job_set_clearsigned   (PadlockJob       *self,
  * job fails saying so.  Setting it makes the job a detached check.
  *
  * padlock_job_get_verifies: one of those, or cleartext-signed (`padlock
- * --batch`'s "verified" lines).  padlock_job_set_checks_only: the
- * caller's plan says so (PADLOCK_PLAN_CHECK_*) before a job that did not
- * sniff starts: it needs no passphrase nor keys. */
+ * --batch`'s "verified" lines), or set checks-only.
+ * padlock_job_set_checks_only: the caller's plan says so
+ * (PADLOCK_PLAN_CHECK_*) before a job that did not sniff starts: it
+ * needs no passphrase nor keys, and is one that verifies from the start
+ * (the window's rows say "Checking", not "Decrypting"). */
 gboolean          padlock_job_get_signed_only   (PadlockJob       *self);
 gboolean          padlock_job_get_detached      (PadlockJob       *self);
 GFile            *padlock_job_get_signed_file   (PadlockJob       *self);

@@ -175,11 +175,12 @@ find_data (PadlockInput *const *inputs,
 void
 padlock_plan_pair (PadlockInput *const *inputs,
                    guint               n_inputs,
+                   PadlockPlanAsk      ask,
                    int                *pairs)
 {
   for (guint i = 0; i < n_inputs; i++)
     pairs[i] = PADLOCK_PLAN_UNPAIRED;
-  for (guint i = 0; i < n_inputs; i++)
+  for (guint i = 0; i < n_inputs && ask != PADLOCK_PLAN_ASK_ENCRYPT; i++)
     {
       g_autoptr(GFile) signed_file = NULL;
       int j;

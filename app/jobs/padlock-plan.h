@@ -150,10 +150,12 @@ GFile       *padlock_plan_signed_file (GFile *signature);
  * iso.img.asc) both pair with it.  Every other entry is
  * PADLOCK_PLAN_UNPAIRED: a signature whose data file was not given (its
  * job reads it beside it), and every other input.  Folders and streams
- * are never data files.  Callers pair only when the user did not ask to
- * encrypt. */
+ * are never data files.  Asked to encrypt (PADLOCK_PLAN_ASK_ENCRYPT),
+ * every entry is PADLOCK_PLAN_UNPAIRED: each input is encrypted.  The
+ * window and --batch both pair through this, before their plans. */
 void         padlock_plan_pair        (PadlockInput *const *inputs,
                                        guint               n_inputs,
+                                       PadlockPlanAsk      ask,
                                        int                *pairs);
 
 G_END_DECLS
