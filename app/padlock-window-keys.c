@@ -131,6 +131,8 @@ start_key_job (PadlockWindow *self,
   else if (plan == PADLOCK_PLAN_CHECK_DETACHED
            || plan == PADLOCK_PLAN_CHECK_SIGNED)
     padlock_job_set_checks_only (job, TRUE);
+  else if (plan == PADLOCK_PLAN_CHECK_LIST)
+    padlock_job_set_checks_list (job);
   else
     padlock_job_set_held_keys (job, self->held_keys);
   padlock_window_set_verify_home (job);
@@ -178,6 +180,7 @@ padlock_window_keys_start (PadlockWindow *self,
     case PADLOCK_PLAN_CHECK_CLEARSIGNED:
     case PADLOCK_PLAN_CHECK_DETACHED:
     case PADLOCK_PLAN_CHECK_SIGNED:
+    case PADLOCK_PLAN_CHECK_LIST:
     case PADLOCK_PLAN_DECRYPT_KEYS:
     case PADLOCK_PLAN_DECRYPT_KEYS_OR_PASSPHRASE:
       if (!*group)
