@@ -802,7 +802,6 @@ typedef struct
   char *path;
   GByteArray *sig;
   char *sig_name;
-  gboolean clearsigned;
 } ListRead;
 
 static void
@@ -825,8 +824,7 @@ list_signature_beside (const char *path)
     {
       char *sig = g_strconcat (path, suffixes[i], NULL);
 
-      if (g_file_test (sig, G_FILE_TEST_IS_REGULAR)
-          && !g_file_test (sig, G_FILE_TEST_IS_SYMLINK))
+      if (g_file_test (sig, G_FILE_TEST_IS_REGULAR))
         return sig;
       g_free (sig);
     }
@@ -893,7 +891,6 @@ read_list (PadlockJobRun          *run,
       pl_sink *sink = pl_sink_new_memory ();
       const uint8_t *text;
 
-      read->clearsigned = TRUE;
       err = pl_clearsign_read (src, CLEARSIGNED_LIST_MAX, ctl, &msg, &len);
       if (!err)
         {

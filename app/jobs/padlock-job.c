@@ -679,6 +679,10 @@ padlock_job_set_checks_list (PadlockJob *self)
   g_return_if_fail (self->direction == PADLOCK_DIRECTION_DECRYPT);
 
   self->list = TRUE;
+  /* What its input's sniff said (padlock_job_new_for_input) is the
+   * list's job's to read: a cleartext-signed list writes no text. */
+  self->clearsigned = FALSE;
+  self->signed_only = FALSE;
   /* Its name is the list's: the signed file's when its input is a
    * signature (named already), else its input's. */
   if (!self->signed_file)
