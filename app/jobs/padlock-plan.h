@@ -18,11 +18,12 @@
  *                                             nothing); else as any file
  *                                             that is no message, above
  *   cleartext-signed text (gpg --clearsign)   CHECK_CLEARSIGNED: nothing
- *                                             to open, its signature
+ *     not named as a checksum list (below)    to open, its signature
  *                                             checked, its text written
  *   a detached signature (PL_SNIFF_SIGNATURE: CHECK_DETACHED: its data
  *     gpg --detach-sign, sqop sign), by its   file read and checked,
- *     content, whatever its name              nothing written (issue 34)
+ *     content, whatever its name (but a list's nothing written (issue 34)
+ *     signature: below)
  *   a message that is not encrypted (gpg -s,  CHECK_SIGNED: its
  *     sqop inline-sign; also a literal        signatures checked, its
  *     packet alone: pl_sniff_result's         data written; no
@@ -44,7 +45,7 @@
  *     a list (SHA256SUMS.gpg): by its name,   the list beside it or given
  *     the list is not read here               with it); a list that turns
  *                                             out not to read as one is
- *                                             a detached check, as below
+ *                                             a detached check, as above
  *   a message with SKESKs only, or whose      DECRYPT_PASSPHRASE
  *     packets the sniffer could not read
  *   a message with a PKESK, no HELD_KEYS      WAIT_FOR_KEYS with
