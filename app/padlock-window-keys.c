@@ -135,6 +135,8 @@ start_key_job (PadlockWindow *self,
   else if (plan == PADLOCK_PLAN_CHECK_DETACHED
            || plan == PADLOCK_PLAN_CHECK_SIGNED)
     padlock_job_set_checks_only (job, TRUE);
+  else if (plan == PADLOCK_PLAN_CHECK_LIST)
+    padlock_job_set_checks_list (job);
   else
     padlock_job_set_held_keys (job, self->held_keys);
   /* Its row names the data file and counts its size from the start:
@@ -147,6 +149,10 @@ start_key_job (PadlockWindow *self,
       if (signed_file || beside)
         padlock_job_set_signed_file (job, signed_file ? signed_file : beside);
     }
+  /* A list's signature given with its list (padlock_plan_pair) reads
+   * that one; alone, the job finds the list beside it. */
+  if (plan == PADLOCK_PLAN_CHECK_LIST && signed_file)
+    padlock_job_set_signed_file (job, signed_file);
   padlock_window_set_verify_home (job);
   g_object_set_qdata (G_OBJECT (job), key_job_quark (),
                       GINT_TO_POINTER (plan == PADLOCK_PLAN_DECRYPT_KEYS_OR_PASSPHRASE
@@ -193,6 +199,7 @@ padlock_window_keys_start (PadlockWindow *self,
     case PADLOCK_PLAN_CHECK_CLEARSIGNED:
     case PADLOCK_PLAN_CHECK_DETACHED:
     case PADLOCK_PLAN_CHECK_SIGNED:
+    case PADLOCK_PLAN_CHECK_LIST:
     case PADLOCK_PLAN_DECRYPT_KEYS:
     case PADLOCK_PLAN_DECRYPT_KEYS_OR_PASSPHRASE:
       if (!*group)

@@ -15,6 +15,8 @@
 #include "gnupg-home.h"
 #include "packet-builder.h"
 #include "padlock-agent.h"
+#include "padlock-checksums.h"
+#include "padlock-error.h"
 #include "padlock-held-keys.h"
 #include "padlock-job.h"
 #include "padlock-keyring.h"
@@ -849,6 +851,142 @@ test_detached_job (void)
                    "together.");
 }
 
+/* A list's job as the window makes one for a plan CHECK_LIST: by path,
+ * not sniffed, no passphrase nor keys. */
+static PadlockJob *
+run_list_job (const char *path)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(PadlockQueue) queue = padlock_queue_new ();
+  PadlockJobConfig config = { 0 };
+  PadlockJob *job = padlock_job_new (file, PADLOCK_DIRECTION_DECRYPT,
+                                     &config);
+
+  padlock_job_set_checks_list (job);
+  padlock_job_set_verify_home (job, home->dir);
+  padlock_queue_add (queue, job);
+  g_assert_true (at_wait_queue_idle (queue, WAIT_MS));
+  return job;
+}
+
+/* "HEX  NAME\n" for DATA, as sha256sum writes it. */
+static char *
+sum_line (const char *data, const char *name)
+{
+  g_autofree char *hex = g_compute_checksum_for_string (G_CHECKSUM_SHA256,
+                                                        data, -1);
+
+  return g_strdup_printf ("%s  %s\n", hex, name);
+}
+
+#define ISO "an image\n"
+/* A name with U+202E RIGHT-TO-LEFT OVERRIDE: shown escaped. */
+#define RLO_NAME "a\xe2\x80\xaeosi.txt"
+
+/* A checksum list (issue 34 §3) as the window checks it: SHA256SUMS of
+ * three files, one here, its signature beside it.  The list alone and
+ * its signature alone each make the list's job: the signature good, the
+ * file matching, the others counted, nothing written, and the row's
+ * words; the file altered, the job fails naming it; the list changed by
+ * one octet, the signature is bad and no file is checked; unsigned, it
+ * is checked, saying nobody vouches for it; a name that could lie is
+ * escaped. */
+static void
+test_list_job (void)
+{
+  g_autofree char *dir = tu_new_dir ("list-job");
+  g_autofree char *iso = g_build_filename (dir, "debian-12.iso", NULL);
+  g_autofree char *list = g_build_filename (dir, "SHA256SUMS", NULL);
+  g_autofree char *l1 = sum_line (ISO, "debian-12.iso");
+  g_autofree char *l2 = sum_line ("other\n", "debian-12-dvd.iso");
+  g_autofree char *l3 = sum_line ("more\n", "debian-12-cd.iso");
+  g_autofree char *text = g_strconcat (l1, l2, l3, NULL);
+  g_autofree char *sig = gpg_sign_file (dir, "SHA256SUMS.gpg", text,
+                                        "--detach-sign");
+  const char *good_words = "SHA256SUMS: signed by Alice <alice@example.org> "
+                           "· debian-12.iso matches";
+  const char *inputs[] = { list, sig };
+  PadlockChecksumsTotals t;
+
+  g_assert_true (g_file_set_contents (iso, ISO, -1, NULL));
+  g_assert_true (g_file_set_contents (list, text, -1, NULL));
+  for (guint i = 0; i < G_N_ELEMENTS (inputs); i++)
+    {
+      g_autoptr(PadlockJob) job = run_list_job (inputs[i]);
+      g_autofree char *words = NULL;
+      g_autofree char *listing = NULL;
+
+      g_test_message ("%s", inputs[i]);
+      g_assert_no_error (padlock_job_get_error (job));
+      g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_DONE);
+      g_assert_true (padlock_job_get_checks_list (job));
+      g_assert_false (padlock_job_get_detached (job));
+      g_assert_true (padlock_job_get_verifies (job));
+      g_assert_null (padlock_job_get_output (job));
+      g_assert_cmpstr (padlock_job_get_output_name (job), ==, "SHA256SUMS");
+      g_assert_cmpint (only_verdict (job), ==, PADLOCK_SIGNATURE_GOOD);
+      padlock_checksums_get_totals (padlock_job_get_checksums (job), &t);
+      g_assert_cmpuint (t.n_ok, ==, 1);
+      g_assert_cmpuint (t.n_not_here, ==, 2);
+      g_assert_cmpuint (t.n_differ + t.n_unreadable + t.n_pending, ==, 0);
+      /* It read the present file: its octets are the job's. */
+      g_assert_cmpuint (padlock_job_get_bytes_done (job), ==, strlen (ISO));
+      words = padlock_job_dup_list_verdict (job, FALSE);
+      g_assert_cmpstr (words, ==, good_words);
+      listing = tu_list_dir (dir);
+      g_assert_cmpstr (listing, ==, "SHA256SUMS|SHA256SUMS.gpg|debian-12.iso");
+    }
+
+  /* The image altered: the job fails, naming it. */
+  g_assert_true (g_file_set_contents (iso, "an imagf\n", -1, NULL));
+  {
+    g_autoptr(PadlockJob) job = run_list_job (list);
+    g_autofree char *words = padlock_job_dup_list_verdict (job, FALSE);
+
+    g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_FAILED);
+    g_assert_cmpstr (padlock_job_get_error (job)->message, ==,
+                     "debian-12.iso does not match the signed checksum.");
+    g_assert_cmpint (only_verdict (job), ==, PADLOCK_SIGNATURE_GOOD);
+    g_assert_cmpstr (words, ==, "SHA256SUMS: signed by Alice "
+                     "<alice@example.org> · debian-12.iso does not match the "
+                     "signed checksum");
+  }
+  g_assert_true (g_file_set_contents (iso, ISO, -1, NULL));
+
+  /* One octet of the list changed: bad, nothing checked. */
+  {
+    g_autofree char *changed = g_strdup (text);
+    g_autoptr(PadlockJob) job = NULL;
+
+    changed[0] = changed[0] == '0' ? '1' : '0';
+    g_assert_true (g_file_set_contents (list, changed, -1, NULL));
+    job = run_list_job (sig);
+    g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_FAILED);
+    g_assert_true (g_error_matches (padlock_job_get_error (job),
+                                    PADLOCK_ERROR, PADLOCK_ERROR_INTEGRITY));
+    g_assert_cmpint (only_verdict (job), ==, PADLOCK_SIGNATURE_BAD);
+    g_assert_null (padlock_job_get_checksums (job));
+  }
+
+  /* Unsigned, and a name with a bidi control. */
+  g_assert_cmpint (g_unlink (sig), ==, 0);
+  {
+    g_autofree char *rlo = g_build_filename (dir, RLO_NAME, NULL);
+    g_autofree char *line = sum_line ("rlo\n", RLO_NAME);
+    g_autoptr(PadlockJob) job = NULL;
+    g_autofree char *words = NULL;
+
+    g_assert_true (g_file_set_contents (rlo, "rlo\n", -1, NULL));
+    g_assert_true (g_file_set_contents (list, line, -1, NULL));
+    job = run_list_job (list);
+    g_assert_no_error (padlock_job_get_error (job));
+    g_assert_cmpuint (padlock_job_get_signatures (job)->len, ==, 0);
+    words = padlock_job_dup_list_verdict (job, FALSE);
+    g_assert_cmpstr (words, ==, "SHA256SUMS is not signed: nobody vouches "
+                     "for it · a\\u202Eosi.txt matches the list");
+  }
+}
+
 /* gpg -s (signed, not encrypted): no passphrase, its data written as
  * the name less .gpg, the verdict good. */
 static void
@@ -890,6 +1028,7 @@ main (int argc, char **argv)
                    test_clearsigned_batch_unknown);
   g_test_add_func ("/app-sigs/clearsigned/job", test_clearsigned_job);
   g_test_add_func ("/app-sigs/detached/job", test_detached_job);
+  g_test_add_func ("/app-sigs/list/job", test_list_job);
   g_test_add_func ("/app-sigs/signed-only/job", test_signed_only_job);
   g_test_add_func ("/app-sigs/batch/sign-default", test_batch_sign_default);
   g_test_add_func ("/app-sigs/batch/sign-pinentry", test_batch_sign_pinentry);

@@ -21,6 +21,7 @@
 #include "algo.h"
 #include "padlock-checksums.h"
 #include "padlock-error.h"
+#include "padlock-signature.h"
 
 #ifndef TMPFS_MAGIC
 #define TMPFS_MAGIC 0x01021994
@@ -458,6 +459,118 @@ test_big_file (void)
   tu_remove_tree (dir);
 }
 
+/* "HEX  NAME\n" of DATA by G_CHECKSUM TYPE. */
+static char *
+line_of (GChecksumType type, const char *data, const char *name)
+{
+  g_autofree char *hex = g_compute_checksum_for_string (type, data, -1);
+
+  return g_strdup_printf ("%s  %s\n", hex, name);
+}
+
+/* A verdict as padlock-signature.h gives one. */
+static GPtrArray *
+verdicts (PadlockSignatureVerdict verdict, const char *signer)
+{
+  GPtrArray *array = g_ptr_array_new_with_free_func (
+                       (GDestroyNotify) padlock_signature_free);
+  PadlockSignature *s = g_new0 (PadlockSignature, 1);
+
+  s->verdict = verdict;
+  s->signer = g_strdup (signer);
+  s->signer_name = g_strdup (signer);
+  s->fingerprint = g_strdup ("0123456789ABCDEF0123456789ABCDEF01234567");
+  g_ptr_array_add (array, s);
+  return array;
+}
+
+/* The words of a checked list (the window's row, and a failed job's
+ * error): the signature's verdict, then the files': the first that
+ * differs and how many more, a weak match, none here; names escaped in
+ * the row, raw in the error (whoever shows it escapes it). */
+static void
+test_words (void)
+{
+  g_autofree char *dir = tu_new_dir ("checksums-words");
+  g_autoptr(GFile) folder = g_file_new_for_path (dir);
+  g_autofree char *a = line_of (G_CHECKSUM_SHA256, "a\n", "a.iso");
+  g_autofree char *b = line_of (G_CHECKSUM_SHA256, "b\n", "b\xe2\x80\xae.iso");
+  g_autofree char *c = line_of (G_CHECKSUM_SHA256, "c\n", "c.iso");
+  g_autofree char *d = line_of (G_CHECKSUM_SHA256, "d\n", "d.iso");
+  g_autofree char *list = g_strconcat (a, b, c, d, NULL);
+  g_autofree char *md5 = line_of (G_CHECKSUM_MD5, "a\n", "a.iso");
+  g_autoptr(GPtrArray) good = verdicts (PADLOCK_SIGNATURE_GOOD,
+                                        "Bob <bob@example.org>");
+  g_autoptr(GPtrArray) unknown = verdicts (PADLOCK_SIGNATURE_UNKNOWN_KEY,
+                                           NULL);
+  static const char *const files[][2] = {
+    { "a.iso", "a\n" }, { "b\xe2\x80\xae.iso", "B\n" }, { "c.iso", "C\n" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (files); i++)
+    {
+      g_autofree char *path = g_build_filename (dir, files[i][0], NULL);
+
+      g_assert_true (g_file_set_contents (path, files[i][1], -1, NULL));
+    }
+  {
+    g_autoptr(PadlockChecksums) self = padlock_checksums_new_from_data (
+      (const guint8 *) list, strlen (list), "SHA256SUMS", folder, NULL);
+    g_autoptr(GError) error = NULL;
+    g_autofree char *words = NULL;
+    g_autofree char *row = NULL;
+
+    g_assert_true (padlock_checksums_run (self, NULL, NULL, NULL, NULL));
+    error = padlock_checksums_failure (self, "SHA256SUMS", TRUE);
+    g_assert_error (error, PADLOCK_ERROR, PADLOCK_ERROR_INTEGRITY);
+    g_assert_cmpstr (error->message, ==, "b\xe2\x80\xae.iso and 1 more file "
+                     "do not match the signed checksums.");
+    g_clear_error (&error);
+    error = padlock_checksums_failure (self, "SHA256SUMS", FALSE);
+    g_assert_cmpstr (error->message, ==, "b\xe2\x80\xae.iso and 1 more file "
+                     "do not match the checksums in SHA256SUMS.");
+    words = padlock_checksums_describe (self, "SHA256SUMS", good, FALSE);
+    g_assert_cmpstr (words, ==, "SHA256SUMS: signed by Bob <bob@example.org> "
+                     "· b\\u202E.iso and 1 more file do not match the "
+                     "signed checksums");
+    row = padlock_checksums_describe (self, "SHA256SUMS", unknown, TRUE);
+    g_test_message ("%s", row);
+    g_assert_true (g_str_has_prefix (row, "\xe2\x81\xa8SHA256SUMS\xe2\x81\xa9: "
+                                          "Signed by an unknown key 0123 "));
+    g_assert_true (g_str_has_suffix (row, "\xe2\x81\xa8" "b\\u202E.iso\xe2\x81\xa9 "
+                                          "and 1 more file do not match the "
+                                          "checksums in \xe2\x81\xa8SHA256SUMS"
+                                          "\xe2\x81\xa9"));
+  }
+  {
+    g_autoptr(PadlockChecksums) self = padlock_checksums_new_from_data (
+      (const guint8 *) d, strlen (d), "SHA256SUMS", folder, NULL);
+    g_autoptr(GError) error = NULL;
+    g_autofree char *words = NULL;
+
+    g_assert_true (padlock_checksums_run (self, NULL, NULL, NULL, NULL));
+    error = padlock_checksums_failure (self, "SHA256SUMS", TRUE);
+    g_assert_error (error, PADLOCK_ERROR, PADLOCK_ERROR_IO);
+    g_assert_cmpstr (error->message, ==, "None of the files SHA256SUMS lists "
+                     "is in its folder: nothing was checked.");
+    words = padlock_checksums_describe (self, "SHA256SUMS", NULL, FALSE);
+    g_assert_cmpstr (words, ==, "SHA256SUMS is not signed: nobody vouches "
+                     "for it · none of the files SHA256SUMS lists is in its "
+                     "folder");
+  }
+  {
+    g_autoptr(PadlockChecksums) self = padlock_checksums_new_from_data (
+      (const guint8 *) md5, strlen (md5), "MD5SUMS", folder, NULL);
+    g_autofree char *words = NULL;
+
+    g_assert_true (padlock_checksums_run (self, NULL, NULL, NULL, NULL));
+    g_assert_null (padlock_checksums_failure (self, "MD5SUMS", TRUE));
+    words = padlock_checksums_describe (self, "MD5SUMS", good, FALSE);
+    g_assert_cmpstr (words, ==, "MD5SUMS: signed by Bob <bob@example.org> · "
+                     "a.iso matches, by MD5 or SHA-1 only: a weak checksum");
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -472,5 +585,6 @@ main (int argc, char **argv)
   g_test_add_func ("/padlock-checksums/nothing", test_nothing);
   g_test_add_func ("/padlock-checksums/cancel", test_cancel);
   g_test_add_func ("/padlock-checksums/big-file", test_big_file);
+  g_test_add_func ("/padlock-checksums/words", test_words);
   return g_test_run ();
 }

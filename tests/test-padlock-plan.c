@@ -54,6 +54,7 @@ typedef struct
 #define CHECK PADLOCK_PLAN_CHECK_CLEARSIGNED
 #define DETACHED PADLOCK_PLAN_CHECK_DETACHED
 #define SIGNED PADLOCK_PLAN_CHECK_SIGNED
+#define LIST PADLOCK_PLAN_CHECK_LIST
 #define IMPORT PADLOCK_PLAN_IMPORT_KEYS
 #define WAIT PADLOCK_PLAN_WAIT_FOR_KEYS
 #define NOTHING PADLOCK_PLAN_ASK_NOTHING
@@ -108,6 +109,21 @@ static const Case by_content[] = {
   { "inline.asc", NOTHING, 0, ALL (SIGNED) },
   { "inline-named", NOTHING, 0, ALL (SIGNED) },
   { "|inline.gpg", NOTHING, 0, ALL (SIGNED) },
+  /* Checksum lists (issue 34 §3): by name and content; signed beside
+   * it, or not (the job finds out); cleartext-signed; its detached
+   * signature alone, by the name of the list it signs. */
+  { "SHA256SUMS", NOTHING, PADLOCK_PLAN_IMPORT, ALL (LIST) },
+  { "sha256sum.txt", NOTHING, 0, ALL (LIST) },
+  { "Fedora-38-CHECKSUM", NOTHING, 0, ALL (LIST) },
+  { "SHA512SUMS", NOTHING, 0, ALL (LIST) },
+  { "SHA256SUMS.gpg", NOTHING, PADLOCK_PLAN_IMPORT, ALL (LIST) },
+  { "big-SHA256SUMS", NOTHING, 0, ALL (LIST) },
+  /* Named as a list, and none; a list named otherwise; a list through
+   * a pipe (no folder); a cleartext-signed text not named as a list. */
+  { "SHA1SUMS", NOTHING, 0, ALL (ENC) },
+  { "listing.txt", NOTHING, 0, ALL (ENC) },
+  { "|SHA256SUMS", NOTHING, 0, ALL (ENC) },
+  { "signed.txt", NOTHING, 0, ALL (CHECK) },
 };
 
 /* --encrypt, Encrypt Files…: whatever it is. */
@@ -121,6 +137,9 @@ static const Case to_encrypt[] = {
   { "|mine.gpg", TO_ENCRYPT, 0, ALL (ENC) },
   { "data.bin.sig", TO_ENCRYPT, 0, ALL (ENC) },
   { "inline.gpg", TO_ENCRYPT, 0, ALL (ENC) },
+  { "SHA256SUMS", TO_ENCRYPT, 0, ALL (ENC) },
+  { "SHA256SUMS.gpg", TO_ENCRYPT, 0, ALL (ENC) },
+  { "SHA512SUMS", TO_ENCRYPT, 0, ALL (ENC) },
 };
 
 /* --decrypt, Decrypt Files…: by content, whatever the name; what is no
@@ -140,6 +159,11 @@ static const Case to_decrypt[] = {
   { "a-signature", TO_DECRYPT, 0, ALL (DETACHED) },
   { "inline.asc", TO_DECRYPT, 0, ALL (SIGNED) },
   { "data.bin", TO_DECRYPT, 0, ALL (PW) },
+  /* A list is checked: what "decrypting" it can mean. */
+  { "SHA256SUMS", TO_DECRYPT, 0, ALL (LIST) },
+  { "SHA256SUMS.gpg", TO_DECRYPT, 0, ALL (LIST) },
+  { "SHA512SUMS", TO_DECRYPT, 0, ALL (LIST) },
+  { "SHA1SUMS", TO_DECRYPT, 0, ALL (PW) },
 };
 
 static void
@@ -203,6 +227,64 @@ gpg_encrypt_many (const char *name)
                            "-r", other_fprs[6], "-r", other_fprs[7], NULL),
                    ==, 0);
   write_file (name, out);
+}
+
+/* "HEX  NAME" for DATA (a string) named NAME, as sha256sum writes it. */
+static char *
+sum_line (const char *data, const char *name)
+{
+  g_autofree char *hex = g_compute_checksum_for_string (G_CHECKSUM_SHA256,
+                                                        data, -1);
+
+  return g_strdup_printf ("%s  %s\n", hex, name);
+}
+
+/* Checksum lists: SHA256SUMS (of data.bin and a file not there) and its
+ * detached signature, an unsigned sha256sum.txt, a BSD-style
+ * Fedora-38-CHECKSUM, a cleartext-signed SHA512SUMS, a list longer than
+ * the sniffer reads (its last line cut there), and what is no list: a
+ * SHA1SUMS of words, and a list named listing.txt. */
+static void
+make_lists (void)
+{
+  g_autofree char *line = sum_line ("signed data\n", "data.bin");
+  g_autofree char *other = sum_line ("elsewhere\n", "debian-12.iso");
+  g_autofree char *list = g_strconcat (line, other, NULL);
+  g_autofree char *hex = g_compute_checksum_for_string (G_CHECKSUM_SHA512,
+                                                        "signed data\n", -1);
+  g_autofree char *sha512 = g_strdup_printf ("%s *data.bin\n", hex);
+  g_autofree char *bsd = g_strdup_printf ("# Fedora-38.iso: 1 bytes\n"
+                                          "SHA256 (data.bin) = %.64s\n", list);
+  g_autofree char *cleartext = tg_clearsign (home, alice_fpr, sha512, NULL,
+                                             NULL);
+  g_autoptr(GString) big = g_string_new (NULL);
+  g_autoptr(GBytes) bytes = g_bytes_new (list, strlen (list));
+
+  write_file ("SHA256SUMS", bytes);
+  gpg_sign ("SHA256SUMS.gpg", bytes, "--detach-sign", FALSE);
+  write_file ("sha256sum.txt", bytes);
+  write_file ("listing.txt", bytes);
+  {
+    g_autoptr(GBytes) b = g_bytes_new (bsd, strlen (bsd));
+    g_autoptr(GBytes) c = g_bytes_new (cleartext, strlen (cleartext));
+    g_autoptr(GBytes) words = g_bytes_new_static ("no sums here\n", 13);
+
+    write_file ("Fedora-38-CHECKSUM", b);
+    write_file ("SHA512SUMS", c);
+    write_file ("SHA1SUMS", words);
+  }
+  for (guint i = 0; big->len <= 2 * PL_SNIFF_SIZE; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("file-%u.iso", i);
+      g_autofree char *l = sum_line (name, name);
+
+      g_string_append (big, l);
+    }
+  {
+    g_autoptr(GBytes) b = g_bytes_new (big->str, big->len);
+
+    write_file ("big-SHA256SUMS", b);
+  }
 }
 
 static PadlockHeldKeys *
@@ -282,6 +364,7 @@ make_inputs (void)
     gpg_sign ("inline.asc", data, "-s", TRUE);
     gpg_sign ("inline-named", data, "-s", FALSE);
   }
+  make_lists ();
   g_assert_cmpint (tg_gpg (home, NULL, NULL, &armored_key, "--armor",
                            "--export", alice_fpr, NULL), ==, 0);
   write_file ("alice.asc", armored_key);
@@ -418,6 +501,9 @@ test_inputs_are_what_they_say (void)
     { "data.bin.asc", PL_SNIFF_SIGNATURE, 1, 0, 0, 0 },
     { "inline.gpg", PL_SNIFF_MESSAGE, 0, 0, 0, 0 },
     { "inline.asc", PL_SNIFF_MESSAGE, 1, 0, 0, 0 },
+    { "SHA512SUMS", PL_SNIFF_CLEARSIGNED, 1, 0, 0, 0 },
+    { "SHA256SUMS.gpg", PL_SNIFF_SIGNATURE, 0, 0, 0, 0 },
+    { "SHA256SUMS", PL_SNIFF_NOT_OPENPGP, 0, 0, 0, 0 },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (want); i++)
@@ -435,6 +521,26 @@ test_inputs_are_what_they_say (void)
       g_assert_cmpint (skesk, ==, want[i].skesk);
       g_assert_cmpuint (s->key_packets_left_out, ==, want[i].left_out);
     }
+  /* What the content of each list says (the plan adds the name). */
+  {
+    static const struct { const char *name; gboolean list; } lists[] = {
+      { "SHA256SUMS", TRUE }, { "sha256sum.txt", TRUE },
+      { "listing.txt", TRUE }, { "Fedora-38-CHECKSUM", TRUE },
+      { "big-SHA256SUMS", TRUE }, { "SHA1SUMS", FALSE },
+      { "SHA512SUMS", FALSE }, { "SHA256SUMS.gpg", FALSE },
+      { "notes.txt", FALSE }, { "folder", FALSE }, { "|SHA256SUMS", FALSE },
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (lists); i++)
+      {
+        Case c = { lists[i].name };
+        g_autoptr(PadlockInput) input = open_input (&c);
+
+        g_test_message ("%s: checksum text?", lists[i].name);
+        g_assert_cmpint (padlock_input_is_checksum_text (input), ==,
+                         lists[i].list);
+      }
+  }
   /* Alice's PKESK is among the eight kept. */
   {
     Case c = { "many.gpg" };
@@ -515,6 +621,50 @@ test_pair (void)
     padlock_input_unref (inputs[i]);
 }
 
+/* A checksum list given with its signature: one job, the signature's,
+ * a list's (CHECK_LIST) that is given the list; the list then jobless.
+ * Given alone, each is a list's job too (its job finds the other beside
+ * it); an unsigned list and a cleartext-signed one are on their own. */
+static void
+test_pair_lists (void)
+{
+  static const char *const names[] = { "SHA256SUMS", "sha256sum.txt",
+                                       "SHA256SUMS.gpg", "SHA512SUMS",
+                                       "data.bin.sig" };
+  const int want[] = { PADLOCK_PLAN_SIGNED_DATA, PADLOCK_PLAN_UNPAIRED, 0,
+                       PADLOCK_PLAN_UNPAIRED, PADLOCK_PLAN_UNPAIRED };
+  const PadlockPlan plans[] = { LIST, LIST, LIST, LIST, DETACHED };
+  PadlockInput *inputs[G_N_ELEMENTS (names)];
+  int pairs[G_N_ELEMENTS (names)];
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      Case c = { names[i] };
+
+      inputs[i] = open_input (&c);
+    }
+  padlock_plan_pair (inputs, G_N_ELEMENTS (names), PADLOCK_PLAN_ASK_NOTHING,
+                     pairs);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      PadlockPlan plan = padlock_plan_decide (inputs[i],
+                                              PADLOCK_PLAN_ASK_NOTHING, NULL,
+                                              0);
+
+      g_test_message ("%s: %d, %s", names[i], pairs[i],
+                      padlock_plan_to_string (plan));
+      g_assert_cmpint (pairs[i], ==, want[i]);
+      g_assert_cmpint (plan, ==, plans[i]);
+    }
+  /* The signature alone, and the list alone: each unpaired. */
+  padlock_plan_pair (inputs + 2, 1, PADLOCK_PLAN_ASK_NOTHING, pairs);
+  g_assert_cmpint (pairs[0], ==, PADLOCK_PLAN_UNPAIRED);
+  padlock_plan_pair (inputs, 1, PADLOCK_PLAN_ASK_NOTHING, pairs);
+  g_assert_cmpint (pairs[0], ==, PADLOCK_PLAN_UNPAIRED);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    padlock_input_unref (inputs[i]);
+}
+
 /* Where the window and --batch disagreed: nine PKESKs, Alice's among
  * those the sniffer keeps.  `padlock --batch --decrypt` now follows the
  * plan (DECRYPT_KEYS_OR_PASSPHRASE) as the window did: Alice's key opens
@@ -553,6 +703,7 @@ main (int argc, char **argv)
   g_test_add_func ("/plan/batch-many-recipients", test_batch_many_recipients);
   g_test_add_func ("/plan/signed-file", test_signed_file);
   g_test_add_func ("/plan/pair", test_pair);
+  g_test_add_func ("/plan/pair-lists", test_pair_lists);
   make_inputs ();
   status = g_test_run ();
   g_clear_pointer (&mine, padlock_held_keys_unref);

@@ -13,6 +13,7 @@
 
 #include "job.h"
 #include "packet.h"
+#include "padlock-checksums.h"
 #include "padlock-format.h"
 #include "padlock-held-keys.h"
 #include "padlock-input.h"
@@ -366,6 +367,44 @@ undo_late_commit (PadlockJob *job, const char *input)
   return TRUE;
 }
 
+/* A checksum list's check, once its files were looked at: a line per
+ * present file, "checked SHA256SUMS -> debian-12.iso sha256 ok" (or
+ * "differs", "unreadable"), then the summary, "checked SHA256SUMS: 1 ok,
+ * 0 differ, 5 not here, signature good FPR WORD" (padlock-checksums.h;
+ * "unsigned" when the list has no signature).  Not translated: for
+ * scripts.  A signature neither good nor not certified counts as bad
+ * (signatures_line); an unsigned list is said on stderr and fails the
+ * batch too: nobody vouches for it, so exit 0 says nothing of it. */
+static void
+print_list (Batch *batch, PadlockJob *job, const char *word)
+{
+  PadlockChecksums *checksums = padlock_job_get_checksums (job);
+  const char *list = padlock_job_get_output_name (job);
+  g_autofree char *verdicts = signatures_line (batch, job);
+  g_autofree char *summary = NULL;
+
+  for (guint i = 0; i < padlock_checksums_get_n_files (checksums); i++)
+    {
+      g_autofree char *line = padlock_checksums_file_line (checksums, list, i);
+
+      if (line)
+        g_print ("%s\n", line);
+    }
+  summary = padlock_checksums_summary_line (checksums, list,
+                                            *verdicts ? verdicts + 1 : NULL);
+  g_print ("%s\n", summary);
+  fflush (stdout);
+  if (!*verdicts)
+    {
+      g_printerr ("padlock: %s: %s\n", word,
+                  /* Not a job's failure: its files were checked. */
+                  _("not signed: nobody vouches for this list, so its "
+                    "checksums say only that the files are the ones its "
+                    "writer listed."));
+      batch->n_bad_signatures++;
+    }
+}
+
 static void
 on_job_state (PadlockJob *job,
               GParamSpec *pspec,
@@ -393,6 +432,19 @@ on_job_state (PadlockJob *job,
   else if (padlock_job_get_state (job) == PADLOCK_JOB_DONE
            && padlock_job_get_direction (job) == PADLOCK_DIRECTION_SIGN)
     print_signed (job, input, output);
+  else if (padlock_job_get_checksums (job)
+           && padlock_job_get_state (job) != PADLOCK_JOB_CANCELLED)
+    {
+      /* Done, or failed by a file that differs: the lines either way. */
+      print_list (batch, job, output);
+      if (padlock_job_get_state (job) == PADLOCK_JOB_FAILED)
+        {
+          g_autofree char *reason = padlock_name_escape (padlock_job_get_error (job)->message);
+
+          batch->n_failed++;
+          g_printerr ("padlock: %s: %s\n", output, reason);
+        }
+    }
   else if (padlock_job_get_state (job) == PADLOCK_JOB_DONE)
     {
       g_autofree char *verdicts = signatures_line (batch, job);
@@ -589,10 +641,15 @@ make_jobs (Batch                  *batch,
       g_array_append_val (batch->plans, plan);
       job = add_job (batch, input, padlock_plan_direction (plan), config,
                      planned);
-      if (plan == PADLOCK_PLAN_CHECK_DETACHED && pairs[i] >= 0)
+      /* A signature given with its data file: a list's signature too,
+       * whose job is the list's. */
+      if ((plan == PADLOCK_PLAN_CHECK_DETACHED
+           || plan == PADLOCK_PLAN_CHECK_LIST) && pairs[i] >= 0)
         padlock_job_set_signed_file (job, padlock_input_get_file (
                                             g_ptr_array_index (batch->inputs,
                                                                pairs[i])));
+      if (plan == PADLOCK_PLAN_CHECK_LIST)
+        padlock_job_set_checks_list (job);
     }
   g_ptr_array_unref (batch->inputs);
   batch->inputs = planned;

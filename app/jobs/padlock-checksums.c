@@ -17,6 +17,7 @@
 #include "io.h"
 #include "padlock-error.h"
 #include "padlock-name.h"
+#include "padlock-signature.h"
 
 /* A thread's read: large enough that a block costs little beside its
  * hashing, small enough that cancel and progress come within a
@@ -615,4 +616,180 @@ padlock_checksums_summary_line (PadlockChecksums *self,
     g_string_append_printf (line, ", %u weak", t.n_weak);
   g_string_append_printf (line, ", %s", signature ? signature : "unsigned");
   return g_string_free (line, FALSE);
+}
+
+/* The first file in STATE, and how many are; -1 for none. */
+static int
+first_in_state (PadlockChecksums     *self,
+                PadlockChecksumState  state,
+                guint                *n)
+{
+  int first = -1;
+
+  *n = 0;
+  for (guint i = 0; i < self->n_files; i++)
+    if (padlock_checksums_get_state (self, i) == state)
+      {
+        if (first < 0)
+          first = (int) i;
+        (*n)++;
+      }
+  return first;
+}
+
+/* How names are put in words: as they are (an error's message, which
+ * whoever shows it escapes), escaped, or escaped and isolated. */
+typedef enum
+{
+  NAMES_RAW,
+  NAMES_ESCAPED,
+  NAMES_ISOLATED,
+} Names;
+
+static char *
+shown (const char *name,
+       Names       names)
+{
+  switch (names)
+    {
+    case NAMES_ISOLATED:
+      return padlock_name_display (name);
+    case NAMES_ESCAPED:
+      return padlock_name_escape (name);
+    case NAMES_RAW:
+    default:
+      return g_strdup (name);
+    }
+}
+
+/* The files' part of the words: the first that differs, else the first
+ * unreadable, else none here, else what matched.  NULL: nothing to say
+ * (not run). */
+static char *
+files_words (PadlockChecksums *self,
+             const char       *list,
+             gboolean          vouched,
+             Names             names)
+{
+  PadlockChecksumsTotals t;
+  g_autofree char *name = NULL;
+  guint n;
+  int i;
+
+  padlock_checksums_get_totals (self, &t);
+  if ((i = first_in_state (self, PADLOCK_CHECKSUM_DIFFERS, &n)) >= 0)
+    {
+      name = shown (self->files[i].entry->name, names);
+      if (n == 1)
+        return vouched
+               ? g_strdup_printf (_("%s does not match the signed checksum"),
+                                  name)
+               : g_strdup_printf (_("%s does not match the checksum in %s"),
+                                  name, list);
+      return vouched
+             ? g_strdup_printf (g_dngettext (NULL,
+                 "%s and %u more file do not match the signed checksums",
+                 "%s and %u more files do not match the signed checksums",
+                 n - 1), name, n - 1)
+             : g_strdup_printf (g_dngettext (NULL,
+                 "%s and %u more file do not match the checksums in %s",
+                 "%s and %u more files do not match the checksums in %s",
+                 n - 1), name, n - 1, list);
+    }
+  if ((i = first_in_state (self, PADLOCK_CHECKSUM_UNREADABLE, &n)) >= 0)
+    {
+      const GError *e = self->files[i].error;
+      g_autofree char *why = e ? shown (e->message, names) : NULL;
+
+      name = shown (self->files[i].entry->name, names);
+      return g_strdup_printf (_("%s could not be read: %s"), name,
+                              why ? why : "?");
+    }
+  if (!t.n_ok)
+    return g_strdup_printf (_("none of the files %s lists is in its folder"),
+                            list);
+  i = first_in_state (self, PADLOCK_CHECKSUM_OK, &n);
+  name = shown (self->files[i].entry->name, names);
+  if (t.n_weak)
+    return n == 1
+           ? g_strdup_printf (_("%s matches, by MD5 or SHA-1 only: a weak "
+                                "checksum"), name)
+           : g_strdup_printf (_("%u files match, %u of them by MD5 or SHA-1 "
+                                "only: a weak checksum"), n, t.n_weak);
+  if (n == 1)
+    return vouched ? g_strdup_printf (_("%s matches"), name)
+                   : g_strdup_printf (_("%s matches the list"), name);
+  return vouched ? g_strdup_printf (_("%u files match"), n)
+                 : g_strdup_printf (_("%u files match the list"), n);
+}
+
+/* Whether SIGNATURES vouch for the list: its worst verdict good, or
+ * good by a key not certified. */
+static gboolean
+vouched_by (GPtrArray               *signatures,
+            PadlockSignatureVerdict *worst,
+            guint                   *index)
+{
+  return padlock_signatures_worst (signatures, worst, index)
+         && (*worst == PADLOCK_SIGNATURE_GOOD
+             || *worst == PADLOCK_SIGNATURE_NOT_CERTIFIED);
+}
+
+char *
+padlock_checksums_describe (PadlockChecksums *self,
+                            const char       *list_name,
+                            GPtrArray        *signatures,
+                            gboolean          isolate)
+{
+  Names names = isolate ? NAMES_ISOLATED : NAMES_ESCAPED;
+  g_autofree char *list = shown (list_name, names);
+  g_autofree char *sig = NULL;
+  g_autofree char *files = NULL;
+  PadlockSignatureVerdict worst;
+  guint index;
+  gboolean vouched = vouched_by (signatures, &worst, &index);
+
+  if (!padlock_signatures_worst (signatures, &worst, &index))
+    sig = g_strdup_printf (_("%s is not signed: nobody vouches for it"),
+                           list);
+  else
+    {
+      const PadlockSignature *s = signatures->pdata[index];
+      g_autofree char *signer = s->signer ? shown (s->signer, names) : NULL;
+      g_autofree char *words = NULL;
+
+      if (worst == PADLOCK_SIGNATURE_GOOD && signer)
+        /* Translators: a checksum list's name, then its signer. */
+        sig = g_strdup_printf (_("%s: signed by %s"), list, signer);
+      else
+        {
+          words = padlock_signature_describe (s, isolate);
+          sig = g_strdup_printf ("%s: %s", list, words);
+        }
+    }
+  files = files_words (self, list, vouched, names);
+  /* Translators: a checksum list's signature, then its files. */
+  return g_strdup_printf (_("%s · %s"), sig, files);
+}
+
+GError *
+padlock_checksums_failure (PadlockChecksums *self,
+                           const char       *list_name,
+                           gboolean          vouched)
+{
+  PadlockChecksumsTotals t;
+  const char *list = list_name;
+  g_autofree char *words = NULL;
+
+  padlock_checksums_get_totals (self, &t);
+  if (t.n_differ == 0 && t.n_unreadable == 0 && t.n_ok > 0)
+    return NULL;
+  if (t.n_differ == 0 && t.n_unreadable == 0)
+    return g_error_new (PADLOCK_ERROR, PADLOCK_ERROR_IO,
+                        _("None of the files %s lists is in its folder: "
+                          "nothing was checked."), list);
+  words = files_words (self, list, vouched, NAMES_RAW);
+  return g_error_new (PADLOCK_ERROR, t.n_differ ? PADLOCK_ERROR_INTEGRITY
+                                                : PADLOCK_ERROR_IO,
+                      "%s.", words);
 }

@@ -161,6 +161,36 @@ char                *padlock_checksums_summary_line    (PadlockChecksums *self,
                                                         const char       *list_name,
                                                         const char       *signature);
 
+/* What a checked list's row says (issue 34 §3), translated, after the
+ * run: the list's signature first, then its files, joined by " · ":
+ *   "SHA256SUMS: signed by Debian CD signing key <…> · debian-12.iso matches"
+ *   "SHA256SUMS: signed by … · debian-12.iso does not match the signed
+ *    checksum"
+ *   "SHA256SUMS is not signed: nobody vouches for it · debian-12.iso
+ *    matches it"
+ * LIST_NAME is the list's base name; SIGNATURES (PadlockSignature,
+ * padlock-signature.h) the verdicts of its signature, NULL or empty when
+ * it has none.  The signature's part is the worst verdict's: a good one
+ * names the user ID it verified (its signer), any other says what
+ * padlock_signature_describe says.  Every name (the list's, the files',
+ * the signer's) is escaped (padlock_name_escape), with ISOLATE also in
+ * bidi isolates (the window's). */
+char                *padlock_checksums_describe        (PadlockChecksums *self,
+                                                        const char       *list_name,
+                                                        GPtrArray        *signatures,
+                                                        gboolean          isolate);
+
+/* Why a checked list's job fails, or NULL when it does not: a file that
+ * differs ("debian-12.iso does not match the signed checksum" when
+ * VOUCHED, a signature good or not certified; else "... the checksum in
+ * SHA256SUMS"; with more, "and N more"), else one unreadable, else none
+ * of its files present (nothing was checked).  PADLOCK_ERROR_INTEGRITY,
+ * or PADLOCK_ERROR_IO for the last two.  Its names are raw, as in any
+ * job's error: whoever shows it escapes it (padlock_name_escape). */
+GError              *padlock_checksums_failure         (PadlockChecksums *self,
+                                                        const char       *list_name,
+                                                        gboolean          vouched);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PadlockChecksums, padlock_checksums_free)
 
 G_END_DECLS

@@ -10,6 +10,7 @@
 #include <glib/gi18n.h>
 #include <glib-unix.h>
 
+#include "checksums.h"
 #include "streamsource.h"
 
 struct _PadlockInput
@@ -27,7 +28,33 @@ struct _PadlockInput
   gboolean ended;               /* the stream ended within the prefix */
   gboolean taken;               /* a stream's source was handed out */
   pl_sniff_result sniff;
+  gboolean checksum_text;       /* padlock_input_is_checksum_text */
 };
+
+/* Whether the first LEN octets at HEAD of a regular file of SIZE octets
+ * named NAME read as a checksum list (core/checksums.h): its whole lines
+ * (the last one may be cut by the buffer) hold at least one entry. */
+static gboolean
+head_is_checksum_text (const guint8 *head,
+                       gsize         len,
+                       gint64        size,
+                       const char   *name)
+{
+  pl_checksums list;
+  gpg_error_t err;
+
+  if ((gint64) len < size)
+    {
+      const guint8 *lf = memrchr (head, '\n', len);
+
+      if (!lf)
+        return FALSE;
+      len = (gsize) (lf - head) + 1;
+    }
+  err = pl_checksums_parse (head, len, name, &list);
+  pl_checksums_clear (&list);
+  return !err;
+}
 
 static void
 sniff_regular (PadlockInput *self)
@@ -39,6 +66,13 @@ sniff_regular (PadlockInput *self)
     n = pread (self->fd, head, sizeof head, 0);
   while (n < 0 && errno == EINTR);
   pl_sniff (head, n > 0 ? (size_t) n : 0, self->st.st_size, &self->sniff);
+  if (self->sniff.kind == PL_SNIFF_NOT_OPENPGP && n > 0)
+    {
+      g_autofree char *name = g_file_get_basename (self->file);
+
+      self->checksum_text = head_is_checksum_text (head, (gsize) n,
+                                                   self->st.st_size, name);
+    }
   self->prefix_done = TRUE;
 }
 
@@ -160,6 +194,13 @@ padlock_input_get_sniff (PadlockInput *self)
 {
   g_return_val_if_fail (self != NULL, NULL);
   return &self->sniff;
+}
+
+gboolean
+padlock_input_is_checksum_text (PadlockInput *self)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+  return self->checksum_text;
 }
 
 /* One padlock_input_read_prefix_async: its sources, on the main context. */

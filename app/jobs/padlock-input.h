@@ -46,6 +46,14 @@ gboolean               padlock_input_is_sniffed  (PadlockInput  *self);
 /* What the first octets are: all zero for a folder, and for a stream
  * until its prefix is read. */
 const pl_sniff_result *padlock_input_get_sniff   (PadlockInput  *self);
+/* A regular file that is not OpenPGP, whose first octets are text that
+ * reads as a checksum list under its name (core/checksums.h: its whole
+ * lines within PL_SNIFF_SIZE hold at least one entry).  What it says of
+ * the content only: whether the input is a list to check is the plan's
+ * to decide, by its name too (padlock-plan.h).  FALSE for a stream, a
+ * folder, OpenPGP, and a list whose first entry lies past those
+ * octets. */
+gboolean               padlock_input_is_checksum_text (PadlockInput *self);
 
 /* A stream: reads its first octets (up to PL_SNIFF_SIZE, or until it
  * ends) as they arrive, on the thread-default main context, without

@@ -17,6 +17,7 @@
 #include "job.h"
 #include "padlock-folder.h"
 #include "padlock-agent.h"
+#include "padlock-checksums.h"
 #include "padlock-held-keys.h"
 #include "padlock-key.h"
 #include "padlock-input.h"
@@ -88,6 +89,10 @@ struct _PadlockJob
   gboolean detached;
   GFile *signed_file;
   gboolean checks_only;
+  /* A checksum list's check (padlock_job_set_checks_list), and once it
+   * ended the files it looked at. */
+  gboolean list;
+  PadlockChecksums *checksums;
   gboolean output_deleted;      /* padlock_job_delete_output's */
   /* Encryption: signed by SIGN_KEY through SIGN_AGENT
    * (padlock_job_set_signing_key). */
@@ -164,6 +169,10 @@ typedef struct
                                  * encrypted, checked and written */
   gboolean detached;            /* result: a detached signature, checked
                                  * over SIGNED_PATH (set then) */
+  gboolean list;                /* a checksum list's check; result:
+                                 * FALSE when its input was a signature
+                                 * whose data is no list (DETACHED then) */
+  PadlockChecksums *checksums;  /* result: the list's files, checked */
   PadlockKey *sign_key;         /* encryption: the key that signs, or NULL */
   PadlockAgent *sign_agent;
   char *sign_home;

@@ -10,7 +10,9 @@
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 
+#include "checksums.h"
 #include "clearsign.h"
+#include "errors.h"
 #include "detached.h"
 #include "compress.h"
 #include "sign-file.h"
@@ -44,6 +46,7 @@ padlock_job_run_free (gpointer data)
   g_clear_object (&run->sign_agent);
   g_free (run->sign_home);
   g_clear_pointer (&run->signatures, g_ptr_array_unref);
+  g_clear_pointer (&run->checksums, padlock_checksums_free);
   g_free (run);
 }
 
@@ -566,13 +569,15 @@ verify_clearsigned (PadlockJobRun          *run,
  * signature to read whole. */
 #define SIGNATURE_MAX (1024 * 1024)
 
-/* SRC's octets, whole, into *OUT. */
+/* SRC's octets into *OUT, until it ends or more than MAX were read
+ * (then a block more at most: the caller judges). */
 static gpg_error_t
-read_signature (pl_source   *src,
-                GByteArray **out)
+read_whole (pl_source   *src,
+            gsize        max,
+            GByteArray **out)
 {
   g_autofree guint8 *buf = g_malloc (64 * 1024);
-  GByteArray *sig = g_byte_array_new ();
+  GByteArray *data = g_byte_array_new ();
   gpg_error_t err;
   size_t n;
 
@@ -580,15 +585,28 @@ read_signature (pl_source   *src,
     {
       err = pl_source_read_full (src, buf, 64 * 1024, &n);
       if (!err)
-        g_byte_array_append (sig, buf, (guint) n);
-      if (sig->len > SIGNATURE_MAX)
-        err = gpg_error (GPG_ERR_BAD_DATA);
+        g_byte_array_append (data, buf, (guint) n);
     }
-  while (!err && n);
+  while (!err && n && data->len <= max);
   if (err)
-    g_byte_array_unref (sig);
+    g_byte_array_unref (data);
   else
-    *out = sig;
+    *out = data;
+  return err;
+}
+
+/* SRC's octets, whole, into *OUT. */
+static gpg_error_t
+read_signature (pl_source   *src,
+                GByteArray **out)
+{
+  gpg_error_t err = read_whole (src, SIGNATURE_MAX, out);
+
+  if (!err && (*out)->len > SIGNATURE_MAX)
+    {
+      g_clear_pointer (out, g_byte_array_unref);
+      err = gpg_error (GPG_ERR_BAD_DATA);
+    }
   return err;
 }
 
@@ -618,6 +636,30 @@ signed_file_path (PadlockJobRun  *run,
   return NULL;
 }
 
+/* The detached signature's data file (signed_file_path), opened: its
+ * path into *PATH, its source into *DATA. */
+static GError *
+open_signed_file (PadlockJobRun  *run,
+                  char          **path,
+                  pl_source     **data)
+{
+  GError *error = signed_file_path (run, path);
+  gpg_error_t err;
+
+  if (error)
+    return error;
+  err = pl_source_new_file (*path, data);
+  if (gpg_err_code (err) == GPG_ERR_ENOENT)
+    {
+      g_autofree char *name = g_path_get_basename (*path);
+
+      return g_error_new (PADLOCK_ERROR, PADLOCK_ERROR_IO,
+                          _("The signed file %s is not beside it. Drop both "
+                            "together."), name);
+    }
+  return err ? padlock_error_from_gpg (err) : NULL;
+}
+
 /* A detached signature (issue 34): SRC's signature checked over its data
  * file, read at the hash's speed (core/detached.h) with the job's
  * progress and cancel; nothing is written, and the verdicts are the
@@ -639,20 +681,9 @@ check_detached (PadlockJob             *self,
   err = read_signature (src, &sig);
   if (err)
     return padlock_error_from_gpg (err);
-  error = signed_file_path (run, &path);
+  error = open_signed_file (run, &path, &data);
   if (error)
     return error;
-  err = pl_source_new_file (path, &data);
-  if (gpg_err_code (err) == GPG_ERR_ENOENT)
-    {
-      g_autofree char *name = g_path_get_basename (path);
-
-      return g_error_new (PADLOCK_ERROR, PADLOCK_ERROR_IO,
-                          _("The signed file %s is not beside it. Drop both "
-                            "together."), name);
-    }
-  if (err)
-    return padlock_error_from_gpg (err);
   g_free (run->signed_path);
   run->signed_path = g_steal_pointer (&path);
   atomic_store (&self->atomic_done, 0);
@@ -757,6 +788,297 @@ decrypt_thread (GTask         *task,
   return_outcome (task, err, error);
 }
 
+/* A checksum list is a few MiB at most (core/checksums.h); its
+ * cleartext-signed form has headers and a signature around it, and its
+ * dash-escapes. */
+#define CLEARSIGNED_LIST_MAX (PL_CHECKSUMS_MAX_LIST + PL_CHECKSUMS_MAX_LIST / 4)
+
+/* What a list's job reads before it hashes a file: the list's octets
+ * (or, cleartext-signed, its signed text), its path, and its detached
+ * signature's octets, or none. */
+typedef struct
+{
+  GByteArray *list;
+  char *path;
+  GByteArray *sig;
+  char *sig_name;
+} ListRead;
+
+static void
+list_read_clear (ListRead *read)
+{
+  g_clear_pointer (&read->list, g_byte_array_unref);
+  g_clear_pointer (&read->sig, g_byte_array_unref);
+  g_clear_pointer (&read->path, g_free);
+  g_clear_pointer (&read->sig_name, g_free);
+}
+
+/* Beside the list at PATH, its detached signature: the first of
+ * LIST.gpg, .sign, .asc and .sig that is a regular file; NULL: none. */
+static char *
+list_signature_beside (const char *path)
+{
+  static const char *const suffixes[] = { ".gpg", ".sign", ".asc", ".sig" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (suffixes); i++)
+    {
+      char *sig = g_strconcat (path, suffixes[i], NULL);
+
+      if (g_file_test (sig, G_FILE_TEST_IS_REGULAR))
+        return sig;
+      g_free (sig);
+    }
+  return NULL;
+}
+
+/* The detached signature at PATH, read into READ. */
+static GError *
+read_list_signature (ListRead   *read,
+                     const char *path)
+{
+  pl_source *src = NULL;
+  gpg_error_t err = pl_source_new_file (path, &src);
+
+  if (!err)
+    err = read_signature (src, &read->sig);
+  pl_source_free (src);
+  read->sig_name = g_path_get_basename (path);
+  if (err)
+    {
+      g_autoptr(GError) error = padlock_error_from_gpg (err);
+
+      return g_error_new (error->domain, error->code, "%s: %s",
+                          read->sig_name, error->message);
+    }
+  return NULL;
+}
+
+/* The list, as the job's input SRC (SNIFFED) gives it: a detached
+ * signature, and the list is its signed file; a cleartext-signed list,
+ * checked here (its verdicts into the run's); or the list itself, with
+ * its signature beside it, if any. */
+static GError *
+read_list (PadlockJobRun          *run,
+           const pl_sniff_result  *sniffed,
+           pl_source              *src,
+           const pl_job_control   *ctl,
+           PadlockSignatureLookup *lookup,
+           ListRead               *read)
+{
+  g_autofree char *sig_path = NULL;
+  pl_source *data = NULL;
+  GError *error = NULL;
+  gpg_error_t err;
+
+  if (sniffed->kind == PL_SNIFF_SIGNATURE)
+    {
+      err = read_signature (src, &read->sig);
+      if (err)
+        return padlock_error_from_gpg (err);
+      read->sig_name = g_strdup (run->input_name);
+      error = open_signed_file (run, &read->path, &data);
+      if (!error && (err = read_whole (data, PL_CHECKSUMS_MAX_LIST,
+                                       &read->list)))
+        error = padlock_error_from_gpg (err);
+      pl_source_free (data);
+      return error;
+    }
+  read->path = g_strdup (run->input_path);
+  if (sniffed->kind == PL_SNIFF_CLEARSIGNED)
+    {
+      g_autofree uint8_t *msg = NULL;
+      size_t len = 0, text_len = 0;
+      pl_sink *sink = pl_sink_new_memory ();
+      const uint8_t *text;
+
+      err = pl_clearsign_read (src, CLEARSIGNED_LIST_MAX, ctl, &msg, &len);
+      if (!err)
+        {
+          data = pl_source_new_memory (msg, len);
+          err = pl_clearsign_verify_stream (data, sink, NULL, 0,
+                                            padlock_signature_lookup_find,
+                                            lookup, (uint32_t) time (NULL),
+                                            &run->result.verifications, ctl);
+          pl_source_free (data);
+        }
+      if (!err)
+        {
+          text = pl_sink_memory_data (sink, &text_len);
+          read->list = g_byte_array_sized_new ((guint) text_len);
+          g_byte_array_append (read->list, text, (guint) text_len);
+        }
+      pl_sink_free (sink);
+      if (gpg_err_code (err) == PL_ERR_CLEARSIGN_TOO_LARGE)
+        /* As padlock-checksums.c says it of a list's text (the name
+         * raw, as in any job's error). */
+        return g_error_new (PADLOCK_ERROR, PADLOCK_ERROR_TOO_COSTLY,
+                            _("%s is too large for a checksum list: "
+                              "Padlock reads at most 16 MiB of one."),
+                            run->input_name);
+      return err ? padlock_error_from_gpg (err) : NULL;
+    }
+  err = read_whole (src, PL_CHECKSUMS_MAX_LIST, &read->list);
+  if (err)
+    return padlock_error_from_gpg (err);
+  sig_path = list_signature_beside (read->path);
+  return sig_path ? read_list_signature (read, sig_path) : NULL;
+}
+
+/* The list's detached signature, if it has one, checked over the list's
+ * octets in memory: the verdicts into the run's. */
+static GError *
+check_list_signature (PadlockJobRun          *run,
+                      ListRead               *read,
+                      const pl_job_control   *ctl,
+                      PadlockSignatureLookup *lookup)
+{
+  pl_source *data;
+  gpg_error_t err;
+
+  if (!read->sig)
+    return NULL;
+  data = pl_source_new_memory (read->list->data, read->list->len);
+  err = pl_detached_run (read->sig->data, read->sig->len, data, NULL, 0,
+                         padlock_signature_lookup_find, lookup,
+                         (uint32_t) time (NULL), &run->result.verifications,
+                         ctl);
+  pl_source_free (data);
+  if (err)
+    {
+      g_autoptr(GError) error = padlock_error_from_gpg (err);
+
+      return g_error_new (error->domain, error->code, "%s: %s",
+                          read->sig_name, error->message);
+    }
+  return NULL;
+}
+
+/* A bad signature: the list is not the one signed, and nothing in it is
+ * believed; NULL for any other verdict. */
+static GError *
+bad_list_signature (GPtrArray *signatures)
+{
+  PadlockSignatureVerdict worst;
+  guint index;
+
+  if (!padlock_signatures_worst (signatures, &worst, &index)
+      || worst != PADLOCK_SIGNATURE_BAD)
+    return NULL;
+  return g_error_new_literal (PADLOCK_ERROR, PADLOCK_ERROR_INTEGRITY,
+                              _("The list's signature does not match: the "
+                                "list may have been altered after it was "
+                                "signed. None of its files was checked."));
+}
+
+/* The checker's progress, on the job's thread: the present files'
+ * octets. */
+static void
+on_list_progress (guint64  done,
+                  guint64  total,
+                  gpointer user_data)
+{
+  PadlockJob *self = user_data;
+
+  atomic_store (&self->atomic_done, done);
+  atomic_store (&self->atomic_total, (gint64) total);
+}
+
+/* The files READ's list names in its folder, hashed with the job's
+ * budget, progress and cancel (padlock-checksums.h); the run's
+ * checksums then, and the job's outcome. */
+static GError *
+check_list_files (PadlockJob    *self,
+                  PadlockJobRun *run,
+                  ListRead      *read)
+{
+  g_autofree char *name = g_path_get_basename (read->path);
+  PadlockSignatureVerdict worst;
+  GError *error = NULL;
+  guint index;
+
+  atomic_store (&self->atomic_done, 0);
+  atomic_store (&self->atomic_total, 0);
+  padlock_checksums_set_threads (run->checksums, (guint) run->threads);
+  if (!padlock_checksums_run (run->checksums, run->cancellable,
+                              on_list_progress, self, &error))
+    {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          g_clear_error (&error);
+          return padlock_error_from_gpg (gpg_error (GPG_ERR_CANCELED));
+        }
+      return error;
+    }
+  return padlock_checksums_failure (
+           run->checksums, name,
+           padlock_signatures_worst (run->signatures, &worst, &index)
+           && (worst == PADLOCK_SIGNATURE_GOOD
+               || worst == PADLOCK_SIGNATURE_NOT_CERTIFIED));
+}
+
+/* A checksum list's check (issue 34 §3, padlock_job_set_checks_list):
+ * the list and its signature read, the signature checked over the list
+ * (or the cleartext one), then the list parsed from those very octets
+ * and its files hashed.  Nothing is written. */
+static void
+list_thread (GTask         *task,
+             PadlockJob    *self,
+             PadlockJobRun *run)
+{
+  pl_job_control ctl = job_control (self, run);
+  PadlockSignatureLookup *lookup
+    = padlock_signature_lookup_new (run->verify_home);
+  ListRead read = { 0 };
+  pl_sniff_result sniffed;
+  pl_source *src = NULL;
+  GError *error = NULL;
+  gpg_error_t err;
+
+  err = open_input (self, run, &src);
+  if (!err)
+    err = pl_source_sniff (&src, &sniffed);
+  if (!err)
+    error = read_list (run, &sniffed, src, &ctl, lookup, &read);
+  if (!err && !error)
+    error = check_list_signature (run, &read, &ctl, lookup);
+  if (!err && !error)
+    {
+      g_autofree char *name = g_path_get_basename (read.path);
+      g_autofree char *dir = g_path_get_dirname (read.path);
+      g_autoptr(GFile) folder = g_file_new_for_path (dir);
+
+      run->signatures = padlock_signature_lookup_verdicts (
+                          lookup, &run->result.verifications);
+      if (sniffed.kind == PL_SNIFF_SIGNATURE)
+        {
+          g_free (run->signed_path);
+          run->signed_path = g_strdup (read.path);
+        }
+      run->checksums = padlock_checksums_new_from_data (read.list->data,
+                                                        read.list->len, name,
+                                                        folder, &error);
+      /* A signature of what is no list: the detached check it also
+       * was, done. */
+      if (!run->checksums && sniffed.kind == PL_SNIFF_SIGNATURE
+          && g_error_matches (error, PADLOCK_ERROR, PADLOCK_ERROR_MALFORMED))
+        {
+          g_clear_error (&error);
+          run->list = FALSE;
+          run->detached = TRUE;
+        }
+      else if (run->checksums
+               && (error = bad_list_signature (run->signatures)))
+        /* Nothing in it is believed: no file was looked at. */
+        g_clear_pointer (&run->checksums, padlock_checksums_free);
+      else if (run->checksums)
+        error = check_list_files (self, run, &read);
+    }
+  list_read_clear (&read);
+  pl_source_free (src);
+  padlock_signature_lookup_free (lookup);
+  return_outcome (task, err, error);
+}
+
 void
 padlock_job_run_worker (GTask        *task,
                         gpointer      source_object,
@@ -769,6 +1091,8 @@ padlock_job_run_worker (GTask        *task,
     encrypt_thread (task, PADLOCK_JOB (source_object), run);
   else if (run->direction == PADLOCK_DIRECTION_SIGN)
     sign_thread (task, PADLOCK_JOB (source_object), run);
+  else if (run->list)
+    list_thread (task, PADLOCK_JOB (source_object), run);
   else
     decrypt_thread (task, PADLOCK_JOB (source_object), run);
 }

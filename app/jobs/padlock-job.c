@@ -217,6 +217,30 @@ take_signatures (PadlockJob *self, PadlockJobRun *run)
   self->signatures = g_steal_pointer (&run->signatures);
 }
 
+/* A checksum list's check: its verdicts and files, whether it is done
+ * or failed, and its name, the list's.  Once its input, a signature,
+ * turned out to sign no list, the job is the detached check it also
+ * was. */
+static void
+take_list_results (PadlockJob *self, PadlockJobRun *run)
+{
+  g_autofree char *name = NULL;
+
+  if (!self->list)
+    return;
+  if (!run->list)
+    {
+      self->list = FALSE;
+      return;
+    }
+  take_signatures (self, run);
+  g_clear_pointer (&self->checksums, padlock_checksums_free);
+  self->checksums = g_steal_pointer (&run->checksums);
+  name = g_path_get_basename (run->signed_path ? run->signed_path
+                                                : run->input_path);
+  padlock_job_set_output_name (self, name);
+}
+
 static void
 padlock_job_finished (GObject      *object,
                       GAsyncResult *result,
@@ -244,6 +268,7 @@ padlock_job_finished (GObject      *object,
     set_detail (self, padlock_folder_status_skipped (&self->folder_status));
   else
     set_detail (self, NULL);    /* no longer waiting for a pinentry */
+  take_list_results (self, run);
   if (!g_task_propagate_boolean (G_TASK (result), &error))
     {
       g_clear_error (&self->error);
@@ -270,7 +295,11 @@ padlock_job_finished (GObject      *object,
       self->original_deleted = run->original_deleted;
       if (run->direction == PADLOCK_DIRECTION_DECRYPT)
         self->plaintext_size = run->plaintext_size;
-      take_signatures (self, run);
+      if (!self->list)
+        take_signatures (self, run);
+      else
+        /* What it hashed: the present files. */
+        self->bytes_total = atomic_load (&self->atomic_total);
       self->clearsigned |= run->clearsigned;
       self->signed_only |= run->signed_only;
       /* A detached check names its data file, found beside it. */
@@ -351,6 +380,7 @@ padlock_job_start (PadlockJob *self,
   run->verify_home = g_strdup (self->verify_home);
   if (self->signed_file)
     run->signed_path = g_file_get_path (self->signed_file);
+  run->list = self->list;
   if (self->sign_key && self->direction != PADLOCK_DIRECTION_DECRYPT)
     {
       run->sign_key = g_object_ref (self->sign_key);
@@ -389,7 +419,7 @@ padlock_job_start (PadlockJob *self,
                                    plain_output_name (self));
   /* The folder may have changed since the row was made.  A detached
    * check writes nothing: its name is its data file's. */
-  if (!self->detached)
+  if (!self->detached && !self->list)
     padlock_job_set_output_name (self, run->plan->output_name);
 
   atomic_store (&self->cancel, 0);
@@ -639,7 +669,53 @@ gboolean
 padlock_job_get_detached (PadlockJob *self)
 {
   g_return_val_if_fail (PADLOCK_IS_JOB (self), FALSE);
-  return self->detached;
+  return self->detached && !self->list;
+}
+
+void
+padlock_job_set_checks_list (PadlockJob *self)
+{
+  g_return_if_fail (PADLOCK_IS_JOB (self));
+  g_return_if_fail (self->direction == PADLOCK_DIRECTION_DECRYPT);
+
+  self->list = TRUE;
+  /* What its input's sniff said (padlock_job_new_for_input) is the
+   * list's job's to read: a cleartext-signed list writes no text. */
+  self->clearsigned = FALSE;
+  self->signed_only = FALSE;
+  /* Its name is the list's: the signed file's when its input is a
+   * signature (named already), else its input's. */
+  if (!self->signed_file)
+    {
+      g_autofree char *name = g_file_get_basename (self->input);
+
+      padlock_job_set_output_name (self, name);
+    }
+}
+
+gboolean
+padlock_job_get_checks_list (PadlockJob *self)
+{
+  g_return_val_if_fail (PADLOCK_IS_JOB (self), FALSE);
+  return self->list;
+}
+
+PadlockChecksums *
+padlock_job_get_checksums (PadlockJob *self)
+{
+  g_return_val_if_fail (PADLOCK_IS_JOB (self), NULL);
+  return self->checksums;
+}
+
+char *
+padlock_job_dup_list_verdict (PadlockJob *self,
+                              gboolean    isolate)
+{
+  g_return_val_if_fail (PADLOCK_IS_JOB (self), NULL);
+  if (!self->checksums)
+    return NULL;
+  return padlock_checksums_describe (self->checksums, self->output_name,
+                                     self->signatures, isolate);
 }
 
 GFile *
@@ -675,7 +751,7 @@ padlock_job_get_verifies (PadlockJob *self)
 {
   g_return_val_if_fail (PADLOCK_IS_JOB (self), FALSE);
   return self->clearsigned || self->signed_only || self->detached
-         || self->checks_only;
+         || self->checks_only || self->list;
 }
 
 void
@@ -819,6 +895,7 @@ padlock_job_finalize (GObject *object)
   g_clear_pointer (&self->recipients, padlock_recipients_unref);
   g_free (self->verify_home);
   g_clear_object (&self->signed_file);
+  g_clear_pointer (&self->checksums, padlock_checksums_free);
   g_clear_pointer (&self->signatures, g_ptr_array_unref);
   g_clear_object (&self->sign_key);
   g_clear_object (&self->sign_agent);

@@ -171,8 +171,8 @@ void              padlock_job_set_clearsigned   (PadlockJob       *self,
  * job fails saying so.  Setting it makes the job a detached check.
  *
  * padlock_job_get_verifies: one of those, or cleartext-signed (`padlock
- * --batch`'s "verified" lines), or set checks-only.
- * padlock_job_set_checks_only: the caller's plan says so
+ * --batch`'s "verified" lines), a checksum list's check (below), or set
+ * checks-only.  padlock_job_set_checks_only: the caller's plan says so
  * (PADLOCK_PLAN_CHECK_*) before a job that did not sniff starts: it
  * needs no passphrase nor keys, and is one that verifies from the start
  * (the window's rows say "Checking", not "Decrypting"). */
@@ -184,6 +184,47 @@ void              padlock_job_set_signed_file   (PadlockJob       *self,
 gboolean          padlock_job_get_verifies      (PadlockJob       *self);
 void              padlock_job_set_checks_only   (PadlockJob       *self,
                                                  gboolean          checks_only);
+/* A checksum list's check (issue 34 §3; PADLOCK_PLAN_CHECK_LIST): set
+ * by the caller whose plan says so, before the job starts (a list is
+ * plain text: its content alone does not make the job one).  Nothing
+ * is written.  The job's input is
+ *
+ * the list, plain text: its detached signature is the first of LIST.gpg,
+ * LIST.sign, LIST.asc and LIST.sig beside it, checked over the list's
+ * octets; without one the list is checked unsigned;
+ *
+ * the list, cleartext-signed (InRelease style): its signature checked,
+ * and its signed text read as the list;
+ *
+ * or the list's detached signature: the list is the signed file
+ * (padlock_job_set_signed_file when given with it, else the one beside
+ * it), read and checked as a detached signature's data; one that does
+ * not read as a list (nothing in it is a checksum line) makes the job
+ * the detached check it also is (padlock_job_get_checks_list FALSE once
+ * done, padlock_job_get_detached TRUE).
+ *
+ * The list is read whole, at most PL_CHECKSUMS_MAX_LIST octets; its
+ * signature is checked before a file is hashed, and a bad one fails the
+ * job, no file checked.  Then the files it names in its folder
+ * (padlock-checksums.h) are hashed, several at once within the job's
+ * thread budget, with the job's progress and cancel.  The job fails when
+ * a present file differs or cannot be read, or none of them is there
+ * (padlock_checksums_failure says which); absent ones are counted, not
+ * failed.  Its verdicts are padlock_job_get_signatures' (empty when the
+ * list is not signed), kept when it fails too; its output name is the
+ * list's name. */
+void              padlock_job_set_checks_list   (PadlockJob       *self);
+gboolean          padlock_job_get_checks_list   (PadlockJob       *self);
+/* Once a list's job ended (done or failed after its files were looked
+ * at): the files, their states and totals; NULL before, and for any
+ * other job.  The job's. */
+typedef struct _PadlockChecksums PadlockChecksums;
+PadlockChecksums *padlock_job_get_checksums     (PadlockJob       *self);
+/* What its row says (padlock_checksums_describe: "SHA256SUMS: signed by
+ * … · debian-12.iso matches"), with ISOLATE for the window; NULL until
+ * its files were looked at. */
+char             *padlock_job_dup_list_verdict  (PadlockJob       *self,
+                                                 gboolean          isolate);
 /* A done job's output (a file, or an unpacked folder and what it holds)
  * goes, at the user's word (a bad signature's Delete); the job says so
  * from then on (padlock_job_get_output_deleted, notify::output). */

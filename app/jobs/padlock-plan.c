@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "checksums.h"
+
 /* A message's decryption: by its key packets, and the keys known. */
 static PadlockPlan
 decide_decryption (const pl_sniff_result *sniffed,
@@ -29,6 +31,44 @@ decide_decryption (const pl_sniff_result *sniffed,
   return padlock_held_keys_may_open (held_keys, sniffed)
          ? PADLOCK_PLAN_DECRYPT_KEYS_OR_PASSPHRASE
          : PADLOCK_PLAN_DECRYPT_PASSPHRASE;
+}
+
+/* Whether FILE's base name says checksum list (pl_checksums_name_is_list). */
+static gboolean
+name_is_list (GFile *file)
+{
+  g_autofree char *name = file ? g_file_get_basename (file) : NULL;
+
+  return name && pl_checksums_name_is_list (name);
+}
+
+/* A checksum list (issue 34 §3): a regular file named as one, whose text
+ * reads as one or that is cleartext-signed. */
+static gboolean
+is_checksum_list (PadlockInput *input)
+{
+  const pl_sniff_result *sniffed = padlock_input_get_sniff (input);
+
+  if (padlock_input_is_folder (input) || padlock_input_is_stream (input)
+      || !name_is_list (padlock_input_get_file (input)))
+    return FALSE;
+  return sniffed->kind == PL_SNIFF_CLEARSIGNED
+         || (sniffed->kind == PL_SNIFF_NOT_OPENPGP
+             && padlock_input_is_checksum_text (input));
+}
+
+/* A detached signature whose signed file, by its name, is a checksum
+ * list: SHA256SUMS.gpg. */
+static gboolean
+signs_checksum_list (PadlockInput *input)
+{
+  g_autoptr(GFile) signed_file = NULL;
+
+  if (padlock_input_get_sniff (input)->kind != PL_SNIFF_SIGNATURE
+      || padlock_input_is_stream (input))
+    return FALSE;
+  signed_file = padlock_plan_signed_file (padlock_input_get_file (input));
+  return name_is_list (signed_file);
 }
 
 /* Asked for nothing: a message (or a name that says OpenPGP) is
@@ -66,6 +106,8 @@ padlock_plan_decide (PadlockInput     *input,
   sniffed = padlock_input_get_sniff (input);
   if (ask == PADLOCK_PLAN_ASK_ENCRYPT)
     return PADLOCK_PLAN_ENCRYPT;
+  if (is_checksum_list (input) || signs_checksum_list (input))
+    return PADLOCK_PLAN_CHECK_LIST;
   if (ask == PADLOCK_PLAN_ASK_NOTHING)
     {
       if ((flags & PADLOCK_PLAN_IMPORT)
@@ -103,6 +145,8 @@ padlock_plan_to_string (PadlockPlan plan)
       return "check-detached";
     case PADLOCK_PLAN_CHECK_SIGNED:
       return "check-signed";
+    case PADLOCK_PLAN_CHECK_LIST:
+      return "check-list";
     case PADLOCK_PLAN_IMPORT_KEYS:
       return "import-keys";
     case PADLOCK_PLAN_WAIT_FOR_KEYS:

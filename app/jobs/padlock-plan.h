@@ -18,17 +18,34 @@
  *                                             nothing); else as any file
  *                                             that is no message, above
  *   cleartext-signed text (gpg --clearsign)   CHECK_CLEARSIGNED: nothing
- *                                             to open, its signature
+ *     not named as a checksum list (below)    to open, its signature
  *                                             checked, its text written
  *   a detached signature (PL_SNIFF_SIGNATURE: CHECK_DETACHED: its data
  *     gpg --detach-sign, sqop sign), by its   file read and checked,
- *     content, whatever its name              nothing written (issue 34)
+ *     content, whatever its name (but a list's nothing written (issue 34)
+ *     signature: below)
  *   a message that is not encrypted (gpg -s,  CHECK_SIGNED: its
  *     sqop inline-sign; also a literal        signatures checked, its
  *     packet alone: pl_sniff_result's         data written; no
  *     unencrypted)                            passphrase (a message
  *                                             signed by no one fails
  *                                             "not encrypted")
+ *   a checksum list (issue 34 §3): a regular  CHECK_LIST: its signature
+ *     file whose name says so                 checked (a detached one
+ *     (pl_checksums_name_is_list: SHA256SUMS, beside it, LIST.gpg, .sign,
+ *     sha256sum.txt, FILE.sha256), and whose  .asc or .sig; or the
+ *     text reads as one                       cleartext one), then the
+ *     (padlock_input_is_checksum_text), or    files it names that are
+ *     that is cleartext-signed (InRelease     in its folder; nothing
+ *     style)                                  written.  Without a
+ *                                             signature: checked, saying
+ *                                             nobody vouches for it
+ *   a detached signature whose signed file    CHECK_LIST: the list's job
+ *     (padlock_plan_signed_file) is named as  (its input the signature,
+ *     a list (SHA256SUMS.gpg): by its name,   the list beside it or given
+ *     the list is not read here               with it); a list that turns
+ *                                             out not to read as one is
+ *                                             a detached check, as above
  *   a message with SKESKs only, or whose      DECRYPT_PASSPHRASE
  *     packets the sniffer could not read
  *   a message with a PKESK, no HELD_KEYS      WAIT_FOR_KEYS with
@@ -56,8 +73,9 @@
  * content, whatever the name; a folder or a file that is not a message
  * is DECRYPT_PASSPHRASE, and its decryption fails saying so.  A key
  * block is then decrypted too, never imported.  A detached signature is
- * checked (CHECK_DETACHED), a message not encrypted too (CHECK_SIGNED):
- * that is what "decrypting" them can mean.
+ * checked (CHECK_DETACHED), a message not encrypted too (CHECK_SIGNED),
+ * a checksum list too (CHECK_LIST): that is what "decrypting" them can
+ * mean.
  *
  * A detached signature goes with its data file (padlock_plan_pair): the
  * file named as the signature less its suffix, given with it (one job,
@@ -65,7 +83,15 @@
  * missing: the job fails saying so).  A data file given alone is any
  * file: encrypted.
  *
- * Next kinds go here, each once for both callers: a checksum list.
+ * A checksum list and its detached signature make one job, whichever of
+ * them is given: both given, they pair as any signature and its data
+ * file (padlock_plan_pair), and the signature's job, CHECK_LIST, checks
+ * the signature over the list's octets, then the list's files; the
+ * signature alone, its job reads the list beside it; the list alone
+ * (CHECK_LIST too), its job finds the signature beside it, or checks
+ * it unsigned.  A stream is never a list: it has no folder.
+ *
+ * Next kinds go here, each once for both callers.
  */
 #pragma once
 
@@ -90,6 +116,11 @@ typedef enum
   PADLOCK_PLAN_CHECK_SIGNED,            /* a signed message, not
                                          * encrypted: checked, its data
                                          * written */
+  PADLOCK_PLAN_CHECK_LIST,              /* a checksum list (or its
+                                         * detached signature): the
+                                         * signature, then the files;
+                                         * nothing written (the job:
+                                         * padlock_job_set_checks_list) */
   PADLOCK_PLAN_IMPORT_KEYS,             /* certificates, into the keyring */
   PADLOCK_PLAN_WAIT_FOR_KEYS,           /* for a public key: decide again
                                          * once the keyring is listed */
@@ -152,7 +183,14 @@ GFile       *padlock_plan_signed_file (GFile *signature);
  * job reads it beside it), and every other input.  Folders and streams
  * are never data files.  Asked to encrypt (PADLOCK_PLAN_ASK_ENCRYPT),
  * every entry is PADLOCK_PLAN_UNPAIRED: each input is encrypted.  The
- * window and --batch both pair through this, before their plans. */
+ * window and --batch both pair through this, before their plans.
+ *
+ * A checksum list pairs with its signature as any data file does
+ * (SHA256SUMS.gpg's entry is SHA256SUMS's index, SHA256SUMS's is
+ * PADLOCK_PLAN_SIGNED_DATA): the signature's plan is then CHECK_LIST, and
+ * its job, given the list (padlock_job_set_signed_file), is the list's
+ * job.  A list given without its signature is unpaired: its own job
+ * (CHECK_LIST) finds the signature beside it. */
 void         padlock_plan_pair        (PadlockInput *const *inputs,
                                        guint               n_inputs,
                                        PadlockPlanAsk      ask,
