@@ -282,13 +282,12 @@ unescape (parser *p, const char *s, size_t n, int escaped)
   return (long) o;
 }
 
-/* Checks the name of LEN octets in P->name (header: absolute, "..",
+/* Checks the name of LEN octets at S (header: absolute, "..",
  * controls, nothing but ".") and normalizes it in place; its new length
  * through *OUT_LEN.  LINE_ENTRY or LINE_UNSAFE. */
 static int
-check_name (parser *p, size_t len, size_t *out_len)
+check_name (char *s, size_t len, size_t *out_len)
 {
-  char *s = p->name;
   size_t o = 0, i = 0;
 
   if (len == 0 || s[0] == '/')
@@ -482,7 +481,7 @@ parse_line (parser *p, const char *s, size_t n, size_t line)
                            escaped && f.name != p->sidecar);
       kind = name_len == -1 ? LINE_MALFORMED
              : name_len == -2 ? LINE_UNSAFE
-             : check_name (p, (size_t) name_len, &len);
+             : check_name (p->name, (size_t) name_len, &len);
     }
   if (kind != LINE_ENTRY)
     {
@@ -636,4 +635,153 @@ pl_checksums_clear (pl_checksums *list)
   free (list->entries);
   free (list->sums);
   memset (list, 0, sizeof *list);
+}
+
+/* Whether NAME is one a list can hold as it is: the parser takes it
+ * (check_name) without changing it. */
+static int
+name_is_listable (const char *name)
+{
+  size_t len = strlen (name), out_len = 0;
+  char *copy;
+  int ok;
+
+  if (!len || len > PL_CHECKSUMS_MAX_NAME || !(copy = malloc (len + 1)))
+    return 0;
+  memcpy (copy, name, len + 1);
+  ok = check_name (copy, len, &out_len) == LINE_ENTRY && out_len == len
+       && !memcmp (copy, name, len);
+  free (copy);
+  return ok;
+}
+
+static int
+compare_names (const void *a, const void *b)
+{
+  const pl_checksums_entry *x = a, *y = b;
+
+  return strcmp (x->name, y->name);
+}
+
+gpg_error_t
+pl_checksums_new_for_files (const char *const *names, size_t n, int algo,
+                            pl_checksums *out, size_t *bad)
+{
+  int index = algo_index (algo);
+  size_t kept = 0;
+
+  memset (out, 0, sizeof *out);
+  if (index < 0)
+    return gpg_error (GPG_ERR_DIGEST_ALGO);
+  if (!n)
+    return gpg_error (GPG_ERR_NO_DATA);
+  if (n > PL_CHECKSUMS_MAX_ENTRIES)
+    return gpg_error (GPG_ERR_TOO_MANY);
+  for (size_t i = 0; i < n; i++)
+    if (!name_is_listable (names[i]))
+      {
+        if (bad)
+          *bad = i;
+        return gpg_error (GPG_ERR_INV_NAME);
+      }
+  out->entries = calloc (n, sizeof *out->entries);
+  out->sums = calloc (n, sizeof *out->sums);
+  if (!out->entries || !out->sums)
+    return gpg_error (GPG_ERR_ENOMEM);
+  for (size_t i = 0; i < n; i++)
+    if (!(out->entries[i].name = strdup (names[i])))
+      return gpg_error (GPG_ERR_ENOMEM);
+    else
+      out->n_entries++;
+  qsort (out->entries, n, sizeof *out->entries, compare_names);
+  for (size_t i = 0; i < n; i++)
+    {
+      pl_checksums_entry *e = &out->entries[i];
+
+      if (kept && !strcmp (out->entries[kept - 1].name, e->name))
+        {
+          free (e->name);
+          e->name = NULL;
+          continue;
+        }
+      out->entries[kept] = *e;
+      e = &out->entries[kept];
+      out->sums[kept] = (pl_checksum) { .algo = algo,
+                                        .how = PL_CHECKSUM_BY_LIST_NAME,
+                                        .len = algos[index].len };
+      e->line = kept + 1;
+      e->flags = 0;
+      e->n_sums = 1;
+      e->sums = &out->sums[kept];
+      kept++;
+    }
+  out->n_entries = kept;
+  out->n_sums = kept;
+  out->list_algo = algo;
+  out->n_lines = kept;
+  return 0;
+}
+
+/* Appends one line for SUM of NAME at BUF + *LEN (room enough: the
+ * caller's bound), as sha256sum writes it. */
+static void
+format_line (const pl_checksum *sum, const char *name, char *buf,
+             size_t *len)
+{
+  static const char digits[] = "0123456789abcdef";
+  size_t o = *len;
+
+  if (strchr (name, '\\'))
+    buf[o++] = '\\';
+  for (size_t k = 0; k < sum->len; k++)
+    {
+      buf[o++] = digits[sum->value[k] >> 4];
+      buf[o++] = digits[sum->value[k] & 15];
+    }
+  buf[o++] = ' ';
+  buf[o++] = ' ';
+  for (const char *p = name; *p; p++)
+    {
+      if (*p == '\\')
+        buf[o++] = '\\';
+      buf[o++] = *p;
+    }
+  buf[o++] = '\n';
+  *len = o;
+}
+
+gpg_error_t
+pl_checksums_format (const pl_checksums *list, char **out, size_t *len)
+{
+  size_t bound = 0, o = 0;
+  char *buf;
+
+  *out = NULL;
+  *len = 0;
+  /* A line at most: '\\', the digest's hex, two spaces, the name with
+   * each octet doubled, LF. */
+  for (size_t i = 0; i < list->n_entries; i++)
+    {
+      const pl_checksums_entry *e = &list->entries[i];
+
+      if (!name_is_listable (e->name))
+        return gpg_error (GPG_ERR_INV_NAME);
+      bound += e->n_sums * (4 + 2 * PL_CHECKSUMS_MAX_DIGEST
+                            + 2 * strlen (e->name));
+      if (bound > PL_CHECKSUMS_MAX_LIST * (size_t) 2)
+        return gpg_error (GPG_ERR_TOO_LARGE);
+    }
+  if (!(buf = malloc (bound + 1)))
+    return gpg_error (GPG_ERR_ENOMEM);
+  for (size_t i = 0; i < list->n_entries; i++)
+    for (size_t k = 0; k < list->entries[i].n_sums; k++)
+      format_line (&list->entries[i].sums[k], list->entries[i].name, buf, &o);
+  if (o > PL_CHECKSUMS_MAX_LIST)
+    {
+      free (buf);
+      return gpg_error (GPG_ERR_TOO_LARGE);
+    }
+  *out = buf;
+  *len = o;
+  return 0;
 }

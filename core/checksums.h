@@ -84,6 +84,12 @@
  * unsupported hash is counted, with the first such line's number, and
  * the rest of the list read: a list is refused only when nothing in it
  * is an entry.
+ *
+ * Writing one (pl_checksums_new_for_files, pl_checksums_format): the
+ * lines sha256sum writes, "HEX  NAME" (text mode, lower-case hex), a
+ * name with '\\' escaped as coreutils escapes it ("\\HEX  a\\\\b"); only
+ * names this parser takes as they are, so that whatever is written
+ * reads back to the same entries, here and in sha256sum -c.
  */
 #pragma once
 
@@ -178,3 +184,30 @@ const char *pl_checksums_algo_word (int algo);
 
 /* 1 for MD5 and SHA-1 (collisions can be made: above), else 0. */
 int pl_checksums_algo_weak (int algo);
+
+/* Makes *OUT (overwritten; pl_checksums_clear it whatever is returned)
+ * a list to be filled in: an entry for each of the N NAMES (files in
+ * the list's folder, relative to it), sorted by their octets, a name
+ * given twice listed once; each entry with one sum of ALGO (how:
+ * PL_CHECKSUM_BY_LIST_NAME), its value zero until the caller writes the
+ * digest into OUT->sums[i], entry i's.  Errors: GPG_ERR_INV_NAME for a
+ * name the parser would refuse or change (an octet below 0x20 or 0x7F,
+ * absolute, a "." or ".." component, an empty one, over
+ * PL_CHECKSUMS_MAX_NAME octets), *BAD (may be NULL) the index in NAMES
+ * of the first such; GPG_ERR_TOO_MANY past PL_CHECKSUMS_MAX_ENTRIES;
+ * GPG_ERR_DIGEST_ALGO for an ALGO it does not list; GPG_ERR_NO_DATA for
+ * no name; GPG_ERR_ENOMEM. */
+gpg_error_t pl_checksums_new_for_files (const char *const *names, size_t n,
+                                        int algo, pl_checksums *out,
+                                        size_t *bad);
+
+/* LIST's text as sha256sum writes it: a line a sum, in the entries'
+ * order, "HEX  NAME\n" (a name with '\\': "\\HEX  NAME\n", each '\\'
+ * doubled), into a new buffer *OUT (malloc'd, the caller frees it) of
+ * *LEN octets.  pl_checksums_parse of it, under a list name that names
+ * the hash (SHA256SUMS) or none, gives LIST's entries and digests back.
+ * Errors: GPG_ERR_INV_NAME for a name the parser would not read back
+ * (as pl_checksums_new_for_files refuses), GPG_ERR_TOO_LARGE past
+ * PL_CHECKSUMS_MAX_LIST octets, GPG_ERR_ENOMEM; *OUT NULL then. */
+gpg_error_t pl_checksums_format (const pl_checksums *list, char **out,
+                                 size_t *len);

@@ -7,7 +7,10 @@
  * (absolute, "..", controls, overlong, the folder itself) or normalized;
  * duplicates and conflicts; an empty list; every cut of a list; the
  * bounds; a cleartext-signed list refused raw and read the same once
- * verified.
+ * verified.  Lists written (pl_checksums_new_for_files,
+ * pl_checksums_format) as sha256sum writes them, read back to the same
+ * entries: names with spaces, a backslash, a leading '*'; names a list
+ * cannot hold refused before anything is written.
  */
 #include "testutil.h"
 #include "algo.h"
@@ -588,6 +591,137 @@ test_clearsigned (void)
   tu_key_free (&key);
 }
 
+/* A list written, sorted and without the duplicate, is sha256sum's
+ * text to the octet and reads back to the same names and digests. */
+static void
+test_write (void)
+{
+  static const char *const names[] = {
+    "release notes.txt", "back\\slash", "debian-12.iso", " lead", "trail ",
+    "*star", "dir/in sub", "debian-12.iso", "caf\xc3\xa9 \xe2\x80\xae.txt",
+    "two\\\\back",
+  };
+  static const char *const sorted[] = {
+    " lead", "*star", "back\\slash", "caf\xc3\xa9 \xe2\x80\xae.txt",
+    "debian-12.iso", "dir/in sub", "release notes.txt", "trail ",
+    "two\\\\back",
+  };
+  pl_checksums made, read;
+  char *text = NULL;
+  size_t len = 0;
+  GString *expected = g_string_new (NULL);
+
+  g_assert_cmpint (pl_checksums_new_for_files (names, G_N_ELEMENTS (names),
+                                               PL_HASH_SHA256, &made, NULL),
+                   ==, 0);
+  g_assert_cmpuint (made.n_entries, ==, G_N_ELEMENTS (sorted));
+  for (size_t i = 0; i < made.n_entries; i++)
+    {
+      g_autofree char *h = NULL;
+
+      g_assert_cmpstr (made.entries[i].name, ==, sorted[i]);
+      g_assert_cmpuint (made.entries[i].n_sums, ==, 1);
+      g_assert_true (made.entries[i].sums == &made.sums[i]);
+      g_assert_cmpuint (made.sums[i].len, ==, 32);
+      memset (made.sums[i].value, 0x11 * (int) (i + 1), 32);
+      h = hex (32, (const char *[]) { "11", "22", "33", "44", "55", "66",
+                                      "77", "88", "99" }[i]);
+      if (strchr (sorted[i], '\\'))
+        {
+          g_auto(GStrv) parts = g_strsplit (sorted[i], "\\", -1);
+          g_autofree char *doubled = g_strjoinv ("\\\\", parts);
+
+          g_string_append_printf (expected, "\\%s  %s\n", h, doubled);
+        }
+      else
+        g_string_append_printf (expected, "%s  %s\n", h, sorted[i]);
+    }
+  g_assert_cmpint (pl_checksums_format (&made, &text, &len), ==, 0);
+  g_assert_cmpmem (text, len, expected->str, expected->len);
+  g_assert_nonnull (strstr (text, "  back\\\\slash\n"));
+  g_assert_nonnull (strstr (text, "  two\\\\\\\\back\n"));
+  /* Read back, by the list's name and without one. */
+  for (int named = 0; named < 2; named++)
+    {
+      g_assert_cmpint (pl_checksums_parse ((const uint8_t *) text, len,
+                                           named ? "SHA256SUMS" : NULL, &read),
+                       ==, 0);
+      g_assert_cmpuint (read.n_entries, ==, made.n_entries);
+      g_assert_cmpuint (read.n_malformed + read.n_unsafe
+                        + read.n_unsupported + read.n_duplicates, ==, 0);
+      for (size_t i = 0; i < read.n_entries; i++)
+        {
+          g_assert_cmpstr (read.entries[i].name, ==, made.entries[i].name);
+          g_assert_cmpint (read.entries[i].sums[0].algo, ==, PL_HASH_SHA256);
+          g_assert_cmpmem (read.entries[i].sums[0].value, 32,
+                           made.sums[i].value, 32);
+        }
+      pl_checksums_clear (&read);
+    }
+  free (text);
+  pl_checksums_clear (&made);
+  g_string_free (expected, TRUE);
+}
+
+/* What a list cannot hold as it is is refused, naming the first such
+ * name, and nothing is made. */
+static void
+test_write_refused (void)
+{
+  static const char *const refused[] = {
+    "line\nfeed", "cr\rin", "esc\x1b[2K", "tab\there", "del\x7f", "/abs",
+    "..", "a/../b", ".", "./a", "a//b", "a/", "",
+  };
+  g_autofree char *too_long = g_strnfill (PL_CHECKSUMS_MAX_NAME + 1, 'n');
+  g_autofree char *longest = g_strnfill (PL_CHECKSUMS_MAX_NAME, 'n');
+  pl_checksums l;
+  size_t bad = 99;
+
+  for (size_t i = 0; i < G_N_ELEMENTS (refused); i++)
+    {
+      const char *names[] = { "fine", refused[i] };
+
+      g_test_message ("%zu", i);
+      g_assert_cmpint (gpg_err_code (pl_checksums_new_for_files (names, 2,
+                                                                 PL_HASH_SHA256,
+                                                                 &l, &bad)),
+                       ==, GPG_ERR_INV_NAME);
+      g_assert_cmpuint (bad, ==, 1);
+      g_assert_cmpuint (l.n_entries, ==, 0);
+      pl_checksums_clear (&l);
+    }
+  {
+    const char *names[] = { too_long };
+
+    g_assert_cmpint (gpg_err_code (pl_checksums_new_for_files (names, 1,
+                                                               PL_HASH_SHA256,
+                                                               &l, NULL)),
+                     ==, GPG_ERR_INV_NAME);
+    pl_checksums_clear (&l);
+  }
+  {
+    const char *names[] = { longest };
+
+    g_assert_cmpint (pl_checksums_new_for_files (names, 1, PL_HASH_SHA512,
+                                                 &l, NULL), ==, 0);
+    g_assert_cmpuint (l.sums[0].len, ==, 64);
+    pl_checksums_clear (&l);
+  }
+  g_assert_cmpint (gpg_err_code (pl_checksums_new_for_files (NULL, 0,
+                                                             PL_HASH_SHA256,
+                                                             &l, NULL)),
+                   ==, GPG_ERR_NO_DATA);
+  pl_checksums_clear (&l);
+  {
+    const char *names[] = { "x" };
+
+    g_assert_cmpint (gpg_err_code (pl_checksums_new_for_files (names, 1, 999,
+                                                               &l, NULL)),
+                     ==, GPG_ERR_DIGEST_ALGO);
+    pl_checksums_clear (&l);
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -604,5 +738,7 @@ main (int argc, char **argv)
   g_test_add_func ("/checksums/cuts", test_cuts);
   g_test_add_func ("/checksums/bounds", test_bounds);
   g_test_add_func ("/checksums/clearsigned", test_clearsigned);
+  g_test_add_func ("/checksums/write", test_write);
+  g_test_add_func ("/checksums/write-refused", test_write_refused);
   return g_test_run ();
 }

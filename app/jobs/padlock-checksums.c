@@ -55,6 +55,7 @@ struct _PadlockChecksums
   GCond cond;
   guint running;                /* under LOCK: hashers not yet ended */
   gboolean ran;
+  gboolean makes;               /* padlock_checksums_new_for_files' */
 };
 
 PadlockChecksums *
@@ -131,6 +132,105 @@ padlock_checksums_new_from_data (const guint8 *data,
       return NULL;
     }
   return padlock_checksums_new (&list, folder);
+}
+
+PadlockChecksums *
+padlock_checksums_new_for_files (const char *const *names,
+                                 guint              n_names,
+                                 int                algo,
+                                 GFile             *folder,
+                                 GError           **error)
+{
+  PadlockChecksums *self;
+  pl_checksums list;
+  size_t bad = 0;
+  gpg_error_t err = pl_checksums_new_for_files (names, n_names, algo, &list,
+                                                &bad);
+
+  if (err)
+    {
+      pl_checksums_clear (&list);
+      if (gpg_err_code (err) == GPG_ERR_INV_NAME)
+        /* The name raw, as in any job's error (the header). */
+        g_set_error (error, PADLOCK_ERROR, PADLOCK_ERROR_MALFORMED,
+                     _("%s cannot be listed: a checksum list cannot hold "
+                       "a name with a line break or another control "
+                       "character."), names[bad]);
+      else if (gpg_err_code (err) == GPG_ERR_TOO_MANY)
+        g_set_error (error, PADLOCK_ERROR, PADLOCK_ERROR_TOO_COSTLY,
+                     _("A checksum list holds at most %d files."),
+                     PL_CHECKSUMS_MAX_ENTRIES);
+      else
+        g_propagate_error (error, padlock_error_from_gpg (err));
+      return NULL;
+    }
+  self = padlock_checksums_new (&list, folder);
+  self->makes = TRUE;
+  return self;
+}
+
+gboolean
+padlock_checksums_get_makes (PadlockChecksums *self)
+{
+  return self->makes;
+}
+
+GError *
+padlock_checksums_make_failure (PadlockChecksums *self)
+{
+  g_return_val_if_fail (self->makes && self->ran, NULL);
+  for (guint i = 0; i < self->n_files; i++)
+    {
+      switch (padlock_checksums_get_state (self, i))
+        {
+        case PADLOCK_CHECKSUM_OK:
+          continue;
+        case PADLOCK_CHECKSUM_NOT_HERE:
+          return g_error_new (PADLOCK_ERROR, PADLOCK_ERROR_IO,
+                              _("%s is no longer in the folder: nothing was "
+                                "written."), self->files[i].entry->name);
+        case PADLOCK_CHECKSUM_UNREADABLE:
+          return g_error_copy (self->files[i].error);
+        default:
+          return padlock_error_from_gpg (gpg_error (GPG_ERR_CANCELED));
+        }
+    }
+  return NULL;
+}
+
+GBytes *
+padlock_checksums_dup_text (PadlockChecksums *self,
+                            GError          **error)
+{
+  char *text = NULL;
+  size_t len = 0;
+  gpg_error_t err;
+
+  g_return_val_if_fail (self->makes && self->ran, NULL);
+  err = pl_checksums_format (&self->list, &text, &len);
+  if (err)
+    {
+      g_propagate_error (error, padlock_error_from_gpg (err));
+      return NULL;
+    }
+  return g_bytes_new_with_free_func (text, len, free, text);
+}
+
+char *
+padlock_checksums_listed_line (PadlockChecksums *self,
+                               const char       *list_name,
+                               guint             i)
+{
+  const pl_checksums_entry *e;
+  g_autofree char *list_word = NULL;
+  g_autofree char *file_word = NULL;
+
+  g_return_val_if_fail (self->makes && i < self->n_files, NULL);
+  e = self->files[i].entry;
+  list_word = padlock_name_word (list_name);
+  file_word = padlock_name_word (e->name);
+  return g_strdup_printf ("listed %s -> %s %s", file_word, list_word,
+                          pl_checksums_algo_word (e->sums[0].algo));
 }
 
 void
@@ -236,6 +336,19 @@ digests_match (File            *file,
   return match;
 }
 
+/* A maker's: FILE's digest, from MD, into its sum in the list (its
+ * own: only this hasher writes it, and it is read after the run). */
+static void
+keep_digest (PadlockChecksums *self,
+             File             *file,
+             gcry_md_hd_t      md)
+{
+  pl_checksum *sum = &self->list.sums[file->entry->sums - self->list.sums];
+
+  memcpy (sum->value, gcry_md_read (md, pl_hash_gcry_algo (sum->algo)),
+          sum->len);
+}
+
 /* Reads SRC to its end into MD, in blocks (lent in place when the
  * source maps, else read into BUF), counting into FILE and SELF. */
 static gpg_error_t
@@ -295,6 +408,11 @@ check_file (PadlockChecksums *self,
     ;                           /* stays PENDING */
   else if (err)
     file_fail (file, err);
+  else if (self->makes)
+    {
+      keep_digest (self, file, md);
+      atomic_store (&file->state, PADLOCK_CHECKSUM_OK);
+    }
   else
     atomic_store (&file->state, digests_match (file, md, &file->weak)
                                 ? PADLOCK_CHECKSUM_OK

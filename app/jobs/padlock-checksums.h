@@ -33,6 +33,12 @@
  * is not a regular one (a folder, a FIFO, a device) is unreadable, and
  * never opened for long: opening does not wait (O_NONBLOCK).
  *
+ * A maker (padlock_checksums_new_for_files, issue 34 §4 "Make a
+ * checksum list") hashes the files it is given the same way, with the
+ * same threads, blocks, progress and cancel, and keeps their digests
+ * instead of comparing them; padlock_checksums_dup_text then writes the
+ * list as sha256sum does (core/checksums.h: pl_checksums_format).
+ *
  * Threads: the getters may be called from any thread while it runs
  * (they read atomics); padlock_checksums_run blocks, on a worker thread
  * (a job's) or in a test, once for a checker.
@@ -90,6 +96,40 @@ PadlockChecksums    *padlock_checksums_new_from_data   (const guint8 *data,
                                                         GFile        *folder,
                                                         GError      **error);
 void                 padlock_checksums_free            (PadlockChecksums *self);
+
+/* A maker of the list of NAMES (N_NAMES files in FOLDER, named as the
+ * list will name them, relative to FOLDER), by ALGO (PL_HASH_SHA256 for
+ * SHA256SUMS): pl_checksums_new_for_files sorts them and drops a name
+ * given twice.  NULL and a PADLOCK_ERROR naming it for a name no list
+ * can hold as it is (a line break or another control character:
+ * PADLOCK_ERROR_MALFORMED), or too many names (PADLOCK_ERROR_TOO_COSTLY).
+ * padlock_checksums_run hashes the files: each then OK, its digest in
+ * the list, or NOT_HERE or UNREADABLE.  The getters work as a checker's
+ * (get_entry: the files in the list's order). */
+PadlockChecksums    *padlock_checksums_new_for_files   (const char *const *names,
+                                                        guint              n_names,
+                                                        int                algo,
+                                                        GFile             *folder,
+                                                        GError           **error);
+/* Whether SELF is a maker. */
+gboolean             padlock_checksums_get_makes       (PadlockChecksums *self);
+/* After a maker's run: NULL when every file was hashed; else why the
+ * list cannot be made, the first file's: not in the folder any more
+ * (PADLOCK_ERROR_IO), unreadable (its error), or not hashed (cancelled,
+ * PADLOCK_ERROR_CANCELLED).  Its names are raw, as in any job's error. */
+GError              *padlock_checksums_make_failure    (PadlockChecksums *self);
+/* After a maker's run that hashed every file: the list's text, a line
+ * a file in the list's order, as sha256sum writes it ("HEX  NAME\n",
+ * a name with '\\' escaped); NULL with ERROR when it cannot be written
+ * (pl_checksums_format's errors). */
+GBytes              *padlock_checksums_dup_text        (PadlockChecksums *self,
+                                                        GError          **error);
+/* padlock --batch's line for file I of a maker's list LIST_NAME (not
+ * translated; names as one word, padlock_name_word):
+ *   "listed debian-12.iso -> SHA256SUMS sha256" */
+char                *padlock_checksums_listed_line     (PadlockChecksums *self,
+                                                        const char       *list_name,
+                                                        guint             i);
 
 /* The parsed list, SELF's: its entries (the files, in this order) and
  * its counts (lines malformed, unsafe, unsupported, duplicates). */
