@@ -64,6 +64,10 @@ static const GOptionEntry batch_options[] = {
   { "detach", 0, 0, G_OPTION_ARG_NONE, NULL,
     N_("With --sign: a detached signature of each file (FILE.sig, FILE.asc "
        "with --armor), nothing encrypted"), NULL },
+  { "checksum-list", 0, 0, G_OPTION_ARG_NONE, NULL,
+    N_("A signed checksum list of the files, all in one folder: "
+       "SHA256SUMS and SHA256SUMS.sig (.asc with --armor) beside them"),
+    NULL },
   { NULL }
 };
 
@@ -112,6 +116,8 @@ usage_error (const char *message)
   g_printerr ("%s\n", _("       padlock --batch --sign --detach "
                         "[--local-user=KEY] [--output-dir=DIR] [--armor] "
                         "FILE…"));
+  g_printerr ("%s\n", _("       padlock --batch --checksum-list "
+                        "[--local-user=KEY] [--armor] FILE…"));
   return PADLOCK_BATCH_EXIT_USAGE;
 }
 
@@ -338,6 +344,27 @@ print_signed (PadlockJob *job, const char *input, const char *output)
   fflush (stdout);
 }
 
+/* A checksum list made (--checksum-list): "listed FILE -> LIST sha256"
+ * for each file, in the list's order, then "signed LIST -> LIST.sig
+ * FPR" as a signed file's line.  Not translated: for scripts. */
+static void
+print_listed (PadlockJob *job)
+{
+  PadlockChecksums *listed = padlock_job_get_listed (job);
+  const char *list = padlock_job_get_output_name (job);
+  g_autofree char *sig = g_file_get_basename (padlock_job_get_list_signature (job));
+  g_autofree char *list_word = padlock_name_word (list);
+  g_autofree char *sig_word = padlock_name_word (sig);
+
+  for (guint i = 0; i < padlock_checksums_get_n_files (listed); i++)
+    {
+      g_autofree char *line = padlock_checksums_listed_line (listed, list, i);
+
+      g_print ("%s\n", line);
+    }
+  print_signed (job, list_word, sig_word);
+}
+
 /* A job the signal found unfinished that committed all the same: the
  * engine looks at the cancel flag only before the output's commit (a
  * folder's takes a syncfs, and a job ends on this thread after it), so a
@@ -423,12 +450,17 @@ on_job_state (PadlockJob *job,
   {
     g_autofree char *name = g_file_get_basename (padlock_job_get_input (job));
 
-    input = padlock_name_word (name);
+    /* A checksum list's job is named by its list, not by its folder. */
+    input = padlock_name_word (padlock_job_get_makes_list (job)
+                               ? padlock_job_get_output_name (job) : name);
     output = padlock_name_word (padlock_job_get_output_name (job));
   }
   detail = padlock_job_get_detail (job);
   if (batch->interrupted && undo_late_commit (job, input))
     batch->n_failed++;
+  else if (padlock_job_get_state (job) == PADLOCK_JOB_DONE
+           && padlock_job_get_makes_list (job))
+    print_listed (job);
   else if (padlock_job_get_state (job) == PADLOCK_JOB_DONE
            && padlock_job_get_direction (job) == PADLOCK_DIRECTION_SIGN)
     print_signed (job, input, output);
@@ -684,6 +716,73 @@ make_sign_jobs (Batch                  *batch,
     }
   g_ptr_array_unref (batch->inputs);
   batch->inputs = planned;
+}
+
+/* --checksum-list: one job for every input, a list of them all
+ * (padlock_job_new_checksum_list), unless one of them cannot be listed
+ * (a pipe, a folder, not in the first one's folder, an input that could
+ * not be opened), said and counted: then nothing is written. */
+static void
+make_list_job (Batch                  *batch,
+               const PadlockJobConfig *config)
+{
+  g_autoptr(GPtrArray) files = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  PadlockJob *job;
+
+  for (guint i = 0; i < batch->inputs->len; i++)
+    {
+      PadlockInput *input = g_ptr_array_index (batch->inputs, i);
+      GFile *file = padlock_input_get_file (input);
+
+      if (!padlock_input_is_sniffed (input))
+        continue;               /* its first read failed, and said so */
+      if (padlock_input_is_stream (input))
+        {
+          g_autofree char *name = g_file_get_basename (file);
+          g_autofree char *word = padlock_name_word (name);
+
+          g_printerr ("padlock: %s: %s\n", word,
+                      _("A pipe or FIFO cannot be listed: a checksum list "
+                        "names files in its folder."));
+          batch->n_failed++;
+        }
+      g_ptr_array_add (files, file);
+    }
+  if (batch->n_failed || !files->len)
+    return;
+  job = padlock_job_new_checksum_list ((GFile **) files->pdata, files->len,
+                                       config, &error);
+  if (!job)
+    {
+      g_autofree char *reason = padlock_name_escape (error->message);
+
+      g_printerr ("padlock: %s\n", reason);
+      batch->n_failed++;
+      return;
+    }
+  g_ptr_array_add (batch->jobs, job);
+}
+
+/* --checksum-list: with none of the options that encrypt, decrypt or
+ * write elsewhere (the list's names are relative to its folder); TRUE
+ * without it. */
+static gboolean
+list_usage (GVariantDict *options, GError **error)
+{
+  static const char *const others[] = { "detach", "encrypt", "decrypt",
+                                        "recipient", "encrypt-to-self",
+                                        "hide-recipients", "passphrase-file",
+                                        "profile", "output-dir" };
+
+  if (!g_variant_dict_contains (options, "checksum-list"))
+    return TRUE;
+  for (guint i = 0; i < G_N_ELEMENTS (others); i++)
+    if (g_variant_dict_contains (options, others[i]))
+      return bad_usage (error, _("--checksum-list writes a signed list "
+                                 "beside its files: --%s does not go with "
+                                 "it."), others[i]);
+  return TRUE;
 }
 
 /* --detach: with --sign, and with none of the options that encrypt or
@@ -986,7 +1085,7 @@ padlock_batch_run (GVariantDict *options)
   Batch batch = { 0 };
   const char *pw_file = NULL, *profile_name = NULL;
   g_autofree const char **specs = NULL;
-  gboolean any_encrypt, to_self, hide;
+  gboolean any_encrypt, to_self, hide, lists;
   PadlockPlanAsk ask;
   int status = 1;
   guint int_id, term_id;
@@ -994,6 +1093,7 @@ padlock_batch_run (GVariantDict *options)
 
   padlock_job_config_from_settings (settings, &config);
   if (!read_options (options, &config, &ask, &pw_file, &paths, &problem)
+      || !list_usage (options, &problem)
       || !detach_usage (options, &problem))
     {
       padlock_job_config_clear (&config);
@@ -1010,7 +1110,10 @@ padlock_batch_run (GVariantDict *options)
   open_inputs (&batch, paths);
   if (!read_prefixes (&batch))
     goto leave;
-  if (g_variant_dict_contains (options, "detach"))
+  lists = g_variant_dict_contains (options, "checksum-list");
+  if (lists)
+    make_list_job (&batch, &config);
+  else if (g_variant_dict_contains (options, "detach"))
     make_sign_jobs (&batch, &config);
   else
     make_jobs (&batch, ask, &config);
@@ -1029,12 +1132,15 @@ padlock_batch_run (GVariantDict *options)
     goto leave;
   /* GnuPG is asked only for messages to public keys, and to sign. */
   decide_keys (&batch, ask);
-  if (g_variant_dict_contains (options, "sign"))
+  if (lists && !batch.jobs->len)
+    goto leave;                 /* nothing to list: said why */
+  if (g_variant_dict_contains (options, "sign") || lists)
     {
       const char *local_user = NULL;
 
       g_variant_dict_lookup (options, "local-user", "&s", &local_user);
-      if (!any_encrypt && !g_variant_dict_contains (options, "detach"))
+      if (!any_encrypt && !lists
+          && !g_variant_dict_contains (options, "detach"))
         bad_usage (&problem, "%s", _("--sign signs what is encrypted; these "
                                      "files are all to decrypt."));
       else if (!load_signing_key (&batch, local_user, &sign_problem))

@@ -14,6 +14,7 @@
 
 #include <stdatomic.h>
 
+#include "algo.h"
 #include "job.h"
 #include "padlock-folder.h"
 #include "padlock-agent.h"
@@ -99,6 +100,12 @@ struct _PadlockJob
   PadlockKey *sign_key;
   PadlockAgent *sign_agent;
   char *sign_home;
+  /* "Make a checksum list" (padlock_job_new_checksum_list): the files'
+   * names in the input folder; once done, what was listed and the
+   * list's signature. */
+  GStrv list_files;
+  PadlockChecksums *listed;
+  GFile *list_signature;
 
   /* Shared with the worker */
   PadlockFolderStatus folder_status;
@@ -121,6 +128,10 @@ struct _PadlockJob
   GMutex waiting_lock;
   char *waiting;
 };
+
+/* The list padlock_job_new_checksum_list makes, and its hash. */
+#define PADLOCK_LIST_NAME "SHA256SUMS"
+#define PADLOCK_LIST_ALGO PL_HASH_SHA256
 
 /* Where the worker writes: each kind is made by one function of
  * padlock-job-run.c (job_sink_new), which is where a new kind goes. */
@@ -176,6 +187,10 @@ typedef struct
   PadlockKey *sign_key;         /* encryption: the key that signs, or NULL */
   PadlockAgent *sign_agent;
   char *sign_home;
+  GStrv list_files;             /* making a checksum list of these, in
+                                 * INPUT_PATH; NULL: not */
+  PadlockChecksums *listed;     /* result: the files listed, hashed */
+  char *signature_path;         /* result: the list's signature */
   gboolean folder;              /* encrypting a folder as NAME.tar */
   PadlockJobSinkKind sink;      /* the output's: FILE, or FOLDER when a
                                  * decrypted tar may become a folder */

@@ -47,6 +47,9 @@ padlock_job_run_free (gpointer data)
   g_free (run->sign_home);
   g_clear_pointer (&run->signatures, g_ptr_array_unref);
   g_clear_pointer (&run->checksums, padlock_checksums_free);
+  g_strfreev (run->list_files);
+  g_clear_pointer (&run->listed, padlock_checksums_free);
+  g_free (run->signature_path);
   g_free (run);
 }
 
@@ -1079,6 +1082,118 @@ list_thread (GTask         *task,
   return_outcome (task, err, error);
 }
 
+/* The checksum list's files (RUN->list_files, in its input folder)
+ * hashed into RUN->listed with the job's budget, progress and cancel,
+ * as a list's check hashes them; an error when one could not be. */
+static GError *
+hash_listed_files (PadlockJob    *self,
+                   PadlockJobRun *run)
+{
+  g_autoptr(GFile) folder = g_file_new_for_path (run->input_path);
+  GError *error = NULL;
+
+  run->listed = padlock_checksums_new_for_files ((const char *const *) run->list_files,
+                                                 g_strv_length (run->list_files),
+                                                 PADLOCK_LIST_ALGO, folder,
+                                                 &error);
+  if (!run->listed)
+    return error;
+  atomic_store (&self->atomic_done, 0);
+  padlock_checksums_set_threads (run->listed, (guint) run->threads);
+  if (!padlock_checksums_run (run->listed, run->cancellable, on_list_progress,
+                              self, &error))
+    {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          g_clear_error (&error);
+          return padlock_error_from_gpg (gpg_error (GPG_ERR_CANCELED));
+        }
+      return error;
+    }
+  return padlock_checksums_make_failure (run->listed);
+}
+
+/* The list's TEXT signed as a file is (pl_sign_detached, its signature
+ * held in memory), then the list and its signature written into the
+ * run's folder, both or neither (padlock-output.h). */
+static gpg_error_t
+write_signed_list (PadlockJobRun        *run,
+                   GBytes               *text,
+                   PadlockSigner        *signer,
+                   const pl_job_control *ctl)
+{
+  /* The progress is the files': the list's few octets do not move it. */
+  pl_job_control sign_ctl = { .cancel = ctl->cancel, .threads = ctl->threads };
+  PadlockListOutput out = { 0 };
+  pl_source *src = pl_source_new_memory (g_bytes_get_data (text, NULL),
+                                         g_bytes_get_size (text));
+  pl_sink *sig = pl_sink_new_memory ();
+  const uint8_t *sig_data = NULL;
+  size_t sig_len = 0;
+  gpg_error_t err = !src || !sig ? gpg_error (GPG_ERR_ENOMEM) : 0;
+
+  if (!err)
+    err = pl_sign_detached (src, sig, padlock_signer_get_seckey (signer),
+                            run->armor, (uint32_t) time (NULL), &sign_ctl);
+  if (!err)
+    {
+      sig_data = pl_sink_memory_data (sig, &sig_len);
+      err = padlock_list_output_open (&out, run->input_path, PADLOCK_LIST_NAME,
+                                      run->armor ? ".asc" : ".sig");
+    }
+  if (!err)
+    err = out.list->write (out.list, g_bytes_get_data (text, NULL),
+                           g_bytes_get_size (text));
+  if (!err)
+    err = out.sig->write (out.sig, sig_data, sig_len);
+  if (!err)
+    err = pl_job_check_cancel (ctl);
+  if (!err)
+    err = padlock_list_output_commit (&out);
+  if (!err)
+    {
+      run->output_path = g_strdup (out.list_path);
+      run->signature_path = g_strdup (out.sig_path);
+    }
+  padlock_list_output_clear (&out);
+  pl_sink_free (sig);
+  pl_source_free (src);
+  return err;
+}
+
+/* "Make a checksum list" (padlock_job_new_checksum_list): the signer
+ * made first, as a file's signing job makes it (a key that cannot sign
+ * writes nothing), then the files hashed, the list written and signed
+ * through the agent, whose pinentry comes once every file is read. */
+static void
+make_list_thread (GTask         *task,
+                  PadlockJob    *self,
+                  PadlockJobRun *run)
+{
+  pl_job_control ctl = job_control (self, run);
+  g_autoptr(PadlockSigner) signer = NULL;
+  g_autoptr(GBytes) text = NULL;
+  GError *error = NULL;
+  gpg_error_t err = 0;
+
+  signer = padlock_signer_new (run->sign_home, run->sign_agent, run->sign_key,
+                               PADLOCK_LIST_NAME, run->cancellable, &error);
+  if (!signer)
+    {
+      return_outcome (task, 0, error);
+      return;
+    }
+  padlock_signer_set_waiting (signer, on_agent_waiting, self);
+  error = hash_listed_files (self, run);
+  if (!error)
+    text = padlock_checksums_dup_text (run->listed, &error);
+  if (!error)
+    err = write_signed_list (run, text, signer, &ctl);
+  if (err)
+    error = padlock_signer_take_error (signer, err);
+  return_outcome (task, err, error);
+}
+
 void
 padlock_job_run_worker (GTask        *task,
                         gpointer      source_object,
@@ -1089,6 +1204,8 @@ padlock_job_run_worker (GTask        *task,
 
   if (run->direction == PADLOCK_DIRECTION_ENCRYPT)
     encrypt_thread (task, PADLOCK_JOB (source_object), run);
+  else if (run->direction == PADLOCK_DIRECTION_SIGN && run->list_files)
+    make_list_thread (task, PADLOCK_JOB (source_object), run);
   else if (run->direction == PADLOCK_DIRECTION_SIGN)
     sign_thread (task, PADLOCK_JOB (source_object), run);
   else if (run->list)

@@ -241,6 +241,21 @@ take_list_results (PadlockJob *self, PadlockJobRun *run)
   padlock_job_set_output_name (self, name);
 }
 
+/* A checksum list made: what it listed, and its signature, before the
+ * state says DONE.  What it hashed is the job's size. */
+static void
+take_made_list (PadlockJob *self, PadlockJobRun *run)
+{
+  if (!run->list_files)
+    return;
+  g_clear_pointer (&self->listed, padlock_checksums_free);
+  self->listed = g_steal_pointer (&run->listed);
+  g_clear_object (&self->list_signature);
+  if (run->signature_path)
+    self->list_signature = g_file_new_for_path (run->signature_path);
+  self->bytes_total = atomic_load (&self->atomic_total);
+}
+
 static void
 padlock_job_finished (GObject      *object,
                       GAsyncResult *result,
@@ -293,6 +308,7 @@ padlock_job_finished (GObject      *object,
           padlock_job_set_output_name (self, name);
         }
       self->original_deleted = run->original_deleted;
+      take_made_list (self, run);
       if (run->direction == PADLOCK_DIRECTION_DECRYPT)
         self->plaintext_size = run->plaintext_size;
       if (!self->list)
@@ -419,7 +435,15 @@ padlock_job_start (PadlockJob *self,
                                    plain_output_name (self));
   /* The folder may have changed since the row was made.  A detached
    * check writes nothing: its name is its data file's. */
-  if (!self->detached && !self->list)
+  if (self->list_files)
+    {
+      g_autofree char *name = padlock_list_output_first_free (run->input_path,
+                                                              PADLOCK_LIST_NAME);
+
+      run->list_files = g_strdupv (self->list_files);
+      padlock_job_set_output_name (self, name);
+    }
+  else if (!self->detached && !self->list)
     padlock_job_set_output_name (self, run->plan->output_name);
 
   atomic_store (&self->cancel, 0);
@@ -620,6 +644,9 @@ padlock_job_delete_output (PadlockJob  *self,
   if (self->output_deleted)
     return TRUE;
   if (!delete_tree (self->output, error))
+    return FALSE;
+  /* A checksum list goes with its signature. */
+  if (self->list_signature && !delete_tree (self->list_signature, error))
     return FALSE;
   self->output_deleted = TRUE;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_OUTPUT]);
@@ -874,6 +901,112 @@ padlock_job_new_archive (GFile                 **items,
   return self;
 }
 
+/* Whether FILES can make one checksum list: local files (no folder),
+ * all in one folder; *FOLDER then that folder.  Else ERROR. */
+static gboolean
+files_listable (GFile **files,
+                guint   n_files,
+                GFile **folder,
+                GError **error)
+{
+  *folder = g_file_get_parent (files[0]);
+  for (guint i = 0; i < n_files; i++)
+    {
+      g_autoptr(GFile) parent = g_file_get_parent (files[i]);
+      g_autofree char *name = g_file_get_basename (files[i]);
+      g_autofree char *first = g_file_get_basename (files[0]);
+
+      if (!g_file_is_native (files[i]) || !parent)
+        g_set_error (error, PADLOCK_ERROR, PADLOCK_ERROR_IO,
+                     _("Only local files are supported: %s"), name);
+      else if (padlock_folder_is_folder (files[i]))
+        g_set_error (error, PADLOCK_ERROR, PADLOCK_ERROR_IO,
+                     _("%s is a folder: a checksum list lists files, so list "
+                       "the files in it."), name);
+      else if (!g_file_equal (parent, *folder))
+        g_set_error (error, PADLOCK_ERROR, PADLOCK_ERROR_IO,
+                     _("The files of one checksum list must all be in one "
+                       "folder: %s is not in the folder of %s."), name, first);
+      if (error && *error)
+        {
+          g_clear_object (folder);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+PadlockJob *
+padlock_job_new_checksum_list (GFile                 **files,
+                               guint                   n_files,
+                               const PadlockJobConfig *config,
+                               GError                **error)
+{
+  g_autoptr(GFile) folder = NULL;
+  g_autoptr(PadlockChecksums) check = NULL;
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *dir = NULL;
+  PadlockJobConfig here;
+  PadlockJob *self;
+  gint64 total = 0;
+
+  g_return_val_if_fail (files != NULL && n_files > 0, NULL);
+  g_return_val_if_fail (config != NULL, NULL);
+
+  if (!files_listable (files, n_files, &folder, error))
+    return NULL;
+  for (guint i = 0; i < n_files; i++)
+    {
+      g_autoptr(GFileInfo) info = g_file_query_info (files[i],
+                                                     G_FILE_ATTRIBUTE_STANDARD_SIZE,
+                                                     G_FILE_QUERY_INFO_NONE,
+                                                     NULL, NULL);
+
+      g_ptr_array_add (names, g_file_get_basename (files[i]));
+      total += info ? g_file_info_get_size (info) : 0;
+    }
+  g_ptr_array_add (names, NULL);
+  /* A name no list can hold is said now, before any key is asked for. */
+  check = padlock_checksums_new_for_files ((const char *const *) names->pdata,
+                                           n_files, PADLOCK_LIST_ALGO, folder,
+                                           error);
+  if (!check)
+    return NULL;
+  here = *config;
+  here.output_dir = dir = g_file_get_path (folder);
+  self = padlock_job_new (folder, PADLOCK_DIRECTION_SIGN, &here);
+  self->list_files = (GStrv) g_ptr_array_free (g_steal_pointer (&names), FALSE);
+  self->bytes_total = total;
+  {
+    g_autofree char *name = padlock_list_output_first_free (dir,
+                                                            PADLOCK_LIST_NAME);
+
+    padlock_job_set_output_name (self, name);
+  }
+  return self;
+}
+
+gboolean
+padlock_job_get_makes_list (PadlockJob *self)
+{
+  g_return_val_if_fail (PADLOCK_IS_JOB (self), FALSE);
+  return self->list_files != NULL;
+}
+
+PadlockChecksums *
+padlock_job_get_listed (PadlockJob *self)
+{
+  g_return_val_if_fail (PADLOCK_IS_JOB (self), NULL);
+  return self->listed;
+}
+
+GFile *
+padlock_job_get_list_signature (PadlockJob *self)
+{
+  g_return_val_if_fail (PADLOCK_IS_JOB (self), NULL);
+  return self->list_signature;
+}
+
 static void
 padlock_job_finalize (GObject *object)
 {
@@ -900,6 +1033,9 @@ padlock_job_finalize (GObject *object)
   g_clear_object (&self->sign_key);
   g_clear_object (&self->sign_agent);
   g_free (self->sign_home);
+  g_strfreev (self->list_files);
+  g_clear_pointer (&self->listed, padlock_checksums_free);
+  g_clear_object (&self->list_signature);
   g_clear_object (&self->cancellable);
   g_mutex_clear (&self->waiting_lock);
   g_free (self->waiting);

@@ -243,6 +243,36 @@ void              padlock_job_set_signing_key   (PadlockJob       *self,
                                                  PadlockAgent     *agent,
                                                  const char       *home_dir);
 PadlockKey       *padlock_job_get_signing_key   (PadlockJob       *self);
+/* "Make a checksum list" (issue 34 §4): SHA256SUMS of FILES (N_FILES
+ * regular files, all in one folder, named in it as the list names
+ * them), in sha256sum's lines sorted by name, and its detached
+ * signature beside it, SHA256SUMS.sig (SHA256SUMS.asc with CONFIG's
+ * armor), as release managers publish them.  Both go into the files'
+ * folder, whatever CONFIG's output folder: the list's names are relative
+ * to it.  The job is a PADLOCK_DIRECTION_SIGN one and needs a signing
+ * key (padlock_job_set_signing_key): the list is signed as a file is
+ * (core/sign-file.h, through gpg-agent, its pinentry once the files are
+ * hashed).  Neither file is ever written over another: "SHA256SUMS (1)"
+ * with "SHA256SUMS (1).sig" (padlock-output.h: PadlockListOutput), and
+ * they appear only once both are whole; a failure (a file gone or
+ * unreadable, the agent's refusal, a full disk) leaves neither.  The
+ * files hash as a list's check hashes them (padlock-checksums.h),
+ * several at once within the job's thread budget, with its progress and
+ * cancel.  The job's input is the folder; its output, once done, the
+ * list (padlock_job_get_output), and padlock_job_get_list_signature its
+ * signature.  NULL and ERROR (a PADLOCK_ERROR, names raw) when FILES
+ * cannot be listed: not all in one folder, a folder or a file that is
+ * not local among them, a name no list can hold. */
+PadlockJob       *padlock_job_new_checksum_list (GFile                 **files,
+                                                 guint                   n_files,
+                                                 const PadlockJobConfig *config,
+                                                 GError                **error);
+gboolean          padlock_job_get_makes_list    (PadlockJob       *self);
+/* Once such a job is done: the files it listed, with their digests (a
+ * maker, padlock-checksums.h: padlock_checksums_listed_line), and the
+ * list's signature; NULL before, and for any other job. */
+PadlockChecksums *padlock_job_get_listed        (PadlockJob       *self);
+GFile            *padlock_job_get_list_signature (PadlockJob      *self);
 /* A failed job goes back to the queue, with a new passphrase; or, for a
  * job with held keys, with none: gpg-agent's pinentry asks again. */
 void              padlock_job_retry             (PadlockJob       *self,

@@ -257,3 +257,173 @@ padlock_output_sink_new (PadlockOutputPlan        *plan,
   return pl_sink_new_file_in (plan->dir, plan->output_name, plan_name_fn,
                               plan, out);
 }
+
+/* The suffixes a check takes for a list's detached signature beside it
+ * (padlock-job-run.c: list_signature_beside), the one written among
+ * them. */
+static const char *const list_signature_suffixes[] = {
+  ".gpg", ".sign", ".asc", ".sig"
+};
+
+/* Whether a list named CANDIDATE in DIR may be written: neither it nor
+ * any signature beside it is there. */
+static gboolean
+list_name_free (const char *dir,
+                const char *candidate)
+{
+  g_autofree char *path = g_build_filename (dir, candidate, NULL);
+  GStatBuf st;
+
+  if (g_lstat (path, &st) == 0)
+    return FALSE;
+  for (guint i = 0; i < G_N_ELEMENTS (list_signature_suffixes); i++)
+    {
+      g_autofree char *sig = g_strconcat (path, list_signature_suffixes[i],
+                                          NULL);
+
+      if (g_lstat (sig, &st) == 0)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* From number *NEXT on, the first name of the list NAME in DIR whose
+ * signatures' names are free (the list's own may be taken by the time
+ * it is linked: the sink then asks again), into BUF; *NEXT past it. */
+static gpg_error_t
+next_list_name (const char *dir,
+                const char *name,
+                unsigned   *next,
+                char       *buf,
+                gsize       size)
+{
+  for (; *next < MAX_PLANNED_ATTEMPTS; (*next)++)
+    {
+      g_autofree char *path = NULL;
+      gboolean free_sigs = TRUE;
+      gpg_error_t err = pl_file_name_numbered (name, "", *next, buf, size);
+
+      if (err)
+        return err;
+      path = g_build_filename (dir, buf, NULL);
+      for (guint i = 0; i < G_N_ELEMENTS (list_signature_suffixes); i++)
+        {
+          g_autofree char *sig = g_strconcat (path, list_signature_suffixes[i],
+                                              NULL);
+          GStatBuf st;
+
+          free_sigs = free_sigs && g_lstat (sig, &st) != 0;
+        }
+      if (free_sigs)
+        {
+          (*next)++;
+          return 0;
+        }
+    }
+  return gpg_error (GPG_ERR_EEXIST);
+}
+
+char *
+padlock_list_output_first_free (const char *dir,
+                                const char *name)
+{
+  char buf[NAME_MAX + 1];
+  unsigned next = 0;
+
+  while (!next_list_name (dir, name, &next, buf, sizeof buf))
+    if (list_name_free (dir, buf))
+      return g_strdup (buf);
+  /* The sink will say why at commit. */
+  return g_strdup (name);
+}
+
+static gpg_error_t
+list_name_fn (void     *user_data,
+              unsigned  attempt,
+              char     *buf,
+              size_t    size)
+{
+  PadlockListOutput *out = user_data;
+
+  if (attempt == 0)
+    out->next = 0;
+  return next_list_name (out->dir, out->name, &out->next, buf, size);
+}
+
+/* The signature's one name: the list's, as linked, and the suffix. */
+static gpg_error_t
+sig_name_fn (void     *user_data,
+             unsigned  attempt,
+             char     *buf,
+             size_t    size)
+{
+  PadlockListOutput *out = user_data;
+  const char *list = pl_sink_file_path (out->list);
+  g_autofree char *base = NULL;
+
+  if (attempt > 0 || !list)
+    return gpg_error (GPG_ERR_EEXIST);
+  base = g_path_get_basename (list);
+  if (g_snprintf (buf, size, "%s%s", base, out->sig_suffix) >= (int) size
+      || strlen (buf) > NAME_MAX)
+    return gpg_error (GPG_ERR_ENAMETOOLONG);
+  return 0;
+}
+
+gpg_error_t
+padlock_list_output_open (PadlockListOutput *out,
+                          const char        *dir,
+                          const char        *name,
+                          const char        *sig_suffix)
+{
+  g_autofree char *sig_name = g_strconcat (name, sig_suffix, NULL);
+  gpg_error_t err;
+
+  out->dir = g_strdup (dir);
+  out->name = g_strdup (name);
+  out->sig_suffix = g_strdup (sig_suffix);
+  err = pl_sink_new_file_in (dir, name, list_name_fn, out, &out->list);
+  if (!err)
+    err = pl_sink_new_file_in (dir, sig_name, sig_name_fn, out, &out->sig);
+  return err;
+}
+
+gpg_error_t
+padlock_list_output_commit (PadlockListOutput *out)
+{
+  gpg_error_t err = out->list->commit (out->list);
+
+  if (err)
+    return err;
+  err = out->sig->commit (out->sig);
+  if (err)
+    {
+      /* Neither, then: the list this commit linked a moment ago goes. */
+      g_unlink (pl_sink_file_path (out->list));
+      return err;
+    }
+  out->list_path = g_strdup (pl_sink_file_path (out->list));
+  out->sig_path = g_strdup (pl_sink_file_path (out->sig));
+  return 0;
+}
+
+void
+padlock_list_output_clear (PadlockListOutput *out)
+{
+  if (out->sig)
+    {
+      out->sig->abort (out->sig);
+      pl_sink_free (out->sig);
+    }
+  if (out->list)
+    {
+      out->list->abort (out->list);
+      pl_sink_free (out->list);
+    }
+  g_free (out->dir);
+  g_free (out->name);
+  g_free (out->sig_suffix);
+  g_free (out->list_path);
+  g_free (out->sig_path);
+  memset (out, 0, sizeof *out);
+}

@@ -73,6 +73,51 @@ char    *padlock_output_hidden_name_new  (void);
 /* Whether NAME has the shape padlock_output_hidden_name_new gives. */
 gboolean padlock_output_name_is_hidden   (const char *name);
 
+/* A checksum list and its detached signature (issue 34 §4, "Make a
+ * checksum list"), written as one output into DIR: the list named NAME
+ * ("SHA256SUMS"), numbered when taken as any output is ("SHA256SUMS
+ * (1)"), and its signature named as the list plus SIG_SUFFIX (".sig",
+ * or ".asc" armored).  A number is passed over when the list's name is
+ * free but a signature's beside it is not (any of NAME.gpg, .sign, .asc
+ * and .sig, which a check reads as the list's signature): an existing
+ * file is never replaced, and never taken for the new list's.
+ *
+ * Both are core file sinks (core/io.h): written while invisible, the
+ * list into LIST and the signature into SIG.  padlock_list_output_commit
+ * links the list, then its signature under the list's name; when the
+ * signature's commit fails, the list just linked is unlinked again: both
+ * or neither, the list alone visible only between the two links.
+ * padlock_list_output_clear aborts what was not committed. */
+typedef struct
+{
+  char *dir;
+  char *name;
+  char *sig_suffix;
+  pl_sink *list;
+  pl_sink *sig;
+  unsigned next;                /* the list's next number to try */
+  char *list_path;              /* once both are committed */
+  char *sig_path;
+} PadlockListOutput;
+
+/* The first name of the list NAME in DIR that is free now, by the rule
+ * above: what the job shows before it writes. */
+char        *padlock_list_output_first_free (const char *dir,
+                                             const char *name);
+/* OUT (zeroed by the caller) opens its two sinks; an error (the core
+ * sink's) leaves nothing behind, OUT to be cleared all the same. */
+gpg_error_t  padlock_list_output_open      (PadlockListOutput *out,
+                                            const char        *dir,
+                                            const char        *name,
+                                            const char        *sig_suffix);
+/* Commits the list, then the signature (above).  0: both are in place
+ * (OUT->list_path and OUT->sig_path); else neither is, and the error is
+ * the failing commit's. */
+gpg_error_t  padlock_list_output_commit    (PadlockListOutput *out);
+/* Aborts and frees the sinks (nothing uncommitted stays), frees the rest
+ * and zeroes OUT. */
+void         padlock_list_output_clear     (PadlockListOutput *out);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PadlockOutputPlan, padlock_output_plan_free)
 
 G_END_DECLS
