@@ -150,6 +150,9 @@ padlock_application_command_line (GApplication            *app,
   else if (g_variant_dict_contains (dict, "sign")
            && g_variant_dict_contains (dict, "detach"))
     mode = PADLOCK_OPEN_SIGN;
+  /* As --batch spells it: one signed list of the files. */
+  else if (g_variant_dict_contains (dict, "checksum-list"))
+    mode = PADLOCK_OPEN_CHECKSUM_LIST;
   g_variant_dict_lookup (dict, G_OPTION_REMAINING, "^a&ay", &args);
   for (guint i = 0; args && args[i]; i++)
     g_ptr_array_add (files, g_application_command_line_create_file_for_arg (command_line,

@@ -517,9 +517,10 @@ padlock_window_add_files (PadlockWindow    *self,
 
   g_return_if_fail (PADLOCK_IS_WINDOW (self));
 
-  if (mode == PADLOCK_OPEN_SIGN)
+  if (mode == PADLOCK_OPEN_SIGN || mode == PADLOCK_OPEN_CHECKSUM_LIST)
     {
-      padlock_window_sign_files (self, files, n_files);
+      padlock_window_sign_files (self, files, n_files,
+                                 mode == PADLOCK_OPEN_CHECKSUM_LIST);
       return;
     }
   /* A new batch (a drop, a choice, a command line) while the list holds

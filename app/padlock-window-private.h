@@ -117,12 +117,17 @@ gboolean padlock_window_any_folder (GPtrArray *files);
 /* win.open-folder (padlock-window-folders.c). */
 void padlock_window_folders_class_init (GtkWidgetClass *widget_class);
 /* Signs each of FILES with the user's signing key, a job each
- * (PADLOCK_DIRECTION_SIGN), once the keyring is listed; says why when
- * it cannot (no key that signs, a folder) (padlock-window-sign.c). */
+ * (PADLOCK_DIRECTION_SIGN), once the keyring is listed; or, with LIST,
+ * makes one signed checksum list of them all (a job,
+ * padlock_job_new_checksum_list) with the same key.  Says why when it
+ * cannot (no key that signs, a folder, files of two folders)
+ * (padlock-window-sign.c). */
 void padlock_window_sign_files (PadlockWindow  *self,
                                 GFile         **files,
-                                guint           n_files);
-/* win.sign, "Sign Files…" (padlock-window-sign.c). */
+                                guint           n_files,
+                                gboolean        list);
+/* win.sign, "Sign Files…", and win.checksum-list, "Make Checksum
+ * List…" (padlock-window-sign.c). */
 void padlock_window_sign_class_init (GtkWidgetClass *widget_class);
 
 /* Asks for the passphrase of FILES (GFile) to decrypt, with NOTE (may be

@@ -388,6 +388,9 @@ padlock_window_choose_files (PadlockWindow   *self,
     case PADLOCK_OPEN_SIGN:
       title = _("Choose Files to Sign");
       break;
+    case PADLOCK_OPEN_CHECKSUM_LIST:
+      title = _("Choose Files for a Checksum List");
+      break;
     case PADLOCK_OPEN_AUTO:
     default:
       title = _("Choose Files to Encrypt or Decrypt");

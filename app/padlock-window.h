@@ -13,6 +13,7 @@ typedef enum
   PADLOCK_OPEN_ENCRYPT,
   PADLOCK_OPEN_DECRYPT,
   PADLOCK_OPEN_SIGN,            /* a detached signature of each file */
+  PADLOCK_OPEN_CHECKSUM_LIST,   /* one signed checksum list of them all */
 } PadlockOpenMode;
 
 #define PADLOCK_TYPE_WINDOW (padlock_window_get_type ())

@@ -5,7 +5,9 @@
  * passphrase opens, and a key file gets an import row.  A real window
  * under Xvfb, a GnuPG home of the test's own (GNUPGHOME), a real
  * gpg-agent and the scripted pinentry (tests/test-pinentry.sh).
- * "Sign Files…" too: a detached signature of each file, no dialog.
+ * "Sign Files…" too: a detached signature of each file, no dialog; and
+ * "Make Checksum List…": one signed SHA256SUMS of the files, by the
+ * same key, which sha256sum -c and gpg --verify accept.
  */
 #include <string.h>
 #include <glib/gstdio.h>
@@ -334,6 +336,125 @@ test_sign_files (void)
   g_free (wait.found);
 }
 
+/* Whether the window's main menu has "Make Checksum List…"
+ * (win.checksum-list) right after "Sign Files…" (win.sign). */
+static gboolean
+menu_lists_after_sign (PadlockWindow *window)
+{
+  GMenuModel *menu = gtk_menu_button_get_menu_model (window->menu_button);
+  g_autofree char *previous = NULL;
+
+  for (int s = 0; s < g_menu_model_get_n_items (menu); s++)
+    {
+      g_autoptr(GMenuModel) section = g_menu_model_get_item_link (menu, s,
+                                                                  G_MENU_LINK_SECTION);
+
+      for (int i = 0; section && i < g_menu_model_get_n_items (section); i++)
+        {
+          g_autofree char *action = NULL;
+
+          g_menu_model_get_item_attribute (section, i, G_MENU_ATTRIBUTE_ACTION,
+                                           "s", &action);
+          if (!g_strcmp0 (action, "win.checksum-list"))
+            return !g_strcmp0 (previous, "win.sign");
+          g_free (previous);
+          previous = g_steal_pointer (&action);
+        }
+    }
+  return FALSE;
+}
+
+/* "Make Checksum List…": the menu's item opens the chooser for it; the
+ * files chosen (three, one name with a space and one with a backslash)
+ * become one job, signed by the key "Sign Files…" signs with, one
+ * pinentry: "SHA256SUMS (1)" beside an existing SHA256SUMS, which stays
+ * as it was, and its signature; sha256sum -c and gpg --verify accept
+ * them.  Files of two folders make no list, and say why. */
+static void
+test_checksum_list (void)
+{
+  g_autofree char *dir = tu_new_dir ("winkeys-list");
+  g_autofree char *other = tu_new_dir ("winkeys-list-other");
+  g_autofree char *a = at_write_random (dir, "a.bin", 300000);
+  g_autofree char *notes = g_build_filename (dir, "release notes.txt", NULL);
+  g_autofree char *slash = g_build_filename (dir, "back\\slash", NULL);
+  g_autofree char *taken = g_build_filename (dir, "SHA256SUMS", NULL);
+  g_autofree char *list = g_build_filename (dir, "SHA256SUMS (1)", NULL);
+  g_autofree char *sig = g_build_filename (dir, "SHA256SUMS (1).sig", NULL);
+  g_autofree char *c = at_write_random (other, "c.bin", 1000);
+  g_autofree char *kept = NULL, *listing = NULL, *err = NULL, *text = NULL;
+  g_autofree char *command = NULL;
+  g_autoptr(GFile) fa = g_file_new_for_path (a);
+  g_autoptr(GFile) fn = g_file_new_for_path (notes);
+  g_autoptr(GFile) fs = g_file_new_for_path (slash);
+  g_autoptr(GFile) fc = g_file_new_for_path (c);
+  g_autoptr(GBytes) out = NULL;
+  g_autoptr(GBytes) status = NULL;
+  GFile *files[] = { fa, fn, fs };
+  GFile *apart[] = { fa, fc };
+  PadlockWindow *window = app_window ();
+  PadlockJob *job;
+  guint asked, n_jobs;
+  int code = -1;
+
+  g_assert_true (g_file_set_contents (notes, "release notes\n", -1, NULL));
+  g_assert_true (g_file_set_contents (slash, "a\\b\n", -1, NULL));
+  g_assert_true (g_file_set_contents (taken, "keep\n", -1, NULL));
+  clear_window (window);
+  g_assert_true (menu_lists_after_sign (window));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window),
+                                             "win.checksum-list", NULL));
+  g_assert_nonnull (window->chooser);
+  g_assert_cmpint (window->chooser_mode, ==, PADLOCK_OPEN_CHECKSUM_LIST);
+  g_assert_cmpstr (gtk_native_dialog_get_title (GTK_NATIVE_DIALOG (window->chooser)),
+                   ==, "Choose Files for a Checksum List");
+  gtk_native_dialog_hide (GTK_NATIVE_DIALOG (window->chooser));
+  padlock_window_chooser_response (GTK_NATIVE_DIALOG (window->chooser),
+                                   GTK_RESPONSE_CANCEL, window);
+  g_assert_null (window->chooser);
+
+  tg_gpgconf (home, "--reload", "gpg-agent");
+  tg_home_set_pinentry (home, ALICE_PASSPHRASE);
+  asked = tg_home_pinentry_count (home);
+  /* What the chooser's answer does with the files chosen. */
+  padlock_window_add_files (window, files, 3, PADLOCK_OPEN_CHECKSUM_LIST);
+  g_assert_true (at_wait_queue_idle (window->queue, WAIT_MS));
+  job = at_find_job (window, dir);
+  g_assert_true (padlock_job_get_makes_list (job));
+  g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_DONE);
+  g_assert_cmpstr (padlock_job_get_output_name (job), ==, "SHA256SUMS (1)");
+  g_assert_cmpuint (tg_home_pinentry_count (home), ==, asked + 1);
+  g_assert_true (g_file_get_contents (taken, &kept, NULL, NULL));
+  g_assert_cmpstr (kept, ==, "keep\n");
+  listing = tu_list_dir (dir);
+  g_assert_cmpstr (listing, ==, "SHA256SUMS|SHA256SUMS (1)|SHA256SUMS (1).sig|"
+                                "a.bin|back\\slash|release notes.txt");
+  command = g_strdup_printf ("cd '%s' && sha256sum -c 'SHA256SUMS (1)'", dir);
+  g_assert_true (tu_run ((const char *const[]) { "/bin/sh", "-c", command,
+                                                 NULL }, NULL, &out, &err,
+                         &code));
+  g_test_message ("sha256sum -c: %.*s", (int) g_bytes_get_size (out),
+                  (const char *) g_bytes_get_data (out, NULL));
+  g_assert_cmpint (code, ==, 0);
+  g_assert_cmpint (tg_gpg (home, NULL, NULL, &status, "--status-fd", "1",
+                           "--verify", sig, list, NULL), ==, 0);
+  text = g_strndup (g_bytes_get_data (status, NULL), g_bytes_get_size (status));
+  g_assert_nonnull (strstr (text, "[GNUPG:] GOODSIG "));
+  g_assert_nonnull (strstr (text, alice_fpr));
+
+  /* Two folders: said, and nothing made. */
+  n_jobs = g_list_model_get_n_items (G_LIST_MODEL (window->queue));
+  padlock_window_add_files (window, apart, 2, PADLOCK_OPEN_CHECKSUM_LIST);
+  g_assert_true (at_wait_queue_idle (window->queue, WAIT_MS));
+  g_assert_nonnull (window->last_notice);
+  g_assert_nonnull (strstr (window->last_notice, "must all be in one folder"));
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (window->queue)), ==,
+                    n_jobs);
+  g_free (listing);
+  listing = tu_list_dir (other);
+  g_assert_cmpstr (listing, ==, "c.bin");
+}
+
 /* A drop of four: for Alice (her key), for a passphrase only, for Bob
  * and a passphrase, for Bob only.  One dialog asks, for the two files a
  * passphrase opens and only those; Alice's opens through the agent;
@@ -525,6 +646,7 @@ main (int argc, char **argv)
   g_test_add_func ("/winkeys/sign-waiting-and-cancel",
                    test_sign_waiting_and_cancel);
   g_test_add_func ("/winkeys/sign-files", test_sign_files);
+  g_test_add_func ("/winkeys/checksum-list", test_checksum_list);
   g_test_add_func ("/winkeys/mixed-drop", test_mixed_drop);
   g_test_add_func ("/winkeys/keys-then-passphrase", test_keys_then_passphrase);
   g_test_add_func ("/winkeys/import-row", test_import_row);
