@@ -6,11 +6,25 @@
  * changed; binary and armored; a signing subkey named on the line; an
  * existing FILE.sig never replaced; a cancelled or hanging pinentry
  * leaves nothing; usage refused before anything is read.
+ *
+ * Checksum lists made (`padlock --batch --checksum-list FILE…`, issue
+ * 34 §4): SHA256SUMS and its signature, accepted by sha256sum -c, gpg
+ * --verify and padlock's own check, names with spaces and backslashes
+ * as they are, an existing SHA256SUMS kept; what cannot be listed
+ * refused with nothing written.  And where writing fails (a full disk,
+ * a short write, a failing fsync, a file size limit, with and without
+ * O_TMPFILE): no partial FILE.sig, SHA256SUMS or signature is left, and
+ * the job or the batch says so (exit 1).
  */
 #include <string.h>
 #include <glib/gstdio.h>
 
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+
 #include "app-testutil.h"
+#include "fail-io.h"
 #include "gnupg-home.h"
 #include "padlock-agent.h"
 #include "padlock-error.h"
@@ -18,6 +32,7 @@
 #include "padlock-keyring.h"
 #include "padlock-queue.h"
 #include "padlock-signer.h"
+#include "refuse-tmpfile.h"
 #include "testutil.h"
 
 #define WAIT_MS 60000
@@ -399,6 +414,377 @@ test_usage (void)
   g_assert_cmpstr (listing, ==, "f.bin|sub");
 }
 
+
+/* sha256sum -c LIST, run in DIR: its exit status (its words logged). */
+static int
+sha256sum_check (const char *dir, const char *list)
+{
+  g_autofree char *command = g_strdup_printf ("cd '%s' && sha256sum -c '%s'",
+                                              dir, list);
+  g_autoptr(GBytes) out = NULL;
+  g_autofree char *err = NULL;
+  int status = -1;
+
+  g_assert_true (tu_run ((const char *const[]) { "/bin/sh", "-c", command,
+                                                 NULL }, NULL, &out, &err,
+                         &status));
+  g_test_message ("sha256sum -c %s: %.*s%s", list, (int) g_bytes_get_size (out),
+                  (const char *) g_bytes_get_data (out, NULL), err);
+  return status;
+}
+
+/* Four files, one name with spaces, one with a backslash, one of
+ * several read blocks, beside an existing SHA256SUMS: "SHA256SUMS (1)"
+ * and its signature, the lines for scripts, sha256sum's text to the
+ * octet; sha256sum -c, gpg --verify and `padlock --batch` on the list
+ * all say good; the SHA256SUMS that was there keeps its octets.  Then
+ * --armor: "SHA256SUMS (2).asc". */
+static void
+test_checksum_list (void)
+{
+  g_autofree char *dir = tu_new_dir ("list-make");
+  g_autofree char *iso = at_write_random (dir, "debian-12.iso",
+                                          3 * 1024 * 1024 + 17);
+  g_autofree char *notes = g_build_filename (dir, "release notes.txt", NULL);
+  g_autofree char *slash = g_build_filename (dir, "back\\slash", NULL);
+  g_autofree char *empty = g_build_filename (dir, "empty", NULL);
+  g_autofree char *taken = g_build_filename (dir, "SHA256SUMS", NULL);
+  g_autofree char *list = g_build_filename (dir, "SHA256SUMS (1)", NULL);
+  g_autofree char *sig = g_build_filename (dir, "SHA256SUMS (1).sig", NULL);
+  g_autofree char *asc = g_build_filename (dir, "SHA256SUMS (2).asc", NULL);
+  g_autofree char *list2 = g_build_filename (dir, "SHA256SUMS (2)", NULL);
+  g_autofree char *out = NULL, *err = NULL, *text = NULL, *kept = NULL;
+  g_autofree char *listing = NULL, *expected = NULL, *armored = NULL;
+  g_autofree char *iso_sum = NULL, *notes_sum = NULL, *slash_sum = NULL;
+  g_autofree char *check_out = NULL, *check_err = NULL;
+  g_autofree char *out2 = NULL, *err2 = NULL;
+  g_autofree char *empty_sum = tu_sha256_hex ("", 0);
+
+  g_assert_true (g_file_set_contents (notes, "release notes\n", -1, NULL));
+  g_assert_true (g_file_set_contents (slash, "a\\b\n", -1, NULL));
+  g_assert_true (g_file_set_contents (empty, "", 0, NULL));
+  g_assert_true (g_file_set_contents (taken, "keep me\n", -1, NULL));
+  iso_sum = tu_file_sha256 (iso);
+  notes_sum = tu_file_sha256 (notes);
+  slash_sum = tu_file_sha256 (slash);
+  g_assert_cmpint (run_batch (&out, &err, "--checksum-list", iso, notes,
+                              slash, empty, NULL), ==, 0);
+  expected = g_strdup_printf ("listed \"back\\\\slash\" -> \"SHA256SUMS\\x20(1)\" sha256\n"
+                              "listed debian-12.iso -> \"SHA256SUMS\\x20(1)\" sha256\n"
+                              "listed empty -> \"SHA256SUMS\\x20(1)\" sha256\n"
+                              "listed \"release\\x20notes.txt\" -> \"SHA256SUMS\\x20(1)\" sha256\n"
+                              "signed \"SHA256SUMS\\x20(1)\" -> \"SHA256SUMS\\x20(1).sig\" %s\n",
+                              alice_fpr);
+  g_assert_cmpstr (out, ==, expected);
+  listing = tu_list_dir (dir);
+  g_assert_cmpstr (listing, ==, "SHA256SUMS|SHA256SUMS (1)|SHA256SUMS (1).sig|"
+                                "back\\slash|debian-12.iso|empty|"
+                                "release notes.txt");
+  g_assert_true (g_file_get_contents (taken, &kept, NULL, NULL));
+  g_assert_cmpstr (kept, ==, "keep me\n");
+  g_free (expected);
+  expected = g_strdup_printf ("\\%s  back\\\\slash\n%s  debian-12.iso\n"
+                              "%s  empty\n%s  release notes.txt\n",
+                              slash_sum, iso_sum, empty_sum, notes_sum);
+  g_assert_true (g_file_get_contents (list, &text, NULL, NULL));
+  g_assert_cmpstr (text, ==, expected);
+  g_assert_cmpint (sha256sum_check (dir, "SHA256SUMS (1)"), ==, 0);
+  assert_good (sig, list, alice_fpr, alice_fpr);
+  /* Padlock's own check of what it wrote. */
+  g_assert_cmpint (run_batch (&check_out, &check_err, list, NULL), ==, 0);
+  g_assert_nonnull (strstr (check_out, "checked \"SHA256SUMS\\x20(1)\" -> "
+                                       "\"back\\\\slash\" sha256 ok\n"));
+  g_assert_nonnull (strstr (check_out, "checked \"SHA256SUMS\\x20(1)\": 4 ok, "
+                                       "0 differ, 0 not here, signature good "));
+  /* Armored: the next number, and .asc. */
+  g_assert_cmpint (run_batch (&out2, &err2, "--checksum-list", "--armor",
+                              iso, NULL), ==, 0);
+  g_assert_true (g_file_get_contents (asc, &armored, NULL, NULL));
+  g_assert_true (g_str_has_prefix (armored, "-----BEGIN PGP SIGNATURE-----\n"));
+  assert_good (asc, list2, alice_fpr, alice_fpr);
+  g_assert_cmpint (sha256sum_check (dir, "SHA256SUMS (2)"), ==, 0);
+  /* Changed after it was listed: sha256sum and gpg both see it. */
+  flip_octet (iso, 2 * 1024 * 1024);
+  g_assert_cmpint (sha256sum_check (dir, "SHA256SUMS (1)"), !=, 0);
+  flip_octet (list, 3);
+  assert_bad (sig, list);
+}
+
+/* A free SHA256SUMS beside a signature of that name (a stale
+ * SHA256SUMS.gpg, which a check would take for the list's): the list
+ * takes the next number, and the signature that was there stays. */
+static void
+test_checksum_list_stale_signature (void)
+{
+  g_autofree char *dir = tu_new_dir ("list-stale");
+  g_autofree char *file = at_write_random (dir, "f.bin", 1000);
+  g_autofree char *stale = g_build_filename (dir, "SHA256SUMS.gpg", NULL);
+  g_autofree char *out = NULL, *err = NULL, *listing = NULL, *kept = NULL;
+
+  g_assert_true (g_file_set_contents (stale, "stale\n", -1, NULL));
+  g_assert_cmpint (run_batch (&out, &err, "--checksum-list", file, NULL),
+                   ==, 0);
+  listing = tu_list_dir (dir);
+  g_assert_cmpstr (listing, ==, "SHA256SUMS (1)|SHA256SUMS (1).sig|"
+                                "SHA256SUMS.gpg|f.bin");
+  g_assert_true (g_file_get_contents (stale, &kept, NULL, NULL));
+  g_assert_cmpstr (kept, ==, "stale\n");
+}
+
+/* What --checksum-list refuses: options (exit 2), and inputs it cannot
+ * list (exit 1): files of two folders, a folder, a missing file, a name
+ * with a control character.  Nothing is written, in either folder. */
+static void
+test_checksum_list_refused (void)
+{
+  g_autofree char *dir = tu_new_dir ("list-refused");
+  g_autofree char *other = tu_new_dir ("list-refused-other");
+  g_autofree char *file = at_write_random (dir, "f.bin", 100);
+  g_autofree char *there = at_write_random (other, "g.bin", 100);
+  g_autofree char *sub = g_build_filename (dir, "sub", NULL);
+  g_autofree char *missing = g_build_filename (dir, "missing", NULL);
+  g_autofree char *esc = at_write_random (dir, "esc\x1b[2Kape", 10);
+  g_autofree char *listing = NULL;
+  const char *options[] = { "--detach", "--encrypt", "--decrypt",
+                            "--recipient=alice", "--passphrase-file=pw",
+                            "--profile=rfc9580", "--output-dir=/tmp" };
+  const struct
+  {
+    const char *a, *b, *says;
+  } inputs[] = {
+    { file, there, "must all be in one folder: g.bin is not in the folder "
+                   "of f.bin" },
+    { file, sub, "sub is a folder" },
+    { file, missing, "/missing: No such file or directory" },
+    { file, esc, "esc\\x1B[2Kape cannot be listed" },
+  };
+
+  g_assert_cmpint (g_mkdir (sub, 0700), ==, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (options); i++)
+    {
+      g_autofree char *out = NULL, *err = NULL;
+
+      g_assert_cmpint (run_batch (&out, &err, "--checksum-list", options[i],
+                                  file, NULL), ==, 2);
+      g_assert_nonnull (strstr (err, "does not go with it"));
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (inputs); i++)
+    {
+      g_autofree char *out = NULL, *err = NULL;
+
+      g_assert_cmpint (run_batch (&out, &err, "--checksum-list", inputs[i].a,
+                                  inputs[i].b, NULL), ==, 1);
+      g_assert_cmpstr (out, ==, "");
+      g_assert_nonnull (strstr (err, inputs[i].says));
+    }
+  listing = tu_list_dir (dir);
+  g_assert_cmpstr (listing, ==, "esc\x1b[2Kape|f.bin|sub");
+  g_free (listing);
+  listing = tu_list_dir (other);
+  g_assert_cmpstr (listing, ==, "g.bin");
+}
+
+/* A cancelled pinentry: the list's job fails (exit 1, the list named)
+ * and writes nothing. */
+static void
+test_checksum_list_cancelled (void)
+{
+  g_autofree char *dir = tu_new_dir ("list-cancel");
+  g_autofree char *file = at_write_random (dir, "c.bin", 5000);
+  g_autofree char *out = NULL, *err = NULL, *listing = NULL;
+
+  tg_gpgconf (home, "--reload", "gpg-agent");
+  tg_home_set_pinentry (home, "cancel");
+  g_assert_cmpint (run_batch (&out, &err, "--checksum-list",
+                              "--local-user=erin@example.org", file, NULL),
+                   ==, 1);
+  g_assert_cmpstr (out, ==, "");
+  g_assert_nonnull (strstr (err, "padlock: SHA256SUMS: "));
+  listing = tu_list_dir (dir);
+  g_assert_cmpstr (listing, ==, "c.bin");
+}
+
+/* Writes into FD until the disk says it is full. */
+static void
+fill_disk (const char *path)
+{
+  static const char block[4096];
+  int fd = open (path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+
+  g_assert_cmpint (fd, >=, 0);
+  while (write (fd, block, sizeof block) > 0)
+    ;
+  g_assert_cmpint (errno, ==, ENOSPC);
+  while (write (fd, block, 1) > 0)
+    ;
+  g_assert_cmpint (close (fd), ==, 0);
+}
+
+/* A full disk (a tmpfs, filled): `--sign --detach` and
+ * `--checksum-list` exit 1 saying so, the file named, and leave nothing
+ * (no FILE.sig, no SHA256SUMS, no signature, no temporary file). */
+static void
+test_full_disk (void)
+{
+  g_autofree char *mnt = tu_mount_tmpfs ("batch-sign-full", "1m");
+  g_autofree char *a = NULL, *b = NULL, *filler = NULL;
+  const char *runs[][2] = { { "--sign", "--detach" },
+                            { "--checksum-list", NULL } };
+
+  if (!mnt)
+    return;
+  a = at_write_random (mnt, "a.bin", 20000);
+  b = at_write_random (mnt, "b.bin", 30000);
+  filler = g_build_filename (mnt, "filler", NULL);
+  fill_disk (filler);
+  for (guint i = 0; i < G_N_ELEMENTS (runs); i++)
+    {
+      g_autofree char *out = NULL, *err = NULL, *listing = NULL;
+
+      g_assert_cmpint (run_batch (&out, &err, runs[i][0],
+                                  runs[i][1] ? runs[i][1] : a,
+                                  runs[i][1] ? a : b, runs[i][1] ? b : NULL,
+                                  NULL), ==, 1);
+      g_assert_cmpstr (out, ==, "");
+      g_assert_nonnull (strstr (err, "The disk is full."));
+      g_assert_nonnull (strstr (err, i ? "padlock: SHA256SUMS: "
+                                       : "padlock: a.bin: "));
+      listing = tu_list_dir (mnt);
+      g_assert_cmpstr (listing, ==, "a.bin|b.bin|filler");
+    }
+  g_unlink (filler);
+  g_unlink (a);
+  g_unlink (b);
+  tu_unmount_tmpfs (g_steal_pointer (&mnt));
+}
+
+/* A file size limit (ulimit -f 0: every octet written to a file is one
+ * too many, EFBIG, SIGXFSZ ignored): the same, exit 1 and nothing left. */
+static void
+test_file_size_limit (void)
+{
+  g_autofree char *dir = tu_new_dir ("sign-limit");
+  g_autofree char *a = at_write_random (dir, "a.bin", 5000);
+  const char *app = g_getenv ("PADLOCK_APP");
+  g_autofree char *gnupghome = g_strconcat ("GNUPGHOME=", home->dir, NULL);
+  g_autoptr(GBytes) keys = NULL;
+
+  /* The agent runs already: it is not started under the limit. */
+  g_assert_cmpint (tg_gpg (home, NULL, NULL, &keys, "--list-secret-keys",
+                           NULL), ==, 0);
+  for (int list = 0; list < 2; list++)
+    {
+      const char *argv[] = { "env", gnupghome, "/bin/sh", "-c",
+                             "ulimit -f 0; exec \"$@\"", "sh", app,
+                             "--batch", list ? "--checksum-list" : "--sign",
+                             list ? a : "--detach", list ? NULL : a, NULL };
+      g_autoptr(GBytes) out = NULL;
+      g_autofree char *err = NULL, *listing = NULL;
+      int status = -1;
+
+      g_assert_true (tu_run (argv, NULL, &out, &err, &status));
+      g_test_message ("stderr: %s", err);
+      g_assert_cmpint (status, ==, 1);
+      g_assert_cmpuint (g_bytes_get_size (out), ==, 0);
+      g_assert_nonnull (strstr (err, "larger than the disk or a limit"));
+      listing = tu_list_dir (dir);
+      g_assert_cmpstr (listing, ==, "a.bin");
+    }
+}
+
+static gboolean
+is_finished (gpointer job)
+{
+  return padlock_job_is_finished (job);
+}
+
+/* A signing job (a file's, or a list's: LIST) of DIR/a.bin and
+ * DIR/b.bin by Alice, run in this process while tu_fail_io is armed
+ * with CALL, N, ERRNO_ and SHORT: it fails with the engine's words for
+ * ERRNO_, and DIR holds the two files only. */
+static void
+run_failing_job (const char *dir, gboolean list, tu_io_call call, guint n,
+                 int errno_, gboolean short_write, const char *says)
+{
+  g_autofree char *a = g_build_filename (dir, "a.bin", NULL);
+  g_autofree char *b = g_build_filename (dir, "b.bin", NULL);
+  g_autoptr(GFile) fa = g_file_new_for_path (a);
+  g_autoptr(GFile) fb = g_file_new_for_path (b);
+  GFile *files[] = { fa, fb };
+  g_autoptr(PadlockKeyring) keyring = padlock_keyring_new (home->dir);
+  g_autoptr(PadlockAgent) agent = padlock_agent_new (home->dir);
+  g_autoptr(PadlockQueue) queue = padlock_queue_new ();
+  g_autoptr(PadlockKey) key = NULL;
+  g_autoptr(PadlockJob) job = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *listing = NULL;
+  PadlockJobConfig config = { 0 };
+
+  g_assert_true (at_wait_until (at_keyring_loaded, keyring, WAIT_MS));
+  key = padlock_signer_choose_key (keyring, "alice@example.org");
+  g_assert_nonnull (key);
+  job = list ? padlock_job_new_checksum_list (files, 2, &config, &error)
+             : padlock_job_new (fa, PADLOCK_DIRECTION_SIGN, &config);
+  g_assert_no_error (error);
+  padlock_job_set_signing_key (job, key, agent, home->dir);
+  tu_fail_io (dir, call, n, errno_, short_write);
+  padlock_queue_add (queue, job);
+  g_assert_true (at_wait_until (is_finished, job, WAIT_MS));
+  g_test_message ("%u calls counted", tu_fail_io_count ());
+  tu_fail_io_off ();
+  g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_FAILED);
+  g_test_message ("%s", padlock_job_get_error (job)->message);
+  g_assert_nonnull (strstr (padlock_job_get_error (job)->message, says));
+  g_assert_null (padlock_job_get_output (job));
+  listing = tu_list_dir (dir);
+  g_assert_cmpstr (listing, ==, "a.bin|b.bin");
+}
+
+/* In this process, each write of the signature or the list failing in
+ * turn (a full disk, a write cut short, then the disk full), and each
+ * fsync (an I/O error: the list's, and the signature's once the list
+ * is linked, which must go again), with O_TMPFILE and with its visible
+ * fallback: the job fails saying why, and nothing is left. */
+static void
+test_failing_writes (void)
+{
+  g_autofree char *dir = tu_new_dir ("sign-faults");
+  g_autofree char *a = at_write_random (dir, "a.bin", 200000);
+  g_autofree char *b = at_write_random (dir, "b.bin", 1000);
+  g_autofree char *canonical = g_canonicalize_filename (dir, NULL);
+
+  tg_gpgconf (home, "--reload", "gpg-agent");
+  for (int fallback = 0; fallback < 2; fallback++)
+    {
+      tu_refuse_tmpfile (fallback);
+      for (int list = 0; list < 2; list++)
+        {
+          /* The signature's one write; the list's, then its signature's. */
+          for (guint n = 1; n <= (list ? 2u : 1u); n++)
+            {
+              g_test_message ("%s, %s: write %u of ENOSPC, then short",
+                              fallback ? "mkstemp" : "O_TMPFILE",
+                              list ? "list" : "file", n);
+              run_failing_job (canonical, list, TU_IO_WRITE, n, ENOSPC, FALSE,
+                               "The disk is full.");
+              run_failing_job (canonical, list, TU_IO_WRITE, n, ENOSPC, TRUE,
+                               "The disk is full.");
+              run_failing_job (canonical, list, TU_IO_WRITE, n, EFBIG, FALSE,
+                               "larger than the disk or a limit");
+            }
+          for (guint n = 1; n <= (list ? 2u : 1u); n++)
+            {
+              g_test_message ("%s, %s: fsync %u of EIO",
+                              fallback ? "mkstemp" : "O_TMPFILE",
+                              list ? "list" : "file", n);
+              run_failing_job (canonical, list, TU_IO_FSYNC, n, EIO, FALSE,
+                               "");
+            }
+        }
+    }
+  tu_refuse_tmpfile (FALSE);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -412,6 +798,16 @@ main (int argc, char **argv)
   g_test_add_func ("/batch-sign/pinentry", test_pinentry);
   g_test_add_func ("/batch-sign/job-cancelled", test_job_cancelled);
   g_test_add_func ("/batch-sign/usage", test_usage);
+  g_test_add_func ("/batch-sign/checksum-list", test_checksum_list);
+  g_test_add_func ("/batch-sign/checksum-list-stale-signature",
+                   test_checksum_list_stale_signature);
+  g_test_add_func ("/batch-sign/checksum-list-refused",
+                   test_checksum_list_refused);
+  g_test_add_func ("/batch-sign/checksum-list-cancelled",
+                   test_checksum_list_cancelled);
+  g_test_add_func ("/batch-sign/full-disk", test_full_disk);
+  g_test_add_func ("/batch-sign/file-size-limit", test_file_size_limit);
+  g_test_add_func ("/batch-sign/failing-writes", test_failing_writes);
   make_keys ();
   status = g_test_run ();
   g_clear_pointer (&home, tg_home_free);
