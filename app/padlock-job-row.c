@@ -4,6 +4,7 @@
 #include <adwaita.h>
 #include <glib/gi18n.h>
 
+#include "padlock-checksums.h"
 #include "padlock-desktop.h"
 #include "padlock-error.h"
 #include "padlock-format.h"
@@ -89,6 +90,19 @@ status_text (PadlockJob *job)
       left = padlock_format_time_left (padlock_job_get_time_left (job));
       if (padlock_job_get_state (job) == PADLOCK_JOB_CHECKING_OUTPUT)
         return g_strdup_printf (_("Verifying · %s"), rate);
+      /* A checksum list's: which list, while its files hash. */
+      if (padlock_job_get_checks_list (job))
+        {
+          g_autofree char *list = padlock_name_display (padlock_job_get_output_name (job));
+          /* Translators: a checksum list's files are being hashed,
+           * "Checking SHA256SUMS…". */
+          g_autofree char *checking = g_strdup_printf (_("Checking %s…"), list);
+
+          if (padlock_job_get_throughput (job) <= 0)
+            return g_steal_pointer (&checking);
+          return left ? g_strdup_printf ("%s · %s · %s", checking, rate, left)
+                      : g_strdup_printf ("%s · %s", checking, rate);
+        }
       if (padlock_job_get_throughput (job) <= 0)
         return g_strdup (encrypt ? _("Encrypting…")
                          : sign ? _("Signing…")
@@ -153,8 +167,11 @@ padlock_job_row_sync_compact (PadlockJobRow *self)
   g_autofree char *tooltip = NULL;
 
   self->shown_full = !compact;
-  /* Done, the second line names what it wrote ("→ a (1).jpg"). */
-  gtk_widget_set_visible (GTK_WIDGET (self->subtitle_label), !compact || done);
+  /* Done, the second line names what it wrote ("→ a (1).jpg"); a list
+   * checked by its own name has none. */
+  gtk_widget_set_visible (GTK_WIDGET (self->subtitle_label),
+                          (!compact || done)
+                          && *gtk_label_get_text (self->subtitle_label));
   gtk_widget_set_visible (self->details_box, !compact);
   gtk_widget_set_visible (GTK_WIDGET (self->verdict_label), compact);
   if (compact)
@@ -173,7 +190,8 @@ padlock_job_row_sync_compact (PadlockJobRow *self)
     gtk_label_set_text (self->verdict_label, gtk_label_get_text (source));
   /* The name of what was written, and in which format; or that nothing
    * was (a failed or cancelled job leaves no output). */
-  tooltip = g_strdup_printf ("%s\n%s", done ? gtk_label_get_text (self->subtitle_label)
+  tooltip = g_strdup_printf ("%s\n%s", done && !padlock_job_get_checks_list (self->job)
+                                           ? gtk_label_get_text (self->subtitle_label)
                                            : _("Nothing was written"),
                              gtk_label_get_text (source));
   if (gtk_widget_get_visible (GTK_WIDGET (self->format_label)))
@@ -237,6 +255,116 @@ verdict_text (const PadlockSignature *signature,
                           text);
 }
 
+static const char *const verdict_icons[] = {
+  [PADLOCK_SIGNATURE_GOOD] = "emblem-ok-symbolic",
+  [PADLOCK_SIGNATURE_NOT_CERTIFIED] = "dialog-warning-symbolic",
+  [PADLOCK_SIGNATURE_BAD] = "dialog-error-symbolic",
+  [PADLOCK_SIGNATURE_UNKNOWN_KEY] = "dialog-question-symbolic",
+  [PADLOCK_SIGNATURE_NOT_VALID] = "dialog-warning-symbolic",
+  [PADLOCK_SIGNATURE_UNSUPPORTED] = "dialog-question-symbolic",
+};
+
+/* The verdict line under the name: TEXT shown (names isolated), SAID for
+ * the row's accessible name (taken), with ICON and CLASS ("success",
+ * "warning" or "error"); TEXT NULL hides it. */
+static void
+padlock_job_row_show_verdict (PadlockJobRow *self,
+                              const char    *text,
+                              char          *said,
+                              const char    *icon,
+                              const char    *class)
+{
+  static const char *const classes[] = { "success", "warning", "error" };
+
+  gtk_widget_set_visible (self->signature_box, text != NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (classes); i++)
+    gtk_widget_remove_css_class (self->signature_box, classes[i]);
+  g_free (self->signature_said);
+  self->signature_said = said;
+  if (!text)
+    return;
+  gtk_label_set_text (self->signature_label, text);
+  gtk_image_set_from_icon_name (self->signature_icon, icon);
+  gtk_widget_add_css_class (self->signature_box, class);
+}
+
+/* A checksum list's totals, "2 ok, 0 differ, 3 not here". */
+static char *
+list_totals_text (PadlockChecksums *checksums)
+{
+  PadlockChecksumsTotals t;
+
+  padlock_checksums_get_totals (checksums, &t);
+  if (t.n_unreadable)
+    /* Translators: a checksum list's files, counted: those that match,
+     * those that do not, those not in its folder, those unreadable. */
+    return g_strdup_printf (_("%u ok, %u differ, %u not here, %u unreadable"),
+                            t.n_ok, t.n_differ, t.n_not_here, t.n_unreadable);
+  /* Translators: a checksum list's files, counted: those that match,
+   * those that do not, those not in its folder. */
+  return g_strdup_printf (_("%u ok, %u differ, %u not here"),
+                          t.n_ok, t.n_differ, t.n_not_here);
+}
+
+/* A checksum list's job, once its files were looked at (done, or failed
+ * over them): the list's verdict (padlock_job_dup_list_verdict: its
+ * signature, then its files) and the totals.  Good and every file
+ * matching: a check mark; a file that differs (the job failed): red;
+ * unsigned, a weak match or a signature short of good: a warning.
+ * Nothing to delete: the check wrote nothing. */
+static void
+padlock_job_row_sync_list (PadlockJobRow *self)
+{
+  PadlockChecksums *checksums = padlock_job_get_checksums (self->job);
+  PadlockJobState state = padlock_job_get_state (self->job);
+  PadlockSignatureVerdict verdict = PADLOCK_SIGNATURE_GOOD;
+  PadlockChecksumsTotals t;
+  guint index = 0;
+  gboolean signed_list;
+  g_autofree char *shown = NULL;
+  g_autofree char *said = NULL;
+  g_autofree char *totals = NULL;
+  const char *icon;
+  const char *class;
+
+  gtk_widget_set_visible (GTK_WIDGET (self->delete_button), FALSE);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "row.delete-output", FALSE);
+  if (!checksums || (state != PADLOCK_JOB_DONE && state != PADLOCK_JOB_FAILED))
+    {
+      padlock_job_row_show_verdict (self, NULL, NULL, NULL, NULL);
+      return;
+    }
+  padlock_checksums_get_totals (checksums, &t);
+  signed_list = padlock_signatures_worst (padlock_job_get_signatures (self->job),
+                                          &verdict, &index);
+  shown = padlock_job_dup_list_verdict (self->job, TRUE);
+  said = padlock_job_dup_list_verdict (self->job, FALSE);
+  totals = list_totals_text (checksums);
+  if (state == PADLOCK_JOB_FAILED)
+    {
+      icon = verdict_icons[PADLOCK_SIGNATURE_BAD];
+      class = "error";
+    }
+  else if (!signed_list || t.n_weak)
+    {
+      icon = "dialog-warning-symbolic";
+      class = "warning";
+    }
+  else
+    {
+      icon = verdict_icons[verdict];
+      class = verdict == PADLOCK_SIGNATURE_GOOD ? "success" : "warning";
+    }
+  {
+    /* Translators: a checksum list's verdict, then its totals. */
+    g_autofree char *text = g_strdup_printf (_("%s · %s"), shown, totals);
+
+    padlock_job_row_show_verdict (self, text,
+                                  g_strdup_printf (_("%s · %s"), said, totals),
+                                  icon, class);
+  }
+}
+
 /* A done decryption's signatures: the worst verdict, in the row's words
  * ("Signed by Bob <bob@…>" with a check mark; a bad one in red, with
  * Delete); nothing for an unsigned file.  OUTPUT_SAID names the output
@@ -245,16 +373,6 @@ static void
 padlock_job_row_sync_signature (PadlockJobRow *self,
                                 const char    *output_said)
 {
-  static const char *const icons[] = {
-    [PADLOCK_SIGNATURE_GOOD] = "emblem-ok-symbolic",
-    [PADLOCK_SIGNATURE_NOT_CERTIFIED] = "dialog-warning-symbolic",
-    [PADLOCK_SIGNATURE_BAD] = "dialog-error-symbolic",
-    [PADLOCK_SIGNATURE_UNKNOWN_KEY] = "dialog-question-symbolic",
-    [PADLOCK_SIGNATURE_NOT_VALID] = "dialog-warning-symbolic",
-    [PADLOCK_SIGNATURE_UNSUPPORTED] = "dialog-question-symbolic",
-  };
-  static const char *const classes[] = { "success", "warning", "error" };
-  const char *class = NULL;
   GPtrArray *signatures = padlock_job_get_state (self->job) == PADLOCK_JOB_DONE
                           ? padlock_job_get_signatures (self->job) : NULL;
   gboolean deleted = padlock_job_get_output_deleted (self->job);
@@ -268,23 +386,27 @@ padlock_job_row_sync_signature (PadlockJobRow *self,
   g_autofree char *text = NULL;
   g_autofree char *delete_label = NULL;
 
-  gtk_widget_set_visible (self->signature_box, shown);
+  if (padlock_job_get_checks_list (self->job))
+    {
+      padlock_job_row_sync_list (self);
+      return;
+    }
   gtk_widget_set_visible (GTK_WIDGET (self->delete_button), offer_delete);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "row.delete-output",
                                  offer_delete);
-  for (guint i = 0; i < G_N_ELEMENTS (classes); i++)
-    gtk_widget_remove_css_class (self->signature_box, classes[i]);
-  g_clear_pointer (&self->signature_said, g_free);
   if (!shown)
-    return;
+    {
+      padlock_job_row_show_verdict (self, NULL, NULL, NULL, NULL);
+      return;
+    }
   text = verdict_text (signatures->pdata[index], TRUE, deleted, self->job);
-  self->signature_said = verdict_text (signatures->pdata[index], FALSE, deleted,
-                                       self->job);
-  gtk_label_set_text (self->signature_label, text);
-  gtk_image_set_from_icon_name (self->signature_icon, icons[verdict]);
-  class = verdict == PADLOCK_SIGNATURE_GOOD ? "success"
-          : verdict == PADLOCK_SIGNATURE_BAD ? "error" : "warning";
-  gtk_widget_add_css_class (self->signature_box, class);
+  padlock_job_row_show_verdict (self, text,
+                                verdict_text (signatures->pdata[index], FALSE,
+                                              deleted, self->job),
+                                verdict_icons[verdict],
+                                verdict == PADLOCK_SIGNATURE_GOOD ? "success"
+                                : verdict == PADLOCK_SIGNATURE_BAD ? "error"
+                                : "warning");
   delete_label = g_strdup_printf (_("Delete %s"), output_said);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->delete_button),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, delete_label, -1);
@@ -300,6 +422,9 @@ padlock_job_row_sync (PadlockJobRow *self)
   /* A detached signature's check: its output name is the data file it
    * read, and it wrote nothing to open. */
   gboolean detached = padlock_job_get_detached (job);
+  /* A checksum list's check: nothing to open either; its output name is
+   * the list's, which is its input unless that is the list's signature. */
+  gboolean list = padlock_job_get_checks_list (job);
   g_autofree char *input_file_name = g_file_get_basename (padlock_job_get_input (job));
   const char *output_file_name = padlock_job_get_output_name (job);
   /* Shown, a name is escaped and isolated; said (accessible names), only
@@ -311,6 +436,7 @@ padlock_job_row_sync (PadlockJobRow *self)
   gboolean deceptive = padlock_name_changes_look (input_file_name)
                        || padlock_name_changes_look (output_file_name);
   g_autofree char *subtitle = NULL;
+  gboolean to_other = !list || g_strcmp0 (input_file_name, output_file_name) != 0;
   g_autofree char *status = status_text (job);
   g_autofree char *cancel_label = NULL;
   g_autofree char *show_label = NULL;
@@ -326,7 +452,8 @@ padlock_job_row_sync (PadlockJobRow *self)
                                             : "changes-allow-symbolic");
   gtk_label_set_text (self->title_label, input_name);
   gtk_widget_set_visible (GTK_WIDGET (self->name_warning), deceptive);
-  subtitle = g_strdup_printf ("→ %s", output_name);
+  /* Empty (hidden) for a list checked by its own name. */
+  subtitle = to_other ? g_strdup_printf ("→ %s", output_name) : g_strdup ("");
   gtk_label_set_text (self->subtitle_label, subtitle);
   gtk_progress_bar_set_fraction (self->progress_bar, padlock_job_get_progress (job));
   gtk_widget_set_visible (GTK_WIDGET (self->progress_bar),
@@ -384,13 +511,19 @@ padlock_job_row_sync (PadlockJobRow *self)
                           running || state == PADLOCK_JOB_QUEUED);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "row.cancel",
                                  running || state == PADLOCK_JOB_QUEUED);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "row.show", state == PADLOCK_JOB_DONE);
+  /* A list that failed over its files is shown too: the one that differs
+   * is beside it. */
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "row.show",
+                                 state == PADLOCK_JOB_DONE
+                                 || (list && padlock_job_get_checksums (job)));
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "row.open",
-                                 state == PADLOCK_JOB_DONE && !detached);
-  gtk_widget_set_visible (GTK_WIDGET (self->show_button), state == PADLOCK_JOB_DONE);
+                                 state == PADLOCK_JOB_DONE && !detached && !list);
+  gtk_widget_set_visible (GTK_WIDGET (self->show_button),
+                          state == PADLOCK_JOB_DONE
+                          || (list && padlock_job_get_checksums (job)));
   gtk_widget_set_visible (GTK_WIDGET (self->open_button),
                           state == PADLOCK_JOB_DONE && !encrypt && !sign
-                          && !detached);
+                          && !detached && !list);
   gtk_widget_set_visible (GTK_WIDGET (self->retry_button),
                           state == PADLOCK_JOB_FAILED
                           && g_error_matches (error, PADLOCK_ERROR,
@@ -418,7 +551,7 @@ padlock_job_row_sync (PadlockJobRow *self)
   padlock_job_row_sync_compact (self);
   /* A detached signature is said with the file it vouches for, as it
    * shows: "iso.img.sig → iso.img". */
-  row_said = detached ? g_strdup_printf ("%s → %s", input_said, output_said)
+  row_said = (detached || (list && to_other)) ? g_strdup_printf ("%s → %s", input_said, output_said)
                       : g_strdup (input_said);
   padlock_job_row_sync_label (self, row_said);
 }
@@ -440,14 +573,31 @@ cancel_action (GtkWidget  *widget,
     padlock_job_cancel (job);
 }
 
+/* A checksum list's job's list: the one given with its signature, else
+ * the one its name names beside its input (the list, or its signature). */
+static GFile *
+list_file (PadlockJob *job)
+{
+  g_autoptr(GFile) folder = NULL;
+
+  if (padlock_job_get_signed_file (job))
+    return g_object_ref (padlock_job_get_signed_file (job));
+  folder = g_file_get_parent (padlock_job_get_input (job));
+  return folder ? g_file_get_child (folder, padlock_job_get_output_name (job)) : NULL;
+}
+
 static void
 show_action (GtkWidget  *widget,
              const char *action_name,
              GVariant   *parameter)
 {
   PadlockJob *job = PADLOCK_JOB_ROW (widget)->job;
-  /* A detached signature's check wrote nothing: its data file. */
+  /* A detached signature's check wrote nothing: its data file; a
+   * checksum list's, the list (in its folder, with the files it names). */
+  g_autoptr(GFile) list = job && padlock_job_get_checks_list (job)
+                          ? list_file (job) : NULL;
   GFile *output = !job ? NULL
+                  : list ? list
                   : padlock_job_get_detached (job) ? padlock_job_get_signed_file (job)
                   : padlock_job_get_output (job);
 

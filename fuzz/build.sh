@@ -25,11 +25,11 @@ for src in core/*.c; do
   objs="$objs $obj"
 done
 
-for t in armor decrypt inflate cert pkesk sniff clearsign; do
+for t in armor decrypt inflate cert pkesk sniff clearsign checksums; do
   # shellcheck disable=SC2086
   $CC $CFLAGS $PKG_CFLAGS $SAN -fsanitize=fuzzer -Ifuzz \
     "fuzz/fuzz-$t.c" $objs $LIBS -o "$OUT/fuzz-$t"
 done
 # shellcheck disable=SC2086
 $CC $CFLAGS $PKG_CFLAGS $SAN fuzz/gen-seeds.c $objs $LIBS -o "$OUT/gen-seeds"
-echo "fuzz: built fuzz-armor fuzz-decrypt fuzz-inflate fuzz-cert fuzz-pkesk fuzz-sniff fuzz-clearsign gen-seeds in $OUT"
+echo "fuzz: built fuzz-armor fuzz-decrypt fuzz-inflate fuzz-cert fuzz-pkesk fuzz-sniff fuzz-clearsign fuzz-checksums gen-seeds in $OUT"

@@ -6,6 +6,7 @@
 //   node openpgpjs-helper.mjs v1 PWFILE S2K ARMOR        < plain > msg
 //   node openpgpjs-helper.mjs genkey V6 AEADPROTECT PWFILE|- [TYPE] > key
 //   node openpgpjs-helper.mjs cert KEYFILE                   > cert
+//   node openpgpjs-helper.mjs fingerprint KEYFILE            > hex
 //   node openpgpjs-helper.mjs encrypt-to CERTFILE            < plain > msg
 //   node openpgpjs-helper.mjs decrypt-with KEYFILE PWFILE|-  < msg > plain
 //   node openpgpjs-helper.mjs sign KEYFILE DETACHED           < plain > sig
@@ -13,6 +14,8 @@
 //   node openpgpjs-helper.mjs sign-encrypt KEYFILE CERTFILE   < plain > msg
 //   node openpgpjs-helper.mjs decrypt-verify KEYFILE CERTFILE < msg > plain
 //
+// fingerprint prints the fingerprint of the key (or subkey) that sign
+// signs with, in upper-case hex, and a newline.
 // sign makes a detached signature (DETACHED 1) or a signed message, binary;
 // verify checks a detached signature in SIGFILE over standard input, or
 // (-) the signed message on standard input, writing its data; every
@@ -231,6 +234,13 @@ async function cert (keyfile)
   await output(key.toPublic().armor());
 }
 
+async function fingerprint (keyfile)
+{
+  const key = await readAnyKey(keyfile);
+  const signing = await key.getSigningKey();
+  await output(signing.getFingerprint().toUpperCase() + '\n');
+}
+
 async function readAnyKey (file)
 {
   const data = readFileSync(file);
@@ -352,6 +362,8 @@ try
       await genkey(args[0], args[1], args[2], args[3]);
     else if (cmd === 'cert' && args.length === 1)
       await cert(args[0]);
+    else if (cmd === 'fingerprint' && args.length === 1)
+      await fingerprint(args[0]);
     else if (cmd === 'encrypt-to' && args.length === 1)
       await encryptTo(args[0]);
     else if (cmd === 'decrypt-with' && args.length === 2)

@@ -5,13 +5,16 @@
  * unknown-signer row (its fingerprint); screenshots of them; the rows
  * of cleartext-signed files (gpg --clearsign), good and bad; a detached
  * signature (gpg --detach-sign) dropped with its data file, one row,
- * good and with one octet changed; and signed-only messages (gpg -s) */
+ * good and with one octet changed; signed-only messages (gpg -s); and
+ * checksum lists (sha256sum's SHA256SUMS, signed detached or cleartext,
+ * or not at all) */
 #include <string.h>
 #include <glib/gstdio.h>
 
 #include "app-testutil.h"
 #include "gnupg-home.h"
 #include "packet-builder.h"
+#include "padlock-error.h"
 #include "padlock-job-row.h"
 #include "padlock-passphrase-dialog-private.h"
 #include "padlock-sign-as.h"
@@ -592,6 +595,251 @@ test_signed_only_rows (void)
   at_settle (50);
 }
 
+/* `sha256sum NAMES…` run in DIR, its output written to DIR/LIST: the
+ * list a release manager publishes. */
+static void
+write_sha256sums (const char *dir, const char *list, const char *const *names)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autofree char *program = tu_peer ("sha256sum");
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *path = g_build_filename (dir, list, NULL);
+  GError *error = NULL;
+  int status = -1;
+
+  g_assert_nonnull (program);
+  g_ptr_array_add (argv, program);
+  for (guint i = 0; names[i]; i++)
+    g_ptr_array_add (argv, (char *) names[i]);
+  g_ptr_array_add (argv, NULL);
+  g_assert_true (g_spawn_sync (dir, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT,
+                               NULL, NULL, &out, &err, &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  g_assert_true (g_file_set_contents (path, out, -1, NULL));
+}
+
+/* What the list's row shows and says once WINDOW's queue is idle, the
+ * last job being the list's: one more row, done or failed as STATE. */
+static PadlockJob *
+wait_list_job (PadlockWindow *window, guint n_rows, PadlockJobState state)
+{
+  PadlockJob *job;
+
+  g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
+  at_settle (300);
+  /* Nothing to decrypt, nothing to encrypt: nothing asked. */
+  g_assert_null (window->dialog);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (window->queue)), ==, n_rows);
+  job = job_at (window, n_rows - 1);
+  g_assert_true (padlock_job_get_checks_list (job));
+  g_assert_cmpint (padlock_job_get_state (job), ==, state);
+  g_assert_null (padlock_job_get_output (job));
+  g_assert_nonnull (padlock_job_get_checksums (job));
+  return job;
+}
+
+typedef struct
+{
+  PadlockWindow *window;
+  gboolean seen;                /* a row said "Checking SHA256SUMS…" */
+} ListWatch;
+
+/* Whether a row of the watched window showed a checksum list's job
+ * running: "Checking SHA256SUMS…" (the name isolated) above its bar; or
+ * no job runs any more, so that none will. */
+static gboolean
+shows_list_checking (gpointer data)
+{
+  ListWatch *watch = data;
+  PadlockWindow *window = watch->window;
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (window->queue));
+  gboolean running = FALSE;
+
+  for (guint i = 0; i < n; i++)
+    {
+      PadlockJob *job = job_at (window, i);
+      PadlockJobRow *row = find_job_row (GTK_WIDGET (window->job_list), job);
+      GtkWidget *status, *bar;
+
+      running |= !padlock_job_is_finished (job);
+      if (!row || !padlock_job_get_checks_list (job)
+          || padlock_job_get_state (job) != PADLOCK_JOB_RUNNING)
+        continue;
+      status = GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (row),
+                                                          PADLOCK_TYPE_JOB_ROW,
+                                                          "status_label"));
+      bar = GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (row),
+                                                       PADLOCK_TYPE_JOB_ROW,
+                                                       "progress_bar"));
+      if (g_str_has_prefix (gtk_label_get_text (GTK_LABEL (status)),
+                            "Checking \xe2\x81\xa8" "SHA256SUMS\xe2\x81\xa9\xe2\x80\xa6")
+          && gtk_widget_get_visible (bar) && gtk_widget_get_mapped (status))
+        watch->seen = TRUE;
+    }
+  return watch->seen || (n > 0 && !running);
+}
+
+/* Checksum lists dropped on the window (issue 34 §3): SHA256SUMS made by
+ * sha256sum over a.iso, b.iso and three files the folder does not hold,
+ * signed by gpg --detach-sign (SHA256SUMS.gpg).  Both dropped: one row,
+ * "SHA256SUMS: signed by Alice <…> · 2 files match", "2 ok, 0 differ, 3
+ * not here", a check mark, Show and neither Open nor Delete; b.iso
+ * changed by one octet: in red, "b.iso does not match the signed
+ * checksum"; the same list cleartext-signed (SHA256SUMS.asc, InRelease
+ * style), alone; and a list alone with no signature: "nobody vouches
+ * for it".  A screen reader hears the same.  Nothing is asked, nothing
+ * written. */
+static void
+test_checksum_list_rows (void)
+{
+  g_autofree char *dir = tu_new_dir ("sig-list");
+  g_autofree char *plain = tu_new_dir ("sig-list-plain");
+  /* Large enough to be seen hashing. */
+  g_autofree char *a = at_write_random (dir, "a.iso", 48 * 1024 * 1024 + 5);
+  g_autofree char *b = at_write_random (dir, "b.iso", 1024 * 1024 + 3);
+  g_autofree char *list = g_build_filename (dir, "SHA256SUMS", NULL);
+  g_autofree char *sig = g_build_filename (dir, "SHA256SUMS.gpg", NULL);
+  g_autofree char *asc = g_build_filename (dir, "SHA256SUMS.asc", NULL);
+  g_autofree char *plain_list = g_build_filename (plain, "SHA256SUMS", NULL);
+  g_autofree char *b_copy = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *panels = NULL;
+  g_autofree char *labels = NULL;
+  g_autofree char *buttons = NULL;
+  const char *names[] = { "a.iso", "b.iso", "c.iso", "d.iso", "e.iso", NULL };
+  const char *pair[] = { list, sig, NULL };
+  const char *cleartext[] = { asc, NULL };
+  const char *unsigned_list[] = { plain_list, NULL };
+  const char *holds = "SHA256SUMS|SHA256SUMS.gpg|a.iso|b.iso";
+  PadlockWindow *window = at_new_window ();
+  AtReader *reader = at_reader_new ();
+  PadlockJob *job;
+  PadlockJobRow *row;
+
+  /* Three listed files the folder does not hold: listed, then gone (a
+   * user downloads two images out of five). */
+  for (guint i = 2; i < 5; i++)
+    g_free (at_write_random (dir, names[i], 1000 + i));
+  write_sha256sums (dir, "SHA256SUMS", names);
+  for (guint i = 2; i < 5; i++)
+    {
+      g_autofree char *gone = g_build_filename (dir, names[i], NULL);
+
+      g_assert_cmpint (g_unlink (gone), ==, 0);
+    }
+  gpg_detach_sign (home, alice_fpr, list, sig);
+  gtk_window_set_default_size (GTK_WINDOW (window), 900, 600);
+
+  /* The list with its signature: one row, saying which list it checks
+   * while it runs, then good. */
+  at_drop (window, pair);
+  {
+    ListWatch watch = { window, FALSE };
+
+    g_assert_true (at_wait_until (shows_list_checking, &watch, TIMEOUT_MS));
+    g_assert_true (watch.seen);
+  }
+  job = wait_list_job (window, 1, PADLOCK_JOB_DONE);
+  panels = at_reader_list (reader, "panel");
+  g_assert_nonnull (strstr (panels, "SHA256SUMS.gpg \xe2\x86\x92 SHA256SUMS, Checked "));
+  g_assert_nonnull (strstr (panels, ", SHA256SUMS: signed by Alice <alice@example.org> "
+                                    "\xc2\xb7 2 files match \xc2\xb7 2 ok, 0 differ, "
+                                    "3 not here"));
+  labels = at_reader_list (reader, "label");
+  g_assert_nonnull (strstr (labels, "SHA256SUMS\xe2\x81\xa9: signed by \xe2\x81\xa8"
+                                    "Alice <alice@example.org>\xe2\x81\xa9 \xc2\xb7 "
+                                    "2 files match \xc2\xb7 2 ok, 0 differ, 3 not here"));
+  buttons = at_reader_list (reader, "push button");
+  g_assert_nonnull (strstr (buttons, "Show SHA256SUMS in Files"));
+  g_assert_null (strstr (buttons, "Open SHA256SUMS"));
+  g_assert_null (strstr (buttons, "Delete"));
+  row = find_job_row (GTK_WIDGET (window->job_list), job);
+  g_assert_true (gtk_widget_has_css_class (signature_box (row), "success"));
+  assert_dir_holds (dir, holds);
+
+  /* One octet of b.iso changed: red, the file named; still one row. */
+  b_copy = g_build_filename (plain, "b.iso.orig", NULL);
+  tu_copy_file (b, b_copy);
+  change_one_octet (b);
+  at_drop (window, pair);
+  job = wait_list_job (window, 2, PADLOCK_JOB_FAILED);
+  g_assert_error (padlock_job_get_error (job), PADLOCK_ERROR, PADLOCK_ERROR_INTEGRITY);
+  g_clear_pointer (&panels, g_free);
+  g_clear_pointer (&labels, g_free);
+  g_clear_pointer (&buttons, g_free);
+  panels = at_reader_list (reader, "panel");
+  g_assert_nonnull (strstr (panels, "SHA256SUMS.gpg \xe2\x86\x92 SHA256SUMS, "
+                                    "b.iso does not match the signed checksum., "
+                                    "SHA256SUMS: signed by Alice <alice@example.org> "
+                                    "\xc2\xb7 b.iso does not match the signed checksum "
+                                    "\xc2\xb7 1 ok, 1 differ, 3 not here"));
+  labels = at_reader_list (reader, "label");
+  g_assert_nonnull (strstr (labels, "|b.iso does not match the signed checksum."));
+  buttons = at_reader_list (reader, "push button");
+  g_assert_null (strstr (buttons, "Delete"));
+  g_assert_null (strstr (buttons, "Try "));
+  row = find_job_row (GTK_WIDGET (window->job_list), job);
+  g_assert_true (gtk_widget_has_css_class (signature_box (row), "error"));
+  g_assert_true (gtk_widget_has_css_class (
+                   GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (row),
+                                                              PADLOCK_TYPE_JOB_ROW,
+                                                              "verdict_label")),
+                   "error"));
+  assert_dir_holds (dir, holds);
+
+  /* The same list cleartext-signed, InRelease style, alone (b.iso as it
+   * was): its signature checked, its files; no text written. */
+  tu_copy_file (b_copy, b);
+  g_assert_true (g_file_get_contents (list, &text, NULL, NULL));
+  {
+    g_autofree char *clear = tg_clearsign (home, alice_fpr, text, NULL, NULL);
+
+    g_assert_true (g_file_set_contents (asc, clear, -1, NULL));
+  }
+  at_drop (window, cleartext);
+  job = wait_list_job (window, 3, PADLOCK_JOB_DONE);
+  g_clear_pointer (&panels, g_free);
+  panels = at_reader_list (reader, "panel");
+  g_assert_nonnull (strstr (panels, "SHA256SUMS.asc, Checked "));
+  g_assert_nonnull (strstr (panels, ", SHA256SUMS.asc: signed by Alice "
+                                    "<alice@example.org> \xc2\xb7 2 files match "
+                                    "\xc2\xb7 2 ok, 0 differ, 3 not here"));
+  row = find_job_row (GTK_WIDGET (window->job_list), job);
+  g_assert_true (gtk_widget_has_css_class (signature_box (row), "success"));
+  assert_dir_holds (dir, "SHA256SUMS|SHA256SUMS.asc|SHA256SUMS.gpg|a.iso|b.iso");
+
+  /* A list alone, no signature beside it: checked, and said plainly
+   * that nobody vouches for it. */
+  tu_copy_file (list, plain_list);
+  {
+    g_autofree char *a_copy = g_build_filename (plain, "a.iso", NULL);
+
+    tu_copy_file (a, a_copy);
+  }
+  at_drop (window, unsigned_list);
+  job = wait_list_job (window, 4, PADLOCK_JOB_DONE);
+  g_assert_cmpuint (padlock_job_get_signatures (job)->len, ==, 0);
+  g_clear_pointer (&panels, g_free);
+  g_clear_pointer (&buttons, g_free);
+  panels = at_reader_list (reader, "panel");
+  g_assert_nonnull (strstr (panels, "SHA256SUMS, Checked "));
+  g_assert_nonnull (strstr (panels, ", SHA256SUMS is not signed: nobody vouches for "
+                                    "it \xc2\xb7 a.iso matches the list \xc2\xb7 1 ok, "
+                                    "0 differ, 4 not here"));
+  row = find_job_row (GTK_WIDGET (window->job_list), job);
+  g_assert_true (gtk_widget_has_css_class (signature_box (row), "warning"));
+  buttons = at_reader_list (reader, "push button");
+  g_assert_null (strstr (buttons, "Delete"));
+  assert_dir_holds (plain, "SHA256SUMS|a.iso|b.iso.orig");
+  at_screenshot (GTK_WIDGET (window), "checksum-list");
+
+  at_reader_free (reader);
+  gtk_window_destroy (GTK_WINDOW (window));
+  at_settle (50);
+}
+
 /* The encrypt dialog offers "Sign as Alice <…>", checked; what the window
  * then writes, gpg -d finds signed by Alice, through the agent. */
 static void
@@ -663,6 +911,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sigs-ui/detached", test_detached_rows);
   g_test_add_func ("/sigs-ui/detached-pairs", test_detached_pairs);
   g_test_add_func ("/sigs-ui/signed-only", test_signed_only_rows);
+  g_test_add_func ("/sigs-ui/checksum-list", test_checksum_list_rows);
   status = g_test_run ();
   g_clear_pointer (&home, tg_home_free);
   g_clear_pointer (&carol_home, tg_home_free);
