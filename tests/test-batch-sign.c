@@ -604,6 +604,54 @@ test_checksum_list_cancelled (void)
   g_assert_cmpstr (listing, ==, "c.bin");
 }
 
+/* A list's job as the window runs it: its size is the files', it says
+ * whose passphrase it waits for once they are hashed, and its cancel
+ * cuts the request: cancelled, neither the list nor its signature. */
+static void
+test_checksum_list_job_cancelled (void)
+{
+  g_autofree char *dir = tu_new_dir ("list-job");
+  g_autofree char *a = at_write_random (dir, "a.bin", 2 * 1024 * 1024);
+  g_autofree char *b = at_write_random (dir, "b.bin", 12345);
+  g_autoptr(GFile) fa = g_file_new_for_path (a);
+  g_autoptr(GFile) fb = g_file_new_for_path (b);
+  GFile *files[] = { fa, fb };
+  g_autoptr(PadlockKeyring) keyring = padlock_keyring_new (home->dir);
+  g_autoptr(PadlockAgent) agent = padlock_agent_new (home->dir);
+  g_autoptr(PadlockQueue) queue = padlock_queue_new ();
+  g_autoptr(PadlockKey) key = NULL;
+  g_autoptr(PadlockJob) job = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *listing = NULL;
+  PadlockJobConfig config = { 0 };
+
+  g_assert_true (at_wait_until (at_keyring_loaded, keyring, WAIT_MS));
+  key = padlock_signer_choose_key (keyring, "erin@example.org");
+  g_assert_nonnull (key);
+  job = padlock_job_new_checksum_list (files, 2, &config, &error);
+  g_assert_no_error (error);
+  g_assert_true (padlock_job_get_makes_list (job));
+  g_assert_cmpint (padlock_job_get_direction (job), ==, PADLOCK_DIRECTION_SIGN);
+  g_assert_cmpstr (padlock_job_get_output_name (job), ==, "SHA256SUMS");
+  g_assert_cmpint (padlock_job_get_bytes_total (job), ==, 2 * 1024 * 1024 + 12345);
+  padlock_job_set_signing_key (job, key, agent, home->dir);
+  tg_gpgconf (home, "--reload", "gpg-agent");
+  tg_home_set_pinentry (home, "hang");
+  padlock_queue_add (queue, job);
+  g_assert_true (at_wait_until (is_waiting, job, WAIT_MS));
+  /* Hashed, all of it, before the agent was asked. */
+  g_assert_cmpuint (padlock_job_get_bytes_done (job), ==, 2 * 1024 * 1024 + 12345);
+  padlock_job_cancel (job);
+  g_assert_true (at_wait_until (at_job_is_finished, job, WAIT_MS));
+  tg_home_release_pinentry (home);
+  g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_CANCELLED);
+  g_assert_null (padlock_job_get_listed (job));
+  g_assert_null (padlock_job_get_list_signature (job));
+  listing = tu_list_dir (dir);
+  g_assert_cmpstr (listing, ==, "a.bin|b.bin");
+  tg_gpgconf (home, "--kill", "gpg-agent");
+}
+
 /* Writes into FD until the disk says it is full. */
 static void
 fill_disk (const char *path)
@@ -805,6 +853,8 @@ main (int argc, char **argv)
                    test_checksum_list_refused);
   g_test_add_func ("/batch-sign/checksum-list-cancelled",
                    test_checksum_list_cancelled);
+  g_test_add_func ("/batch-sign/checksum-list-job-cancelled",
+                   test_checksum_list_job_cancelled);
   g_test_add_func ("/batch-sign/full-disk", test_full_disk);
   g_test_add_func ("/batch-sign/file-size-limit", test_file_size_limit);
   g_test_add_func ("/batch-sign/failing-writes", test_failing_writes);
