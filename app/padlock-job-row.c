@@ -412,6 +412,64 @@ padlock_job_row_sync_signature (PadlockJobRow *self,
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, delete_label, -1);
 }
 
+/* The row's buttons for the job's state, and what a screen reader calls
+ * them (INPUT_SAID, OUTPUT_SAID: the names, escaped).  A check wrote
+ * nothing to open (a detached signature's, a list's); a list that failed
+ * over its files is shown too: the one that differs is beside it. */
+static void
+padlock_job_row_sync_buttons (PadlockJobRow *self,
+                              const char    *input_said,
+                              const char    *output_said)
+{
+  PadlockJob *job = self->job;
+  PadlockJobState state = padlock_job_get_state (job);
+  PadlockDirection direction = padlock_job_get_direction (job);
+  gboolean encrypt = direction == PADLOCK_DIRECTION_ENCRYPT;
+  gboolean sign = direction == PADLOCK_DIRECTION_SIGN;
+  gboolean list = padlock_job_get_checks_list (job);
+  gboolean checked = padlock_job_get_detached (job) || list;
+  const GError *error = padlock_job_get_error (job);
+  gboolean live = state == PADLOCK_JOB_RUNNING
+                  || state == PADLOCK_JOB_CHECKING_OUTPUT
+                  || state == PADLOCK_JOB_QUEUED;
+  gboolean can_show = state == PADLOCK_JOB_DONE
+                      || (list && padlock_job_get_checksums (job));
+  gboolean can_open = state == PADLOCK_JOB_DONE && !encrypt && !sign
+                      && !checked;
+  gboolean can_retry = state == PADLOCK_JOB_FAILED
+                       && g_error_matches (error, PADLOCK_ERROR,
+                                           PADLOCK_ERROR_BAD_PASSPHRASE);
+  g_autofree char *cancel_label = NULL;
+  g_autofree char *show_label = NULL;
+  g_autofree char *open_label = NULL;
+  g_autofree char *retry_label = NULL;
+
+  gtk_widget_set_visible (GTK_WIDGET (self->cancel_button), live);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "row.cancel", live);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "row.show", can_show);
+  gtk_widget_set_visible (GTK_WIDGET (self->show_button), can_show);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "row.open", can_open);
+  gtk_widget_set_visible (GTK_WIDGET (self->open_button), can_open);
+  gtk_widget_set_visible (GTK_WIDGET (self->retry_button), can_retry);
+
+  cancel_label = g_strdup_printf (encrypt ? _("Cancel encrypting %s")
+                                  : sign ? _("Cancel signing %s")
+                                  : padlock_job_get_verifies (job)
+                                  ? _("Cancel checking %s")
+                                  : _("Cancel decrypting %s"), input_said);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->cancel_button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, cancel_label, -1);
+  show_label = g_strdup_printf (_("Show %s in Files"), output_said);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->show_button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, show_label, -1);
+  open_label = g_strdup_printf (_("Open %s"), output_said);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->open_button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, open_label, -1);
+  retry_label = g_strdup_printf (_("Try %s again with another passphrase"), input_said);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->retry_button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, retry_label, -1);
+}
+
 static void
 padlock_job_row_sync (PadlockJobRow *self)
 {
@@ -438,14 +496,8 @@ padlock_job_row_sync (PadlockJobRow *self)
   g_autofree char *subtitle = NULL;
   gboolean to_other = !list || g_strcmp0 (input_file_name, output_file_name) != 0;
   g_autofree char *status = status_text (job);
-  g_autofree char *cancel_label = NULL;
-  g_autofree char *show_label = NULL;
-  g_autofree char *open_label = NULL;
-  g_autofree char *retry_label = NULL;
   g_autofree char *row_said = NULL;
   const GError *error = padlock_job_get_error (job);
-  gboolean running = state == PADLOCK_JOB_RUNNING
-                     || state == PADLOCK_JOB_CHECKING_OUTPUT;
 
   gtk_image_set_from_icon_name (self->icon, encrypt ? "changes-prevent-symbolic"
                                             : sign ? "document-edit-symbolic"
@@ -507,44 +559,7 @@ padlock_job_row_sync (PadlockJobRow *self)
         }
     }
 
-  gtk_widget_set_visible (GTK_WIDGET (self->cancel_button),
-                          running || state == PADLOCK_JOB_QUEUED);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "row.cancel",
-                                 running || state == PADLOCK_JOB_QUEUED);
-  /* A list that failed over its files is shown too: the one that differs
-   * is beside it. */
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "row.show",
-                                 state == PADLOCK_JOB_DONE
-                                 || (list && padlock_job_get_checksums (job)));
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "row.open",
-                                 state == PADLOCK_JOB_DONE && !detached && !list);
-  gtk_widget_set_visible (GTK_WIDGET (self->show_button),
-                          state == PADLOCK_JOB_DONE
-                          || (list && padlock_job_get_checksums (job)));
-  gtk_widget_set_visible (GTK_WIDGET (self->open_button),
-                          state == PADLOCK_JOB_DONE && !encrypt && !sign
-                          && !detached && !list);
-  gtk_widget_set_visible (GTK_WIDGET (self->retry_button),
-                          state == PADLOCK_JOB_FAILED
-                          && g_error_matches (error, PADLOCK_ERROR,
-                                              PADLOCK_ERROR_BAD_PASSPHRASE));
-
-  cancel_label = g_strdup_printf (encrypt ? _("Cancel encrypting %s")
-                                  : sign ? _("Cancel signing %s")
-                                  : padlock_job_get_verifies (job)
-                                  ? _("Cancel checking %s")
-                                  : _("Cancel decrypting %s"), input_said);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->cancel_button),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, cancel_label, -1);
-  show_label = g_strdup_printf (_("Show %s in Files"), output_said);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->show_button),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, show_label, -1);
-  open_label = g_strdup_printf (_("Open %s"), output_said);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->open_button),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, open_label, -1);
-  retry_label = g_strdup_printf (_("Try %s again with another passphrase"), input_said);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->retry_button),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, retry_label, -1);
+  padlock_job_row_sync_buttons (self, input_said, output_said);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->progress_bar),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, input_said, -1);
   padlock_job_row_sync_signature (self, output_said);
