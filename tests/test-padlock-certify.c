@@ -225,10 +225,12 @@ assert_batch_verdict (Fixture *f, const char *word)
   const char *args[] = { path, NULL };
   g_autofree char *out = NULL;
   g_autofree char *err = NULL;
+  int status;
 
   g_assert_true (g_file_set_contents (path, signed_text, -1, NULL));
-  g_assert_cmpint (at_run_batch (f->home->dir, args, &out, &err), ==, 0);
+  status = at_run_batch (f->home->dir, args, &out, &err);
   g_test_message ("stdout: %s\nstderr: %s", out, err);
+  g_assert_cmpint (status, ==, 0);
   g_assert_nonnull (strstr (out, want));
 }
 

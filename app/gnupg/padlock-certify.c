@@ -7,6 +7,9 @@
 #include "padlock-error.h"
 #include "padlock-keyring-private.h"
 
+/* How often a certification looks at its GCancellable while gpg works. */
+#define CANCEL_POLL_US (50 * 1000)
+
 typedef struct
 {
   char *home_dir;
@@ -200,24 +203,47 @@ refuse_unusable (gpgme_key_t key, const char *fingerprint)
   return NULL;
 }
 
+/* Runs CTX's operation, started, to its end, or until CANCELLABLE is
+ * cancelled.  gpgme_cancel_async only takes effect at gpg's next word,
+ * and while the agent's pinentry is up gpg says nothing: so the
+ * operation is polled, and cancelled from this thread (gpgme_cancel,
+ * which closes gpg's pipes: gpg stops at its next status line). */
+static gpgme_error_t
+wait_cancellable (gpgme_ctx_t ctx, GCancellable *cancellable)
+{
+  for (;;)
+    {
+      gpgme_error_t status = 0, op_err = 0;
+
+      if (gpgme_wait_ext (ctx, &status, &op_err, 0))
+        return status ? status : op_err;
+      if (status)
+        return status;
+      if (g_cancellable_is_cancelled (cancellable))
+        {
+          gpgme_cancel (ctx);
+          return gpg_error (GPG_ERR_CANCELED);
+        }
+      g_usleep (CANCEL_POLL_US);
+    }
+}
+
 /* gpg --quick-lsign-key FINGERPRINT, with the signer CTX has. */
 static GError *
 keysign (gpgme_ctx_t ctx, gpgme_key_t key, GCancellable *cancellable)
 {
   StatusErrors errors = { 0 };
   gpgme_error_t err;
-  gulong handler;
 
   /* Every status line, for the cause behind gpg's general failure. */
   err = gpgme_set_ctx_flag (ctx, "full-status", "1");
   if (err)
     return padlock_error_from_gpg (err);
   gpgme_set_status_cb (ctx, on_status, &errors);
-  handler = _padlock_keyring_connect_cancel (cancellable, ctx);
-  err = gpgme_op_keysign (ctx, key, NULL, 0, GPGME_KEYSIGN_LOCAL);
-  g_cancellable_disconnect (cancellable, handler);
+  err = gpgme_op_keysign_start (ctx, key, NULL, 0, GPGME_KEYSIGN_LOCAL);
+  if (!err)
+    err = wait_cancellable (ctx, cancellable);
   gpgme_set_status_cb (ctx, NULL, NULL);
-  /* A cancel cuts gpg off: GPGME says it any way it can. */
   if (err && g_cancellable_is_cancelled (cancellable))
     err = gpg_error (GPG_ERR_CANCELED);
   else if (err && errors.first)

@@ -12,12 +12,7 @@ G_BEGIN_DECLS
 
 /* A GPGME OpenPGP context on HOME_DIR (NULL: gpg's default), for the
  * calling thread only; GPGME is initialised once, from any thread. */
-gpgme_error_t _padlock_keyring_new_context    (const char   *home_dir,
-                                               gpgme_ctx_t  *ctx);
-/* CANCELLABLE (may be NULL) cancels CTX's operation from any thread
- * (gpgme_cancel_async); the handler id for g_cancellable_disconnect, 0
- * without CANCELLABLE. */
-gulong        _padlock_keyring_connect_cancel (GCancellable *cancellable,
-                                               gpgme_ctx_t   ctx);
+gpgme_error_t _padlock_keyring_new_context (const char  *home_dir,
+                                            gpgme_ctx_t *ctx);
 
 G_END_DECLS

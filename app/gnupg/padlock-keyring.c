@@ -969,9 +969,3 @@ _padlock_keyring_new_context (const char *home_dir, gpgme_ctx_t *ctx)
 {
   return new_context (home_dir, ctx);
 }
-
-gulong
-_padlock_keyring_connect_cancel (GCancellable *cancellable, gpgme_ctx_t ctx)
-{
-  return connect_cancel (cancellable, ctx);
-}
