@@ -108,37 +108,6 @@ list_my_certify_ids (gpgme_ctx_t ctx, gboolean now, GHashTable *key_ids)
 
 /* Certify */
 
-/* What gpg said went wrong, from its status lines (FAILURE and ERROR
- * carry gpg-error codes): gpg --quick-lsign-key ends in "FAILURE
- * gpg-exit" with a general error, the cause (a cancelled pinentry) is
- * in an earlier line. */
-typedef struct
-{
-  gpgme_error_t first;
-} StatusErrors;
-
-static gpgme_error_t
-on_status (void *user_data, const char *keyword, const char *args)
-{
-  StatusErrors *errors = user_data;
-  const char *code;
-
-  if (errors->first || !keyword || !args
-      || (strcmp (keyword, "ERROR") && strcmp (keyword, "FAILURE")))
-    return 0;
-  /* "LOCATION CODE [MORE]" */
-  code = strchr (args, ' ');
-  if (code)
-    {
-      gpgme_error_t err = (gpgme_error_t) g_ascii_strtoull (code + 1, NULL, 10);
-
-      if (gpg_err_code (err) != GPG_ERR_GENERAL
-          && gpg_err_code (err) != GPG_ERR_NO_ERROR)
-        errors->first = err;
-    }
-  return 0;
-}
-
 /* Whether some user ID of KEY (listed with GPGME_KEYLIST_MODE_SIGS) that
  * is not revoked carries a certification by one of KEY_IDS. */
 static gboolean
@@ -232,22 +201,15 @@ wait_cancellable (gpgme_ctx_t ctx, GCancellable *cancellable)
 static GError *
 keysign (gpgme_ctx_t ctx, gpgme_key_t key, GCancellable *cancellable)
 {
-  StatusErrors errors = { 0 };
   gpgme_error_t err;
 
-  /* Every status line, for the cause behind gpg's general failure. */
-  err = gpgme_set_ctx_flag (ctx, "full-status", "1");
-  if (err)
-    return padlock_error_from_gpg (err);
-  gpgme_set_status_cb (ctx, on_status, &errors);
+  /* GPGME gives the code of gpg's first ERROR status line (a cancelled
+   * pinentry's, /certify/pinentry-cancelled), not its general failure. */
   err = gpgme_op_keysign_start (ctx, key, NULL, 0, GPGME_KEYSIGN_LOCAL);
   if (!err)
     err = wait_cancellable (ctx, cancellable);
-  gpgme_set_status_cb (ctx, NULL, NULL);
   if (err && g_cancellable_is_cancelled (cancellable))
     err = gpg_error (GPG_ERR_CANCELED);
-  else if (err && errors.first)
-    err = errors.first;
   return err ? padlock_error_from_gpg (err) : NULL;
 }
 
