@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "padlock-error.h"
+#include "padlock-keyring-private.h"
 
 /* After a change in the home, gpg often writes a few files in a row
  * (pubring, then trustdb): one listing for all of them. */
@@ -961,4 +962,10 @@ padlock_keyring_import_finish (PadlockKeyring *self, GAsyncResult *result,
   if (import)
     start_listing (self);
   return import;
+}
+
+gpgme_error_t
+_padlock_keyring_new_context (const char *home_dir, gpgme_ctx_t *ctx)
+{
+  return new_context (home_dir, ctx);
 }
