@@ -742,3 +742,26 @@ at_sign_as_shown (gpointer data)
 
   return sign_as && gtk_widget_get_visible (GTK_WIDGET (sign_as));
 }
+
+static gboolean
+keyring_has_loaded (gpointer data)
+{
+  return *(guint *) data > 0;
+}
+
+static void
+keyring_count_loaded (PadlockKeyring *keyring, guint *loaded)
+{
+  (*loaded)++;
+}
+
+void
+at_wait_keyring_loaded (PadlockKeyring *keyring, guint timeout_ms)
+{
+  guint loaded = 0;
+  gulong handler = g_signal_connect (keyring, "loaded",
+                                     G_CALLBACK (keyring_count_loaded), &loaded);
+
+  g_assert_true (at_wait_until (keyring_has_loaded, &loaded, timeout_ms));
+  g_signal_handler_disconnect (keyring, handler);
+}

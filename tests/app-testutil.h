@@ -42,6 +42,10 @@ gboolean  at_same_content      (const char *a,
  * dashes and tildes, spaces at the ends, dot files; NULL ends it. */
 extern const char *const at_unsafe_names[];
 
+/* Waits (asserting, at most TIMEOUT_MS) for KEYRING's next listing to
+ * end: its "loaded" signal. */
+void      at_wait_keyring_loaded (PadlockKeyring *keyring, guint timeout_ms);
+
 /* Conditions for at_wait_until: JOB has ended (done, failed or
  * cancelled); JOB has written octets or ended; KEYRING has loaded (or
  * failed to); *RESULT (a GAsyncResult *) was set by at_on_result. */

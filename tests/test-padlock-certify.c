@@ -30,29 +30,6 @@ typedef struct
   PadlockKeyring *keyring;   /* the user's */
 } Fixture;
 
-static gboolean
-has_loaded (gpointer data)
-{
-  return *(guint *) data > 0;
-}
-
-static void
-count_loaded (PadlockKeyring *keyring, guint *loaded)
-{
-  (*loaded)++;
-}
-
-/* Waits for the keyring's next listing to end. */
-static void
-wait_loaded (PadlockKeyring *keyring)
-{
-  guint loaded = 0;
-  gulong handler = g_signal_connect (keyring, "loaded", G_CALLBACK (count_loaded),
-                                     &loaded);
-
-  g_assert_true (at_wait_until (has_loaded, &loaded, WAIT_MS));
-  g_signal_handler_disconnect (keyring, handler);
-}
 
 static void
 fixture_set_up (Fixture *f, gconstpointer data)
@@ -70,7 +47,7 @@ fixture_set_up (Fixture *f, gconstpointer data)
    * that certifying asks the pinentry. */
   tg_gpgconf (f->home, "--reload", "gpg-agent");
   f->keyring = padlock_keyring_new (f->home->dir);
-  wait_loaded (f->keyring);
+  at_wait_keyring_loaded (f->keyring, WAIT_MS);
   g_assert_cmpint (padlock_keyring_get_state (f->keyring), ==,
                    PADLOCK_KEYRING_READY);
 }
@@ -347,7 +324,7 @@ test_pinentry_cancelled (Fixture *f, gconstpointer data)
   g_assert_error (error, PADLOCK_ERROR, PADLOCK_ERROR_CANCELLED);
   g_assert_cmpuint (tg_home_pinentry_count (f->home), ==, 1);
   padlock_keyring_reload (f->keyring);
-  wait_loaded (f->keyring);
+  at_wait_keyring_loaded (f->keyring, WAIT_MS);
   assert_not_verified (f, before);
 }
 
@@ -380,7 +357,7 @@ test_cancelled (Fixture *f, gconstpointer data)
   /* The agent's answer to a gpg that is gone changes nothing. */
   g_usleep (G_USEC_PER_SEC / 2);
   padlock_keyring_reload (f->keyring);
-  wait_loaded (f->keyring);
+  at_wait_keyring_loaded (f->keyring, WAIT_MS);
   assert_not_verified (f, before);
 
   /* A forget cancelled before it starts deletes nothing either. */
@@ -410,7 +387,7 @@ test_forget_keeps_exportable (Fixture *f, gconstpointer data)
   g_assert_cmpint (tg_gpg (f->home, "", NULL, NULL, "-u", other,
                            "--quick-lsign-key", f->bob, NULL), ==, 0);
   padlock_keyring_reload (f->keyring);
-  wait_loaded (f->keyring);
+  at_wait_keyring_loaded (f->keyring, WAIT_MS);
   g_assert_cmpuint (gpg_certifications_by (f->home, f->bob, other + 24, &local),
                     ==, 2);
   g_assert_cmpuint (local, ==, 2);
@@ -465,7 +442,7 @@ test_no_key_of_mine (void)
 
   tg_import_cert (home, bob_home, bob);
   keyring = padlock_keyring_new (home->dir);
-  wait_loaded (keyring);
+  at_wait_keyring_loaded (keyring, WAIT_MS);
   padlock_keyring_certify_local_async (keyring, bob, NULL, NULL, at_on_result,
                                        &result);
   g_assert_false (padlock_keyring_certify_local_finish (keyring,

@@ -57,29 +57,6 @@ make_keys (void)
                    ==, 0);
 }
 
-static gboolean
-has_loaded (gpointer data)
-{
-  return *(guint *) data > 0;
-}
-
-static void
-count_loaded (PadlockKeyring *keyring, guint *loaded)
-{
-  (*loaded)++;
-}
-
-/* Waits for the keyring's next listing to end. */
-static void
-wait_loaded (PadlockKeyring *keyring)
-{
-  guint loaded = 0;
-  gulong handler = g_signal_connect (keyring, "loaded", G_CALLBACK (count_loaded),
-                                     &loaded);
-
-  g_assert_true (at_wait_until (has_loaded, &loaded, WAIT_MS));
-  g_signal_handler_disconnect (keyring, handler);
-}
 
 static PadlockKeyring *
 open_keyring (const char *dir)
@@ -87,7 +64,7 @@ open_keyring (const char *dir)
   PadlockKeyring *keyring = padlock_keyring_new (dir);
 
   g_assert_cmpint (padlock_keyring_get_state (keyring), ==, PADLOCK_KEYRING_LOADING);
-  wait_loaded (keyring);
+  at_wait_keyring_loaded (keyring, WAIT_MS);
   return keyring;
 }
 
@@ -459,7 +436,7 @@ test_import (void)
   g_assert_cmpuint (import->secret_imported, ==, 0);
   g_assert_cmpuint (g_strv_length (import->new_fingerprints), ==, 1);
   g_assert_cmpstr (import->new_fingerprints[0], ==, keys.frank);
-  wait_loaded (keyring);
+  at_wait_keyring_loaded (keyring, WAIT_MS);
   g_assert_cmpint (padlock_keyring_get_state (keyring), ==, PADLOCK_KEYRING_READY);
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (keyring)), ==, 1);
   at_key_of (keyring, keys.frank);
