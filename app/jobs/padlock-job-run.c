@@ -834,6 +834,17 @@ list_signature_beside (const char *path)
   return NULL;
 }
 
+/* ERR as the job's error, said of the signature file NAME ("SHA256SUMS.gpg:
+ * …"): a list's job reads two files, and its error must say which. */
+static GError *
+signature_error (const char *name, gpg_error_t err)
+{
+  g_autoptr(GError) error = padlock_error_from_gpg (err);
+
+  return g_error_new (error->domain, error->code, "%s: %s", name,
+                      error->message);
+}
+
 /* The detached signature at PATH, read into READ. */
 static GError *
 read_list_signature (ListRead   *read,
@@ -846,14 +857,7 @@ read_list_signature (ListRead   *read,
     err = read_signature (src, &read->sig);
   pl_source_free (src);
   read->sig_name = g_path_get_basename (path);
-  if (err)
-    {
-      g_autoptr(GError) error = padlock_error_from_gpg (err);
-
-      return g_error_new (error->domain, error->code, "%s: %s",
-                          read->sig_name, error->message);
-    }
-  return NULL;
+  return err ? signature_error (read->sig_name, err) : NULL;
 }
 
 /* The list, as the job's input SRC (SNIFFED) gives it: a detached
@@ -946,14 +950,7 @@ check_list_signature (PadlockJobRun          *run,
                          (uint32_t) time (NULL), &run->result.verifications,
                          ctl);
   pl_source_free (data);
-  if (err)
-    {
-      g_autoptr(GError) error = padlock_error_from_gpg (err);
-
-      return g_error_new (error->domain, error->code, "%s: %s",
-                          read->sig_name, error->message);
-    }
-  return NULL;
+  return err ? signature_error (read->sig_name, err) : NULL;
 }
 
 /* A bad signature: the list is not the one signed, and nothing in it is
