@@ -51,6 +51,7 @@
  * tag's worth, from pushes that ended there) carry over to the next.
  */
 #include "aead-parallel.h"
+#include "buffers.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -158,53 +159,6 @@ struct pl_aead_parallel
 
 
 
-/* Chunk buffers kept from one stage to the next.  A fresh 4 MiB buffer
- * is faulted in page by page (glibc maps it anew, or trims it off the
- * heap once freed), which made two threads slower than one in memory
- * even with the workers idle (bench/README.md has the counts).  At most
- * one stage's worth is kept (wiped, as every buffer is before it is
- * given back), so memory stays bounded. */
-#define POOL_MAX (PL_AEAD_PARALLEL_MAX_THREADS + PL_AEAD_PARALLEL_KEPT_MAX)
-
-static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct
-{
-  uint8_t *buf;
-  size_t size;
-} pool[POOL_MAX];
-
-static uint8_t *
-buffer_take (size_t size)
-{
-  uint8_t *buf = NULL;
-
-  pthread_mutex_lock (&pool_lock);
-  for (int i = 0; i < POOL_MAX && !buf; i++)
-    if (pool[i].buf && pool[i].size == size)
-      {
-        buf = pool[i].buf;
-        pool[i].buf = NULL;
-      }
-  pthread_mutex_unlock (&pool_lock);
-  return buf ? buf : malloc (size);
-}
-
-/* BUF, wiped already, goes to the pool or is freed. */
-static void
-buffer_give (uint8_t *buf, size_t size)
-{
-  pthread_mutex_lock (&pool_lock);
-  for (int i = 0; i < POOL_MAX && buf; i++)
-    if (!pool[i].buf)
-      {
-        pool[i].buf = buf;
-        pool[i].size = size;
-        buf = NULL;
-      }
-  pthread_mutex_unlock (&pool_lock);
-  free (buf);
-}
-
 int
 pl_aead_parallel_threads (const pl_aead_stream *s, int budget,
                           int read_in_place)
@@ -268,7 +222,7 @@ pl_aead_parallel_new (pl_aead_parallel **out, pl_aead_stream *s, int threads)
       p->kept = 1;
       p->nslots = p->threads + p->kept;
       for (int i = 0; i < p->nslots && !err; i++)
-        if (!(p->slots[i].buf = buffer_take (p->chunk + 2 * TAG_LEN)))
+        if (!(p->slots[i].buf = pl_buffer_take (p->chunk + 2 * TAG_LEN)))
           err = gpg_error_from_syserror ();
       if (!err)
         err = pl_aead_stream_open_handle (s, &p->hd);
@@ -294,7 +248,7 @@ pl_aead_parallel_keep (pl_aead_parallel *p, int kept)
     {
       slot *sl = &p->slots[p->nslots];
 
-      if (!(sl->buf = buffer_take (p->chunk + 2 * TAG_LEN)))
+      if (!(sl->buf = pl_buffer_take (p->chunk + 2 * TAG_LEN)))
         break;
       p->nslots++;
       p->kept++;
@@ -740,8 +694,8 @@ pl_aead_parallel_free (pl_aead_parallel *p)
   for (int i = 0; i < p->nslots; i++)
     if (p->slots[i].buf)
       {
-        pl_wipe (p->slots[i].buf, p->slots[i].dirty);
-        buffer_give (p->slots[i].buf, p->chunk + 2 * TAG_LEN);
+        pl_buffer_give (p->slots[i].buf, p->chunk + 2 * TAG_LEN,
+                        p->slots[i].dirty);
       }
   pl_wipe (p, sizeof *p);
   free (p);

@@ -59,6 +59,7 @@
 #include <string.h>
 
 #include "algo.h"
+#include "buffers.h"
 #include "hkdf.h"
 
 #define TAG_LEN 16
@@ -338,8 +339,8 @@ pl_aead_stream_new (pl_aead_stream **out, const pl_aead_header *h,
    * writer emits at once (a short last chunk, its tag, the final tag).
    * Allocated once for the whole message. */
   s->bufsize = s->chunk_size + 2 * TAG_LEN;
-  s->bufs[0] = malloc (s->bufsize);
-  s->bufs[1] = malloc (s->bufsize);
+  s->bufs[0] = pl_buffer_take (s->bufsize);
+  s->bufs[1] = pl_buffer_take (s->bufsize);
   s->buf = s->bufs[0];
   if (!s->bufs[0] || !s->bufs[1])
     {
@@ -837,13 +838,9 @@ pl_aead_stream_free (pl_aead_stream *s)
       pl_wipe (s->key, s->keylen);
       gcry_free (s->key);
     }
+  /* The buffers held plaintext. */
   for (int i = 0; i < 2; i++)
-    if (s->bufs[i])
-      {
-        /* The buffers held plaintext. */
-        pl_wipe (s->bufs[i], s->dirty);
-        free (s->bufs[i]);
-      }
+    pl_buffer_give (s->bufs[i], s->bufsize, s->dirty);
   pl_wipe (s, sizeof *s);
   free (s);
 }

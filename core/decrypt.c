@@ -16,6 +16,7 @@
  */
 #include "job.h"
 #include "algo.h"
+#include "buffers.h"
 #include "armor.h"
 #include "aead.h"
 #include "aead-parallel.h"
@@ -547,7 +548,7 @@ write_text (decrypt_job *j, const uint8_t *p, size_t n, int *cr_pending)
       if (err)
         return err;
       if (!j->text_buf[j->text_next])
-        j->text_buf[j->text_next] = malloc (PL_BLOCK_SIZE);
+        j->text_buf[j->text_next] = pl_buffer_take (PL_BLOCK_SIZE);
       buf = j->text_buf[j->text_next];
       if (!buf)
         return gpg_error_from_syserror ();
@@ -1166,8 +1167,8 @@ start_reading (decrypt_job *j)
   j->source.j = j;
   if (!j->src->borrow)
     {
-      j->source.buf[0] = malloc (PL_BLOCK_SIZE);
-      j->source.buf[1] = malloc (PL_BLOCK_SIZE);
+      j->source.buf[0] = pl_buffer_take (PL_BLOCK_SIZE);
+      j->source.buf[1] = pl_buffer_take (PL_BLOCK_SIZE);
       if (!j->source.buf[0] || !j->source.buf[1])
         return gpg_error (GPG_ERR_ENOMEM);
     }
@@ -1302,13 +1303,10 @@ pl_decrypt (pl_source *src, pl_sink *sink, const pl_decrypt_options *opts,
   if (err)
     sink->abort (sink);
   for (int i = 0; i < TEXT_BUFFERS; i++)
-    if (j->text_buf[i])
-      {
-        pl_wipe (j->text_buf[i], PL_BLOCK_SIZE);
-        free (j->text_buf[i]);
-      }
-  free (j->source.buf[0]);
-  free (j->source.buf[1]);
+    pl_buffer_give (j->text_buf[i], PL_BLOCK_SIZE, PL_BLOCK_SIZE);
+  /* The message as read: nothing to wipe. */
+  pl_buffer_give (j->source.buf[0], PL_BLOCK_SIZE, 0);
+  pl_buffer_give (j->source.buf[1], PL_BLOCK_SIZE, 0);
   pthread_mutex_destroy (&j->report_lock);
   free (j);
   return err;

@@ -13,6 +13,7 @@
  * lengths, as GnuPG writes them.
  */
 #include "job.h"
+#include "buffers.h"
 #include "sighash.h"
 #include "sign.h"
 #include "algo.h"
@@ -528,8 +529,9 @@ encrypt_job_clear (encrypt_job *j)
   pl_aead_parallel_free (j->aead.par);
   pl_aead_stream_free (j->aead.s);
   pl_deflate_clear (&j->deflate.z);
-  free (j->deflate.buf);
-  free (j->text_buf);
+  /* Both held plaintext (compressed, or as text). */
+  pl_buffer_give (j->deflate.buf, PL_BLOCK_SIZE, PL_BLOCK_SIZE);
+  pl_buffer_give (j->text_buf, 2 * PL_BLOCK_SIZE, 2 * PL_BLOCK_SIZE);
   for (size_t i = 0; j->signers && i < j->o.n_signers; i++)
     pl_data_signer_clear (&j->signers[i]);
   free (j->signers);
@@ -800,7 +802,7 @@ start_plaintext (encrypt_job *j)
                                                    : 6);
       if (err)
         return err;
-      if (!(j->deflate.buf = malloc (PL_BLOCK_SIZE)))
+      if (!(j->deflate.buf = pl_buffer_take (PL_BLOCK_SIZE)))
         return gpg_error (GPG_ERR_ENOMEM);
       j->deflate.base.write = deflate_write;
       j->deflate.base.finish = deflate_finish;
@@ -939,7 +941,7 @@ write_text (encrypt_job *j, const uint8_t *p, size_t n)
 {
   size_t t = 0;
 
-  if (!j->text_buf && !(j->text_buf = malloc (2 * PL_BLOCK_SIZE)))
+  if (!j->text_buf && !(j->text_buf = pl_buffer_take (2 * PL_BLOCK_SIZE)))
     return gpg_error (GPG_ERR_ENOMEM);
   for (size_t i = 0; i < n; i++)
     {

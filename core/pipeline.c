@@ -1,5 +1,6 @@
 /* pipeline.c - the read-ahead and the writer */
 #include "pipeline.h"
+#include "buffers.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -49,7 +50,7 @@ pl_read_ahead_init_queue (pl_read_ahead *ra, pl_fill_fn fill, void *arg,
   if (!threaded)
     ra->nbuf = 2;
   for (int i = 0; i < ra->nbuf; i++)
-    if (!(ra->buf[i] = malloc (size)))
+    if (!(ra->buf[i] = pl_buffer_take (size)))
       return gpg_error (GPG_ERR_ENOMEM);
   /* A thread that cannot start leaves the reading on the caller's. */
   ra->threaded = threaded
@@ -187,8 +188,9 @@ void
 pl_read_ahead_clear (pl_read_ahead *ra)
 {
   pl_worker_stop (&ra->worker);
+  /* What was read may be plaintext (an encryption's input). */
   for (int i = 0; i < PL_READ_AHEAD_BUFFERS; i++)
-    free (ra->buf[i]);
+    pl_buffer_give (ra->buf[i], ra->size, ra->size);
   memset (ra, 0, sizeof *ra);
 }
 
@@ -230,7 +232,7 @@ free_buffer (pl_writer *w)
       {
         /* The pool grows to what the stages need, in the first blocks,
          * and stays: no allocation per block. */
-        w->buf[i] = malloc (w->size);
+        w->buf[i] = pl_buffer_take (w->size);
         return w->buf[i] ? i : -1;
       }
   return -1;
@@ -366,7 +368,8 @@ void
 pl_writer_clear (pl_writer *w)
 {
   pl_worker_stop (&w->worker);
+  /* What was written may be plaintext (a decryption's output). */
   for (int i = 0; i < PL_WRITER_BUFFERS; i++)
-    free (w->buf[i]);
+    pl_buffer_give (w->buf[i], w->size, w->size);
   memset (w, 0, sizeof *w);
 }

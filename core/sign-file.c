@@ -1,6 +1,7 @@
 /* sign-file.c - a detached signature over a file's octets */
 #include "sign-file.h"
 #include "armor.h"
+#include "buffers.h"
 #include "packet.h"
 #include "sign.h"
 
@@ -77,7 +78,7 @@ pl_sign_detached (pl_source *src, pl_sink *sink, const pl_seckey *signer,
   size_t len = 0;
   gpg_error_t err = pl_data_signer_init (&s, signer, 0, created);
 
-  if (!err && (!(buf = malloc (PL_BLOCK_SIZE))
+  if (!err && (!(buf = pl_buffer_take (PL_BLOCK_SIZE))
                || !(body = malloc (PL_SIG_BODY_MAX))))
     err = gpg_error_from_syserror ();
   if (!err)
@@ -96,6 +97,6 @@ pl_sign_detached (pl_source *src, pl_sink *sink, const pl_seckey *signer,
     sink->abort (sink);
   pl_data_signer_clear (&s);
   free (body);
-  free (buf);
+  pl_buffer_give (buf, PL_BLOCK_SIZE, PL_BLOCK_SIZE);
   return err;
 }

@@ -1,5 +1,6 @@
 /* tar-extract.c - unpacking a tar archive safely, as a sink (see tar.h) */
 #include "tar.h"
+#include "buffers.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -608,8 +609,9 @@ extractor_free (pl_sink *base)
     close (self->tmp_fd);
   pthread_mutex_destroy (&self->lock);
   pthread_cond_destroy (&self->changed);
-  free (self->ring);
-  free (self->chunk);
+  /* Both held the archive's plaintext. */
+  pl_buffer_give (self->ring, PL_TAR_RING, PL_TAR_RING);
+  pl_buffer_give (self->chunk, READ_CHUNK, READ_CHUNK);
   free (self->entry);
   free (self->dir);
   free (self->name);
@@ -780,8 +782,8 @@ pl_tar_extractor_new (const char *dir, const char *name, pl_sink **out)
       goto leave;
     }
   self->name = strdup (name);
-  self->ring = malloc (PL_TAR_RING);
-  self->chunk = malloc (READ_CHUNK);
+  self->ring = pl_buffer_take (PL_TAR_RING);
+  self->chunk = pl_buffer_take (READ_CHUNK);
   self->tmp = malloc (strlen (self->dir) + 32);
   if (!self->name || !self->ring || !self->chunk || !self->tmp)
     {
