@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "job.h"
+#include "buffers.h"
 #include "padlock-rate.h"
 
 /* A sample of the bytes all jobs went through at most this often: each
@@ -193,6 +194,11 @@ padlock_queue_schedule (PadlockQueue *self)
   if (self->busy != busy)
     {
       self->busy = busy;
+      /* The batch is over: the buffers its jobs kept warm for each other
+       * (core/buffers.h) go back to the kernel, so that a window left
+       * open holds none of them. */
+      if (!busy)
+        pl_buffers_trim ();
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
     }
 }
