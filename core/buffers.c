@@ -189,6 +189,16 @@ pl_buffer_take (size_t size)
   return p;
 }
 
+/* Unmaps P, a mapping of its own of class CLS.  Its shadow is cleared
+ * first: ASan's would stay poisoned for whatever the kernel maps at
+ * that address next (a file's mapping, mapsource.h). */
+static void
+unmap (uint8_t *p, size_t cls)
+{
+  UNPOISON (p, mapping_of (cls));
+  munmap (p, mapping_of (cls));
+}
+
 /* Returns P's pages (class CLS) to the kernel: zeros when touched again. */
 static void
 cool (uint8_t *p, size_t cls)
@@ -214,7 +224,7 @@ pl_buffer_give (void *buf, size_t size, size_t dirty)
   kept = (warm || cls <= SLAB) && push_free (p, cls, warm);
   pthread_mutex_unlock (&lock);
   if (!kept && cls > SLAB)
-    munmap (p, mapping_of (cls));
+    unmap (p, cls);
   else if (!warm)
     cool (p, cls);
 }
@@ -240,7 +250,7 @@ pl_buffers_trim (void)
 
       if (b->warm && b->cls > SLAB)
         {
-          munmap (b->p, mapping_of (b->cls));
+          unmap (b->p, b->cls);
           *b = free_bufs[--n_free];
           continue;
         }

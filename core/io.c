@@ -1,5 +1,7 @@
 /* io.c - sources and sinks over descriptors, files and memory */
 #include "io.h"
+#include "buffers.h"
+#include "algo.h"
 #include "mapsource.h"
 
 #include <errno.h>
@@ -203,6 +205,45 @@ typedef struct
   size_t len, cap;
 } memory_sink;
 
+/* Up to here the octets are malloc's; from here on they are the pool's
+ * (buffers.h), kept warm for the next sink: a test or a padlock-sop that
+ * collects megabytes in memory again and again faults them in once, and
+ * AddressSanitizer no longer maps, poisons and quarantines each copy. */
+#define MEMORY_POOL_MIN ((size_t) 64 << 10)
+
+static void
+memory_sink_release (uint8_t *data, size_t cap, size_t len)
+{
+  if (cap >= MEMORY_POOL_MIN)
+    pl_buffer_give (data, cap, len);
+  else
+    free (data);
+}
+
+/* Moves M's octets to CAP octets of room; -1: out of memory. */
+static int
+memory_sink_grow (memory_sink *m, size_t cap)
+{
+  uint8_t *p;
+
+  if (cap < MEMORY_POOL_MIN)
+    {
+      if (!(p = realloc (m->data, cap)))
+        return -1;
+    }
+  else
+    {
+      if (!(p = pl_buffer_take (cap)))
+        return -1;
+      if (m->len)
+        memcpy (p, m->data, m->len);
+      memory_sink_release (m->data, m->cap, m->len);
+    }
+  m->data = p;
+  m->cap = cap;
+  return 0;
+}
+
 static gpg_error_t
 memory_sink_write (pl_sink *self, const void *buf, size_t len)
 {
@@ -211,14 +252,10 @@ memory_sink_write (pl_sink *self, const void *buf, size_t len)
   if (m->len + len > m->cap)
     {
       size_t cap = m->cap ? m->cap : 4096;
-      uint8_t *p;
       while (cap < m->len + len)
         cap *= 2;
-      p = realloc (m->data, cap);
-      if (!p)
+      if (memory_sink_grow (m, cap))
         return gpg_error (GPG_ERR_ENOMEM);
-      m->data = p;
-      m->cap = cap;
     }
   if (len)
     memcpy (m->data + m->len, buf, len);
@@ -236,6 +273,9 @@ static void
 memory_sink_abort (pl_sink *self)
 {
   memory_sink *m = (memory_sink *) self;
+  /* What an aborted job left is not kept, even in the pool. */
+  if (m->len)
+    pl_wipe (m->data, m->len);
   m->len = 0;
 }
 
@@ -243,7 +283,7 @@ static void
 memory_sink_free (pl_sink *self)
 {
   memory_sink *m = (memory_sink *) self;
-  free (m->data);
+  memory_sink_release (m->data, m->cap, m->len);
   free (m);
 }
 
@@ -268,13 +308,11 @@ pl_sink_new_memory_reserve (size_t cap)
 
   if (!sink || !cap)
     return sink;
-  m->data = malloc (cap);
-  if (!m->data)
+  if (memory_sink_grow (m, cap))
     {
       free (m);
       return NULL;
     }
-  m->cap = cap;
   return sink;
 }
 

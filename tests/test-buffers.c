@@ -23,6 +23,7 @@
 #include <glib/gstdio.h>
 #include <linux/perf_event.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -136,6 +137,26 @@ test_overrun (void)
 #else
   g_test_skip ("only AddressSanitizer sees an overrun inside a mapping");
 #endif
+}
+
+/* A buffer's mapping given back to the kernel leaves nothing poisoned:
+ * whatever is mapped there next (here: at the same address) is usable.
+ * ASan once reported the next file mapped there (test-roundtrip). */
+static void
+test_unmapped_clean (void)
+{
+  const size_t size = 8 * MIB;
+  uint8_t *p = pl_buffer_take (size), *q;
+
+  g_assert_nonnull (p);
+  pl_buffer_give (p, size, 0);
+  pl_buffers_trim ();
+  q = mmap (p, size, PROT_READ | PROT_WRITE,
+            MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+  g_assert_true (q == p);
+  memset (q, 1, size);
+  g_assert_cmpuint (q[size - 1], ==, 1);
+  munmap (q, size);
 }
 
 /* Resident memory, in octets (/proc/self/statm). */
@@ -385,6 +406,7 @@ main (int argc, char **argv)
   g_test_add_func ("/buffers/wiped", test_wiped);
   g_test_add_func ("/buffers/classes", test_classes);
   g_test_add_func ("/buffers/overrun", test_overrun);
+  g_test_add_func ("/buffers/unmapped-clean", test_unmapped_clean);
   g_test_add_func ("/buffers/bounded", test_bounded);
   g_test_add_func ("/buffers/fault-budget", test_fault_budget);
   return g_test_run ();
