@@ -524,7 +524,8 @@ encrypt_job_clear (encrypt_job *j)
   pl_sig_hasher_clear (&j->sig_hasher);
   pl_read_ahead_clear (&j->ra);
   pl_writer_clear (&j->out.writer);
-  free (j->out.armored);
+  /* Ciphertext, as text: nothing to wipe. */
+  pl_buffer_give (j->out.armored, pl_armor_encoder_bound (PL_BLOCK_SIZE), 0);
   pl_seipd1_clear (&j->seipd1.st);
   pl_aead_parallel_free (j->aead.par);
   pl_aead_stream_free (j->aead.s);
@@ -644,7 +645,7 @@ start_output (encrypt_job *j, pl_sink *sink)
   w->sink = sink;
   w->armor = j->o.armor;
   if (w->armor
-      && !(w->armored = malloc (pl_armor_encoder_bound (PL_BLOCK_SIZE))))
+      && !(w->armored = pl_buffer_take (pl_armor_encoder_bound (PL_BLOCK_SIZE))))
     return gpg_error (GPG_ERR_ENOMEM);
   /* RFC 9580 §6.1: no CRC24 around a v2 message. */
   pl_armor_encoder_init (&w->enc, PL_ARMOR_MESSAGE,
