@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "job.h"
+#include "padlock-keyring.h"
 #include "padlock-name.h"
 #include "padlock-error.h"
 
@@ -30,6 +31,9 @@ struct _PadlockAgent
   char      *socket_path;
   GPtrArray *idle;           /* of assuan_context_t */
   GHashTable *answered;      /* keygrips the agent has used for us */
+  guint      n_busy;         /* connections that requests hold */
+  guint      n_pinentries;   /* of them, those waiting for a pinentry */
+  GCond      given_back;     /* a connection went back, or its pinentry rose */
   GMutex     turn;           /* a key's first request (its pinentry) */
 };
 
@@ -145,6 +149,26 @@ run_gpgconf (PadlockAgent *self, GCancellable *cancellable, GError **error,
   return g_steal_pointer (&out);
 }
 
+/* The agent's socket as GPGME's own `gpgconf --list-dirs` named it, when
+ * that was for this agent's home (gpg's default when it has none); else
+ * NULL.  GPGME asks once per process, so that a batch that has listed
+ * the keyring starts no gpgconf of its own to find the agent. */
+static char *
+socket_path_from_gpgme (PadlockAgent *self)
+{
+  g_autofree char *home = NULL;
+  const char *gpgme_home, *socket;
+
+  gpgconf_path ();              /* gpgme_check_version first */
+  gpgme_home = gpgme_get_dirinfo ("homedir");
+  socket = gpgme_get_dirinfo ("agent-socket");
+  if (!gpgme_home || !socket || !*socket)
+    return NULL;
+  home = self->home_dir ? g_strdup (self->home_dir)
+                        : padlock_keyring_default_home ();
+  return g_str_equal (home, gpgme_home) ? g_strdup (socket) : NULL;
+}
+
 /* gpgconf --list-dirs agent-socket, once. */
 static char *
 dup_socket_path (PadlockAgent *self, GCancellable *cancellable, GError **error)
@@ -157,12 +181,17 @@ dup_socket_path (PadlockAgent *self, GCancellable *cancellable, GError **error)
   g_mutex_unlock (&self->lock);
   if (path)
     return path;
-  out = run_gpgconf (self, cancellable, error, "--list-dirs", "agent-socket", NULL);
-  if (!out)
-    return NULL;
-  g_strchomp (out);
-  /* Percent-escaped, like all gpgconf output. */
-  path = g_uri_unescape_string (out, NULL);
+  path = socket_path_from_gpgme (self);
+  if (!path)
+    {
+      out = run_gpgconf (self, cancellable, error, "--list-dirs", "agent-socket",
+                         NULL);
+      if (!out)
+        return NULL;
+      g_strchomp (out);
+      /* Percent-escaped, like all gpgconf output. */
+      path = g_uri_unescape_string (out, NULL);
+    }
   if (!path || !*path)
     {
       g_free (path);
@@ -298,28 +327,80 @@ open_connection (PadlockAgent *self, GCancellable *cancellable, GError **error)
   return ctx;
 }
 
+static void end_connection (PadlockAgent *self, assuan_context_t ctx,
+                            gboolean keep, gboolean pinentry_up);
+
+/* Whether a request should wait for a busy connection rather than open
+ * another (under LOCK): when one is held by a short request (KEYINFO, a
+ * key the agent needs no passphrase for or has cached), not by one that
+ * waits for a pinentry.  So a batch's jobs share one connection instead
+ * of each opening its own (issue 36), and a pinentry keeps nobody else
+ * waiting. */
+static gboolean
+should_wait_for_connection (PadlockAgent *self)
+{
+  return !self->idle->len && self->n_busy > self->n_pinentries;
+}
+
+/* A connection for a request, idle or new; counted busy until it ends
+ * (end_connection). */
 static assuan_context_t
 take_connection (PadlockAgent *self, GCancellable *cancellable, GError **error)
 {
   assuan_context_t ctx = NULL;
 
   g_mutex_lock (&self->lock);
+  while (should_wait_for_connection (self)
+         && !g_cancellable_is_cancelled (cancellable))
+    g_cond_wait_until (&self->given_back, &self->lock,
+                       g_get_monotonic_time () + 20 * G_TIME_SPAN_MILLISECOND);
   if (self->idle->len)
     ctx = g_ptr_array_steal_index (self->idle, self->idle->len - 1);
+  self->n_busy++;
   g_mutex_unlock (&self->lock);
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    {
+      end_connection (self, ctx, TRUE, FALSE);
+      return NULL;
+    }
   if (ctx && assuan_transact (ctx, "RESET", NULL, NULL, NULL, NULL, NULL, NULL))
     g_clear_pointer (&ctx, assuan_release);  /* the agent was restarted */
-  return ctx ? ctx : open_connection (self, cancellable, error);
+  if (!ctx)
+    ctx = open_connection (self, cancellable, error);
+  if (!ctx)
+    end_connection (self, NULL, FALSE, FALSE);
+  return ctx;
 }
 
+/* A request whose pinentry was up (PINENTRY_UP) or not is done with CTX
+ * (NULL: none), which goes back to the idle ones when KEEP, else is
+ * closed. */
 static void
-give_back_connection (PadlockAgent *self, assuan_context_t ctx)
+end_connection (PadlockAgent *self, assuan_context_t ctx, gboolean keep,
+                gboolean pinentry_up)
 {
   g_mutex_lock (&self->lock);
-  if (self->idle->len < MAX_IDLE)
+  if (ctx && keep && self->idle->len < MAX_IDLE)
     g_ptr_array_add (self->idle, g_steal_pointer (&ctx));
+  self->n_busy--;
+  if (pinentry_up)
+    self->n_pinentries--;
+  g_cond_broadcast (&self->given_back);
   g_mutex_unlock (&self->lock);
   g_clear_pointer (&ctx, assuan_release);
+}
+
+/* REQUEST's connection now waits for a pinentry: the others need not
+ * wait for it (should_wait_for_connection). */
+static void
+pinentry_rose (PadlockAgent *self, gboolean *pinentry_up)
+{
+  g_mutex_lock (&self->lock);
+  if (!*pinentry_up)
+    self->n_pinentries++;
+  *pinentry_up = TRUE;
+  g_cond_broadcast (&self->given_back);
+  g_mutex_unlock (&self->lock);
 }
 
 /* One request: a connection, cut when the cancellable fires */
@@ -328,6 +409,7 @@ typedef struct
 {
   PadlockAgent     *agent;
   assuan_context_t  ctx;
+  gboolean          pinentry_up; /* under the agent's LOCK */
   int               fd;
   gulong            handler;
   gboolean          cut;      /* atomic */
@@ -367,7 +449,7 @@ request_begin (Request *request, PadlockAgent *self, GCancellable *cancellable,
     return FALSE;
   if (assuan_get_active_fds (request->ctx, 0, fds, G_N_ELEMENTS (fds)) < 1)
     {
-      g_clear_pointer (&request->ctx, assuan_release);
+      end_connection (self, g_steal_pointer (&request->ctx), FALSE, FALSE);
       g_set_error_literal (error, PADLOCK_ERROR, PADLOCK_ERROR_OTHER,
                            _("gpg-agent is not running and could not be "
                              "started."));
@@ -393,15 +475,12 @@ request_end (Request *request, GCancellable *cancellable, gpg_error_t err,
   cut = g_atomic_int_get (&request->cut);
   if (cut)
     err = gpg_error (GPG_ERR_CANCELED);
+  /* An agent error leaves the connection usable; a broken one not. */
   if (request->ctx)
-    {
-      /* An agent error leaves the connection usable; a broken one not. */
-      if (!cut && (!err || gpg_err_source (err) == GPG_ERR_SOURCE_GPGAGENT
-                   || gpg_err_source (err) == GPG_ERR_SOURCE_PINENTRY))
-        give_back_connection (request->agent, g_steal_pointer (&request->ctx));
-      else
-        g_clear_pointer (&request->ctx, assuan_release);
-    }
+    end_connection (request->agent, g_steal_pointer (&request->ctx),
+                    !cut && (!err || gpg_err_source (err) == GPG_ERR_SOURCE_GPGAGENT
+                             || gpg_err_source (err) == GPG_ERR_SOURCE_PINENTRY),
+                    request->pinentry_up);
   gcry_free (request->ciphertext);
   request->ciphertext = NULL;
   if (err)
@@ -463,6 +542,7 @@ answer_inquiry (void *data, const char *line)
 
   if (g_str_has_prefix (line, "PINENTRY_LAUNCHED"))
     {
+      pinentry_rose (request->agent, &request->pinentry_up);
       if (request->pinentry_launched)
         request->pinentry_launched (request->user_data);
       return 0;
@@ -998,6 +1078,7 @@ padlock_agent_finalize (GObject *object)
   g_ptr_array_unref (self->idle);
   g_hash_table_unref (self->answered);
   g_mutex_clear (&self->turn);
+  g_cond_clear (&self->given_back);
   g_mutex_clear (&self->lock);
   g_free (self->socket_path);
   g_free (self->home_dir);
@@ -1015,6 +1096,7 @@ padlock_agent_init (PadlockAgent *self)
 {
   g_mutex_init (&self->lock);
   g_mutex_init (&self->turn);
+  g_cond_init (&self->given_back);
   self->answered = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                           NULL);
   self->idle = g_ptr_array_new_with_free_func ((GDestroyNotify) assuan_release);

@@ -27,7 +27,9 @@
  * Every request may block (a connection, pinentry): call them on a worker
  * thread, or padlock_agent_pkdecrypt_async.  Requests are independent and may
  * run on several threads at once; each runs on a connection of its own,
- * kept for the next request when it ends cleanly.
+ * kept for the next request when it ends cleanly.  A request waits for a
+ * busy connection rather than open another while that one's request is
+ * short (no pinentry up for it): a batch's jobs share one connection.
  *
  * Cancelling a request's GCancellable cuts its connection at once: the
  * request fails with PADLOCK_ERROR_CANCELLED.  gpg-agent 2.3 and later

@@ -27,6 +27,7 @@ struct _PadlockHeldKeys
   GArray          *entries;        /* of Entry */
   GPtrArray       *keys;           /* every key of the keyring, for labels */
   GMutex           lock;           /* guards CERTS */
+  GMutex           export_lock;    /* one export at a time (entry_cert) */
   GHashTable      *certs;          /* primary fingerprint -> pl_cert * */
 };
 
@@ -49,6 +50,7 @@ padlock_held_keys_new (PadlockKeyring *keyring,
   self->entries = g_array_new (FALSE, FALSE, sizeof (Entry));
   self->keys = g_ptr_array_new_with_free_func (g_object_unref);
   g_mutex_init (&self->lock);
+  g_mutex_init (&self->export_lock);
   self->certs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                        cert_free);
   for (guint i = 0; i < g_list_model_get_n_items (model); i++)
@@ -82,6 +84,7 @@ padlock_held_keys_unref (PadlockHeldKeys *self)
     return;
   g_hash_table_unref (self->certs);
   g_mutex_clear (&self->lock);
+  g_mutex_clear (&self->export_lock);
   g_array_unref (self->entries);
   g_ptr_array_unref (self->keys);
   g_object_unref (self->agent);
@@ -143,9 +146,9 @@ padlock_held_keys_may_open (PadlockHeldKeys       *self,
   return FALSE;
 }
 
-/* The certificate of E's key, exported and parsed once per PadlockHeldKeys. */
+/* The certificate of E's key, from the cache or exported into it. */
 static const pl_cert *
-entry_cert (PadlockHeldKeys  *self,
+cached_or_exported_cert (PadlockHeldKeys  *self,
             const Entry      *e,
             GCancellable     *cancellable,
             GError          **error)
@@ -187,6 +190,23 @@ entry_cert (PadlockHeldKeys  *self,
       cert = g_hash_table_lookup (self->certs, fpr);
     }
   g_mutex_unlock (&self->lock);
+  return cert;
+}
+
+/* The certificate of E's key, exported and parsed once per
+ * PadlockHeldKeys: jobs that need it at once wait for the first one's
+ * export instead of each running gpg. */
+static const pl_cert *
+entry_cert (PadlockHeldKeys  *self,
+            const Entry      *e,
+            GCancellable     *cancellable,
+            GError          **error)
+{
+  const pl_cert *cert;
+
+  g_mutex_lock (&self->export_lock);
+  cert = cached_or_exported_cert (self, e, cancellable, error);
+  g_mutex_unlock (&self->export_lock);
   return cert;
 }
 

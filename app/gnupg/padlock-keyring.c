@@ -82,6 +82,21 @@ init_gpgme (gpointer data)
   return NULL;
 }
 
+/* Whether HOME_DIR (NULL: none named) is the home gpg takes when it is
+ * given none: a context on it then needs no engine info of its own,
+ * whose setting costs a `gpg --version` each time (GPGME 1.18 asks the
+ * engine its version on every gpgme_ctx_set_engine_info). */
+static gboolean
+is_gpg_default_home (const char *home_dir)
+{
+  g_autofree char *home = NULL;
+
+  if (!home_dir)
+    return TRUE;
+  home = padlock_keyring_default_home ();
+  return g_str_equal (home_dir, home);
+}
+
 /* A context on HOME_DIR, for one thread. */
 static gpgme_error_t
 new_context (const char *home_dir, gpgme_ctx_t *ctx)
@@ -91,7 +106,7 @@ new_context (const char *home_dir, gpgme_ctx_t *ctx)
 
   g_once (&once, init_gpgme, NULL);
   err = gpgme_new (ctx);
-  if (!err)
+  if (!err && !is_gpg_default_home (home_dir))
     err = gpgme_ctx_set_engine_info (*ctx, GPGME_PROTOCOL_OpenPGP, NULL,
                                      home_dir);
   if (err)
@@ -136,6 +151,45 @@ list_keys (gpgme_ctx_t ctx, const char *pattern, int secret_only,
   return err;
 }
 
+/* Whether the file at PATH may set an option NAME: it says the word,
+ * or it cannot be read.  A missing file sets nothing. */
+static gboolean
+file_may_say (const char *path, const char *name)
+{
+  g_autofree char *text = NULL;
+  gsize len;
+
+  if (!g_file_get_contents (path, &text, &len, NULL))
+    return g_file_test (path, G_FILE_TEST_EXISTS);
+  return g_strstr_len (text, len, name) != NULL;
+}
+
+/* Whether gpg's configuration in HOME_DIR may set default-key: one of
+ * its gpg.conf files (gpg.conf, or a versioned gpg.conf-2.2) says the
+ * word, or a global gpg.conf does.  gpg takes no shorter spelling of it
+ * ("default-k" is also default-keyserver-url's).  When none does, the
+ * key is unset without asking gpgconf, which is three processes. */
+static gboolean
+may_set_default_key (const char *home_dir)
+{
+  g_autoptr (GDir) dir = g_dir_open (home_dir, 0, NULL);
+  const char *name;
+
+  if (file_may_say ("/etc/gnupg/gpg.conf", "default-key"))
+    return TRUE;
+  if (!dir)
+    return g_file_test (home_dir, G_FILE_TEST_EXISTS);
+  while ((name = g_dir_read_name (dir)))
+    if (g_str_has_prefix (name, "gpg.conf"))
+      {
+        g_autofree char *path = g_build_filename (home_dir, name, NULL);
+
+        if (file_may_say (path, "default-key"))
+          return TRUE;
+      }
+  return FALSE;
+}
+
 /* gpg's default-key, as gpgconf reads it from HOME_DIR's gpg.conf; NULL
  * when unset (or gpgconf fails: then there is simply no default). */
 static char *
@@ -148,6 +202,8 @@ read_default_key (const char *home_dir)
   g_auto (GStrv) lines = NULL;
   int status;
 
+  if (!may_set_default_key (home_dir))
+    return NULL;
   if (!g_spawn_sync (NULL, (char **) argv, NULL,
                      G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL,
                      NULL, NULL, &out, NULL, &status, NULL)
