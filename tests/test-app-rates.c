@@ -204,6 +204,15 @@ test_finished_rate_leaves_out_pinentry (void)
   g_assert_true (at_wait_until (at_job_is_finished, job, TIMEOUT_MS));
   end = g_get_monotonic_time ();
   g_assert_no_error (padlock_job_get_error (job));
+  /* Pinentry said what the passphrase was for (issue 37 §4). */
+  {
+    g_autofree char *log_path = tg_home_path (home, "pinentry.log");
+    g_autofree char *log = NULL;
+
+    g_assert_true (g_file_get_contents (log_path, &log, NULL, NULL));
+    g_assert_nonnull (strstr (log, "to sign “big.bin”"));
+    g_assert_null (strstr (log, "to open “big.bin”"));
+  }
   /* Pinentry was up at WAITED and WAIT_US after: the data moved in
    * less than the rest of the time. */
   g_assert_cmpint (end - waited, >, wait_us);
