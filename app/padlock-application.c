@@ -2,6 +2,7 @@
  * the file manager go to its window */
 #include "padlock-config.h"
 #include "padlock-application.h"
+#include "padlock-accessible.h"
 
 #include <gcrypt.h>
 #include <glib/gi18n.h>
@@ -291,6 +292,7 @@ padlock_application_startup (GApplication *app)
   static const char *open_folder_accels[] = { "<Control><Shift>o", NULL };
 
   G_APPLICATION_CLASS (padlock_application_parent_class)->startup (app);
+  padlock_accessible_tidy_windows ();
 
   g_action_map_add_action_entries (G_ACTION_MAP (app), app_actions,
                                    G_N_ELEMENTS (app_actions), app);

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <glib/gi18n.h>
 
+#include "padlock-accessible.h"
 #include "padlock-format.h"
 #include "padlock-rate.h"
 #include "padlock-settings.h"
@@ -540,6 +541,8 @@ padlock_window_init (PadlockWindow *self)
                                  GTK_ACCESSIBLE_RELATION_LABELLED_BY);
   gtk_accessible_reset_relation (GTK_ACCESSIBLE (self->failures_button),
                                  GTK_ACCESSIBLE_RELATION_LABELLED_BY);
+  padlock_accessible_keep_name (GTK_WIDGET (self->choose_button));
+  padlock_accessible_keep_name (GTK_WIDGET (self->failures_button));
 
   self->settings = padlock_settings_new ();
   self->queue = padlock_queue_new ();

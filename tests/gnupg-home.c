@@ -185,7 +185,7 @@ tg_home_set_pinentry (TgHome *home, const char *answer)
 
   /* A new "hang" waits again: an earlier test's release does not end it.
    * Any other answer keeps the release, for a pinentry still hanging. */
-  if (answer && !strcmp (answer, "hang"))
+  if (answer && g_str_has_prefix (answer, "hang"))
     g_unlink (release);
   if (answer)
     g_assert_true (g_file_set_contents (path, answer, -1, NULL));

@@ -218,7 +218,7 @@ test_pkdecrypt (gconstpointer data)
 
   forget_passphrases ();
   asked = tg_home_pinentry_count (home);
-  description = padlock_agent_describe_request (key->uid, id, file);
+  description = padlock_agent_describe_request (key->uid, id, file, PADLOCK_AGENT_TO_OPEN);
   g_assert_nonnull (strstr (description, key->uid));
   tg_home_set_pinentry (home, PASSPHRASE);
   enc = encrypt_to (agent, key, &expected);
@@ -578,7 +578,8 @@ test_describe_escaped (void)
 {
   g_autofree char *asked = padlock_agent_describe_request ("Eve\n\x1b[2KAlice",
                                                            "0123456789ABCDEF",
-                                                           "a\rb.gpg");
+                                                           "a\rb.gpg",
+                                                           PADLOCK_AGENT_TO_OPEN);
   g_autofree char *waiting = padlock_agent_describe_waiting ("Eve\nAlice",
                                                              "0123456789ABCDEF");
   guint lines = 0;

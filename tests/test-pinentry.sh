@@ -5,6 +5,7 @@
 #   pinentry.answer   the passphrase to give; "cancel" to cancel; "hang"
 #                     to wait until pinentry.release exists (or the home
 #                     is removed), then cancel;
+#                     "hang:PASSPHRASE" to wait likewise, then give it;
 #                     missing: cancel
 #   pinentry.log      one line per GETPIN, the SETDESC texts, and the
 #                     environment the agent gave this pinentry
@@ -27,6 +28,11 @@ while IFS= read -r line; do
             sleep 0.1
           done
           echo "$cancel" ;;
+        hang:*)
+          while [ ! -e "$dir/pinentry.release" ] && [ -d "$dir" ]; do
+            sleep 0.1
+          done
+          printf 'D %s\nOK\n' "${answer#hang:}" ;;
         *) printf 'D %s\nOK\n' "$answer" ;;
       esac ;;
     SETDESC*) echo "$line" >> "$dir/pinentry.log"; echo "OK" ;;

@@ -1047,7 +1047,7 @@ padlock_agent_pkdecrypt_finish (PadlockAgent *self, GAsyncResult *result,
 
 char *
 padlock_agent_describe_request (const char *key_label, const char *key_id,
-                                const char *file_name)
+                                const char *file_name, PadlockAgentPurpose purpose)
 {
   g_autofree char *label = NULL;
   g_autofree char *name = NULL;
@@ -1061,6 +1061,12 @@ padlock_agent_describe_request (const char *key_label, const char *key_id,
     return g_strdup_printf (_("Padlock needs the passphrase of the secret key of\n"
                               "%s\n(key 0x%s)."), label, key_id);
   name = padlock_name_escape (file_name);
+  if (purpose == PADLOCK_AGENT_TO_SIGN)
+    /* Translators: pinentry shows this; the first is "Name <email>", the
+     * last a file name. */
+    return g_strdup_printf (_("Padlock needs the passphrase of the secret key of\n"
+                              "%s\n(key 0x%s)\nto sign “%s”."),
+                            label, key_id, name);
   /* Translators: pinentry shows this; the first is "Name <email>", the
    * last a file name. */
   return g_strdup_printf (_("Padlock needs the passphrase of the secret key of\n"

@@ -82,12 +82,22 @@ G_DECLARE_FINAL_TYPE (PadlockAgent, padlock_agent, PADLOCK, AGENT, GObject)
  * agent (`gpgconf --launch gpg-agent`) when it is not running. */
 PadlockAgent *padlock_agent_new               (const char                *home_dir);
 
+/* What the key's passphrase is asked for: to open (decrypt) a file, or
+ * to sign one. */
+typedef enum
+{
+  PADLOCK_AGENT_TO_OPEN,
+  PADLOCK_AGENT_TO_SIGN,
+} PadlockAgentPurpose;
+
 /* The text pinentry shows for KEY_LABEL ("Alice <alice@…>"), KEY_ID (16
- * hex digits) and FILE_NAME (a file's name, or NULL), translated; the
- * label and the name escaped (padlock_name_escape). */
+ * hex digits) and FILE_NAME (a file's name, or NULL), "… to open “NAME”"
+ * or "… to sign “NAME”" as PURPOSE says, translated; the label and the
+ * name escaped (padlock_name_escape). */
 char         *padlock_agent_describe_request  (const char                *key_label,
                                                const char                *key_id,
-                                               const char                *file_name);
+                                               const char                *file_name,
+                                               PadlockAgentPurpose        purpose);
 
 /* The text a job's row shows while the agent's pinentry asks for
  * KEY_LABEL's passphrase (decrypting or signing), translated; the label

@@ -304,7 +304,7 @@ unwrap_with (PadlockHeldKeysCall *call,
   call->label = padlock_key_get_label (e->key);
   g_strlcpy (call->key_id, e->sub->key_id, sizeof call->key_id);
   desc = padlock_agent_describe_request (call->label, call->key_id,
-                                         call->file_name);
+                                         call->file_name, PADLOCK_AGENT_TO_OPEN);
   /* Two jobs for one key: the agent asks its passphrase once
    * (padlock-agent.c, take_turn). */
   answer = padlock_agent_pkdecrypt (call->held_keys->agent, e->sub->keygrip,

@@ -170,7 +170,8 @@ padlock_signer_new (const char *home_dir, PadlockAgent *agent, PadlockKey *key,
   self->cancellable = cancellable ? g_object_ref (cancellable) : NULL;
   self->keygrip = g_strdup (sub->keygrip);
   self->description = padlock_agent_describe_request (padlock_key_get_label (key),
-                                                      sub->key_id, file_name);
+                                                      sub->key_id, file_name,
+                                                      PADLOCK_AGENT_TO_SIGN);
   self->waiting_text = padlock_agent_describe_waiting (padlock_key_get_label (key),
                                                       sub->key_id);
   if (!read_cert (self, home_dir, key, sub, error))

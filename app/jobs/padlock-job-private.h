@@ -124,9 +124,13 @@ struct _PadlockJob
   atomic_int atomic_waiting_for_memory;
   gboolean waiting_for_memory;
   /* "Waiting for the passphrase of …" while the agent's pinentry is up
-   * (the worker sets it under the lock; the tick shows it as detail). */
+   * (the worker sets it under the lock; the tick shows it as detail);
+   * since when, and how long the waits took in all, which the
+   * throughput leaves out as it leaves out key derivation. */
   GMutex waiting_lock;
   char *waiting;
+  gint64 waiting_since;
+  gint64 wait_us;
 };
 
 /* The list padlock_job_new_checksum_list makes, and its hash. */

@@ -395,8 +395,13 @@ on_agent_waiting (gpointer    user_data,
                    const char *text)
 {
   PadlockJob *self = user_data;
+  gint64 now = g_get_monotonic_time ();
 
   g_mutex_lock (&self->waiting_lock);
+  if (self->waiting && !text)
+    self->wait_us += now - self->waiting_since;
+  else if (!self->waiting && text)
+    self->waiting_since = now;
   g_free (self->waiting);
   self->waiting = g_strdup (text);
   g_mutex_unlock (&self->waiting_lock);

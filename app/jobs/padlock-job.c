@@ -256,6 +256,20 @@ take_made_list (PadlockJob *self, PadlockJobRun *run)
   self->bytes_total = atomic_load (&self->atomic_total);
 }
 
+/* The time the job's data moved so far: since it started, less key
+ * derivation and the waits for pinentry (one still going too). */
+static gint64
+data_time (PadlockJob *self)
+{
+  gint64 now = g_get_monotonic_time ();
+  gint64 waited;
+
+  g_mutex_lock (&self->waiting_lock);
+  waited = self->wait_us + (self->waiting ? now - self->waiting_since : 0);
+  g_mutex_unlock (&self->waiting_lock);
+  return now - self->start_time - atomic_load (&self->derive_us) - waited;
+}
+
 static void
 padlock_job_finished (GObject      *object,
                       GAsyncResult *result,
@@ -334,11 +348,10 @@ padlock_job_finished (GObject      *object,
                                      : atomic_load (&self->atomic_done);
       set_bytes (self, moved, (gint64) moved);
       /* When done, the throughput is the average over the whole job's
-       * data time (key derivation left out), of the size the row shows:
-       * one count, one clock. */
+       * data time (key derivation and pinentry's waits left out), of the
+       * size the row shows: one count, one clock. */
       set_double (self, &self->throughput,
-                  padlock_rate_average (moved, g_get_monotonic_time () - self->start_time
-                                               - atomic_load (&self->derive_us)),
+                  padlock_rate_average (moved, data_time (self)),
                   PROP_THROUGHPUT);
       set_double (self, &self->time_left, 0, PROP_TIME_LEFT);
       padlock_job_set_state (self, PADLOCK_JOB_DONE);
@@ -453,6 +466,9 @@ padlock_job_start (PadlockJob *self,
   atomic_store (&self->atomic_deriving, 0);
   atomic_store (&self->atomic_waiting_for_memory, 0);
   atomic_store (&self->derive_us, 0);
+  g_mutex_lock (&self->waiting_lock);
+  self->wait_us = 0;
+  g_mutex_unlock (&self->waiting_lock);
   padlock_rate_reset (&self->rate);
   self->start_time = g_get_monotonic_time ();
   g_clear_error (&self->error);

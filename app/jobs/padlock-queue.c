@@ -26,10 +26,17 @@ struct _PadlockQueue
   guint n_in_state[PADLOCK_JOB_CANCELLED + 1];
   guint first_queued;           /* no job before it is queued */
   /* Bytes all jobs have been through, sampled when asked for the
-   * throughput; those of cleared jobs are kept in CLEARED_BYTES. */
-  PadlockRate rate;             /* measured as each job's is */
+   * throughput (the graph's); those of cleared jobs are kept in
+   * CLEARED_BYTES. */
   guint64 bytes;                /* at the newest sample */
   guint64 cleared_bytes;
+  gint64 sampled;               /* when, 0: never */
+  /* The bytes of the jobs that ended before their rows showed a rate
+   * (small files), and their rate, measured as each job's is: what the
+   * rows' rates leave out. */
+  guint64 unrated_bytes;
+  PadlockRate unrated_rate;
+  double rows_rate;             /* the sum of the moving jobs' rates */
   double peak_job_rate;         /* the highest a job showed */
 };
 
@@ -161,6 +168,21 @@ next_queued (PadlockQueue *self)
   return NULL;
 }
 
+/* A batch starts: samples older than the rate's window (the window sat
+ * idle while the user was in a dialog) say nothing of when the batch's
+ * bytes will move, and would spread its first second over that pause;
+ * from now on the count is known. */
+static void
+start_unrated_rate (PadlockQueue *self)
+{
+  gint64 now = g_get_monotonic_time ();
+  gint64 last = padlock_rate_last_time (&self->unrated_rate);
+
+  if (last && now - last > PADLOCK_RATE_WINDOW_US)
+    padlock_rate_reset (&self->unrated_rate);
+  padlock_rate_push (&self->unrated_rate, now, self->unrated_bytes, NULL);
+}
+
 /* Starts what may start, and tells when the numbers change. */
 static void
 padlock_queue_schedule (PadlockQueue *self)
@@ -194,6 +216,8 @@ padlock_queue_schedule (PadlockQueue *self)
   if (self->busy != busy)
     {
       self->busy = busy;
+      if (busy)
+        start_unrated_rate (self);
       /* The batch is over: the buffers its jobs kept warm for each other
        * (core/buffers.h) go back to the kernel, so that a window left
        * open holds none of them. */
@@ -201,6 +225,57 @@ padlock_queue_schedule (PadlockQueue *self)
         pl_buffers_trim ();
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
     }
+}
+
+static gboolean
+is_moving (PadlockJobState state)
+{
+  return state == PADLOCK_JOB_RUNNING || state == PADLOCK_JOB_CHECKING_OUTPUT;
+}
+
+/* Marks on a job that its row showed a rate while it ran (this run). */
+static GQuark
+rated_quark (void)
+{
+  static GQuark quark;
+
+  if (!quark)
+    quark = g_quark_from_static_string ("padlock-queue-rated");
+  return quark;
+}
+
+/* What JOB adds to the rows' rate, as last counted (kept on the job). */
+static GQuark
+counted_rate_quark (void)
+{
+  static GQuark quark;
+
+  if (!quark)
+    quark = g_quark_from_static_string ("padlock-queue-counted-rate");
+  return quark;
+}
+
+/* Brings JOB's part of ROWS_RATE up to the rate its row shows while it
+ * moves (0 otherwise); STILL FALSE takes it out. */
+static void
+count_rate (PadlockQueue *self,
+            PadlockJob   *job,
+            gboolean      still)
+{
+  double *counted = g_object_get_qdata (G_OBJECT (job), counted_rate_quark ());
+  double rate = still && is_moving (padlock_job_get_state (job))
+                ? padlock_job_get_throughput (job) : 0;
+
+  if (!counted)
+    {
+      counted = g_new0 (double, 1);
+      g_object_set_qdata_full (G_OBJECT (job), counted_rate_quark (), counted, g_free);
+    }
+  self->rows_rate += rate - *counted;
+  *counted = rate;
+  /* No drift when nothing moves. */
+  if (!n_running (self))
+    self->rows_rate = 0;
 }
 
 /* Every rate a row shows (padlock_job_get_throughput while running or
@@ -211,10 +286,13 @@ on_job_throughput (PadlockJob   *job,
                    PadlockQueue *self)
 {
   PadlockJobState state = padlock_job_get_state (job);
+  double rate = padlock_job_get_throughput (job);
 
-  if (state == PADLOCK_JOB_RUNNING || state == PADLOCK_JOB_CHECKING_OUTPUT
-      || state == PADLOCK_JOB_DONE)
-    self->peak_job_rate = MAX (self->peak_job_rate, padlock_job_get_throughput (job));
+  count_rate (self, job, TRUE);
+  if (is_moving (state) && rate > 0)
+    g_object_set_qdata (G_OBJECT (job), rated_quark (), GINT_TO_POINTER (1));
+  if (is_moving (state) || state == PADLOCK_JOB_DONE)
+    self->peak_job_rate = MAX (self->peak_job_rate, rate);
 }
 
 static void
@@ -222,8 +300,20 @@ on_job_state (PadlockJob   *job,
               GParamSpec   *pspec,
               PadlockQueue *self)
 {
+  PadlockJobState state = padlock_job_get_state (job);
+
   count_job (self, job, TRUE);
-  if (padlock_job_get_state (job) == PADLOCK_JOB_DONE)
+  count_rate (self, job, TRUE);
+  if (state == PADLOCK_JOB_QUEUED || state == PADLOCK_JOB_RUNNING)
+    g_object_set_qdata (G_OBJECT (job), rated_quark (), NULL);
+  /* Ended without a rate of its own: its bytes count by themselves. */
+  if (padlock_job_is_finished (job)
+      && !g_object_get_qdata (G_OBJECT (job), rated_quark ()))
+    {
+      self->unrated_bytes += job_bytes (job);
+      g_object_set_qdata (G_OBJECT (job), rated_quark (), GINT_TO_POINTER (1));
+    }
+  if (state == PADLOCK_JOB_DONE)
     on_job_throughput (job, NULL, self);
   padlock_queue_schedule (self);
 }
@@ -264,6 +354,7 @@ remove_range (PadlockQueue *self,
 
       self->cleared_bytes += job_bytes (job);
       count_job (self, job, FALSE);
+      count_rate (self, job, FALSE);
       g_signal_handlers_disconnect_by_func (job, on_job_state, self);
       g_signal_handlers_disconnect_by_func (job, on_job_throughput, self);
     }
@@ -348,15 +439,15 @@ static void
 padlock_queue_sample (PadlockQueue *self)
 {
   gint64 now = g_get_monotonic_time ();
-  gint64 last = padlock_rate_last_time (&self->rate);
   guint64 bytes = self->cleared_bytes;
 
-  if (last && now - last < RATE_STEP_US)
+  if (self->sampled && now - self->sampled < RATE_STEP_US)
     return;
+  self->sampled = now;
+  padlock_rate_push (&self->unrated_rate, now, self->unrated_bytes, NULL);
   for (guint i = 0; i < self->jobs->len; i++)
     bytes += job_bytes (g_ptr_array_index (self->jobs, i));
   self->bytes = bytes;
-  padlock_rate_push (&self->rate, now, bytes, NULL);
 }
 
 double
@@ -364,7 +455,7 @@ padlock_queue_get_throughput (PadlockQueue *self)
 {
   g_return_val_if_fail (PADLOCK_IS_QUEUE (self), 0);
   padlock_queue_sample (self);
-  return padlock_rate_get (&self->rate);
+  return MAX (self->rows_rate, 0) + padlock_rate_get (&self->unrated_rate);
 }
 
 guint64

@@ -26,11 +26,13 @@ guint         padlock_queue_get_n_finished     (PadlockQueue *self);
  * 10,000 jobs need not go through them. */
 guint         padlock_queue_count_state        (PadlockQueue    *self,
                                                 PadlockJobState  state);
-/* Plaintext bytes a second over the last two seconds, all jobs together
- * (those that finished in that time too, so that a batch of small files
- * shows a rate); 0 until two calls are apart.  A call takes a sample
- * (a pass over the jobs) at most every 50 ms, and otherwise gives the
- * last rate: cheap to call on every change. */
+/* Plaintext bytes a second, all jobs together: the sum of the rates
+ * their rows show (padlock_job_get_throughput of the running jobs, 0
+ * while one waits for pinentry), and the rate of the bytes of the jobs
+ * that ended before their rows showed one (a batch of small files),
+ * measured as a job's is (padlock-rate.h).  A call takes a sample (a
+ * pass over the jobs) at most every 50 ms, and otherwise gives the last
+ * rate: cheap to call on every change. */
 double        padlock_queue_get_throughput     (PadlockQueue *self);
 /* The bytes every job went through so far, cleared ones too. */
 guint64       padlock_queue_get_bytes          (PadlockQueue *self);

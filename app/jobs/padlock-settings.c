@@ -5,8 +5,9 @@
 #include "algo.h"
 #include "job.h"
 
-char *
-padlock_settings_build_schema_dir (const char *program)
+/* The build root PROGRAM runs from (the stamp there says so), or NULL. */
+static char *
+build_root (const char *program)
 {
   g_autofree char *dir = NULL;
   g_autofree char *root = NULL;
@@ -19,7 +20,23 @@ padlock_settings_build_schema_dir (const char *program)
   stamp = g_build_filename (root, PADLOCK_BUILD_TREE_STAMP, NULL);
   if (!g_file_test (stamp, G_FILE_TEST_IS_REGULAR))
     return NULL;
-  return g_build_filename (root, "data", NULL);
+  return g_steal_pointer (&root);
+}
+
+char *
+padlock_settings_build_schema_dir (const char *program)
+{
+  g_autofree char *root = build_root (program);
+
+  return root ? g_build_filename (root, "data", NULL) : NULL;
+}
+
+char *
+padlock_settings_build_locale_dir (const char *program)
+{
+  g_autofree char *root = build_root (program);
+
+  return root ? g_build_filename (root, "po", NULL) : NULL;
 }
 
 /* The schema compiled in the build tree this program runs from, if it

@@ -19,6 +19,11 @@ GSettings *padlock_settings_new              (void);
  * meson.build writes into the build root and nothing installs):
  * ROOT/data; else NULL. */
 char      *padlock_settings_build_schema_dir (const char       *program);
+/* Likewise, the build tree's translations (ROOT/po, which holds
+ * LANG/LC_MESSAGES/padlock.mo as the build makes them), for
+ * bindtextdomain: `make run` speaks the user's language before anything
+ * is installed; else NULL. */
+char      *padlock_settings_build_locale_dir (const char       *program);
 void       padlock_job_config_from_settings  (GSettings        *settings,
                                               PadlockJobConfig *config);
 int        padlock_settings_cipher_algo      (const char       *name);
