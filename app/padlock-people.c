@@ -27,22 +27,6 @@ short_fingerprint (PadlockKey *key)
   return g_strconcat ("0x", padlock_key_get_key_id (key), NULL);
 }
 
-static const char *
-validity_words (PadlockKey *key)
-{
-  switch (padlock_key_get_validity (key))
-    {
-    case PADLOCK_KEY_VALIDITY_ULTIMATE:
-      return _("Your own key");
-    case PADLOCK_KEY_VALIDITY_FULL:
-      return _("Verified");
-    case PADLOCK_KEY_VALIDITY_MARGINAL:
-      return _("Not fully verified");
-    default:
-      return _("Not verified");
-    }
-}
-
 /* The name to call UID's owner by in a sentence: "Bob", else the whole
  * user ID, else KEY's label; escaped and isolated (padlock_name_display:
  * it is the key's own text). */
@@ -77,7 +61,8 @@ key_subtitle (PadlockKey *key,
       g_string_append_printf (out, "%s · ", shown);
     }
   g_string_append_printf (out, "%s · %s", fpr,
-                          refusal ? refusal : validity_words (key));
+                          refusal ? refusal
+                                  : padlock_key_get_validity_words (key));
   for (guint i = 0; claims[i]; i++)
     {
       g_autofree char *claim = padlock_name_display (claims[i]);
