@@ -137,9 +137,8 @@ show_key (PadlockPersonPage *self)
 static void
 on_loaded (PadlockPersonPage *self)
 {
-  g_autoptr(PadlockKey) key = padlock_keyring_find_key (self->keyring,
-                                                        self->fingerprint,
-                                                        FALSE, NULL);
+  PadlockKey *key = padlock_keyring_find_key (self->keyring, self->fingerprint,
+                                              FALSE, NULL);
   if (!key)
     {
       gtk_window_destroy (GTK_WINDOW (self));
@@ -303,7 +302,7 @@ padlock_person_page_new (PadlockKeyring *keyring,
                          const char     *fingerprint,
                          GtkWindow      *parent)
 {
-  g_autoptr(PadlockKey) key = NULL;
+  PadlockKey *key;
   PadlockPersonPage *self;
 
   g_return_val_if_fail (PADLOCK_IS_KEYRING (keyring), NULL);
@@ -318,7 +317,7 @@ padlock_person_page_new (PadlockKeyring *keyring,
                        NULL);
   self->keyring = g_object_ref (keyring);
   self->fingerprint = g_strdup (padlock_key_get_fingerprint (key));
-  self->key = g_steal_pointer (&key);
+  self->key = g_object_ref (key);
   self->loaded_id = g_signal_connect_object (keyring, "loaded",
                                              G_CALLBACK (on_loaded), self,
                                              G_CONNECT_SWAPPED);
