@@ -5,6 +5,7 @@
 #include <glib/gi18n.h>
 
 #include "padlock-name.h"
+#include "padlock-person-page.h"
 #include "padlock-profile.h"
 
 #define MAX_MATCHES 8
@@ -289,6 +290,22 @@ on_search_changed (PadlockPeople *self)
   show_matches (self);
 }
 
+/* "Verify…": the key's page (padlock-person-page.h), over the dialog. */
+static void
+on_warning_verify_clicked (PadlockPeople *self)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  PadlockPersonPage *page;
+
+  if (!self->pending)
+    return;
+  page = padlock_person_page_new (self->keyring,
+                                  padlock_key_get_fingerprint (self->pending),
+                                  GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL);
+  if (page)
+    gtk_window_present (GTK_WINDOW (page));
+}
+
 static void
 on_warning_use_clicked (PadlockPeople *self)
 {
@@ -400,6 +417,25 @@ restore_last (PadlockPeople *self)
     }
 }
 
+/* The key the warning is about, from the new listing: verified meanwhile
+ * (its page's "I Compared…"), it is picked again, which the warning no
+ * longer stops when what was typed names it as verified. */
+static void
+recheck_pending (PadlockPeople *self)
+{
+  PadlockKey *key;
+
+  if (!self->pending)
+    return;
+  key = padlock_keyring_find_key (self->keyring,
+                                  padlock_key_get_fingerprint (self->pending),
+                                  FALSE, NULL);
+  if (!key)
+    hide_warning (self);
+  else if (padlock_key_is_verified (key))
+    pick (self, key);
+}
+
 static void
 on_keyring_loaded (PadlockPeople *self)
 {
@@ -407,6 +443,7 @@ on_keyring_loaded (PadlockPeople *self)
   show_me (self);
   restore_last (self);
   show_matches (self);
+  recheck_pending (self);
   choice_changed (self);
 }
 
@@ -677,6 +714,7 @@ padlock_people_class_init (PadlockPeopleClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_search_activate);
   gtk_widget_class_bind_template_callback (widget_class, on_match_activated);
   gtk_widget_class_bind_template_callback (widget_class, on_warning_use_clicked);
+  gtk_widget_class_bind_template_callback (widget_class, on_warning_verify_clicked);
   gtk_widget_class_bind_template_callback (widget_class, on_warning_cancel_clicked);
   gtk_widget_class_bind_template_callback (widget_class, on_import_clicked);
   gtk_widget_class_bind_template_callback (widget_class, on_option_toggled);

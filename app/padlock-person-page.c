@@ -2,10 +2,12 @@
 #include "padlock-person-page.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
 #include "padlock-certify.h"
 #include "padlock-name.h"
 #include "padlock-remove.h"
+#include "padlock-signature.h"
 
 struct _PadlockPersonPage
 {
@@ -34,21 +36,16 @@ struct _PadlockPersonPage
 
 G_DEFINE_FINAL_TYPE (PadlockPersonPage, padlock_person_page, ADW_TYPE_WINDOW)
 
-/* "ABCD 1234 …": FINGERPRINT in groups of four, five to a line. */
+/* FINGERPRINT in groups of four (padlock_fingerprint_grouped), five
+ * to a line. */
 static char *
 grouped_fingerprint (const char *fingerprint)
 {
-  GString *out = g_string_new (NULL);
+  char *grouped = padlock_fingerprint_grouped (fingerprint);
 
-  for (gsize i = 0; fingerprint[i]; i++)
-    {
-      if (i && i % 20 == 0)
-        g_string_append_c (out, '\n');
-      else if (i && i % 4 == 0)
-        g_string_append_c (out, ' ');
-      g_string_append_c (out, fingerprint[i]);
-    }
-  return g_string_free (out, FALSE);
+  for (gsize i = 24; i < strlen (grouped); i += 25)
+    grouped[i] = '\n';
+  return grouped;
 }
 
 /* The name to call the key's owner by in a sentence, escaped. */
@@ -322,5 +319,10 @@ padlock_person_page_new (PadlockKeyring *keyring,
                                              G_CALLBACK (on_loaded), self,
                                              G_CONNECT_SWAPPED);
   show_key (self);
+  /* The first step, not a selectable label (whose text focus selects). */
+  if (gtk_widget_get_visible (GTK_WIDGET (self->verify_button)))
+    gtk_window_set_focus (GTK_WINDOW (self), GTK_WIDGET (self->verify_button));
+  else if (gtk_widget_get_visible (GTK_WIDGET (self->forget_button)))
+    gtk_window_set_focus (GTK_WINDOW (self), GTK_WIDGET (self->forget_button));
   return self;
 }

@@ -11,7 +11,9 @@
 
 #include "app-testutil.h"
 #include "gnupg-home.h"
+#include "padlock-job.h"
 #include "padlock-person-page.h"
+#include "padlock-signature.h"
 #include "padlock-window-private.h"
 
 #define WAIT_MS 60000
@@ -294,6 +296,80 @@ test_verify_and_forget (void)
   g_assert_cmpuint (alice_local_certifications (), ==, 0);
   wait_carol_says ("Not verified");
   assert_batch_verdict ("not-certified");
+  /* Escape closes it. */
+  at_focus_window (page);
+  at_reader_key (reader, "Escape");
+  g_assert_true (at_wait_until (no_person_page, NULL, WAIT_MS));
+}
+
+/* The window's newest job. */
+static PadlockJob *
+last_job (PadlockWindow *window)
+{
+  GListModel *jobs = G_LIST_MODEL (window->queue);
+  guint n = g_list_model_get_n_items (jobs);
+  g_autoptr(PadlockJob) job = NULL;
+
+  g_assert_cmpuint (n, >, 0);
+  job = g_list_model_get_item (jobs, n - 1);
+  return job;                   /* the queue holds it */
+}
+
+static PadlockSignatureVerdict
+opened_verdict (PadlockWindow *window, const char *path)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  GFile *files[] = { file };
+  PadlockJob *job;
+  GPtrArray *signatures;
+
+  g_application_open (G_APPLICATION (at_application ()), files, 1, "");
+  at_settle (200);
+  g_assert_true (at_wait_queue_idle (window->queue, WAIT_MS));
+  job = last_job (window);
+  g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_DONE);
+  signatures = padlock_job_get_signatures (job);
+  g_assert_nonnull (signatures);
+  g_assert_cmpuint (signatures->len, ==, 1);
+  return ((PadlockSignature *) signatures->pdata[0])->verdict;
+}
+
+/* The yellow "not verified" verdict of a row resolved in two clicks:
+ * "Verify…" opens Carol's page, "I Compared…" verifies her key; the
+ * next job over her signature says good.  Alt+1 shows the files. */
+static void
+test_verify_from_row (void)
+{
+  PadlockWindow *window = app_window ();
+  g_autofree char *dir = tu_new_dir ("keys-page-row");
+  g_autofree char *path = g_build_filename (dir, "note.txt.asc", NULL);
+  g_autofree char *signed_text = tg_clearsign (carol_home, carol_fpr,
+                                               "See you at noon.\n", NULL, NULL);
+  g_autofree char *path2 = g_build_filename (dir, "again.txt.asc", NULL);
+  GtkWidget *verify;
+  GtkWindow *page;
+
+  at_focus_window (GTK_WINDOW (window));
+  at_reader_key (reader, "Alt+1");
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (window->view_stack),
+                   ==, "files");
+  g_assert_true (g_file_set_contents (path, signed_text, -1, NULL));
+  g_assert_true (g_file_set_contents (path2, signed_text, -1, NULL));
+  g_assert_cmpint (opened_verdict (window, path), ==,
+                   PADLOCK_SIGNATURE_NOT_CERTIFIED);
+  wait_role ("push button", "Verify the key of \u2068Carol", TRUE);
+  verify = find_button (GTK_WIDGET (window->job_list), "Verify");
+  g_assert_nonnull (verify);
+  g_signal_emit_by_name (verify, "clicked");                    /* one */
+  g_assert_true (at_wait_until (has_person_page, NULL, WAIT_MS));
+  page = find_toplevel (PADLOCK_TYPE_PERSON_PAGE);
+  g_signal_emit_by_name (find_button (GTK_WIDGET (page), "I Compared"), "clicked"); /* two */
+  wait_role ("push button", "Forget Verification", TRUE);
+  g_assert_cmpuint (alice_local_certifications (), ==, 1);
+  gtk_window_destroy (page);
+  g_assert_true (at_wait_until (no_person_page, NULL, WAIT_MS));
+  g_assert_cmpint (opened_verdict (window, path2), ==, PADLOCK_SIGNATURE_GOOD);
+  at_reader_key (reader, "Alt+2");
 }
 
 static gboolean
@@ -308,9 +384,11 @@ static void
 test_remove (void)
 {
   PadlockWindow *window = app_window ();
-  GtkWindow *page = find_toplevel (PADLOCK_TYPE_PERSON_PAGE);
+  GtkWindow *page;
   GtkWindow *dialog;
 
+  g_assert_true (padlock_keys_page_show_person (window->keys_page, carol_fpr));
+  page = find_toplevel (PADLOCK_TYPE_PERSON_PAGE);
   g_assert_nonnull (page);
   g_signal_emit_by_name (find_button (GTK_WIDGET (page), "Remove Key"), "clicked");
   g_assert_true (at_wait_until (has_message_dialog, NULL, WAIT_MS));
@@ -319,7 +397,7 @@ test_remove (void)
   g_assert_true (at_wait_until (no_person_page, NULL, WAIT_MS));
   g_assert_cmpint (tg_gpg (home, NULL, NULL, NULL, "--list-keys", carol_fpr, NULL),
                    !=, 0);
-  wait_label ("carol@example.org", FALSE);
+  wait_label ("carol@example.org\u2069 · 0x", FALSE);   /* her row */
   wait_label ("No keys of other people yet", TRUE);
 
   /* Alice's own page (no win.show-my-key here): nothing to remove. */
@@ -360,6 +438,7 @@ main (int argc, char **argv)
   g_test_add_func ("/keys-page/shortcut-and-sections", test_shortcut_and_sections);
   g_test_add_func ("/keys-page/search", test_search);
   g_test_add_func ("/keys-page/verify-and-forget", test_verify_and_forget);
+  g_test_add_func ("/keys-page/verify-from-row", test_verify_from_row);
   g_test_add_func ("/keys-page/remove", test_remove);
   g_test_add_func ("/keys-page/live-import", test_live_import);
   status = g_test_run ();
