@@ -37,6 +37,7 @@ struct _PadlockJobRow
   GtkWidget *signature_box;
   GtkImage *signature_icon;
   GtkLabel *signature_label;
+  GtkButton *verify_button;     /* "Verify…": the signer's page */
   GtkButton *delete_button;
 
   /* Owned */
@@ -47,6 +48,7 @@ struct _PadlockJobRow
   gboolean narrow;              /* verdict and buttons on a second line */
   char *signature_said;         /* the signature's verdict, for the row's
                                  * accessible name; NULL: none shown */
+  char *verify_fingerprint;     /* the unverified signer's, for "Verify…" */
 };
 
 G_DEFINE_FINAL_TYPE (PadlockJobRow, padlock_job_row, GTK_TYPE_BOX)
@@ -264,6 +266,39 @@ static const char *const verdict_icons[] = {
   [PADLOCK_SIGNATURE_UNSUPPORTED] = "dialog-question-symbolic",
 };
 
+/* "Verify…" beside a NOT_CERTIFIED verdict: it opens the signer's page
+ * (win.show-person, padlock-person-page.h), where comparing the
+ * fingerprint verifies the key; SIGNATURE NULL hides it. */
+static void
+padlock_job_row_offer_verify (PadlockJobRow          *self,
+                              const PadlockSignature *signature)
+{
+  gboolean offer = signature && signature->fingerprint;
+
+  g_free (self->verify_fingerprint);
+  self->verify_fingerprint = offer ? g_strdup (signature->fingerprint) : NULL;
+  gtk_widget_set_visible (GTK_WIDGET (self->verify_button), offer);
+  if (offer)
+    {
+      g_autofree char *name = padlock_name_display (signature->signer_name
+                                                    ? signature->signer_name
+                                                    : signature->fingerprint);
+      /* Translators: the button that opens a signer's key, to verify it. */
+      g_autofree char *said = g_strdup_printf (_("Verify the key of %s"), name);
+
+      gtk_accessible_update_property (GTK_ACCESSIBLE (self->verify_button),
+                                      GTK_ACCESSIBLE_PROPERTY_LABEL, said, -1);
+    }
+}
+
+static void
+on_verify_clicked (PadlockJobRow *self)
+{
+  if (self->verify_fingerprint)
+    gtk_widget_activate_action (GTK_WIDGET (self), "win.show-person", "s",
+                                self->verify_fingerprint);
+}
+
 /* The verdict line under the name: TEXT shown (names isolated), SAID for
  * the row's accessible name (taken), with ICON and CLASS ("success",
  * "warning" or "error"); TEXT NULL hides it. */
@@ -397,6 +432,7 @@ padlock_job_row_sync_signature (PadlockJobRow *self,
   if (!shown)
     {
       padlock_job_row_show_verdict (self, NULL, NULL, NULL, NULL);
+      padlock_job_row_offer_verify (self, NULL);
       return;
     }
   text = verdict_text (signatures->pdata[index], TRUE, deleted, self->job);
@@ -407,6 +443,8 @@ padlock_job_row_sync_signature (PadlockJobRow *self,
                                 verdict == PADLOCK_SIGNATURE_GOOD ? "success"
                                 : verdict == PADLOCK_SIGNATURE_BAD ? "error"
                                 : "warning");
+  padlock_job_row_offer_verify (self, verdict == PADLOCK_SIGNATURE_NOT_CERTIFIED
+                                      ? signatures->pdata[index] : NULL);
   delete_label = g_strdup_printf (_("Delete %s"), output_said);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->delete_button),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, delete_label, -1);
@@ -700,6 +738,7 @@ padlock_job_row_dispose (GObject *object)
     g_clear_signal_handler (&self->notify_id, self->job);
   g_clear_object (&self->job);
   g_clear_pointer (&self->signature_said, g_free);
+  g_clear_pointer (&self->verify_fingerprint, g_free);
   gtk_widget_dispose_template (GTK_WIDGET (self), PADLOCK_TYPE_JOB_ROW);
 
   G_OBJECT_CLASS (padlock_job_row_parent_class)->dispose (object);
@@ -780,6 +819,8 @@ padlock_job_row_class_init (PadlockJobRowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PadlockJobRow, signature_icon);
   gtk_widget_class_bind_template_child (widget_class, PadlockJobRow, signature_label);
   gtk_widget_class_bind_template_child (widget_class, PadlockJobRow, delete_button);
+  gtk_widget_class_bind_template_child (widget_class, PadlockJobRow, verify_button);
+  gtk_widget_class_bind_template_callback (widget_class, on_verify_clicked);
 
   /* The row takes the keyboard focus itself (the list view's arrow keys
    * go from row to row, Tab into its buttons): a screen reader then reads

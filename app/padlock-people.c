@@ -5,6 +5,7 @@
 #include <glib/gi18n.h>
 
 #include "padlock-name.h"
+#include "padlock-person-page.h"
 #include "padlock-profile.h"
 
 #define MAX_MATCHES 8
@@ -25,22 +26,6 @@ static char *
 short_fingerprint (PadlockKey *key)
 {
   return g_strconcat ("0x", padlock_key_get_key_id (key), NULL);
-}
-
-static const char *
-validity_words (PadlockKey *key)
-{
-  switch (padlock_key_get_validity (key))
-    {
-    case PADLOCK_KEY_VALIDITY_ULTIMATE:
-      return _("Your own key");
-    case PADLOCK_KEY_VALIDITY_FULL:
-      return _("Verified");
-    case PADLOCK_KEY_VALIDITY_MARGINAL:
-      return _("Not fully verified");
-    default:
-      return _("Not verified");
-    }
 }
 
 /* The name to call UID's owner by in a sentence: "Bob", else the whole
@@ -77,7 +62,8 @@ key_subtitle (PadlockKey *key,
       g_string_append_printf (out, "%s · ", shown);
     }
   g_string_append_printf (out, "%s · %s", fpr,
-                          refusal ? refusal : validity_words (key));
+                          refusal ? refusal
+                                  : padlock_key_get_validity_words (key));
   for (guint i = 0; claims[i]; i++)
     {
       g_autofree char *claim = padlock_name_display (claims[i]);
@@ -304,6 +290,22 @@ on_search_changed (PadlockPeople *self)
   show_matches (self);
 }
 
+/* "Verify…": the key's page (padlock-person-page.h), over the dialog. */
+static void
+on_warning_verify_clicked (PadlockPeople *self)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  PadlockPersonPage *page;
+
+  if (!self->pending)
+    return;
+  page = padlock_person_page_new (self->keyring,
+                                  padlock_key_get_fingerprint (self->pending),
+                                  GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL);
+  if (page)
+    gtk_window_present (GTK_WINDOW (page));
+}
+
 static void
 on_warning_use_clicked (PadlockPeople *self)
 {
@@ -415,6 +417,25 @@ restore_last (PadlockPeople *self)
     }
 }
 
+/* The key the warning is about, from the new listing: verified meanwhile
+ * (its page's "I Compared…"), it is picked again, which the warning no
+ * longer stops when what was typed names it as verified. */
+static void
+recheck_pending (PadlockPeople *self)
+{
+  PadlockKey *key;
+
+  if (!self->pending)
+    return;
+  key = padlock_keyring_find_key (self->keyring,
+                                  padlock_key_get_fingerprint (self->pending),
+                                  FALSE, NULL);
+  if (!key)
+    hide_warning (self);
+  else if (padlock_key_is_verified (key))
+    pick (self, key);
+}
+
 static void
 on_keyring_loaded (PadlockPeople *self)
 {
@@ -422,6 +443,7 @@ on_keyring_loaded (PadlockPeople *self)
   show_me (self);
   restore_last (self);
   show_matches (self);
+  recheck_pending (self);
   choice_changed (self);
 }
 
@@ -692,6 +714,7 @@ padlock_people_class_init (PadlockPeopleClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_search_activate);
   gtk_widget_class_bind_template_callback (widget_class, on_match_activated);
   gtk_widget_class_bind_template_callback (widget_class, on_warning_use_clicked);
+  gtk_widget_class_bind_template_callback (widget_class, on_warning_verify_clicked);
   gtk_widget_class_bind_template_callback (widget_class, on_warning_cancel_clicked);
   gtk_widget_class_bind_template_callback (widget_class, on_import_clicked);
   gtk_widget_class_bind_template_callback (widget_class, on_option_toggled);

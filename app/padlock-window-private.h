@@ -4,6 +4,7 @@
 #include "padlock-graph.h"
 #include "padlock-held-keys.h"
 #include "padlock-keyring.h"
+#include "padlock-keys-page.h"
 #include "padlock-passphrase-dialog.h"
 #include "padlock-plan.h"
 #include "padlock-window.h"
@@ -42,6 +43,8 @@ struct _PadlockWindow
   GtkScrolledWindow *scroller;
   GtkToggleButton *failures_button;   /* "Only Failures" */
   GtkListBox *imports_list;     /* key files to import (padlock-window-import.c) */
+  AdwViewStack *view_stack;     /* "files" and "keys" (padlock-window-pages.c) */
+  PadlockKeysPage *keys_page;
 
   /* Owned */
   GSettings *settings;
@@ -79,6 +82,12 @@ struct _PadlockWindow
 };
 
 void padlock_window_init_files (PadlockWindow *self);
+/* The Files and Keys pages: win.show-files (Alt+1), win.show-keys
+ * (Alt+2), and win.show-person, which opens the page of the key whose
+ * fingerprint it is given (padlock-window-pages.c).  The keyring is
+ * asked for when the Keys page is first shown. */
+void padlock_window_pages_class_init (GtkWidgetClass *widget_class);
+void padlock_window_init_pages (PadlockWindow *self);
 /* The list view, its rows and the "Only Failures" filter
  * (padlock-window-list.c). */
 void padlock_window_init_list (PadlockWindow *self);

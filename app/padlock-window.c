@@ -528,6 +528,7 @@ padlock_window_class_init (PadlockWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.retry", NULL, retry_action);
   padlock_window_folders_class_init (widget_class);
   padlock_window_sign_class_init (widget_class);
+  padlock_window_pages_class_init (widget_class);
   gtk_widget_class_install_action (widget_class, "win.notice", "s", notice_action);
 }
 
@@ -564,6 +565,7 @@ padlock_window_init (PadlockWindow *self)
                            G_CALLBACK (on_busy_changed), self, G_CONNECT_SWAPPED);
 
   padlock_window_init_files (self);
+  padlock_window_init_pages (self);
   padlock_window_update_summary (self);
   gtk_widget_grab_focus (GTK_WIDGET (self->choose_button));
 }

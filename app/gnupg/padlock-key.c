@@ -545,6 +545,23 @@ padlock_key_is_verified (PadlockKey *self)
   return named && padlock_user_id_is_verified (named);
 }
 
+const char *
+padlock_key_get_validity_words (PadlockKey *self)
+{
+  g_return_val_if_fail (PADLOCK_IS_KEY (self), NULL);
+  switch (padlock_key_get_validity (self))
+    {
+    case PADLOCK_KEY_VALIDITY_ULTIMATE:
+      return _("Your own key");
+    case PADLOCK_KEY_VALIDITY_FULL:
+      return _("Verified");
+    case PADLOCK_KEY_VALIDITY_MARGINAL:
+      return _("Not fully verified");
+    default:
+      return _("Not verified");
+    }
+}
+
 static gboolean
 contains_casefold (const char *haystack, const char *folded_needle)
 {

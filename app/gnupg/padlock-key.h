@@ -135,6 +135,10 @@ char                *padlock_key_dup_refusal        (PadlockKey *self);
  * (or someone the user trusts) has certified that the key belongs to
  * that user ID. */
 gboolean             padlock_key_is_verified        (PadlockKey *self);
+/* Its validity in words, wherever a list shows it (translated): "Your
+ * own key" (ultimate), "Verified" (full: padlock_key_is_verified),
+ * "Not fully verified" (marginal), else "Not verified". */
+const char          *padlock_key_get_validity_words (PadlockKey *self);
 
 /* Whether QUERY matches KEY, for a search field: a case-insensitive
  * substring of a user ID (name, email or whole text), or, when QUERY is
