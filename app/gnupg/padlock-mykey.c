@@ -570,3 +570,27 @@ padlock_my_key_has_any (PadlockKeyring *keyring)
     }
   return FALSE;
 }
+
+char *
+padlock_my_key_format_fingerprint (const char *fingerprint)
+{
+  GString *text = g_string_new (NULL);
+  guint digits = 0;
+
+  g_return_val_if_fail (fingerprint != NULL, NULL);
+
+  if (fingerprint[0] == '0' && (fingerprint[1] == 'x' || fingerprint[1] == 'X'))
+    fingerprint += 2;
+  for (const char *p = fingerprint; *p; p++)
+    {
+      if (!g_ascii_isxdigit (*p))
+        continue;
+      if (digits && digits % 20 == 0)
+        g_string_append_c (text, '\n');
+      else if (digits && digits % 4 == 0)
+        g_string_append_c (text, ' ');
+      g_string_append_c (text, g_ascii_toupper (*p));
+      digits++;
+    }
+  return g_string_free (text, FALSE);
+}

@@ -130,6 +130,10 @@ gboolean    padlock_my_key_expires_soon   (PadlockKey     *key,
  * secret keys, not revoked, that expires soon. */
 PadlockKey *padlock_my_key_find_expiring  (PadlockKeyring *keyring,
                                            gint64          now);
+/* FINGERPRINT (hex) in groups of four digits, upper case, for reading
+ * aloud: five groups a line, the lines joined by "\n" (a v4 key's 40
+ * digits make two lines). */
+char       *padlock_my_key_format_fingerprint (const char *fingerprint);
 /* Whether the keyring holds a secret key of the user's at all. */
 gboolean    padlock_my_key_has_any        (PadlockKeyring *keyring);
 
