@@ -1,5 +1,5 @@
 /* padlock-create-key-dialog.c - "Create Your Key" */
-#include "padlock-create-key-dialog.h"
+#include "padlock-create-key-dialog-private.h"
 
 #include <glib/gi18n.h>
 #include <string.h>
@@ -8,28 +8,6 @@
 #include "padlock-mykey.h"
 #include "padlock-name.h"
 
-struct _PadlockCreateKeyDialog
-{
-  AdwWindow parent_instance;
-
-  /* Template widgets */
-  GtkButton *cancel_button;
-  GtkButton *create_button;
-  GtkStack *stack;
-  AdwEntryRow *name_row;
-  AdwEntryRow *email_row;
-  GtkSpinButton *years_button;
-  GtkSwitch *never_switch;
-  GtkLabel *error_label;
-  GtkSpinner *spinner;
-  GtkLabel *fingerprint_label;
-  GtkLabel *revocation_label;
-
-  /* Owned */
-  PadlockKeyring *keyring;
-  GCancellable *cancellable;    /* while gpg makes the key */
-  char *fingerprint;
-};
 
 G_DEFINE_FINAL_TYPE (PadlockCreateKeyDialog, padlock_create_key_dialog, ADW_TYPE_WINDOW)
 
@@ -192,6 +170,7 @@ padlock_create_key_dialog_class_init (PadlockCreateKeyDialogClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PadlockCreateKeyDialog, spinner);
   gtk_widget_class_bind_template_child (widget_class, PadlockCreateKeyDialog, fingerprint_label);
   gtk_widget_class_bind_template_child (widget_class, PadlockCreateKeyDialog, revocation_label);
+  gtk_widget_class_bind_template_child (widget_class, PadlockCreateKeyDialog, share_button);
   gtk_widget_class_bind_template_callback (widget_class, on_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_create_clicked);
   gtk_widget_class_bind_template_callback (widget_class, on_cancel_clicked);
@@ -203,6 +182,8 @@ padlock_create_key_dialog_init (PadlockCreateKeyDialog *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
   gtk_accessible_reset_relation (GTK_ACCESSIBLE (self->create_button),
+                                 GTK_ACCESSIBLE_RELATION_LABELLED_BY);
+  gtk_accessible_reset_relation (GTK_ACCESSIBLE (self->share_button),
                                  GTK_ACCESSIBLE_RELATION_LABELLED_BY);
 }
 

@@ -1,5 +1,5 @@
 /* padlock-my-key-window.c - "Your Key": share it, back it up, extend it */
-#include "padlock-my-key-window.h"
+#include "padlock-my-key-window-private.h"
 
 #include <glib/gi18n.h>
 
@@ -7,29 +7,6 @@
 #include "padlock-mykey.h"
 #include "padlock-name.h"
 
-struct _PadlockMyKeyWindow
-{
-  AdwWindow parent_instance;
-
-  /* Template widgets */
-  AdwToastOverlay *toast_overlay;
-  GtkLabel *name_label;
-  GtkLabel *email_label;
-  GtkLabel *fingerprint_label;
-  GtkLabel *expiry_label;
-  GtkButton *extend_button;
-  GtkButton *copy_button;
-  GtkButton *save_button;
-  GtkButton *backup_button;
-
-  /* Owned */
-  PadlockKeyring *keyring;
-  char *fingerprint;
-  PadlockKey *key;              /* from the keyring's last listing */
-  GCancellable *cancellable;    /* of the operations under way */
-  GtkFileChooserNative *chooser;
-  gboolean choosing_secret;     /* the chooser is for the backup */
-};
 
 G_DEFINE_FINAL_TYPE (PadlockMyKeyWindow, padlock_my_key_window, ADW_TYPE_WINDOW)
 

@@ -53,6 +53,8 @@ sync_mykey (PadlockWindow *self)
                               label, day);
       gtk_label_set_text (self->expiry_label, text);
     }
+  /* Hidden, not only folded: a screen reader would still read it. */
+  gtk_widget_set_visible (GTK_WIDGET (self->expiry_revealer), expiring != NULL);
   gtk_revealer_set_reveal_child (self->expiry_revealer, expiring != NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.extend-my-key",
                                  expiring != NULL && !self->mykey_cancellable);

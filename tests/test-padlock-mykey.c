@@ -138,6 +138,15 @@ test_user_id (void)
     }
 }
 
+static void
+test_format_fingerprint (void)
+{
+  g_autofree char *text = padlock_my_key_format_fingerprint (
+    "0x7d68369a9faec3b4981f7dcf2cd06e3a7469ffd4");
+
+  g_assert_cmpstr (text, ==, "7D68 369A 9FAE C3B4 981F\n7DCF 2CD0 6E3A 7469 FFD4");
+}
+
 /* Made with the pinentry's passphrase: Ed25519 that signs and
  * certifies, a Curve25519 subkey that encrypts, both expiring in three
  * years; the revocation certificate where gpg keeps it. */
@@ -452,6 +461,7 @@ main (int argc, char **argv)
 {
   tu_init (&argc, &argv);
   g_test_add_func ("/mykey/user-id", test_user_id);
+  g_test_add_func ("/mykey/format-fingerprint", test_format_fingerprint);
   ADD ("/mykey/create", test_create);
   ADD ("/mykey/create-never", test_create_never);
   ADD ("/mykey/create-refused", test_create_refused);
