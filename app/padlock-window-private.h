@@ -45,6 +45,11 @@ struct _PadlockWindow
   GtkListBox *imports_list;     /* key files to import (padlock-window-import.c) */
   AdwViewStack *view_stack;     /* "files" and "keys" (padlock-window-pages.c) */
   PadlockKeysPage *keys_page;
+  /* The user's own key (padlock-window-mykey.c) */
+  GtkButton *create_key_button; /* on the first page, while there is none */
+  GtkRevealer *expiry_revealer; /* "Your key expires on …" */
+  GtkLabel *expiry_label;
+  GtkButton *extend_button;
 
   /* Owned */
   GSettings *settings;
@@ -60,6 +65,8 @@ struct _PadlockWindow
   PadlockKeyring *keyring;      /* the application's, once needed */
   PadlockHeldKeys *held_keys;   /* from its last listing; NULL before */
   GPtrArray *for_keys;          /* GFile: decryptions waiting for it */
+  char *expiring_fingerprint;   /* the user's key the banner is about */
+  GCancellable *mykey_cancellable; /* Extend, from the banner */
 
   /* Borrowed */
   GtkFilterListModel *job_filter_model;  /* the list view's, filtered or not */
@@ -184,6 +191,14 @@ gboolean padlock_window_keys_is_key_job (PadlockWindow *self,
  * then asked for (once). */
 gboolean padlock_window_keys_offer_passphrase (PadlockWindow *self,
                                                PadlockJob    *job);
+
+/* The user's own key (padlock-window-mykey.c): win.create-key,
+ * win.show-my-key (a fingerprint), win.extend-my-key; "Create Your Key"
+ * on the first page while the keyring has no secret key, and the banner
+ * 30 days before the user's key expires. */
+void padlock_window_mykey_class_init (GtkWidgetClass *widget_class);
+void padlock_window_init_mykey       (PadlockWindow  *self);
+void padlock_window_dispose_mykey    (PadlockWindow  *self);
 
 /* Key files (padlock-window-import.c).  FILE holds certificates: a row
  * offers to import them; FALSE when there is no keyring or the engine

@@ -477,6 +477,7 @@ padlock_window_dispose (GObject *object)
     padlock_queue_cancel_all (self->queue);
   g_clear_handle_id (&self->graph_id, g_source_remove);
   padlock_window_dispose_files (self);
+  padlock_window_dispose_mykey (self);
   padlock_window_dispose_keys (self);
   padlock_window_dispose_list (self);
   if (self->chooser)
@@ -519,6 +520,10 @@ padlock_window_class_init (PadlockWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PadlockWindow, scroller);
   gtk_widget_class_bind_template_child (widget_class, PadlockWindow, failures_button);
   gtk_widget_class_bind_template_child (widget_class, PadlockWindow, imports_list);
+  gtk_widget_class_bind_template_child (widget_class, PadlockWindow, create_key_button);
+  gtk_widget_class_bind_template_child (widget_class, PadlockWindow, expiry_revealer);
+  gtk_widget_class_bind_template_child (widget_class, PadlockWindow, expiry_label);
+  gtk_widget_class_bind_template_child (widget_class, PadlockWindow, extend_button);
 
   gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
   gtk_widget_class_install_action (widget_class, "win.clear-finished", NULL,
@@ -529,6 +534,7 @@ padlock_window_class_init (PadlockWindowClass *klass)
   padlock_window_folders_class_init (widget_class);
   padlock_window_sign_class_init (widget_class);
   padlock_window_pages_class_init (widget_class);
+  padlock_window_mykey_class_init (widget_class);
   gtk_widget_class_install_action (widget_class, "win.notice", "s", notice_action);
 }
 
@@ -566,6 +572,7 @@ padlock_window_init (PadlockWindow *self)
 
   padlock_window_init_files (self);
   padlock_window_init_pages (self);
+  padlock_window_init_mykey (self);
   padlock_window_update_summary (self);
   gtk_widget_grab_focus (GTK_WIDGET (self->choose_button));
 }
