@@ -47,6 +47,9 @@ static const GOptionEntry options[] = {
     N_("Encrypt the files, whatever they hold"), NULL },
   { "decrypt", 'd', 0, G_OPTION_ARG_NONE, NULL,
     N_("Decrypt the files"), NULL },
+  { "open", 0, 0, G_OPTION_ARG_NONE, NULL,
+    N_("Decrypt the files into memory and open them in their viewers, "
+       "saving nothing"), NULL },
   { "add-thunar-actions", 0, 0, G_OPTION_ARG_NONE, NULL,
     N_("Add Encrypt and Decrypt to Thunar’s custom actions and exit"), NULL },
   { "version", 0, 0, G_OPTION_ARG_NONE, NULL,
