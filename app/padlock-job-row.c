@@ -59,6 +59,23 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
+/* Open Without Saving (issue 38): a done job's plaintext is in memory,
+ * shown by its viewer. */
+static char *
+open_without_saving_text (PadlockJob *job,
+                          const char *size)
+{
+  g_autofree char *app = NULL;
+
+  if (!padlock_job_get_opened_in (job))
+    /* Translators: decrypted into memory, %s the size; no viewer
+     * could be started (a toast said why). */
+    return g_strdup_printf (_("Decrypted %s · not saved"), size);
+  app = padlock_name_escape (padlock_job_get_opened_in (job));
+  /* Translators: %s is an application, "Document Viewer". */
+  return g_strdup_printf (_("Opened in %s · not saved"), app);
+}
+
 static char *
 status_text (PadlockJob *job)
 {
@@ -117,6 +134,9 @@ status_text (PadlockJob *job)
                             ? padlock_job_get_plaintext_size (job)
                             : MAX (total, 0));
       rate = padlock_format_rate (padlock_job_get_throughput (job));
+      /* Open Without Saving (issue 38): in memory, never a file. */
+      if (padlock_job_get_open_without_saving (job))
+        return open_without_saving_text (job, size);
       if (padlock_job_get_original_deleted (job))
         return g_strdup_printf (_("Encrypted %s at %s · original deleted"), size, rate);
       /* Verify-and-delete reads the output back, which only a
@@ -432,10 +452,12 @@ padlock_job_row_sync_buttons (PadlockJobRow *self,
   gboolean live = state == PADLOCK_JOB_RUNNING
                   || state == PADLOCK_JOB_CHECKING_OUTPUT
                   || state == PADLOCK_JOB_QUEUED;
-  gboolean can_show = state == PADLOCK_JOB_DONE
+  /* Open Without Saving (issue 38): no file to show or open. */
+  gboolean in_memory = padlock_job_get_open_without_saving (job);
+  gboolean can_show = (state == PADLOCK_JOB_DONE && !in_memory)
                       || (list && padlock_job_get_checksums (job));
   gboolean can_open = state == PADLOCK_JOB_DONE && !encrypt && !sign
-                      && !checked;
+                      && !checked && !in_memory;
   gboolean can_retry = state == PADLOCK_JOB_FAILED
                        && g_error_matches (error, PADLOCK_ERROR,
                                            PADLOCK_ERROR_BAD_PASSPHRASE);

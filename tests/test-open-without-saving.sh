@@ -67,7 +67,7 @@ planted () { # the files holding the marker, made since the test began
   done | while read -r f; do grep -lF -- "$MARKER" "$f" 2>/dev/null; done
 }
 
-echo "1..14"
+echo "1..15"
 cd "$WORK" || exit 1
 printf 'pass word\n' > pw
 touch start
@@ -96,6 +96,8 @@ mv results/viewed results/viewed.png && rm results/viewed.arg
 # files holding the marker.
 check "no file with the plaintext under HOME, the cache, /tmp, /var/tmp" \
   test -z "$(planted)"
+check "no file at all was made under HOME (the cache, recent files included)" \
+  test -z "$(find "$HOME" -newer start ! -type d)"
 check "... and the scan finds it where it is (the viewer's copy)" \
   sh -c "grep -qF -- '$MARKER' results/viewed.pdf"
 

@@ -111,6 +111,7 @@ struct _PadlockJob
    * file), and once done the plaintext in memory. */
   guint64 open_limit;
   PadlockMemfd *memfd;
+  char *opened_in;
 
   /* Shared with the worker */
   PadlockFolderStatus folder_status;

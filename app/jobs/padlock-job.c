@@ -1051,6 +1051,7 @@ padlock_job_finalize (GObject *object)
   padlock_job_config_clear (&self->config);
 
   g_clear_pointer (&self->memfd, padlock_memfd_unref);
+  g_free (self->opened_in);
   G_OBJECT_CLASS (padlock_job_parent_class)->finalize (object);
 }
 
@@ -1350,4 +1351,21 @@ padlock_job_get_memfd (PadlockJob *self)
 {
   g_return_val_if_fail (PADLOCK_IS_JOB (self), NULL);
   return self->memfd;
+}
+
+const char *
+padlock_job_get_opened_in (PadlockJob *self)
+{
+  g_return_val_if_fail (PADLOCK_IS_JOB (self), NULL);
+  return self->opened_in;
+}
+
+void
+padlock_job_set_opened_in (PadlockJob *self,
+                           const char *app_name)
+{
+  g_return_if_fail (PADLOCK_IS_JOB (self));
+  g_free (self->opened_in);
+  self->opened_in = g_strdup (app_name);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_OUTPUT]);
 }

@@ -285,6 +285,12 @@ void              padlock_job_set_open_without_saving (PadlockJob *self,
                                                        guint64     limit);
 gboolean          padlock_job_get_open_without_saving (PadlockJob *self);
 PadlockMemfd     *padlock_job_get_memfd         (PadlockJob       *self);
+/* Once its viewer started (padlock-viewer.h): the viewer's name, which
+ * the row shows ("Opened in Document Viewer · not saved"); NULL before.
+ * Setting it notifies "output". */
+const char       *padlock_job_get_opened_in     (PadlockJob       *self);
+void              padlock_job_set_opened_in     (PadlockJob       *self,
+                                                 const char       *app_name);
 /* A failed job goes back to the queue, with a new passphrase; or, for a
  * job with held keys, with none: gpg-agent's pinentry asks again. */
 void              padlock_job_retry             (PadlockJob       *self,
