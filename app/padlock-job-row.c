@@ -10,6 +10,7 @@
 #include "padlock-format.h"
 #include "padlock-name.h"
 #include "padlock-profile.h"
+#include "padlock-save-as.h"
 #include "padlock-signature.h"
 
 struct _PadlockJobRow
@@ -457,7 +458,8 @@ padlock_job_row_sync_buttons (PadlockJobRow *self,
   gboolean can_show = (state == PADLOCK_JOB_DONE && !in_memory)
                       || (list && padlock_job_get_checksums (job));
   gboolean can_open = state == PADLOCK_JOB_DONE && !encrypt && !sign
-                      && !checked && !in_memory;
+                      && !checked
+                      && (!in_memory || padlock_job_get_memfd (job));
   gboolean can_retry = state == PADLOCK_JOB_FAILED
                        && g_error_matches (error, PADLOCK_ERROR,
                                            PADLOCK_ERROR_BAD_PASSPHRASE);
@@ -484,7 +486,10 @@ padlock_job_row_sync_buttons (PadlockJobRow *self,
   show_label = g_strdup_printf (_("Show %s in Files"), output_said);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->show_button),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, show_label, -1);
-  open_label = g_strdup_printf (_("Open %s"), output_said);
+  /* Open Without Saving (issue 38): no file to open; a copy to save. */
+  gtk_button_set_label (self->open_button, in_memory ? _("Save _As…") : _("_Open"));
+  open_label = g_strdup_printf (in_memory ? _("Save %s as a file") : _("Open %s"),
+                                output_said);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->open_button),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, open_label, -1);
   retry_label = g_strdup_printf (_("Try %s again with another passphrase"), input_said);
@@ -650,7 +655,10 @@ open_action (GtkWidget  *widget,
   PadlockJob *job = PADLOCK_JOB_ROW (widget)->job;
   GFile *output = job ? padlock_job_get_output (job) : NULL;
 
-  if (output)
+  /* Open Without Saving (issue 38): the button is "Save As…". */
+  if (job && padlock_job_get_memfd (job))
+    padlock_save_as_run (widget, job);
+  else if (output)
     padlock_open_file (widget, output);
 }
 

@@ -4,7 +4,7 @@
  * dialog, handed to a stub viewer (tests/stub-viewer.c, the default
  * application for PDF and PNG through this test's XDG_DATA_HOME), and
  * their rows say "Opened in Stub Viewer · not saved" with no file to show
- * or open; nothing is written beside the input; a tampered message
+ * and "Save As…" instead of Open; nothing is written beside the input; a tampered message
  * starts no viewer and its row says it was not decrypted.  Under
  * tests/run-ui-test: its session bus has no OpenURI portal, so the
  * viewer is launched on /proc/PID/fd/N.
@@ -95,8 +95,11 @@ open_one (const char *name,
   at_settle (100);
   g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (row_child (window, 0, "status_label"))),
                    ==, "Opened in Stub Viewer · not saved");
-  g_assert_false (gtk_widget_get_visible (row_child (window, 0, "open_button")));
+  /* No file to show; its one action is a copy to save. */
   g_assert_false (gtk_widget_get_visible (row_child (window, 0, "show_button")));
+  g_assert_true (gtk_widget_get_visible (row_child (window, 0, "open_button")));
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (row_child (window, 0, "open_button"))),
+                   ==, "Save _As…");
   /* Only the message is in its folder: no plaintext was written. */
   listing = g_dir_open (dir, 0, NULL);
   expected = g_path_get_basename (message);

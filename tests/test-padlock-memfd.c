@@ -9,6 +9,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <unistd.h>
+#include <stdio.h>
 #include <glib.h>
 
 #include "padlock-memfd.h"
@@ -83,6 +84,28 @@ test_round_trip_sealed (void)
   g_assert_true (mmap (NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, other, 0)
                  == MAP_FAILED);
   close (other);
+}
+
+/* Save As: a new file with the plaintext, never over an existing one. */
+static void
+test_save (void)
+{
+  g_autoptr(GBytes) data = random_bytes (70000);
+  g_autoptr(PadlockMemfd) memfd = write_and_commit (data, 1 << 20);
+  g_autofree char *dir = g_dir_make_tmp ("padlock-memfd-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "copy.pdf", NULL);
+  g_autoptr(GError) error = NULL;
+  char *back;
+  gsize len;
+
+  g_assert_true (padlock_memfd_save (memfd, path, &error));
+  g_assert_true (g_file_get_contents (path, &back, &len, NULL));
+  g_assert_cmpmem (back, len, g_bytes_get_data (data, NULL), g_bytes_get_size (data));
+  g_free (back);
+  g_assert_false (padlock_memfd_save (memfd, path, &error));
+  g_assert_nonnull (error);
+  g_assert_cmpint (remove (path), ==, 0);
+  g_assert_cmpint (remove (dir), ==, 0);
 }
 
 static void
@@ -205,6 +228,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/memfd/round-trip-sealed", test_round_trip_sealed);
   g_test_add_func ("/memfd/limit", test_limit);
+  g_test_add_func ("/memfd/save", test_save);
   g_test_add_func ("/memfd/abort-wipes", test_abort_wipes);
   g_test_add_func ("/memfd/memlock", test_memlock);
   return g_test_run ();
