@@ -67,7 +67,7 @@ planted () { # the files holding the marker, made since the test began
   done | while read -r f; do grep -lF -- "$MARKER" "$f" 2>/dev/null; done
 }
 
-echo "1..15"
+echo "1..18"
 cd "$WORK" || exit 1
 printf 'pass word\n' > pw
 touch start
@@ -120,5 +120,23 @@ printf '[io/github/padlock/Padlock]\nopen-memory-limit=uint64 1000\n' \
 check "a file over the limit is refused" test $? -eq 1
 check "saying to save it instead, with the limit, and no viewer" \
   sh -c 'grep -q "scan.pdf.gpg is too large to open without saving (limit 1.0.kB): save it instead" stderr && test ! -e results/viewed -a ! -e results/viewed.arg'
+
+# Signed, not encrypted, by a key of the test's keyring: one octet of
+# the data flipped, the signature is bad, and nothing is opened.
+export GSETTINGS_BACKEND=memory       # the default limit again
+gpg --batch --quiet --passphrase '' --quick-gen-key 'Alice <alice@example.org>' \
+    ed25519 sign never 2>/dev/null
+pdf | gpg --batch --quiet --compress-algo none --set-filename signed.pdf \
+          --sign -o signed.pdf.gpg
+"$APP" --batch --open signed.pdf.gpg > stdout 2> stderr
+check "a signed PDF, checked, opens" \
+  sh -c 'grep -q "^opened signed.pdf.gpg -> Stub Viewer (not saved)" stdout && test -e results/viewed'
+rm -f results/viewed results/viewed.arg
+size=$(stat -c %s signed.pdf.gpg)
+printf 'Y' | dd of=signed.pdf.gpg bs=1 seek=$((size / 2)) conv=notrunc 2>/dev/null
+"$APP" --batch --open signed.pdf.gpg > stdout 2> stderr
+check "its data altered, it fails saying the signature is bad" \
+  grep -q 'signed.pdf.gpg has a bad signature: its data was altered. Nothing was opened.' stderr
+check "and no viewer was started" test ! -e results/viewed -a ! -e results/viewed.arg
 
 exit $failed

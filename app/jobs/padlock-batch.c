@@ -1111,7 +1111,8 @@ run_jobs (Batch *batch, PadlockSecret *secret, guint concurrency)
       padlock_job_set_secret (job, secret);
       if (padlock_job_get_direction (job) == PADLOCK_DIRECTION_DECRYPT)
         {
-          if (batch->open_limit && !padlock_job_get_verifies (job))
+          /* A signed text or message too: its data into memory. */
+          if (batch->open_limit)
             padlock_job_set_open_without_saving (job, batch->open_limit);
           padlock_job_set_held_keys (job, batch->held_keys);
           padlock_job_set_verify_home (job, batch->gnupg_home);
