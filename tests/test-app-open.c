@@ -67,8 +67,42 @@ wait_viewed (void)
 }
 
 static void
+on_subprocess_exit (GObject      *source,
+                    GAsyncResult *result,
+                    gpointer      data)
+{
+  g_subprocess_wait_finish (G_SUBPROCESS (source), result, NULL);
+  *(gboolean *) data = TRUE;
+}
+
+static gboolean
+is_true (gpointer data)
+{
+  return *(gboolean *) data;
+}
+
+/* `padlock --open PATH`, a second instance: the window's gets it. */
+static void
+run_open_command (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GSubprocess) proc = NULL;
+  gboolean done = FALSE;
+
+  proc = g_subprocess_new (G_SUBPROCESS_FLAGS_NONE, &error,
+                           g_getenv ("PADLOCK_APP"), "--open", path, NULL);
+  g_assert_no_error (error);
+  g_subprocess_wait_async (proc, NULL, on_subprocess_exit, &done);
+  g_assert_true (at_wait_until (is_true, &done, 30000));
+  g_assert_cmpint (g_subprocess_get_exit_status (proc), ==, 0);
+}
+
+/* NAME (SIZE octets) opened without saving, through the window's
+ * function, or with COMMAND_LINE through `padlock --open`. */
+static void
 open_one (const char *name,
-          gsize       size)
+          gsize       size,
+          gboolean    command_line)
 {
   g_autofree char *dir = tu_new_dir ("open");
   g_autofree char *plain = at_write_random (dir, name, size);
@@ -87,7 +121,10 @@ open_one (const char *name,
   at_gpg_encrypt (plain, message, PASSPHRASE, name);
   g_unlink (plain);
 
-  padlock_window_open_without_saving (window, &file, 1);
+  if (command_line)
+    run_open_command (message);
+  else
+    padlock_window_open_without_saving (window, &file, 1);
   at_answer (at_wait_dialog (window), PASSPHRASE);
   g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
   viewed = wait_viewed ();
@@ -111,13 +148,20 @@ open_one (const char *name,
 static void
 test_open_pdf (void)
 {
-  open_one ("contract.pdf", 200 * 1024);
+  open_one ("contract.pdf", 200 * 1024, FALSE);
+}
+
+static void
+test_command_line (void)
+{
+  g_assert_nonnull (g_getenv ("PADLOCK_APP"));
+  open_one ("letter.pdf", 10 * 1024, TRUE);
 }
 
 static void
 test_open_png (void)
 {
-  open_one ("scan.png", 30 * 1024);
+  open_one ("scan.png", 30 * 1024, FALSE);
 }
 
 /* One octet flipped: no viewer, and the row says so. */
@@ -190,5 +234,6 @@ main (int argc, char **argv)
   g_test_add_func ("/open/pdf", test_open_pdf);
   g_test_add_func ("/open/png", test_open_png);
   g_test_add_func ("/open/tampered", test_tampered);
+  g_test_add_func ("/open/command-line", test_command_line);
   return g_test_run ();
 }
