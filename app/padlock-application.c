@@ -48,6 +48,9 @@ static const GOptionEntry options[] = {
     N_("Encrypt the files, whatever they hold"), NULL },
   { "decrypt", 'd', 0, G_OPTION_ARG_NONE, NULL,
     N_("Decrypt the files"), NULL },
+  { "open", 0, 0, G_OPTION_ARG_NONE, NULL,
+    N_("Decrypt the files into memory and open them in their viewers, "
+       "saving nothing"), NULL },
   { "add-thunar-actions", 0, 0, G_OPTION_ARG_NONE, NULL,
     N_("Add Encrypt and Decrypt to Thunar’s custom actions and exit"), NULL },
   { "version", 0, 0, G_OPTION_ARG_NONE, NULL,
@@ -163,7 +166,11 @@ padlock_application_command_line (GApplication            *app,
            g_application_command_line_get_is_remote (command_line) ? "remote" : "local");
   window = padlock_application_get_window (PADLOCK_APPLICATION (app));
   gtk_window_present (GTK_WINDOW (window));
-  if (files->len)
+  /* Open Without Saving (issue 38): never a file written. */
+  if (files->len && g_variant_dict_contains (dict, "open"))
+    padlock_window_open_without_saving (window, (GFile **) files->pdata,
+                                        files->len);
+  else if (files->len)
     padlock_window_add_files (window, (GFile **) files->pdata, files->len, mode);
   else if (mode != PADLOCK_OPEN_AUTO)
     /* The desktop file's Encrypt Files… and Decrypt Files… */

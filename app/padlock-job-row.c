@@ -10,6 +10,7 @@
 #include "padlock-format.h"
 #include "padlock-name.h"
 #include "padlock-profile.h"
+#include "padlock-save-as.h"
 #include "padlock-signature.h"
 
 struct _PadlockJobRow
@@ -60,6 +61,23 @@ enum {
 };
 
 static GParamSpec *properties[N_PROPS];
+
+/* Open Without Saving (issue 38): a done job's plaintext is in memory,
+ * shown by its viewer. */
+static char *
+open_without_saving_text (PadlockJob *job,
+                          const char *size)
+{
+  g_autofree char *app = NULL;
+
+  if (!padlock_job_get_opened_in (job))
+    /* Translators: decrypted into memory, %s the size; no viewer
+     * could be started (a toast said why). */
+    return g_strdup_printf (_("Decrypted %s · not saved"), size);
+  app = padlock_name_escape (padlock_job_get_opened_in (job));
+  /* Translators: %s is an application, "Document Viewer". */
+  return g_strdup_printf (_("Opened in %s · not saved"), app);
+}
 
 static char *
 status_text (PadlockJob *job)
@@ -119,6 +137,9 @@ status_text (PadlockJob *job)
                             ? padlock_job_get_plaintext_size (job)
                             : MAX (total, 0));
       rate = padlock_format_rate (padlock_job_get_throughput (job));
+      /* Open Without Saving (issue 38): in memory, never a file. */
+      if (padlock_job_get_open_without_saving (job))
+        return open_without_saving_text (job, size);
       if (padlock_job_get_original_deleted (job))
         return g_strdup_printf (_("Encrypted %s at %s · original deleted"), size, rate);
       /* Verify-and-delete reads the output back, which only a
@@ -470,10 +491,13 @@ padlock_job_row_sync_buttons (PadlockJobRow *self,
   gboolean live = state == PADLOCK_JOB_RUNNING
                   || state == PADLOCK_JOB_CHECKING_OUTPUT
                   || state == PADLOCK_JOB_QUEUED;
-  gboolean can_show = state == PADLOCK_JOB_DONE
+  /* Open Without Saving (issue 38): no file to show or open. */
+  gboolean in_memory = padlock_job_get_open_without_saving (job);
+  gboolean can_show = (state == PADLOCK_JOB_DONE && !in_memory)
                       || (list && padlock_job_get_checksums (job));
   gboolean can_open = state == PADLOCK_JOB_DONE && !encrypt && !sign
-                      && !checked;
+                      && !checked
+                      && (!in_memory || padlock_job_get_memfd (job));
   gboolean can_retry = state == PADLOCK_JOB_FAILED
                        && g_error_matches (error, PADLOCK_ERROR,
                                            PADLOCK_ERROR_BAD_PASSPHRASE);
@@ -500,7 +524,10 @@ padlock_job_row_sync_buttons (PadlockJobRow *self,
   show_label = g_strdup_printf (_("Show %s in Files"), output_said);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->show_button),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, show_label, -1);
-  open_label = g_strdup_printf (_("Open %s"), output_said);
+  /* Open Without Saving (issue 38): no file to open; a copy to save. */
+  gtk_button_set_label (self->open_button, in_memory ? _("Save _As…") : _("_Open"));
+  open_label = g_strdup_printf (in_memory ? _("Save %s as a file") : _("Open %s"),
+                                output_said);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->open_button),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, open_label, -1);
   retry_label = g_strdup_printf (_("Try %s again with another passphrase"), input_said);
@@ -666,7 +693,10 @@ open_action (GtkWidget  *widget,
   PadlockJob *job = PADLOCK_JOB_ROW (widget)->job;
   GFile *output = job ? padlock_job_get_output (job) : NULL;
 
-  if (output)
+  /* Open Without Saving (issue 38): the button is "Save As…". */
+  if (job && padlock_job_get_memfd (job))
+    padlock_save_as_run (widget, job);
+  else if (output)
     padlock_open_file (widget, output);
 }
 

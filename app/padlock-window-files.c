@@ -396,6 +396,7 @@ on_job_state (PadlockJob    *job,
   /* Jobs that start, end or fail change the header's counts. */
   padlock_window_update_summary (self);
   padlock_window_list_job_state (self, job);
+  _padlock_window_open_job_done (self, job);   /* issue 38 */
   if (padlock_job_is_finished (job)
       && padlock_job_get_direction (job) == PADLOCK_DIRECTION_DECRYPT)
     check_group (self, padlock_job_get_group (job));
@@ -414,6 +415,7 @@ on_queue_items_changed (GListModel    *model,
 
       g_signal_connect_object (job, "notify::state", G_CALLBACK (on_job_state),
                                self, 0);
+      _padlock_window_open_mark (self, job);   /* issue 38 */
     }
 }
 

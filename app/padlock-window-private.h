@@ -28,6 +28,10 @@ struct _PadlockWindow
 {
   AdwApplicationWindow parent_instance;
 
+  /* Open Without Saving (padlock-window-open.c): the files whose jobs
+   * are to decrypt into memory, until the queue gets them; or NULL. */
+  GHashTable *open_pending;
+
   /* Template widgets */
   AdwToastOverlay *toast_overlay;
   GtkStack *stack;
@@ -208,5 +212,13 @@ gboolean padlock_window_offer_import   (PadlockWindow *self,
 /* The keyring listed again: the rows say anew what it lacks. */
 void     padlock_window_imports_refresh (PadlockWindow *self);
 gboolean padlock_window_has_imports    (PadlockWindow *self);
+
+/* padlock-window-open.c (issue 38): a job the queue just got is marked
+ * to decrypt into memory when its file was asked to be opened without
+ * saving; a done one is handed to its viewer. */
+void _padlock_window_open_mark     (PadlockWindow *self,
+                                    PadlockJob    *job);
+void _padlock_window_open_job_done (PadlockWindow *self,
+                                    PadlockJob    *job);
 
 G_END_DECLS

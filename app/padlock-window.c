@@ -480,6 +480,7 @@ padlock_window_dispose (GObject *object)
   padlock_window_dispose_mykey (self);
   padlock_window_dispose_keys (self);
   padlock_window_dispose_list (self);
+  g_clear_pointer (&self->open_pending, g_hash_table_unref);   /* issue 38 */
   if (self->chooser)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
   g_clear_object (&self->chooser);

@@ -37,4 +37,10 @@ void           padlock_window_choose_files (PadlockWindow   *self,
 gboolean       padlock_window_ask_to_quit  (PadlockWindow   *self,
                                             gboolean         quit_app);
 
+/* Open Without Saving (issue 38): FILES decrypted into memory, each
+ * opened in its viewer once authenticated (padlock-window-open.c). */
+void padlock_window_open_without_saving (PadlockWindow  *self,
+                                         GFile         **files,
+                                         guint           n_files);
+
 G_END_DECLS

@@ -1,6 +1,7 @@
 /* padlock-batch.c - `padlock --batch`: the window's jobs, without a window */
 #include "padlock-config.h"
 #include "padlock-batch.h"
+#include "padlock-viewer.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -89,6 +90,7 @@ typedef struct
   guint n_left;
   guint n_failed;
   gboolean progress_shown;
+  guint64 open_limit;           /* --open: padlock_memfd_limit's; else 0 */
   gboolean tty;
   /* SIGINT and SIGTERM, at any moment from opening the inputs on */
   GCancellable *interrupt;
@@ -433,6 +435,54 @@ print_list (Batch *batch, PadlockJob *job, const char *word)
 }
 
 static void
+job_ended (Batch *batch)
+{
+  if (--batch->n_left == 0)
+    g_main_loop_quit (batch->loop);
+}
+
+static void
+on_viewer_released (gpointer user_data)
+{
+  job_ended (user_data);
+}
+
+/* --open: JOB's plaintext, in memory, handed to its viewer, and the line
+ * "opened INPUT -> APP (not saved)"; TRUE when the batch then waits for
+ * the viewer to let go of it (on_viewer_released ends the job).  No
+ * session bus in a terminal without one: the viewer is launched. */
+static gboolean
+open_in_viewer (Batch      *batch,
+                PadlockJob *job,
+                const char *input)
+{
+  g_autoptr(GDBusConnection) bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *app = NULL;
+  g_autofree char *app_word = NULL;
+  g_autofree char *verdicts = signatures_line (batch, job);
+
+  if (!padlock_viewer_open (padlock_job_get_memfd (job), bus, &app,
+                            on_viewer_released, batch, &error))
+    {
+      g_autofree char *reason = padlock_name_escape (error->message);
+
+      batch->n_failed++;
+      g_printerr ("padlock: %s: %s\n", input, reason);
+      return FALSE;
+    }
+  app_word = padlock_name_escape (app);
+  /* A line for scripts: not translated. */
+  g_print ("opened %s -> %s (not saved)%s\n", input, app_word, verdicts);
+  if (!padlock_memfd_get_locked (padlock_job_get_memfd (job)))
+    g_printerr ("padlock: %s: %s\n", input,
+                _("its memory could not all be locked (RLIMIT_MEMLOCK): "
+                  "the plaintext may reach swap"));
+  fflush (stdout);
+  return TRUE;
+}
+
+static void
 on_job_state (PadlockJob *job,
               GParamSpec *pspec,
               Batch      *batch)
@@ -477,6 +527,13 @@ on_job_state (PadlockJob *job,
           g_printerr ("padlock: %s: %s\n", output, reason);
         }
     }
+  else if (padlock_job_get_state (job) == PADLOCK_JOB_DONE
+           && padlock_job_get_memfd (job))
+    {
+      /* Ends the job's line once the viewer lets go of it. */
+      if (open_in_viewer (batch, job, input))
+        return;
+    }
   else if (padlock_job_get_state (job) == PADLOCK_JOB_DONE)
     {
       g_autofree char *verdicts = signatures_line (batch, job);
@@ -508,8 +565,7 @@ on_job_state (PadlockJob *job,
       g_autofree char *escaped = padlock_name_escape (detail);
       g_printerr ("padlock: %s: %s\n", input, escaped);
     }
-  if (--batch->n_left == 0)
-    g_main_loop_quit (batch->loop);
+  job_ended (batch);
 }
 
 /* SIGINT, SIGTERM: whatever runs stops (a stream's first read, the
@@ -823,9 +879,14 @@ read_options (GVariantDict      *options,
       && g_variant_dict_contains (options, "decrypt"))
     return bad_usage (error, "%s",
                       _("Choose --encrypt or --decrypt, not both."));
+  if (g_variant_dict_contains (options, "open")
+      && g_variant_dict_contains (options, "encrypt"))
+    return bad_usage (error, "%s",
+                      _("--open decrypts: choose --open or --encrypt."));
   if (g_variant_dict_contains (options, "encrypt"))
     *ask = PADLOCK_PLAN_ASK_ENCRYPT;
-  else if (g_variant_dict_contains (options, "decrypt"))
+  else if (g_variant_dict_contains (options, "decrypt")
+           || g_variant_dict_contains (options, "open"))
     *ask = PADLOCK_PLAN_ASK_DECRYPT;
   /* Without one, decryption asks gpg-agent for the user's keys only
    * (checked once the jobs' plans are final: decide_keys). */
@@ -1050,6 +1111,9 @@ run_jobs (Batch *batch, PadlockSecret *secret, guint concurrency)
       padlock_job_set_secret (job, secret);
       if (padlock_job_get_direction (job) == PADLOCK_DIRECTION_DECRYPT)
         {
+          /* A signed text or message too: its data into memory. */
+          if (batch->open_limit)
+            padlock_job_set_open_without_saving (job, batch->open_limit);
           padlock_job_set_held_keys (job, batch->held_keys);
           padlock_job_set_verify_home (job, batch->gnupg_home);
         }
@@ -1092,6 +1156,10 @@ padlock_batch_run (GVariantDict *options)
   g_autoptr(GError) sign_problem = NULL;
 
   padlock_job_config_from_settings (settings, &config);
+  if (g_variant_dict_contains (options, "open"))
+    batch.open_limit = padlock_memfd_limit (
+                         g_settings_get_uint64 (settings, "open-memory-limit"),
+                         padlock_memfd_available ());
   if (!read_options (options, &config, &ask, &pw_file, &paths, &problem)
       || !list_usage (options, &problem)
       || !detach_usage (options, &problem))

@@ -21,6 +21,7 @@
 #include "padlock-checksums.h"
 #include "padlock-held-keys.h"
 #include "padlock-key.h"
+#include "padlock-memfd.h"
 #include "padlock-input.h"
 #include "padlock-job.h"
 #include "padlock-output.h"
@@ -106,6 +107,11 @@ struct _PadlockJob
   GStrv list_files;
   PadlockChecksums *listed;
   GFile *list_signature;
+  /* Open Without Saving (issue 38): the limit (0: the job writes a
+   * file), and once done the plaintext in memory. */
+  guint64 open_limit;
+  PadlockMemfd *memfd;
+  char *opened_in;
 
   /* Shared with the worker */
   PadlockFolderStatus folder_status;
@@ -150,6 +156,9 @@ typedef enum
   /* Nothing is kept: the length and SHA-256 of what passes, to compare
    * (check-and-delete; padlock_digest_sink_new). */
   PADLOCK_JOB_SINK_DIGEST,
+  /* Open Without Saving (issue 38): a sealed memory file, never on disk
+   * (padlock_memfd_sink_new), at most the run's open_limit octets. */
+  PADLOCK_JOB_SINK_MEMFD,
 } PadlockJobSinkKind;
 
 /* One run of a job (padlock_job_start makes one each time, a retry
@@ -201,7 +210,9 @@ typedef struct
   char *stored_name;            /* in the literal packet */
   GStrv items;                  /* padlock_job_new_archive's */
   char *archive_top;            /* their archive's name, less .tar */
+  guint64 open_limit;           /* PADLOCK_JOB_SINK_MEMFD's */
   /* Results */
+  PadlockMemfd *memfd;          /* PADLOCK_JOB_SINK_MEMFD: the plaintext */
   char *output_path;
   gboolean original_deleted;
   gint64 plaintext_size;        /* decryption: the output's size */

@@ -33,6 +33,7 @@ padlock_job_run_free (gpointer data)
   g_clear_pointer (&run->opened, padlock_input_unref);
   g_clear_pointer (&run->plan, padlock_output_plan_free);
   g_free (run->output_path);
+  g_clear_pointer (&run->memfd, padlock_memfd_unref);
   g_free (run->stored_name);
   g_strfreev (run->items);
   g_free (run->archive_top);
@@ -96,6 +97,8 @@ job_sink_new (PadlockJobRun       *run,
       g_assert (digest != NULL);
       *out = padlock_digest_sink_new (digest);
       return 0;
+    case PADLOCK_JOB_SINK_MEMFD:
+      return padlock_memfd_sink_new (run->input_name, run->open_limit, out);
     default:
       g_assert_not_reached ();
     }
@@ -116,6 +119,8 @@ job_sink_written_path (PadlockJobRun *run,
         return g_strdup (padlock_folder_sink_get_folder (sink));
       sink = padlock_folder_sink_get_file_sink (sink);
       return g_strdup (pl_sink_file_path (sink));
+    case PADLOCK_JOB_SINK_MEMFD:
+      return NULL;
     case PADLOCK_JOB_SINK_DIGEST:
     default:
       g_assert_not_reached ();
@@ -747,6 +752,44 @@ decrypt_sniffed (PadlockJob             *self,
   return err;
 }
 
+/* Open Without Saving (issue 38): the sealed plaintext into the run's
+ * result, named for its viewer.  Authenticated already (the sink is
+ * committed after the MDC or the last AEAD tag); a signature that says
+ * the data was altered opens nothing either. */
+static GError *
+take_memfd (PadlockJobRun *run,
+            pl_sink       *sink)
+{
+  const pl_literal_header *stored = &run->result.literal;
+  g_autofree char *stripped = NULL;
+  gsize size;
+
+  for (size_t i = 0; i < run->result.verifications.n; i++)
+    if (run->result.verifications.v[i].verdict == PL_VERDICT_BAD)
+      return g_error_new (PADLOCK_ERROR, PADLOCK_ERROR_INTEGRITY,
+                          _("%s has a bad signature: its data was altered. "
+                            "Nothing was opened."), run->input_name);
+  run->memfd = padlock_memfd_sink_take (sink);
+  if (!run->memfd)
+    return padlock_error_from_gpg (gpg_error (GPG_ERR_INTERNAL));
+  if (stored->name_len
+      && padlock_output_name_is_safe (stored->name, stored->name_len))
+    {
+      g_autofree char *name = g_strndup (stored->name, stored->name_len);
+
+      padlock_memfd_set_name (run->memfd, name);
+    }
+  else
+    {
+      stripped = padlock_output_stripped_name (run->input_name);
+      padlock_memfd_set_name (run->memfd,
+                              stripped ? stripped : run->input_name);
+    }
+  padlock_memfd_get_data (run->memfd, &size);
+  run->plaintext_size = (gint64) size;
+  return NULL;
+}
+
 static void
 decrypt_thread (GTask         *task,
                 PadlockJob    *self,
@@ -786,6 +829,16 @@ decrypt_thread (GTask         *task,
         run->plaintext_size = st.st_size;
       run->signatures = padlock_signature_lookup_verdicts (
                           lookup, &run->result.verifications);
+      if (run->sink == PADLOCK_JOB_SINK_MEMFD)
+        error = take_memfd (run, sink);
+    }
+  else if (err && !error && run->sink == PADLOCK_JOB_SINK_MEMFD
+           && gpg_err_code (err) == GPG_ERR_EFBIG)
+    {
+      g_autofree char *why = padlock_memfd_too_large (run->input_name,
+                                                      run->open_limit);
+
+      error = g_error_new_literal (PADLOCK_ERROR, PADLOCK_ERROR_OTHER, why);
     }
   else if (err && !error)
     error = padlock_folder_error (NULL, FALSE, sink,

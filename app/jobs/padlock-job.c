@@ -322,6 +322,8 @@ padlock_job_finished (GObject      *object,
           padlock_job_set_output_name (self, name);
         }
       self->original_deleted = run->original_deleted;
+      g_clear_pointer (&self->memfd, padlock_memfd_unref);
+      self->memfd = g_steal_pointer (&run->memfd);
       take_made_list (self, run);
       if (run->direction == PADLOCK_DIRECTION_DECRYPT)
         self->plaintext_size = run->plaintext_size;
@@ -423,6 +425,12 @@ padlock_job_start (PadlockJob *self,
   run->sink = self->direction == PADLOCK_DIRECTION_DECRYPT
               && self->config.unpack_archives
               ? PADLOCK_JOB_SINK_FOLDER : PADLOCK_JOB_SINK_FILE;
+  /* Open Without Saving (issue 38): into memory, never a file. */
+  if (self->open_limit && self->direction == PADLOCK_DIRECTION_DECRYPT)
+    {
+      run->sink = PADLOCK_JOB_SINK_MEMFD;
+      run->open_limit = self->open_limit;
+    }
   /* A folder is never deleted: check-and-delete is for files; nor is a
    * pipe or FIFO, which holds no data once read; nor what is signed. */
   if (run->folder || run->direction == PADLOCK_DIRECTION_SIGN
@@ -1058,6 +1066,8 @@ padlock_job_finalize (GObject *object)
   g_clear_error (&self->error);
   padlock_job_config_clear (&self->config);
 
+  g_clear_pointer (&self->memfd, padlock_memfd_unref);
+  g_free (self->opened_in);
   G_OBJECT_CLASS (padlock_job_parent_class)->finalize (object);
 }
 
@@ -1334,4 +1344,44 @@ padlock_job_get_waiting_for_memory (PadlockJob *self)
 {
   g_return_val_if_fail (PADLOCK_IS_JOB (self), FALSE);
   return self->waiting_for_memory;
+}
+void
+padlock_job_set_open_without_saving (PadlockJob *self,
+                                     guint64     limit)
+{
+  g_return_if_fail (PADLOCK_IS_JOB (self));
+  g_return_if_fail (self->direction == PADLOCK_DIRECTION_DECRYPT);
+  g_return_if_fail (self->state == PADLOCK_JOB_QUEUED);
+  self->open_limit = limit;
+}
+
+gboolean
+padlock_job_get_open_without_saving (PadlockJob *self)
+{
+  g_return_val_if_fail (PADLOCK_IS_JOB (self), FALSE);
+  return self->open_limit != 0;
+}
+
+PadlockMemfd *
+padlock_job_get_memfd (PadlockJob *self)
+{
+  g_return_val_if_fail (PADLOCK_IS_JOB (self), NULL);
+  return self->memfd;
+}
+
+const char *
+padlock_job_get_opened_in (PadlockJob *self)
+{
+  g_return_val_if_fail (PADLOCK_IS_JOB (self), NULL);
+  return self->opened_in;
+}
+
+void
+padlock_job_set_opened_in (PadlockJob *self,
+                           const char *app_name)
+{
+  g_return_if_fail (PADLOCK_IS_JOB (self));
+  g_free (self->opened_in);
+  self->opened_in = g_strdup (app_name);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_OUTPUT]);
 }

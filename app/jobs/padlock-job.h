@@ -9,6 +9,7 @@
 #include <gio/gio.h>
 
 #include "padlock-secret.h"
+#include "padlock-memfd.h"
 
 G_BEGIN_DECLS
 
@@ -273,6 +274,23 @@ gboolean          padlock_job_get_makes_list    (PadlockJob       *self);
  * list's signature; NULL before, and for any other job. */
 PadlockChecksums *padlock_job_get_listed        (PadlockJob       *self);
 GFile            *padlock_job_get_list_signature (PadlockJob      *self);
+/* Open Without Saving (issue 38), set before a decryption starts: the
+ * plaintext goes into a sealed memory file (padlock-memfd.h) of at most
+ * LIMIT octets (padlock_memfd_limit's) instead of a file, and a message
+ * whose signature is bad ("the data was altered") fails.  Once done,
+ * padlock_job_get_memfd holds it (padlock-viewer.h opens it) and
+ * padlock_job_get_output stays NULL.  A plaintext over LIMIT fails the
+ * job, saying to save it instead (padlock_memfd_too_large). */
+void              padlock_job_set_open_without_saving (PadlockJob *self,
+                                                       guint64     limit);
+gboolean          padlock_job_get_open_without_saving (PadlockJob *self);
+PadlockMemfd     *padlock_job_get_memfd         (PadlockJob       *self);
+/* Once its viewer started (padlock-viewer.h): the viewer's name, which
+ * the row shows ("Opened in Document Viewer · not saved"); NULL before.
+ * Setting it notifies "output". */
+const char       *padlock_job_get_opened_in     (PadlockJob       *self);
+void              padlock_job_set_opened_in     (PadlockJob       *self,
+                                                 const char       *app_name);
 /* A failed job goes back to the queue, with a new passphrase; or, for a
  * job with held keys, with none: gpg-agent's pinentry asks again. */
 void              padlock_job_retry             (PadlockJob       *self,

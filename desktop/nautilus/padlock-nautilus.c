@@ -145,6 +145,18 @@ padlock_nautilus_get_file_items (NautilusMenuProvider *provider,
                                 "Decrypt the selected OpenPGP messages",
                                 paths->len - 1),
                    "--decrypt", (const char *const *) paths->pdata));
+  /* Issue 38: decrypted into memory and shown, no plaintext on disk. */
+  if (all_messages)
+    items = g_list_append (items,
+        make_item ("PadlockNautilus::open",
+                   _("Open Without Saving"),
+                   g_dngettext (GETTEXT_PACKAGE,
+                                "Decrypt the selected OpenPGP message into "
+                                "memory and open it, writing nothing to disk",
+                                "Decrypt the selected OpenPGP messages into "
+                                "memory and open them, writing nothing to disk",
+                                paths->len - 1),
+                   "--open", (const char *const *) paths->pdata));
   if (!any_folder)
     items = g_list_append (items,
         make_item ("PadlockNautilus::sign",

@@ -1,0 +1,76 @@
+/* padlock-window-open.c - the window's Open Without Saving (issue 38)
+ *
+ * `padlock --open FILE.gpg`, the file managers' "Open Without Saving with
+ * Padlock" and the passphrase dialog's choice come here: the files go
+ * the way every decryption goes (padlock_window_add_files: the plan, the
+ * user's keys or the passphrase dialog), remembered as to be opened.
+ * Their jobs, as the queue gets them and before they start, decrypt into
+ * memory (padlock_job_set_open_without_saving); a done one is handed to
+ * its viewer (padlock-viewer.h) and its row says "Opened in … · not
+ * saved".  The job holds the plaintext until its row is cleared or
+ * Padlock quits, for "Save As…"; the viewer's launch holds it as long as
+ * the viewer needs it.
+ */
+#include "padlock-window-private.h"
+
+#include <glib/gi18n.h>
+
+#include "padlock-memfd.h"
+#include "padlock-name.h"
+#include "padlock-viewer.h"
+
+void
+padlock_window_open_without_saving (PadlockWindow  *self,
+                                    GFile         **files,
+                                    guint           n_files)
+{
+  g_return_if_fail (PADLOCK_IS_WINDOW (self));
+
+  if (!self->open_pending)
+    self->open_pending = g_hash_table_new_full (g_file_hash,
+                                                (GEqualFunc) g_file_equal,
+                                                g_object_unref, NULL);
+  for (guint i = 0; i < n_files; i++)
+    g_hash_table_add (self->open_pending, g_object_ref (files[i]));
+  padlock_window_add_files (self, files, n_files, PADLOCK_OPEN_DECRYPT);
+}
+
+void
+_padlock_window_open_mark (PadlockWindow *self,
+                           PadlockJob    *job)
+{
+  guint64 limit;
+
+  if (!self->open_pending
+      || padlock_job_get_direction (job) != PADLOCK_DIRECTION_DECRYPT
+      || padlock_job_get_state (job) != PADLOCK_JOB_QUEUED
+      || !g_hash_table_remove (self->open_pending, padlock_job_get_input (job)))
+    return;
+  limit = padlock_memfd_limit (g_settings_get_uint64 (self->settings,
+                                                      "open-memory-limit"),
+                               padlock_memfd_available ());
+  padlock_job_set_open_without_saving (job, limit);
+}
+
+void
+_padlock_window_open_job_done (PadlockWindow *self,
+                               PadlockJob    *job)
+{
+  GDBusConnection *bus = g_application_get_dbus_connection (
+                           g_application_get_default ());
+  g_autoptr(GError) error = NULL;
+  g_autofree char *app = NULL;
+
+  if (padlock_job_get_state (job) != PADLOCK_JOB_DONE
+      || !padlock_job_get_memfd (job) || padlock_job_get_opened_in (job))
+    return;
+  if (!padlock_viewer_open (padlock_job_get_memfd (job), bus, &app,
+                            NULL, NULL, &error))
+    {
+      g_autofree char *said = padlock_name_escape (error->message);
+
+      adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (said));
+      return;
+    }
+  padlock_job_set_opened_in (job, app);
+}

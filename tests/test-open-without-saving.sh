@@ -1,0 +1,142 @@
+#!/bin/sh
+# test-open-without-saving.sh - `padlock --batch --open` (issue 38): a PDF
+# and a PNG, encrypted by the real gpg, decrypted into memory and handed
+# to a stub viewer registered as their default application through this
+# test's XDG_DATA_HOME.  The viewer gets exactly the plaintext, through
+# /proc/PID/fd/N; no file holding the plaintext's marker appears under
+# HOME, XDG_CACHE_HOME, /tmp or /var/tmp; a tampered message and one
+# over the limit (GSettings' open-memory-limit, through the keyfile
+# backend) start no viewer and say why.  No session bus (tap.sh): the
+# portal path is not taken (no xdg-desktop-portal on the test machines).
+# TAP.  Needs PADLOCK_APP, PADLOCK_STUB_VIEWER, PADLOCK_TEST_WORK_ROOT.
+set -u
+
+APP=${PADLOCK_APP:?}
+VIEWER=${PADLOCK_STUB_VIEWER:?}
+# Not under /tmp, which is scanned for the plaintext.
+WORK=$(mktemp -d "${PADLOCK_TEST_WORK_ROOT:?}/open-without-saving-XXXXXX")
+trap 'gpgconf --homedir "$WORK/gnupg" --kill all >/dev/null 2>&1; rm -rf "$WORK"' EXIT
+trap 'exit 143' TERM INT HUP
+. "$(dirname "$0")/tap.sh"
+export GNUPGHOME="$WORK/gnupg"
+mkdir -m 700 "$GNUPGHOME"
+echo "${PADLOCK_BUILD_DIR:-}" > "$GNUPGHOME/padlock-test-build"  # tests/agents-left.sh
+export HOME="$WORK/home"
+export XDG_DATA_HOME="$HOME/.local/share"
+export XDG_CONFIG_HOME="$HOME/.config"
+export XDG_CACHE_HOME="$HOME/.cache"
+# Only the stub is a viewer: the system's MIME database, not its apps.
+export XDG_DATA_DIRS="$WORK/system"
+mkdir -p "$XDG_DATA_DIRS" && ln -s /usr/share/mime "$XDG_DATA_DIRS/mime"
+mkdir -p "$XDG_DATA_HOME/applications" "$XDG_CONFIG_HOME" "$XDG_CACHE_HOME" \
+         "$WORK/results" "$WORK/in"
+cat > "$XDG_DATA_HOME/applications/padlock-stub-viewer.desktop" <<DESKTOP
+[Desktop Entry]
+Type=Application
+Name=Stub Viewer
+Exec=$VIEWER %f
+MimeType=application/pdf;image/png;
+DESKTOP
+cat > "$XDG_DATA_HOME/applications/mimeapps.list" <<LIST
+[Default Applications]
+application/pdf=padlock-stub-viewer.desktop
+image/png=padlock-stub-viewer.desktop
+LIST
+export PADLOCK_TEST_VIEWER_RESULT="$WORK/results/viewed"
+
+MARKER="padlock-marker-$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')"
+# The plaintexts never touch the disk: made in a pipe, encrypted by gpg.
+pdf () {
+  printf '%%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\n%% %s\n' "$MARKER"
+  head -c 3000 /dev/zero | tr '\0' 'x'
+  printf '\n%%%%EOF\n'
+}
+png () {
+  printf '\211PNG\r\n\032\n\000\000\000\015IHDR\000\000\000\001\000\000\000\001\010\006\000\000\000\037\025\304\211'
+  printf '\000\000\000\040tEXt%s' "$MARKER"
+}
+encrypt () { # NAME: stdin to in/NAME.gpg, the literal packet named NAME
+  gpg --batch --no-tty --quiet --pinentry-mode loopback --passphrase 'pass word' \
+      --compress-algo none --set-filename "$1" --symmetric -o "in/$1.gpg"
+}
+# What the viewer was given, as its SHA-256; the plaintext's the same.
+sum () { sha256sum | cut -d' ' -f1; }
+planted () { # the files holding the marker, made since the test began
+  for tree in "$HOME" "$XDG_CACHE_HOME" /tmp /var/tmp; do
+    find "$tree" -xdev -type f -newer "$WORK/start" 2>/dev/null
+  done | while read -r f; do grep -lF -- "$MARKER" "$f" 2>/dev/null; done
+}
+
+echo "1..18"
+cd "$WORK" || exit 1
+printf 'pass word\n' > pw
+touch start
+pdf | encrypt scan.pdf
+png | encrypt photo.png
+
+mkdir -p out
+"$APP" --batch --open --passphrase-file=pw in/scan.pdf.gpg > stdout 2> stderr
+check "--open exits 0" test $? -eq 0
+check "its line names the viewer and says not saved" \
+  grep -qx 'opened scan.pdf.gpg -> Stub Viewer (not saved)' stdout
+check "the viewer got the PDF's octets, exactly" \
+  test "$(pdf | sum)" = "$(sum < results/viewed)"
+check "through /proc/PID/fd/N, not a path on disk" \
+  grep -Eq '^(file://)?/proc/[0-9]+/fd/[0-9]+$' results/viewed.arg
+check "nothing written beside the input" \
+  test "$(ls in)" = "$(printf 'photo.png.gpg\nscan.pdf.gpg')"
+mv results/viewed results/viewed.pdf && rm results/viewed.arg
+
+"$APP" --batch --open --passphrase-file=pw in/photo.png.gpg > stdout 2> stderr
+check "the PNG opens too" grep -qx 'opened photo.png.gpg -> Stub Viewer (not saved)' stdout
+check "the viewer got the PNG's octets, exactly" \
+  test "$(png | sum)" = "$(sum < results/viewed)"
+mv results/viewed results/viewed.png && rm results/viewed.arg
+# The viewer's copies (results/, outside the scanned trees) are the only
+# files holding the marker.
+check "no file with the plaintext under HOME, the cache, /tmp, /var/tmp" \
+  test -z "$(planted)"
+check "no file at all was made under HOME (the cache, recent files included)" \
+  test -z "$(find "$HOME" -newer start ! -type d)"
+check "... and the scan finds it where it is (the viewer's copy)" \
+  sh -c "grep -qF -- '$MARKER' results/viewed.pdf"
+
+# One octet flipped in the middle of the encrypted data: the MDC fails,
+# and no viewer starts.
+size=$(stat -c %s in/scan.pdf.gpg)
+cp in/scan.pdf.gpg tampered.pdf.gpg
+printf '\377' | dd of=tampered.pdf.gpg bs=1 seek=$((size / 2)) conv=notrunc 2>/dev/null
+"$APP" --batch --open --passphrase-file=pw tampered.pdf.gpg > stdout 2> stderr
+check "a tampered message fails" test $? -eq 1
+check "and says why" grep -q 'tampered.pdf.gpg: ' stderr
+check "no viewer was started" test ! -e results/viewed -a ! -e results/viewed.arg
+
+# Over the limit: 1,000 octets here, from the user's settings.
+export GSETTINGS_BACKEND=keyfile
+mkdir -p "$XDG_CONFIG_HOME/glib-2.0/settings"
+printf '[io/github/padlock/Padlock]\nopen-memory-limit=uint64 1000\n' \
+  > "$XDG_CONFIG_HOME/glib-2.0/settings/keyfile"
+"$APP" --batch --open --passphrase-file=pw in/scan.pdf.gpg > stdout 2> stderr
+check "a file over the limit is refused" test $? -eq 1
+check "saying to save it instead, with the limit, and no viewer" \
+  sh -c 'grep -q "scan.pdf.gpg is too large to open without saving (limit 1.0.kB): save it instead" stderr && test ! -e results/viewed -a ! -e results/viewed.arg'
+
+# Signed, not encrypted, by a key of the test's keyring: one octet of
+# the data flipped, the signature is bad, and nothing is opened.
+export GSETTINGS_BACKEND=memory       # the default limit again
+gpg --batch --quiet --passphrase '' --quick-gen-key 'Alice <alice@example.org>' \
+    ed25519 sign never 2>/dev/null
+pdf | gpg --batch --quiet --compress-algo none --set-filename signed.pdf \
+          --sign -o signed.pdf.gpg
+"$APP" --batch --open signed.pdf.gpg > stdout 2> stderr
+check "a signed PDF, checked, opens" \
+  sh -c 'grep -q "^opened signed.pdf.gpg -> Stub Viewer (not saved)" stdout && test -e results/viewed'
+rm -f results/viewed results/viewed.arg
+size=$(stat -c %s signed.pdf.gpg)
+printf 'Y' | dd of=signed.pdf.gpg bs=1 seek=$((size / 2)) conv=notrunc 2>/dev/null
+"$APP" --batch --open signed.pdf.gpg > stdout 2> stderr
+check "its data altered, it fails saying the signature is bad" \
+  grep -q 'signed.pdf.gpg has a bad signature: its data was altered. Nothing was opened.' stderr
+check "and no viewer was started" test ! -e results/viewed -a ! -e results/viewed.arg
+
+exit $failed
