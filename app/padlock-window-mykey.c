@@ -13,6 +13,7 @@
 
 #include <glib/gi18n.h>
 
+#include "padlock-accessible.h"
 #include "padlock-create-key-dialog.h"
 #include "padlock-my-key-window.h"
 #include "padlock-mykey.h"
@@ -157,6 +158,9 @@ padlock_window_init_mykey (PadlockWindow *self)
                                  GTK_ACCESSIBLE_RELATION_LABELLED_BY);
   gtk_accessible_reset_relation (GTK_ACCESSIBLE (self->extend_button),
                                  GTK_ACCESSIBLE_RELATION_LABELLED_BY);
+  /* Named in the template, once (padlock-accessible.h leaves them be). */
+  padlock_accessible_keep_name (GTK_WIDGET (self->create_key_button));
+  padlock_accessible_keep_name (GTK_WIDGET (self->extend_button));
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.extend-my-key", FALSE);
   g_signal_connect (self, "map", G_CALLBACK (on_map), NULL);
 }

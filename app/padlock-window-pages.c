@@ -1,8 +1,10 @@
 /* padlock-window-pages.c - the window's two pages, Files and Keys
  *
- * The Keys page (padlock-keys-page.h) asks for the application's
- * keyring only when it is first shown: a session that never looks at
- * keys, nor meets a message for one, never runs gpg.
+ * The Keys page (padlock-keys-page.h) is given the application's
+ * keyring when the window is mapped, as the first page's "Create Your
+ * Key" asks for it then too (padlock-window-mykey.c): a page that is
+ * not shown still speaks to a screen reader, so it must not say "You
+ * have no key yet" after the user made one.
  */
 #include "padlock-window-private.h"
 
@@ -80,6 +82,7 @@ padlock_window_pages_class_init (GtkWidgetClass *widget_class)
 void
 padlock_window_init_pages (PadlockWindow *self)
 {
+  g_signal_connect (self, "map", G_CALLBACK (give_keyring), NULL);
   g_signal_connect_object (self->view_stack, "notify::visible-child-name",
                            G_CALLBACK (on_visible_child_changed), self,
                            G_CONNECT_SWAPPED);
