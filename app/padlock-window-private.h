@@ -87,6 +87,7 @@ struct _PadlockWindow
   guint idle_ticks;
   gboolean quitting;            /* confirmed: the jobs are being stopped */
   gboolean quit_app;            /* and the application quits after */
+  gboolean finish_scheduled;    /* finish_quitting is on its way */
   gboolean pointer_in_list;     /* finished rows keep their height */
   gboolean narrow_rows;         /* below 500 px: rows on two lines */
   gboolean earlier_batches;     /* the list holds jobs of an earlier batch */
