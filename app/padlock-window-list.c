@@ -106,6 +106,74 @@ unbind_row (GtkListItemFactory *factory,
   padlock_job_row_set_job (PADLOCK_JOB_ROW (gtk_list_item_get_child (item)), NULL);
 }
 
+/* The list follows new jobs (the newest in sight) until the user
+ * scrolls away from its end; scrolling back to the end follows again.
+ * A few pixels short of the end is the end: the list view's estimates
+ * of rows not yet seen move it by as much. */
+#define END_SLACK 8
+/* Frames the list follows for at most, until its end stays put (the
+ * estimates of the new rows give way to their measures). */
+#define FOLLOW_FRAMES 30
+
+static double
+end_of (GtkAdjustment *adjustment)
+{
+  return gtk_adjustment_get_upper (adjustment) - gtk_adjustment_get_page_size (adjustment);
+}
+
+static void
+on_scrolled (GtkAdjustment *adjustment,
+             PadlockWindow *self)
+{
+  if (self->following)
+    return;                     /* the list's own move to a new job */
+  self->scrolled_away = gtk_adjustment_get_value (adjustment)
+                        < end_of (adjustment) - END_SLACK;
+}
+
+/* Each frame, to the end (where the new jobs are), until it is there
+ * two frames running. */
+static gboolean
+follow_tick (GtkWidget     *widget,
+             GdkFrameClock *clock,
+             gpointer       user_data)
+{
+  PadlockWindow *self = user_data;
+  GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (self->scroller);
+  gboolean there = gtk_adjustment_get_value (adjustment) >= end_of (adjustment) - 0.5;
+
+  if (self->scrolled_away || (there && self->follow_frames > 0 && self->follow_there)
+      || ++self->follow_frames > FOLLOW_FRAMES)
+    {
+      self->follow_id = 0;
+      return G_SOURCE_REMOVE;
+    }
+  self->follow_there = there;
+  self->following = TRUE;
+  gtk_adjustment_set_value (adjustment, end_of (adjustment));
+  self->following = FALSE;
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+on_jobs_changed (GListModel    *model,
+                 guint          position,
+                 guint          removed,
+                 guint          added,
+                 PadlockWindow *self)
+{
+  /* New jobs come at the end; others (a job tried again, back through
+   * the filter) are where the user put the list. */
+  if (!added || self->scrolled_away
+      || position + added != g_list_model_get_n_items (model))
+    return;
+  self->follow_frames = 0;
+  self->follow_there = FALSE;
+  if (!self->follow_id)
+    self->follow_id = gtk_widget_add_tick_callback (GTK_WIDGET (self->job_list),
+                                                    follow_tick, self, NULL);
+}
+
 static gboolean
 on_filter_timeout (gpointer user_data)
 {
@@ -192,6 +260,11 @@ padlock_window_init_list (PadlockWindow *self)
   g_signal_connect_swapped (motion, "leave", G_CALLBACK (on_pointer_leave), self);
   gtk_widget_add_controller (GTK_WIDGET (self->job_list), motion);
   g_signal_connect (self, "notify::default-width", G_CALLBACK (on_width_changed), NULL);
+  /* After the list view's own handler: it knows the new rows. */
+  g_signal_connect (self->job_filter_model, "items-changed",
+                    G_CALLBACK (on_jobs_changed), self);
+  g_signal_connect (gtk_scrolled_window_get_vadjustment (self->scroller), "value-changed",
+                    G_CALLBACK (on_scrolled), self);
   on_width_changed (self);
   g_signal_connect_object (self->failures_button, "toggled",
                            G_CALLBACK (on_failures_toggled), self, G_CONNECT_SWAPPED);
@@ -200,6 +273,9 @@ padlock_window_init_list (PadlockWindow *self)
 void
 padlock_window_dispose_list (PadlockWindow *self)
 {
+  if (self->follow_id && self->job_list)
+    gtk_widget_remove_tick_callback (GTK_WIDGET (self->job_list), self->follow_id);
+  self->follow_id = 0;
   g_clear_handle_id (&self->filter_id, g_source_remove);
   g_clear_object (&self->failures_filter);
 }

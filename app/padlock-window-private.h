@@ -90,6 +90,12 @@ struct _PadlockWindow
   gboolean finish_scheduled;    /* finish_quitting is on its way */
   gboolean pointer_in_list;     /* finished rows keep their height */
   gboolean narrow_rows;         /* below 500 px: rows on two lines */
+  gboolean scrolled_away;       /* the user left the list's end: new
+                                 * jobs do not move it */
+  gboolean following;           /* the list moves to a new job */
+  guint follow_id;              /* its tick callback, while it moves */
+  guint follow_frames;          /* frames it moved in */
+  gboolean follow_there;        /* at the end at the last frame */
   gboolean earlier_batches;     /* the list holds jobs of an earlier batch */
 };
 
