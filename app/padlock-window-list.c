@@ -75,10 +75,16 @@ on_width_changed (PadlockWindow *self)
   set_rows (GTK_WIDGET (self->job_list), padlock_job_row_set_narrow, narrow);
 }
 
+/* While the pointer is over the list nothing above it changes height
+ * either: the header keeps at least the height it had, and "Only
+ * Failures" (a line of its own) waits to appear until the pointer
+ * leaves. */
 static void
 on_pointer_enter (PadlockWindow *self)
 {
   self->pointer_in_list = TRUE;
+  gtk_widget_set_size_request (self->summary_box, -1,
+                               gtk_widget_get_height (self->summary_box));
   set_rows (GTK_WIDGET (self->job_list), padlock_job_row_set_hold_layout, TRUE);
 }
 
@@ -86,7 +92,9 @@ static void
 on_pointer_leave (PadlockWindow *self)
 {
   self->pointer_in_list = FALSE;
+  gtk_widget_set_size_request (self->summary_box, -1, -1);
   set_rows (GTK_WIDGET (self->job_list), padlock_job_row_set_hold_layout, FALSE);
+  padlock_window_update_summary (self);
 }
 
 static void
@@ -230,7 +238,11 @@ void
 padlock_window_list_sync_failures (PadlockWindow *self,
                                    guint          n_failures)
 {
-  gtk_widget_set_visible (GTK_WIDGET (self->failures_button), n_failures > 0);
+  gboolean shown = gtk_widget_get_visible (GTK_WIDGET (self->failures_button));
+
+  /* Not while the pointer is over the list (on_pointer_enter). */
+  gtk_widget_set_visible (GTK_WIDGET (self->failures_button),
+                          n_failures > 0 && (shown || !self->pointer_in_list));
   if (!n_failures)
     gtk_toggle_button_set_active (self->failures_button, FALSE);
 }

@@ -608,12 +608,20 @@ test_steady_under_pointer (void)
     g_autofree char *first = g_build_filename (dir, names[0], NULL);
     g_autofree char *third = g_build_filename (dir, names[2], NULL);
 
+    g_autofree char *second = g_build_filename (dir, names[1], NULL);
+
     release_fifo (first);
+    /* Stopped (the FIFO let go, or the job waits for it for ever). */
     padlock_job_cancel (jobs[1]);
+    release_fifo (second);
     release_fifo (third);
   }
   for (guint i = 0; i < 3; i++)
-    g_assert_true (at_wait_until (at_job_is_finished, jobs[i], TIMEOUT_MS));
+    {
+      if (!at_wait_until (at_job_is_finished, jobs[i], 20 * 1000))
+        g_error ("%s: state %d, “%s”", names[i], padlock_job_get_state (jobs[i]),
+                 padlock_job_get_detail (jobs[i]));
+    }
   at_settle (500);
   g_assert_cmpint (padlock_job_get_state (jobs[0]), ==, PADLOCK_JOB_DONE);
   g_assert_cmpint (padlock_job_get_state (jobs[1]), ==, PADLOCK_JOB_CANCELLED);
