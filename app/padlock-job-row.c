@@ -469,6 +469,16 @@ padlock_job_row_sync_sent (PadlockJobRow *self)
     /* Translators: a done encryption's row: who can open it, "For Bob
      * <bob@…> and you". */
     text = g_strdup_printf (_("For %s"), openers);
+  /* The one-line verdict says "original kept"; here, why. */
+  if (padlock_job_get_original_kept (job))
+    {
+      char *more = g_strdup_printf (_("%s · original kept: only the people chosen can "
+                                      "open the copy, so Padlock cannot check it "
+                                      "before deleting"), text);
+
+      g_free (text);
+      text = more;
+    }
   padlock_job_row_show_verdict (self, text, without_isolates (text),
                                 signer ? "document-edit-symbolic"
                                        : "system-users-symbolic", NULL);
