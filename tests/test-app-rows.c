@@ -340,9 +340,6 @@ test_follow_new_rows (void)
   pointer_away (reader);
   padlock_queue_set_max_running (window->queue, 0);     /* all wait */
   add_waiting (window, dir, 0, 30);
-  g_test_message ("value %g page %g upper %g away %d", gtk_adjustment_get_value (adj),
-                  gtk_adjustment_get_page_size (adj), gtk_adjustment_get_upper (adj),
-                  window->scrolled_away);
   g_assert_true (row_in_sight (window, "file-029.txt"));
   g_assert_true (at_list_end (window));
   add_waiting (window, dir, 30, 5);
