@@ -156,6 +156,7 @@ test_signed_as (void)
   panels = at_reader_list (reader, "panel");
   g_assert_nonnull (strstr (panels, "report.pdf, Encrypted "));
   g_assert_nonnull (strstr (panels, ", Signed as Alice · for Bob <bob@example.org> and you"));
+  at_screenshot (GTK_WIDGET (window), "row-signed-as");
   /* A passphrase alone: no such line. */
   g_assert_null (strstr (panels, "notes.txt, Encrypted 3.0 kB at"
                                  ", Signed"));
