@@ -455,7 +455,9 @@ job_is_queued_or_later (gpointer data)
 }
 
 /* §5: a cancelled job has Try Again, as a screen reader finds it; it
- * asks for the passphrase (the job let it go) and runs again. */
+ * asks for the passphrase (the job let it go) and runs again; a job
+ * that needs none (a signature with an unprotected key) runs again at
+ * once. */
 static void
 test_cancelled_try_again (void)
 {
@@ -466,6 +468,9 @@ test_cancelled_try_again (void)
   g_autoptr(GFile) fifo_file = g_file_new_for_path (fifo);
   g_autoptr(PadlockSecret) secret = padlock_secret_new (PASSPHRASE);
   g_autoptr(PadlockJob) held = NULL;
+  g_autoptr(PadlockJob) sign = NULL;
+  g_autofree char *minutes = at_write_random (dir, "minutes.txt", 2000);
+  g_autofree char *minutes_sig = g_build_filename (dir, "minutes.txt.sig", NULL);
   g_autofree char *buttons = NULL;
   g_autoptr(GBytes) back = NULL;
   PadlockWindow *window = at_new_window ();
@@ -494,6 +499,32 @@ test_cancelled_try_again (void)
   g_assert_true (gtk_widget_get_visible (retry));
   g_assert_true (gtk_widget_activate (retry));
   at_answer (at_wait_dialog (window), PASSPHRASE);
+
+  /* A detached signature needs no passphrase (Alice's key has none): it
+   * waits again at once, no dialog. */
+  {
+    g_autoptr(PadlockKeyring) keyring = padlock_keyring_new (home->dir);
+    g_autoptr(PadlockAgent) agent = padlock_agent_new (home->dir);
+    g_autoptr(PadlockKey) alice = NULL;
+
+    g_assert_true (at_wait_until (at_keyring_loaded, keyring, TIMEOUT_MS));
+    alice = padlock_signer_choose_key (keyring, "alice@example.org");
+    sign = new_job (minutes, PADLOCK_DIRECTION_SIGN);
+    padlock_job_set_signing_key (sign, alice, agent, home->dir);
+    padlock_queue_add (window->queue, sign);
+    at_settle (200);
+    padlock_job_cancel (sign);
+    at_settle (300);
+    g_assert_cmpint (padlock_job_get_state (sign), ==, PADLOCK_JOB_CANCELLED);
+    g_clear_pointer (&buttons, g_free);
+    buttons = at_reader_list (reader, "push button");
+    g_assert_nonnull (strstr (buttons, "|Try minutes.txt again|"));
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (find_row (
+                     GTK_WIDGET (window->job_list), "minutes.txt")), "row.retry", NULL));
+    at_settle (300);
+    g_assert_cmpint (padlock_job_get_state (sign), ==, PADLOCK_JOB_QUEUED);
+  }
+  g_assert_null (window->dialog);
   release_fifo (fifo);
   g_assert_true (at_wait_until (job_is_queued_or_later, job, TIMEOUT_MS));
   g_assert_true (at_wait_until (at_job_is_finished, job, TIMEOUT_MS));
@@ -502,10 +533,14 @@ test_cancelled_try_again (void)
   back = at_gpg_decrypt (sealed, PASSPHRASE);
   g_assert_nonnull (back);
   g_assert_true (at_same_content (plain, back));
+  g_assert_true (at_wait_until (at_job_is_finished, sign, TIMEOUT_MS));
+  g_assert_no_error (padlock_job_get_error (sign));
+  g_assert_true (g_file_test (minutes_sig, G_FILE_TEST_EXISTS));
   at_settle (200);
   g_clear_pointer (&buttons, g_free);
   buttons = at_reader_list (reader, "push button");
   g_assert_null (strstr (buttons, "Try budget.ods again"));
+  g_assert_null (strstr (buttons, "Try minutes.txt again"));
   padlock_queue_set_max_running (window->queue, 2);
   at_reader_free (reader);
   at_close_window (window);
