@@ -81,6 +81,18 @@ open_without_saving_text (PadlockJob *job,
   return g_strdup_printf (_("Opened in %s · not saved"), app);
 }
 
+/* TEXT (taken) with no-break spaces for its spaces: a number stays with
+ * its unit when the verdict wraps ("54.7 MB/s", never "54.7 / MB/s"),
+ * as g_format_size's sizes do already. */
+static char *
+glued (char *text)
+{
+  g_auto(GStrv) words = g_strsplit (text, " ", -1);
+
+  g_free (text);
+  return g_strjoinv ("\u00a0", words);
+}
+
 /* What a done job did: its size and rate, and what came of the
  * original; BRIEF, for the one-line verdict, in a few words (the whole
  * in its tooltip).  Once the output went (Delete), "Deleted". */
@@ -102,7 +114,7 @@ done_text (PadlockJob *job,
   size = g_format_size (padlock_job_get_plaintext_size (job) >= 0
                         ? padlock_job_get_plaintext_size (job)
                         : MAX (total, 0));
-  rate = padlock_format_rate (padlock_job_get_throughput (job));
+  rate = glued (padlock_format_rate (padlock_job_get_throughput (job)));
   /* Open Without Saving (issue 38): in memory, never a file. */
   if (padlock_job_get_open_without_saving (job))
     return open_without_saving_text (job, size);

@@ -129,14 +129,22 @@ end_of (GtkAdjustment *adjustment)
   return gtk_adjustment_get_upper (adjustment) - gtk_adjustment_get_page_size (adjustment);
 }
 
+/* At the end, the list follows; it stops when the user moves up, which
+ * moves the value and not the list's length: rows that change height or
+ * come (the length changes with the value) decide nothing. */
 static void
 on_scrolled (GtkAdjustment *adjustment,
              PadlockWindow *self)
 {
-  if (self->following)
-    return;                     /* the list's own move to a new job */
-  self->scrolled_away = gtk_adjustment_get_value (adjustment)
-                        < end_of (adjustment) - END_SLACK;
+  double value = gtk_adjustment_get_value (adjustment);
+  double upper = gtk_adjustment_get_upper (adjustment);
+
+  if (value >= end_of (adjustment) - END_SLACK)
+    self->scrolled_away = FALSE;
+  else if (!self->following && upper == self->scrolled_upper && value < self->scrolled_value)
+    self->scrolled_away = TRUE;
+  self->scrolled_value = value;
+  self->scrolled_upper = upper;
 }
 
 /* Each frame, to the end (where the new jobs are), until it is there

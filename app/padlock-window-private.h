@@ -93,6 +93,8 @@ struct _PadlockWindow
   gboolean scrolled_away;       /* the user left the list's end: new
                                  * jobs do not move it */
   gboolean following;           /* the list moves to a new job */
+  double scrolled_value;        /* the list's position and length at */
+  double scrolled_upper;        /* its last move */
   guint follow_id;              /* its tick callback, while it moves */
   guint follow_frames;          /* frames it moved in */
   gboolean follow_there;        /* at the end at the last frame */

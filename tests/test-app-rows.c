@@ -178,7 +178,10 @@ check_verdict_whole (PadlockWindow *window,
   PadlockJobRow *row;
   GtkLabel *verdict;
   g_autofree char *size = g_format_size (padlock_job_get_plaintext_size (job));
-  g_autofree char *rate = padlock_format_rate (padlock_job_get_throughput (job));
+  g_autofree char *spaced = padlock_format_rate (padlock_job_get_throughput (job));
+  g_auto(GStrv) words = g_strsplit (spaced, " ", -1);
+  /* Glued to its unit, as the size is. */
+  g_autofree char *rate = g_strjoinv ("\u00a0", words);
   const char *text;
 
   gtk_window_set_default_size (GTK_WINDOW (window), width, 560);
