@@ -8,10 +8,12 @@
 #include "padlock-desktop.h"
 #include "padlock-error.h"
 #include "padlock-format.h"
+#include "padlock-key.h"
 #include "padlock-name.h"
 #include "padlock-profile.h"
 #include "padlock-save-as.h"
 #include "padlock-signature.h"
+#include "padlock-window.h"
 
 struct _PadlockJobRow
 {
@@ -79,6 +81,70 @@ open_without_saving_text (PadlockJob *job,
   return g_strdup_printf (_("Opened in %s · not saved"), app);
 }
 
+/* TEXT (taken) with no-break spaces for its spaces: a number stays with
+ * its unit when the verdict wraps ("54.7 MB/s", never "54.7 / MB/s"),
+ * as g_format_size's sizes do already. */
+static char *
+glued (char *text)
+{
+  g_auto(GStrv) words = g_strsplit (text, " ", -1);
+
+  g_free (text);
+  return g_strjoinv ("\u00a0", words);
+}
+
+/* What a done job did: its size and rate, and what came of the
+ * original; BRIEF, for the one-line verdict, in a few words (the whole
+ * in its tooltip).  Once the output went (Delete), "Deleted". */
+static char *
+done_text (PadlockJob *job,
+           gboolean    brief)
+{
+  gint64 total = padlock_job_get_bytes_total (job);
+  PadlockDirection direction = padlock_job_get_direction (job);
+  g_autofree char *size = NULL;
+  g_autofree char *rate = NULL;
+
+  if (padlock_job_get_output_deleted (job))
+    /* Translators: a row's verdict once the file it wrote was deleted
+     * (Delete, beside a bad signature). */
+    return g_strdup (_("Deleted"));
+  /* The plain file's size, whichever way it went; else (a folder
+   * unpacked) what went through, the count its rate is of. */
+  size = g_format_size (padlock_job_get_plaintext_size (job) >= 0
+                        ? padlock_job_get_plaintext_size (job)
+                        : MAX (total, 0));
+  rate = glued (padlock_format_rate (padlock_job_get_throughput (job)));
+  /* Open Without Saving (issue 38): in memory, never a file. */
+  if (padlock_job_get_open_without_saving (job))
+    return open_without_saving_text (job, size);
+  if (padlock_job_get_original_deleted (job))
+    return g_strdup_printf (_("Encrypted %s at %s · original deleted"), size, rate);
+  /* Verify-and-delete reads the output back, which only a passphrase
+   * lets Padlock do: say so rather than keep it silently. */
+  if (padlock_job_get_original_kept (job) && brief)
+    /* Translators: the short form of the next one, for a row on one
+     * line. */
+    return g_strdup_printf (_("Encrypted %s at %s · original kept"), size, rate);
+  if (padlock_job_get_original_kept (job))
+    return g_strdup_printf (_("Encrypted %s at %s · original kept: only "
+                              "the people chosen can open the copy, so "
+                              "Padlock cannot check it before deleting"),
+                            size, rate);
+  if (direction == PADLOCK_DIRECTION_SIGN)
+    /* Translators: a file's detached signature was made; its size and
+     * the speed, as in "Encrypted %s at %s". */
+    return g_strdup_printf (_("Signed %s at %s"), size, rate);
+  if (padlock_job_get_verifies (job))
+    /* Translators: a signed text's signature was checked (or a detached
+     * signature's over its data file); its size and the speed, as in
+     * "Decrypted %s at %s". */
+    return g_strdup_printf (_("Checked %s at %s"), size, rate);
+  return g_strdup_printf (direction == PADLOCK_DIRECTION_ENCRYPT
+                          ? _("Encrypted %s at %s") : _("Decrypted %s at %s"),
+                          size, rate);
+}
+
 static char *
 status_text (PadlockJob *job)
 {
@@ -130,36 +196,7 @@ status_text (PadlockJob *job)
                          : _("Decrypting…"));
       return left ? g_strdup_printf ("%s · %s", rate, left) : g_strdup (rate);
     case PADLOCK_JOB_DONE:
-      /* The plain file's size, whichever way it went; else (a folder
-       * unpacked) what went through, the count its rate is of. */
-      g_clear_pointer (&size, g_free);
-      size = g_format_size (padlock_job_get_plaintext_size (job) >= 0
-                            ? padlock_job_get_plaintext_size (job)
-                            : MAX (total, 0));
-      rate = padlock_format_rate (padlock_job_get_throughput (job));
-      /* Open Without Saving (issue 38): in memory, never a file. */
-      if (padlock_job_get_open_without_saving (job))
-        return open_without_saving_text (job, size);
-      if (padlock_job_get_original_deleted (job))
-        return g_strdup_printf (_("Encrypted %s at %s · original deleted"), size, rate);
-      /* Verify-and-delete reads the output back, which only a
-       * passphrase lets Padlock do: say so rather than keep it silently. */
-      if (padlock_job_get_original_kept (job))
-        return g_strdup_printf (_("Encrypted %s at %s · original kept: only "
-                                  "the people chosen can open the copy, so "
-                                  "Padlock cannot check it before deleting"),
-                                size, rate);
-      if (sign)
-        /* Translators: a file's detached signature was made; its size
-         * and the speed, as in "Encrypted %s at %s". */
-        return g_strdup_printf (_("Signed %s at %s"), size, rate);
-      if (checks)
-        /* Translators: a signed text's signature was checked (or a
-         * detached signature's over its data file); its size and the
-         * speed, as in "Decrypted %s at %s". */
-        return g_strdup_printf (_("Checked %s at %s"), size, rate);
-      return g_strdup_printf (encrypt ? _("Encrypted %s at %s")
-                                      : _("Decrypted %s at %s"), size, rate);
+      return done_text (job, FALSE);
     case PADLOCK_JOB_CANCELLED:
       return g_strdup (_("Cancelled · nothing was written"));
     case PADLOCK_JOB_FAILED:
@@ -172,6 +209,31 @@ status_text (PadlockJob *job)
     }
 }
 
+/* Whether the row keeps the layout it showed its job in while the job
+ * runs: the pointer is over the list (padlock_job_row_set_hold_layout)
+ * and the job finished under it.  Nothing then changes the row's height:
+ * no second line, no wrapped error, the bar stays; they come when the
+ * pointer leaves. */
+static gboolean
+padlock_job_row_is_held (PadlockJobRow *self)
+{
+  return padlock_job_is_finished (self->job) && self->hold_layout && self->shown_full;
+}
+
+/* A done job's verdict has its size and rate in full, whatever the width:
+ * the name beside it gives way (it is cut in the middle).  An error may
+ * be cut, its whole in the tooltip; on two lines (narrow), it wraps. */
+static void
+padlock_job_row_sync_verdict_width (PadlockJobRow *self)
+{
+  gboolean done = self->job && padlock_job_get_state (self->job) == PADLOCK_JOB_DONE;
+  gboolean cut = !self->narrow && !done;
+
+  gtk_label_set_ellipsize (self->verdict_label, cut ? PANGO_ELLIPSIZE_END
+                                                    : PANGO_ELLIPSIZE_NONE);
+  gtk_label_set_max_width_chars (self->verdict_label, cut ? 36 : -1);
+}
+
 /* A finished row is one line: the name, the verdict (what the status or
  * the error label would say) and the actions; what it wrote, and the
  * whole error, in the verdict's tooltip.  Runs after the full layout's
@@ -182,16 +244,18 @@ padlock_job_row_sync_compact (PadlockJobRow *self)
   /* Under the pointer, a row that showed this job in full keeps its
    * height until the pointer leaves the list: no row moves under a
    * click aimed at another. */
-  gboolean compact = padlock_job_is_finished (self->job)
-                     && !(self->hold_layout && self->shown_full);
+  gboolean compact = padlock_job_is_finished (self->job) && !padlock_job_row_is_held (self);
   gboolean done = padlock_job_get_state (self->job) == PADLOCK_JOB_DONE;
-  gboolean failed = gtk_widget_get_visible (GTK_WIDGET (self->error_label));
+  gboolean deleted = done && padlock_job_get_output_deleted (self->job);
+  gboolean failed = padlock_job_get_state (self->job) == PADLOCK_JOB_FAILED
+                    && padlock_job_get_error (self->job);
   GtkLabel *source = failed ? self->error_label : self->status_label;
   g_autofree char *tooltip = NULL;
+  g_autofree char *written = NULL;
 
   self->shown_full = !compact;
   /* Done, the second line names what it wrote ("→ a (1).jpg"); a list
-   * checked by its own name has none. */
+   * checked by its own name has none, nor a file deleted since. */
   gtk_widget_set_visible (GTK_WIDGET (self->subtitle_label),
                           (!compact || done)
                           && *gtk_label_get_text (self->subtitle_label));
@@ -205,18 +269,33 @@ padlock_job_row_sync_compact (PadlockJobRow *self)
     gtk_widget_add_css_class (GTK_WIDGET (self->verdict_label), "error");
   else
     gtk_widget_remove_css_class (GTK_WIDGET (self->verdict_label), "error");
+  padlock_job_row_sync_verdict_width (self);
   /* The name is beside it: "Wrong passphrase", not "… for NAME". */
   if (failed && g_error_matches (padlock_job_get_error (self->job), PADLOCK_ERROR,
                                  PADLOCK_ERROR_BAD_PASSPHRASE))
     gtk_label_set_text (self->verdict_label, _("Wrong passphrase"));
+  else if (done && !padlock_job_get_detail (self->job))
+    {
+      g_autofree char *brief = done_text (self->job, TRUE);
+
+      gtk_label_set_text (self->verdict_label, brief);
+    }
   else
     gtk_label_set_text (self->verdict_label, gtk_label_get_text (source));
   /* The name of what was written, and in which format; or that nothing
-   * was (a failed or cancelled job leaves no output). */
-  tooltip = g_strdup_printf ("%s\n%s", done && !padlock_job_get_checks_list (self->job)
-                                           ? gtk_label_get_text (self->subtitle_label)
-                                           : _("Nothing was written"),
-                             gtk_label_get_text (source));
+   * was (a failed or cancelled job leaves no output), or no longer is. */
+  if (deleted)
+    {
+      g_autofree char *name = padlock_name_display (padlock_job_get_output_name (self->job));
+
+      /* Translators: a row's tooltip, the file the job wrote. */
+      written = g_strdup_printf (_("%s was deleted"), name);
+    }
+  else
+    written = g_strdup (done && !padlock_job_get_checks_list (self->job)
+                        ? gtk_label_get_text (self->subtitle_label)
+                        : _("Nothing was written"));
+  tooltip = g_strdup_printf ("%s\n%s", written, gtk_label_get_text (source));
   if (gtk_widget_get_visible (GTK_WIDGET (self->format_label)))
     {
       char *more = g_strdup_printf ("%s\n%s", tooltip,
@@ -235,8 +314,12 @@ padlock_job_row_sync_label (PadlockJobRow *self,
                             const char    *input_name)
 {
   gboolean compact = gtk_widget_get_visible (GTK_WIDGET (self->verdict_label));
+  /* A failure held in the full layout (its error not shown yet) is said
+   * with its error all the same. */
+  gboolean failed = padlock_job_get_state (self->job) == PADLOCK_JOB_FAILED
+                    && padlock_job_get_error (self->job);
   GtkLabel *state = compact ? self->verdict_label
-                  : gtk_widget_get_visible (GTK_WIDGET (self->error_label)) ? self->error_label
+                  : failed ? self->error_label
                   : self->status_label;
   /* Translators: a row of the list, as a screen reader says it: the
    * file's name, then its state ("Decrypted 2 MB at 40 MB/s"). */
@@ -341,7 +424,76 @@ padlock_job_row_show_verdict (PadlockJobRow *self,
     return;
   gtk_label_set_text (self->signature_label, text);
   gtk_image_set_from_icon_name (self->signature_icon, icon);
-  gtk_widget_add_css_class (self->signature_box, class);
+  if (class)
+    gtk_widget_add_css_class (self->signature_box, class);
+}
+
+/* TEXT without the bidi isolates padlock_name_display put around names:
+ * as a screen reader is told it. */
+static char *
+without_isolates (const char *text)
+{
+  GString *out = g_string_new (NULL);
+
+  for (const char *p = text; *p; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (c != 0x2068 && c != 0x2069)
+        g_string_append_unichar (out, c);
+    }
+  return g_string_free (out, FALSE);
+}
+
+/* A done encryption's line under its name: whom it was signed as and
+ * who can open it, "Signed as Alice · for Bob and you"; nothing for a
+ * passphrase alone (the format line says so while it runs).  The signer
+ * is the key the job signed with: a done job that had one signed. */
+static void
+padlock_job_row_sync_sent (PadlockJobRow *self)
+{
+  PadlockJob *job = self->job;
+  PadlockKey *signer = padlock_job_get_signing_key (job);
+  g_autofree char *openers = padlock_job_dup_openers (job);
+  g_autofree char *text = NULL;
+
+  if (padlock_job_get_state (job) != PADLOCK_JOB_DONE || (!signer && !openers))
+    {
+      padlock_job_row_show_verdict (self, NULL, NULL, NULL, NULL);
+      return;
+    }
+  if (signer)
+    {
+      const char *name = *padlock_key_get_name (signer) ? padlock_key_get_name (signer)
+                                                        : padlock_key_get_label (signer);
+      g_autofree char *shown = padlock_name_display (name);
+
+      text = openers
+             /* Translators: a done encryption's row: the user's key it
+              * was signed with, then who can open it, "Signed as Alice
+              * · for Bob <bob@…> and you". */
+             ? g_strdup_printf (_("Signed as %s · for %s"), shown, openers)
+             /* Translators: a done encryption's row, signed with the
+              * user's key "Alice", for a passphrase. */
+             : g_strdup_printf (_("Signed as %s"), shown);
+    }
+  else
+    /* Translators: a done encryption's row: who can open it, "For Bob
+     * <bob@…> and you". */
+    text = g_strdup_printf (_("For %s"), openers);
+  /* The one-line verdict says "original kept"; here, why. */
+  if (padlock_job_get_original_kept (job))
+    {
+      char *more = g_strdup_printf (_("%s · original kept: only the people chosen can "
+                                      "open the copy, so Padlock cannot check it "
+                                      "before deleting"), text);
+
+      g_free (text);
+      text = more;
+    }
+  padlock_job_row_show_verdict (self, text, without_isolates (text),
+                                signer ? "document-edit-symbolic"
+                                       : "system-users-symbolic", NULL);
 }
 
 /* A checksum list's totals, "2 ok, 0 differ, 3 not here". */
@@ -447,6 +599,14 @@ padlock_job_row_sync_signature (PadlockJobRow *self,
       padlock_job_row_sync_list (self);
       return;
     }
+  if (padlock_job_get_direction (self->job) == PADLOCK_DIRECTION_ENCRYPT)
+    {
+      gtk_widget_set_visible (GTK_WIDGET (self->delete_button), FALSE);
+      gtk_widget_action_set_enabled (GTK_WIDGET (self), "row.delete-output", FALSE);
+      padlock_job_row_offer_verify (self, NULL);
+      padlock_job_row_sync_sent (self);
+      return;
+    }
   gtk_widget_set_visible (GTK_WIDGET (self->delete_button), offer_delete);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "row.delete-output",
                                  offer_delete);
@@ -491,16 +651,20 @@ padlock_job_row_sync_buttons (PadlockJobRow *self,
   gboolean live = state == PADLOCK_JOB_RUNNING
                   || state == PADLOCK_JOB_CHECKING_OUTPUT
                   || state == PADLOCK_JOB_QUEUED;
-  /* Open Without Saving (issue 38): no file to show or open. */
+  /* Open Without Saving (issue 38): no file to show or open; nor once
+   * the file was deleted (Delete, beside a bad signature). */
   gboolean in_memory = padlock_job_get_open_without_saving (job);
-  gboolean can_show = (state == PADLOCK_JOB_DONE && !in_memory)
+  gboolean deleted = padlock_job_get_output_deleted (job);
+  gboolean can_show = (state == PADLOCK_JOB_DONE && !in_memory && !deleted)
                       || (list && padlock_job_get_checksums (job));
   gboolean can_open = state == PADLOCK_JOB_DONE && !encrypt && !sign
-                      && !checked
+                      && !checked && !deleted
                       && (!in_memory || padlock_job_get_memfd (job));
-  gboolean can_retry = state == PADLOCK_JOB_FAILED
-                       && g_error_matches (error, PADLOCK_ERROR,
-                                           PADLOCK_ERROR_BAD_PASSPHRASE);
+  gboolean wrong_passphrase = state == PADLOCK_JOB_FAILED
+                              && g_error_matches (error, PADLOCK_ERROR,
+                                                  PADLOCK_ERROR_BAD_PASSPHRASE);
+  /* A cancelled job runs again as it was (padlock_window_try_again). */
+  gboolean can_retry = wrong_passphrase || state == PADLOCK_JOB_CANCELLED;
   g_autofree char *cancel_label = NULL;
   g_autofree char *show_label = NULL;
   g_autofree char *open_label = NULL;
@@ -530,7 +694,17 @@ padlock_job_row_sync_buttons (PadlockJobRow *self,
                                 output_said);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->open_button),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, open_label, -1);
-  retry_label = g_strdup_printf (_("Try %s again with another passphrase"), input_said);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "row.retry", can_retry);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->retry_button),
+                               wrong_passphrase ? _("Enter another passphrase")
+                               /* Translators: Try Again's tooltip on a
+                                * cancelled job's row. */
+                               : _("Start it again"));
+  retry_label = wrong_passphrase
+                ? g_strdup_printf (_("Try %s again with another passphrase"), input_said)
+                /* Translators: Try Again, as a screen reader says it on a
+                 * cancelled job's row. */
+                : g_strdup_printf (_("Try %s again"), input_said);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->retry_button),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, retry_label, -1);
 }
@@ -563,18 +737,22 @@ padlock_job_row_sync (PadlockJobRow *self)
   g_autofree char *status = status_text (job);
   g_autofree char *row_said = NULL;
   const GError *error = padlock_job_get_error (job);
+  gboolean held = padlock_job_row_is_held (self);
 
   gtk_image_set_from_icon_name (self->icon, encrypt ? "changes-prevent-symbolic"
                                             : sign ? "document-edit-symbolic"
                                             : "changes-allow-symbolic");
   gtk_label_set_text (self->title_label, input_name);
   gtk_widget_set_visible (GTK_WIDGET (self->name_warning), deceptive);
-  /* Empty (hidden) for a list checked by its own name. */
-  subtitle = to_other ? g_strdup_printf ("→ %s", output_name) : g_strdup ("");
+  /* Empty (hidden) for a list checked by its own name, and once the
+   * output was deleted: the arrow would point at nothing. */
+  subtitle = to_other && !padlock_job_get_output_deleted (job)
+             ? g_strdup_printf ("→ %s", output_name) : g_strdup ("");
   gtk_label_set_text (self->subtitle_label, subtitle);
   gtk_progress_bar_set_fraction (self->progress_bar, padlock_job_get_progress (job));
   gtk_widget_set_visible (GTK_WIDGET (self->progress_bar),
-                          state != PADLOCK_JOB_FAILED && state != PADLOCK_JOB_CANCELLED);
+                          held || (state != PADLOCK_JOB_FAILED
+                                   && state != PADLOCK_JOB_CANCELLED));
   /* A folder's job says what it is counting or reading, and what it left
    * out (padlock_job_get_detail). */
   if (padlock_job_get_detail (job))
@@ -607,7 +785,7 @@ padlock_job_row_sync (PadlockJobRow *self)
     }
 
   gtk_widget_set_visible (GTK_WIDGET (self->error_label),
-                          state == PADLOCK_JOB_FAILED && error);
+                          state == PADLOCK_JOB_FAILED && error && !held);
   if (state == PADLOCK_JOB_FAILED && error)
     {
       if (g_error_matches (error, PADLOCK_ERROR, PADLOCK_ERROR_BAD_PASSPHRASE))
@@ -628,6 +806,10 @@ padlock_job_row_sync (PadlockJobRow *self)
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->progress_bar),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, input_said, -1);
   padlock_job_row_sync_signature (self, output_said);
+  /* Said already (the row's accessible name), shown once the pointer
+   * leaves: a second line would move the rows under it. */
+  if (held)
+    gtk_widget_set_visible (self->signature_box, FALSE);
   padlock_job_row_sync_compact (self);
   /* A detached signature is said with the file it vouches for, as it
    * shows: "iso.img.sig → iso.img". */
@@ -698,6 +880,19 @@ open_action (GtkWidget  *widget,
     padlock_save_as_run (widget, job);
   else if (output)
     padlock_open_file (widget, output);
+}
+
+/* Try Again: the window asks again or runs the job again. */
+static void
+retry_action (GtkWidget  *widget,
+              const char *action_name,
+              GVariant   *parameter)
+{
+  PadlockJob *job = PADLOCK_JOB_ROW (widget)->job;
+  GtkWidget *window = gtk_widget_get_ancestor (widget, PADLOCK_TYPE_WINDOW);
+
+  if (job && window)
+    padlock_window_try_again (PADLOCK_WINDOW (window), job);
 }
 
 static void
@@ -861,6 +1056,7 @@ padlock_job_row_class_init (PadlockJobRowClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Delete, 0, "row.cancel", NULL);
   gtk_widget_class_install_action (widget_class, "row.show", NULL, show_action);
   gtk_widget_class_install_action (widget_class, "row.open", NULL, open_action);
+  gtk_widget_class_install_action (widget_class, "row.retry", NULL, retry_action);
   gtk_widget_class_install_action (widget_class, "row.delete-output", NULL,
                                    delete_output_action);
 }
@@ -912,6 +1108,7 @@ padlock_job_row_set_job (PadlockJobRow *self,
       gtk_widget_action_set_enabled (GTK_WIDGET (self), "row.cancel", FALSE);
       gtk_widget_action_set_enabled (GTK_WIDGET (self), "row.show", FALSE);
       gtk_widget_action_set_enabled (GTK_WIDGET (self), "row.open", FALSE);
+      gtk_widget_action_set_enabled (GTK_WIDGET (self), "row.retry", FALSE);
     }
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_JOB]);
 }
@@ -966,7 +1163,6 @@ padlock_job_row_set_narrow (PadlockJobRow *self,
   gtk_widget_set_hexpand (verdict, narrow);
   gtk_label_set_xalign (self->verdict_label, narrow ? 0 : 1);
   gtk_label_set_wrap (self->verdict_label, narrow);
-  gtk_label_set_ellipsize (self->verdict_label, narrow ? PANGO_ELLIPSIZE_NONE
-                                                       : PANGO_ELLIPSIZE_END);
+  padlock_job_row_sync_verdict_width (self);
   gtk_widget_set_visible (self->narrow_box, narrow);
 }

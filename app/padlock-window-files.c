@@ -272,9 +272,12 @@ show_next_request (PadlockWindow *self)
       format = padlock_profile_summary (config.profile);
       padlock_passphrase_dialog_set_format (self->dialog, format);
       padlock_job_config_clear (&config);
-      add_people (self);
+      /* A job tried again keeps its people and its signer. */
       if (self->request->files)
-        add_sign_as (self, self->request);
+        {
+          add_people (self);
+          add_sign_as (self, self->request);
+        }
     }
   g_signal_connect_object (self->dialog, "finished",
                            G_CALLBACK (on_dialog_finished), self, 0);
@@ -386,6 +389,54 @@ padlock_window_retry_failed (PadlockWindow *self)
     }
   if (jobs->len)
     ask_again (self, jobs, FALSE);
+}
+
+/* A cancelled job runs again as it was: at once when it needs no
+ * passphrase (padlock_job_can_retry_alone), else once the passphrase
+ * (the finished job let it go) is asked for again, with no error. */
+static void
+try_cancelled_again (PadlockWindow *self,
+                     PadlockJob    *job)
+{
+  g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_object_unref);
+  PadlockRequest *request;
+
+  if (padlock_job_can_retry_alone (job))
+    {
+      padlock_job_retry (job, NULL);
+      return;
+    }
+  g_ptr_array_add (files, g_object_ref (padlock_job_get_input (job)));
+  request = g_new0 (PadlockRequest, 1);
+  request->mode = padlock_job_get_direction (job) == PADLOCK_DIRECTION_ENCRYPT
+                  ? PADLOCK_PASSPHRASE_ENCRYPT : PADLOCK_PASSPHRASE_DECRYPT;
+  request->jobs = g_ptr_array_new_with_free_func (g_object_unref);
+  g_ptr_array_add (request->jobs, g_object_ref (job));
+  request->heading = request_heading (request->mode, files);
+  push_request (self, request);
+}
+
+void
+padlock_window_try_again (PadlockWindow *self,
+                          PadlockJob    *job)
+{
+  gboolean asking;
+
+  g_return_if_fail (PADLOCK_IS_WINDOW (self));
+  g_return_if_fail (PADLOCK_IS_JOB (job));
+
+  if (padlock_job_get_state (job) == PADLOCK_JOB_FAILED)
+    {
+      padlock_window_retry_failed (self);
+      return;
+    }
+  if (padlock_job_get_state (job) != PADLOCK_JOB_CANCELLED)
+    return;
+  asking = request_has_job (self->request, job);
+  for (GList *l = self->requests.head; l && !asking; l = l->next)
+    asking = request_has_job (l->data, job);
+  if (!asking)
+    try_cancelled_again (self, job);
 }
 
 static void

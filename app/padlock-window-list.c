@@ -75,10 +75,16 @@ on_width_changed (PadlockWindow *self)
   set_rows (GTK_WIDGET (self->job_list), padlock_job_row_set_narrow, narrow);
 }
 
+/* While the pointer is over the list nothing above it changes height
+ * either: the header keeps at least the height it had, and "Only
+ * Failures" (a line of its own) waits to appear until the pointer
+ * leaves. */
 static void
 on_pointer_enter (PadlockWindow *self)
 {
   self->pointer_in_list = TRUE;
+  gtk_widget_set_size_request (self->summary_box, -1,
+                               gtk_widget_get_height (self->summary_box));
   set_rows (GTK_WIDGET (self->job_list), padlock_job_row_set_hold_layout, TRUE);
 }
 
@@ -86,7 +92,9 @@ static void
 on_pointer_leave (PadlockWindow *self)
 {
   self->pointer_in_list = FALSE;
+  gtk_widget_set_size_request (self->summary_box, -1, -1);
   set_rows (GTK_WIDGET (self->job_list), padlock_job_row_set_hold_layout, FALSE);
+  padlock_window_update_summary (self);
 }
 
 static void
@@ -104,6 +112,82 @@ unbind_row (GtkListItemFactory *factory,
             gpointer            user_data)
 {
   padlock_job_row_set_job (PADLOCK_JOB_ROW (gtk_list_item_get_child (item)), NULL);
+}
+
+/* The list follows new jobs (the newest in sight) until the user
+ * scrolls away from its end; scrolling back to the end follows again.
+ * A few pixels short of the end is the end: the list view's estimates
+ * of rows not yet seen move it by as much. */
+#define END_SLACK 8
+/* Frames the list follows for at most, until its end stays put (the
+ * estimates of the new rows give way to their measures). */
+#define FOLLOW_FRAMES 30
+
+static double
+end_of (GtkAdjustment *adjustment)
+{
+  return gtk_adjustment_get_upper (adjustment) - gtk_adjustment_get_page_size (adjustment);
+}
+
+/* At the end, the list follows; it stops when the user moves up, which
+ * moves the value and not the list's length: rows that change height or
+ * come (the length changes with the value) decide nothing. */
+static void
+on_scrolled (GtkAdjustment *adjustment,
+             PadlockWindow *self)
+{
+  double value = gtk_adjustment_get_value (adjustment);
+  double upper = gtk_adjustment_get_upper (adjustment);
+
+  if (value >= end_of (adjustment) - END_SLACK)
+    self->scrolled_away = FALSE;
+  else if (!self->following && upper == self->scrolled_upper && value < self->scrolled_value)
+    self->scrolled_away = TRUE;
+  self->scrolled_value = value;
+  self->scrolled_upper = upper;
+}
+
+/* Each frame, to the end (where the new jobs are), until it is there
+ * two frames running. */
+static gboolean
+follow_tick (GtkWidget     *widget,
+             GdkFrameClock *clock,
+             gpointer       user_data)
+{
+  PadlockWindow *self = user_data;
+  GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (self->scroller);
+  gboolean there = gtk_adjustment_get_value (adjustment) >= end_of (adjustment) - 0.5;
+
+  if (self->scrolled_away || (there && self->follow_frames > 0 && self->follow_there)
+      || ++self->follow_frames > FOLLOW_FRAMES)
+    {
+      self->follow_id = 0;
+      return G_SOURCE_REMOVE;
+    }
+  self->follow_there = there;
+  self->following = TRUE;
+  gtk_adjustment_set_value (adjustment, end_of (adjustment));
+  self->following = FALSE;
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+on_jobs_changed (GListModel    *model,
+                 guint          position,
+                 guint          removed,
+                 guint          added,
+                 PadlockWindow *self)
+{
+  /* New jobs come at the end; others (a job tried again, back through
+   * the filter) are where the user put the list. */
+  if (!added || self->scrolled_away
+      || position + added != g_list_model_get_n_items (model))
+    return;
+  self->follow_frames = 0;
+  self->follow_there = FALSE;
+  if (!self->follow_id)
+    self->follow_id = gtk_widget_add_tick_callback (GTK_WIDGET (self->job_list),
+                                                    follow_tick, self, NULL);
 }
 
 static gboolean
@@ -162,7 +246,11 @@ void
 padlock_window_list_sync_failures (PadlockWindow *self,
                                    guint          n_failures)
 {
-  gtk_widget_set_visible (GTK_WIDGET (self->failures_button), n_failures > 0);
+  gboolean shown = gtk_widget_get_visible (GTK_WIDGET (self->failures_button));
+
+  /* Not while the pointer is over the list (on_pointer_enter). */
+  gtk_widget_set_visible (GTK_WIDGET (self->failures_button),
+                          n_failures > 0 && (shown || !self->pointer_in_list));
   if (!n_failures)
     gtk_toggle_button_set_active (self->failures_button, FALSE);
 }
@@ -192,6 +280,11 @@ padlock_window_init_list (PadlockWindow *self)
   g_signal_connect_swapped (motion, "leave", G_CALLBACK (on_pointer_leave), self);
   gtk_widget_add_controller (GTK_WIDGET (self->job_list), motion);
   g_signal_connect (self, "notify::default-width", G_CALLBACK (on_width_changed), NULL);
+  /* After the list view's own handler: it knows the new rows. */
+  g_signal_connect (self->job_filter_model, "items-changed",
+                    G_CALLBACK (on_jobs_changed), self);
+  g_signal_connect (gtk_scrolled_window_get_vadjustment (self->scroller), "value-changed",
+                    G_CALLBACK (on_scrolled), self);
   on_width_changed (self);
   g_signal_connect_object (self->failures_button, "toggled",
                            G_CALLBACK (on_failures_toggled), self, G_CONNECT_SWAPPED);
@@ -200,6 +293,9 @@ padlock_window_init_list (PadlockWindow *self)
 void
 padlock_window_dispose_list (PadlockWindow *self)
 {
+  if (self->follow_id && self->job_list)
+    gtk_widget_remove_tick_callback (GTK_WIDGET (self->job_list), self->follow_id);
+  self->follow_id = 0;
   g_clear_handle_id (&self->filter_id, g_source_remove);
   g_clear_object (&self->failures_filter);
 }

@@ -87,8 +87,17 @@ struct _PadlockWindow
   guint idle_ticks;
   gboolean quitting;            /* confirmed: the jobs are being stopped */
   gboolean quit_app;            /* and the application quits after */
+  gboolean finish_scheduled;    /* finish_quitting is on its way */
   gboolean pointer_in_list;     /* finished rows keep their height */
   gboolean narrow_rows;         /* below 500 px: rows on two lines */
+  gboolean scrolled_away;       /* the user left the list's end: new
+                                 * jobs do not move it */
+  gboolean following;           /* the list moves to a new job */
+  double scrolled_value;        /* the list's position and length at */
+  double scrolled_upper;        /* its last move */
+  guint follow_id;              /* its tick callback, while it moves */
+  guint follow_frames;          /* frames it moved in */
+  gboolean follow_there;        /* at the end at the last frame */
   gboolean earlier_batches;     /* the list holds jobs of an earlier batch */
 };
 

@@ -37,7 +37,9 @@ count_jobs (PadlockWindow *self,
 }
 
 /* PHRASE after " · ", whole on its line ("2 running", never "2 /
- * running"): the label wraps only between phrases. */
+ * running"): the label wraps only between phrases, after the "·" (held
+ * to the phrase before it by a no-break space), so that no line starts
+ * with one. */
 static void
 append_phrase (GString    *text,
                const char *phrase)
@@ -46,7 +48,7 @@ append_phrase (GString    *text,
   g_autofree char *whole = g_strjoinv ("\u00a0", words);
 
   if (text->len)
-    g_string_append (text, " · ");
+    g_string_append (text, "\u00a0· ");
   g_string_append (text, whole);
 }
 
@@ -105,8 +107,22 @@ set_quit_heading (AdwMessageDialog *dialog,
                                      n);
 }
 
-/* The question follows the jobs: its count as they end, and gone when
- * none is left to stop (the window stays; quitting asks nothing then). */
+static gboolean finish_quitting (gpointer user_data);
+
+/* Once: the jobs' ends and the question's may both come to it. */
+static void
+schedule_finish (PadlockWindow *self)
+{
+  if (self->finish_scheduled)
+    return;
+  self->finish_scheduled = TRUE;
+  g_idle_add_full (G_PRIORITY_DEFAULT, finish_quitting, g_object_ref (self),
+                   g_object_unref);
+}
+
+/* The question follows the jobs: its count as they end; and when none
+ * is left to stop, the question is moot and the window closes (or the
+ * application quits) as the user asked. */
 static void
 sync_quit_dialog (PadlockWindow   *self,
                   const JobCounts *counts)
@@ -120,8 +136,9 @@ sync_quit_dialog (PadlockWindow   *self,
       set_quit_heading (self->quit_dialog, n);
       return;
     }
-  self->quit_app = FALSE;
   gtk_window_destroy (GTK_WINDOW (g_steal_pointer (&self->quit_dialog)));
+  self->quitting = TRUE;
+  schedule_finish (self);
 }
 
 void
@@ -266,8 +283,7 @@ on_quit_response (AdwMessageDialog *dialog,
   self->quitting = TRUE;
   padlock_queue_cancel_all (self->queue);
   if (!padlock_queue_get_busy (self->queue))
-    g_idle_add_full (G_PRIORITY_DEFAULT, finish_quitting, g_object_ref (self),
-                     g_object_unref);
+    schedule_finish (self);
 }
 
 gboolean
@@ -324,8 +340,7 @@ static void
 on_busy_changed (PadlockWindow *self)
 {
   if (self->quitting && !padlock_queue_get_busy (self->queue))
-    g_idle_add_full (G_PRIORITY_DEFAULT, finish_quitting, g_object_ref (self),
-                     g_object_unref);
+    schedule_finish (self);
 
   if (padlock_queue_get_busy (self->queue))
     {

@@ -37,6 +37,12 @@ void           padlock_window_choose_files (PadlockWindow   *self,
 gboolean       padlock_window_ask_to_quit  (PadlockWindow   *self,
                                             gboolean         quit_app);
 
+/* A row's "Try Again": JOB failed on a wrong passphrase, every such job
+ * is asked for again (win.retry); JOB was cancelled, it runs again as it
+ * was, asking first for the passphrase when it had one. */
+void           padlock_window_try_again    (PadlockWindow   *self,
+                                            PadlockJob      *job);
+
 /* Open Without Saving (issue 38): FILES decrypted into memory, each
  * opened in its viewer once authenticated (padlock-window-open.c). */
 void padlock_window_open_without_saving (PadlockWindow  *self,

@@ -813,7 +813,7 @@ test_counts_and_quit (void)
   at_answer (at_wait_dialog (window), PASSPHRASE);
   job = at_find_job (window, "video.mkv");
   g_assert_true (at_wait_until (job_has_progress, job, TIMEOUT_MS));
-  g_assert_cmpstr (gtk_label_get_text (window->files_label), ==, "1\u00a0running · 2\u00a0waiting");
+  g_assert_cmpstr (gtk_label_get_text (window->files_label), ==, "1\u00a0running\u00a0· 2\u00a0waiting");
   g_assert_cmpstr (gtk_label_get_text (window->throughput_label), !=, "Done");
 
   /* Ctrl+Q asks (the main loop does not run in between: no job can end
@@ -867,7 +867,7 @@ test_counts_and_quit (void)
   at_answer (at_wait_dialog (window), PASSPHRASE);
   g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
   /* Two batches in the list: the counts say so. */
-  g_assert_cmpstr (gtk_label_get_text (window->files_label), ==, "1\u00a0done · 1\u00a0failed · this\u00a0session");
+  g_assert_cmpstr (gtk_label_get_text (window->files_label), ==, "1\u00a0done\u00a0· 1\u00a0failed\u00a0· this\u00a0session");
   g_assert_cmpstr (gtk_label_get_text (window->throughput_label), ==, "Done");
   g_settings_reset (window->settings, "concurrency");
 

@@ -369,6 +369,36 @@ plain_output_name (PadlockJob *self)
   return self->hidden_name ? self->hidden_name : self->archive_name;
 }
 
+/* What a job needs besides a passphrase to run: keys to decrypt with,
+ * a signature to check, people to encrypt to, a key to sign with. */
+static gboolean
+runs_without_passphrase (PadlockJob *self)
+{
+  switch (self->direction)
+    {
+    case PADLOCK_DIRECTION_DECRYPT:
+      return self->held_keys != NULL || padlock_job_get_verifies (self)
+             || self->checks_only;
+    case PADLOCK_DIRECTION_ENCRYPT:
+      return self->recipients != NULL;
+    case PADLOCK_DIRECTION_SIGN:
+      return self->sign_key != NULL;
+    default:
+      return FALSE;
+    }
+}
+
+gboolean
+padlock_job_can_retry_alone (PadlockJob *self)
+{
+  g_return_val_if_fail (PADLOCK_IS_JOB (self), FALSE);
+
+  /* An encryption that a passphrase opened too would lose it. */
+  if (self->direction == PADLOCK_DIRECTION_ENCRYPT && self->with_passphrase)
+    return FALSE;
+  return runs_without_passphrase (self);
+}
+
 void
 padlock_job_start (PadlockJob *self,
                    int         threads)
@@ -378,15 +408,7 @@ padlock_job_start (PadlockJob *self,
 
   g_return_if_fail (PADLOCK_IS_JOB (self));
   g_return_if_fail (self->state == PADLOCK_JOB_QUEUED);
-  g_return_if_fail (self->secret != NULL
-                    || ((self->held_keys != NULL
-                         || padlock_job_get_verifies (self)
-                         || self->checks_only)
-                        && self->direction == PADLOCK_DIRECTION_DECRYPT)
-                    || (self->recipients != NULL
-                        && self->direction == PADLOCK_DIRECTION_ENCRYPT)
-                    || (self->sign_key != NULL
-                        && self->direction == PADLOCK_DIRECTION_SIGN));
+  g_return_if_fail (self->secret != NULL || runs_without_passphrase (self));
 
   run = g_new0 (PadlockJobRun, 1);
   run->plaintext_size = -1;
@@ -525,7 +547,7 @@ padlock_job_retry (PadlockJob    *self,
 {
   g_return_if_fail (PADLOCK_IS_JOB (self));
   g_return_if_fail (secret != NULL || self->held_keys != NULL
-                    || self->direction == PADLOCK_DIRECTION_SIGN);
+                    || padlock_job_can_retry_alone (self));
   g_return_if_fail (padlock_job_is_finished (self));
 
   if (secret)

@@ -292,9 +292,14 @@ const char       *padlock_job_get_opened_in     (PadlockJob       *self);
 void              padlock_job_set_opened_in     (PadlockJob       *self,
                                                  const char       *app_name);
 /* A failed job goes back to the queue, with a new passphrase; or, for a
- * job with held keys, with none: gpg-agent's pinentry asks again. */
+ * job with held keys, with none: gpg-agent's pinentry asks again; or,
+ * when padlock_job_can_retry_alone, with none. */
 void              padlock_job_retry             (PadlockJob       *self,
                                                  PadlockSecret    *secret);
+/* Whether JOB can run again without a passphrase (a finished job has
+ * none left): it had none, and runs with keys, checks a signature, signs,
+ * or encrypts to people only. */
+gboolean          padlock_job_can_retry_alone   (PadlockJob       *self);
 /* Stops a running job (its partial output goes) or drops a queued one. */
 void              padlock_job_cancel            (PadlockJob       *self);
 
