@@ -136,7 +136,8 @@ padlock_passphrase_dialog_update (PadlockPassphraseDialog *self)
       return;
     }
 
-  people = self->people && padlock_people_has_people (self->people);
+  /* People, or "you" alone: the passphrase is optional. */
+  people = self->people && padlock_people_has_recipients (self->people);
   if (!*text)
     {
       gtk_level_bar_set_value (self->strength_bar, 0);
