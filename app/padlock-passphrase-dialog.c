@@ -5,6 +5,8 @@
 #include <gcrypt.h>
 #include <glib/gi18n.h>
 
+#include "padlock-narrow.h"
+
 G_DEFINE_FINAL_TYPE (PadlockPassphraseDialog, padlock_passphrase_dialog, ADW_TYPE_WINDOW)
 
 enum {
@@ -403,6 +405,7 @@ padlock_passphrase_dialog_new (GtkWindow             *parent,
                        "title", encrypt ? _("Encrypt") : _("Decrypt"),
                        NULL);
   self->mode = mode;
+  padlock_dialog_fit_parent (GTK_WINDOW (self), parent);
   gtk_label_set_text (self->heading_label, heading);
   gtk_button_set_label (self->ok_button, encrypt ? _("_Encrypt") : _("_Decrypt"));
   gtk_label_set_text (self->error_label, error ? error : "");

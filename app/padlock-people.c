@@ -5,6 +5,7 @@
 #include <glib/gi18n.h>
 
 #include "padlock-name.h"
+#include "padlock-narrow.h"
 #include "padlock-person-page.h"
 #include "padlock-profile.h"
 #include "padlock-signature.h"
@@ -468,6 +469,7 @@ show_me (PadlockPeople *self)
       /* An underscore of the name is no mnemonic: "__" draws one. */
       label = g_strdup_printf (_("Also encrypt to _me (%s)"), unmarked);
       gtk_check_button_set_label (self->me_check, label);
+      padlock_check_button_wrap (self->me_check);
     }
 }
 

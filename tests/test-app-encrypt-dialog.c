@@ -392,7 +392,7 @@ test_warning (void)
   g_assert_null (strstr (labels, eve_fpr));
   buttons = at_reader_list (reader, "push button");
   g_assert_nonnull (strstr (buttons, "Verify…"));
-  at_screenshot (GTK_WIDGET (dialog), "people-warning");
+  at_screenshot (GTK_WIDGET (dialog), "encrypt-dialog-warning");
   /* Return on the focused button: not used. */
   at_reader_key (reader, "Return");
   at_settle (300);
@@ -450,7 +450,7 @@ log_widest (GtkWidget *root, int depth)
     {
       if (!gtk_widget_get_visible (c))
         continue;
-      if (depth < 20 && min_width (c) > 60)
+      if (depth < 24 && min_width (c) > 150)
         {
           g_test_message ("%*s%s %d%s%s", depth * 2, "", G_OBJECT_TYPE_NAME (c),
                           min_width (c),
@@ -526,6 +526,54 @@ test_narrow_dialog (void)
   g_unsetenv ("LANGUAGE");
 }
 
+static void
+find_rows (GtkWidget *widget, GPtrArray *rows)
+{
+  if (PADLOCK_IS_JOB_ROW (widget))
+    g_ptr_array_add (rows, widget);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child;
+       child = gtk_widget_get_next_sibling (child))
+    find_rows (child, rows);
+}
+
+/* The bounds of NAME (a template child of ROW) in ROW. */
+static graphene_rect_t
+bounds_in_row (GtkWidget *row, const char *name)
+{
+  GtkWidget *child = GTK_WIDGET (gtk_widget_get_template_child (row, PADLOCK_TYPE_JOB_ROW,
+                                                                name));
+  graphene_rect_t rect;
+
+  g_assert_true (gtk_widget_get_mapped (child));
+  g_assert_true (gtk_widget_compute_bounds (child, row, &rect));
+  return rect;
+}
+
+/* In the row of the bad signature: the verdict under the name, Delete,
+ * Show and Open on a line under the verdict, within the row. */
+static void
+check_row_lines (PadlockWindow *window)
+{
+  g_autoptr(GPtrArray) rows = g_ptr_array_new ();
+  PadlockJob *job = at_find_job (window, "contract-badsig.txt.gpg");
+  GtkWidget *row = NULL;
+  graphene_rect_t title, verdict, delete, open;
+
+  find_rows (GTK_WIDGET (window->job_list), rows);
+  for (guint i = 0; i < rows->len; i++)
+    if (padlock_job_row_get_job (rows->pdata[i]) == job)
+      row = rows->pdata[i];
+  g_assert_nonnull (row);
+  title = bounds_in_row (row, "title_label");
+  verdict = bounds_in_row (row, "verdict_label");
+  delete = bounds_in_row (row, "delete_button");
+  open = bounds_in_row (row, "open_button");
+  g_assert_cmpfloat (verdict.origin.y, >=, title.origin.y + title.size.height);
+  g_assert_cmpfloat (delete.origin.y, >=, verdict.origin.y + verdict.size.height);
+  g_assert_cmpfloat (open.origin.y, ==, delete.origin.y);
+  g_assert_cmpfloat (open.origin.x + open.size.width, <=, gtk_widget_get_width (row));
+}
+
 /* A 360 px window with finished rows whose buttons are Delete, Show and
  * Open (a bad signature), Show and Open (a good one), and Verify… (a
  * key not verified): the window stays 360 px wide, the rows put their
@@ -570,6 +618,7 @@ check_narrow_rows (const char *language)
   }
   g_assert_cmpint (min_width (GTK_WIDGET (window)), <=, NARROW);
   g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window)), <=, NARROW);
+  check_row_lines (window);
   at_close_window (window);
 }
 
