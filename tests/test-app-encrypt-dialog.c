@@ -263,6 +263,9 @@ test_search_keys (void)
   g_assert_nonnull (strstr (seen, "Bob <bob@example.org>"));
   at_reader_key (reader, "Return");
   at_settle (300);
+  /* Not the dialog's default: it is still open, nothing encrypted. */
+  g_assert_true (window->dialog == dialog);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (window->queue)), ==, 0);
   g_assert_cmpuint (people->chosen->len, ==, 1);
   g_assert_cmpstr (chosen_fpr (people, 0), ==, bob_fpr);
   g_assert_true (gtk_check_button_get_active (people->me_check));
