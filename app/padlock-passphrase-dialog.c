@@ -5,6 +5,8 @@
 #include <gcrypt.h>
 #include <glib/gi18n.h>
 
+#include "padlock-narrow.h"
+
 G_DEFINE_FINAL_TYPE (PadlockPassphraseDialog, padlock_passphrase_dialog, ADW_TYPE_WINDOW)
 
 enum {
@@ -136,7 +138,8 @@ padlock_passphrase_dialog_update (PadlockPassphraseDialog *self)
       return;
     }
 
-  people = self->people && padlock_people_has_people (self->people);
+  /* People, or "you" alone: the passphrase is optional. */
+  people = self->people && padlock_people_has_recipients (self->people);
   if (!*text)
     {
       gtk_level_bar_set_value (self->strength_bar, 0);
@@ -402,6 +405,7 @@ padlock_passphrase_dialog_new (GtkWindow             *parent,
                        "title", encrypt ? _("Encrypt") : _("Decrypt"),
                        NULL);
   self->mode = mode;
+  padlock_dialog_fit_parent (GTK_WINDOW (self), parent);
   gtk_label_set_text (self->heading_label, heading);
   gtk_button_set_label (self->ok_button, encrypt ? _("_Encrypt") : _("_Decrypt"));
   gtk_label_set_text (self->error_label, error ? error : "");

@@ -19,6 +19,7 @@ struct _PadlockPeople
   GtkLabel *warning_label;
   GtkLabel *warning_detail_label;
   GtkButton *warning_use_button;
+  GtkButton *warning_cancel_button; /* "Don't Use It", the safe one */
   GtkListBox *chosen_list;      /* the people, removable */
   GtkCheckButton *me_check;     /* "Also encrypt to me (…)" */
   GtkCheckButton *hide_check;   /* "Hide recipients" */
@@ -32,6 +33,7 @@ struct _PadlockPeople
   PadlockRecipients *recipients; /* of the current choice, or NULL */
   GCancellable *loading;        /* reading RECIPIENTS' certificates */
   char *format;
+  char *matched;                /* the search text match_list is for */
   gulong loaded_id;
 
   gboolean passphrase;

@@ -5,8 +5,10 @@
 #include <glib/gi18n.h>
 
 #include "padlock-name.h"
+#include "padlock-narrow.h"
 #include "padlock-person-page.h"
 #include "padlock-profile.h"
+#include "padlock-signature.h"
 
 #define MAX_MATCHES 8
 
@@ -160,6 +162,8 @@ show_matches (PadlockPeople *self)
   guint shown = 0;
 
   clear_list (self->match_list);
+  g_free (self->matched);
+  self->matched = g_strdup (text);
   if (*text)
     found = padlock_keyring_search (self->keyring, text);
   for (guint i = 0; found && i < found->len && shown < MAX_MATCHES; i++)
@@ -202,6 +206,20 @@ show_matches (PadlockPeople *self)
   gtk_widget_set_visible (GTK_WIDGET (self->match_list), *text != '\0');
 }
 
+/* The matches of what the search holds now: the field tells of a change
+ * only after a pause, and a key pressed before it (Down, Return) must
+ * not act on the matches of what was typed before. */
+static void
+update_matches (PadlockPeople *self)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->search_entry));
+
+  if (g_strcmp0 (self->matched, text) != 0)
+    show_matches (self);
+}
+
+/* Picked, the search is emptied and keeps the focus, for the next
+ * person (the match that had it is gone). */
 static void
 add_person (PadlockPeople *self,
             PadlockKey    *key)
@@ -210,6 +228,7 @@ add_person (PadlockPeople *self,
     g_ptr_array_add (self->chosen, g_object_ref (key));
   gtk_editable_set_text (GTK_EDITABLE (self->search_entry), "");
   choice_changed (self);
+  gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
 }
 
 static void
@@ -232,6 +251,7 @@ pick (PadlockPeople *self,
   g_autofree char *warning = NULL;
   g_autofree char *detail = NULL;
   g_autofree char *owner = NULL;
+  g_autofree char *fingerprint = NULL;
 
   if (match == PADLOCK_RECIPIENT_VERIFIED
       || match == PADLOCK_RECIPIENT_FINGERPRINT)
@@ -246,10 +266,13 @@ pick (PadlockPeople *self,
   owner = owner_name (key, uid);
   warning = g_strdup_printf (_("Padlock cannot tell that this key belongs to %s"),
                              owner);
+  /* In groups of four, as it is read aloud and as the key's page and
+   * gpg show it. */
+  fingerprint = padlock_fingerprint_grouped (padlock_key_get_fingerprint (key));
   detail = g_strdup_printf (_("Nobody you trust has certified it. Anyone can make "
                               "a key with any name on it: compare its fingerprint "
                               "with %s first, for instance on the phone: %s"),
-                            owner, padlock_key_get_fingerprint (key));
+                            owner, fingerprint);
   gtk_label_set_text (self->warning_label, warning);
   gtk_label_set_text (self->warning_detail_label, detail);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->warning_box),
@@ -257,7 +280,9 @@ pick (PadlockPeople *self,
                                   GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, detail,
                                   -1);
   gtk_widget_set_visible (self->warning_box, TRUE);
-  gtk_widget_grab_focus (GTK_WIDGET (self->warning_use_button));
+  /* The safe answer has the focus: Return, pressed once more after the
+   * search's, must not use a key nobody verified. */
+  gtk_widget_grab_focus (GTK_WIDGET (self->warning_cancel_button));
 }
 
 static void
@@ -274,6 +299,7 @@ on_match_activated (PadlockPeople *self,
 static void
 on_search_activate (PadlockPeople *self)
 {
+  update_matches (self);
   for (GtkWidget *row = gtk_widget_get_first_child (GTK_WIDGET (self->match_list));
        row; row = gtk_widget_get_next_sibling (row))
     if (gtk_list_box_row_get_activatable (GTK_LIST_BOX_ROW (row))
@@ -287,7 +313,63 @@ on_search_activate (PadlockPeople *self)
 static void
 on_search_changed (PadlockPeople *self)
 {
-  show_matches (self);
+  update_matches (self);
+}
+
+/* Down from the search goes into the matches, to the first that can be
+ * picked, and nowhere else: not on to "Also encrypt to me", which the
+ * Return meant for a match would untick. */
+static gboolean
+on_search_key_pressed (PadlockPeople   *self,
+                       guint            keyval,
+                       guint            keycode,
+                       GdkModifierType  state)
+{
+  if ((keyval != GDK_KEY_Down && keyval != GDK_KEY_KP_Down)
+      || (state & (GDK_SHIFT_MASK | GDK_CONTROL_MASK | GDK_ALT_MASK)))
+    return FALSE;
+  update_matches (self);
+  for (GtkWidget *row = gtk_widget_get_first_child (GTK_WIDGET (self->match_list));
+       row; row = gtk_widget_get_next_sibling (row))
+    if (gtk_widget_get_sensitive (row)
+        && gtk_list_box_row_get_activatable (GTK_LIST_BOX_ROW (row))
+        && g_object_get_data (G_OBJECT (row), "padlock-key"))
+      {
+        gtk_widget_grab_focus (row);
+        break;
+      }
+  return TRUE;
+}
+
+/* Return (or space) on a match picks it, here: else it would reach the
+ * dialog's default button and encrypt without the person. */
+static gboolean
+on_matches_key_pressed (PadlockPeople   *self,
+                        guint            keyval,
+                        guint            keycode,
+                        GdkModifierType  state)
+{
+  GtkWidget *focus = gtk_root_get_focus (gtk_widget_get_root (GTK_WIDGET (self)));
+  GtkWidget *row = focus ? gtk_widget_get_ancestor (focus, GTK_TYPE_LIST_BOX_ROW) : NULL;
+
+  if (keyval != GDK_KEY_Return && keyval != GDK_KEY_KP_Enter
+      && keyval != GDK_KEY_ISO_Enter && keyval != GDK_KEY_space)
+    return FALSE;
+  if (!row || gtk_widget_get_parent (row) != GTK_WIDGET (self->match_list))
+    return FALSE;
+  on_match_activated (self, GTK_LIST_BOX_ROW (row));
+  return TRUE;
+}
+
+/* Past the matches' ends: Up from the first goes back to the search,
+ * Down from the last stays. */
+static gboolean
+on_matches_keynav_failed (PadlockPeople    *self,
+                          GtkDirectionType  direction)
+{
+  if (direction == GTK_DIR_UP)
+    gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
+  return direction == GTK_DIR_UP || direction == GTK_DIR_DOWN;
 }
 
 /* "Verify…": the key's page (padlock-person-page.h), over the dialog. */
@@ -387,6 +469,7 @@ show_me (PadlockPeople *self)
       /* An underscore of the name is no mnemonic: "__" draws one. */
       label = g_strdup_printf (_("Also encrypt to _me (%s)"), unmarked);
       gtk_check_button_set_label (self->me_check, label);
+      padlock_check_button_wrap (self->me_check);
     }
 }
 
@@ -612,6 +695,13 @@ on_option_toggled (PadlockPeople *self)
 }
 
 gboolean
+padlock_people_has_recipients (PadlockPeople *self)
+{
+  g_return_val_if_fail (PADLOCK_IS_PEOPLE (self), FALSE);
+  return self->chosen->len > 0 || to_me (self);
+}
+
+gboolean
 padlock_people_has_people (PadlockPeople *self)
 {
   g_return_val_if_fail (PADLOCK_IS_PEOPLE (self), FALSE);
@@ -677,6 +767,7 @@ padlock_people_finalize (GObject *object)
   g_clear_object (&self->pending);
   g_clear_pointer (&self->recipients, padlock_recipients_unref);
   g_clear_pointer (&self->format, g_free);
+  g_clear_pointer (&self->matched, g_free);
   g_clear_object (&self->keyring);
   g_clear_object (&self->settings);
   G_OBJECT_CLASS (padlock_people_parent_class)->finalize (object);
@@ -706,12 +797,16 @@ padlock_people_class_init (PadlockPeopleClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PadlockPeople, warning_label);
   gtk_widget_class_bind_template_child (widget_class, PadlockPeople, warning_detail_label);
   gtk_widget_class_bind_template_child (widget_class, PadlockPeople, warning_use_button);
+  gtk_widget_class_bind_template_child (widget_class, PadlockPeople, warning_cancel_button);
   gtk_widget_class_bind_template_child (widget_class, PadlockPeople, chosen_list);
   gtk_widget_class_bind_template_child (widget_class, PadlockPeople, me_check);
   gtk_widget_class_bind_template_child (widget_class, PadlockPeople, hide_check);
   gtk_widget_class_bind_template_child (widget_class, PadlockPeople, who_label);
   gtk_widget_class_bind_template_callback (widget_class, on_search_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_search_activate);
+  gtk_widget_class_bind_template_callback (widget_class, on_search_key_pressed);
+  gtk_widget_class_bind_template_callback (widget_class, on_matches_keynav_failed);
+  gtk_widget_class_bind_template_callback (widget_class, on_matches_key_pressed);
   gtk_widget_class_bind_template_callback (widget_class, on_match_activated);
   gtk_widget_class_bind_template_callback (widget_class, on_warning_use_clicked);
   gtk_widget_class_bind_template_callback (widget_class, on_warning_verify_clicked);

@@ -38,6 +38,10 @@ PadlockPeople     *padlock_people_new            (PadlockKeyring *keyring,
 /* Whether someone other than "you" is chosen: the passphrase is then
  * optional. */
 gboolean           padlock_people_has_people     (PadlockPeople  *self);
+/* Whether anyone can open the files without a passphrase: someone
+ * chosen, or "you" alone (a backup only the user's own key opens).
+ * The passphrase is then optional. */
+gboolean           padlock_people_has_recipients (PadlockPeople  *self);
 /* Whether a passphrase will lock the files too, for the sentence "Bob,
  * you, and anyone with the passphrase". */
 void               padlock_people_set_passphrase (PadlockPeople  *self,

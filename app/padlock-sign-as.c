@@ -5,6 +5,7 @@
 
 #include "padlock-accessible.h"
 #include "padlock-name.h"
+#include "padlock-narrow.h"
 #include "padlock-signer.h"
 
 struct _PadlockSignAs
@@ -36,6 +37,7 @@ sync_key (PadlockSignAs *self)
   /* Translators: a check button of the encrypt dialog; a user ID. */
   label = g_strdup_printf (_("_Sign as %s"), name);
   gtk_check_button_set_label (self->check, label);
+  padlock_check_button_wrap (self->check);
   /* Said without the mnemonic or the isolates. */
   escaped = padlock_name_escape (padlock_key_get_label (key));
   said = g_strdup_printf (_("Sign as %s"), escaped);

@@ -11,6 +11,8 @@
  *                  Home, End, Return, space, Delete, Escape, 1, 2), as a
  *                  keyboard does (the registry daemon's XTest on X11):
  *                  "ok"; "Alt+KEY" with Alt held (locked around it)
+ *   type TEXT      types TEXT (letters, digits, "@" and "."), key by key,
+ *                  the same way: "ok"
  *   list ROLE      "NAME" of every visible object of ROLE ("button",
  *                  "label", ...), in tree order; for a label, its text
  *   describe ROLE  "NAME<TAB>DESCRIPTION" of every visible object of ROLE
@@ -230,6 +232,17 @@ press (const char *name)
   printf ("error no key %s\n", name);
 }
 
+static void
+type (const char *text)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (atspi_generate_keyboard_event (0, text, ATSPI_KEY_STRING, &error))
+    printf ("ok\n");
+  else
+    printf ("error %s\n", error ? error->message : "");
+}
+
 int
 main (int    argc,
       char **argv)
@@ -267,6 +280,8 @@ main (int    argc,
         walk (app, 0, print_focused, NULL);
       else if (g_str_has_prefix (line, "key "))
         press (line + 4);
+      else if (g_str_has_prefix (line, "type "))
+        type (line + 5);
       else if (g_str_has_prefix (line, "list "))
         walk (app, 0, print_of_role, &(OfRole) { line + 5, FALSE });
       else if (g_str_has_prefix (line, "mouse "))
