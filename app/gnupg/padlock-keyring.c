@@ -7,6 +7,7 @@
 
 #include "padlock-error.h"
 #include "padlock-keyring-private.h"
+#include "padlock-name.h"
 
 /* After a change in the home, gpg often writes a few files in a row
  * (pubring, then trustdb): one listing for all of them. */
@@ -71,6 +72,7 @@ padlock_keyring_import_free (PadlockKeyringImport *import)
   g_strfreev (import->new_fingerprints);
   g_strfreev (import->changed_fingerprints);
   g_strfreev (import->new_names);
+  g_strfreev (import->changed_names);
   g_strfreev (import->refusals);
   g_free (import);
 }
@@ -924,6 +926,22 @@ padlock_keyring_export_finish (PadlockKeyring *self, GAsyncResult *result,
   return g_task_propagate_pointer (G_TASK (result), error);
 }
 
+/* How the import names the certificate FPR: its primary user ID as
+ * padlock_name_display shows it (one line, every character visible), or
+ * the fingerprint when it has none. */
+static char *
+import_name (gpgme_ctx_t ctx, const char *fpr)
+{
+  gpgme_key_t key = NULL;
+  char *name;
+
+  gpgme_get_key (ctx, fpr, &key, 0);
+  name = padlock_name_display (key && key->uids && key->uids->uid
+                               ? key->uids->uid : fpr);
+  gpgme_key_unref (key);
+  return name;
+}
+
 static PadlockKeyringImport *
 import_from_gpgme (gpgme_ctx_t ctx, gpgme_import_result_t result)
 {
@@ -931,6 +949,7 @@ import_from_gpgme (gpgme_ctx_t ctx, gpgme_import_result_t result)
   g_autoptr (GStrvBuilder) added = g_strv_builder_new ();
   g_autoptr (GStrvBuilder) changed = g_strv_builder_new ();
   g_autoptr (GStrvBuilder) names = g_strv_builder_new ();
+  g_autoptr (GStrvBuilder) changed_names = g_strv_builder_new ();
   g_autoptr (GStrvBuilder) refusals = g_strv_builder_new ();
 
   import->considered = result->considered;
@@ -950,23 +969,60 @@ import_from_gpgme (gpgme_ctx_t ctx, gpgme_import_result_t result)
         continue;
       if (status->status & GPGME_IMPORT_NEW)
         {
-          gpgme_key_t key = NULL;
+          g_autofree char *name = import_name (ctx, status->fpr);
 
           g_strv_builder_add (added, status->fpr);
-          gpgme_get_key (ctx, status->fpr, &key, 0);
-          g_strv_builder_add (names, key && key->uids && key->uids->uid
-                                     ? key->uids->uid : status->fpr);
-          gpgme_key_unref (key);
+          g_strv_builder_add (names, name);
         }
       else if (status->status & (GPGME_IMPORT_UID | GPGME_IMPORT_SIG
                                  | GPGME_IMPORT_SUBKEY | GPGME_IMPORT_SECRET))
-        g_strv_builder_add (changed, status->fpr);
+        {
+          g_autofree char *name = import_name (ctx, status->fpr);
+
+          g_strv_builder_add (changed, status->fpr);
+          g_strv_builder_add (changed_names, name);
+        }
     }
   import->new_fingerprints = g_strv_builder_end (added);
   import->changed_fingerprints = g_strv_builder_end (changed);
   import->new_names = g_strv_builder_end (names);
+  import->changed_names = g_strv_builder_end (changed_names);
   import->refusals = g_strv_builder_end (refusals);
   return import;
+}
+
+/* "1 new user ID, 2 new signatures": what the changed keys gained. */
+static char *
+describe_gains (const PadlockKeyringImport *import)
+{
+  g_autoptr (GPtrArray) parts = g_ptr_array_new_with_free_func (g_free);
+
+  if (import->new_user_ids)
+    g_ptr_array_add (parts, g_strdup_printf (g_dngettext (NULL,
+                     "%u new user ID", "%u new user IDs", import->new_user_ids),
+                     import->new_user_ids));
+  if (import->new_signatures)
+    g_ptr_array_add (parts, g_strdup_printf (g_dngettext (NULL,
+                     "%u new signature", "%u new signatures", import->new_signatures),
+                     import->new_signatures));
+  if (import->new_subkeys)
+    g_ptr_array_add (parts, g_strdup_printf (g_dngettext (NULL,
+                     "%u new subkey", "%u new subkeys", import->new_subkeys),
+                     import->new_subkeys));
+  if (import->new_revocations)
+    g_ptr_array_add (parts, g_strdup_printf (g_dngettext (NULL,
+                     "%u revocation", "%u revocations", import->new_revocations),
+                     import->new_revocations));
+  g_ptr_array_add (parts, NULL);
+  return g_strjoinv (", ", (char **) parts->pdata);
+}
+
+static void
+append_sentence (GString *text, const char *sentence)
+{
+  if (text->len)
+    g_string_append_c (text, ' ');
+  g_string_append (text, sentence);
 }
 
 char *
@@ -980,59 +1036,43 @@ padlock_keyring_import_describe (const PadlockKeyringImport *import)
   if (n_new)
     {
       g_autofree char *names = g_strjoinv (", ", import->new_names);
+      g_autofree char *sentence = NULL;
 
-      g_string_append_printf (text, g_dngettext (NULL,  "Added %s.",
-                                                 "Added %2$u keys: %1$s.", n_new),
-                              names, n_new);
+      /* Translators: %s is a key's name ("Bob <bob@example.org>"), or
+       * several, separated by commas. */
+      sentence = g_strdup_printf (g_dngettext (NULL, "Added %s.",
+                                               "Added %2$u keys: %1$s.", n_new),
+                                  names, n_new);
+      append_sentence (text, sentence);
     }
   if (n_changed)
     {
-      g_autoptr (GPtrArray) parts = g_ptr_array_new_with_free_func (g_free);
-      g_autofree char *joined = NULL;
+      g_autofree char *names = g_strjoinv (", ", import->changed_names);
+      g_autofree char *gains = describe_gains (import);
+      g_autofree char *sentence = NULL;
 
-      if (import->new_user_ids)
-        g_ptr_array_add (parts, g_strdup_printf (g_dngettext (NULL, 
-                         "%u new user ID", "%u new user IDs", import->new_user_ids),
-                         import->new_user_ids));
-      if (import->new_signatures)
-        g_ptr_array_add (parts, g_strdup_printf (g_dngettext (NULL, 
-                         "%u new signature", "%u new signatures", import->new_signatures),
-                         import->new_signatures));
-      if (import->new_subkeys)
-        g_ptr_array_add (parts, g_strdup_printf (g_dngettext (NULL, 
-                         "%u new subkey", "%u new subkeys", import->new_subkeys),
-                         import->new_subkeys));
-      if (import->new_revocations)
-        g_ptr_array_add (parts, g_strdup_printf (g_dngettext (NULL, 
-                         "%u revocation", "%u revocations", import->new_revocations),
-                         import->new_revocations));
-      g_ptr_array_add (parts, NULL);
-      joined = g_strjoinv (", ", (char **) parts->pdata);
-      if (text->len)
-        g_string_append_c (text, ' ');
-      g_string_append_printf (text, g_dngettext (NULL, 
-                              "Updated a key: %s.", "Updated %2$u keys: %1$s.",
-                              n_changed), joined, n_changed);
+      /* Translators: "Updated Bob <bob@example.org>: 1 new user ID." */
+      sentence = g_strdup_printf (_("Updated %s: %s."), names, gains);
+      append_sentence (text, sentence);
     }
   if (import->unchanged)
     {
-      if (text->len)
-        g_string_append_c (text, ' ');
-      g_string_append_printf (text, g_dngettext (NULL, 
-                              "%u key was already there, unchanged.",
-                              "%u keys were already there, unchanged.",
-                              import->unchanged), import->unchanged);
+      g_autofree char *sentence = g_strdup_printf (g_dngettext (NULL,
+                                  "%u key was already there, unchanged.",
+                                  "%u keys were already there, unchanged.",
+                                  import->unchanged), import->unchanged);
+
+      append_sentence (text, sentence);
     }
   if (import->not_imported)
     {
       g_autofree char *why = import->refusals && import->refusals[0]
                              ? g_strjoinv ("; ", import->refusals) : NULL;
+      g_autofree char *sentence = g_strdup_printf (g_dngettext (NULL,
+                                  "%u key was not imported", "%u keys were not imported",
+                                  import->not_imported), import->not_imported);
 
-      if (text->len)
-        g_string_append_c (text, ' ');
-      g_string_append_printf (text, g_dngettext (NULL, 
-                              "%u key was not imported", "%u keys were not imported",
-                              import->not_imported), import->not_imported);
+      append_sentence (text, sentence);
       g_string_append (text, why ? ": " : ".");
       if (why)
         g_string_append_printf (text, "%s.", why);
@@ -1040,6 +1080,32 @@ padlock_keyring_import_describe (const PadlockKeyringImport *import)
   if (!text->len)
     g_string_append (text, _("Nothing was imported."));
   return g_string_free (g_steal_pointer (&text), FALSE);
+}
+
+/* Whether DATA holds a secret key, as gpg reads it (keylist_from_data:
+ * gpg --import --import-options show-only, nothing imported); DATA is
+ * rewound. */
+static gpgme_error_t
+holds_secret_key (gpgme_ctx_t ctx, gpgme_data_t data, gboolean *secret)
+{
+  gpgme_error_t err;
+  gpgme_key_t key;
+
+  *secret = FALSE;
+  err = gpgme_op_keylist_from_data_start (ctx, data, 0);
+  while (!err && !(err = gpgme_op_keylist_next (ctx, &key)))
+    {
+      *secret |= key->secret;
+      gpgme_key_unref (key);
+    }
+  gpgme_op_keylist_end (ctx);
+  /* Nothing gpg can read: gpg_op_import says so, below. */
+  if (gpg_err_code (err) == GPG_ERR_EOF || gpg_err_code (err) == GPG_ERR_NO_DATA
+      || gpg_err_code (err) == GPG_ERR_INV_ENGINE)
+    err = 0;
+  if (gpgme_data_seek (data, 0, SEEK_SET) != 0)
+    err = gpg_error_from_syserror ();
+  return err;
 }
 
 static void
@@ -1053,6 +1119,7 @@ import_thread (GTask *task, gpointer source, gpointer task_data,
   gpgme_data_t data = NULL;
   gpgme_error_t err;
   gulong handler = 0;
+  gboolean secret = FALSE;
   gsize len;
 
   if (transfer->bytes)
@@ -1068,6 +1135,16 @@ import_thread (GTask *task, gpointer source, gpointer task_data,
   if (!err)
     err = gpgme_data_new_from_mem (&data, contents, len, 0);
   if (!err)
+    err = holds_secret_key (ctx, data, &secret);
+  if (!err && secret)
+    {
+      g_task_return_new_error (task, PADLOCK_ERROR, PADLOCK_ERROR_UNSUPPORTED,
+                               _("This is a secret key, which its owner should "
+                                 "never share: Padlock adds only public keys, "
+                                 "so nothing was imported"));
+      goto out;
+    }
+  if (!err)
     {
       handler = connect_cancel (cancellable, ctx);
       err = gpgme_op_import (ctx, data);
@@ -1080,6 +1157,7 @@ import_thread (GTask *task, gpointer source, gpointer task_data,
   else
     g_task_return_pointer (task, import_from_gpgme (ctx, gpgme_op_import_result (ctx)),
                            (GDestroyNotify) padlock_keyring_import_free);
+out:
   g_clear_pointer (&data, gpgme_data_release);
   g_clear_pointer (&ctx, gpgme_release);
 }

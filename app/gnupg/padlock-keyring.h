@@ -51,8 +51,11 @@ typedef struct
   GStrv changed_fingerprints; /* of those that gained something */
   guint not_imported;       /* certificates gpg refused */
   GStrv new_names;          /* the primary user IDs of the new ones, in
-                             * the order of new_fingerprints (as the key
-                             * states them: escape before markup) */
+                             * the order of new_fingerprints, as
+                             * padlock_name_display shows them (one line,
+                             * every character visible; "<" and "&" are
+                             * still there: escape before markup) */
+  GStrv changed_names;      /* the same for changed_fingerprints */
   GStrv refusals;           /* why gpg refused each of the not imported */
 } PadlockKeyringImport;
 
@@ -129,7 +132,12 @@ GBytes             *padlock_keyring_find_signer_home (const char         *home_d
                                                       GError            **error);
 
 /* Imports the certificates of FILE (armored or binary) into the keyring
- * and reads it again; the result says what was new. */
+ * and reads it again; the result says what was new.  Public keys only:
+ * data that holds a secret key (a backup, someone's mistake) is refused
+ * whole, before gpg imports anything (PADLOCK_ERROR_UNSUPPORTED, "This
+ * is a secret key, …"), since a secret key that is not the user's own
+ * would make Padlock take it for theirs ("Also encrypt to me").  No
+ * certificate at all: PADLOCK_ERROR_MALFORMED. */
 void                padlock_keyring_import_async    (PadlockKeyring      *self,
                                                      GFile               *file,
                                                      GCancellable        *cancellable,
