@@ -27,3 +27,20 @@ padlock_key_file_filter_new (void)
   gtk_file_filter_add_pattern (filter, "*.key");
   return filter;
 }
+
+char *
+padlock_key_import_failure (const char   *source,
+                            const GError *error)
+{
+  g_autofree char *why = g_strdup (error->message);
+  gsize len = strlen (why);
+
+  /* The sentence ends once. */
+  while (len && why[len - 1] == '.')
+    why[--len] = '\0';
+  if (source)
+    /* Translators: %s is a file's name, then why gpg did not import it. */
+    return g_strdup_printf (_("No key was added from %s: %s."), source, why);
+  /* Translators: %s says why gpg did not import the key. */
+  return g_strdup_printf (_("No key was added: %s."), why);
+}

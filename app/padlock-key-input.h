@@ -20,4 +20,10 @@ gboolean       padlock_text_holds_key_block (const char *text);
  * reference). */
 GtkFileFilter *padlock_key_file_filter_new  (void);
 
+/* The sentence for an import that failed with ERROR: "No key was added
+ * from SOURCE: why." (SOURCE a file's name as shown, or NULL: "No key
+ * was added: why."); plain text. */
+char          *padlock_key_import_failure   (const char   *source,
+                                             const GError *error);
+
 G_END_DECLS

@@ -477,8 +477,7 @@ on_imported (GObject      *source,
   if (import)
     self->import_said = padlock_keyring_import_describe (import);
   else
-    /* Translators: %s says why gpg did not import the key. */
-    self->import_said = g_strdup_printf (_("No key was added: %s."), error->message);
+    self->import_said = padlock_key_import_failure (NULL, error);
   gtk_label_set_text (self->import_hint_label, self->import_said);
   gtk_widget_set_visible (GTK_WIDGET (self->import_hint_label), TRUE);
   gtk_widget_set_sensitive (GTK_WIDGET (self->import_button), TRUE);

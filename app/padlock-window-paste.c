@@ -53,14 +53,8 @@ add_outcome (KeyImport                  *import,
 
   if (result)
     sentence = padlock_keyring_import_describe (result);
-  else if (source)
-    /* Translators: %s is a file's name, then why gpg did not import it. */
-    sentence = g_strdup_printf (_("No key was added from %s: %s."), source,
-                                error->message);
   else
-    /* Translators: %s says why gpg did not import the clipboard's key. */
-    sentence = g_strdup_printf (_("The pasted key was not added: %s."),
-                                error->message);
+    sentence = padlock_key_import_failure (source, error);
   if (import->said->len)
     g_string_append_c (import->said, ' ');
   g_string_append (import->said, sentence);

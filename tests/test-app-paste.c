@@ -215,7 +215,8 @@ test_not_a_key (void)
   set_clipboard_text (secret);
   said = press_paste ();
   g_test_message ("%s", said);
-  g_assert_nonnull (strstr (said, "This is a secret key"));
+  g_assert_true (g_str_has_prefix (said, "No key was added: This is a secret key"));
+  g_assert_true (g_str_has_suffix (said, "nothing was imported."));
   g_assert_nonnull (strstr (said, "nothing was imported"));
   g_assert_false (gpg_has (erin_fpr, FALSE));
   g_assert_false (gpg_has (erin_fpr, TRUE));
@@ -342,6 +343,68 @@ test_dialog_imports_two (void)
   at_settle (300);
 }
 
+static gboolean
+has_chooser (gpointer data)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWindow) window = g_list_model_get_item (toplevels, i);
+
+      if (GTK_IS_FILE_CHOOSER (window) && gtk_widget_get_visible (GTK_WIDGET (window)))
+        {
+          *(GtkWindow **) data = window;
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/* The Keys page's "Add Key…": a chooser for several key files; the
+ * files it gives are imported in turn and one notice says what each
+ * did. */
+static void
+test_add_key_files (void)
+{
+  PadlockWindow *window = app_window ();
+  g_autofree char *dir = tu_new_dir ("paste-add");
+  g_autofree char *erin_path = g_build_filename (dir, "erin.asc", NULL);
+  g_autofree char *junk_path = g_build_filename (dir, "junk.asc", NULL);
+  g_autofree char *erin = armored (erin_fpr, FALSE);
+  g_autoptr(GFile) erin_file = g_file_new_for_path (erin_path);
+  g_autoptr(GFile) junk_file = g_file_new_for_path (junk_path);
+  GFile *files[] = { erin_file, junk_file };
+  GtkWindow *chooser = NULL;
+  g_autoptr(GListModel) filters = NULL;
+  g_autoptr(GtkFileFilter) filter = NULL;
+  const char *said;
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window->keys_page),
+                                             "win.import-key", NULL));
+  g_assert_true (at_wait_until (has_chooser, &chooser, 10000));
+  g_assert_cmpstr (gtk_window_get_title (chooser), ==, "Add Keys");
+  g_assert_true (gtk_file_chooser_get_select_multiple (GTK_FILE_CHOOSER (chooser)));
+  filters = gtk_file_chooser_get_filters (GTK_FILE_CHOOSER (chooser));
+  g_assert_cmpuint (g_list_model_get_n_items (filters), ==, 1);
+  filter = g_list_model_get_item (filters, 0);
+  g_assert_cmpstr (gtk_file_filter_get_name (filter), ==, "OpenPGP keys");
+  gtk_dialog_response (GTK_DIALOG (chooser), GTK_RESPONSE_CANCEL);
+  at_settle (300);
+
+  g_assert_true (g_file_set_contents (erin_path, erin, -1, NULL));
+  g_assert_true (g_file_set_contents (junk_path, "no key here\n", -1, NULL));
+  g_clear_pointer (&window->last_notice, g_free);
+  padlock_window_import_key_files (window, files, G_N_ELEMENTS (files));
+  said = at_wait_notice (window);
+  g_test_message ("%s", said);
+  g_assert_cmpstr (said, ==, "Added " FSI "Erin <erin@example.org>" PDI
+                                   ". No key was added from " FSI "junk.asc" PDI ": "
+                             "It holds no OpenPGP key.");
+  wait_role ("label", "Added " FSI "Erin <erin@example.org>" PDI ".");
+  g_assert_true (gpg_has (erin_fpr, FALSE));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -366,6 +429,7 @@ main (int argc, char **argv)
   g_test_add_func ("/paste/entry-keeps-ctrl-v", test_entry_keeps_ctrl_v);
   g_test_add_func ("/paste/not-a-key", test_not_a_key);
   g_test_add_func ("/paste/files", test_files);
+  g_test_add_func ("/paste/add-key-files", test_add_key_files);
   g_test_add_func ("/paste/dialog-imports-two", test_dialog_imports_two);
   status = g_test_run ();
   at_reader_free (reader);

@@ -303,6 +303,7 @@ test_garbage (void)
       result = import (keyring, bytes, &error);
       g_assert_null (result);
       g_assert_error (error, PADLOCK_ERROR, PADLOCK_ERROR_MALFORMED);
+      g_assert_cmpstr (error->message, ==, "It holds no OpenPGP key");
     }
   listed = colons (home, NULL, FALSE);
   g_assert_cmpuint (count_lines (listed, "pub:"), ==, 0);

@@ -1151,8 +1151,9 @@ import_thread (GTask *task, gpointer source, gpointer task_data,
       g_cancellable_disconnect (cancellable, handler);
     }
   if (!err && gpgme_op_import_result (ctx)->considered == 0)
-    err = gpg_error (GPG_ERR_NO_DATA);
-  if (err)
+    g_task_return_new_error (task, PADLOCK_ERROR, PADLOCK_ERROR_MALFORMED,
+                             _("It holds no OpenPGP key"));
+  else if (err)
     g_task_return_error (task, padlock_error_from_gpg (err));
   else
     g_task_return_pointer (task, import_from_gpgme (ctx, gpgme_op_import_result (ctx)),

@@ -137,7 +137,9 @@ GBytes             *padlock_keyring_find_signer_home (const char         *home_d
  * whole, before gpg imports anything (PADLOCK_ERROR_UNSUPPORTED, "This
  * is a secret key, …"), since a secret key that is not the user's own
  * would make Padlock take it for theirs ("Also encrypt to me").  No
- * certificate at all: PADLOCK_ERROR_MALFORMED. */
+ * certificate at all: PADLOCK_ERROR_MALFORMED, "It holds no OpenPGP
+ * key".  An error's message has no final period: it goes after a
+ * colon. */
 void                padlock_keyring_import_async    (PadlockKeyring      *self,
                                                      GFile               *file,
                                                      GCancellable        *cancellable,
