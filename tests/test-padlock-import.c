@@ -7,6 +7,7 @@
  * home through padlock_keyring_import_bytes_async and checks the result
  * against `gpg --list-keys --with-colons` of that home.
  */
+#include <glib/gstdio.h>
 #include <string.h>
 
 #include "app-testutil.h"
@@ -348,6 +349,36 @@ test_secret_key_refused (void)
   g_assert_cmpuint (count_lines (listed, "pub:"), ==, 0);
 }
 
+static gboolean
+is_ready (gpointer data)
+{
+  return padlock_keyring_get_state (data) == PADLOCK_KEYRING_READY;
+}
+
+/* A user who has never run gpg adds a key: the home is made, 0700, and
+ * the keyring follows. */
+static void
+test_no_home (void)
+{
+  g_autoptr (TgHome) home = tg_home_new ();
+  g_autoptr (PadlockKeyring) keyring = NULL;
+  g_autoptr (GBytes) bob = export_armored (keys.bob, NULL);
+  g_autoptr (PadlockKeyringImport) result = NULL;
+  g_autoptr (GError) error = NULL;
+  GStatBuf st;
+
+  tg_home_remove (home);
+  keyring = open_keyring (home);
+  g_assert_cmpint (padlock_keyring_get_state (keyring), ==, PADLOCK_KEYRING_NO_HOME);
+  result = import (keyring, bob, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (result->imported, ==, 1);
+  g_assert_cmpint (g_stat (home->dir, &st), ==, 0);
+  g_assert_cmpint (st.st_mode & 0777, ==, 0700);
+  g_assert_true (at_wait_until (is_ready, keyring, WAIT_MS));
+  at_key_of (keyring, keys.bob);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -360,6 +391,7 @@ main (int argc, char **argv)
   g_test_add_func ("/import/hostile-name", test_hostile_name);
   g_test_add_func ("/import/garbage", test_garbage);
   g_test_add_func ("/import/secret-key-refused", test_secret_key_refused);
+  g_test_add_func ("/import/no-home", test_no_home);
   make_keys ();
   status = g_test_run ();
   g_clear_pointer (&keys.elsewhere, tg_home_free);

@@ -3,6 +3,7 @@
 
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
+#include <errno.h>
 #include <string.h>
 
 #include "padlock-error.h"
@@ -1108,6 +1109,25 @@ holds_secret_key (gpgme_ctx_t ctx, gpgme_data_t data, gboolean *secret)
   return err;
 }
 
+/* The GnuPG home HOME_DIR (NULL: gpg's default), made (0700) when
+ * there is none yet, as gpg makes ~/.gnupg: an import is the user's
+ * request, and gpg imports into no other home that is missing. */
+static gboolean
+make_home (const char *home_dir, GError **error)
+{
+  g_autofree char *dir = home_dir ? g_strdup (home_dir) : padlock_keyring_default_home ();
+
+  if (g_file_test (dir, G_FILE_TEST_IS_DIR))
+    return TRUE;
+  if (g_mkdir_with_parents (dir, 0700) == 0)
+    return TRUE;
+  g_set_error (error, PADLOCK_ERROR, PADLOCK_ERROR_IO,
+               /* Translators: %s is a folder, then why it could not be made. */
+               _("Could not make the GnuPG folder %s: %s"), dir,
+               g_strerror (errno));
+  return FALSE;
+}
+
 static void
 import_thread (GTask *task, gpointer source, gpointer task_data,
                GCancellable *cancellable)
@@ -1127,6 +1147,11 @@ import_thread (GTask *task, gpointer source, gpointer task_data,
                           g_bytes_get_size (transfer->bytes));
   else if (!g_file_load_contents (transfer->file, cancellable, &contents, &len,
                                   NULL, &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  if (!make_home (transfer->home_dir, &error))
     {
       g_task_return_error (task, g_steal_pointer (&error));
       return;

@@ -139,7 +139,8 @@ GBytes             *padlock_keyring_find_signer_home (const char         *home_d
  * would make Padlock take it for theirs ("Also encrypt to me").  No
  * certificate at all: PADLOCK_ERROR_MALFORMED, "It holds no OpenPGP
  * key".  An error's message has no final period: it goes after a
- * colon. */
+ * colon.  A GnuPG home that does not exist yet is made (0700), as gpg
+ * makes ~/.gnupg: a user who has never run gpg can add a key. */
 void                padlock_keyring_import_async    (PadlockKeyring      *self,
                                                      GFile               *file,
                                                      GCancellable        *cancellable,
