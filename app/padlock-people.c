@@ -379,12 +379,15 @@ show_state (PadlockPeople *self)
                           can_import || self->import_said);
   gtk_widget_set_visible (GTK_WIDGET (self->import_button),
                           state != PADLOCK_KEYRING_FAILED);
-  /* Without keys there is nothing to search or hide. */
+  /* Without keys there is nothing to hide; the search stays, as the
+   * place to paste a key into. */
   search = state == PADLOCK_KEYRING_READY || state == PADLOCK_KEYRING_LOADING;
-  gtk_widget_set_visible (GTK_WIDGET (self->search_entry), search);
+  gtk_widget_set_visible (GTK_WIDGET (self->search_entry),
+                          state != PADLOCK_KEYRING_FAILED);
   gtk_widget_set_visible (GTK_WIDGET (self->hide_check), search);
   gtk_widget_set_sensitive (GTK_WIDGET (self->search_entry),
-                            state == PADLOCK_KEYRING_READY);
+                            state != PADLOCK_KEYRING_LOADING
+                            && state != PADLOCK_KEYRING_FAILED);
 }
 
 static void
