@@ -405,6 +405,23 @@ test_add_key_files (void)
   g_assert_true (gpg_has (erin_fpr, FALSE));
 }
 
+/* The Keyboard Shortcuts window tells of Ctrl+V. */
+static void
+test_shortcuts_window (void)
+{
+  PadlockWindow *window = app_window ();
+  g_autofree char *text = NULL;
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window),
+                                             "win.show-help-overlay", NULL));
+  at_settle (500);
+  text = at_reader_list (reader, "label");
+  g_assert_nonnull (strstr (text, "|Ctrl|+|V|Paste a key or files (not in a text field)|"));
+  gtk_window_destroy (GTK_WINDOW (gtk_application_window_get_help_overlay (
+                                    GTK_APPLICATION_WINDOW (window))));
+  at_settle (200);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -431,6 +448,7 @@ main (int argc, char **argv)
   g_test_add_func ("/paste/files", test_files);
   g_test_add_func ("/paste/add-key-files", test_add_key_files);
   g_test_add_func ("/paste/dialog-imports-two", test_dialog_imports_two);
+  g_test_add_func ("/paste/shortcuts-window", test_shortcuts_window);
   status = g_test_run ();
   at_reader_free (reader);
   g_clear_pointer (&home, tg_home_free);
