@@ -158,6 +158,22 @@ describe_counts (guint keys,
   return g_string_free (text, FALSE);
 }
 
+/* Whether ITEM's file holds a secret key, which the keyring would
+ * refuse (padlock_keyring_import_async): the row says so at once. */
+static gboolean
+holds_secret_key (ImportItem *item)
+{
+  for (size_t i = 0; i < item->n_certs; i++)
+    {
+      if (item->certs[i]->primary.secret)
+        return TRUE;
+      for (size_t s = 0; s < item->certs[i]->n_subkeys; s++)
+        if (item->certs[i]->subkeys[s].secret)
+          return TRUE;
+    }
+  return FALSE;
+}
+
 /* The row before the import: what it would add. */
 static void
 show_offer (ImportItem *item)
@@ -180,6 +196,12 @@ show_offer (ImportItem *item)
     /* Translators: a key file's row; %s is "Name <email> (0x…)". */
     title = g_strdup_printf (_("Import %s"), item->label);
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (item->row), title);
+  if (holds_secret_key (item))
+    {
+      adw_action_row_set_subtitle (item->row, padlock_keyring_secret_refusal ());
+      gtk_widget_set_visible (GTK_WIDGET (item->button), FALSE);
+      return;
+    }
   if (!item->window->keyring
       || padlock_keyring_get_state (item->window->keyring) == PADLOCK_KEYRING_LOADING)
     subtitle = g_strdup (_("Reading your keyring…"));

@@ -405,6 +405,36 @@ test_add_key_files (void)
   g_assert_true (gpg_has (erin_fpr, FALSE));
 }
 
+/* A dropped key file with a secret key after a public one (a secret
+ * key alone is a file to encrypt, as a backup is): its row says at once
+ * that it holds a secret key, and offers no import. */
+static void
+test_drop_secret_key (void)
+{
+  PadlockWindow *window = app_window ();
+  g_autofree char *dir = tu_new_dir ("paste-drop-secret");
+  g_autofree char *path = g_build_filename (dir, "erin-secret.asc", NULL);
+  g_autofree char *secret = armored (erin_fpr, TRUE);
+  g_autofree char *bob = armored (bob_fpr, FALSE);
+  g_autofree char *both = g_strconcat (bob, secret, NULL);
+  const char *paths[] = { path, NULL };
+  GtkWidget *row;
+  GtkWidget *button;
+
+  g_assert_true (g_file_set_contents (path, both, -1, NULL));
+  at_drop (window, paths);
+  at_settle (300);
+  g_assert_null (window->dialog);         /* not encrypted */
+  row = gtk_widget_get_last_child (GTK_WIDGET (window->imports_list));
+  g_assert_true (ADW_IS_ACTION_ROW (row));
+  g_assert_true (g_str_has_prefix (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)),
+                                   "This is a secret key"));
+  wait_role ("label", "Padlock adds only public keys");
+  button = find_widget (row, GTK_TYPE_BUTTON);
+  g_assert_true (button == NULL || !gtk_widget_get_visible (button));
+  g_assert_false (gpg_has (erin_fpr, TRUE));
+}
+
 /* The Keyboard Shortcuts window tells of Ctrl+V. */
 static void
 test_shortcuts_window (void)
@@ -446,6 +476,7 @@ main (int argc, char **argv)
   g_test_add_func ("/paste/entry-keeps-ctrl-v", test_entry_keeps_ctrl_v);
   g_test_add_func ("/paste/not-a-key", test_not_a_key);
   g_test_add_func ("/paste/files", test_files);
+  g_test_add_func ("/paste/drop-secret-key", test_drop_secret_key);
   g_test_add_func ("/paste/add-key-files", test_add_key_files);
   g_test_add_func ("/paste/dialog-imports-two", test_dialog_imports_two);
   g_test_add_func ("/paste/shortcuts-window", test_shortcuts_window);

@@ -1083,6 +1083,13 @@ padlock_keyring_import_describe (const PadlockKeyringImport *import)
   return g_string_free (g_steal_pointer (&text), FALSE);
 }
 
+const char *
+padlock_keyring_secret_refusal (void)
+{
+  return _("This is a secret key, which its owner should never share: "
+           "Padlock adds only public keys");
+}
+
 /* Whether DATA holds a secret key, as gpg reads it (keylist_from_data:
  * gpg --import --import-options show-only, nothing imported); DATA is
  * rewound. */
@@ -1164,9 +1171,9 @@ import_thread (GTask *task, gpointer source, gpointer task_data,
   if (!err && secret)
     {
       g_task_return_new_error (task, PADLOCK_ERROR, PADLOCK_ERROR_UNSUPPORTED,
-                               _("This is a secret key, which its owner should "
-                                 "never share: Padlock adds only public keys, "
-                                 "so nothing was imported"));
+                               /* Translators: after the refusal's words. */
+                               _("%s, so nothing was imported"),
+                               padlock_keyring_secret_refusal ());
       goto out;
     }
   if (!err)

@@ -153,6 +153,9 @@ void                padlock_keyring_import_bytes_async (PadlockKeyring      *sel
                                                         GCancellable        *cancellable,
                                                         GAsyncReadyCallback  callback,
                                                         gpointer             user_data);
+/* Why a secret key is not imported, in words (no final period): the
+ * refusal's error and a dropped key file's row say it. */
+const char         *padlock_keyring_secret_refusal  (void);
 PadlockKeyringImport *padlock_keyring_import_finish (PadlockKeyring      *self,
                                                      GAsyncResult        *result,
                                                      GError             **error);
