@@ -26,6 +26,7 @@
 typedef struct
 {
   PadlockWindow *window;        /* a reference */
+  PadlockKeyring *keyring;      /* a reference: the window's */
   GPtrArray *files;             /* GFile: still to import, for win.import-key */
   GString *said;                /* what the imports so far changed */
 } KeyImport;
@@ -34,6 +35,7 @@ static void
 key_import_free (KeyImport *import)
 {
   g_object_unref (import->window);
+  g_object_unref (import->keyring);
   g_clear_pointer (&import->files, g_ptr_array_unref);
   g_string_free (import->said, TRUE);
   g_free (import);
@@ -82,24 +84,27 @@ on_key_imported (GObject      *source,
       import_next_file (import);
       return;
     }
-  padlock_window_notice (import->window, import->said->str);
+  /* Unless the window went meanwhile (its toasts with it). */
+  if (import->window->toast_overlay)
+    padlock_window_notice (import->window, import->said->str);
   key_import_free (import);
 }
 
 static void
 import_next_file (KeyImport *import)
 {
-  padlock_keyring_import_async (padlock_window_keys_get_keyring (import->window),
-                                import->files->pdata[0], NULL, on_key_imported,
-                                import);
+  padlock_keyring_import_async (import->keyring, import->files->pdata[0], NULL,
+                                on_key_imported, import);
 }
 
 static KeyImport *
-key_import_new (PadlockWindow *self)
+key_import_new (PadlockWindow  *self,
+                PadlockKeyring *keyring)
 {
   KeyImport *import = g_new0 (KeyImport, 1);
 
   import->window = g_object_ref (self);
+  import->keyring = g_object_ref (keyring);
   import->said = g_string_new (NULL);
   return import;
 }
@@ -123,7 +128,7 @@ padlock_window_import_key_text (PadlockWindow *self,
     }
   bytes = g_bytes_new (text, strlen (text));
   padlock_keyring_import_bytes_async (keyring, bytes, NULL, on_key_imported,
-                                      key_import_new (self));
+                                      key_import_new (self, keyring));
 }
 
 void
@@ -131,18 +136,20 @@ padlock_window_import_key_files (PadlockWindow  *self,
                                  GFile         **files,
                                  guint           n_files)
 {
+  PadlockKeyring *keyring;
   KeyImport *import;
 
   g_return_if_fail (PADLOCK_IS_WINDOW (self));
   if (!n_files)
     return;
-  if (!padlock_window_keys_get_keyring (self))
+  keyring = padlock_window_keys_get_keyring (self);
+  if (!keyring)
     {
       padlock_window_notice (self, _("GnuPG is not available, so no key can be "
                                      "added."));
       return;
     }
-  import = key_import_new (self);
+  import = key_import_new (self, keyring);
   import->files = g_ptr_array_new_with_free_func (g_object_unref);
   for (guint i = 0; i < n_files; i++)
     g_ptr_array_add (import->files, g_object_ref (files[i]));
