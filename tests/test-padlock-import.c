@@ -318,7 +318,9 @@ test_secret_key_refused (void)
   g_autoptr (GBytes) secret = NULL;
   g_autoptr (GBytes) mixed = NULL;
   g_autoptr (GBytes) bob = export_armored (keys.bob, NULL);
+  g_autoptr (GBytes) protected = NULL;
   g_autofree char *listed = NULL;
+  g_autofree char *frank = NULL;
   GByteArray *joined = g_byte_array_new ();
 
   g_assert_cmpint (tg_gpg (keys.elsewhere, NULL, NULL, &secret, "--armor",
@@ -330,12 +332,21 @@ test_secret_key_refused (void)
                        g_bytes_get_size (secret));
   mixed = g_byte_array_free_to_bytes (joined);
 
-  for (guint i = 0; i < 2; i++)
+  /* And a secret key protected by a passphrase: refused all the same,
+   * before gpg or its agent could ask for anything. */
+  frank = tg_gen_key (keys.elsewhere, "Frank <frank@example.org>", "ed25519",
+                      "default", "never", "frank's passphrase", NULL);
+  g_assert_cmpint (tg_gpg (keys.elsewhere, "frank's passphrase", NULL, &protected,
+                           "--armor", "--export-secret-keys", frank, NULL), ==, 0);
+  g_assert_nonnull (strstr (g_bytes_get_data (protected, NULL), "PRIVATE KEY BLOCK"));
+
+  for (guint i = 0; i < 3; i++)
     {
+      GBytes *inputs[] = { secret, mixed, protected };
       g_autoptr (PadlockKeyringImport) result = NULL;
       g_autoptr (GError) error = NULL;
 
-      result = import (keyring, i ? mixed : secret, &error);
+      result = import (keyring, inputs[i], &error);
       g_assert_null (result);
       g_assert_error (error, PADLOCK_ERROR, PADLOCK_ERROR_UNSUPPORTED);
       g_assert_nonnull (strstr (error->message, "secret key"));
