@@ -583,7 +583,6 @@ on_certificates_read (GObject      *source,
   if (self && self->recipients == recipients)
     {
       g_clear_pointer (&self->format, g_free);
-  g_clear_pointer (&self->import_said, g_free);
       if (error)
         self->format = g_strdup (error->message);
       else
@@ -706,6 +705,7 @@ padlock_people_finalize (GObject *object)
   g_clear_object (&self->pending);
   g_clear_pointer (&self->recipients, padlock_recipients_unref);
   g_clear_pointer (&self->format, g_free);
+  g_clear_pointer (&self->import_said, g_free);
   g_clear_object (&self->keyring);
   g_clear_object (&self->settings);
   G_OBJECT_CLASS (padlock_people_parent_class)->finalize (object);
