@@ -152,8 +152,9 @@ refill (PadlockKeysPage *self)
   gtk_widget_set_visible (GTK_WIDGET (self->people_list), n_people > 0);
   gtk_label_set_text (self->people_empty_label,
                       *query ? _("No key matches the search.")
-                             : _("No keys of other people yet. Add one from a file "
-                                 "someone sent you, or drop it on the window."));
+                             : _("No keys of other people yet. Paste one someone "
+                                 "sent you (Ctrl+V), add its file, or drop the file "
+                                 "on the window."));
   gtk_widget_set_visible (GTK_WIDGET (self->people_empty_label),
                           n_people == 0 && (n_mine == 0 || !*query));
   gtk_stack_set_visible_child_name (self->content_stack, "keys");

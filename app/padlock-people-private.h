@@ -14,6 +14,7 @@ struct _PadlockPeople
   GtkLabel *import_hint_label;
   GtkButton *import_button;
   GtkSearchEntry *search_entry;
+  GtkButton *paste_import_button; /* key text in the search */
   GtkListBox *match_list;       /* what the search finds */
   GtkWidget *warning_box;       /* "Padlock cannot tell that …" */
   GtkLabel *warning_label;
@@ -34,6 +35,7 @@ struct _PadlockPeople
   GCancellable *loading;        /* reading RECIPIENTS' certificates */
   char *format;
   char *matched;                /* the search text match_list is for */
+  char *import_said;            /* what the last import changed, or NULL */
   gulong loaded_id;
 
   gboolean passphrase;

@@ -3,7 +3,9 @@
 
 #include <adwaita.h>
 #include <glib/gi18n.h>
+#include <string.h>
 
+#include "padlock-key-input.h"
 #include "padlock-name.h"
 #include "padlock-narrow.h"
 #include "padlock-person-page.h"
@@ -164,6 +166,14 @@ show_matches (PadlockPeople *self)
   clear_list (self->match_list);
   g_free (self->matched);
   self->matched = g_strdup (text);
+  /* Pasted key text is no name: it is offered for import instead. */
+  gtk_widget_set_visible (GTK_WIDGET (self->paste_import_button),
+                          padlock_text_holds_key_block (text));
+  if (padlock_text_holds_key_block (text))
+    {
+      gtk_widget_set_visible (GTK_WIDGET (self->match_list), FALSE);
+      return;
+    }
   if (*text)
     found = padlock_keyring_search (self->keyring, text);
   for (guint i = 0; found && i < found->len && shown < MAX_MATCHES; i++)
@@ -443,14 +453,23 @@ show_state (PadlockPeople *self)
     }
   gtk_label_set_text (self->status_label, status ? status : "");
   gtk_widget_set_visible (GTK_WIDGET (self->status_label), status != NULL);
-  gtk_widget_set_visible (GTK_WIDGET (self->import_hint_label), can_import);
-  gtk_widget_set_visible (GTK_WIDGET (self->import_button), can_import);
-  /* Without keys there is nothing to search or hide. */
+  /* The import's outcome stays said, over the keyring's new listing; and
+   * the button stays, for the next key. */
+  if (self->import_said)
+    gtk_label_set_text (self->import_hint_label, self->import_said);
+  gtk_widget_set_visible (GTK_WIDGET (self->import_hint_label),
+                          can_import || self->import_said);
+  gtk_widget_set_visible (GTK_WIDGET (self->import_button),
+                          state != PADLOCK_KEYRING_FAILED);
+  /* Without keys there is nothing to hide; the search stays, as the
+   * place to paste a key into. */
   search = state == PADLOCK_KEYRING_READY || state == PADLOCK_KEYRING_LOADING;
-  gtk_widget_set_visible (GTK_WIDGET (self->search_entry), search);
+  gtk_widget_set_visible (GTK_WIDGET (self->search_entry),
+                          state != PADLOCK_KEYRING_FAILED);
   gtk_widget_set_visible (GTK_WIDGET (self->hide_check), search);
   gtk_widget_set_sensitive (GTK_WIDGET (self->search_entry),
-                            state == PADLOCK_KEYRING_READY);
+                            state != PADLOCK_KEYRING_LOADING
+                            && state != PADLOCK_KEYRING_FAILED);
 }
 
 static void
@@ -539,19 +558,33 @@ on_imported (GObject      *source,
   g_autoptr(GError) error = NULL;
   g_autoptr(PadlockKeyringImport) import =
     padlock_keyring_import_finish (PADLOCK_KEYRING (source), result, &error);
-  g_autofree char *text = NULL;
 
-  if (!import)
-    text = g_strdup (error->message);
-  else if (import->imported)
-    text = g_strdup_printf (g_dngettext (NULL, "Imported %u key: search for it above.",
-                                         "Imported %u keys: search for them above.",
-                                         import->imported),
-                            import->imported);
+  g_free (self->import_said);
+  if (import)
+    self->import_said = padlock_keyring_import_describe (import);
   else
-    text = g_strdup (_("The file held no key that is new to your keyring."));
-  gtk_label_set_text (self->import_hint_label, text);
+    self->import_said = padlock_key_import_failure (NULL, error);
+  gtk_label_set_text (self->import_hint_label, self->import_said);
   gtk_widget_set_visible (GTK_WIDGET (self->import_hint_label), TRUE);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->import_button), TRUE);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->paste_import_button), TRUE);
+}
+
+/* The key text in the search, imported; the search is emptied. */
+static void
+on_paste_import_clicked (PadlockPeople *self)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->search_entry));
+  g_autoptr(GBytes) bytes = NULL;
+
+  if (!padlock_text_holds_key_block (text))
+    return;
+  bytes = g_bytes_new (text, strlen (text));
+  gtk_widget_set_sensitive (GTK_WIDGET (self->paste_import_button), FALSE);
+  padlock_keyring_import_bytes_async (self->keyring, bytes, NULL, on_imported,
+                                      g_object_ref (self));
+  gtk_editable_set_text (GTK_EDITABLE (self->search_entry), "");
+  gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
 }
 
 static void
@@ -579,13 +612,8 @@ on_import_clicked (PadlockPeople *self)
                                  GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
                                  GTK_FILE_CHOOSER_ACTION_OPEN, _("_Import"),
                                  NULL);
-  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+  g_autoptr(GtkFileFilter) filter = padlock_key_file_filter_new ();
 
-  gtk_file_filter_set_name (filter, _("OpenPGP keys"));
-  gtk_file_filter_add_pattern (filter, "*.asc");
-  gtk_file_filter_add_pattern (filter, "*.gpg");
-  gtk_file_filter_add_pattern (filter, "*.pgp");
-  gtk_file_filter_add_pattern (filter, "*.key");
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
   g_signal_connect (chooser, "response", G_CALLBACK (on_import_response), self);
@@ -768,6 +796,7 @@ padlock_people_finalize (GObject *object)
   g_clear_pointer (&self->recipients, padlock_recipients_unref);
   g_clear_pointer (&self->format, g_free);
   g_clear_pointer (&self->matched, g_free);
+  g_clear_pointer (&self->import_said, g_free);
   g_clear_object (&self->keyring);
   g_clear_object (&self->settings);
   G_OBJECT_CLASS (padlock_people_parent_class)->finalize (object);
@@ -791,6 +820,7 @@ padlock_people_class_init (PadlockPeopleClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PadlockPeople, status_label);
   gtk_widget_class_bind_template_child (widget_class, PadlockPeople, import_hint_label);
   gtk_widget_class_bind_template_child (widget_class, PadlockPeople, import_button);
+  gtk_widget_class_bind_template_child (widget_class, PadlockPeople, paste_import_button);
   gtk_widget_class_bind_template_child (widget_class, PadlockPeople, search_entry);
   gtk_widget_class_bind_template_child (widget_class, PadlockPeople, match_list);
   gtk_widget_class_bind_template_child (widget_class, PadlockPeople, warning_box);
@@ -812,6 +842,7 @@ padlock_people_class_init (PadlockPeopleClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_warning_verify_clicked);
   gtk_widget_class_bind_template_callback (widget_class, on_warning_cancel_clicked);
   gtk_widget_class_bind_template_callback (widget_class, on_import_clicked);
+  gtk_widget_class_bind_template_callback (widget_class, on_paste_import_clicked);
   gtk_widget_class_bind_template_callback (widget_class, on_option_toggled);
 }
 

@@ -7,7 +7,8 @@
  * read by the engine's certificate parser, and says what the keyring
  * lacks of it (a new key, new user IDs, new subkeys), from the keyring's
  * listing.  Its button imports the file through GPGME
- * (padlock_keyring_import_async); the row then says what gpg added.
+ * (padlock_keyring_import_async); the row then says what gpg added
+ * (padlock_keyring_import_describe).
  */
 #include "padlock-window-private.h"
 
@@ -122,28 +123,22 @@ count_new (ImportItem *item,
     }
 }
 
-/* "1 new key, 2 new user IDs" from the counts (KEYS, UIDS, SUBKEYS,
- * SIGS, REVOCATIONS); NULL when all are 0. */
+/* "1 new key, 2 new user IDs" from the counts (KEYS, UIDS, SUBKEYS)
+ * of what an import would add; NULL when all are 0.  (What an import
+ * did add is padlock_keyring_import_describe's to say.) */
 static char *
 describe_counts (guint keys,
                  guint uids,
-                 guint subkeys,
-                 guint sigs,
-                 guint revocations)
+                 guint subkeys)
 {
   GString *text = g_string_new (NULL);
-  char *parts[5] = {
+  char *parts[3] = {
     keys ? g_strdup_printf (g_dngettext (NULL, "%u new key", "%u new keys", keys),
                             keys) : NULL,
     uids ? g_strdup_printf (g_dngettext (NULL, "%u new user ID", "%u new user IDs",
                                          uids), uids) : NULL,
     subkeys ? g_strdup_printf (g_dngettext (NULL, "%u new subkey", "%u new subkeys",
                                             subkeys), subkeys) : NULL,
-    sigs ? g_strdup_printf (g_dngettext (NULL, "%u new signature",
-                                         "%u new signatures", sigs), sigs) : NULL,
-    revocations ? g_strdup_printf (g_dngettext (NULL, "%u new revocation",
-                                                "%u new revocations", revocations),
-                                   revocations) : NULL,
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (parts); i++)
@@ -161,6 +156,22 @@ describe_counts (guint keys,
       return NULL;
     }
   return g_string_free (text, FALSE);
+}
+
+/* Whether ITEM's file holds a secret key, which the keyring would
+ * refuse (padlock_keyring_import_async): the row says so at once. */
+static gboolean
+holds_secret_key (ImportItem *item)
+{
+  for (size_t i = 0; i < item->n_certs; i++)
+    {
+      if (item->certs[i]->primary.secret)
+        return TRUE;
+      for (size_t s = 0; s < item->certs[i]->n_subkeys; s++)
+        if (item->certs[i]->subkeys[s].secret)
+          return TRUE;
+    }
+  return FALSE;
 }
 
 /* The row before the import: what it would add. */
@@ -185,13 +196,19 @@ show_offer (ImportItem *item)
     /* Translators: a key file's row; %s is "Name <email> (0x…)". */
     title = g_strdup_printf (_("Import %s"), item->label);
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (item->row), title);
+  if (holds_secret_key (item))
+    {
+      adw_action_row_set_subtitle (item->row, padlock_keyring_secret_refusal ());
+      gtk_widget_set_visible (GTK_WIDGET (item->button), FALSE);
+      return;
+    }
   if (!item->window->keyring
       || padlock_keyring_get_state (item->window->keyring) == PADLOCK_KEYRING_LOADING)
     subtitle = g_strdup (_("Reading your keyring…"));
   else
     {
       count_new (item, &keys, &uids, &subkeys);
-      news = describe_counts (keys, uids, subkeys, 0, 0);
+      news = describe_counts (keys, uids, subkeys);
       subtitle = news ? g_strdup_printf (_("New to your keyring: %s"), news)
                       : g_strdup (_("Already in your keyring: nothing new"));
     }
@@ -212,7 +229,6 @@ on_imported (GObject      *source,
   g_autoptr(PadlockKeyringImport) import = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *subtitle = NULL;
-  g_autofree char *news = NULL;
 
   import = padlock_keyring_import_finish (PADLOCK_KEYRING (source), result,
                                           &error);
@@ -233,11 +249,9 @@ on_imported (GObject      *source,
   else
     {
       item->imported = TRUE;
-      news = describe_counts (import->imported, import->new_user_ids,
-                              import->new_subkeys, import->new_signatures,
-                              import->new_revocations);
-      subtitle = news ? g_strdup_printf (_("Added to your keyring: %s"), news)
-                      : g_strdup (_("Imported: your keyring had all of it"));
+      /* The one wording of an import (the window's paste, the encrypt
+       * dialog): "Added Bob <bob@…>." */
+      subtitle = padlock_keyring_import_describe (import);
       adw_preferences_row_set_title (ADW_PREFERENCES_ROW (item->row), item->label);
       gtk_widget_set_visible (GTK_WIDGET (item->button), FALSE);
     }

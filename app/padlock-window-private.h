@@ -102,6 +102,23 @@ struct _PadlockWindow
 };
 
 void padlock_window_init_files (PadlockWindow *self);
+/* Keys from the clipboard or from files (padlock-window-paste.c):
+ * win.paste-key (Ctrl+V, unless a text entry takes it) and
+ * win.import-key, "Add Key…", a file chooser. */
+void padlock_window_paste_class_init (GtkWidgetClass *widget_class);
+/* Reads the clipboard: files go where dropped files go; text with a key
+ * block (padlock_text_holds_key_block) is imported off the main thread
+ * and a notice says what changed; other text gets a notice that it is
+ * no key. */
+void padlock_window_paste (PadlockWindow *self);
+/* Imports TEXT's keys (pasted armor) and says what changed in a notice. */
+void padlock_window_import_key_text (PadlockWindow *self,
+                                     const char    *text);
+/* Imports each of FILES (key files), one after the other, then says
+ * what changed in one notice. */
+void padlock_window_import_key_files (PadlockWindow  *self,
+                                      GFile         **files,
+                                      guint           n_files);
 /* The Files and Keys pages: win.show-files (Alt+1), win.show-keys
  * (Alt+2), and win.show-person, which opens the page of the key whose
  * fingerprint it is given (padlock-window-pages.c).  The keyring is

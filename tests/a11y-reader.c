@@ -8,9 +8,10 @@
  *                  the accessibility bus (waits up to 20 s), else "none"
  *   focus          "ROLE<TAB>NAME" of the object with the focused state
  *   key KEY        presses and releases KEY (Tab, ISO_Left_Tab, Up, Down,
- *                  Home, End, Return, space, Delete, Escape, 1, 2), as a
+ *                  Home, End, Return, space, Delete, Escape, 1, 2, v), as a
  *                  keyboard does (the registry daemon's XTest on X11):
- *                  "ok"; "Alt+KEY" with Alt held (locked around it)
+ *                  "ok"; "Alt+KEY" with Alt held (locked around it),
+ *                  "Control+KEY" with Control ("Control+v")
  *   type TEXT      types TEXT (letters, digits, "@" and "."), key by key,
  *                  the same way: "ok"
  *   list ROLE      "NAME" of every visible object of ROLE ("button",
@@ -199,20 +200,24 @@ static const struct { const char *name; glong keysym; } keys[] = {
   { "Tab", 0xff09 }, { "ISO_Left_Tab", 0xfe20 }, { "Up", 0xff52 },
   { "Down", 0xff54 }, { "Home", 0xff50 }, { "End", 0xff57 },
   { "Return", 0xff0d }, { "space", 0x20 }, { "Delete", 0xffff },
-  { "Escape", 0xff1b }, { "1", 0x31 }, { "2", 0x32 },
+  { "Escape", 0xff1b }, { "1", 0x31 }, { "2", 0x32 }, { "v", 0x76 },
 };
 
 #define ALT_MASK (1 << 3)       /* Mod1 */
+#define CONTROL_MASK (1 << 2)
 
 static void
 press (const char *name)
 {
   gboolean alt = g_str_has_prefix (name, "Alt+");
+  gboolean control = g_str_has_prefix (name, "Control+");
+  guint mask = alt ? ALT_MASK : CONTROL_MASK;
 
+  alt = alt || control;         /* a modifier, locked around the key */
   if (alt)
     {
-      name += 4;
-      atspi_generate_keyboard_event (ALT_MASK, NULL, ATSPI_KEY_LOCKMODIFIERS, NULL);
+      name = strchr (name, '+') + 1;
+      atspi_generate_keyboard_event (mask, NULL, ATSPI_KEY_LOCKMODIFIERS, NULL);
     }
   for (gsize i = 0; i < G_N_ELEMENTS (keys); i++)
     if (!strcmp (keys[i].name, name))
@@ -224,11 +229,11 @@ press (const char *name)
         else
           printf ("ok\n");
         if (alt)
-          atspi_generate_keyboard_event (ALT_MASK, NULL, ATSPI_KEY_UNLOCKMODIFIERS, NULL);
+          atspi_generate_keyboard_event (mask, NULL, ATSPI_KEY_UNLOCKMODIFIERS, NULL);
         return;
       }
   if (alt)
-    atspi_generate_keyboard_event (ALT_MASK, NULL, ATSPI_KEY_UNLOCKMODIFIERS, NULL);
+    atspi_generate_keyboard_event (mask, NULL, ATSPI_KEY_UNLOCKMODIFIERS, NULL);
   printf ("error no key %s\n", name);
 }
 

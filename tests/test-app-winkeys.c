@@ -560,7 +560,7 @@ test_import_row (void)
   const char *paths[] = { asc, NULL };
   PadlockWindow *window = app_window ();
   LabelWait offer = { "Import Erin <erin@example.org> (0x", NULL };
-  LabelWait added = { "Added to your keyring: 1 new key", NULL };
+  LabelWait added = { "Added \u2068Erin <erin@example.org>\u2069.", NULL };
   AdwActionRow *row;
   g_autofree char *listing = NULL;
 
@@ -584,7 +584,7 @@ test_import_row (void)
   adw_action_row_activate (row);
   g_assert_true (at_wait_until (reader_sees, &added, WAIT_MS));
   g_assert_cmpstr (adw_action_row_get_subtitle (row), ==,
-                   "Added to your keyring: 1 new key");
+                   "Added \u2068Erin <erin@example.org>\u2069.");
   g_assert_cmpint (tg_gpg (home, NULL, NULL, NULL, "--list-keys",
                            "erin@example.org", NULL), ==, 0);
   listing = tu_list_dir (dir);

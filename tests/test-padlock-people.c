@@ -401,7 +401,7 @@ test_two_faced (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
-/* A user who never ran gpg: the section says so, and how to import. */
+/* A user who never ran gpg: the section says so, and how to add a key. */
 static void
 test_no_home (void)
 {
@@ -422,9 +422,11 @@ test_no_home (void)
   at_settle (300);
   text = at_reader_list (reader, "label");
   g_assert_nonnull (strstr (text, "There is no GnuPG keyring yet"));
-  g_assert_nonnull (strstr (text, "gpg --import bob.asc"));
+  g_assert_nonnull (strstr (text, "paste it into the search field below"));
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (people->import_button)));
-  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (people->search_entry)));
+  /* The place to paste a key into (issue 35 §3). */
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (people->search_entry)));
+  g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (people->search_entry)));
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (people->hide_check)));
   g_assert_false (padlock_people_has_people (people));
   g_assert_null (padlock_people_dup_recipients (people));

@@ -3,10 +3,12 @@
 
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
+#include <errno.h>
 #include <string.h>
 
 #include "padlock-error.h"
 #include "padlock-keyring-private.h"
+#include "padlock-name.h"
 
 /* After a change in the home, gpg often writes a few files in a row
  * (pubring, then trustdb): one listing for all of them. */
@@ -70,6 +72,9 @@ padlock_keyring_import_free (PadlockKeyringImport *import)
     return;
   g_strfreev (import->new_fingerprints);
   g_strfreev (import->changed_fingerprints);
+  g_strfreev (import->new_names);
+  g_strfreev (import->changed_names);
+  g_strfreev (import->refusals);
   g_free (import);
 }
 
@@ -757,6 +762,7 @@ typedef struct
   char   *home_dir;
   GStrv   fingerprints;   /* export */
   GFile  *file;           /* import */
+  GBytes *bytes;          /* or this */
 } Transfer;
 
 static void
@@ -767,6 +773,7 @@ transfer_free (gpointer data)
   g_free (transfer->home_dir);
   g_strfreev (transfer->fingerprints);
   g_clear_object (&transfer->file);
+  g_clear_pointer (&transfer->bytes, g_bytes_unref);
   g_free (transfer);
 }
 
@@ -920,12 +927,31 @@ padlock_keyring_export_finish (PadlockKeyring *self, GAsyncResult *result,
   return g_task_propagate_pointer (G_TASK (result), error);
 }
 
+/* How the import names the certificate FPR: its primary user ID as
+ * padlock_name_display shows it (one line, every character visible), or
+ * the fingerprint when it has none. */
+static char *
+import_name (gpgme_ctx_t ctx, const char *fpr)
+{
+  gpgme_key_t key = NULL;
+  char *name;
+
+  gpgme_get_key (ctx, fpr, &key, 0);
+  name = padlock_name_display (key && key->uids && key->uids->uid
+                               ? key->uids->uid : fpr);
+  gpgme_key_unref (key);
+  return name;
+}
+
 static PadlockKeyringImport *
-import_from_gpgme (gpgme_import_result_t result)
+import_from_gpgme (gpgme_ctx_t ctx, gpgme_import_result_t result)
 {
   PadlockKeyringImport *import = g_new0 (PadlockKeyringImport, 1);
   g_autoptr (GStrvBuilder) added = g_strv_builder_new ();
   g_autoptr (GStrvBuilder) changed = g_strv_builder_new ();
+  g_autoptr (GStrvBuilder) names = g_strv_builder_new ();
+  g_autoptr (GStrvBuilder) changed_names = g_strv_builder_new ();
+  g_autoptr (GStrvBuilder) refusals = g_strv_builder_new ();
 
   import->considered = result->considered;
   import->imported = result->imported;
@@ -935,19 +961,178 @@ import_from_gpgme (gpgme_import_result_t result)
   import->new_signatures = result->new_signatures;
   import->new_revocations = result->new_revocations;
   import->secret_imported = result->secret_imported;
+  import->not_imported = result->not_imported;
   for (gpgme_import_status_t status = result->imports; status; status = status->next)
     {
+      if (status->result)
+        g_strv_builder_add (refusals, gpgme_strerror (status->result));
       if (status->result || !status->fpr)
         continue;
       if (status->status & GPGME_IMPORT_NEW)
-        g_strv_builder_add (added, status->fpr);
+        {
+          g_autofree char *name = import_name (ctx, status->fpr);
+
+          g_strv_builder_add (added, status->fpr);
+          g_strv_builder_add (names, name);
+        }
       else if (status->status & (GPGME_IMPORT_UID | GPGME_IMPORT_SIG
                                  | GPGME_IMPORT_SUBKEY | GPGME_IMPORT_SECRET))
-        g_strv_builder_add (changed, status->fpr);
+        {
+          g_autofree char *name = import_name (ctx, status->fpr);
+
+          g_strv_builder_add (changed, status->fpr);
+          g_strv_builder_add (changed_names, name);
+        }
     }
   import->new_fingerprints = g_strv_builder_end (added);
   import->changed_fingerprints = g_strv_builder_end (changed);
+  import->new_names = g_strv_builder_end (names);
+  import->changed_names = g_strv_builder_end (changed_names);
+  import->refusals = g_strv_builder_end (refusals);
   return import;
+}
+
+/* "1 new user ID, 2 new signatures": what the changed keys gained. */
+static char *
+describe_gains (const PadlockKeyringImport *import)
+{
+  g_autoptr (GPtrArray) parts = g_ptr_array_new_with_free_func (g_free);
+
+  if (import->new_user_ids)
+    g_ptr_array_add (parts, g_strdup_printf (g_dngettext (NULL,
+                     "%u new user ID", "%u new user IDs", import->new_user_ids),
+                     import->new_user_ids));
+  if (import->new_signatures)
+    g_ptr_array_add (parts, g_strdup_printf (g_dngettext (NULL,
+                     "%u new signature", "%u new signatures", import->new_signatures),
+                     import->new_signatures));
+  if (import->new_subkeys)
+    g_ptr_array_add (parts, g_strdup_printf (g_dngettext (NULL,
+                     "%u new subkey", "%u new subkeys", import->new_subkeys),
+                     import->new_subkeys));
+  if (import->new_revocations)
+    g_ptr_array_add (parts, g_strdup_printf (g_dngettext (NULL,
+                     "%u revocation", "%u revocations", import->new_revocations),
+                     import->new_revocations));
+  g_ptr_array_add (parts, NULL);
+  return g_strjoinv (", ", (char **) parts->pdata);
+}
+
+static void
+append_sentence (GString *text, const char *sentence)
+{
+  if (text->len)
+    g_string_append_c (text, ' ');
+  g_string_append (text, sentence);
+}
+
+char *
+padlock_keyring_import_describe (const PadlockKeyringImport *import)
+{
+  g_autoptr (GString) text = g_string_new (NULL);
+  guint n_new = import->new_fingerprints ? g_strv_length (import->new_fingerprints) : 0;
+  guint n_changed = import->changed_fingerprints
+                    ? g_strv_length (import->changed_fingerprints) : 0;
+
+  if (n_new)
+    {
+      g_autofree char *names = g_strjoinv (", ", import->new_names);
+      g_autofree char *sentence = NULL;
+
+      /* Translators: %s is a key's name ("Bob <bob@example.org>"), or
+       * several, separated by commas. */
+      sentence = g_strdup_printf (g_dngettext (NULL, "Added %s.",
+                                               "Added %2$u keys: %1$s.", n_new),
+                                  names, n_new);
+      append_sentence (text, sentence);
+    }
+  if (n_changed)
+    {
+      g_autofree char *names = g_strjoinv (", ", import->changed_names);
+      g_autofree char *gains = describe_gains (import);
+      g_autofree char *sentence = NULL;
+
+      /* Translators: "Updated Bob <bob@example.org>: 1 new user ID." */
+      sentence = g_strdup_printf (_("Updated %s: %s."), names, gains);
+      append_sentence (text, sentence);
+    }
+  if (import->unchanged)
+    {
+      g_autofree char *sentence = g_strdup_printf (g_dngettext (NULL,
+                                  "%u key was already there, unchanged.",
+                                  "%u keys were already there, unchanged.",
+                                  import->unchanged), import->unchanged);
+
+      append_sentence (text, sentence);
+    }
+  if (import->not_imported)
+    {
+      g_autofree char *why = import->refusals && import->refusals[0]
+                             ? g_strjoinv ("; ", import->refusals) : NULL;
+      g_autofree char *sentence = g_strdup_printf (g_dngettext (NULL,
+                                  "%u key was not imported", "%u keys were not imported",
+                                  import->not_imported), import->not_imported);
+
+      append_sentence (text, sentence);
+      g_string_append (text, why ? ": " : ".");
+      if (why)
+        g_string_append_printf (text, "%s.", why);
+    }
+  if (!text->len)
+    g_string_append (text, _("Nothing was imported."));
+  return g_string_free (g_steal_pointer (&text), FALSE);
+}
+
+const char *
+padlock_keyring_secret_refusal (void)
+{
+  return _("This is a secret key, which its owner should never share: "
+           "Padlock adds only public keys");
+}
+
+/* Whether DATA holds a secret key, as gpg reads it (keylist_from_data:
+ * gpg --import --import-options show-only, nothing imported); DATA is
+ * rewound. */
+static gpgme_error_t
+holds_secret_key (gpgme_ctx_t ctx, gpgme_data_t data, gboolean *secret)
+{
+  gpgme_error_t err;
+  gpgme_key_t key;
+
+  *secret = FALSE;
+  err = gpgme_op_keylist_from_data_start (ctx, data, 0);
+  while (!err && !(err = gpgme_op_keylist_next (ctx, &key)))
+    {
+      *secret |= key->secret;
+      gpgme_key_unref (key);
+    }
+  gpgme_op_keylist_end (ctx);
+  /* Nothing gpg can read: gpg_op_import says so, below. */
+  if (gpg_err_code (err) == GPG_ERR_EOF || gpg_err_code (err) == GPG_ERR_NO_DATA
+      || gpg_err_code (err) == GPG_ERR_INV_ENGINE)
+    err = 0;
+  if (gpgme_data_seek (data, 0, SEEK_SET) != 0)
+    err = gpg_error_from_syserror ();
+  return err;
+}
+
+/* The GnuPG home HOME_DIR (NULL: gpg's default), made (0700) when
+ * there is none yet, as gpg makes ~/.gnupg: an import is the user's
+ * request, and gpg imports into no other home that is missing. */
+static gboolean
+make_home (const char *home_dir, GError **error)
+{
+  g_autofree char *dir = home_dir ? g_strdup (home_dir) : padlock_keyring_default_home ();
+
+  if (g_file_test (dir, G_FILE_TEST_IS_DIR))
+    return TRUE;
+  if (g_mkdir_with_parents (dir, 0700) == 0)
+    return TRUE;
+  g_set_error (error, PADLOCK_ERROR, PADLOCK_ERROR_IO,
+               /* Translators: %s is a folder, then why it could not be made. */
+               _("Could not make the GnuPG folder %s: %s"), dir,
+               g_strerror (errno));
+  return FALSE;
 }
 
 static void
@@ -961,10 +1146,19 @@ import_thread (GTask *task, gpointer source, gpointer task_data,
   gpgme_data_t data = NULL;
   gpgme_error_t err;
   gulong handler = 0;
+  gboolean secret = FALSE;
   gsize len;
 
-  if (!g_file_load_contents (transfer->file, cancellable, &contents, &len,
-                             NULL, &error))
+  if (transfer->bytes)
+    contents = g_memdup2 (g_bytes_get_data (transfer->bytes, &len),
+                          g_bytes_get_size (transfer->bytes));
+  else if (!g_file_load_contents (transfer->file, cancellable, &contents, &len,
+                                  NULL, &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  if (!make_home (transfer->home_dir, &error))
     {
       g_task_return_error (task, g_steal_pointer (&error));
       return;
@@ -973,18 +1167,30 @@ import_thread (GTask *task, gpointer source, gpointer task_data,
   if (!err)
     err = gpgme_data_new_from_mem (&data, contents, len, 0);
   if (!err)
+    err = holds_secret_key (ctx, data, &secret);
+  if (!err && secret)
+    {
+      g_task_return_new_error (task, PADLOCK_ERROR, PADLOCK_ERROR_UNSUPPORTED,
+                               /* Translators: after the refusal's words. */
+                               _("%s, so nothing was imported"),
+                               padlock_keyring_secret_refusal ());
+      goto out;
+    }
+  if (!err)
     {
       handler = connect_cancel (cancellable, ctx);
       err = gpgme_op_import (ctx, data);
       g_cancellable_disconnect (cancellable, handler);
     }
   if (!err && gpgme_op_import_result (ctx)->considered == 0)
-    err = gpg_error (GPG_ERR_NO_DATA);
-  if (err)
+    g_task_return_new_error (task, PADLOCK_ERROR, PADLOCK_ERROR_MALFORMED,
+                             _("It holds no OpenPGP key"));
+  else if (err)
     g_task_return_error (task, padlock_error_from_gpg (err));
   else
-    g_task_return_pointer (task, import_from_gpgme (gpgme_op_import_result (ctx)),
+    g_task_return_pointer (task, import_from_gpgme (ctx, gpgme_op_import_result (ctx)),
                            (GDestroyNotify) padlock_keyring_import_free);
+out:
   g_clear_pointer (&data, gpgme_data_release);
   g_clear_pointer (&ctx, gpgme_release);
 }
@@ -1003,6 +1209,24 @@ padlock_keyring_import_async (PadlockKeyring *self, GFile *file,
   task = new_transfer_task (self, cancellable, callback, user_data,
                             padlock_keyring_import_async, &transfer);
   transfer->file = g_object_ref (file);
+  g_task_run_in_thread (task, import_thread);
+}
+
+void
+padlock_keyring_import_bytes_async (PadlockKeyring *self, GBytes *bytes,
+                                    GCancellable *cancellable,
+                                    GAsyncReadyCallback callback,
+                                    gpointer user_data)
+{
+  g_autoptr (GTask) task = NULL;
+  Transfer *transfer;
+
+  g_return_if_fail (PADLOCK_IS_KEYRING (self));
+  g_return_if_fail (bytes != NULL);
+
+  task = new_transfer_task (self, cancellable, callback, user_data,
+                            padlock_keyring_import_async, &transfer);
+  transfer->bytes = g_bytes_ref (bytes);
   g_task_run_in_thread (task, import_thread);
 }
 

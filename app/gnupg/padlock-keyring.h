@@ -49,9 +49,23 @@ typedef struct
   guint secret_imported;
   GStrv new_fingerprints;   /* of the new certificates */
   GStrv changed_fingerprints; /* of those that gained something */
+  guint not_imported;       /* certificates gpg refused */
+  GStrv new_names;          /* the primary user IDs of the new ones, in
+                             * the order of new_fingerprints, as
+                             * padlock_name_display shows them (one line,
+                             * every character visible; "<" and "&" are
+                             * still there: escape before markup) */
+  GStrv changed_names;      /* the same for changed_fingerprints */
+  GStrv refusals;           /* why gpg refused each of the not imported */
 } PadlockKeyringImport;
 
 void padlock_keyring_import_free (PadlockKeyringImport *import);
+/* What IMPORT changed, in a sentence or a few for the user (plain text:
+ * escape it before using it as markup): the new keys by name, new user
+ * IDs, signatures and subkeys, the unchanged, the refused and why.  The
+ * one wording of an import: the window's toast, the encrypt dialog and
+ * the Keys page all use it. */
+char *padlock_keyring_import_describe (const PadlockKeyringImport *import);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PadlockKeyringImport, padlock_keyring_import_free)
 
 #define PADLOCK_TYPE_KEYRING (padlock_keyring_get_type ())
@@ -118,12 +132,30 @@ GBytes             *padlock_keyring_find_signer_home (const char         *home_d
                                                       GError            **error);
 
 /* Imports the certificates of FILE (armored or binary) into the keyring
- * and reads it again; the result says what was new. */
+ * and reads it again; the result says what was new.  Public keys only:
+ * data that holds a secret key (a backup, someone's mistake) is refused
+ * whole, before gpg imports anything (PADLOCK_ERROR_UNSUPPORTED, "This
+ * is a secret key, …"), since a secret key that is not the user's own
+ * would make Padlock take it for theirs ("Also encrypt to me").  No
+ * certificate at all: PADLOCK_ERROR_MALFORMED, "It holds no OpenPGP
+ * key".  An error's message has no final period: it goes after a
+ * colon.  A GnuPG home that does not exist yet is made (0700), as gpg
+ * makes ~/.gnupg: a user who has never run gpg can add a key. */
 void                padlock_keyring_import_async    (PadlockKeyring      *self,
                                                      GFile               *file,
                                                      GCancellable        *cancellable,
                                                      GAsyncReadyCallback  callback,
                                                      gpointer             user_data);
+/* The same for certificates in memory (pasted armor, a lookup's
+ * data); finished with padlock_keyring_import_finish. */
+void                padlock_keyring_import_bytes_async (PadlockKeyring      *self,
+                                                        GBytes              *bytes,
+                                                        GCancellable        *cancellable,
+                                                        GAsyncReadyCallback  callback,
+                                                        gpointer             user_data);
+/* Why a secret key is not imported, in words (no final period): the
+ * refusal's error and a dropped key file's row say it. */
+const char         *padlock_keyring_secret_refusal  (void);
 PadlockKeyringImport *padlock_keyring_import_finish (PadlockKeyring      *self,
                                                      GAsyncResult        *result,
                                                      GError             **error);
