@@ -70,6 +70,8 @@ padlock_keyring_import_free (PadlockKeyringImport *import)
     return;
   g_strfreev (import->new_fingerprints);
   g_strfreev (import->changed_fingerprints);
+  g_strfreev (import->new_names);
+  g_strfreev (import->refusals);
   g_free (import);
 }
 
@@ -757,6 +759,7 @@ typedef struct
   char   *home_dir;
   GStrv   fingerprints;   /* export */
   GFile  *file;           /* import */
+  GBytes *bytes;          /* or this */
 } Transfer;
 
 static void
@@ -767,6 +770,7 @@ transfer_free (gpointer data)
   g_free (transfer->home_dir);
   g_strfreev (transfer->fingerprints);
   g_clear_object (&transfer->file);
+  g_clear_pointer (&transfer->bytes, g_bytes_unref);
   g_free (transfer);
 }
 
@@ -921,11 +925,13 @@ padlock_keyring_export_finish (PadlockKeyring *self, GAsyncResult *result,
 }
 
 static PadlockKeyringImport *
-import_from_gpgme (gpgme_import_result_t result)
+import_from_gpgme (gpgme_ctx_t ctx, gpgme_import_result_t result)
 {
   PadlockKeyringImport *import = g_new0 (PadlockKeyringImport, 1);
   g_autoptr (GStrvBuilder) added = g_strv_builder_new ();
   g_autoptr (GStrvBuilder) changed = g_strv_builder_new ();
+  g_autoptr (GStrvBuilder) names = g_strv_builder_new ();
+  g_autoptr (GStrvBuilder) refusals = g_strv_builder_new ();
 
   import->considered = result->considered;
   import->imported = result->imported;
@@ -935,19 +941,105 @@ import_from_gpgme (gpgme_import_result_t result)
   import->new_signatures = result->new_signatures;
   import->new_revocations = result->new_revocations;
   import->secret_imported = result->secret_imported;
+  import->not_imported = result->not_imported;
   for (gpgme_import_status_t status = result->imports; status; status = status->next)
     {
+      if (status->result)
+        g_strv_builder_add (refusals, gpgme_strerror (status->result));
       if (status->result || !status->fpr)
         continue;
       if (status->status & GPGME_IMPORT_NEW)
-        g_strv_builder_add (added, status->fpr);
+        {
+          gpgme_key_t key = NULL;
+
+          g_strv_builder_add (added, status->fpr);
+          gpgme_get_key (ctx, status->fpr, &key, 0);
+          g_strv_builder_add (names, key && key->uids && key->uids->uid
+                                     ? key->uids->uid : status->fpr);
+          gpgme_key_unref (key);
+        }
       else if (status->status & (GPGME_IMPORT_UID | GPGME_IMPORT_SIG
                                  | GPGME_IMPORT_SUBKEY | GPGME_IMPORT_SECRET))
         g_strv_builder_add (changed, status->fpr);
     }
   import->new_fingerprints = g_strv_builder_end (added);
   import->changed_fingerprints = g_strv_builder_end (changed);
+  import->new_names = g_strv_builder_end (names);
+  import->refusals = g_strv_builder_end (refusals);
   return import;
+}
+
+char *
+padlock_keyring_import_describe (const PadlockKeyringImport *import)
+{
+  g_autoptr (GString) text = g_string_new (NULL);
+  guint n_new = import->new_fingerprints ? g_strv_length (import->new_fingerprints) : 0;
+  guint n_changed = import->changed_fingerprints
+                    ? g_strv_length (import->changed_fingerprints) : 0;
+
+  if (n_new)
+    {
+      g_autofree char *names = g_strjoinv (", ", import->new_names);
+
+      g_string_append_printf (text, g_dngettext (NULL,  "Added %s.",
+                                                 "Added %2$u keys: %1$s.", n_new),
+                              names, n_new);
+    }
+  if (n_changed)
+    {
+      g_autoptr (GPtrArray) parts = g_ptr_array_new_with_free_func (g_free);
+      g_autofree char *joined = NULL;
+
+      if (import->new_user_ids)
+        g_ptr_array_add (parts, g_strdup_printf (g_dngettext (NULL, 
+                         "%u new user ID", "%u new user IDs", import->new_user_ids),
+                         import->new_user_ids));
+      if (import->new_signatures)
+        g_ptr_array_add (parts, g_strdup_printf (g_dngettext (NULL, 
+                         "%u new signature", "%u new signatures", import->new_signatures),
+                         import->new_signatures));
+      if (import->new_subkeys)
+        g_ptr_array_add (parts, g_strdup_printf (g_dngettext (NULL, 
+                         "%u new subkey", "%u new subkeys", import->new_subkeys),
+                         import->new_subkeys));
+      if (import->new_revocations)
+        g_ptr_array_add (parts, g_strdup_printf (g_dngettext (NULL, 
+                         "%u revocation", "%u revocations", import->new_revocations),
+                         import->new_revocations));
+      g_ptr_array_add (parts, NULL);
+      joined = g_strjoinv (", ", (char **) parts->pdata);
+      if (text->len)
+        g_string_append_c (text, ' ');
+      g_string_append_printf (text, g_dngettext (NULL, 
+                              "Updated a key: %s.", "Updated %2$u keys: %1$s.",
+                              n_changed), joined, n_changed);
+    }
+  if (import->unchanged)
+    {
+      if (text->len)
+        g_string_append_c (text, ' ');
+      g_string_append_printf (text, g_dngettext (NULL, 
+                              "%u key was already there, unchanged.",
+                              "%u keys were already there, unchanged.",
+                              import->unchanged), import->unchanged);
+    }
+  if (import->not_imported)
+    {
+      g_autofree char *why = import->refusals && import->refusals[0]
+                             ? g_strjoinv ("; ", import->refusals) : NULL;
+
+      if (text->len)
+        g_string_append_c (text, ' ');
+      g_string_append_printf (text, g_dngettext (NULL, 
+                              "%u key was not imported", "%u keys were not imported",
+                              import->not_imported), import->not_imported);
+      g_string_append (text, why ? ": " : ".");
+      if (why)
+        g_string_append_printf (text, "%s.", why);
+    }
+  if (!text->len)
+    g_string_append (text, _("Nothing was imported."));
+  return g_string_free (g_steal_pointer (&text), FALSE);
 }
 
 static void
@@ -963,8 +1055,11 @@ import_thread (GTask *task, gpointer source, gpointer task_data,
   gulong handler = 0;
   gsize len;
 
-  if (!g_file_load_contents (transfer->file, cancellable, &contents, &len,
-                             NULL, &error))
+  if (transfer->bytes)
+    contents = g_memdup2 (g_bytes_get_data (transfer->bytes, &len),
+                          g_bytes_get_size (transfer->bytes));
+  else if (!g_file_load_contents (transfer->file, cancellable, &contents, &len,
+                                  NULL, &error))
     {
       g_task_return_error (task, g_steal_pointer (&error));
       return;
@@ -983,7 +1078,7 @@ import_thread (GTask *task, gpointer source, gpointer task_data,
   if (err)
     g_task_return_error (task, padlock_error_from_gpg (err));
   else
-    g_task_return_pointer (task, import_from_gpgme (gpgme_op_import_result (ctx)),
+    g_task_return_pointer (task, import_from_gpgme (ctx, gpgme_op_import_result (ctx)),
                            (GDestroyNotify) padlock_keyring_import_free);
   g_clear_pointer (&data, gpgme_data_release);
   g_clear_pointer (&ctx, gpgme_release);
@@ -1003,6 +1098,24 @@ padlock_keyring_import_async (PadlockKeyring *self, GFile *file,
   task = new_transfer_task (self, cancellable, callback, user_data,
                             padlock_keyring_import_async, &transfer);
   transfer->file = g_object_ref (file);
+  g_task_run_in_thread (task, import_thread);
+}
+
+void
+padlock_keyring_import_bytes_async (PadlockKeyring *self, GBytes *bytes,
+                                    GCancellable *cancellable,
+                                    GAsyncReadyCallback callback,
+                                    gpointer user_data)
+{
+  g_autoptr (GTask) task = NULL;
+  Transfer *transfer;
+
+  g_return_if_fail (PADLOCK_IS_KEYRING (self));
+  g_return_if_fail (bytes != NULL);
+
+  task = new_transfer_task (self, cancellable, callback, user_data,
+                            padlock_keyring_import_async, &transfer);
+  transfer->bytes = g_bytes_ref (bytes);
   g_task_run_in_thread (task, import_thread);
 }
 

@@ -49,9 +49,20 @@ typedef struct
   guint secret_imported;
   GStrv new_fingerprints;   /* of the new certificates */
   GStrv changed_fingerprints; /* of those that gained something */
+  guint not_imported;       /* certificates gpg refused */
+  GStrv new_names;          /* the primary user IDs of the new ones, in
+                             * the order of new_fingerprints (as the key
+                             * states them: escape before markup) */
+  GStrv refusals;           /* why gpg refused each of the not imported */
 } PadlockKeyringImport;
 
 void padlock_keyring_import_free (PadlockKeyringImport *import);
+/* What IMPORT changed, in a sentence or a few for the user (plain text:
+ * escape it before using it as markup): the new keys by name, new user
+ * IDs, signatures and subkeys, the unchanged, the refused and why.  The
+ * one wording of an import: the window's toast, the encrypt dialog and
+ * the Keys page all use it. */
+char *padlock_keyring_import_describe (const PadlockKeyringImport *import);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PadlockKeyringImport, padlock_keyring_import_free)
 
 #define PADLOCK_TYPE_KEYRING (padlock_keyring_get_type ())
@@ -124,6 +135,13 @@ void                padlock_keyring_import_async    (PadlockKeyring      *self,
                                                      GCancellable        *cancellable,
                                                      GAsyncReadyCallback  callback,
                                                      gpointer             user_data);
+/* The same for certificates in memory (pasted armor, a lookup's
+ * data); finished with padlock_keyring_import_finish. */
+void                padlock_keyring_import_bytes_async (PadlockKeyring      *self,
+                                                        GBytes              *bytes,
+                                                        GCancellable        *cancellable,
+                                                        GAsyncReadyCallback  callback,
+                                                        gpointer             user_data);
 PadlockKeyringImport *padlock_keyring_import_finish (PadlockKeyring      *self,
                                                      GAsyncResult        *result,
                                                      GError             **error);
