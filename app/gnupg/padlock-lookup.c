@@ -314,7 +314,9 @@ fetch_query (Lookup *lookup, assuan_context_t ctx)
     command = g_strdup_printf ("KS_GET -- 0x%s", hex);
   else
     {
-      command = g_strdup_printf ("WKD_GET -- %s", lookup->query);
+      /* --quick: dirmngr's short connect timeout (2 s), so that a
+       * domain without WKD leaves the keyserver time to answer. */
+      command = g_strdup_printf ("WKD_GET --quick -- %s", lookup->query);
       err = fetch (lookup, ctx, command);
       if (!err || g_cancellable_is_cancelled (lookup->inner))
         return err;
