@@ -12,8 +12,10 @@
 #include "app-testutil.h"
 #include "gnupg-home.h"
 #include "hkp-server.h"
+#include "padlock-job-row.h"
 #include "padlock-keys-page.h"
 #include "padlock-lookup-box.h"
+#include "padlock-lookup-window.h"
 #include "padlock-people-private.h"
 #include "padlock-signature.h"
 
@@ -300,6 +302,125 @@ test_keys_page (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static PadlockLookupWindow *
+find_lookup_window (void)
+{
+  g_autoptr (GList) toplevels = gtk_window_list_toplevels ();
+
+  for (GList *l = toplevels; l; l = l->next)
+    if (PADLOCK_IS_LOOKUP_WINDOW (l->data) && gtk_widget_get_visible (l->data))
+      return l->data;
+  return NULL;
+}
+
+static gboolean
+has_lookup_window (gpointer data)
+{
+  return find_lookup_window () != NULL;
+}
+
+/* The row of the job whose input is named NAME (the first). */
+static PadlockJobRow *
+find_row (GtkWidget *widget, const char *name)
+{
+  if (PADLOCK_IS_JOB_ROW (widget))
+    {
+      PadlockJob *job = padlock_job_row_get_job (PADLOCK_JOB_ROW (widget));
+      g_autofree char *base = job ? g_file_get_basename (padlock_job_get_input (job))
+                                  : NULL;
+
+      return g_strcmp0 (base, name) == 0 ? PADLOCK_JOB_ROW (widget) : NULL;
+    }
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c;
+       c = gtk_widget_get_next_sibling (c))
+    {
+      PadlockJobRow *row = find_row (c, name);
+
+      if (row)
+        return row;
+    }
+  return NULL;
+}
+
+static gboolean
+two_jobs (gpointer queue)
+{
+  return g_list_model_get_n_items (queue) == 2;
+}
+
+/* A text Bob signed, read while the keyring lacks his key: the row
+ * offers "Look Up Key…", which finds him by fingerprint; after Import,
+ * "Check the Signature Again" checks it anew: his, not verified. */
+static void
+test_unknown_signer (void)
+{
+  g_autofree char *dir = tu_new_dir ("unknown-signer");
+  g_autofree char *notes = g_build_filename (dir, "notes.txt.asc", NULL);
+  g_autofree char *signed_text = tg_clearsign (bob_home, bob_fpr, "from Bob\n",
+                                               NULL, NULL);
+  g_autofree char *grouped = padlock_fingerprint_grouped (bob_fpr);
+  g_autofree char *unknown = g_strconcat ("Signed by an unknown key ", grouped, NULL);
+  g_autofree char *look_up = g_strconcat ("Look up the key ", grouped, NULL);
+  g_autofree char *said_fpr = g_strdup_printf ("Fingerprint: %s", grouped);
+  g_autofree char *panels = NULL;
+  g_autofree char *buttons = NULL;
+  g_autofree char *labels = NULL;
+  const char *paths[] = { notes, NULL };
+  PadlockWindow *window;
+  PadlockLookupWindow *lookup;
+  PadlockJobRow *row;
+  GtkWidget *button;
+  guint asked = hkp_server_requests (server);
+
+  /* Bob's key is not in the keyring (an earlier test may have added it). */
+  tg_gpg (home, NULL, NULL, NULL, "--yes", "--delete-keys", bob_fpr, NULL);
+  g_assert_false (user_has_bob ());
+  g_assert_true (g_file_set_contents (notes, signed_text, -1, NULL));
+  window = at_new_window ();
+  gtk_window_set_default_size (GTK_WINDOW (window), 900, 500);
+  reader = at_reader_new ();
+  at_drop (window, paths);
+  g_assert_true (at_wait_queue_idle (window->queue, WAIT_MS));
+  at_settle (300);
+  panels = at_reader_list (reader, "panel");
+  g_assert_nonnull (strstr (panels, unknown));
+  buttons = at_reader_list (reader, "push button");
+  g_assert_nonnull (strstr (buttons, look_up));
+  g_assert_cmpuint (hkp_server_requests (server), ==, asked);
+  at_screenshot (GTK_WIDGET (window), "unknown-signer-look-up");
+
+  row = find_row (GTK_WIDGET (window->job_list), "notes.txt.asc");
+  g_assert_nonnull (row);
+  button = GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (row), PADLOCK_TYPE_JOB_ROW,
+                                                      "look_up_button"));
+  g_signal_emit_by_name (button, "clicked");
+  g_assert_true (at_wait_until (has_lookup_window, NULL, WAIT_MS));
+  lookup = find_lookup_window ();
+  g_assert_true (at_wait_until (not_busy, padlock_lookup_window_get_box (lookup), WAIT_MS));
+  at_settle (300);
+  labels = at_reader_list (reader, "label");
+  g_test_message ("%s", labels);
+  g_assert_nonnull (strstr (labels, "\u2068" BOB "\u2069"));
+  g_assert_nonnull (strstr (labels, said_fpr));
+  g_assert_false (user_has_bob ());
+  at_screenshot (GTK_WIDGET (lookup), "unknown-signer-found");
+
+  click (GTK_WIDGET (lookup), "Import");
+  g_assert_true (at_wait_until (not_busy, padlock_lookup_window_get_box (lookup), WAIT_MS));
+  g_assert_true (user_has_bob ());
+  click (GTK_WIDGET (lookup), "Check the Signature Again");
+  g_assert_true (at_wait_until (two_jobs, window->queue, WAIT_MS));
+  g_assert_true (at_wait_queue_idle (window->queue, WAIT_MS));
+  at_settle (300);
+  g_clear_pointer (&panels, g_free);
+  panels = at_reader_list (reader, "panel");
+  g_test_message ("%s", panels);
+  g_assert_nonnull (strstr (panels, ", Signed by " BOB ", but you have not certified"));
+  g_clear_pointer (&reader, at_reader_free);
+  gtk_window_destroy (GTK_WINDOW (window));
+  at_settle (50);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -311,6 +432,7 @@ main (int argc, char **argv)
   g_setenv ("GNUPGHOME", home->dir, TRUE);
   at_application ();
   g_test_add_func ("/lookup-box/people", test_people);
+  g_test_add_func ("/lookup-box/unknown-signer", test_unknown_signer);
   g_test_add_func ("/lookup-box/keys-page", test_keys_page);
   status = g_test_run ();
   g_clear_pointer (&home, tg_home_free);
