@@ -348,11 +348,11 @@ padlock_job_row_offer_look_up (PadlockJobRow          *self,
 static void
 on_look_up_clicked (PadlockJobRow *self)
 {
-  g_autofree char *uri = NULL;
+  GFile *input = self->job ? padlock_job_get_input (self->job) : NULL;
+  g_autofree char *uri = input ? g_file_get_uri (input) : g_strdup ("");
 
-  if (!self->look_up_fingerprint || !self->job)
+  if (!self->look_up_fingerprint)
     return;
-  uri = g_file_get_uri (padlock_job_get_input (self->job));
   gtk_widget_activate_action (GTK_WIDGET (self), "win.look-up-key", "(ss)",
                               self->look_up_fingerprint, uri);
 }
