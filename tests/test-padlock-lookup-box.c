@@ -153,6 +153,30 @@ keyring_has_bob (gpointer keyring)
   return padlock_keyring_find_key (keyring, bob_fpr, FALSE, NULL) != NULL;
 }
 
+static gboolean
+keyring_lacks_bob (gpointer keyring)
+{
+  return !keyring_has_bob (keyring);
+}
+
+/* The Keys page's row (an AdwActionRow) whose title is TITLE. */
+static GtkWidget *
+find_row_titled (GtkWidget *root, const char *title)
+{
+  if (ADW_IS_ACTION_ROW (root)
+      && !g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (root)), title))
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_row_titled (child, title);
+
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
 static char *
 offer_for (const char *query)
 {
@@ -249,6 +273,7 @@ test_keys_page (void)
   PadlockLookupBox *box = PADLOCK_LOOKUP_BOX (find_widget (page, PADLOCK_TYPE_LOOKUP_BOX));
   g_autofree char *offer = offer_for (bob_fpr);
   g_autofree char *nobody = offer_for ("nobody@example.invalid");
+  g_autofree char *offer_bob = offer_for (BOB_EMAIL);
   g_autofree char *buttons = NULL;
   g_autofree char *labels = NULL;
   guint asked = hkp_server_requests (server);
@@ -298,8 +323,41 @@ test_keys_page (void)
   g_clear_pointer (&labels, g_free);
   labels = at_reader_list (reader, "label");
   g_assert_nonnull (strstr (labels, "No key found for nobody@example.invalid."));
+
+  /* Bob by address: imported on the click, then listed among People. */
+  tg_gpg (home, NULL, NULL, NULL, "--yes", "--delete-keys", bob_fpr, NULL);
+  g_assert_true (at_wait_until (keyring_lacks_bob, keyring, WAIT_MS));
+  gtk_editable_set_text (GTK_EDITABLE (entry), BOB_EMAIL);
+  at_settle (500);
+  g_clear_pointer (&labels, g_free);
+  labels = at_reader_list (reader, "label");
+  g_assert_nonnull (strstr (labels, "No key matches the search."));
+  click (page, offer_bob);
+  g_assert_true (at_wait_until (not_busy, box, WAIT_MS));
+  g_assert_false (user_has_bob ());
+  click (page, "Import");
+  g_assert_true (at_wait_until (not_busy, box, WAIT_MS));
+  g_assert_true (user_has_bob ());
+  g_assert_true (at_wait_until (keyring_has_bob, keyring, WAIT_MS));
+  at_settle (300);
+  g_clear_pointer (&labels, g_free);
+  labels = at_reader_list (reader, "label");
+  g_assert_nonnull (strstr (labels, "Added " BOB "."));
+  g_assert_null (strstr (labels, "No key matches the search."));
+  g_assert_nonnull (find_row_titled (page, "\u2068Bob\u2069"));
+
+  /* Closed while a lookup runs: it ends, and nothing is left to call. */
+  hkp_server_set_hang (server, TRUE);
+  asked = hkp_server_requests (server);
+  gtk_editable_set_text (GTK_EDITABLE (entry), bob_fpr);
+  at_settle (500);
+  click (page, offer);
+  while (hkp_server_requests (server) == asked)
+    g_main_context_iteration (NULL, TRUE);
   g_clear_pointer (&reader, at_reader_free);
   gtk_window_destroy (GTK_WINDOW (window));
+  at_settle (500);
+  hkp_server_set_hang (server, FALSE);
 }
 
 static PadlockLookupWindow *
