@@ -231,6 +231,26 @@ test_timeout (Fixture *f, gconstpointer data)
   g_assert_false (gpg_lists (f, f->bob));
 }
 
+/* No keyserver listening (a server that is down, a machine offline
+ * behind a router that refuses): one line, soon, and not "not found". */
+static void
+test_refused (Fixture *f, gconstpointer data)
+{
+  g_autoptr (PadlockLookupResult) found = NULL;
+  g_autoptr (GError) error = NULL;
+  double seconds;
+
+  g_clear_pointer (&f->server, hkp_server_free);
+  found = look_up (f, f->bob, NULL, &seconds, &error);
+  g_assert_null (found);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_HOST_UNREACHABLE);
+  g_assert_true (g_str_has_prefix (error->message, "The key server could not be "
+                                                   "reached: are you offline? ("));
+  g_assert_null (strchr (error->message, '\n'));
+  g_test_message ("refused in %.2f s: %s", seconds, error->message);
+  g_assert_cmpfloat (seconds, <, PADLOCK_LOOKUP_TIMEOUT);
+}
+
 /* Cancelled while the keyserver is being asked: it ends at once. */
 static void
 test_cancel (Fixture *f, gconstpointer data)
@@ -334,6 +354,8 @@ main (int argc, char **argv)
               test_not_found, fixture_tear_down);
   g_test_add ("/lookup/timeout", Fixture, NULL, fixture_set_up,
               test_timeout, fixture_tear_down);
+  g_test_add ("/lookup/refused", Fixture, NULL, fixture_set_up,
+              test_refused, fixture_tear_down);
   g_test_add ("/lookup/cancel", Fixture, NULL, fixture_set_up,
               test_cancel, fixture_tear_down);
   g_test_add ("/lookup/dirmngr-stopped", Fixture, NULL, fixture_set_up,
