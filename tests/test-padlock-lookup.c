@@ -193,6 +193,40 @@ test_by_fingerprint (Fixture *f, gconstpointer data)
   import_found (f, found);
 }
 
+/* Two keys for one address (Mallory made one with Bob's name): both are
+ * listed, each with its own fingerprint, and neither is imported. */
+static void
+test_two_keys (Fixture *f, gconstpointer data)
+{
+  g_autoptr (TgHome) mallory_home = tg_home_new ();
+  g_autofree char *mallory = tg_gen_encryption_key (mallory_home, BOB, "ed25519",
+                                                    "cv25519", "never", NULL);
+  g_autoptr (GBytes) bob_armor = NULL;
+  g_autoptr (GBytes) mallory_armor = NULL;
+  g_autoptr (PadlockLookupResult) found = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *both = NULL;
+  double seconds;
+
+  g_assert_cmpint (tg_gpg (f->bob_home, NULL, NULL, &bob_armor, "--armor",
+                           "--export", f->bob, NULL), ==, 0);
+  g_assert_cmpint (tg_gpg (mallory_home, NULL, NULL, &mallory_armor, "--armor",
+                           "--export", mallory, NULL), ==, 0);
+  both = g_strdup_printf ("%.*s%.*s", (int) g_bytes_get_size (bob_armor),
+                          (const char *) g_bytes_get_data (bob_armor, NULL),
+                          (int) g_bytes_get_size (mallory_armor),
+                          (const char *) g_bytes_get_data (mallory_armor, NULL));
+  hkp_server_add (f->server, mallory, BOB_EMAIL, both);
+  found = look_up (f, BOB_EMAIL, NULL, &seconds, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (found->keys->len, ==, 2);
+  g_assert_cmpstr (((PadlockLookupKey *) found->keys->pdata[0])->fingerprint, ==, f->bob);
+  g_assert_cmpstr (((PadlockLookupKey *) found->keys->pdata[1])->fingerprint, ==, mallory);
+  g_assert_cmpstr (((PadlockLookupKey *) found->keys->pdata[1])->user_ids[0], ==, BOB);
+  g_assert_false (gpg_lists (f, f->bob));
+  g_assert_false (gpg_lists (f, mallory));
+}
+
 /* An address nobody published: one line, soon. */
 static void
 test_not_found (Fixture *f, gconstpointer data)
@@ -350,6 +384,8 @@ main (int argc, char **argv)
               test_by_address, fixture_tear_down);
   g_test_add ("/lookup/by-fingerprint", Fixture, NULL, fixture_set_up,
               test_by_fingerprint, fixture_tear_down);
+  g_test_add ("/lookup/two-keys", Fixture, NULL, fixture_set_up,
+              test_two_keys, fixture_tear_down);
   g_test_add ("/lookup/not-found", Fixture, NULL, fixture_set_up,
               test_not_found, fixture_tear_down);
   g_test_add ("/lookup/timeout", Fixture, NULL, fixture_set_up,
