@@ -41,6 +41,7 @@ struct _PadlockJobRow
   GtkImage *signature_icon;
   GtkLabel *signature_label;
   GtkButton *verify_button;     /* "Verify…": the signer's page */
+  GtkButton *look_up_button;    /* "Look Up Key…": an unknown signer */
   GtkButton *delete_button;
 
   /* Owned */
@@ -52,6 +53,7 @@ struct _PadlockJobRow
   char *signature_said;         /* the signature's verdict, for the row's
                                  * accessible name; NULL: none shown */
   char *verify_fingerprint;     /* the unverified signer's, for "Verify…" */
+  char *look_up_fingerprint;    /* the unknown signer's, for "Look Up Key…" */
 };
 
 G_DEFINE_FINAL_TYPE (PadlockJobRow, padlock_job_row, GTK_TYPE_BOX)
@@ -403,6 +405,41 @@ on_verify_clicked (PadlockJobRow *self)
                                 self->verify_fingerprint);
 }
 
+/* "Look Up Key…" beside an UNKNOWN_KEY verdict: the lookup of the
+ * issuer's fingerprint (win.look-up-key, padlock-lookup-window.h), with
+ * the signed file to check again; SIGNATURE NULL hides it. */
+static void
+padlock_job_row_offer_look_up (PadlockJobRow          *self,
+                               const PadlockSignature *signature)
+{
+  gboolean offer = signature && signature->fingerprint && *signature->fingerprint;
+
+  g_free (self->look_up_fingerprint);
+  self->look_up_fingerprint = offer ? g_strdup (signature->fingerprint) : NULL;
+  gtk_widget_set_visible (GTK_WIDGET (self->look_up_button), offer);
+  if (offer)
+    {
+      g_autofree char *grouped = padlock_fingerprint_grouped (signature->fingerprint);
+      /* Translators: the button that searches the Internet for a key. */
+      g_autofree char *said = g_strdup_printf (_("Look up the key %s"), grouped);
+
+      gtk_accessible_update_property (GTK_ACCESSIBLE (self->look_up_button),
+                                      GTK_ACCESSIBLE_PROPERTY_LABEL, said, -1);
+    }
+}
+
+static void
+on_look_up_clicked (PadlockJobRow *self)
+{
+  GFile *input = self->job ? padlock_job_get_input (self->job) : NULL;
+  g_autofree char *uri = input ? g_file_get_uri (input) : g_strdup ("");
+
+  if (!self->look_up_fingerprint)
+    return;
+  gtk_widget_activate_action (GTK_WIDGET (self), "win.look-up-key", "(ss)",
+                              self->look_up_fingerprint, uri);
+}
+
 /* The verdict line under the name: TEXT shown (names isolated), SAID for
  * the row's accessible name (taken), with ICON and CLASS ("success",
  * "warning" or "error"); TEXT NULL hides it. */
@@ -596,6 +633,7 @@ padlock_job_row_sync_signature (PadlockJobRow *self,
 
   if (padlock_job_get_checks_list (self->job))
     {
+      padlock_job_row_offer_look_up (self, NULL);
       padlock_job_row_sync_list (self);
       return;
     }
@@ -614,6 +652,7 @@ padlock_job_row_sync_signature (PadlockJobRow *self,
     {
       padlock_job_row_show_verdict (self, NULL, NULL, NULL, NULL);
       padlock_job_row_offer_verify (self, NULL);
+      padlock_job_row_offer_look_up (self, NULL);
       return;
     }
   text = verdict_text (signatures->pdata[index], TRUE, deleted, self->job);
@@ -626,6 +665,8 @@ padlock_job_row_sync_signature (PadlockJobRow *self,
                                 : "warning");
   padlock_job_row_offer_verify (self, verdict == PADLOCK_SIGNATURE_NOT_CERTIFIED
                                       ? signatures->pdata[index] : NULL);
+  padlock_job_row_offer_look_up (self, verdict == PADLOCK_SIGNATURE_UNKNOWN_KEY
+                                       ? signatures->pdata[index] : NULL);
   delete_label = g_strdup_printf (_("Delete %s"), output_said);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->delete_button),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, delete_label, -1);
@@ -964,6 +1005,7 @@ padlock_job_row_dispose (GObject *object)
   g_clear_object (&self->job);
   g_clear_pointer (&self->signature_said, g_free);
   g_clear_pointer (&self->verify_fingerprint, g_free);
+  g_clear_pointer (&self->look_up_fingerprint, g_free);
   gtk_widget_dispose_template (GTK_WIDGET (self), PADLOCK_TYPE_JOB_ROW);
 
   G_OBJECT_CLASS (padlock_job_row_parent_class)->dispose (object);
@@ -1040,12 +1082,14 @@ padlock_job_row_class_init (PadlockJobRowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PadlockJobRow, open_button);
   gtk_widget_class_bind_template_child (widget_class, PadlockJobRow, cancel_button);
   gtk_widget_class_bind_template_child (widget_class, PadlockJobRow, retry_button);
+  gtk_widget_class_bind_template_child (widget_class, PadlockJobRow, look_up_button);
   gtk_widget_class_bind_template_child (widget_class, PadlockJobRow, signature_box);
   gtk_widget_class_bind_template_child (widget_class, PadlockJobRow, signature_icon);
   gtk_widget_class_bind_template_child (widget_class, PadlockJobRow, signature_label);
   gtk_widget_class_bind_template_child (widget_class, PadlockJobRow, delete_button);
   gtk_widget_class_bind_template_child (widget_class, PadlockJobRow, verify_button);
   gtk_widget_class_bind_template_callback (widget_class, on_verify_clicked);
+  gtk_widget_class_bind_template_callback (widget_class, on_look_up_clicked);
 
   /* The row takes the keyboard focus itself (the list view's arrow keys
    * go from row to row, Tab into its buttons): a screen reader then reads

@@ -4,6 +4,7 @@
 #include <adwaita.h>
 #include <glib/gi18n.h>
 
+#include "padlock-lookup-box.h"
 #include "padlock-name.h"
 #include "padlock-person-page.h"
 
@@ -19,6 +20,7 @@ struct _PadlockKeysPage
   GtkWidget *mine_empty;        /* "Create Your Key" */
   GtkListBox *people_list;
   GtkLabel *people_empty_label;
+  PadlockLookupBox *lookup_box; /* "Search on the Internet for …" */
 
   /* Owned */
   PadlockKeyring *keyring;
@@ -131,6 +133,7 @@ refill (PadlockKeysPage *self)
 
   clear_list (self->mine_list);
   clear_list (self->people_list);
+  padlock_lookup_box_set_query (self->lookup_box, query);
   if (show_keyring_state (self))
     return;
   for (guint i = 0; i < g_list_model_get_n_items (model); i++)
@@ -213,6 +216,7 @@ padlock_keys_page_set_keyring (PadlockKeysPage *self,
     return;
   g_clear_signal_handler (&self->loaded_id, self->keyring);
   g_set_object (&self->keyring, keyring);
+  padlock_lookup_box_set_keyring (self->lookup_box, keyring);
   self->loaded_id = g_signal_connect_object (keyring, "loaded",
                                              G_CALLBACK (refill), self,
                                              G_CONNECT_SWAPPED);
@@ -237,8 +241,10 @@ padlock_keys_page_class_init (PadlockKeysPageClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = padlock_keys_page_dispose;
+  g_type_ensure (PADLOCK_TYPE_LOOKUP_BOX);
   gtk_widget_class_set_template_from_resource (widget_class,
       "/io/github/padlock/Padlock/padlock-keys-page.ui");
+  gtk_widget_class_bind_template_child (widget_class, PadlockKeysPage, lookup_box);
   gtk_widget_class_bind_template_child (widget_class, PadlockKeysPage, search_entry);
   gtk_widget_class_bind_template_child (widget_class, PadlockKeysPage, content_stack);
   gtk_widget_class_bind_template_child (widget_class, PadlockKeysPage, status_page);

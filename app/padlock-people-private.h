@@ -1,6 +1,7 @@
 /* padlock-people-private.h - the template, for the tests */
 #pragma once
 
+#include "padlock-lookup-box.h"
 #include "padlock-people.h"
 
 G_BEGIN_DECLS
@@ -16,6 +17,7 @@ struct _PadlockPeople
   GtkSearchEntry *search_entry;
   GtkButton *paste_import_button; /* key text in the search */
   GtkListBox *match_list;       /* what the search finds */
+  PadlockLookupBox *lookup_box; /* "Search on the Internet for …" */
   GtkWidget *warning_box;       /* "Padlock cannot tell that …" */
   GtkLabel *warning_label;
   GtkLabel *warning_detail_label;

@@ -324,6 +324,8 @@ static void
 on_search_changed (PadlockPeople *self)
 {
   update_matches (self);
+  padlock_lookup_box_set_query (self->lookup_box,
+                                gtk_editable_get_text (GTK_EDITABLE (self->search_entry)));
 }
 
 /* Down from the search goes into the matches, to the first that can be
@@ -815,8 +817,10 @@ padlock_people_class_init (PadlockPeopleClass *klass)
     g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 
+  g_type_ensure (PADLOCK_TYPE_LOOKUP_BOX);
   gtk_widget_class_set_template_from_resource (widget_class,
       "/io/github/padlock/Padlock/padlock-people.ui");
+  gtk_widget_class_bind_template_child (widget_class, PadlockPeople, lookup_box);
   gtk_widget_class_bind_template_child (widget_class, PadlockPeople, status_label);
   gtk_widget_class_bind_template_child (widget_class, PadlockPeople, import_hint_label);
   gtk_widget_class_bind_template_child (widget_class, PadlockPeople, import_button);
@@ -865,6 +869,7 @@ padlock_people_new (PadlockKeyring *keyring,
   self = g_object_new (PADLOCK_TYPE_PEOPLE, NULL);
   self->keyring = g_object_ref (keyring);
   self->settings = g_object_ref (settings);
+  padlock_lookup_box_set_keyring (self->lookup_box, keyring);
   /* Bound before "toggled" is connected to anything that reads it. */
   g_settings_bind (settings, "hide-recipients", self->hide_check, "active",
                    G_SETTINGS_BIND_DEFAULT);

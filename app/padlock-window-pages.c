@@ -8,6 +8,8 @@
  */
 #include "padlock-window-private.h"
 
+#include "padlock-lookup-window.h"
+
 static void
 give_keyring (PadlockWindow *self)
 {
@@ -61,6 +63,28 @@ show_person_action (GtkWidget  *widget,
     adw_view_stack_set_visible_child_name (self->view_stack, "keys");
 }
 
+/* From an unknown signer's row ("Look Up Key…"): the lookup of its
+ * fingerprint, with the signed file (a URI) to check again. */
+static void
+look_up_key_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  PadlockWindow *self = PADLOCK_WINDOW (widget);
+  PadlockKeyring *keyring = padlock_window_keys_get_keyring (self);
+  const char *fingerprint = NULL;
+  const char *uri = NULL;
+  g_autoptr(GFile) file = NULL;
+
+  g_variant_get (parameter, "(&s&s)", &fingerprint, &uri);
+  if (!keyring)
+    return;
+  file = *uri ? g_file_new_for_uri (uri) : NULL;
+  gtk_window_present (GTK_WINDOW (padlock_lookup_window_new (keyring, fingerprint,
+                                                             file,
+                                                             GTK_WINDOW (self))));
+}
+
 void
 padlock_window_pages_class_init (GtkWidgetClass *widget_class)
 {
@@ -73,6 +97,8 @@ padlock_window_pages_class_init (GtkWidgetClass *widget_class)
                                    show_keys_action);
   gtk_widget_class_install_action (widget_class, "win.show-person", "s",
                                    show_person_action);
+  gtk_widget_class_install_action (widget_class, "win.look-up-key", "(ss)",
+                                   look_up_key_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_1, GDK_ALT_MASK,
                                        "win.show-files", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_2, GDK_ALT_MASK,

@@ -234,10 +234,20 @@ lookup_error (Lookup *lookup, gpg_error_t err)
     {
     case GPG_ERR_NO_DATA:
     case GPG_ERR_NOT_FOUND:
-    case GPG_ERR_NO_NAME:
     case GPG_ERR_NO_PUBKEY:
       return g_error_new (G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
                           _("No key found for %s."), lookup->query);
+    case GPG_ERR_NO_KEYSERVER:     /* every host refused or is marked dead */
+    case GPG_ERR_ECONNREFUSED:
+    case GPG_ERR_EHOSTUNREACH:
+    case GPG_ERR_ENETUNREACH:
+    case GPG_ERR_ENETDOWN:
+    case GPG_ERR_UNKNOWN_HOST:
+    case GPG_ERR_NO_NAME:          /* the keyserver's name does not resolve
+                                    * (WKD's errors fall through to it) */
+      return g_error_new (G_IO_ERROR, G_IO_ERROR_HOST_UNREACHABLE,
+                          _("The key server could not be reached: are you "
+                            "offline? (%s)"), gpg_strerror (err));
     default:
       return g_error_new (G_IO_ERROR, G_IO_ERROR_FAILED,
                           _("The key server could not be asked: %s."),
@@ -314,7 +324,9 @@ fetch_query (Lookup *lookup, assuan_context_t ctx)
     command = g_strdup_printf ("KS_GET -- 0x%s", hex);
   else
     {
-      command = g_strdup_printf ("WKD_GET -- %s", lookup->query);
+      /* --quick: dirmngr's short connect timeout (2 s), so that a
+       * domain without WKD leaves the keyserver time to answer. */
+      command = g_strdup_printf ("WKD_GET --quick -- %s", lookup->query);
       err = fetch (lookup, ctx, command);
       if (!err || g_cancellable_is_cancelled (lookup->inner))
         return err;

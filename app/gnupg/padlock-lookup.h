@@ -17,7 +17,8 @@
  * It runs on a worker thread and ends within PADLOCK_LOOKUP_TIMEOUT
  * seconds: then the connection to dirmngr is cut and the error is
  * G_IO_ERROR_TIMED_OUT.  Nothing found is G_IO_ERROR_NOT_FOUND; a
- * cancelled lookup G_IO_ERROR_CANCELLED.  Every error's message is one
+ * keyserver that refuses or cannot be resolved (offline)
+ * G_IO_ERROR_HOST_UNREACHABLE; a cancelled lookup G_IO_ERROR_CANCELLED.  Every error's message is one
  * line for the user.
  */
 #pragma once
