@@ -9,13 +9,17 @@
  * its viewer (padlock-viewer.h) and its row says "Opened in … · not
  * saved".  The job holds the plaintext until its row is cleared or
  * Padlock quits, for "Save As…"; the viewer's launch holds it as long as
- * the viewer needs it.
+ * the viewer needs it.  A folder's message (a tar archive inside) opens a
+ * list of its files instead (padlock-archive-window.h), from which one
+ * file at a time goes to its viewer.
  */
 #include "padlock-window-private.h"
 
 #include <glib/gi18n.h>
 
+#include "padlock-archive-window.h"
 #include "padlock-memfd.h"
+#include "padlock-memfd-archive.h"
 #include "padlock-name.h"
 #include "padlock-viewer.h"
 
@@ -35,21 +39,52 @@ padlock_window_open_without_saving (PadlockWindow  *self,
   padlock_window_add_files (self, files, n_files, PADLOCK_OPEN_DECRYPT);
 }
 
+/* The memory a plaintext opened without saving may take. */
+static guint64
+open_limit (PadlockWindow *self)
+{
+  return padlock_memfd_limit (g_settings_get_uint64 (self->settings,
+                                                     "open-memory-limit"),
+                              padlock_memfd_available ());
+}
+
 void
 _padlock_window_open_mark (PadlockWindow *self,
                            PadlockJob    *job)
 {
-  guint64 limit;
-
   if (!self->open_pending
       || padlock_job_get_direction (job) != PADLOCK_DIRECTION_DECRYPT
       || padlock_job_get_state (job) != PADLOCK_JOB_QUEUED
       || !g_hash_table_remove (self->open_pending, padlock_job_get_input (job)))
     return;
-  limit = padlock_memfd_limit (g_settings_get_uint64 (self->settings,
-                                                      "open-memory-limit"),
-                               padlock_memfd_available ());
-  padlock_job_set_open_without_saving (job, limit);
+  padlock_job_set_open_without_saving (job, open_limit (self));
+}
+
+/* A folder's message: the list of its files, from which one is opened.
+ * A damaged archive (authenticated, yet not a readable tar) or one of
+ * too many items lists nothing, and a toast says so. */
+static void
+open_archive (PadlockWindow *self,
+              PadlockJob    *job)
+{
+  PadlockMemfd *memfd = padlock_job_get_memfd (job);
+  g_autofree char *input = g_file_get_basename (padlock_job_get_input (job));
+  g_autoptr(GError) error = NULL;
+  pl_tar_listing files = { NULL, 0 };
+  PadlockArchiveWindow *list;
+
+  if (!padlock_memfd_archive_list (memfd, input, &files, &error))
+    {
+      g_autofree char *said = padlock_name_escape (error->message);
+
+      pl_tar_listing_clear (&files);
+      adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (said));
+      return;
+    }
+  list = padlock_archive_window_new (GTK_WINDOW (self), input, memfd, &files,
+                                     open_limit (self));
+  gtk_window_present (GTK_WINDOW (list));
+  padlock_job_set_opened_in (job, _("a list of its files"));
 }
 
 void
@@ -64,6 +99,11 @@ _padlock_window_open_job_done (PadlockWindow *self,
   if (padlock_job_get_state (job) != PADLOCK_JOB_DONE
       || !padlock_job_get_memfd (job) || padlock_job_get_opened_in (job))
     return;
+  if (padlock_memfd_is_archive (padlock_job_get_memfd (job)))
+    {
+      open_archive (self, job);
+      return;
+    }
   if (!padlock_viewer_open (padlock_job_get_memfd (job), bus, &app,
                             NULL, NULL, &error))
     {
