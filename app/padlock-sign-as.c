@@ -3,6 +3,7 @@
 
 #include <glib/gi18n.h>
 
+#include "padlock-accessible.h"
 #include "padlock-name.h"
 #include "padlock-signer.h"
 
@@ -72,6 +73,9 @@ padlock_sign_as_init (PadlockSignAs *self)
 {
   self->check = GTK_CHECK_BUTTON (gtk_check_button_new ());
   gtk_check_button_set_use_underline (self->check, TRUE);
+  /* Its name is set with the key's (sync_key): the user ID escaped,
+   * without the isolates the label shows. */
+  padlock_accessible_keep_name (GTK_WIDGET (self->check));
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->check),
                                _("Sign the files with your key, so that who "
                                  "opens them can tell they come from you"));

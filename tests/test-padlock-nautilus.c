@@ -314,7 +314,7 @@ test_items (void)
       { G_FILE_TYPE_REGULAR }, "encrypt|sign" },
     { "two messages", { "/home/u/a.gpg", "/home/u/b.asc" },
       { "application/pgp-encrypted", "application/pgp-encrypted" },
-      { G_FILE_TYPE_REGULAR, G_FILE_TYPE_REGULAR }, "encrypt|decrypt|sign" },
+      { G_FILE_TYPE_REGULAR, G_FILE_TYPE_REGULAR }, "encrypt|decrypt|open|sign" },
     { "a message and a plain file", { "/home/u/a.gpg", "/home/u/notes.txt" },
       { "application/pgp-encrypted", "text/plain" },
       { G_FILE_TYPE_REGULAR, G_FILE_TYPE_REGULAR }, "encrypt|sign" },
@@ -372,6 +372,13 @@ test_labels (void)
   g_clear_pointer (&label, g_free);
   g_object_get (find_item (items, "::decrypt")->data, "label", &label, NULL);
   g_assert_cmpstr (label, ==, "Decrypt with Padlock…");
+  g_clear_pointer (&label, g_free);
+  g_clear_pointer (&tip, g_free);
+  g_object_get (find_item (items, "::open")->data, "label", &label, "tip", &tip,
+                NULL);
+  g_assert_cmpstr (label, ==, "Open Without Saving");
+  g_assert_cmpstr (tip, ==, "Decrypt the selected OpenPGP message into memory and "
+                   "open it, writing nothing to disk");
   g_clear_pointer (&label, g_free);
   g_clear_pointer (&tip, g_free);
   g_object_get (find_item (items, "::sign")->data, "label", &label, "tip", &tip,
@@ -440,6 +447,12 @@ test_activate (void)
   g_clear_pointer (&expected, g_free);
   recorded = activate_and_record (find_item (items, "::encrypt")->data);
   expected = g_strdup_printf ("--encrypt\n--\n%s\n", message);
+  g_assert_cmpstr (recorded, ==, expected);
+  g_clear_pointer (&recorded, g_free);
+  g_clear_pointer (&expected, g_free);
+  /* Open Without Saving (issue 38): the running window's --open. */
+  recorded = activate_and_record (find_item (items, "::open")->data);
+  expected = g_strdup_printf ("--open\n--\n%s\n", message);
   g_assert_cmpstr (recorded, ==, expected);
   g_list_free_full (items, g_object_unref);
 }
