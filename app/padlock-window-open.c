@@ -78,7 +78,7 @@ open_archive (PadlockWindow *self,
       g_autofree char *said = padlock_name_escape (error->message);
 
       pl_tar_listing_clear (&files);
-      adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (said));
+      padlock_window_notice (self, said);
       return;
     }
   list = padlock_archive_window_new (GTK_WINDOW (self), input, memfd, &files,

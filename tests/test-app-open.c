@@ -464,6 +464,47 @@ test_folder_tampered (void)
   at_close_window (window);
 }
 
+/* Authentic, but the archive inside is cut within a file's data: no
+ * list, no viewer, and a notice says why. */
+static void
+test_folder_damaged (void)
+{
+  g_autofree char *dir = tu_new_dir ("folder-damaged");
+  g_autofree char *src = g_build_filename (dir, "cutsrc", NULL);
+  g_autofree char *cut = g_build_filename (dir, "cut.tar", NULL);
+  g_autofree char *message = g_strconcat (cut, ".gpg", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (message);
+  g_autoptr(GBytes) tar = NULL;
+  g_autofree char *a = NULL;
+  PadlockWindow *window;
+  int status = -1;
+
+  g_assert_cmpint (g_mkdir (src, 0700), ==, 0);
+  a = at_write_random (src, "a.pdf", 5000);
+  {
+    const char *argv[] = { "tar", "-cf", "-", "-C", dir, "cutsrc", NULL };
+
+    g_assert_true (tu_run (argv, NULL, &tar, NULL, &status));
+    g_assert_cmpint (status, ==, 0);
+  }
+  g_assert_cmpuint (g_bytes_get_size (tar), >, 2600);
+  g_assert_true (g_file_set_contents (cut, g_bytes_get_data (tar, NULL),
+                                      2600, NULL));
+  at_gpg_encrypt (cut, message, PASSPHRASE, "cut.tar");
+  g_unlink (cut);
+  tu_remove_tree (src);
+  window = at_new_window ();
+  padlock_window_open_without_saving (window, &file, 1);
+  at_answer (at_wait_dialog (window), PASSPHRASE);
+  g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
+  g_assert_cmpstr (at_wait_notice (window), ==,
+                   "cut.tar.gpg holds a damaged archive. Nothing was opened.");
+  at_settle (1000);
+  g_assert_null (archive_window ());
+  g_assert_false (g_file_test (result_path, G_FILE_TEST_EXISTS));
+  at_close_window (window);
+}
+
 /* The stub viewer, the only application, for PDF and PNG. */
 static void
 register_viewer (void)
@@ -516,5 +557,6 @@ main (int argc, char **argv)
   g_test_add_data_func ("/open/folder/gpgtar-made", GINT_TO_POINTER (TRUE),
                         test_folder);
   g_test_add_func ("/open/folder/tampered", test_folder_tampered);
+  g_test_add_func ("/open/folder/damaged", test_folder_damaged);
   return g_test_run ();
 }
