@@ -69,7 +69,7 @@ planted () { # the files holding the marker, made since the test began
   done | while read -r f; do grep -lF -- "$MARKER" "$f" 2>/dev/null; done
 }
 
-echo "1..35"
+echo "1..37"
 cd "$WORK" || exit 1
 printf 'pass word\n' > pw
 touch start
@@ -192,6 +192,25 @@ status=$?
 check "a damaged archive fails" test $status -eq 1
 check "saying so, listing nothing" \
   sh -c 'grep -q "cut.tar.gpg holds a damaged archive. Nothing was opened." stderr && test ! -s stdout'
+# Names are the sender's word: a newline, a right-to-left override, a
+# space, shown escaped as one word; "../" and "/" shown as stored, since
+# nothing is unpacked.
+python3 -c '
+import io, sys, tarfile
+t = tarfile.open(fileobj=sys.stdout.buffer, mode="w|", format=tarfile.PAX_FORMAT)
+for name in ["Evil/a\nb\u202etxt.pdf", "../up one", "/etc/abs"]:
+    i = tarfile.TarInfo(name); i.size = 3; i.mtime = 0
+    t.addfile(i, io.BytesIO(b"abc"))
+t.close()' | encrypt names.tar
+"$APP" --batch --open --passphrase-file=pw in/names.tar.gpg > stdout 2> stderr
+check "hostile names listed, each one escaped word" \
+  test "$(cat stdout)" = "$(printf '%s\n' \
+    'archive names.tar.gpg -> 3 files (not saved)' \
+    'file "Evil/a\nb\u202Etxt.pdf" 3 1970-01-01T00:00:00Z' \
+    'file "../up\x20one" 3 1970-01-01T00:00:00Z' \
+    'file /etc/abs 3 1970-01-01T00:00:00Z')"
+check "and no file was made from them" \
+  sh -c 'test ! -e "$WORK/up one" && test ! -e Evil && test ! -e in/Evil'
 check "no file with the plaintext under HOME, the cache, /tmp, /var/tmp (folders too)" \
   test -z "$(planted)"
 
