@@ -201,7 +201,8 @@ padlock_archive_window_new (GtkWindow      *parent,
 
   g_return_val_if_fail (archive != NULL && files != NULL, NULL);
   self = g_object_new (PADLOCK_TYPE_ARCHIVE_WINDOW,
-                       "transient-for", parent, NULL);
+                       "transient-for", parent,
+                       "destroy-with-parent", TRUE, NULL);
   self->archive = padlock_memfd_ref (archive);
   self->files = *files;
   files->v = NULL;
