@@ -114,3 +114,36 @@ _padlock_window_open_job_done (PadlockWindow *self,
     }
   padlock_job_set_opened_in (job, app);
 }
+
+/* win.show-archive: PARAMETER is the input's path; the newest job of it
+ * that holds a folder's archive in memory shows its list again. */
+static void
+show_archive_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  PadlockWindow *self = PADLOCK_WINDOW (widget);
+  g_autoptr(GFile) input = g_file_new_for_path (g_variant_get_string (parameter,
+                                                                      NULL));
+  GListModel *jobs = G_LIST_MODEL (self->queue);
+
+  for (guint i = g_list_model_get_n_items (jobs); i-- > 0;)
+    {
+      g_autoptr(PadlockJob) job = g_list_model_get_item (jobs, i);
+      PadlockMemfd *memfd = padlock_job_get_memfd (job);
+
+      if (memfd && padlock_memfd_is_archive (memfd)
+          && g_file_equal (padlock_job_get_input (job), input))
+        {
+          open_archive (self, job);
+          return;
+        }
+    }
+}
+
+void
+_padlock_window_open_class_init (GtkWidgetClass *widget_class)
+{
+  gtk_widget_class_install_action (widget_class, "win.show-archive", "s",
+                                   show_archive_action);
+}

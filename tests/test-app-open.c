@@ -428,6 +428,26 @@ test_folder (gconstpointer data)
   g_assert_false (marker_under ("/tmp"));
   g_assert_false (marker_under ("/var/tmp"));
 
+  /* Closed, the list comes back from the row's button, which says so. */
+  gtk_window_destroy (GTK_WINDOW (list));
+  at_settle (200);
+  g_assert_null (archive_window ());
+  {
+    GtkWidget *show = row_child (window, 0, "show_button");
+
+    g_assert_true (gtk_widget_get_visible (show));
+    g_assert_cmpstr (gtk_widget_get_tooltip_text (show), ==,
+                     "Show the Files It Holds");
+    g_signal_emit_by_name (show, "clicked");
+  }
+  g_assert_true (at_wait_until (archive_window_shown, NULL, 5000));
+  list = archive_window ();
+  g_assert_cmpuint (list->files.n, ==, 2);
+  g_assert_true (padlock_archive_window_open (list, position_of (list, "Scans/2024/photo.png")));
+  g_clear_pointer (&viewed, g_bytes_unref);
+  viewed = wait_viewed ();
+  g_assert_true (g_bytes_equal (viewed, png));
+
   gtk_window_destroy (GTK_WINDOW (list));
   at_reader_free (reader);
   at_close_window (window);
