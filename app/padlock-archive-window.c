@@ -140,6 +140,13 @@ padlock_archive_window_open (PadlockArchiveWindow *self,
   return TRUE;
 }
 
+PadlockMemfd *
+padlock_archive_window_get_archive (PadlockArchiveWindow *self)
+{
+  g_return_val_if_fail (PADLOCK_IS_ARCHIVE_WINDOW (self), NULL);
+  return self->archive;
+}
+
 static void
 on_activate (PadlockArchiveWindow *self,
              guint                 position)

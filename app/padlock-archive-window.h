@@ -32,6 +32,8 @@ PadlockArchiveWindow *padlock_archive_window_new  (GtkWindow      *parent,
                                                    PadlockMemfd   *archive,
                                                    pl_tar_listing *files,
                                                    guint64         limit);
+/* The archive the window lists (borrowed). */
+PadlockMemfd         *padlock_archive_window_get_archive (PadlockArchiveWindow *self);
 /* Opens the file at POSITION in the list, as activating its row does.
  * The status line says what happened; FALSE when nothing was opened. */
 gboolean              padlock_archive_window_open (PadlockArchiveWindow *self,

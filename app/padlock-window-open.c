@@ -72,7 +72,16 @@ open_archive (PadlockWindow *self,
   g_autoptr(GError) error = NULL;
   pl_tar_listing files = { NULL, 0 };
   PadlockArchiveWindow *list;
+  g_autoptr(GList) windows = gtk_window_list_toplevels ();
 
+  /* Its list open already: brought to the front, not opened twice. */
+  for (GList *l = windows; l; l = l->next)
+    if (PADLOCK_IS_ARCHIVE_WINDOW (l->data)
+        && padlock_archive_window_get_archive (l->data) == memfd)
+      {
+        gtk_window_present (l->data);
+        return;
+      }
   if (!padlock_memfd_archive_list (memfd, input, &files, &error))
     {
       g_autofree char *said = padlock_name_escape (error->message);

@@ -443,6 +443,17 @@ test_folder (gconstpointer data)
   g_assert_true (at_wait_until (archive_window_shown, NULL, 5000));
   list = archive_window ();
   g_assert_cmpuint (list->files.n, ==, 2);
+  /* Once, however often the button is pressed. */
+  g_signal_emit_by_name (row_child (window, 0, "show_button"), "clicked");
+  at_settle (300);
+  {
+    g_autoptr(GList) windows = gtk_window_list_toplevels ();
+    guint lists = 0;
+
+    for (GList *l = windows; l; l = l->next)
+      lists += PADLOCK_IS_ARCHIVE_WINDOW (l->data);
+    g_assert_cmpuint (lists, ==, 1);
+  }
   g_assert_true (padlock_archive_window_open (list, position_of (list, "Scans/2024/photo.png")));
   g_clear_pointer (&viewed, g_bytes_unref);
   viewed = wait_viewed ();
