@@ -11,6 +11,7 @@
 #include "padlock-key.h"
 #include "padlock-name.h"
 #include "padlock-profile.h"
+#include "padlock-memfd-archive.h"
 #include "padlock-save-as.h"
 #include "padlock-signature.h"
 #include "padlock-window.h"
@@ -696,8 +697,11 @@ padlock_job_row_sync_buttons (PadlockJobRow *self,
    * the file was deleted (Delete, beside a bad signature). */
   gboolean in_memory = padlock_job_get_open_without_saving (job);
   gboolean deleted = padlock_job_get_output_deleted (job);
+  /* A folder opened without saving: its list of files can be shown again. */
+  gboolean archive = in_memory && padlock_job_get_memfd (job)
+                     && padlock_memfd_is_archive (padlock_job_get_memfd (job));
   gboolean can_show = (state == PADLOCK_JOB_DONE && !in_memory && !deleted)
-                      || (list && padlock_job_get_checksums (job));
+                      || (list && padlock_job_get_checksums (job)) || archive;
   gboolean can_open = state == PADLOCK_JOB_DONE && !encrypt && !sign
                       && !checked && !deleted
                       && (!in_memory || padlock_job_get_memfd (job));
@@ -726,9 +730,14 @@ padlock_job_row_sync_buttons (PadlockJobRow *self,
                                   : _("Cancel decrypting %s"), input_said);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->cancel_button),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, cancel_label, -1);
-  show_label = g_strdup_printf (_("Show %s in Files"), output_said);
+  show_label = g_strdup_printf (archive ? _("Show the files %s holds")
+                                : _("Show %s in Files"),
+                                archive ? input_said : output_said);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->show_button),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, show_label, -1);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->show_button),
+                               archive ? _("Show the Files It Holds")
+                               : _("Show in Files"));
   /* Open Without Saving (issue 38): no file to open; a copy to save. */
   gtk_button_set_label (self->open_button, in_memory ? _("Save _As…") : _("_Open"));
   open_label = g_strdup_printf (in_memory ? _("Save %s as a file") : _("Open %s"),
@@ -899,10 +908,21 @@ show_action (GtkWidget  *widget,
    * checksum list's, the list (in its folder, with the files it names). */
   g_autoptr(GFile) list = job && padlock_job_get_checks_list (job)
                           ? list_file (job) : NULL;
-  GFile *output = !job ? NULL
-                  : list ? list
-                  : padlock_job_get_detached (job) ? padlock_job_get_signed_file (job)
-                  : padlock_job_get_output (job);
+  GFile *output;
+
+  /* A folder opened without saving: its list of files, again. */
+  if (job && padlock_job_get_memfd (job)
+      && padlock_memfd_is_archive (padlock_job_get_memfd (job)))
+    {
+      g_autofree char *input = g_file_get_path (padlock_job_get_input (job));
+
+      gtk_widget_activate_action (widget, "win.show-archive", "s", input);
+      return;
+    }
+  output = !job ? NULL
+           : list ? list
+           : padlock_job_get_detached (job) ? padlock_job_get_signed_file (job)
+           : padlock_job_get_output (job);
 
   if (output)
     padlock_show_in_files (widget, output);

@@ -246,5 +246,8 @@ void _padlock_window_open_mark     (PadlockWindow *self,
                                     PadlockJob    *job);
 void _padlock_window_open_job_done (PadlockWindow *self,
                                     PadlockJob    *job);
+/* win.show-archive(s): the list of files of the folder opened without
+ * saving from the input at that path, again (a job row's button). */
+void _padlock_window_open_class_init (GtkWidgetClass *widget_class);
 
 G_END_DECLS

@@ -552,6 +552,7 @@ padlock_window_class_init (PadlockWindowClass *klass)
   padlock_window_pages_class_init (widget_class);
   padlock_window_paste_class_init (widget_class);
   padlock_window_mykey_class_init (widget_class);
+  _padlock_window_open_class_init (widget_class);
   gtk_widget_class_install_action (widget_class, "win.notice", "s", notice_action);
 }
 

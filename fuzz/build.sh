@@ -1,7 +1,7 @@
 #!/bin/sh
 # Builds the fuzz targets with clang, libFuzzer, ASan and UBSan into OUT
 # (default fuzz/out): fuzz-armor, fuzz-decrypt, fuzz-inflate, fuzz-cert,
-# fuzz-pkesk, fuzz-sniff, fuzz-clearsign, fuzz-checksums, and
+# fuzz-pkesk, fuzz-sniff, fuzz-clearsign, fuzz-checksums, fuzz-tar-read, and
 # gen-seeds (the seed generator, sanitized but without libFuzzer).
 set -eu
 cd "$(dirname "$0")/.."
@@ -61,7 +61,7 @@ each () {
 # shellcheck disable=SC2086
 each compile $stale
 
-each link armor decrypt inflate cert pkesk sniff clearsign checksums
+each link armor decrypt inflate cert pkesk sniff clearsign checksums tar-read
 # shellcheck disable=SC2086
 $CC $CFLAGS $PKG_CFLAGS $SAN fuzz/gen-seeds.c $objs $LIBS -o "$OUT/gen-seeds"
-echo "fuzz: built fuzz-armor fuzz-decrypt fuzz-inflate fuzz-cert fuzz-pkesk fuzz-sniff fuzz-clearsign fuzz-checksums gen-seeds in $OUT"
+echo "fuzz: built fuzz-armor fuzz-decrypt fuzz-inflate fuzz-cert fuzz-pkesk fuzz-sniff fuzz-clearsign fuzz-checksums fuzz-tar-read gen-seeds in $OUT"

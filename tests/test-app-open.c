@@ -8,12 +8,21 @@
  * starts no viewer and its row says it was not decrypted.  Under
  * tests/run-ui-test: its session bus has no OpenURI portal, so the
  * viewer is launched on /proc/PID/fd/N.
+ *
+ * Folders (a .tar.gpg made by Padlock, and one by gpgtar): the archive
+ * window lists the files, as a screen reader reads them over AT-SPI;
+ * Enter on the focused row opens that file in the stub viewer, byte for
+ * byte, and the other opens from the list too; nothing is written beside
+ * the message, nor under HOME, /tmp or /var/tmp; a tampered one lists
+ * nothing and starts no viewer.
  */
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <glib/gstdio.h>
 
 #include "app-testutil.h"
+#include "padlock-archive-window-private.h"
 #include "padlock-job-row.h"
 
 #define PASSPHRASE "tulip-orbit-canyon-42"
@@ -193,6 +202,340 @@ test_tampered (void)
   at_close_window (window);
 }
 
+/* FSI NAME PDI: how the window shows a name (padlock_name_display). */
+#define SHOWN(name) "\xe2\x81\xa8" name "\xe2\x81\xa9"
+
+static gint64 test_start;
+static char *marker;
+
+/* The archive window on screen, or NULL. */
+static PadlockArchiveWindow *
+archive_window (void)
+{
+  g_autoptr(GList) windows = gtk_window_list_toplevels ();
+
+  for (GList *l = windows; l; l = l->next)
+    if (PADLOCK_IS_ARCHIVE_WINDOW (l->data)
+        && gtk_widget_get_visible (l->data))
+      return l->data;
+  return NULL;
+}
+
+static gboolean
+archive_window_shown (gpointer data)
+{
+  return archive_window () != NULL;
+}
+
+/* Whether a file changed since the test began under DIR holds the
+ * marker (files over 64 MiB, not ours, are left out). */
+static gboolean
+marker_under (const char *dir)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  if (!d)
+    return FALSE;
+  while ((name = g_dir_read_name (d)))
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      g_autofree char *data = NULL;
+      struct stat st;
+      gsize len;
+
+      if (lstat (path, &st) != 0)
+        continue;
+      if (S_ISDIR (st.st_mode) && marker_under (path))
+        return TRUE;
+      if (!S_ISREG (st.st_mode) || st.st_size > (64 << 20)
+          || st.st_mtime < test_start / G_USEC_PER_SEC)
+        continue;
+      if (g_file_get_contents (path, &data, &len, NULL)
+          && memmem (data, len, marker, strlen (marker)))
+        {
+          g_test_message ("the plaintext's marker is in %s", path);
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/* DIR/src/Scans: a PDF and a PNG (its subfolder's), each holding the
+ * marker; their contents in *PDF and *PNG. */
+static char *
+make_scans (const char *dir,
+            GBytes    **pdf,
+            GBytes    **png)
+{
+  g_autofree char *src = g_build_filename (dir, "src", NULL);
+  g_autofree char *sub = g_build_filename (src, "Scans", "2024", NULL);
+  g_autofree char *pdf_path = g_build_filename (src, "Scans", "passport.pdf", NULL);
+  g_autofree char *png_path = g_build_filename (sub, "photo.png", NULL);
+  g_autofree char *pdf_text = g_strdup_printf ("%%PDF-1.4\n%% %s\n%s", marker,
+                                               "1 0 obj << >> endobj\n%%EOF\n");
+  GString *png_data = g_string_new_len ("\211PNG\r\n\032\n", 8);
+
+  g_string_append (png_data, marker);
+  g_string_append_len (png_data, "\0\1\2\3", 4);
+  g_assert_cmpint (g_mkdir_with_parents (sub, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (pdf_path, pdf_text, -1, NULL));
+  g_assert_true (g_file_set_contents (png_path, png_data->str,
+                                      (gssize) png_data->len, NULL));
+  *pdf = g_bytes_new (pdf_text, strlen (pdf_text));
+  *png = g_string_free_to_bytes (png_data);
+  return g_steal_pointer (&src);
+}
+
+/* SRC/Scans into DIR/Scans.tar.gpg, by Padlock or by gpgtar. */
+static char *
+encrypt_scans (const char *dir,
+               const char *src,
+               gboolean    by_gpgtar)
+{
+  g_autofree char *pw = at_passphrase_file (PASSPHRASE);
+  g_autofree char *folder = g_build_filename (src, "Scans", NULL);
+  char *message = g_build_filename (dir, "Scans.tar.gpg", NULL);
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  int status = -1;
+
+  if (by_gpgtar)
+    {
+      g_autofree char *gpg_args = g_strdup_printf (
+        "--homedir=%s --batch --no-tty --pinentry-mode=loopback "
+        "--passphrase-file=%s", tu_gnupg_home (), pw);
+      const char *argv[] = { "gpgtar", "--gpg-args", gpg_args, "--encrypt",
+                             "--symmetric", "--output", message,
+                             "--directory", src, "Scans", NULL };
+
+      g_assert_true (tu_run (argv, NULL, NULL, &err, &status));
+    }
+  else
+    {
+      g_autofree char *pw_arg = g_strconcat ("--passphrase-file=", pw, NULL);
+      g_autofree char *dir_arg = g_strconcat ("--output-dir=", dir, NULL);
+      const char *args[] = { "--encrypt", pw_arg, dir_arg, folder, NULL };
+
+      status = at_run_batch (tu_gnupg_home (), args, &out, &err);
+    }
+  g_test_message ("%s: %s", by_gpgtar ? "gpgtar" : "padlock", err ? err : "");
+  g_assert_cmpint (status, ==, 0);
+  g_assert_true (g_file_test (message, G_FILE_TEST_IS_REGULAR));
+  return message;
+}
+
+/* The position of NAME in the archive window's list. */
+static guint
+position_of (PadlockArchiveWindow *list,
+             const char           *name)
+{
+  for (guint i = 0; i < list->files.n; i++)
+    if (!strcmp (list->files.v[i].name, name))
+      return i;
+  g_error ("%s is not in the list", name);
+}
+
+static void
+test_folder (gconstpointer data)
+{
+  gboolean by_gpgtar = GPOINTER_TO_INT (data);
+  g_autofree char *dir = tu_new_dir (by_gpgtar ? "gpgtar" : "padlock-made");
+  g_autoptr(GBytes) pdf = NULL;
+  g_autoptr(GBytes) png = NULL;
+  g_autofree char *src = make_scans (dir, &pdf, &png);
+  g_autofree char *message = encrypt_scans (dir, src, by_gpgtar);
+  g_autoptr(GFile) file = g_file_new_for_path (message);
+  g_autoptr(GBytes) viewed = NULL;
+  g_autoptr(GDir) listing = NULL;
+  g_autofree char *labels = NULL;
+  g_autofree char *focus = NULL;
+  PadlockWindow *window;
+  PadlockArchiveWindow *list;
+  AtReader *reader;
+  gboolean pdf_first;
+
+  if (by_gpgtar && !tu_have_peer ("gpgtar"))
+    {
+      g_test_skip ("no gpgtar");
+      return;
+    }
+  tu_remove_tree (src);
+  window = at_new_window ();
+  reader = at_reader_new ();
+  padlock_window_open_without_saving (window, &file, 1);
+  at_answer (at_wait_dialog (window), PASSPHRASE);
+  g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
+  g_assert_true (at_wait_until (archive_window_shown, NULL, 20000));
+  list = archive_window ();
+  at_settle (300);
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (row_child (window, 0, "status_label"))),
+                   ==, "Opened in a list of its files · not saved");
+  g_assert_cmpuint (list->files.n, ==, 2);
+
+  /* What a screen reader reads: the files, their sizes, no folder. */
+  labels = at_reader_list (reader, "label");
+  g_assert_nonnull (strstr (labels, "Scans/passport.pdf"));
+  g_assert_nonnull (strstr (labels, "Scans/2024/photo.png"));
+  g_assert_null (strstr (labels, "Scans/2024|"));
+  {
+    g_autofree char *size = g_format_size (g_bytes_get_size (pdf));
+
+    g_assert_nonnull (strstr (labels, size));
+  }
+
+  /* The keyboard: Tab reaches a row, which is read as its name, size
+   * and date; Enter opens it. */
+  at_focus_window (GTK_WINDOW (list));
+  /* The reader names the first focused object of the application, and
+   * the main window, behind, keeps its row's: it lets go of it. */
+  gtk_window_set_focus (GTK_WINDOW (window), NULL);
+  for (guint i = 0; i < 6; i++)
+    {
+      g_clear_pointer (&focus, g_free);
+      focus = at_reader_focus (reader);
+      g_test_message ("focus: %s", focus);
+      if (strstr (focus, "\tScans/"))
+        break;
+      at_reader_key (reader, "Tab");
+    }
+  g_assert_nonnull (strstr (focus, "\tScans/"));
+  pdf_first = strstr (focus, "\tScans/passport.pdf, ") != NULL;
+  g_assert_nonnull (strstr (focus, pdf_first ? "Scans/passport.pdf, 70 bytes · "
+                                             : "Scans/2024/photo.png, 43 bytes · "));
+  at_reader_key (reader, "Return");
+  viewed = wait_viewed ();
+  g_assert_true (g_bytes_equal (viewed, pdf_first ? pdf : png));
+  g_assert_nonnull (strstr (gtk_label_get_text (list->status_label),
+                            pdf_first ? SHOWN ("passport.pdf") " in " SHOWN ("Stub Viewer")
+                                       : SHOWN ("photo.png") " in " SHOWN ("Stub Viewer")));
+  g_clear_pointer (&viewed, g_bytes_unref);
+
+  /* The other file, from the list too. */
+  g_assert_true (padlock_archive_window_open (list, position_of (list, "Scans/2024/photo.png")));
+  viewed = wait_viewed ();
+  g_assert_true (g_bytes_equal (viewed, png));
+  g_clear_pointer (&viewed, g_bytes_unref);
+  g_assert_true (padlock_archive_window_open (list, position_of (list, "Scans/passport.pdf")));
+  viewed = wait_viewed ();
+  g_assert_true (g_bytes_equal (viewed, pdf));
+
+  /* Nothing beside the message, nothing with the plaintext elsewhere. */
+  listing = g_dir_open (dir, 0, NULL);
+  g_assert_cmpstr (g_dir_read_name (listing), ==, "Scans.tar.gpg");
+  g_assert_null (g_dir_read_name (listing));
+  g_assert_false (marker_under (g_get_home_dir ()));
+  g_assert_false (marker_under ("/tmp"));
+  g_assert_false (marker_under ("/var/tmp"));
+
+  /* Closed, the list comes back from the row's button, which says so. */
+  gtk_window_destroy (GTK_WINDOW (list));
+  at_settle (200);
+  g_assert_null (archive_window ());
+  {
+    GtkWidget *show = row_child (window, 0, "show_button");
+
+    g_assert_true (gtk_widget_get_visible (show));
+    g_assert_cmpstr (gtk_widget_get_tooltip_text (show), ==,
+                     "Show the Files It Holds");
+    g_signal_emit_by_name (show, "clicked");
+  }
+  g_assert_true (at_wait_until (archive_window_shown, NULL, 5000));
+  list = archive_window ();
+  g_assert_cmpuint (list->files.n, ==, 2);
+  /* Once, however often the button is pressed. */
+  g_signal_emit_by_name (row_child (window, 0, "show_button"), "clicked");
+  at_settle (300);
+  {
+    g_autoptr(GList) windows = gtk_window_list_toplevels ();
+    guint lists = 0;
+
+    for (GList *l = windows; l; l = l->next)
+      lists += PADLOCK_IS_ARCHIVE_WINDOW (l->data);
+    g_assert_cmpuint (lists, ==, 1);
+  }
+  g_assert_true (padlock_archive_window_open (list, position_of (list, "Scans/2024/photo.png")));
+  g_clear_pointer (&viewed, g_bytes_unref);
+  viewed = wait_viewed ();
+  g_assert_true (g_bytes_equal (viewed, png));
+
+  gtk_window_destroy (GTK_WINDOW (list));
+  at_reader_free (reader);
+  at_close_window (window);
+}
+
+/* One octet flipped in a folder's message: no list, no viewer. */
+static void
+test_folder_tampered (void)
+{
+  g_autofree char *dir = tu_new_dir ("folder-tampered");
+  g_autoptr(GBytes) pdf = NULL;
+  g_autoptr(GBytes) png = NULL;
+  g_autofree char *src = make_scans (dir, &pdf, &png);
+  g_autofree char *message = encrypt_scans (dir, src, FALSE);
+  g_autoptr(GFile) file = g_file_new_for_path (message);
+  PadlockWindow *window;
+  char *data;
+  gsize len;
+
+  tu_remove_tree (src);
+  g_assert_true (g_file_get_contents (message, &data, &len, NULL));
+  data[len / 2] ^= 0x01;
+  g_assert_true (g_file_set_contents (message, data, (gssize) len, NULL));
+  g_free (data);
+  window = at_new_window ();
+  padlock_window_open_without_saving (window, &file, 1);
+  at_answer (at_wait_dialog (window), PASSPHRASE);
+  g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
+  at_settle (3000);
+  g_assert_null (archive_window ());
+  g_assert_false (g_file_test (result_path, G_FILE_TEST_EXISTS));
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (row_child (window, 0, "status_label"))),
+                   ==, "Not decrypted");
+  at_close_window (window);
+}
+
+/* Authentic, but the archive inside is cut within a file's data: no
+ * list, no viewer, and a notice says why. */
+static void
+test_folder_damaged (void)
+{
+  g_autofree char *dir = tu_new_dir ("folder-damaged");
+  g_autofree char *src = g_build_filename (dir, "cutsrc", NULL);
+  g_autofree char *cut = g_build_filename (dir, "cut.tar", NULL);
+  g_autofree char *message = g_strconcat (cut, ".gpg", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (message);
+  g_autoptr(GBytes) tar = NULL;
+  g_autofree char *a = NULL;
+  PadlockWindow *window;
+  int status = -1;
+
+  g_assert_cmpint (g_mkdir (src, 0700), ==, 0);
+  a = at_write_random (src, "a.pdf", 5000);
+  {
+    const char *argv[] = { "tar", "-cf", "-", "-C", dir, "cutsrc", NULL };
+
+    g_assert_true (tu_run (argv, NULL, &tar, NULL, &status));
+    g_assert_cmpint (status, ==, 0);
+  }
+  g_assert_cmpuint (g_bytes_get_size (tar), >, 2600);
+  g_assert_true (g_file_set_contents (cut, g_bytes_get_data (tar, NULL),
+                                      2600, NULL));
+  at_gpg_encrypt (cut, message, PASSPHRASE, "cut.tar");
+  g_unlink (cut);
+  tu_remove_tree (src);
+  window = at_new_window ();
+  padlock_window_open_without_saving (window, &file, 1);
+  at_answer (at_wait_dialog (window), PASSPHRASE);
+  g_assert_true (at_wait_queue_idle (window->queue, TIMEOUT_MS));
+  g_assert_cmpstr (at_wait_notice (window), ==,
+                   "cut.tar.gpg holds a damaged archive. Nothing was opened.");
+  at_settle (1000);
+  g_assert_null (archive_window ());
+  g_assert_false (g_file_test (result_path, G_FILE_TEST_EXISTS));
+  at_close_window (window);
+}
+
 /* The stub viewer, the only application, for PDF and PNG. */
 static void
 register_viewer (void)
@@ -228,12 +571,23 @@ int
 main (int argc, char **argv)
 {
   register_viewer ();
+  /* The archive window is read as a screen reader reads it. */
+  g_setenv ("GTK_A11Y", "atspi", TRUE);
   tu_init (&argc, &argv);
   at_application ();
+  test_start = g_get_real_time ();
+  marker = g_strdup_printf ("padlock-marker-%08x%08x", g_random_int (),
+                            g_random_int ());
 
   g_test_add_func ("/open/pdf", test_open_pdf);
   g_test_add_func ("/open/png", test_open_png);
   g_test_add_func ("/open/tampered", test_tampered);
   g_test_add_func ("/open/command-line", test_command_line);
+  g_test_add_data_func ("/open/folder/padlock-made", GINT_TO_POINTER (FALSE),
+                        test_folder);
+  g_test_add_data_func ("/open/folder/gpgtar-made", GINT_TO_POINTER (TRUE),
+                        test_folder);
+  g_test_add_func ("/open/folder/tampered", test_folder_tampered);
+  g_test_add_func ("/open/folder/damaged", test_folder_damaged);
   return g_test_run ();
 }

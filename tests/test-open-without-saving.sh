@@ -8,6 +8,8 @@
 # over the limit (GSettings' open-memory-limit, through the keyfile
 # backend) start no viewer and say why.  No session bus (tap.sh): the
 # portal path is not taken (no xdg-desktop-portal on the test machines).
+# A folder's message (Padlock's and gpgtar's .tar.gpg) lists its files,
+# one line each, and opens none; tampered or damaged, it lists nothing.
 # TAP.  Needs PADLOCK_APP, PADLOCK_STUB_VIEWER, PADLOCK_TEST_WORK_ROOT.
 set -u
 
@@ -67,7 +69,7 @@ planted () { # the files holding the marker, made since the test began
   done | while read -r f; do grep -lF -- "$MARKER" "$f" 2>/dev/null; done
 }
 
-echo "1..18"
+echo "1..37"
 cd "$WORK" || exit 1
 printf 'pass word\n' > pw
 touch start
@@ -138,5 +140,78 @@ printf 'Y' | dd of=signed.pdf.gpg bs=1 seek=$((size / 2)) conv=notrunc 2>/dev/nu
 check "its data altered, it fails saying the signature is bad" \
   grep -q 'signed.pdf.gpg has a bad signature: its data was altered. Nothing was opened.' stderr
 check "and no viewer was started" test ! -e results/viewed -a ! -e results/viewed.arg
+
+# Folders: a .tar.gpg made by Padlock and one made by gpgtar.  The folder
+# is on the disk only to be archived (under WORK, which is not scanned),
+# and gone before they are opened.
+export GSETTINGS_BACKEND=memory
+mkdir -p src/Scans/2024 folders
+pdf > src/Scans/passport.pdf
+png > src/Scans/2024/photo.png
+touch -d @1600000000 src/Scans/passport.pdf src/Scans/2024/photo.png
+pdf_size=$(pdf | wc -c)
+png_size=$(png | wc -c)
+"$APP" --batch --encrypt --passphrase-file=pw --output-dir=folders src/Scans \
+  > stdout 2> stderr
+check "Padlock makes Scans.tar.gpg" grep -qx 'encrypted Scans -> Scans.tar.gpg' stdout
+gpgtar --gpg-args "--batch --no-tty --pinentry-mode=loopback --passphrase-file=$WORK/pw" \
+  --encrypt --symmetric --output "$WORK/folders/Gpgtar.tar.gpg" --directory src Scans \
+  2>/dev/null
+check "gpgtar makes Gpgtar.tar.gpg" test -s folders/Gpgtar.tar.gpg
+rm -rf src
+for made in Scans Gpgtar; do
+  "$APP" --batch --open --passphrase-file=pw "folders/$made.tar.gpg" > stdout 2> stderr
+  check "$made.tar.gpg: --open exits 0" test $? -eq 0
+  check "$made.tar.gpg: its files listed, not saved" \
+    grep -qx "archive $made.tar.gpg -> 2 files (not saved)" stdout
+  check "$made.tar.gpg: the PDF's line: name, size, date (UTC)" \
+    grep -qx "file Scans/passport.pdf $pdf_size 2020-09-13T12:26:40Z" stdout
+  check "$made.tar.gpg: the PNG's line" \
+    grep -qx "file Scans/2024/photo.png $png_size 2020-09-13T12:26:40Z" stdout
+  check "$made.tar.gpg: files only (no folder lines), and no viewer started" \
+    sh -c 'test $(grep -c "^file " stdout) -eq 2 && test ! -e results/viewed -a ! -e results/viewed.arg'
+done
+check "nothing written beside the archives" \
+  test "$(ls folders)" = "$(printf 'Gpgtar.tar.gpg\nScans.tar.gpg')"
+
+# One octet flipped: the MDC fails, nothing is listed.
+size=$(stat -c %s folders/Scans.tar.gpg)
+cp folders/Scans.tar.gpg tampered.tar.gpg
+printf '\377' | dd of=tampered.tar.gpg bs=1 seek=$((size / 2)) conv=notrunc 2>/dev/null
+"$APP" --batch --open --passphrase-file=pw tampered.tar.gpg > stdout 2> stderr
+status=$?
+check "a tampered folder's message fails and lists nothing" \
+  sh -c "test $status -eq 1 && test ! -s stdout && grep -q 'tampered.tar.gpg: ' stderr"
+# Authentic, but the archive in it is cut inside the file's data:
+# damaged, nothing listed.
+mkdir cutsrc && pdf > cutsrc/a.pdf
+tar -cf - cutsrc | head -c 1800 | encrypt cut.tar
+rm -rf cutsrc
+"$APP" --batch --open --passphrase-file=pw in/cut.tar.gpg > stdout 2> stderr
+status=$?
+check "a damaged archive fails" test $status -eq 1
+check "saying so, listing nothing" \
+  sh -c 'grep -q "cut.tar.gpg holds a damaged archive. Nothing was opened." stderr && test ! -s stdout'
+# Names are the sender's word: a newline, a right-to-left override, a
+# space, shown escaped as one word; "../" and "/" shown as stored, since
+# nothing is unpacked.
+python3 -c '
+import io, sys, tarfile
+t = tarfile.open(fileobj=sys.stdout.buffer, mode="w|", format=tarfile.PAX_FORMAT)
+for name in ["Evil/a\nb\u202etxt.pdf", "../up one", "/etc/abs"]:
+    i = tarfile.TarInfo(name); i.size = 3; i.mtime = 0
+    t.addfile(i, io.BytesIO(b"abc"))
+t.close()' | encrypt names.tar
+"$APP" --batch --open --passphrase-file=pw in/names.tar.gpg > stdout 2> stderr
+check "hostile names listed, each one escaped word" \
+  test "$(cat stdout)" = "$(printf '%s\n' \
+    'archive names.tar.gpg -> 3 files (not saved)' \
+    'file "Evil/a\nb\u202Etxt.pdf" 3 1970-01-01T00:00:00Z' \
+    'file "../up\x20one" 3 1970-01-01T00:00:00Z' \
+    'file /etc/abs 3 1970-01-01T00:00:00Z')"
+check "and no file was made from them" \
+  sh -c 'test ! -e "$WORK/up one" && test ! -e Evil && test ! -e in/Evil'
+check "no file with the plaintext under HOME, the cache, /tmp, /var/tmp (folders too)" \
+  test -z "$(planted)"
 
 exit $failed

@@ -64,7 +64,11 @@ check_actions_file (const char *contents)
   g_assert_cmpuint (tu_count (contents, "<unique-id>padlock-decrypt</unique-id>"), ==, 1);
   g_assert_cmpuint (tu_count (contents, "<command>padlock --encrypt %F</command>"), ==, 1);
   g_assert_cmpuint (tu_count (contents, "<command>padlock --decrypt %F</command>"), ==, 1);
-  g_assert_cmpuint (tu_count (contents, "<patterns>*.gpg;*.pgp;*.asc</patterns>"), ==, 1);
+  g_assert_cmpuint (tu_count (contents, "<patterns>*.gpg;*.pgp;*.asc</patterns>"), ==, 2);
+  /* Open Without Saving (issue 38), for the same messages as Decrypt. */
+  g_assert_cmpuint (tu_count (contents, "<unique-id>padlock-open</unique-id>"), ==, 1);
+  g_assert_cmpuint (tu_count (contents, "<command>padlock --open %F</command>"), ==, 1);
+  g_assert_cmpuint (tu_count (contents, "<name>Open Without Saving</name>"), ==, 1);
   g_assert_cmpuint (tu_count (contents, "<unique-id>padlock-sign</unique-id>"), ==, 1);
   g_assert_cmpuint (tu_count (contents, "<command>padlock --sign --detach %F</command>"), ==, 1);
   /* Folders are encrypted (one archive each), never signed. */
@@ -93,6 +97,8 @@ test_merge_keeps_user_actions (void)
                  < strstr (once + head, "<unique-id>padlock-decrypt</unique-id>"));
   g_assert_true (strstr (once + head, "<unique-id>padlock-decrypt</unique-id>")
                  < strstr (once + head, "<unique-id>padlock-sign</unique-id>"));
+  g_assert_true (strstr (once + head, "<unique-id>padlock-sign</unique-id>")
+                 < strstr (once + head, "<unique-id>padlock-open</unique-id>"));
   /* Idempotent. */
   g_assert_cmpstr (twice, ==, once);
 }

@@ -2,6 +2,7 @@
 #include "padlock-config.h"
 #include "padlock-batch.h"
 #include "padlock-viewer.h"
+#include "padlock-memfd-archive.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -482,6 +483,51 @@ open_in_viewer (Batch      *batch,
   return TRUE;
 }
 
+/* --open of a folder's message (a tar archive, Padlock's or gpgtar's):
+ * its files listed and nothing opened, since a terminal has no list to
+ * pick one from.  Lines for scripts, not translated:
+ * "archive INPUT -> N files (not saved)", then one "file NAME SIZE TIME"
+ * per file (NAME one escaped word, TIME in UTC as 2024-05-01T12:00:00Z,
+ * "-" when the archive gave none).  A damaged archive lists nothing. */
+static void
+print_archive_files (Batch      *batch,
+                     PadlockJob *job,
+                     const char *input)
+{
+  g_autoptr(GError) error = NULL;
+  pl_tar_listing files = { NULL, 0 };
+  g_autofree char *verdicts = signatures_line (batch, job);
+
+  if (!padlock_memfd_archive_list (padlock_job_get_memfd (job), input,
+                                   &files, &error))
+    {
+      g_autofree char *reason = padlock_name_escape (error->message);
+
+      batch->n_failed++;
+      g_printerr ("padlock: %s: %s\n", input, reason);
+      pl_tar_listing_clear (&files);
+      return;
+    }
+  g_print ("archive %s -> %zu files (not saved)%s\n", input, files.n,
+           verdicts);
+  for (size_t i = 0; i < files.n; i++)
+    {
+      g_autofree char *name = padlock_name_word (files.v[i].name);
+      g_autofree char *time = NULL;
+
+      if (files.v[i].has_mtime)
+        {
+          g_autoptr(GDateTime) t = g_date_time_new_from_unix_utc (files.v[i].mtime);
+
+          time = t ? g_date_time_format (t, "%Y-%m-%dT%H:%M:%SZ") : NULL;
+        }
+      g_print ("file %s %" G_GUINT64_FORMAT " %s\n", name, files.v[i].size,
+               time ? time : "-");
+    }
+  fflush (stdout);
+  pl_tar_listing_clear (&files);
+}
+
 static void
 on_job_state (PadlockJob *job,
               GParamSpec *pspec,
@@ -527,6 +573,10 @@ on_job_state (PadlockJob *job,
           g_printerr ("padlock: %s: %s\n", output, reason);
         }
     }
+  else if (padlock_job_get_state (job) == PADLOCK_JOB_DONE
+           && padlock_job_get_memfd (job)
+           && padlock_memfd_is_archive (padlock_job_get_memfd (job)))
+    print_archive_files (batch, job, input);
   else if (padlock_job_get_state (job) == PADLOCK_JOB_DONE
            && padlock_job_get_memfd (job))
     {

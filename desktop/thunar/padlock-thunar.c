@@ -351,6 +351,11 @@ make_action (const char *unique_id)
     append_action (out, unique_id, _("Sign with Padlock…"),
                    _("Make a detached signature of each selected file"),
                    "padlock --sign --detach %F", "*", files_only);
+  else if (strcmp (unique_id, PADLOCK_THUNAR_OPEN_ID) == 0)
+    append_action (out, unique_id, _("Open Without Saving"),
+                   _("Decrypt the selected OpenPGP messages into memory and "
+                     "open them, writing nothing to disk"),
+                   "padlock --open %F", "*.gpg;*.pgp;*.asc", messages);
   else
     append_action (out, unique_id, _("Decrypt with Padlock…"),
                    _("Decrypt the selected OpenPGP messages"),
@@ -365,7 +370,7 @@ padlock_thunar_merge_actions (const char  *contents,
 {
   static const char *const ids[] = {
     PADLOCK_THUNAR_ENCRYPT_ID, PADLOCK_THUNAR_DECRYPT_ID,
-    PADLOCK_THUNAR_SIGN_ID,
+    PADLOCK_THUNAR_SIGN_ID, PADLOCK_THUNAR_OPEN_ID,
   };
   g_autoptr(GMarkupParseContext) context = NULL;
   g_autoptr(GArray) actions = NULL;
@@ -386,10 +391,11 @@ padlock_thunar_merge_actions (const char  *contents,
       g_autofree char *encrypt = make_action (PADLOCK_THUNAR_ENCRYPT_ID);
       g_autofree char *decrypt = make_action (PADLOCK_THUNAR_DECRYPT_ID);
       g_autofree char *sign = make_action (PADLOCK_THUNAR_SIGN_ID);
+      g_autofree char *open = make_action (PADLOCK_THUNAR_OPEN_ID);
 
       return g_strdup_printf ("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-                              "<actions>\n%s\n%s\n%s\n</actions>\n", encrypt,
-                              decrypt, sign);
+                              "<actions>\n%s\n%s\n%s\n%s\n</actions>\n",
+                              encrypt, decrypt, sign, open);
     }
 
   context = g_markup_parse_context_new (&check_parser, 0, &check, NULL);

@@ -1,5 +1,5 @@
 /* padlock-thunar.h - our custom actions in Thunar's uca.xml: Encrypt,
- * Decrypt and Sign */
+ * Decrypt, Sign and Open Without Saving */
 #pragma once
 
 #include <gio/gio.h>
@@ -10,6 +10,7 @@ G_BEGIN_DECLS
 #define PADLOCK_THUNAR_ENCRYPT_ID "padlock-encrypt"
 #define PADLOCK_THUNAR_DECRYPT_ID "padlock-decrypt"
 #define PADLOCK_THUNAR_SIGN_ID "padlock-sign"
+#define PADLOCK_THUNAR_OPEN_ID "padlock-open"
 
 /* $XDG_CONFIG_HOME/Thunar/uca.xml */
 char     *padlock_thunar_get_actions_path (void);
