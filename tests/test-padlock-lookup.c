@@ -142,7 +142,8 @@ import_found (Fixture *f, PadlockLookupResult *found)
   g_assert_cmpuint (g_strv_length (import->new_fingerprints), ==, 1);
   g_assert_cmpstr (import->new_fingerprints[0], ==, f->bob);
   said = padlock_keyring_import_describe (import);
-  g_assert_cmpstr (said, ==, "Added " BOB ".");
+  /* Names are isolated (padlock_name_display), as everywhere they are shown. */
+  g_assert_cmpstr (said, ==, "Added \u2068" BOB "\u2069.");
   g_assert_true (gpg_lists (f, f->bob));
   g_assert_true (at_wait_until (keyring_has_bob, f, WAIT_MS));
 }
