@@ -247,7 +247,7 @@ test_people (void)
   at_settle (300);
   g_clear_pointer (&labels, g_free);
   labels = at_reader_list (reader, "label");
-  g_assert_nonnull (strstr (labels, "Added " BOB "."));
+  g_assert_nonnull (strstr (labels, "Added \u2068" BOB "\u2069."));
   /* Now in the picker: not verified, so after the warning. */
   g_signal_emit_by_name (people->search_entry, "activate");
   at_settle (200);
@@ -342,7 +342,7 @@ test_keys_page (void)
   at_settle (300);
   g_clear_pointer (&labels, g_free);
   labels = at_reader_list (reader, "label");
-  g_assert_nonnull (strstr (labels, "Added " BOB "."));
+  g_assert_nonnull (strstr (labels, "Added \u2068" BOB "\u2069."));
   g_assert_null (strstr (labels, "No key matches the search."));
   g_assert_nonnull (find_row_titled (page, "\u2068Bob\u2069"));
 
