@@ -48,30 +48,6 @@ new_request_task (PadlockKeyring *keyring, const char *fingerprint,
   return task;
 }
 
-static GError *
-no_such_key (const char *fingerprint)
-{
-  /* The same words as an export's. */
-  return g_error_new (PADLOCK_ERROR, PADLOCK_ERROR_OTHER,
-                      _("The keyring has no key %s"), fingerprint);
-}
-
-/* The key FINGERPRINT of CTX's keyring in *KEY, with the mode CTX has;
- * else the error to return. */
-static GError *
-get_key (gpgme_ctx_t ctx, const char *fingerprint, gboolean secret,
-         gpgme_key_t *key)
-{
-  gpgme_error_t err = gpgme_get_key (ctx, fingerprint, key, secret);
-
-  if (gpg_err_code (err) == GPG_ERR_EOF || (!err && !(*key)->subkeys))
-    {
-      g_clear_pointer (key, gpgme_key_unref);
-      return no_such_key (fingerprint);
-    }
-  return err ? padlock_error_from_gpg (err) : NULL;
-}
-
 /* Adds to KEY_IDS (a set of 16-digit key IDs) KEY's subkeys that may
  * certify: those whose certifications are the user's; with NOW, only
  * those that may certify now (not expired, revoked…). */
@@ -226,7 +202,7 @@ certify (const Request *request, GCancellable *cancellable)
   err = _padlock_keyring_new_context (request->home_dir, &ctx);
   if (err)
     return padlock_error_from_gpg (err);
-  error = get_key (ctx, request->fingerprint, FALSE, &key);
+  error = _padlock_keyring_get_key (ctx, request->fingerprint, FALSE, &key);
   if (!error)
     error = refuse_unusable (key, request->fingerprint);
   if (!error)
@@ -240,7 +216,7 @@ certify (const Request *request, GCancellable *cancellable)
       err = gpgme_set_keylist_mode (ctx, GPGME_KEYLIST_MODE_LOCAL
                                          | GPGME_KEYLIST_MODE_SIGS);
       error = err ? padlock_error_from_gpg (err)
-                  : get_key (ctx, request->fingerprint, FALSE, &key);
+                  : _padlock_keyring_get_key (ctx, request->fingerprint, FALSE, &key);
     }
   if (!error && !is_certified_by (key, key_ids))
     /* Translators: a fingerprint. */
@@ -502,7 +478,7 @@ forget_thread (GTask *task, gpointer source, gpointer task_data,
 
   err = _padlock_keyring_new_context (request->home_dir, &ctx);
   error = err ? padlock_error_from_gpg (err)
-              : get_key (ctx, request->fingerprint, FALSE, &key);
+              : _padlock_keyring_get_key (ctx, request->fingerprint, FALSE, &key);
   if (!error)
     {
       own_key_id = g_ascii_strup (key->subkeys->keyid, -1);

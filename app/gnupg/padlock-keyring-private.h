@@ -1,7 +1,8 @@
 /* padlock-keyring-private.h - what the keyring's aspect files share
  *
- * For the files that add operations on the keyring (padlock-certify.c):
- * GPGME contexts on its home, made the keyring's way.
+ * For the files that add operations on the keyring (padlock-certify.c,
+ * padlock-mykey.c, padlock-remove.c): GPGME contexts on its home, made
+ * the keyring's way, and one key looked up in them.
  */
 #pragma once
 
@@ -14,5 +15,18 @@ G_BEGIN_DECLS
  * calling thread only; GPGME is initialised once, from any thread. */
 gpgme_error_t _padlock_keyring_new_context (const char  *home_dir,
                                             gpgme_ctx_t *ctx);
+
+/* "The keyring has no key FINGERPRINT": an export's words, and every
+ * operation's that finds no such key. */
+GError *_padlock_keyring_no_such_key (const char *fingerprint);
+
+/* The key FINGERPRINT of CTX's keyring in *KEY (public, or with SECRET
+ * its secret half), with the mode CTX has: NULL, else the error to
+ * return, _padlock_keyring_no_such_key's when gpg lists none (or a key
+ * without subkeys) and *KEY stays NULL. */
+GError *_padlock_keyring_get_key (gpgme_ctx_t  ctx,
+                                  const char  *fingerprint,
+                                  gboolean     secret,
+                                  gpgme_key_t *key);
 
 G_END_DECLS

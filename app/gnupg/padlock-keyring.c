@@ -828,8 +828,7 @@ padlock_keyring_export_home (const char *home_dir,
       err = export_one (ctx, fingerprints[i], data);
       if (gpg_err_code (err) == GPG_ERR_NO_PUBKEY)
         {
-          g_set_error (error, PADLOCK_ERROR, PADLOCK_ERROR_OTHER,
-                       _("The keyring has no key %s"), fingerprints[i]);
+          g_propagate_error (error, _padlock_keyring_no_such_key (fingerprints[i]));
           goto leave;
         }
     }
@@ -1248,4 +1247,25 @@ gpgme_error_t
 _padlock_keyring_new_context (const char *home_dir, gpgme_ctx_t *ctx)
 {
   return new_context (home_dir, ctx);
+}
+
+GError *
+_padlock_keyring_no_such_key (const char *fingerprint)
+{
+  return g_error_new (PADLOCK_ERROR, PADLOCK_ERROR_OTHER,
+                      _("The keyring has no key %s"), fingerprint);
+}
+
+GError *
+_padlock_keyring_get_key (gpgme_ctx_t ctx, const char *fingerprint, gboolean secret,
+                          gpgme_key_t *key)
+{
+  gpgme_error_t err = gpgme_get_key (ctx, fingerprint, key, secret);
+
+  if (gpg_err_code (err) == GPG_ERR_EOF || (!err && !(*key)->subkeys))
+    {
+      g_clear_pointer (key, gpgme_key_unref);
+      return _padlock_keyring_no_such_key (fingerprint);
+    }
+  return err ? padlock_error_from_gpg (err) : NULL;
 }

@@ -152,29 +152,6 @@ new_task (PadlockKeyring *keyring, GCancellable *cancellable,
   return task;
 }
 
-static GError *
-no_such_key (const char *fingerprint)
-{
-  /* The same words as an export's. */
-  return g_error_new (PADLOCK_ERROR, PADLOCK_ERROR_OTHER,
-                      _("The keyring has no key %s"), fingerprint);
-}
-
-/* The key FINGERPRINT (its secret half with SECRET) of CTX's keyring. */
-static GError *
-get_key (gpgme_ctx_t ctx, const char *fingerprint, gboolean secret,
-         gpgme_key_t *key)
-{
-  gpgme_error_t err = gpgme_get_key (ctx, fingerprint, key, secret);
-
-  if (gpg_err_code (err) == GPG_ERR_EOF || (!err && !(*key)->subkeys))
-    {
-      g_clear_pointer (key, gpgme_key_unref);
-      return no_such_key (fingerprint);
-    }
-  return err ? padlock_error_from_gpg (err) : NULL;
-}
-
 /* Create */
 
 void
@@ -339,7 +316,7 @@ export (const Request *request, GCancellable *cancellable, GBytes **bytes)
     }
   gpgme_set_status_cb (ctx, on_status, &refused);
   gpgme_set_armor (ctx, 1);
-  error = get_key (ctx, request->fingerprint, request->secret, &key);
+  error = _padlock_keyring_get_key (ctx, request->fingerprint, request->secret, &key);
   g_clear_pointer (&key, gpgme_key_unref);
   if (!error)
     {
@@ -360,7 +337,7 @@ export (const Request *request, GCancellable *cancellable, GBytes **bytes)
 
       /* gpg says nothing when it exported nothing. */
       if (len == 0)
-        error = no_such_key (request->fingerprint);
+        error = _padlock_keyring_no_such_key (request->fingerprint);
       else
         *bytes = g_bytes_new (octets, len);
       if (octets)
@@ -452,7 +429,7 @@ extend (const Request *request, GCancellable *cancellable, gint64 *expires)
   err = _padlock_keyring_new_context (request->home_dir, &ctx);
   if (err)
     return padlock_error_from_gpg (err);
-  error = get_key (ctx, request->fingerprint, TRUE, &key);
+  error = _padlock_keyring_get_key (ctx, request->fingerprint, TRUE, &key);
   if (!error && (key->subkeys->expires == 0 || key->subkeys->expires >= wanted))
     *expires = key->subkeys->expires;   /* never shortened */
   else if (!error)
@@ -462,7 +439,7 @@ extend (const Request *request, GCancellable *cancellable, gint64 *expires)
         error = set_expire (ctx, key, PADLOCK_MY_KEY_EXTENSION, "*", cancellable);
       g_clear_pointer (&key, gpgme_key_unref);
       if (!error)
-        error = get_key (ctx, request->fingerprint, FALSE, &key);
+        error = _padlock_keyring_get_key (ctx, request->fingerprint, FALSE, &key);
       if (!error)
         *expires = key->subkeys->expires;
     }

@@ -6,24 +6,6 @@
 #include "padlock-error.h"
 #include "padlock-keyring-private.h"
 
-/* The key FINGERPRINT in *KEY (public, or with SECRET the secret one),
- * or the error that says it is not there. */
-static GError *
-get_key (gpgme_ctx_t ctx, const char *fingerprint, gboolean secret,
-         gpgme_key_t *key)
-{
-  gpgme_error_t err = gpgme_get_key (ctx, fingerprint, key, secret);
-
-  if (gpg_err_code (err) == GPG_ERR_EOF || (!err && !(*key)->subkeys))
-    {
-      g_clear_pointer (key, gpgme_key_unref);
-      /* The same words as an export's. */
-      return g_error_new (PADLOCK_ERROR, PADLOCK_ERROR_OTHER,
-                          _("The keyring has no key %s"), fingerprint);
-    }
-  return err ? padlock_error_from_gpg (err) : NULL;
-}
-
 static GError *
 remove_key (const char *home_dir, const char *fingerprint)
 {
@@ -36,10 +18,10 @@ remove_key (const char *home_dir, const char *fingerprint)
   err = _padlock_keyring_new_context (home_dir, &ctx);
   if (err)
     return padlock_error_from_gpg (err);
-  error = get_key (ctx, fingerprint, FALSE, &key);
+  error = _padlock_keyring_get_key (ctx, fingerprint, FALSE, &key);
   if (!error)
     {
-      GError *none = get_key (ctx, fingerprint, TRUE, &secret);
+      GError *none = _padlock_keyring_get_key (ctx, fingerprint, TRUE, &secret);
 
       if (!none)
         error = g_error_new_literal (PADLOCK_ERROR, PADLOCK_ERROR_PUBLIC_KEY,
