@@ -1,5 +1,6 @@
 /* app-testutil.c - helpers shared by the application's tests */
 #include "app-testutil.h"
+#include "padlock-job-row.h"
 #include "padlock-sign-as.h"
 #include "padlock-speed-window.h"
 
@@ -764,4 +765,26 @@ at_wait_keyring_loaded (PadlockKeyring *keyring, guint timeout_ms)
 
   g_assert_true (at_wait_until (keyring_has_loaded, &loaded, timeout_ms));
   g_signal_handler_disconnect (keyring, handler);
+}
+
+PadlockJobRow *
+at_find_job_row (GtkWidget *widget, const char *name)
+{
+  if (PADLOCK_IS_JOB_ROW (widget))
+    {
+      PadlockJob *job = padlock_job_row_get_job (PADLOCK_JOB_ROW (widget));
+      g_autofree char *base = job ? g_file_get_basename (padlock_job_get_input (job))
+                                  : NULL;
+
+      return g_strcmp0 (base, name) == 0 ? PADLOCK_JOB_ROW (widget) : NULL;
+    }
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c;
+       c = gtk_widget_get_next_sibling (c))
+    {
+      PadlockJobRow *row = at_find_job_row (c, name);
+
+      if (row)
+        return row;
+    }
+  return NULL;
 }

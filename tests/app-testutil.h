@@ -112,6 +112,11 @@ PadlockPassphraseDialog *at_wait_dialog   (PadlockWindow      *window);
 typedef struct _PadlockSignAs PadlockSignAs;
 PadlockSignAs           *at_find_sign_as  (GtkWidget          *widget);
 gboolean                 at_sign_as_shown (gpointer            dialog);
+/* The job row under WIDGET whose job's input is called NAME (its
+ * basename), or NULL. */
+typedef struct _PadlockJobRow PadlockJobRow;
+PadlockJobRow           *at_find_job_row  (GtkWidget          *widget,
+                                           const char         *name);
 /* Waits until the window shows a notice (window->last_notice, which
  * the test cleared before), or fails after 10 s. */
 const char              *at_wait_notice   (PadlockWindow      *window);

@@ -52,30 +52,6 @@ pointer_away (AtReader *reader)
   move_pointer (reader, 1270, 1015);
 }
 
-/* The row showing the job whose input is NAME, or NULL. */
-static PadlockJobRow *
-find_row (GtkWidget  *widget,
-          const char *name)
-{
-  if (PADLOCK_IS_JOB_ROW (widget))
-    {
-      PadlockJob *job = padlock_job_row_get_job (PADLOCK_JOB_ROW (widget));
-      g_autofree char *base = job ? g_file_get_basename (padlock_job_get_input (job))
-                                  : NULL;
-
-      return g_strcmp0 (base, name) == 0 ? PADLOCK_JOB_ROW (widget) : NULL;
-    }
-  for (GtkWidget *c = gtk_widget_get_first_child (widget); c;
-       c = gtk_widget_get_next_sibling (c))
-    {
-      PadlockJobRow *row = find_row (c, name);
-
-      if (row)
-        return row;
-    }
-  return NULL;
-}
-
 static GtkLabel *
 row_label (PadlockJobRow *row,
            const char    *name)
@@ -162,7 +138,7 @@ test_signed_as (void)
   g_assert_null (strstr (panels, "notes.txt, Encrypted 3.0 kB at"
                                  ", Signed"));
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (gtk_widget_get_template_child (
-                    GTK_WIDGET (find_row (GTK_WIDGET (window->job_list), "notes.txt")),
+                    GTK_WIDGET (at_find_job_row (GTK_WIDGET (window->job_list), "notes.txt")),
                     PADLOCK_TYPE_JOB_ROW, "signature_box"))));
   at_reader_free (reader);
   at_close_window (window);
@@ -190,7 +166,7 @@ check_verdict_whole (PadlockWindow *window,
   /* Less what the client-side decoration takes. */
   g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window)), >, width - 40);
   g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window)), <=, width);
-  row = find_row (GTK_WIDGET (window->job_list), name);
+  row = at_find_job_row (GTK_WIDGET (window->job_list), name);
   verdict = row_label (row, "verdict_label");
   text = gtk_label_get_text (verdict);
   g_test_message ("%d px: verdict “%s”, %d px wide", width, text,
@@ -264,7 +240,7 @@ test_deleted (void)
   buttons = at_reader_list (reader, "push button");
   g_assert_nonnull (strstr (buttons, "Open contract-badsig.txt"));
   g_assert_nonnull (strstr (buttons, "Delete contract-badsig.txt"));
-  row = find_row (GTK_WIDGET (window->job_list), "contract-badsig.txt.gpg");
+  row = at_find_job_row (GTK_WIDGET (window->job_list), "contract-badsig.txt.gpg");
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (row), "row.delete-output", NULL));
   g_assert_true (at_wait_until (has_message_dialog, NULL, TIMEOUT_MS));
   adw_message_dialog_response (find_message_dialog (), "delete");
@@ -305,7 +281,7 @@ static gboolean
 row_in_sight (PadlockWindow *window,
               const char    *name)
 {
-  PadlockJobRow *row = find_row (GTK_WIDGET (window->job_list), name);
+  PadlockJobRow *row = at_find_job_row (GTK_WIDGET (window->job_list), name);
   graphene_rect_t bounds;
 
   if (!row || !gtk_widget_get_mapped (GTK_WIDGET (row))
@@ -505,7 +481,7 @@ test_cancelled_try_again (void)
   g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_CANCELLED);
   buttons = at_reader_list (reader, "push button");
   g_assert_nonnull (strstr (buttons, "|Try budget.ods again|"));
-  row = find_row (GTK_WIDGET (window->job_list), "budget.ods");
+  row = at_find_job_row (GTK_WIDGET (window->job_list), "budget.ods");
   retry = GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (row), PADLOCK_TYPE_JOB_ROW,
                                                     "retry_button"));
   g_assert_true (gtk_widget_get_visible (retry));
@@ -531,7 +507,7 @@ test_cancelled_try_again (void)
     g_clear_pointer (&buttons, g_free);
     buttons = at_reader_list (reader, "push button");
     g_assert_nonnull (strstr (buttons, "|Try minutes.txt again|"));
-    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (find_row (
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (at_find_job_row (
                      GTK_WIDGET (window->job_list), "minutes.txt")), "row.retry", NULL));
     at_settle (300);
     g_assert_cmpint (padlock_job_get_state (sign), ==, PADLOCK_JOB_QUEUED);

@@ -52,29 +52,6 @@ gpg_sign_symmetric (TgHome *h, const char *signer, const char *path,
   write_bytes (path, sealed);
 }
 
-/* The row showing the job whose input is NAME. */
-static PadlockJobRow *
-find_row (GtkWidget *widget, const char *name)
-{
-  if (PADLOCK_IS_JOB_ROW (widget))
-    {
-      PadlockJob *job = padlock_job_row_get_job (PADLOCK_JOB_ROW (widget));
-      g_autofree char *base = job ? g_file_get_basename (padlock_job_get_input (job))
-                                  : NULL;
-
-      return g_strcmp0 (base, name) == 0 ? PADLOCK_JOB_ROW (widget) : NULL;
-    }
-  for (GtkWidget *c = gtk_widget_get_first_child (widget); c;
-       c = gtk_widget_get_next_sibling (c))
-    {
-      PadlockJobRow *row = find_row (c, name);
-
-      if (row)
-        return row;
-    }
-  return NULL;
-}
-
 static GtkWidget *
 signature_box (PadlockJobRow *row)
 {
@@ -157,11 +134,11 @@ test_signature_rows (void)
   g_assert_null (strstr (buttons, "Delete notes.txt"));
 
   /* Red, with a check mark only for the good one. */
-  row = find_row (GTK_WIDGET (window->job_list), "contract.odt.gpg");
+  row = at_find_job_row (GTK_WIDGET (window->job_list), "contract.odt.gpg");
   g_assert_nonnull (row);
   g_assert_true (gtk_widget_has_css_class (signature_box (row), "error"));
   g_assert_true (gtk_widget_has_css_class (
-                   signature_box (find_row (GTK_WIDGET (window->job_list), "invoice.pdf.gpg")),
+                   signature_box (at_find_job_row (GTK_WIDGET (window->job_list), "invoice.pdf.gpg")),
                    "success"));
   at_screenshot (GTK_WIDGET (window), "signatures");
 
@@ -246,9 +223,9 @@ test_clearsigned_rows (void)
   g_assert_nonnull (strstr (buttons, "Open notes.txt"));
   g_assert_nonnull (strstr (buttons, "Show notes.txt in Files"));
   g_assert_true (gtk_widget_has_css_class (
-                   signature_box (find_row (GTK_WIDGET (window->job_list), "notes.txt.asc")),
+                   signature_box (at_find_job_row (GTK_WIDGET (window->job_list), "notes.txt.asc")),
                    "success"));
-  row = find_row (GTK_WIDGET (window->job_list), "memo.txt.asc");
+  row = at_find_job_row (GTK_WIDGET (window->job_list), "memo.txt.asc");
   g_assert_true (gtk_widget_has_css_class (signature_box (row), "error"));
   g_assert_true (g_file_get_contents (good_out, &got, NULL, NULL));
   g_assert_cmpstr (got, ==, "- a list\nof things\n");
@@ -575,10 +552,10 @@ test_signed_only_rows (void)
   g_assert_nonnull (strstr (buttons, "Show report.pdf in Files"));
   g_assert_nonnull (strstr (buttons, "Open notes.txt"));
   g_assert_true (gtk_widget_has_css_class (
-                   signature_box (find_row (GTK_WIDGET (window->job_list), "report.pdf.gpg")),
+                   signature_box (at_find_job_row (GTK_WIDGET (window->job_list), "report.pdf.gpg")),
                    "success"));
   g_assert_true (gtk_widget_has_css_class (
-                   signature_box (find_row (GTK_WIDGET (window->job_list), "notes.txt.asc")),
+                   signature_box (at_find_job_row (GTK_WIDGET (window->job_list), "notes.txt.asc")),
                    "warning"));
   /* The data written is the data signed; nothing else is written. */
   g_assert_true (g_file_get_contents (report_out, &got, &got_len, NULL));

@@ -377,29 +377,6 @@ has_lookup_window (gpointer data)
   return find_lookup_window () != NULL;
 }
 
-/* The row of the job whose input is named NAME (the first). */
-static PadlockJobRow *
-find_row (GtkWidget *widget, const char *name)
-{
-  if (PADLOCK_IS_JOB_ROW (widget))
-    {
-      PadlockJob *job = padlock_job_row_get_job (PADLOCK_JOB_ROW (widget));
-      g_autofree char *base = job ? g_file_get_basename (padlock_job_get_input (job))
-                                  : NULL;
-
-      return g_strcmp0 (base, name) == 0 ? PADLOCK_JOB_ROW (widget) : NULL;
-    }
-  for (GtkWidget *c = gtk_widget_get_first_child (widget); c;
-       c = gtk_widget_get_next_sibling (c))
-    {
-      PadlockJobRow *row = find_row (c, name);
-
-      if (row)
-        return row;
-    }
-  return NULL;
-}
-
 static gboolean
 two_jobs (gpointer queue)
 {
@@ -447,7 +424,7 @@ test_unknown_signer (void)
   g_assert_cmpuint (hkp_server_requests (server), ==, asked);
   at_screenshot (GTK_WIDGET (window), "unknown-signer-look-up");
 
-  row = find_row (GTK_WIDGET (window->job_list), "notes.txt.asc");
+  row = at_find_job_row (GTK_WIDGET (window->job_list), "notes.txt.asc");
   g_assert_nonnull (row);
   button = GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (row), PADLOCK_TYPE_JOB_ROW,
                                                       "look_up_button"));
