@@ -788,3 +788,41 @@ at_find_job_row (GtkWidget *widget, const char *name)
     }
   return NULL;
 }
+
+GtkWindow *
+at_find_toplevel (GType type)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();  /* GTK's */
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWindow) window = g_list_model_get_item (toplevels, i);
+
+      if (G_TYPE_CHECK_INSTANCE_TYPE (window, type)
+          && gtk_widget_get_visible (GTK_WIDGET (window)))
+        return window;          /* GTK keeps it */
+    }
+  return NULL;
+}
+
+AdwMessageDialog *
+at_find_message_dialog (void)
+{
+  return (AdwMessageDialog *) at_find_toplevel (ADW_TYPE_MESSAGE_DIALOG);
+}
+
+gboolean
+at_has_message_dialog (gpointer data)
+{
+  return at_find_message_dialog () != NULL;
+}
+
+void
+at_move_pointer (AtReader *reader, int x, int y)
+{
+  g_autofree char *command = g_strdup_printf ("mouse %d %d", x, y);
+  g_auto(GStrv) answer = at_reader_ask (reader, command);
+
+  g_assert_cmpstr (answer[0], ==, "ok");
+  at_settle (300);
+}

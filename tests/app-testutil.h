@@ -117,6 +117,12 @@ gboolean                 at_sign_as_shown (gpointer            dialog);
 typedef struct _PadlockJobRow PadlockJobRow;
 PadlockJobRow           *at_find_job_row  (GtkWidget          *widget,
                                            const char         *name);
+/* The shown toplevel of TYPE, or NULL (GTK keeps it). */
+GtkWindow               *at_find_toplevel (GType               type);
+/* The shown AdwMessageDialog (a question), or NULL; and whether there
+ * is one, for at_wait_until (DATA unused). */
+AdwMessageDialog        *at_find_message_dialog (void);
+gboolean                 at_has_message_dialog  (gpointer     data);
 /* Waits until the window shows a notice (window->last_notice, which
  * the test cleared before), or fails after 10 s. */
 const char              *at_wait_notice   (PadlockWindow      *window);
@@ -158,3 +164,8 @@ void                     at_focus_window  (GtkWindow          *window);
 /* Presses KEY through the reader and lets the window take it in. */
 void                     at_reader_key    (AtReader           *reader,
                                            const char         *key);
+/* Moves the pointer to X, Y of the screen through the reader (XTest)
+ * and lets the window take it in (300 ms). */
+void                     at_move_pointer  (AtReader           *reader,
+                                           int                 x,
+                                           int                 y);

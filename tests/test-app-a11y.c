@@ -459,18 +459,6 @@ count_of (AtReader   *reader,
   return g_strv_length (found);
 }
 
-static void
-move_pointer (AtReader *reader,
-              int       x,
-              int       y)
-{
-  g_autofree char *command = g_strdup_printf ("mouse %d %d", x, y);
-  g_auto(GStrv) answer = at_reader_ask (reader, command);
-
-  g_assert_cmpstr (answer[0], ==, "ok");
-  at_settle (300);
-}
-
 /* Where did my file go: a finished row names what it wrote in its second
  * line ("→ a (1).jpg"), a failed one says nothing was written, and a row
  * that finishes under the pointer keeps its height until the pointer
@@ -560,7 +548,7 @@ test_where_it_went (void)
   at_settle (300);
   g_assert_true (gtk_widget_compute_bounds (GTK_WIDGET (window->job_list),
                                             GTK_WIDGET (window), &bounds));
-  move_pointer (reader, (int) (bounds.origin.x + bounds.size.width / 2),
+  at_move_pointer (reader, (int) (bounds.origin.x + bounds.size.width / 2),
                 (int) (bounds.origin.y + 20));
   g_assert_true (window->pointer_in_list);
   g_assert_cmpuint (count_of (reader, "progress bar"), ==, 1);
@@ -573,7 +561,7 @@ test_where_it_went (void)
   /* Finished under the pointer: its full layout stays. */
   g_assert_cmpuint (count_of (reader, "progress bar"), ==, 1);
   /* The pointer gone, it takes one line (and the name of its output). */
-  move_pointer (reader, 1200, 1000);
+  at_move_pointer (reader, 1200, 1000);
   g_assert_false (window->pointer_in_list);
   g_assert_cmpuint (count_of (reader, "progress bar"), ==, 0);
   g_clear_pointer (&labels, g_free);

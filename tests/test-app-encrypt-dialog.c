@@ -316,26 +316,10 @@ warning_shown (gpointer data)
   return gtk_widget_get_visible (PADLOCK_PEOPLE (data)->warning_box);
 }
 
-static GtkWindow *
-find_toplevel (GType type)
-{
-  GListModel *toplevels = gtk_window_get_toplevels ();
-
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-    {
-      g_autoptr(GtkWindow) window = g_list_model_get_item (toplevels, i);
-
-      if (G_TYPE_CHECK_INSTANCE_TYPE (window, type)
-          && gtk_widget_get_visible (GTK_WIDGET (window)))
-        return window;          /* GTK keeps it */
-    }
-  return NULL;
-}
-
 static gboolean
 has_person_page (gpointer data)
 {
-  return find_toplevel (PADLOCK_TYPE_PERSON_PAGE) != NULL;
+  return at_find_toplevel (PADLOCK_TYPE_PERSON_PAGE) != NULL;
 }
 
 /* The button labelled (or tooltipped) with a text starting PREFIX. */
@@ -409,7 +393,7 @@ test_warning (void)
   g_assert_true (at_wait_until (warning_shown, people, 10000));
   g_signal_emit_by_name (find_button (people->warning_box, "_Verify"), "clicked");
   g_assert_true (at_wait_until (has_person_page, NULL, WAIT_MS));
-  page = find_toplevel (PADLOCK_TYPE_PERSON_PAGE);
+  page = at_find_toplevel (PADLOCK_TYPE_PERSON_PAGE);
   g_clear_pointer (&labels, g_free);
   at_settle (300);
   labels = at_reader_list (reader, "label");

@@ -77,34 +77,17 @@ reader_lacks (gpointer data)
   return !reader_sees (data);
 }
 
-/* The toplevel of TYPE, or NULL. */
-static GtkWidget *
-find_toplevel (GType type)
-{
-  GListModel *windows = gtk_window_get_toplevels ();   /* GTK's */
-
-  for (guint i = 0; i < g_list_model_get_n_items (windows); i++)
-    {
-      g_autoptr (GtkWidget) window = g_list_model_get_item (windows, i);
-
-      if (G_TYPE_CHECK_INSTANCE_TYPE (window, type)
-          && gtk_widget_get_visible (window))
-        return window;
-    }
-  return NULL;
-}
-
 static gboolean
 has_toplevel (gpointer type)
 {
-  return find_toplevel ((GType) GPOINTER_TO_SIZE (type)) != NULL;
+  return at_find_toplevel ((GType) GPOINTER_TO_SIZE (type)) != NULL;
 }
 
 static GtkWidget *
 wait_toplevel (GType type)
 {
   g_assert_true (at_wait_until (has_toplevel, GSIZE_TO_POINTER (type), WAIT_MS));
-  return find_toplevel (type);
+  return GTK_WIDGET (at_find_toplevel (type));
 }
 
 /* The colon RECORD lines of gpg --with-colons COMMAND in the home. */

@@ -35,21 +35,9 @@ static char *alice_fpr, *bob_fpr;
 /* The pointer far from the window (at 0, 0: Xvfb has no window manager
  * to place it), so that finished rows take one line. */
 static void
-move_pointer (AtReader *reader,
-              int       x,
-              int       y)
-{
-  g_autofree char *command = g_strdup_printf ("mouse %d %d", x, y);
-  g_auto(GStrv) answer = at_reader_ask (reader, command);
-
-  g_assert_cmpstr (answer[0], ==, "ok");
-  at_settle (300);
-}
-
-static void
 pointer_away (AtReader *reader)
 {
-  move_pointer (reader, 1270, 1015);
+  at_move_pointer (reader, 1270, 1015);
 }
 
 static GtkLabel *
@@ -59,23 +47,6 @@ row_label (PadlockJobRow *row,
   g_assert_nonnull (row);
   return GTK_LABEL (gtk_widget_get_template_child (GTK_WIDGET (row), PADLOCK_TYPE_JOB_ROW,
                                                    name));
-}
-
-static AdwMessageDialog *
-find_message_dialog (void)
-{
-  g_autoptr(GList) toplevels = gtk_window_list_toplevels ();
-
-  for (GList *l = toplevels; l; l = l->next)
-    if (ADW_IS_MESSAGE_DIALOG (l->data) && gtk_widget_get_visible (GTK_WIDGET (l->data)))
-      return l->data;
-  return NULL;
-}
-
-static gboolean
-has_message_dialog (gpointer data)
-{
-  return find_message_dialog () != NULL;
 }
 
 static PadlockJob *
@@ -242,8 +213,8 @@ test_deleted (void)
   g_assert_nonnull (strstr (buttons, "Delete contract-badsig.txt"));
   row = at_find_job_row (GTK_WIDGET (window->job_list), "contract-badsig.txt.gpg");
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (row), "row.delete-output", NULL));
-  g_assert_true (at_wait_until (has_message_dialog, NULL, TIMEOUT_MS));
-  adw_message_dialog_response (find_message_dialog (), "delete");
+  g_assert_true (at_wait_until (at_has_message_dialog, NULL, TIMEOUT_MS));
+  adw_message_dialog_response (at_find_message_dialog (), "delete");
   at_settle (300);
   pointer_away (reader);
   g_assert_false (g_file_test (bad_out, G_FILE_TEST_EXISTS));
@@ -619,7 +590,7 @@ test_steady_under_pointer (void)
   g_assert_true (gtk_widget_compute_bounds (GTK_WIDGET (window->job_list),
                                             GTK_WIDGET (window), &bounds));
   /* Over the first row's name, as a user about to click its button. */
-  move_pointer (reader, (int) (bounds.origin.x + bounds.size.width / 2),
+  at_move_pointer (reader, (int) (bounds.origin.x + bounds.size.width / 2),
                 (int) (bounds.origin.y + 12));
   g_assert_true (window->pointer_in_list);
   before = places_of (window);
@@ -718,7 +689,7 @@ test_quit_when_done (void)
   g_assert_true (at_wait_until (at_job_is_finished, job, TIMEOUT_MS));
   g_assert_cmpint (padlock_job_get_state (job), ==, PADLOCK_JOB_DONE);
   g_assert_true (at_wait_until (is_null, &watched, 10 * 1000));
-  g_assert_null (find_message_dialog ());
+  g_assert_null (at_find_message_dialog ());
   at_reader_free (reader);
 }
 

@@ -60,24 +60,6 @@ signature_box (PadlockJobRow *row)
                                                     "signature_box"));
 }
 
-static AdwMessageDialog *
-find_message_dialog (void)
-{
-  g_autoptr(GList) toplevels = gtk_window_list_toplevels ();
-
-  for (GList *l = toplevels; l; l = l->next)
-    if (ADW_IS_MESSAGE_DIALOG (l->data)
-        && gtk_widget_get_visible (GTK_WIDGET (l->data)))
-      return l->data;
-  return NULL;
-}
-
-static gboolean
-has_message_dialog (gpointer data)
-{
-  return find_message_dialog () != NULL;
-}
-
 static void
 test_signature_rows (void)
 {
@@ -145,15 +127,15 @@ test_signature_rows (void)
   /* Delete asks first; Cancel keeps the file. */
   g_assert_true (g_file_test (bad_out, G_FILE_TEST_EXISTS));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (row), "row.delete-output", NULL));
-  g_assert_true (at_wait_until (has_message_dialog, NULL, TIMEOUT_MS));
-  confirm = find_message_dialog ();
+  g_assert_true (at_wait_until (at_has_message_dialog, NULL, TIMEOUT_MS));
+  confirm = at_find_message_dialog ();
   at_screenshot (GTK_WIDGET (confirm), "signature-delete");
   adw_message_dialog_response (confirm, "cancel");
   at_settle (200);
   g_assert_true (g_file_test (bad_out, G_FILE_TEST_EXISTS));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (row), "row.delete-output", NULL));
-  g_assert_true (at_wait_until (has_message_dialog, NULL, TIMEOUT_MS));
-  adw_message_dialog_response (find_message_dialog (), "delete");
+  g_assert_true (at_wait_until (at_has_message_dialog, NULL, TIMEOUT_MS));
+  adw_message_dialog_response (at_find_message_dialog (), "delete");
   at_settle (300);
   g_assert_false (g_file_test (bad_out, G_FILE_TEST_EXISTS));
   /* The encrypted file stays; the row says the output went. */
@@ -233,8 +215,8 @@ test_clearsigned_rows (void)
 
   /* Delete, confirmed: the text goes, the signed file stays. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (row), "row.delete-output", NULL));
-  g_assert_true (at_wait_until (has_message_dialog, NULL, TIMEOUT_MS));
-  adw_message_dialog_response (find_message_dialog (), "delete");
+  g_assert_true (at_wait_until (at_has_message_dialog, NULL, TIMEOUT_MS));
+  adw_message_dialog_response (at_find_message_dialog (), "delete");
   at_settle (300);
   g_assert_false (g_file_test (bad_out, G_FILE_TEST_EXISTS));
   g_assert_true (g_file_test (bad, G_FILE_TEST_EXISTS));

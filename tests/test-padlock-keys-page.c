@@ -146,26 +146,10 @@ find_button (GtkWidget *widget, const char *text)
   return NULL;
 }
 
-static GtkWindow *
-find_toplevel (GType type)
-{
-  GListModel *toplevels = gtk_window_get_toplevels ();  /* not ours */
-
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-    {
-      g_autoptr(GtkWindow) window = g_list_model_get_item (toplevels, i);
-
-      if (G_TYPE_CHECK_INSTANCE_TYPE (window, type)
-          && gtk_widget_get_visible (GTK_WIDGET (window)))
-        return window;
-    }
-  return NULL;
-}
-
 static gboolean
 has_person_page (gpointer data)
 {
-  return find_toplevel (PADLOCK_TYPE_PERSON_PAGE) != NULL;
+  return at_find_toplevel (PADLOCK_TYPE_PERSON_PAGE) != NULL;
 }
 
 static gboolean
@@ -275,7 +259,7 @@ test_verify_and_forget (void)
   g_assert_nonnull (row);
   g_assert_true (gtk_widget_activate (row));
   g_assert_true (at_wait_until (has_person_page, NULL, WAIT_MS));
-  page = find_toplevel (PADLOCK_TYPE_PERSON_PAGE);
+  page = at_find_toplevel (PADLOCK_TYPE_PERSON_PAGE);
   /* The fingerprint in groups of four, as the reader reads it. */
   grouped = g_strdup_printf ("%.4s %.4s", carol_fpr, carol_fpr + 4);
   wait_label (grouped, TRUE);
@@ -362,7 +346,7 @@ test_verify_from_row (void)
   g_assert_nonnull (verify);
   g_signal_emit_by_name (verify, "clicked");                    /* one */
   g_assert_true (at_wait_until (has_person_page, NULL, WAIT_MS));
-  page = find_toplevel (PADLOCK_TYPE_PERSON_PAGE);
+  page = at_find_toplevel (PADLOCK_TYPE_PERSON_PAGE);
   g_signal_emit_by_name (find_button (GTK_WIDGET (page), "I Compared"), "clicked"); /* two */
   wait_role ("push button", "Forget Verification", TRUE);
   g_assert_cmpuint (alice_local_certifications (), ==, 1);
@@ -370,12 +354,6 @@ test_verify_from_row (void)
   g_assert_true (at_wait_until (no_person_page, NULL, WAIT_MS));
   g_assert_cmpint (opened_verdict (window, path2), ==, PADLOCK_SIGNATURE_GOOD);
   at_reader_key (reader, "Alt+2");
-}
-
-static gboolean
-has_message_dialog (gpointer data)
-{
-  return find_toplevel (ADW_TYPE_MESSAGE_DIALOG) != NULL;
 }
 
 /* "Remove Key…", answered "Remove": gpg no longer lists Carol, the page
@@ -388,11 +366,11 @@ test_remove (void)
   GtkWindow *dialog;
 
   g_assert_true (padlock_keys_page_show_person (window->keys_page, carol_fpr));
-  page = find_toplevel (PADLOCK_TYPE_PERSON_PAGE);
+  page = at_find_toplevel (PADLOCK_TYPE_PERSON_PAGE);
   g_assert_nonnull (page);
   g_signal_emit_by_name (find_button (GTK_WIDGET (page), "Remove Key"), "clicked");
-  g_assert_true (at_wait_until (has_message_dialog, NULL, WAIT_MS));
-  dialog = find_toplevel (ADW_TYPE_MESSAGE_DIALOG);
+  g_assert_true (at_wait_until (at_has_message_dialog, NULL, WAIT_MS));
+  dialog = at_find_toplevel (ADW_TYPE_MESSAGE_DIALOG);
   adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "remove");
   g_assert_true (at_wait_until (no_person_page, NULL, WAIT_MS));
   g_assert_cmpint (tg_gpg (home, NULL, NULL, NULL, "--list-keys", carol_fpr, NULL),
@@ -402,7 +380,7 @@ test_remove (void)
 
   /* Alice's own page (no win.show-my-key here): nothing to remove. */
   g_assert_true (padlock_keys_page_show_person (window->keys_page, alice_fpr));
-  page = find_toplevel (PADLOCK_TYPE_PERSON_PAGE);
+  page = at_find_toplevel (PADLOCK_TYPE_PERSON_PAGE);
   g_assert_nonnull (page);
   g_assert_null (find_button (GTK_WIDGET (page), "Remove Key"));
   g_assert_null (find_button (GTK_WIDGET (page), "I Compared"));
