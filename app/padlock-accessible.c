@@ -27,6 +27,8 @@ void
 padlock_accessible_keep_name (GtkWidget *button)
 {
   g_return_if_fail (GTK_IS_WIDGET (button));
+  gtk_accessible_reset_relation (GTK_ACCESSIBLE (button),
+                                 GTK_ACCESSIBLE_RELATION_LABELLED_BY);
   g_object_set_qdata (G_OBJECT (button), kept_quark (), GINT_TO_POINTER (1));
 }
 

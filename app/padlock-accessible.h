@@ -15,8 +15,9 @@ G_BEGIN_DECLS
  * is read by that label alone, as shown ("Cancel"), now and as its
  * label changes. */
 void padlock_accessible_tidy_buttons (GtkWidget *root);
-/* BUTTON has a name of its own (its accessible label set, its
- * labelled-by relation reset): tidying leaves it alone. */
+/* BUTTON has a name of its own, the accessible label its template or
+ * its code gives it: its labelled-by relation goes (else GTK reads the
+ * label it holds too), and tidying leaves it alone. */
 void padlock_accessible_keep_name (GtkWidget *button);
 /* Tidies every window of the application when it is shown. */
 void padlock_accessible_tidy_windows (void);

@@ -4,6 +4,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "padlock-accessible.h"
 #include "padlock-error.h"
 #include "padlock-mykey.h"
 #include "padlock-name.h"
@@ -181,10 +182,8 @@ static void
 padlock_create_key_dialog_init (PadlockCreateKeyDialog *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
-  gtk_accessible_reset_relation (GTK_ACCESSIBLE (self->create_button),
-                                 GTK_ACCESSIBLE_RELATION_LABELLED_BY);
-  gtk_accessible_reset_relation (GTK_ACCESSIBLE (self->share_button),
-                                 GTK_ACCESSIBLE_RELATION_LABELLED_BY);
+  padlock_accessible_keep_name (GTK_WIDGET (self->create_button));
+  padlock_accessible_keep_name (GTK_WIDGET (self->share_button));
 }
 
 GtkWindow *

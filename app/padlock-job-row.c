@@ -4,6 +4,7 @@
 #include <adwaita.h>
 #include <glib/gi18n.h>
 
+#include "padlock-accessible.h"
 #include "padlock-checksums.h"
 #include "padlock-desktop.h"
 #include "padlock-error.h"
@@ -1132,10 +1133,8 @@ padlock_job_row_init (PadlockJobRow *self)
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
   /* Named in full in padlock_job_row_sync ("Open a.jpg"): GTK 4.8 would
    * add the label it is labelled by ("Open a.jpg Open"). */
-  gtk_accessible_reset_relation (GTK_ACCESSIBLE (self->open_button),
-                                 GTK_ACCESSIBLE_RELATION_LABELLED_BY);
-  gtk_accessible_reset_relation (GTK_ACCESSIBLE (self->retry_button),
-                                 GTK_ACCESSIBLE_RELATION_LABELLED_BY);
+  padlock_accessible_keep_name (GTK_WIDGET (self->open_button));
+  padlock_accessible_keep_name (GTK_WIDGET (self->retry_button));
 }
 
 GtkWidget *

@@ -3,6 +3,7 @@
 
 #include <glib/gi18n.h>
 
+#include "padlock-accessible.h"
 #include "padlock-error.h"
 #include "padlock-mykey.h"
 #include "padlock-name.h"
@@ -313,14 +314,10 @@ padlock_my_key_window_init (PadlockMyKeyWindow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
   /* Their names are in the template (GTK 4.8 adds the mnemonic label). */
-  gtk_accessible_reset_relation (GTK_ACCESSIBLE (self->extend_button),
-                                 GTK_ACCESSIBLE_RELATION_LABELLED_BY);
-  gtk_accessible_reset_relation (GTK_ACCESSIBLE (self->copy_button),
-                                 GTK_ACCESSIBLE_RELATION_LABELLED_BY);
-  gtk_accessible_reset_relation (GTK_ACCESSIBLE (self->save_button),
-                                 GTK_ACCESSIBLE_RELATION_LABELLED_BY);
-  gtk_accessible_reset_relation (GTK_ACCESSIBLE (self->backup_button),
-                                 GTK_ACCESSIBLE_RELATION_LABELLED_BY);
+  padlock_accessible_keep_name (GTK_WIDGET (self->extend_button));
+  padlock_accessible_keep_name (GTK_WIDGET (self->copy_button));
+  padlock_accessible_keep_name (GTK_WIDGET (self->save_button));
+  padlock_accessible_keep_name (GTK_WIDGET (self->backup_button));
   self->cancellable = g_cancellable_new ();
 }
 

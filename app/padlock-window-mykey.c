@@ -154,10 +154,6 @@ padlock_window_mykey_class_init (GtkWidgetClass *widget_class)
 void
 padlock_window_init_mykey (PadlockWindow *self)
 {
-  gtk_accessible_reset_relation (GTK_ACCESSIBLE (self->create_key_button),
-                                 GTK_ACCESSIBLE_RELATION_LABELLED_BY);
-  gtk_accessible_reset_relation (GTK_ACCESSIBLE (self->extend_button),
-                                 GTK_ACCESSIBLE_RELATION_LABELLED_BY);
   /* Named in the template, once (padlock-accessible.h leaves them be). */
   padlock_accessible_keep_name (GTK_WIDGET (self->create_key_button));
   padlock_accessible_keep_name (GTK_WIDGET (self->extend_button));

@@ -562,10 +562,6 @@ padlock_window_init (PadlockWindow *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   /* Their names are in the template: GTK 4.8 would add the mnemonic's
    * label they are labelled by ("Choose Files… Choose Files…"). */
-  gtk_accessible_reset_relation (GTK_ACCESSIBLE (self->choose_button),
-                                 GTK_ACCESSIBLE_RELATION_LABELLED_BY);
-  gtk_accessible_reset_relation (GTK_ACCESSIBLE (self->failures_button),
-                                 GTK_ACCESSIBLE_RELATION_LABELLED_BY);
   padlock_accessible_keep_name (GTK_WIDGET (self->choose_button));
   padlock_accessible_keep_name (GTK_WIDGET (self->failures_button));
 

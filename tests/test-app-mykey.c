@@ -202,6 +202,17 @@ test_create_and_share (void)
   g_free (wait_seen ("label", "Alice Example"));
   g_free (wait_seen ("label", "Expires on"));
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (key_window->extend_button)));
+  /* A screen reader reads each button by its name, once (issue 37 §4). */
+  {
+    const char *names[] = { "Copy", "Save As…", "Back Up Secret Key…" };
+
+    for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+      {
+        g_autofree char *name = wait_seen ("push button", names[i]);
+
+        g_assert_cmpstr (name, ==, names[i]);
+      }
+  }
   gtk_widget_activate (GTK_WIDGET (key_window->copy_button));
   g_free (wait_seen ("label", "Public key copied"));
   copied = clipboard_text (GTK_WIDGET (key_window));
