@@ -8,7 +8,6 @@
 #include "padlock-keyring-private.h"
 
 /* How often a certification looks at its GCancellable while gpg works. */
-#define CANCEL_POLL_US (50 * 1000)
 
 typedef struct
 {
@@ -148,31 +147,6 @@ refuse_unusable (gpgme_key_t key, const char *fingerprint)
   return NULL;
 }
 
-/* Runs CTX's operation, started, to its end, or until CANCELLABLE is
- * cancelled.  gpgme_cancel_async only takes effect at gpg's next word,
- * and while the agent's pinentry is up gpg says nothing: so the
- * operation is polled, and cancelled from this thread (gpgme_cancel,
- * which closes gpg's pipes: gpg stops at its next status line). */
-static gpgme_error_t
-wait_cancellable (gpgme_ctx_t ctx, GCancellable *cancellable)
-{
-  for (;;)
-    {
-      gpgme_error_t status = 0, op_err = 0;
-
-      if (gpgme_wait_ext (ctx, &status, &op_err, 0))
-        return status ? status : op_err;
-      if (status)
-        return status;
-      if (g_cancellable_is_cancelled (cancellable))
-        {
-          gpgme_cancel (ctx);
-          return gpg_error (GPG_ERR_CANCELED);
-        }
-      g_usleep (CANCEL_POLL_US);
-    }
-}
-
 /* gpg --quick-lsign-key FINGERPRINT, with the signer CTX has. */
 static GError *
 keysign (gpgme_ctx_t ctx, gpgme_key_t key, GCancellable *cancellable)
@@ -183,7 +157,7 @@ keysign (gpgme_ctx_t ctx, gpgme_key_t key, GCancellable *cancellable)
    * pinentry's, /certify/pinentry-cancelled), not its general failure. */
   err = gpgme_op_keysign_start (ctx, key, NULL, 0, GPGME_KEYSIGN_LOCAL);
   if (!err)
-    err = wait_cancellable (ctx, cancellable);
+    err = _padlock_keyring_wait_cancellable (ctx, cancellable);
   if (err && g_cancellable_is_cancelled (cancellable))
     err = gpg_error (GPG_ERR_CANCELED);
   return err ? padlock_error_from_gpg (err) : NULL;

@@ -2,7 +2,8 @@
  *
  * For the files that add operations on the keyring (padlock-certify.c,
  * padlock-mykey.c, padlock-remove.c): GPGME contexts on its home, made
- * the keyring's way, and one key looked up in them.
+ * the keyring's way, one key looked up in them, and an operation run
+ * to its end or its cancel.
  */
 #pragma once
 
@@ -28,5 +29,14 @@ GError *_padlock_keyring_get_key (gpgme_ctx_t  ctx,
                                   const char  *fingerprint,
                                   gboolean     secret,
                                   gpgme_key_t *key);
+
+/* Runs CTX's operation, started, to its end, or until CANCELLABLE is
+ * cancelled (GPG_ERR_CANCELED).  gpgme_cancel_async only takes effect
+ * at gpg's next word, and while the agent's pinentry is up gpg says
+ * nothing: so the operation is polled every 50 ms, and cancelled from
+ * this thread (gpgme_cancel, which closes gpg's pipes: gpg stops at its
+ * next status line). */
+gpgme_error_t _padlock_keyring_wait_cancellable (gpgme_ctx_t   ctx,
+                                                 GCancellable *cancellable);
 
 G_END_DECLS

@@ -7,8 +7,6 @@
 #include "padlock-error.h"
 #include "padlock-keyring-private.h"
 
-/* How often an operation looks at its GCancellable while gpg works. */
-#define CANCEL_POLL_US (50 * 1000)
 /* The longest name or email taken. */
 #define MAX_PART 256
 
@@ -80,30 +78,6 @@ padlock_my_key_user_id (const char *name, const char *email, GError **error)
 }
 
 /* Running gpg */
-
-/* Runs CTX's operation, started, to its end, or until CANCELLABLE is
- * cancelled, polling: while the agent's pinentry is up gpg says
- * nothing, so gpgme_cancel_async would wait (padlock-certify.c does the
- * same for a certification). */
-static gpgme_error_t
-wait_cancellable (gpgme_ctx_t ctx, GCancellable *cancellable)
-{
-  for (;;)
-    {
-      gpgme_error_t status = 0, op_err = 0;
-
-      if (gpgme_wait_ext (ctx, &status, &op_err, 0))
-        return status ? status : op_err;
-      if (status)
-        return status;
-      if (g_cancellable_is_cancelled (cancellable))
-        {
-          gpgme_cancel (ctx);
-          return gpg_error (GPG_ERR_CANCELED);
-        }
-      g_usleep (CANCEL_POLL_US);
-    }
-}
 
 static GError *
 error_from_gpg (gpgme_error_t err, GCancellable *cancellable)
@@ -203,7 +177,7 @@ create (const Request *request, GCancellable *cancellable,
   if (!err)
     err = gpgme_op_genkey_start (ctx, parameters, NULL, NULL);
   if (!err)
-    err = wait_cancellable (ctx, cancellable);
+    err = _padlock_keyring_wait_cancellable (ctx, cancellable);
   if (err)
     error = error_from_gpg (err, cancellable);
   else if (!(result = gpgme_op_genkey_result (ctx)) || !result->primary
@@ -326,7 +300,7 @@ export (const Request *request, GCancellable *cancellable, GBytes **bytes)
                                      request->secret ? GPGME_EXPORT_MODE_SECRET
                                                      : 0, data);
       if (!err)
-        err = wait_cancellable (ctx, cancellable);
+        err = _padlock_keyring_wait_cancellable (ctx, cancellable);
       error = error_from_gpg (err ? err : refused, cancellable);
     }
   if (!error)
@@ -403,7 +377,7 @@ set_expire (gpgme_ctx_t ctx, gpgme_key_t key, gint64 lifetime,
                                                 subkeys, 0);
 
   if (!err)
-    err = wait_cancellable (ctx, cancellable);
+    err = _padlock_keyring_wait_cancellable (ctx, cancellable);
   return error_from_gpg (err, cancellable);
 }
 
