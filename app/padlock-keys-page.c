@@ -4,6 +4,7 @@
 #include <adwaita.h>
 #include <glib/gi18n.h>
 
+#include "padlock-list-box.h"
 #include "padlock-lookup-box.h"
 #include "padlock-name.h"
 #include "padlock-person-page.h"
@@ -28,15 +29,6 @@ struct _PadlockKeysPage
 };
 
 G_DEFINE_FINAL_TYPE (PadlockKeysPage, padlock_keys_page, GTK_TYPE_BOX)
-
-static void
-clear_list (GtkListBox *list)
-{
-  GtkWidget *child;
-
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (list))))
-    gtk_list_box_remove (list, child);
-}
 
 /* "bob@example.org · 0x… · Not verified · expires 2029-01-02 ·
  * ed25519": what the row says under the name. */
@@ -131,8 +123,8 @@ refill (PadlockKeysPage *self)
   const char *query = gtk_editable_get_text (GTK_EDITABLE (self->search_entry));
   guint n_mine = 0, n_people = 0, n_all = 0;
 
-  clear_list (self->mine_list);
-  clear_list (self->people_list);
+  padlock_list_box_remove_all (self->mine_list);
+  padlock_list_box_remove_all (self->people_list);
   padlock_lookup_box_set_query (self->lookup_box, query);
   if (show_keyring_state (self))
     return;

@@ -3,6 +3,7 @@
 
 #include <glib/gi18n.h>
 
+#include "padlock-list-box.h"
 #include "padlock-lookup.h"
 #include "padlock-name.h"
 #include "padlock-signature.h"
@@ -34,15 +35,6 @@ G_DEFINE_FINAL_TYPE (PadlockLookupBox, padlock_lookup_box, GTK_TYPE_BOX)
 
 enum { IMPORTED, N_SIGNALS };
 static guint signals[N_SIGNALS];
-
-static void
-clear_list (GtkListBox *list)
-{
-  GtkWidget *child;
-
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (list))))
-    gtk_list_box_remove (list, child);
-}
 
 /* One line for the user (an error, what an import did); NULL hides it. */
 static void
@@ -79,7 +71,7 @@ static void
 forget_found (PadlockLookupBox *self)
 {
   g_clear_pointer (&self->found, padlock_lookup_result_free);
-  clear_list (self->found_list);
+  padlock_list_box_remove_all (self->found_list);
 }
 
 /* A found key's row: its user IDs, fingerprint, algorithm and date. */
@@ -133,7 +125,7 @@ show_found (PadlockLookupBox *self)
   guint n = self->found->keys->len;
   g_autofree char *label = NULL;
 
-  clear_list (self->found_list);
+  padlock_list_box_remove_all (self->found_list);
   for (guint i = 0; i < n; i++)
     gtk_list_box_append (self->found_list, found_row (self->found->keys->pdata[i]));
   /* Import takes what was fetched: every key shown, never one not. */

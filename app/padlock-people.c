@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "padlock-key-input.h"
+#include "padlock-list-box.h"
 #include "padlock-name.h"
 #include "padlock-narrow.h"
 #include "padlock-person-page.h"
@@ -99,15 +100,6 @@ me (PadlockPeople *self)
 }
 
 static void
-clear_list (GtkListBox *list)
-{
-  GtkWidget *child;
-
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (list))))
-    gtk_list_box_remove (list, child);
-}
-
-static void
 on_remove_clicked (GtkButton     *button,
                    PadlockPeople *self)
 {
@@ -121,7 +113,7 @@ on_remove_clicked (GtkButton     *button,
 static void
 show_chosen (PadlockPeople *self)
 {
-  clear_list (self->chosen_list);
+  padlock_list_box_remove_all (self->chosen_list);
   for (guint i = 0; i < self->chosen->len; i++)
     {
       PadlockKey *key = g_ptr_array_index (self->chosen, i);
@@ -163,7 +155,7 @@ show_matches (PadlockPeople *self)
   g_autoptr(GPtrArray) found = NULL;
   guint shown = 0;
 
-  clear_list (self->match_list);
+  padlock_list_box_remove_all (self->match_list);
   g_free (self->matched);
   self->matched = g_strdup (text);
   /* Pasted key text is no name: it is offered for import instead. */
