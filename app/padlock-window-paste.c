@@ -237,12 +237,8 @@ on_import_chooser_response (GtkNativeDialog *chooser,
 {
   if (response == GTK_RESPONSE_ACCEPT)
     {
-      g_autoptr(GListModel) files =
-        gtk_file_chooser_get_files (GTK_FILE_CHOOSER (chooser));
-      g_autoptr(GPtrArray) array = g_ptr_array_new_with_free_func (g_object_unref);
+      g_autoptr(GPtrArray) array = padlock_window_chosen_files (chooser);
 
-      for (guint i = 0; i < g_list_model_get_n_items (files); i++)
-        g_ptr_array_add (array, g_list_model_get_item (files, i));
       padlock_window_import_key_files (self, (GFile **) array->pdata, array->len);
     }
   gtk_native_dialog_destroy (chooser);

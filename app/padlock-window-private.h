@@ -152,6 +152,8 @@ void padlock_window_show_chooser (PadlockWindow        *self,
                                   const char           *title,
                                   GtkFileChooserAction  action);
 
+/* The files (GFile) CHOOSER's user chose, in its order. */
+GPtrArray *padlock_window_chosen_files (GtkNativeDialog *chooser);
 /* The file chooser's answer: its files go to padlock_window_add_files
  * with chooser_mode. */
 void padlock_window_chooser_response (GtkNativeDialog *chooser,

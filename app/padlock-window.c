@@ -364,6 +364,18 @@ on_concurrency_changed (PadlockWindow *self)
       (guint) MAX (0, g_settings_get_int (self->settings, "concurrency")));
 }
 
+GPtrArray *
+padlock_window_chosen_files (GtkNativeDialog *chooser)
+{
+  g_autoptr(GListModel) files =
+    gtk_file_chooser_get_files (GTK_FILE_CHOOSER (chooser));
+  GPtrArray *array = g_ptr_array_new_with_free_func (g_object_unref);
+
+  for (guint i = 0; i < g_list_model_get_n_items (files); i++)
+    g_ptr_array_add (array, g_list_model_get_item (files, i));
+  return array;
+}
+
 void
 padlock_window_chooser_response (GtkNativeDialog *chooser,
                                  int              response,
@@ -371,12 +383,8 @@ padlock_window_chooser_response (GtkNativeDialog *chooser,
 {
   if (response == GTK_RESPONSE_ACCEPT)
     {
-      g_autoptr(GListModel) files =
-        gtk_file_chooser_get_files (GTK_FILE_CHOOSER (chooser));
-      g_autoptr(GPtrArray) array = g_ptr_array_new_with_free_func (g_object_unref);
+      g_autoptr(GPtrArray) array = padlock_window_chosen_files (chooser);
 
-      for (guint i = 0; i < g_list_model_get_n_items (files); i++)
-        g_ptr_array_add (array, g_list_model_get_item (files, i));
       padlock_window_add_files (self, (GFile **) array->pdata, array->len,
                                 self->chooser_mode);
     }
