@@ -348,3 +348,22 @@ tg_import_cert (TgHome *to, TgHome *from, const char *what)
   g_assert_cmpint (g_bytes_get_size (cert), >, 0);
   g_assert_cmpint (tg_gpg (to, NULL, cert, NULL, "--import", NULL), ==, 0);
 }
+
+GPtrArray *
+tg_colon_records (TgHome *home, const char *command, const char *pattern,
+                  const char *record)
+{
+  g_autoptr (GBytes) out = NULL;
+  g_autofree char *text = NULL;
+  g_auto (GStrv) lines = NULL;
+  GPtrArray *found = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
+
+  g_assert_cmpint (tg_gpg (home, NULL, NULL, &out, "--with-colons", command,
+                           pattern, NULL), ==, 0);
+  text = g_strndup (g_bytes_get_data (out, NULL), g_bytes_get_size (out));
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i]; i++)
+    if (g_str_has_prefix (lines[i], record) && lines[i][strlen (record)] == ':')
+      g_ptr_array_add (found, g_strsplit (lines[i], ":", -1));
+  return found;
+}

@@ -41,6 +41,12 @@ char   *tg_gen_key           (TgHome     *home,
                               const char *expire,
                               const char *passphrase,
                               const char *faked_time);
+/* The RECORD lines ("pub", "sub", "uid", "sec"…) of `gpg --with-colons
+ * COMMAND PATTERN` in HOME, each split in its fields. */
+GPtrArray *tg_colon_records (TgHome     *home,
+                             const char *command,
+                             const char *pattern,
+                             const char *record);
 /* A primary that certifies and signs, of PRIMARY_ALGO, with an
  * encryption subkey of SUB_ALGO, unprotected, both expiring as EXPIRE
  * (at FAKED_TIME when not NULL); the primary's fingerprint. */

@@ -90,25 +90,6 @@ wait_toplevel (GType type)
   return GTK_WIDGET (at_find_toplevel (type));
 }
 
-/* The colon RECORD lines of gpg --with-colons COMMAND in the home. */
-static GPtrArray *
-colon_records (const char *command, const char *pattern, const char *record)
-{
-  g_autoptr (GBytes) out = NULL;
-  g_autofree char *text = NULL;
-  g_auto (GStrv) lines = NULL;
-  GPtrArray *found = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
-
-  g_assert_cmpint (tg_gpg (home, NULL, NULL, &out, "--with-colons", command,
-                           pattern, NULL), ==, 0);
-  text = g_strndup (g_bytes_get_data (out, NULL), g_bytes_get_size (out));
-  lines = g_strsplit (text, "\n", -1);
-  for (guint i = 0; lines[i]; i++)
-    if (g_str_has_prefix (lines[i], record) && lines[i][strlen (record)] == ':')
-      g_ptr_array_add (found, g_strsplit (lines[i], ":", -1));
-  return found;
-}
-
 typedef struct
 {
   char *text;
@@ -186,8 +167,8 @@ test_create_and_share (void)
   g_free (wait_seen ("label", groups));
   at_screenshot (GTK_WIDGET (dialog), "create-key-done");
 
-  sec = colon_records ("--list-secret-keys", fpr, "sec");
-  uid = colon_records ("--list-secret-keys", fpr, "uid");
+  sec = tg_colon_records (home, "--list-secret-keys", fpr, "sec");
+  uid = tg_colon_records (home, "--list-secret-keys", fpr, "uid");
   g_assert_cmpuint (sec->len, ==, 1);
   g_assert_cmpstr (((char **) uid->pdata[0])[9], ==, "Alice Example <alice@example.org>");
   /* The first page offers it no more. */
@@ -261,8 +242,8 @@ test_expiry_banner (void)
   g_assert_cmpstr (at_wait_notice (window), ==, "Your key was extended by two years");
   g_assert_true (at_wait_until (reader_lacks, &lacks, WAIT_MS));
   g_assert_false (gtk_revealer_get_reveal_child (window->expiry_revealer));
-  pub = colon_records ("--list-keys", fpr, "pub");
-  sub = colon_records ("--list-keys", fpr, "sub");
+  pub = tg_colon_records (home, "--list-keys", fpr, "pub");
+  sub = tg_colon_records (home, "--list-keys", fpr, "sub");
   g_assert_cmpint (g_ascii_strtoll (((char **) pub->pdata[0])[6], NULL, 10), >,
                    now + 2 * 365 * DAY - DAY);
   g_assert_cmpint (g_ascii_strtoll (((char **) sub->pdata[0])[6], NULL, 10), >,

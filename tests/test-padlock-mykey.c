@@ -65,27 +65,6 @@ export (Fixture *f, const char *fpr, gboolean secret, GError **error)
   return padlock_my_key_export_finish (f->keyring, wait_result (&result), error);
 }
 
-/* The RECORD lines ("pub", "sub", "uid", "sec"…) of `gpg --with-colons
- * COMMAND FPR` in HOME, split in fields. */
-static GPtrArray *
-colon_records (TgHome *home, const char *command, const char *fpr,
-               const char *record)
-{
-  g_autoptr (GBytes) out = NULL;
-  g_autofree char *text = NULL;
-  g_auto (GStrv) lines = NULL;
-  GPtrArray *found = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
-
-  g_assert_cmpint (tg_gpg (home, NULL, NULL, &out, "--with-colons", command,
-                           fpr, NULL), ==, 0);
-  text = g_strndup (g_bytes_get_data (out, NULL), g_bytes_get_size (out));
-  lines = g_strsplit (text, "\n", -1);
-  for (guint i = 0; lines[i]; i++)
-    if (g_str_has_prefix (lines[i], record) && lines[i][strlen (record)] == ':')
-      g_ptr_array_add (found, g_strsplit (lines[i], ":", -1));
-  return found;
-}
-
 static gint64
 field_time (GPtrArray *records, guint i, guint field)
 {
@@ -171,9 +150,9 @@ test_create (Fixture *f, gconstpointer data)
   /* New passphrase, then again. */
   g_assert_cmpuint (tg_home_pinentry_count (f->home), >=, 1);
 
-  sec = colon_records (f->home, "--list-secret-keys", created->fingerprint, "sec");
-  ssb = colon_records (f->home, "--list-secret-keys", created->fingerprint, "ssb");
-  uid = colon_records (f->home, "--list-secret-keys", created->fingerprint, "uid");
+  sec = tg_colon_records (f->home, "--list-secret-keys", created->fingerprint, "sec");
+  ssb = tg_colon_records (f->home, "--list-secret-keys", created->fingerprint, "ssb");
+  uid = tg_colon_records (f->home, "--list-secret-keys", created->fingerprint, "uid");
   g_assert_cmpuint (sec->len, ==, 1);
   g_assert_cmpuint (ssb->len, ==, 1);
   g_assert_cmpuint (uid->len, ==, 1);
@@ -208,9 +187,9 @@ test_create_never (Fixture *f, gconstpointer data)
   tg_home_set_pinentry (f->home, PASSPHRASE);
   created = create (f, "", "bob@example.org", 0, NULL, &error);
   g_assert_no_error (error);
-  sec = colon_records (f->home, "--list-keys", created->fingerprint, "pub");
-  ssb = colon_records (f->home, "--list-keys", created->fingerprint, "sub");
-  uid = colon_records (f->home, "--list-keys", created->fingerprint, "uid");
+  sec = tg_colon_records (f->home, "--list-keys", created->fingerprint, "pub");
+  ssb = tg_colon_records (f->home, "--list-keys", created->fingerprint, "sub");
+  uid = tg_colon_records (f->home, "--list-keys", created->fingerprint, "uid");
   g_assert_cmpstr (field (sec, 0, 6), ==, "");
   g_assert_cmpstr (field (ssb, 0, 6), ==, "");
   g_assert_cmpstr (field (uid, 0, 9), ==, "bob@example.org");
@@ -289,7 +268,7 @@ test_export (Fixture *f, gconstpointer data)
   g_assert_true (g_str_has_prefix (g_bytes_get_data (public, NULL),
                                    "-----BEGIN PGP PUBLIC KEY BLOCK-----"));
   g_assert_cmpint (tg_gpg (other, NULL, public, NULL, "--import", NULL), ==, 0);
-  pub = colon_records (other, "--list-keys", created->fingerprint, "pub");
+  pub = tg_colon_records (other, "--list-keys", created->fingerprint, "pub");
   g_assert_cmpuint (pub->len, ==, 1);
 
   /* The backup asks for the passphrase (forgotten first). */
@@ -302,7 +281,7 @@ test_export (Fixture *f, gconstpointer data)
                                    "-----BEGIN PGP PRIVATE KEY BLOCK-----"));
   g_assert_cmpint (tg_gpg (fresh, PASSPHRASE, secret, NULL, "--import", NULL),
                    ==, 0);
-  sec = colon_records (fresh, "--list-secret-keys", created->fingerprint, "sec");
+  sec = tg_colon_records (fresh, "--list-secret-keys", created->fingerprint, "sec");
   g_assert_cmpuint (sec->len, ==, 1);
   path = tg_encrypt_file (other, dir, "note.txt", "for Alice only\n", NULL,
                           created->fingerprint, NULL);
@@ -387,8 +366,8 @@ test_extend (Fixture *f, gconstpointer data)
   assert_near (expires, now + 2 * 365 * DAY);
   /* Asked once: the agent keeps it for the subkeys' run. */
   g_assert_cmpuint (tg_home_pinentry_count (f->home), ==, 1);
-  pub = colon_records (f->home, "--list-keys", fpr, "pub");
-  sub = colon_records (f->home, "--list-keys", fpr, "sub");
+  pub = tg_colon_records (f->home, "--list-keys", fpr, "pub");
+  sub = tg_colon_records (f->home, "--list-keys", fpr, "sub");
   assert_near (field_time (pub, 0, 6), now + 2 * 365 * DAY);
   assert_near (field_time (sub, 0, 6), now + 2 * 365 * DAY);
 
@@ -401,7 +380,7 @@ test_extend (Fixture *f, gconstpointer data)
   fpr = tg_gen_key (f->home, "Later <later@example.org>", "ed25519",
                     "cert,sign", "3y", PASSPHRASE, NULL);
   g_clear_pointer (&pub, g_ptr_array_unref);
-  pub = colon_records (f->home, "--list-keys", fpr, "pub");
+  pub = tg_colon_records (f->home, "--list-keys", fpr, "pub");
   find_key (f, fpr);
   tg_gpgconf (f->home, "--reload", "gpg-agent");
   g_assert_cmpint (extend (f, fpr, &error), ==, field_time (pub, 0, 6));
