@@ -633,19 +633,25 @@ on_drop (GtkDropTarget *target,
          PadlockWindow *self)
 {
   GdkFileList *list = g_value_get_boxed (value);
-  GSList *files;
-  g_autoptr(GPtrArray) array = g_ptr_array_new ();
 
   gtk_widget_set_visible (self->drop_hint, FALSE);
   if (!list)
     return FALSE;
-  files = gdk_file_list_get_files (list);
+  padlock_window_add_file_list (self, list);
+  return TRUE;
+}
+
+void
+padlock_window_add_file_list (PadlockWindow *self, GdkFileList *list)
+{
+  GSList *files = gdk_file_list_get_files (list);
+  g_autoptr(GPtrArray) array = g_ptr_array_new ();
+
   for (GSList *l = files; l; l = l->next)
     g_ptr_array_add (array, l->data);
   padlock_window_add_files (self, (GFile **) array->pdata, array->len,
                             PADLOCK_OPEN_AUTO);
   g_slist_free (files);
-  return TRUE;
 }
 
 static GdkDragAction

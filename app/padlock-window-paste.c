@@ -185,8 +185,6 @@ on_files_read (GObject      *source,
   const GValue *value = gdk_clipboard_read_value_finish (GDK_CLIPBOARD (source),
                                                          result, NULL);
   GdkFileList *list = value ? g_value_get_boxed (value) : NULL;
-  g_autoptr(GPtrArray) array = g_ptr_array_new ();
-  GSList *files;
 
   if (!list)
     {
@@ -194,12 +192,7 @@ on_files_read (GObject      *source,
       return;
     }
   /* As if they were dropped. */
-  files = gdk_file_list_get_files (list);
-  for (GSList *l = files; l; l = l->next)
-    g_ptr_array_add (array, l->data);
-  padlock_window_add_files (self, (GFile **) array->pdata, array->len,
-                            PADLOCK_OPEN_AUTO);
-  g_slist_free (files);
+  padlock_window_add_file_list (self, list);
 }
 
 void

@@ -152,6 +152,10 @@ void padlock_window_show_chooser (PadlockWindow        *self,
                                   const char           *title,
                                   GtkFileChooserAction  action);
 
+/* A dropped or pasted file list's files to padlock_window_add_files,
+ * as the window decides (PADLOCK_OPEN_AUTO). */
+void padlock_window_add_file_list (PadlockWindow *self,
+                                   GdkFileList   *list);
 /* The files (GFile) CHOOSER's user chose, in its order. */
 GPtrArray *padlock_window_chosen_files (GtkNativeDialog *chooser);
 /* The file chooser's answer: its files go to padlock_window_add_files
