@@ -143,10 +143,17 @@ padlock_passphrase_dialog_update (PadlockPassphraseDialog *self)
   if (!*text)
     {
       gtk_level_bar_set_value (self->strength_bar, 0);
-      gtk_label_set_text (self->strength_label, people
-                          ? _("Optional: the people below can open the files "
-                              "without a passphrase.")
-                          : _("Use a long passphrase, or let Padlock generate one."));
+      if (!people)
+        gtk_label_set_text (self->strength_label,
+                            _("Use a long passphrase, or let Padlock generate one."));
+      else if (padlock_people_has_people (self->people))
+        gtk_label_set_text (self->strength_label,
+                            _("Optional: the people below can open the files "
+                              "without a passphrase."));
+      else
+        gtk_label_set_text (self->strength_label,
+                            _("Optional: your own key opens the files without "
+                              "a passphrase."));
     }
   else
     {

@@ -544,19 +544,6 @@ at_screenshot (GtkWidget  *widget,
   render_png (widget, name);
 }
 
-gboolean
-at_screenshot_if_shown (GtkWidget  *widget,
-                        const char *name)
-{
-  g_autoptr(GtkWidget) held = g_object_ref (widget);
-
-  at_settle (300);
-  if (!gtk_widget_get_mapped (held))
-    return FALSE;
-  render_png (held, name);
-  return TRUE;
-}
-
 struct _AtReader
 {
   GSubprocess *process;

@@ -134,11 +134,6 @@ void                     at_settle        (guint               ms);
 /* Renders WIDGET to $PADLOCK_SCREENSHOT_DIR/NAME.png. */
 void                     at_screenshot    (GtkWidget          *widget,
                                            const char         *name);
-/* The same for a widget that may go away by itself meanwhile (a dialog
- * that closes when its question is moot): FALSE, and no picture, when
- * it is no longer shown. */
-gboolean                 at_screenshot_if_shown (GtkWidget    *widget,
-                                                 const char   *name);
 
 /* A screen reader's view of this process: tests/a11y-reader, started
  * beside the window (the test runs with GTK_A11Y=atspi on a bus that

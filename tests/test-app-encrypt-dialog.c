@@ -171,11 +171,18 @@ test_only_me (void)
   labels = at_reader_list (reader, "label");
   g_assert_nonnull (strstr (labels, "Who can open it: you"));
   g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (dialog->ok_button)));
+  /* The hint under the passphrase says why it is optional: her own key,
+   * not "the people below" (there are none). */
+  g_assert_nonnull (strstr (labels, "Optional: your own key opens the files "
+                                    "without a passphrase."));
+  g_assert_null (strstr (labels, "people below"));
 
   /* Unticked, nobody can open it without a passphrase: disabled again. */
   gtk_check_button_set_active (people->me_check, FALSE);
   at_settle (100);
   g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (dialog->ok_button)));
+  g_assert_cmpstr (gtk_label_get_text (dialog->strength_label), ==,
+                   "Use a long passphrase, or let Padlock generate one.");
   gtk_check_button_set_active (people->me_check, TRUE);
   at_settle (100);
   g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (dialog->ok_button)));
@@ -270,6 +277,9 @@ test_search_keys (void)
   g_assert_cmpstr (chosen_fpr (people, 0), ==, bob_fpr);
   g_assert_true (gtk_check_button_get_active (people->me_check));
   g_assert_false (gtk_widget_get_visible (people->warning_box));
+  g_assert_cmpstr (gtk_label_get_text (dialog->strength_label), ==,
+                   "Optional: the people below can open the files without "
+                   "a passphrase.");
   /* Picked, the focus is back in the search for the next person. */
   g_clear_pointer (&seen, g_free);
   seen = focus ();
