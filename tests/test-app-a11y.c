@@ -63,16 +63,27 @@ name_part (const char *focus)
   return tab ? tab + 1 : "";
 }
 
-/* Presses KEY: the reader then names what has the focus PREFIX... */
+/* Presses KEY: the reader then names what has the focus PREFIX...
+ * within 10 s (the key goes through the X server, and the reader answers
+ * at once from the focus events). */
 static void
 press_expecting (AtReader   *reader,
                  const char *key,
                  const char *prefix)
 {
   g_autofree char *focus = NULL;
+  gint64 end;
 
   at_reader_key (reader, key);
+  end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
   focus = focus_of (reader);
+  while (!g_str_has_prefix (name_part (focus), prefix)
+         && g_get_monotonic_time () < end)
+    {
+      at_settle (100);
+      g_free (focus);
+      focus = focus_of (reader);
+    }
   g_assert_true (g_str_has_prefix (name_part (focus), prefix));
 }
 
