@@ -98,6 +98,9 @@ padlock_window_notice (PadlockWindow *self,
   gtk_label_set_xalign (GTK_LABEL (title), 0);
   adw_toast_set_custom_title (toast, title);
   adw_toast_set_timeout (toast, 8);
+  /* The newest shows at once, and the one on screen goes back to the
+   * queue: behind it, the last of several notices waited 8 s for each. */
+  adw_toast_set_priority (toast, ADW_TOAST_PRIORITY_HIGH);
   adw_toast_overlay_add_toast (self->toast_overlay, toast);
   g_free (self->last_notice);
   self->last_notice = g_strdup (message);

@@ -118,7 +118,9 @@ _padlock_window_open_job_done (PadlockWindow *self,
     {
       g_autofree char *said = padlock_name_escape (error->message);
 
-      adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (said));
+      /* Not adw_toast_new's title, which is markup: a file name's "&"
+       * or "<" would break it. */
+      padlock_window_notice (self, said);
       return;
     }
   padlock_job_set_opened_in (job, app);
