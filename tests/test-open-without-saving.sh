@@ -69,7 +69,7 @@ planted () { # the files holding the marker, made since the test began
   done | while read -r f; do grep -lF -- "$MARKER" "$f" 2>/dev/null; done
 }
 
-echo "1..37"
+echo "1..42"
 cd "$WORK" || exit 1
 printf 'pass word\n' > pw
 touch start
@@ -102,6 +102,25 @@ check "no file at all was made under HOME (the cache, recent files included)" \
   test -z "$(find "$HOME" -newer start ! -type d)"
 check "... and the scan finds it where it is (the viewer's copy)" \
   sh -c "grep -qF -- '$MARKER' results/viewed.pdf"
+
+# A viewer that leaves traces, as Evince 43.1 and Eye of GNOME 43.2 did:
+# a thumbnail of what it showed, named by the URI's MD5, and the URI in
+# recently-used.xbel.  Padlock removes both when it lets go of the memory
+# file (before --open returns).
+PADLOCK_TEST_VIEWER_TRACES=1 "$APP" --batch --open --passphrase-file=pw \
+  in/scan.pdf.gpg > stdout 2> stderr
+check "a viewer that leaves traces gets the PDF too" \
+  test "$(pdf | sum)" = "$(sum < results/viewed)"
+uri=$(sed -n 1p results/viewed.traced)
+check "it made a thumbnail and a recent entry for $uri" \
+  grep -Eq '^file:///proc/[0-9]+/fd/[0-9]+$' results/viewed.traced
+check "Padlock removed the thumbnail" \
+  test ! -e "$(sed -n 2p results/viewed.traced)"
+check "... and the recent entry" \
+  sh -c "! grep -qF '\"$uri\"' '$(sed -n 3p results/viewed.traced)'"
+check "no file with the plaintext under HOME, the cache, /tmp, /var/tmp" \
+  test -z "$(planted)"
+rm -f results/viewed results/viewed.arg results/viewed.traced
 
 # FILE's octet at OFFSET with every bit flipped: always a change (writing
 # a constant octet leaves the file as it was when the octet already held

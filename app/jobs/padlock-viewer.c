@@ -4,6 +4,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 #include <glib/gi18n.h>
+#include <glib/gstdio.h>
 #include <gio/gdesktopappinfo.h>
 #include <gio/gunixfdlist.h>
 
@@ -12,10 +13,53 @@
 typedef struct
 {
   PadlockMemfd *memfd;
+  char *uri;                    /* file:///proc/PID/fd/N, or NULL */
   PadlockViewerReleased released;
   gpointer user_data;
   guint timeout_id;
 } Hold;
+
+/* URI out of recently-used.xbel, where GtkRecentManager keeps it. */
+static void
+forget_recent (const char *uri)
+{
+  g_autofree char *path = g_build_filename (g_get_user_data_dir (),
+                                            "recently-used.xbel", NULL);
+  g_autoptr(GBookmarkFile) recent = g_bookmark_file_new ();
+
+  if (!g_bookmark_file_load_from_file (recent, path, NULL)
+      || !g_bookmark_file_remove_item (recent, uri, NULL))
+    return;
+  g_bookmark_file_to_file (recent, path, NULL);
+}
+
+/* URI's thumbnails: the MD5 of the URI, .png, under each size's folder
+ * and each application's under fail/ (freedesktop.org's Thumbnail
+ * Managing Standard). */
+static void
+forget_thumbnails (const char *uri)
+{
+  static const char *const sizes[] = { "normal", "large", "x-large", "xx-large" };
+  g_autofree char *md5 = g_compute_checksum_for_string (G_CHECKSUM_MD5, uri, -1);
+  g_autofree char *png = g_strconcat (md5, ".png", NULL);
+  g_autofree char *root = g_build_filename (g_get_user_cache_dir (), "thumbnails", NULL);
+  g_autofree char *fail = g_build_filename (root, "fail", NULL);
+  g_autoptr(GDir) apps = g_dir_open (fail, 0, NULL);
+  const char *app;
+
+  for (gsize i = 0; i < G_N_ELEMENTS (sizes); i++)
+    {
+      g_autofree char *path = g_build_filename (root, sizes[i], png, NULL);
+
+      g_unlink (path);
+    }
+  while (apps && (app = g_dir_read_name (apps)))
+    {
+      g_autofree char *path = g_build_filename (fail, app, png, NULL);
+
+      g_unlink (path);
+    }
+}
 
 static gboolean
 on_hold_over (gpointer data)
@@ -23,6 +67,12 @@ on_hold_over (gpointer data)
   Hold *hold = data;
 
   hold->timeout_id = 0;
+  if (hold->uri)
+    {
+      forget_thumbnails (hold->uri);
+      forget_recent (hold->uri);
+      g_free (hold->uri);
+    }
   padlock_memfd_unref (hold->memfd);
   if (hold->released)
     hold->released (hold->user_data);
@@ -118,6 +168,7 @@ launch_default (PadlockMemfd  *memfd,
                           padlock_memfd_get_fd (memfd));
   uri = g_filename_to_uri (path, NULL, NULL);
   uris.data = uri;
+  hold->uri = g_strdup (uri);
   hold->timeout_id = g_timeout_add_seconds (PADLOCK_VIEWER_HOLD_S,
                                             on_hold_over, hold);
   if (G_IS_DESKTOP_APP_INFO (info)
@@ -128,6 +179,7 @@ launch_default (PadlockMemfd  *memfd,
       : !g_app_info_launch_uris (info, &uris, NULL, error))
     {
       g_clear_handle_id (&hold->timeout_id, g_source_remove);
+      g_clear_pointer (&hold->uri, g_free);
       return FALSE;
     }
   *app_name = g_strdup (g_app_info_get_display_name (info));

@@ -6,8 +6,14 @@
  * launched with the path /proc/PID/fd/N of Padlock's own descriptor: the
  * viewer opens that path and reads the memory file (the kernel lets a
  * process of the same user do so).  GIO launches it without a "recent
- * files" entry, and nothing can thumbnail a path that vanishes with
- * Padlock's descriptor.
+ * files" entry, but the viewer may make its own: Evince 43.1 and Eye of
+ * GNOME 43.2 each opened the path, showed the file, and left a thumbnail
+ * of it in the thumbnail cache (named by the MD5 of the URI
+ * file:///proc/PID/fd/N) and the URI in recently-used.xbel (measured).
+ * When the launcher lets go of the memory file it removes both, the
+ * thumbnail of every size and every application's failed one; what the
+ * viewer writes after that (it still runs, or was started by D-Bus
+ * activation) stays.
  *
  * The descriptor must stay open until the viewer has read it: the
  * launcher holds a reference on the memory file until the viewer's
