@@ -3,6 +3,7 @@
 
 #include <glib/gi18n.h>
 
+#include "padlock-accessible.h"
 #include "padlock-list-box.h"
 #include "padlock-lookup.h"
 #include "padlock-name.h"
@@ -74,10 +75,16 @@ forget_found (PadlockLookupBox *self)
   padlock_list_box_remove_all (self->found_list);
 }
 
-/* A found key's row: its user IDs, fingerprint, algorithm and date. */
+static void on_import_one_clicked (GtkButton *button, PadlockLookupBox *self);
+
+/* A found key's row: its user IDs, fingerprint, algorithm and date; and
+ * when more than one was found, "Import This Key" (two keys for one
+ * address may be the person's and someone else's in their name). */
 static GtkWidget *
-found_row (PadlockLookupKey *key)
+found_row (PadlockLookupBox *self,
+           guint             index)
 {
+  PadlockLookupKey *key = self->found->keys->pdata[index];
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 3);
   GtkWidget *row = gtk_list_box_row_new ();
   g_autofree char *grouped = padlock_fingerprint_grouped (key->fingerprint);
@@ -114,6 +121,22 @@ found_row (PadlockLookupKey *key)
   gtk_widget_add_css_class (label, "caption");
   gtk_widget_add_css_class (label, "dim-label");
   gtk_box_append (GTK_BOX (box), label);
+  if (self->found->keys->len > 1)
+    {
+      GtkWidget *button = gtk_button_new_with_mnemonic (_("Import _This Key"));
+      /* Translators: the button of one found key among several; %s is
+       * its fingerprint in groups of four. */
+      g_autofree char *name = g_strdup_printf (_("Import the key %s"), grouped);
+
+      gtk_widget_set_halign (button, GTK_ALIGN_START);
+      gtk_widget_set_margin_top (button, 6);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (button),
+                                      GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
+      padlock_accessible_keep_name (button);
+      g_object_set_data (G_OBJECT (button), "padlock-index", GUINT_TO_POINTER (index));
+      g_signal_connect (button, "clicked", G_CALLBACK (on_import_one_clicked), self);
+      gtk_box_append (GTK_BOX (box), button);
+    }
   gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
   gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), FALSE);
   return row;
@@ -127,7 +150,7 @@ show_found (PadlockLookupBox *self)
 
   padlock_list_box_remove_all (self->found_list);
   for (guint i = 0; i < n; i++)
-    gtk_list_box_append (self->found_list, found_row (self->found->keys->pdata[i]));
+    gtk_list_box_append (self->found_list, found_row (self, i));
   /* Import takes what was fetched: every key shown, never one not. */
   label = n == 1 ? g_strdup (_("_Import"))
                  : g_strdup_printf (g_dngettext (NULL, "_Import %u Key",
@@ -259,19 +282,45 @@ on_imported (GObject *source, GAsyncResult *result, gpointer data)
   g_object_unref (self);
 }
 
+static void
+start_import (PadlockLookupBox *self,
+              GBytes           *data)
+{
+  Step *step = step_new (self);
+
+  padlock_keyring_import_bytes_async (self->keyring, data, step->cancellable,
+                                      on_imported, step);
+  gtk_label_set_text (self->busy_label, _("Importing…"));
+  show_state (self);
+}
+
 /* The user's click: what was fetched goes into the keyring. */
 static void
 on_import_clicked (PadlockLookupBox *self)
 {
-  Step *step;
-
   if (!self->found || self->cancellable)
     return;
-  step = step_new (self);
-  padlock_keyring_import_bytes_async (self->keyring, self->found->data,
-                                      step->cancellable, on_imported, step);
-  gtk_label_set_text (self->busy_label, _("Importing…"));
-  show_state (self);
+  start_import (self, self->found->data);
+}
+
+/* One key of several: its certificate alone. */
+static void
+on_import_one_clicked (GtkButton        *button,
+                       PadlockLookupBox *self)
+{
+  guint index = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (button), "padlock-index"));
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GBytes) data = NULL;
+
+  if (!self->found || self->cancellable || index >= self->found->keys->len)
+    return;
+  data = padlock_lookup_result_key_data (self->found, index, &error);
+  if (!data)
+    {
+      show_message (self, error->message);
+      return;
+    }
+  start_import (self, data);
 }
 
 void

@@ -456,6 +456,88 @@ test_unknown_signer (void)
   at_settle (50);
 }
 
+/* Two keys for one address, Dave's and one Mallory made in his name:
+ * both are shown, each with "Import This Key" named by its fingerprint
+ * for a screen reader, and the user imports Dave's alone. */
+static void
+test_one_of_two (void)
+{
+  g_autoptr (TgHome) dave_home = tg_home_new ();
+  g_autoptr (TgHome) mallory_home = tg_home_new ();
+  g_autofree char *dave = tg_gen_encryption_key (dave_home, "Dave <dave@example.invalid>",
+                                                 "ed25519", "cv25519", "never", NULL);
+  g_autofree char *mallory = tg_gen_encryption_key (mallory_home,
+                                                    "Dave <dave@example.invalid>",
+                                                    "ed25519", "cv25519", "never", NULL);
+  g_autoptr (GBytes) dave_armor = NULL;
+  g_autoptr (GBytes) mallory_armor = NULL;
+  g_autofree char *both = NULL;
+  g_autoptr (PadlockKeyring) keyring = padlock_keyring_new (home->dir);
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *box = padlock_lookup_box_new (keyring);
+  g_autofree char *dave_grouped = padlock_fingerprint_grouped (dave);
+  g_autofree char *mallory_grouped = padlock_fingerprint_grouped (mallory);
+  g_autofree char *import_dave = g_strdup_printf ("Import the key %s", dave_grouped);
+  g_autofree char *import_mallory = g_strdup_printf ("Import the key %s", mallory_grouped);
+  g_autofree char *buttons = NULL;
+  g_autofree char *labels = NULL;
+  GtkWidget *button = NULL;
+
+  g_assert_cmpint (tg_gpg (dave_home, NULL, NULL, &dave_armor, "--armor", "--export",
+                           dave, NULL), ==, 0);
+  g_assert_cmpint (tg_gpg (mallory_home, NULL, NULL, &mallory_armor, "--armor",
+                           "--export", mallory, NULL), ==, 0);
+  /* Mallory's first: the one to import is not simply the first. */
+  both = g_strdup_printf ("%.*s%.*s", (int) g_bytes_get_size (mallory_armor),
+                          (const char *) g_bytes_get_data (mallory_armor, NULL),
+                          (int) g_bytes_get_size (dave_armor),
+                          (const char *) g_bytes_get_data (dave_armor, NULL));
+  hkp_server_add (server, dave, "dave@example.invalid", both);
+  tg_gpgconf (dave_home, "--kill", "gpg-agent");
+  tg_gpgconf (mallory_home, "--kill", "gpg-agent");
+
+  gtk_window_set_child (GTK_WINDOW (window), box);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (at_wait_until (keyring_read, keyring, WAIT_MS));
+  reader = at_reader_new ();
+  padlock_lookup_box_set_query (PADLOCK_LOOKUP_BOX (box), "dave@example.invalid");
+  padlock_lookup_box_search (PADLOCK_LOOKUP_BOX (box));
+  g_assert_true (at_wait_until (not_busy, box, WAIT_MS));
+  at_settle (300);
+  buttons = at_reader_list (reader, "push button");
+  g_test_message ("%s", buttons);
+  /* Each read once, by its fingerprint. */
+  {
+    g_auto (GStrv) names = g_strsplit (buttons, "|", -1);
+
+    g_assert_true (g_strv_contains ((const char *const *) names, import_dave));
+    g_assert_true (g_strv_contains ((const char *const *) names, import_mallory));
+  }
+  g_assert_nonnull (strstr (buttons, "Import All 2 Keys"));
+  at_screenshot (window, "lookup-two-keys");
+
+  /* Dave's row's button: found by its accessible name, as the reader
+   * would reach it. */
+  for (GtkWidget *row = find_widget (box, GTK_TYPE_LIST_BOX_ROW); row;
+       row = gtk_widget_get_next_sibling (row))
+    for (GtkWidget *w = find_widget (row, GTK_TYPE_LABEL); w;
+         w = gtk_widget_get_next_sibling (w))
+      if (GTK_IS_LABEL (w) && strstr (gtk_label_get_text (GTK_LABEL (w)), dave_grouped))
+        button = find_widget (row, GTK_TYPE_BUTTON);
+  g_assert_nonnull (button);
+  g_signal_emit_by_name (button, "clicked");
+  g_assert_true (at_wait_until (not_busy, box, WAIT_MS));
+  g_assert_cmpint (tg_gpg (home, NULL, NULL, NULL, "--with-colons", "--list-keys",
+                           dave, NULL), ==, 0);
+  g_assert_cmpint (tg_gpg (home, NULL, NULL, NULL, "--with-colons", "--list-keys",
+                           mallory, NULL), !=, 0);
+  at_settle (300);
+  labels = at_reader_list (reader, "label");
+  g_assert_nonnull (strstr (labels, "Added \u2068Dave <dave@example.invalid>\u2069."));
+  g_clear_pointer (&reader, at_reader_free);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -469,6 +551,7 @@ main (int argc, char **argv)
   g_test_add_func ("/lookup-box/people", test_people);
   g_test_add_func ("/lookup-box/unknown-signer", test_unknown_signer);
   g_test_add_func ("/lookup-box/keys-page", test_keys_page);
+  g_test_add_func ("/lookup-box/one-of-two", test_one_of_two);
   status = g_test_run ();
   g_clear_pointer (&home, tg_home_free);
   g_clear_pointer (&bob_home, tg_home_free);

@@ -5,7 +5,11 @@
 #include <glib/gi18n.h>
 #include <gpgme.h>
 #include <string.h>
+#include <stdlib.h>
 #include <sys/socket.h>
+
+#include "cert.h"
+#include "padlock-error.h"
 
 #define MAX_DATA (16 * 1024 * 1024)  /* no certificate is this big */
 
@@ -27,6 +31,49 @@ padlock_lookup_result_free (PadlockLookupResult *result)
   g_clear_pointer (&result->data, g_bytes_unref);
   g_free (result->source);
   g_free (result);
+}
+
+GBytes *
+padlock_lookup_result_key_data (PadlockLookupResult  *result,
+                                guint                 index,
+                                GError              **error)
+{
+  const PadlockLookupKey *key;
+  const guint8 *data;
+  gsize len;
+  pl_cert **certs = NULL;
+  size_t n = 0;
+  gpg_error_t err;
+  GBytes *bytes = NULL;
+
+  g_return_val_if_fail (result && index < result->keys->len, NULL);
+  key = result->keys->pdata[index];
+  data = g_bytes_get_data (result->data, &len);
+  err = pl_certs_read (data, len, &certs, &n);
+  for (size_t i = 0; !err && !bytes && i < n; i++)
+    {
+      const pl_pubkey *primary = &certs[i]->primary.key;
+      char hex[2 * PL_FPR_MAX + 3];
+      uint8_t *packets = NULL;
+      size_t packets_len = 0;
+
+      pl_fpr_format (primary->fpr, primary->fpr_len, hex);
+      if (g_ascii_strcasecmp (hex + 2, key->fingerprint))
+        continue;
+      err = pl_cert_public_packets (certs[i], &packets, &packets_len);
+      if (!err)
+        bytes = g_bytes_new_with_free_func (packets, packets_len, free, packets);
+    }
+  pl_certs_free (certs, n);
+  if (bytes)
+    return bytes;
+  if (err)
+    g_propagate_error (error, padlock_error_from_gpg (err));
+  else
+    g_set_error (error, PADLOCK_ERROR, PADLOCK_ERROR_OTHER,
+                 _("Padlock cannot read this key on its own: import all of "
+                   "them instead."));
+  return NULL;
 }
 
 /* The query without spaces and 0x, when it is hex of a key ID's or a

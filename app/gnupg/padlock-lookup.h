@@ -49,6 +49,16 @@ typedef struct
 void padlock_lookup_result_free (PadlockLookupResult *result);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PadlockLookupResult, padlock_lookup_result_free)
 
+/* The certificate of RESULT's key at INDEX alone, as packets to import
+ * (core/cert.h's pl_cert_public_packets): the fetched data may hold
+ * several keys for one address, and the user may want only the one whose
+ * fingerprint they know.  NULL and ERROR when our reader does not find
+ * it in the data (an algorithm it does not read): importing everything
+ * is then the only way. */
+GBytes *padlock_lookup_result_key_data (PadlockLookupResult  *result,
+                                        guint                 index,
+                                        GError              **error);
+
 /* TRUE when QUERY is a fingerprint or key ID (hex, 16 or 40 digits, an
  * optional 0x, spaces allowed); else it is taken as an address. */
 gboolean padlock_lookup_is_fingerprint (const char *query);
