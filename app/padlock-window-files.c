@@ -573,6 +573,9 @@ padlock_window_add_files (PadlockWindow    *self,
 
   g_return_if_fail (PADLOCK_IS_WINDOW (self));
 
+  /* Their rows are on the Files page: dropped on the Keys page, the
+   * files were encrypted out of sight. */
+  adw_view_stack_set_visible_child_name (self->view_stack, "files");
   if (mode == PADLOCK_OPEN_SIGN || mode == PADLOCK_OPEN_CHECKSUM_LIST)
     {
       padlock_window_sign_files (self, files, n_files,

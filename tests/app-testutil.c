@@ -485,6 +485,79 @@ at_find_job (PadlockWindow *window,
   g_error ("no job for %s in the window", name);
 }
 
+GtkWidget *
+at_find_widget (GtkWidget *root,
+                GType      type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = at_find_widget (child, type);
+
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+/* Whether TEXT, without its mnemonic's underscores, starts with PREFIX. */
+static gboolean
+shown_starts_with (const char *text,
+                   const char *prefix)
+{
+  g_autoptr (GString) shown = NULL;
+
+  if (!text)
+    return FALSE;
+  shown = g_string_new (text);
+  g_string_replace (shown, "_", "", 0);
+  return g_str_has_prefix (shown->str, prefix);
+}
+
+GtkWidget *
+at_find_button (GtkWidget  *root,
+                const char *prefix)
+{
+  if (GTK_IS_BUTTON (root) && gtk_widget_is_visible (root))
+    {
+      GtkWidget *label = at_find_widget (root, GTK_TYPE_LABEL);
+
+      if (shown_starts_with (gtk_button_get_label (GTK_BUTTON (root)), prefix)
+          || (label && shown_starts_with (gtk_label_get_text (GTK_LABEL (label)),
+                                          prefix)))
+        return root;
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = at_find_button (child, prefix);
+
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+GtkWidget *
+at_find_action_row (GtkWidget  *root,
+                    const char *text)
+{
+  if (ADW_IS_ACTION_ROW (root)
+      && strstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (root)), text))
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = at_find_action_row (child, text);
+
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
 gboolean
 at_speed_done (gpointer speed_window)
 {
@@ -672,6 +745,48 @@ at_reader_focus (AtReader *reader)
   g_auto(GStrv) answer = at_reader_ask (reader, "focus");
 
   return g_strdup (answer[0] ? answer[0] : "");
+}
+
+typedef struct
+{
+  AtReader *reader;
+  const char *command;
+  const char *text;
+  char *found;
+} ReaderWait;
+
+static gboolean
+reader_lists (gpointer data)
+{
+  ReaderWait *wait = data;
+  g_auto (GStrv) names = at_reader_ask (wait->reader, wait->command);
+
+  for (guint i = 0; names[i]; i++)
+    if (strstr (names[i], wait->text))
+      {
+        wait->found = g_strdup (names[i]);
+        return TRUE;
+      }
+  at_settle (100);
+  return FALSE;
+}
+
+char *
+at_reader_wait_for (AtReader   *reader,
+                    const char *role,
+                    const char *text,
+                    guint       timeout_ms)
+{
+  g_autofree char *command = g_strconcat ("list ", role, NULL);
+  ReaderWait wait = { reader, command, text, NULL };
+
+  if (!at_wait_until (reader_lists, &wait, timeout_ms))
+    {
+      g_autofree char *names = at_reader_list (reader, role);
+
+      g_test_message ("no %s with \"%s\" in: %s", role, text, names);
+    }
+  return wait.found;
 }
 
 void

@@ -119,6 +119,18 @@ PadlockJobRow           *at_find_job_row  (GtkWidget          *widget,
                                            const char         *name);
 /* The shown toplevel of TYPE, or NULL (GTK keeps it). */
 GtkWindow               *at_find_toplevel (GType               type);
+/* The first widget of TYPE under ROOT (ROOT itself too), depth first;
+ * NULL when none. */
+GtkWidget               *at_find_widget   (GtkWidget          *root,
+                                           GType               type);
+/* The first visible button under ROOT whose label, as shown (without
+ * a mnemonic's underscore; a label inside the button counts), starts
+ * with PREFIX; NULL when none. */
+GtkWidget               *at_find_button   (GtkWidget          *root,
+                                           const char         *prefix);
+/* The first AdwActionRow under ROOT whose title holds TEXT, or NULL. */
+GtkWidget               *at_find_action_row (GtkWidget        *root,
+                                             const char       *text);
 /* The shown AdwMessageDialog (a question), or NULL; and whether there
  * is one, for at_wait_until (DATA unused). */
 AdwMessageDialog        *at_find_message_dialog (void);
@@ -153,6 +165,12 @@ char                    *at_reader_list   (AtReader           *reader,
                                            const char         *role);
 /* "ROLE\tNAME" of what has the keyboard focus, as the reader sees it. */
 char                    *at_reader_focus  (AtReader           *reader);
+/* Waits up to TIMEOUT_MS until the reader lists an object of ROLE whose
+ * name holds TEXT: that name, or NULL (the names it had then, logged). */
+char                    *at_reader_wait_for (AtReader         *reader,
+                                             const char       *role,
+                                             const char       *text,
+                                             guint             timeout_ms);
 /* Gives WINDOW the keyboard, as a window manager would (Xvfb has none),
  * and waits until it is active. */
 void                     at_focus_window  (GtkWindow          *window);
