@@ -502,42 +502,56 @@ at_find_widget (GtkWidget *root,
   return NULL;
 }
 
-/* Whether TEXT, without its mnemonic's underscores, starts with PREFIX. */
-static gboolean
-shown_starts_with (const char *text,
-                   const char *prefix)
+/* TEXT as shown: without its mnemonic's underscores. */
+static char *
+shown (const char *text)
 {
-  g_autoptr (GString) shown = NULL;
+  g_autoptr (GString) plain = g_string_new (text);
 
-  if (!text)
-    return FALSE;
-  shown = g_string_new (text);
-  g_string_replace (shown, "_", "", 0);
-  return g_str_has_prefix (shown->str, prefix);
+  g_string_replace (plain, "_", "", 0);
+  return g_string_free (g_steal_pointer (&plain), FALSE);
 }
 
-GtkWidget *
-at_find_button (GtkWidget  *root,
-                const char *prefix)
+/* The first visible button under ROOT whose label, as shown, is TEXT
+ * (EXACT) or starts with it. */
+static GtkWidget *
+find_button (GtkWidget  *root,
+             const char *text,
+             gboolean    exact)
 {
   if (GTK_IS_BUTTON (root) && gtk_widget_is_visible (root))
     {
+      const char *own = gtk_button_get_label (GTK_BUTTON (root));
       GtkWidget *label = at_find_widget (root, GTK_TYPE_LABEL);
+      const char *inner = label ? gtk_label_get_text (GTK_LABEL (label)) : NULL;
 
-      if (shown_starts_with (gtk_button_get_label (GTK_BUTTON (root)), prefix)
-          || (label && shown_starts_with (gtk_label_get_text (GTK_LABEL (label)),
-                                          prefix)))
-        return root;
+      for (guint i = 0; i < 2; i++)
+        {
+          const char *raw = i == 0 ? own : inner;
+          g_autofree char *seen = raw ? shown (raw) : NULL;
+
+          if (seen && (exact ? g_str_equal (seen, text) : g_str_has_prefix (seen, text)))
+            return root;
+        }
     }
   for (GtkWidget *child = gtk_widget_get_first_child (root); child;
        child = gtk_widget_get_next_sibling (child))
     {
-      GtkWidget *found = at_find_button (child, prefix);
+      GtkWidget *found = find_button (child, text, exact);
 
       if (found)
         return found;
     }
   return NULL;
+}
+
+GtkWidget *
+at_find_button (GtkWidget  *root,
+                const char *text)
+{
+  GtkWidget *button = find_button (root, text, TRUE);
+
+  return button ? button : find_button (root, text, FALSE);
 }
 
 GtkWidget *
@@ -752,23 +766,44 @@ typedef struct
   AtReader *reader;
   const char *command;
   const char *text;
+  gboolean present;             /* waiting for it to come, or to go */
   char *found;
 } ReaderWait;
 
 static gboolean
-reader_lists (gpointer data)
+reader_as_wanted (gpointer data)
 {
   ReaderWait *wait = data;
   g_auto (GStrv) names = at_reader_ask (wait->reader, wait->command);
 
-  for (guint i = 0; names[i]; i++)
+  g_clear_pointer (&wait->found, g_free);
+  for (guint i = 0; names[i] && !wait->found; i++)
     if (strstr (names[i], wait->text))
-      {
-        wait->found = g_strdup (names[i]);
-        return TRUE;
-      }
+      wait->found = g_strdup (names[i]);
+  if ((wait->found != NULL) == wait->present)
+    return TRUE;
   at_settle (100);
   return FALSE;
+}
+
+static char *
+reader_wait (AtReader   *reader,
+             const char *role,
+             const char *text,
+             gboolean    present,
+             guint       timeout_ms)
+{
+  g_autofree char *command = g_strconcat ("list ", role, NULL);
+  ReaderWait wait = { reader, command, text, present, NULL };
+
+  if (!at_wait_until (reader_as_wanted, &wait, timeout_ms))
+    {
+      g_autofree char *names = at_reader_list (reader, role);
+
+      g_error ("%s %s with \"%s\" after %u ms in: %s", present ? "no" : "still a",
+               role, text, timeout_ms, names);
+    }
+  return wait.found;
 }
 
 char *
@@ -777,16 +812,19 @@ at_reader_wait_for (AtReader   *reader,
                     const char *text,
                     guint       timeout_ms)
 {
-  g_autofree char *command = g_strconcat ("list ", role, NULL);
-  ReaderWait wait = { reader, command, text, NULL };
+  char *found = reader_wait (reader, role, text, TRUE, timeout_ms);
 
-  if (!at_wait_until (reader_lists, &wait, timeout_ms))
-    {
-      g_autofree char *names = at_reader_list (reader, role);
+  g_test_message ("the reader sees: %s", found);
+  return found;
+}
 
-      g_test_message ("no %s with \"%s\" in: %s", role, text, names);
-    }
-  return wait.found;
+void
+at_reader_wait_gone (AtReader   *reader,
+                     const char *role,
+                     const char *text,
+                     guint       timeout_ms)
+{
+  g_free (reader_wait (reader, role, text, FALSE, timeout_ms));
 }
 
 void

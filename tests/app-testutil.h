@@ -123,11 +123,12 @@ GtkWindow               *at_find_toplevel (GType               type);
  * NULL when none. */
 GtkWidget               *at_find_widget   (GtkWidget          *root,
                                            GType               type);
-/* The first visible button under ROOT whose label, as shown (without
- * a mnemonic's underscore; a label inside the button counts), starts
- * with PREFIX; NULL when none. */
+/* The visible button under ROOT whose label, as shown (without a
+ * mnemonic's underscore; a label inside the button counts), is TEXT;
+ * else the first whose label starts with TEXT ("I Compared"); NULL
+ * when none. */
 GtkWidget               *at_find_button   (GtkWidget          *root,
-                                           const char         *prefix);
+                                           const char         *text);
 /* The first AdwActionRow under ROOT whose title holds TEXT, or NULL. */
 GtkWidget               *at_find_action_row (GtkWidget        *root,
                                              const char       *text);
@@ -165,12 +166,18 @@ char                    *at_reader_list   (AtReader           *reader,
                                            const char         *role);
 /* "ROLE\tNAME" of what has the keyboard focus, as the reader sees it. */
 char                    *at_reader_focus  (AtReader           *reader);
-/* Waits up to TIMEOUT_MS until the reader lists an object of ROLE whose
- * name holds TEXT: that name, or NULL (the names it had then, logged). */
+/* Waits up to TIMEOUT_MS until the reader lists an object of ROLE
+ * ("label", "push button") whose name holds TEXT: that name (logged).
+ * When none comes, the test fails with the names it had then. */
 char                    *at_reader_wait_for (AtReader         *reader,
                                              const char       *role,
                                              const char       *text,
                                              guint             timeout_ms);
+/* The same, until it lists no such object. */
+void                     at_reader_wait_gone (AtReader        *reader,
+                                              const char      *role,
+                                              const char      *text,
+                                              guint            timeout_ms);
 /* Gives WINDOW the keyboard, as a window manager would (Xvfb has none),
  * and waits until it is active. */
 void                     at_focus_window  (GtkWindow          *window);

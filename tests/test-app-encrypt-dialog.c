@@ -332,28 +332,6 @@ has_person_page (gpointer data)
   return at_find_toplevel (PADLOCK_TYPE_PERSON_PAGE) != NULL;
 }
 
-/* The button labelled (or tooltipped) with a text starting PREFIX. */
-static GtkWidget *
-find_button (GtkWidget *widget, const char *prefix)
-{
-  if (GTK_IS_BUTTON (widget) && gtk_widget_get_visible (widget))
-    {
-      const char *label = gtk_button_get_label (GTK_BUTTON (widget));
-
-      if (label && g_str_has_prefix (label, prefix))
-        return widget;
-    }
-  for (GtkWidget *c = gtk_widget_get_first_child (widget); c;
-       c = gtk_widget_get_next_sibling (c))
-    {
-      GtkWidget *found = find_button (c, prefix);
-
-      if (found)
-        return found;
-    }
-  return NULL;
-}
-
 /* Eve's key is not verified: "eve", Return.  The warning takes the
  * focus on its safe button ("Don't Use It"), so that a second Return
  * does not use the key; it shows her fingerprint in groups of four, as
@@ -401,14 +379,14 @@ test_warning (void)
   type_text ("carol");
   at_reader_key (reader, "Return");
   g_assert_true (at_wait_until (warning_shown, people, 10000));
-  g_signal_emit_by_name (find_button (people->warning_box, "_Verify"), "clicked");
+  g_signal_emit_by_name (at_find_button (people->warning_box, "Verify"), "clicked");
   g_assert_true (at_wait_until (has_person_page, NULL, WAIT_MS));
   page = at_find_toplevel (PADLOCK_TYPE_PERSON_PAGE);
   g_clear_pointer (&labels, g_free);
   at_settle (300);
   labels = at_reader_list (reader, "label");
   g_assert_nonnull (strstr (labels, carol_grouped));
-  g_signal_emit_by_name (find_button (GTK_WIDGET (page), "I Compared"), "clicked");
+  g_signal_emit_by_name (at_find_button (GTK_WIDGET (page), "I Compared"), "clicked");
   {
     gboolean picked = FALSE;
 

@@ -27,54 +27,10 @@ app_window (void)
   return padlock_application_get_window (at_application ());
 }
 
-typedef struct
-{
-  const char *role;
-  const char *text;
-  char *found;
-} Seen;
-
-/* Whether the reader sees an object of SEEN->role whose name holds
- * SEEN->text. */
-static gboolean
-reader_sees (gpointer data)
-{
-  Seen *seen = data;
-  g_autofree char *command = g_strdup_printf ("list %s", seen->role);
-  g_auto (GStrv) names = at_reader_ask (reader, command);
-
-  for (guint i = 0; names[i]; i++)
-    if (strstr (names[i], seen->text))
-      {
-        g_free (seen->found);
-        seen->found = g_strdup (names[i]);
-        return TRUE;
-      }
-  at_settle (100);
-  return FALSE;
-}
-
 static char *
 wait_seen (const char *role, const char *text)
 {
-  Seen seen = { role, text, NULL };
-
-  if (!at_wait_until (reader_sees, &seen, WAIT_MS))
-    {
-      g_auto (GStrv) tree = at_reader_ask (reader, "tree");
-      g_autofree char *joined = g_strjoinv ("\n", tree);
-
-      g_test_message ("%s", joined);
-      g_error ("no %s with “%s”", role, text);
-    }
-  g_test_message ("the reader sees: %s", seen.found);
-  return seen.found;
-}
-
-static gboolean
-reader_lacks (gpointer data)
-{
-  return !reader_sees (data);
+  return at_reader_wait_for (reader, role, text, WAIT_MS);
 }
 
 static gboolean
@@ -135,7 +91,6 @@ test_create_and_share (void)
   g_autoptr (GPtrArray) sec = NULL, uid = NULL;
   g_autofree char *rev = NULL, *groups = NULL, *copied = NULL;
   g_autofree char *fpr = NULL;
-  Seen lacks = { NULL, NULL, NULL };
   char *seen;
 
   g_free (wait_seen ("push button", "Create Your Key"));
@@ -172,10 +127,7 @@ test_create_and_share (void)
   g_assert_cmpuint (sec->len, ==, 1);
   g_assert_cmpstr (((char **) uid->pdata[0])[9], ==, "Alice Example <alice@example.org>");
   /* The first page offers it no more. */
-  lacks.role = "push button";
-  lacks.text = "Create Your Key";
-  g_assert_true (at_wait_until (reader_lacks, &lacks, WAIT_MS));
-  g_clear_pointer (&lacks.found, g_free);
+  at_reader_wait_gone (reader, "push button", "Create Your Key", WAIT_MS);
 
   gtk_widget_activate (GTK_WIDGET (dialog->share_button));
   key_window = PADLOCK_MY_KEY_WINDOW (wait_toplevel (PADLOCK_TYPE_MY_KEY_WINDOW));
@@ -228,7 +180,6 @@ test_expiry_banner (void)
   g_autofree char *fpr = tg_gen_key (home, "Soon <soon@example.org>", "ed25519",
                                      "cert,sign", "20d", PASSPHRASE, NULL);
   g_autoptr (GPtrArray) pub = NULL, sub = NULL;
-  Seen lacks = { "label", "Your key Soon", NULL };
 
   tg_add_key (home, fpr, "cv25519", "encr", "20d", PASSPHRASE, NULL);
   g_free (wait_seen ("label", "Your key Soon <soon@example.org> expires on"));
@@ -240,7 +191,7 @@ test_expiry_banner (void)
   g_clear_pointer (&window->last_notice, g_free);
   gtk_widget_activate (GTK_WIDGET (window->extend_button));
   g_assert_cmpstr (at_wait_notice (window), ==, "Your key was extended by two years");
-  g_assert_true (at_wait_until (reader_lacks, &lacks, WAIT_MS));
+  at_reader_wait_gone (reader, "label", "Your key Soon", WAIT_MS);
   g_assert_false (gtk_revealer_get_reveal_child (window->expiry_revealer));
   pub = tg_colon_records (home, "--list-keys", fpr, "pub");
   sub = tg_colon_records (home, "--list-keys", fpr, "sub");

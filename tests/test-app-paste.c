@@ -69,38 +69,11 @@ app_window (void)
   return padlock_application_get_window (at_application ());
 }
 
-typedef struct
-{
-  const char *role;
-  const char *text;
-} LabelWait;
-
-static gboolean
-reader_has (gpointer data)
-{
-  LabelWait *wait = data;
-  g_autofree char *command = g_strconcat ("list ", wait->role, NULL);
-  g_auto(GStrv) labels = at_reader_ask (reader, command);
-
-  for (guint i = 0; labels[i]; i++)
-    if (strstr (labels[i], wait->text))
-      return TRUE;
-  at_settle (100);
-  return FALSE;
-}
-
 /* The reader sees an object of ROLE whose name holds TEXT. */
 static void
 wait_role (const char *role, const char *text)
 {
-  LabelWait wait = { role, text };
-
-  if (!at_wait_until (reader_has, &wait, WAIT_MS))
-    {
-      g_autofree char *names = at_reader_list (reader, role);
-
-      g_error ("no %s \"%s\" in: %s", role, text, names);
-    }
+  g_free (at_reader_wait_for (reader, role, text, WAIT_MS));
 }
 
 static void
@@ -124,22 +97,6 @@ press_paste (void)
   g_test_message ("focus before Ctrl+V: %s", focus);
   at_reader_key (reader, "Control+v");
   return at_wait_notice (window);
-}
-
-static GtkWidget *
-find_widget (GtkWidget *widget, GType type)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_widget (child, type);
-
-      if (found)
-        return found;
-    }
-  return NULL;
 }
 
 /* Bob's key on the clipboard, Ctrl+V on the Files page: the notice names
@@ -184,12 +141,12 @@ test_entry_keeps_ctrl_v (void)
 
   at_focus_window (GTK_WINDOW (window));
   at_reader_key (reader, "Alt+2");     /* the Keys page's search, focused */
-  entry = find_widget (GTK_WIDGET (window->keys_page), GTK_TYPE_SEARCH_ENTRY);
+  entry = at_find_widget (GTK_WIDGET (window->keys_page), GTK_TYPE_SEARCH_ENTRY);
   g_assert_nonnull (entry);
   g_assert_true (gtk_widget_has_focus (entry)
                  || gtk_widget_has_focus (gtk_widget_get_first_child (entry))
                  || gtk_root_get_focus (GTK_ROOT (window))
-                    == find_widget (entry, GTK_TYPE_TEXT));
+                    == at_find_widget (entry, GTK_TYPE_TEXT));
   set_clipboard_text ("carol");
   g_clear_pointer (&window->last_notice, g_free);
   at_reader_key (reader, "Control+v");
@@ -404,7 +361,8 @@ test_add_key_files (void)
   g_assert_cmpstr (said, ==, "Added " FSI "Erin <erin@example.org>" PDI
                                    ". No key was added from " FSI "junk.asc" PDI ": "
                              "It holds no OpenPGP key.");
-  g_assert_true (at_wait_until (reader_has, &(LabelWait) { "label", "Added " FSI "Erin <erin@example.org>" PDI "." }, 5000));
+  g_free (at_reader_wait_for (reader, "label",
+                              "Added " FSI "Erin <erin@example.org>" PDI ".", 5000));
   g_assert_true (gpg_has (erin_fpr, FALSE));
 }
 
@@ -433,7 +391,7 @@ test_drop_secret_key (void)
   g_assert_true (g_str_has_prefix (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)),
                                    "This is a secret key"));
   wait_role ("label", "Padlock adds only public keys");
-  button = find_widget (row, GTK_TYPE_BUTTON);
+  button = at_find_widget (row, GTK_TYPE_BUTTON);
   g_assert_true (button == NULL || !gtk_widget_get_visible (button));
   g_assert_false (gpg_has (erin_fpr, TRUE));
 }

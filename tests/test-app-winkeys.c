@@ -108,29 +108,12 @@ test_open_mine (void)
   g_assert_cmpuint (tg_home_pinentry_count (home), ==, asked + 1);
 }
 
+/* A label's text to wait for, and the label's whole text once seen. */
 typedef struct
 {
   const char *text;
   char *found;
 } LabelWait;
-
-/* Whether the reader sees a label whose text holds WAIT->text. */
-static gboolean
-reader_sees (gpointer data)
-{
-  LabelWait *wait = data;
-  g_auto(GStrv) labels = at_reader_ask (reader, "list label");
-
-  for (guint i = 0; labels[i]; i++)
-    if (strstr (labels[i], wait->text))
-      {
-        g_free (wait->found);
-        wait->found = g_strdup (labels[i]);
-        return TRUE;
-      }
-  at_settle (100);
-  return FALSE;
-}
 
 static void
 find_rows (GtkWidget *widget, GPtrArray *rows)
@@ -212,7 +195,7 @@ test_waiting_and_cancel (void)
   tg_gpgconf (home, "--reload", "gpg-agent");
   tg_home_set_pinentry (home, "hang");
   open_file (path);
-  g_assert_true (at_wait_until (reader_sees, &wait, WAIT_MS));
+  wait.found = at_reader_wait_for (reader, "label", wait.text, WAIT_MS);
   g_test_message ("the row reads: %s", wait.found);
   g_assert_null (window->dialog);
   job = at_find_job (window, path);
@@ -221,7 +204,7 @@ test_waiting_and_cancel (void)
   g_assert_true (at_wait_until (is_still, job, WAIT_MS));
   g_free (wait.found);
   wait = (LabelWait) { "Starting", NULL };
-  g_assert_true (at_wait_until (reader_sees, &wait, WAIT_MS));
+  wait.found = at_reader_wait_for (reader, "label", wait.text, WAIT_MS);
   g_assert_false (strstr (gtk_label_get_text (window->throughput_label),
                           "B/s"));
   /* Nor did the header's graph see anything move: no sample, no peak
@@ -260,7 +243,7 @@ test_sign_waiting_and_cancel (void)
   dialog = at_wait_dialog (window);
   g_assert_true (at_wait_until (at_sign_as_shown, dialog, WAIT_MS));
   at_answer (dialog, SKESK_PASSPHRASE);
-  g_assert_true (at_wait_until (reader_sees, &wait, WAIT_MS));
+  wait.found = at_reader_wait_for (reader, "label", wait.text, WAIT_MS);
   g_test_message ("the row reads: %s", wait.found);
   job = at_find_job (window, plain);
   g_assert_nonnull (job);
@@ -312,7 +295,7 @@ test_sign_files (void)
   g_assert_nonnull (strstr (window->last_notice,
                             ": A folder is not signed: sign the files in it."));
   g_assert_cmpuint (tg_home_pinentry_count (home), ==, asked + 1);
-  g_assert_true (at_wait_until (reader_sees, &wait, WAIT_MS));
+  wait.found = at_reader_wait_for (reader, "label", wait.text, WAIT_MS);
   g_test_message ("the row reads: %s", wait.found);
   for (guint i = 0; i < 2; i++)
     {
@@ -579,10 +562,10 @@ test_import_row (void)
   g_assert_true (at_wait_until (row_subtitle_is_not, row, WAIT_MS));
   g_assert_cmpstr (adw_action_row_get_subtitle (row), ==,
                    "New to your keyring: 1 new key");
-  g_assert_true (at_wait_until (reader_sees, &offer, WAIT_MS));
+  offer.found = at_reader_wait_for (reader, "label", offer.text, WAIT_MS);
   g_assert_true (g_str_has_prefix (offer.found, offer.text));
   adw_action_row_activate (row);
-  g_assert_true (at_wait_until (reader_sees, &added, WAIT_MS));
+  added.found = at_reader_wait_for (reader, "label", added.text, WAIT_MS);
   g_assert_cmpstr (adw_action_row_get_subtitle (row), ==,
                    "Added \u2068Erin <erin@example.org>\u2069.");
   g_assert_cmpint (tg_gpg (home, NULL, NULL, NULL, "--list-keys",

@@ -44,49 +44,15 @@ app_window (void)
   return padlock_application_get_window (at_application ());
 }
 
-typedef struct
-{
-  const char *role;
-  const char *text;
-  gboolean    present;          /* wait for it to be there, or gone */
-} LabelWait;
-
-static gboolean
-reader_has (const char *role, const char *text)
-{
-  g_autofree char *command = g_strconcat ("list ", role, NULL);
-  g_auto(GStrv) labels = at_reader_ask (reader, command);
-
-  for (guint i = 0; labels[i]; i++)
-    if (strstr (labels[i], text))
-      return TRUE;
-  return FALSE;
-}
-
-static gboolean
-label_as_wanted (gpointer data)
-{
-  LabelWait *wait = data;
-
-  if (reader_has (wait->role, wait->text) == wait->present)
-    return TRUE;
-  at_settle (100);
-  return FALSE;
-}
-
 /* The reader sees an object of ROLE whose name (a label's text) holds
  * TEXT (PRESENT), or none (!PRESENT). */
 static void
 wait_role (const char *role, const char *text, gboolean present)
 {
-  LabelWait wait = { role, text, present };
-
-  if (!at_wait_until (label_as_wanted, &wait, WAIT_MS))
-    {
-      g_autofree char *names = at_reader_list (reader, role);
-
-      g_error ("%s %s \"%s\" in: %s", present ? "no" : "still a", role, text, names);
-    }
+  if (present)
+    g_free (at_reader_wait_for (reader, role, text, WAIT_MS));
+  else
+    at_reader_wait_gone (reader, role, text, WAIT_MS);
 }
 
 static void
@@ -113,37 +79,6 @@ find_widgets (GtkWidget *widget, GType type, GPtrArray *found)
   for (GtkWidget *child = gtk_widget_get_first_child (widget); child;
        child = gtk_widget_get_next_sibling (child))
     find_widgets (child, type, found);
-}
-
-/* The action row in WIDGET whose title holds TEXT, or NULL. */
-static GtkWidget *
-find_row (GtkWidget *widget, const char *text)
-{
-  g_autoptr(GPtrArray) rows = g_ptr_array_new ();
-
-  find_widgets (widget, ADW_TYPE_ACTION_ROW, rows);
-  for (guint i = 0; i < rows->len; i++)
-    if (strstr (adw_preferences_row_get_title (rows->pdata[i]), text))
-      return rows->pdata[i];
-  return NULL;
-}
-
-/* The shown button in WIDGET whose label starts with TEXT, or NULL. */
-static GtkWidget *
-find_button (GtkWidget *widget, const char *text)
-{
-  g_autoptr(GPtrArray) buttons = g_ptr_array_new ();
-
-  find_widgets (widget, GTK_TYPE_BUTTON, buttons);
-  for (guint i = 0; i < buttons->len; i++)
-    {
-      const char *label = gtk_button_get_label (buttons->pdata[i]);
-
-      if (label && g_str_has_prefix (label, text)
-          && gtk_widget_is_visible (buttons->pdata[i]))
-        return buttons->pdata[i];
-    }
-  return NULL;
 }
 
 static gboolean
@@ -255,7 +190,7 @@ test_verify_and_forget (void)
   assert_batch_verdict ("not-certified");
   /* gpg may have touched its trust database: the list is made anew. */
   at_settle (500);
-  row = find_row (GTK_WIDGET (window->keys_page), "Carol");
+  row = at_find_action_row (GTK_WIDGET (window->keys_page), "Carol");
   g_assert_nonnull (row);
   g_assert_true (gtk_widget_activate (row));
   g_assert_true (at_wait_until (has_person_page, NULL, WAIT_MS));
@@ -264,17 +199,17 @@ test_verify_and_forget (void)
   grouped = g_strdup_printf ("%.4s %.4s", carol_fpr, carol_fpr + 4);
   wait_label (grouped, TRUE);
   at_screenshot (GTK_WIDGET (page), "person-page");
-  g_assert_null (find_button (GTK_WIDGET (page), "Forget Verification"));
+  g_assert_null (at_find_button (GTK_WIDGET (page), "Forget Verification"));
   g_assert_cmpuint (alice_local_certifications (), ==, 0);
 
-  g_signal_emit_by_name (find_button (GTK_WIDGET (page), "I Compared the Fingerprint with \u2068Carol"),
+  g_signal_emit_by_name (at_find_button (GTK_WIDGET (page), "I Compared the Fingerprint with \u2068Carol"),
                          "clicked");
   wait_role ("push button", "Forget Verification", TRUE);     /* the page, anew */
   g_assert_cmpuint (alice_local_certifications (), ==, 1);
   wait_carol_says ("Verified");                 /* the list */
   assert_batch_verdict ("good");
 
-  g_signal_emit_by_name (find_button (GTK_WIDGET (page), "Forget Verification"),
+  g_signal_emit_by_name (at_find_button (GTK_WIDGET (page), "Forget Verification"),
                          "clicked");
   wait_role ("push button", "I Compared the Fingerprint with \u2068Carol", TRUE);
   g_assert_cmpuint (alice_local_certifications (), ==, 0);
@@ -342,12 +277,12 @@ test_verify_from_row (void)
   g_assert_cmpint (opened_verdict (window, path), ==,
                    PADLOCK_SIGNATURE_NOT_CERTIFIED);
   wait_role ("push button", "Verify the key of \u2068Carol", TRUE);
-  verify = find_button (GTK_WIDGET (window->job_list), "Verify");
+  verify = at_find_button (GTK_WIDGET (window->job_list), "Verify");
   g_assert_nonnull (verify);
   g_signal_emit_by_name (verify, "clicked");                    /* one */
   g_assert_true (at_wait_until (has_person_page, NULL, WAIT_MS));
   page = at_find_toplevel (PADLOCK_TYPE_PERSON_PAGE);
-  g_signal_emit_by_name (find_button (GTK_WIDGET (page), "I Compared"), "clicked"); /* two */
+  g_signal_emit_by_name (at_find_button (GTK_WIDGET (page), "I Compared"), "clicked"); /* two */
   wait_role ("push button", "Forget Verification", TRUE);
   g_assert_cmpuint (alice_local_certifications (), ==, 1);
   gtk_window_destroy (page);
@@ -368,7 +303,7 @@ test_remove (void)
   g_assert_true (padlock_keys_page_show_person (window->keys_page, carol_fpr));
   page = at_find_toplevel (PADLOCK_TYPE_PERSON_PAGE);
   g_assert_nonnull (page);
-  g_signal_emit_by_name (find_button (GTK_WIDGET (page), "Remove Key"), "clicked");
+  g_signal_emit_by_name (at_find_button (GTK_WIDGET (page), "Remove Key"), "clicked");
   g_assert_true (at_wait_until (at_has_message_dialog, NULL, WAIT_MS));
   dialog = at_find_toplevel (ADW_TYPE_MESSAGE_DIALOG);
   adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "remove");
@@ -382,8 +317,8 @@ test_remove (void)
   g_assert_true (padlock_keys_page_show_person (window->keys_page, alice_fpr));
   page = at_find_toplevel (PADLOCK_TYPE_PERSON_PAGE);
   g_assert_nonnull (page);
-  g_assert_null (find_button (GTK_WIDGET (page), "Remove Key"));
-  g_assert_null (find_button (GTK_WIDGET (page), "I Compared"));
+  g_assert_null (at_find_button (GTK_WIDGET (page), "Remove Key"));
+  g_assert_null (at_find_button (GTK_WIDGET (page), "I Compared"));
   gtk_window_destroy (page);
   g_assert_true (at_wait_until (no_person_page, NULL, WAIT_MS));
 }

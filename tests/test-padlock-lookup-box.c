@@ -56,58 +56,6 @@ user_has_bob (void)
                  bob_fpr, NULL) == 0;
 }
 
-/* The first widget of TYPE under ROOT, depth first. */
-static GtkWidget *
-find_widget (GtkWidget *root, GType type)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
-    return root;
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_widget (child, type);
-
-      if (found)
-        return found;
-    }
-  return NULL;
-}
-
-/* The visible button under ROOT whose accessible name (what the reader
- * reads) is NAME. */
-static GtkWidget *
-find_button (GtkWidget *root, const char *name)
-{
-  if (GTK_IS_BUTTON (root) && gtk_widget_is_drawable (root))
-    {
-      const char *label = gtk_button_get_label (GTK_BUTTON (root));
-      GtkWidget *child = gtk_button_get_child (GTK_BUTTON (root));
-
-      if (label)
-        {
-          g_autoptr (GString) plain = g_string_new (label);
-
-          g_string_replace (plain, "_", "", 1);
-          if (!strcmp (plain->str, name))
-            return root;
-        }
-      if (GTK_IS_BOX (child))
-        for (GtkWidget *w = gtk_widget_get_first_child (child); w;
-             w = gtk_widget_get_next_sibling (w))
-          if (GTK_IS_LABEL (w) && !g_strcmp0 (gtk_label_get_text (GTK_LABEL (w)), name))
-            return root;
-    }
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_button (child, name);
-
-      if (found)
-        return found;
-    }
-  return NULL;
-}
-
 typedef struct
 {
   GtkWidget  *root;
@@ -119,7 +67,7 @@ button_shown (gpointer data)
 {
   Wanted *wanted = data;
 
-  return find_button (wanted->root, wanted->name) != NULL;
+  return at_find_button (wanted->root, wanted->name) != NULL;
 }
 
 /* Clicks the button named NAME, once it is shown. */
@@ -130,7 +78,7 @@ click (GtkWidget *root, const char *name)
   GtkWidget *button;
 
   g_assert_true (at_wait_until (button_shown, &wanted, WAIT_MS));
-  button = find_button (root, name);
+  button = at_find_button (root, name);
   g_assert_true (gtk_widget_get_sensitive (button));
   g_signal_emit_by_name (button, "clicked");
 }
@@ -157,24 +105,6 @@ static gboolean
 keyring_lacks_bob (gpointer keyring)
 {
   return !keyring_has_bob (keyring);
-}
-
-/* The Keys page's row (an AdwActionRow) whose title is TITLE. */
-static GtkWidget *
-find_row_titled (GtkWidget *root, const char *title)
-{
-  if (ADW_IS_ACTION_ROW (root)
-      && !g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (root)), title))
-    return root;
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_row_titled (child, title);
-
-      if (found)
-        return found;
-    }
-  return NULL;
 }
 
 static char *
@@ -269,8 +199,8 @@ test_keys_page (void)
   g_autoptr (PadlockKeyring) keyring = padlock_keyring_new (home->dir);
   GtkWidget *window = gtk_window_new ();
   GtkWidget *page = padlock_keys_page_new ();
-  GtkWidget *entry = find_widget (page, GTK_TYPE_SEARCH_ENTRY);
-  PadlockLookupBox *box = PADLOCK_LOOKUP_BOX (find_widget (page, PADLOCK_TYPE_LOOKUP_BOX));
+  GtkWidget *entry = at_find_widget (page, GTK_TYPE_SEARCH_ENTRY);
+  PadlockLookupBox *box = PADLOCK_LOOKUP_BOX (at_find_widget (page, PADLOCK_TYPE_LOOKUP_BOX));
   g_autofree char *offer = offer_for (bob_fpr);
   g_autofree char *nobody = offer_for ("nobody@example.invalid");
   g_autofree char *offer_bob = offer_for (BOB_EMAIL);
@@ -344,7 +274,7 @@ test_keys_page (void)
   labels = at_reader_list (reader, "label");
   g_assert_nonnull (strstr (labels, "Added \u2068" BOB "\u2069."));
   g_assert_null (strstr (labels, "No key matches the search."));
-  g_assert_nonnull (find_row_titled (page, "\u2068Bob\u2069"));
+  g_assert_nonnull (at_find_action_row (page, "\u2068Bob\u2069"));
 
   /* Closed while a lookup runs: it ends, and nothing is left to call. */
   hkp_server_set_hang (server, TRUE);
@@ -518,12 +448,12 @@ test_one_of_two (void)
 
   /* Dave's row's button: found by its accessible name, as the reader
    * would reach it. */
-  for (GtkWidget *row = find_widget (box, GTK_TYPE_LIST_BOX_ROW); row;
+  for (GtkWidget *row = at_find_widget (box, GTK_TYPE_LIST_BOX_ROW); row;
        row = gtk_widget_get_next_sibling (row))
-    for (GtkWidget *w = find_widget (row, GTK_TYPE_LABEL); w;
+    for (GtkWidget *w = at_find_widget (row, GTK_TYPE_LABEL); w;
          w = gtk_widget_get_next_sibling (w))
       if (GTK_IS_LABEL (w) && strstr (gtk_label_get_text (GTK_LABEL (w)), dave_grouped))
-        button = find_widget (row, GTK_TYPE_BUTTON);
+        button = at_find_widget (row, GTK_TYPE_BUTTON);
   g_assert_nonnull (button);
   g_signal_emit_by_name (button, "clicked");
   g_assert_true (at_wait_until (not_busy, box, WAIT_MS));
