@@ -365,6 +365,12 @@ at_application (void)
 }
 
 PadlockWindow *
+at_app_window (void)
+{
+  return padlock_application_get_window (at_application ());
+}
+
+PadlockWindow *
 at_new_window (void)
 {
   PadlockApplication *app = at_application ();
@@ -552,6 +558,82 @@ at_find_button (GtkWidget  *root,
   GtkWidget *button = find_button (root, text, TRUE);
 
   return button ? button : find_button (root, text, FALSE);
+}
+
+static gboolean
+has_toplevel (gpointer type)
+{
+  return at_find_toplevel ((GType) GPOINTER_TO_SIZE (type)) != NULL;
+}
+
+GtkWindow *
+at_wait_toplevel (GType type,
+                  guint timeout_ms)
+{
+  g_assert_true (at_wait_until (has_toplevel, GSIZE_TO_POINTER (type), timeout_ms));
+  return at_find_toplevel (type);
+}
+
+typedef struct
+{
+  GtkWidget *root;
+  const char *text;
+} ButtonWait;
+
+static gboolean
+button_ready (gpointer data)
+{
+  ButtonWait *wait = data;
+  GtkWidget *button = at_find_button (wait->root, wait->text);
+
+  return button && gtk_widget_get_sensitive (button);
+}
+
+void
+at_click_button (GtkWidget  *root,
+                 const char *text,
+                 guint       timeout_ms)
+{
+  ButtonWait wait = { root, text };
+
+  if (!at_wait_until (button_ready, &wait, timeout_ms))
+    g_error ("no button \"%s\" to click (%s)", text,
+             at_find_button (root, text) ? "not sensitive" : "not shown");
+  g_signal_emit_by_name (at_find_button (root, text), "clicked");
+}
+
+typedef struct
+{
+  char *text;
+  gboolean done;
+} ClipboardRead;
+
+static void
+on_clipboard_text (GObject      *source,
+                   GAsyncResult *result,
+                   gpointer      data)
+{
+  ClipboardRead *read = data;
+
+  read->text = gdk_clipboard_read_text_finish (GDK_CLIPBOARD (source), result, NULL);
+  read->done = TRUE;
+}
+
+static gboolean
+clipboard_read (gpointer data)
+{
+  return ((ClipboardRead *) data)->done;
+}
+
+char *
+at_clipboard_text (GtkWidget *widget)
+{
+  ClipboardRead read = { NULL, FALSE };
+
+  gdk_clipboard_read_text_async (gtk_widget_get_clipboard (widget), NULL,
+                                 on_clipboard_text, &read);
+  g_assert_true (at_wait_until (clipboard_read, &read, 120 * 1000));
+  return read.text;
 }
 
 GtkWidget *

@@ -88,6 +88,8 @@ int       at_run_batch         (const char        *gnupghome,
 
 /* gtk_init, the application registered (once) and its window shown. */
 PadlockApplication      *at_application   (void);
+/* The application's window (padlock_application_get_window). */
+PadlockWindow           *at_app_window    (void);
 PadlockWindow           *at_new_window    (void);
 /* Destroys WINDOW and lets the main loop take it in. */
 void                     at_close_window  (PadlockWindow      *window);
@@ -129,6 +131,17 @@ GtkWidget               *at_find_widget   (GtkWidget          *root,
  * when none. */
 GtkWidget               *at_find_button   (GtkWidget          *root,
                                            const char         *text);
+/* Waits up to TIMEOUT_MS for a toplevel of TYPE: it (the test fails
+ * when none comes). */
+GtkWindow               *at_wait_toplevel (GType               type,
+                                           guint               timeout_ms);
+/* Waits up to TIMEOUT_MS for the button at_find_button finds under ROOT
+ * for TEXT, and for it to be sensitive, then clicks it. */
+void                     at_click_button  (GtkWidget          *root,
+                                           const char         *text,
+                                           guint               timeout_ms);
+/* The text on WIDGET's clipboard, as another application would read it. */
+char                    *at_clipboard_text (GtkWidget         *widget);
 /* The first AdwActionRow under ROOT whose title holds TEXT, or NULL. */
 GtkWidget               *at_find_action_row (GtkWidget        *root,
                                              const char       *text);

@@ -43,98 +43,6 @@ static char *carol_fpr;
 static HkpServer *server;
 static AtReader *reader;
 
-static PadlockWindow *
-app_window (void)
-{
-  return padlock_application_get_window (at_application ());
-}
-
-/* What the reader lists of ROLE with TEXT in it, within WAIT_MS. */
-static char *
-wait_seen (const char *role, const char *text)
-{
-  return at_reader_wait_for (reader, role, text, WAIT_MS);
-}
-
-static gboolean
-has_toplevel (gpointer type)
-{
-  return at_find_toplevel ((GType) GPOINTER_TO_SIZE (type)) != NULL;
-}
-
-static GtkWidget *
-wait_toplevel (GType type)
-{
-  g_assert_true (at_wait_until (has_toplevel, GSIZE_TO_POINTER (type), WAIT_MS));
-  return GTK_WIDGET (at_find_toplevel (type));
-}
-
-static gboolean
-is_sensitive (gpointer widget)
-{
-  return gtk_widget_get_sensitive (widget);
-}
-
-typedef struct
-{
-  GtkWidget *root;
-  const char *prefix;
-} Wanted;
-
-static gboolean
-button_shown (gpointer data)
-{
-  Wanted *wanted = data;
-
-  return at_find_button (wanted->root, wanted->prefix) != NULL;
-}
-
-/* Clicks the button under ROOT whose label starts with PREFIX, once it
- * is shown. */
-static void
-click (GtkWidget *root, const char *prefix)
-{
-  Wanted wanted = { root, prefix };
-  GtkWidget *button;
-
-  g_assert_true (at_wait_until (button_shown, &wanted, WAIT_MS));
-  button = at_find_button (root, prefix);
-  g_assert_true (at_wait_until (is_sensitive, button, WAIT_MS));
-  g_signal_emit_by_name (button, "clicked");
-}
-
-typedef struct
-{
-  char *text;
-  gboolean done;
-} ClipboardRead;
-
-static void
-on_clipboard_text (GObject *source, GAsyncResult *result, gpointer data)
-{
-  ClipboardRead *read = data;
-
-  read->text = gdk_clipboard_read_text_finish (GDK_CLIPBOARD (source), result, NULL);
-  read->done = TRUE;
-}
-
-static gboolean
-clipboard_read (gpointer data)
-{
-  return ((ClipboardRead *) data)->done;
-}
-
-static char *
-clipboard_text (GtkWidget *widget)
-{
-  ClipboardRead read = { NULL, FALSE };
-
-  gdk_clipboard_read_text_async (gtk_widget_get_clipboard (widget), NULL,
-                                 on_clipboard_text, &read);
-  g_assert_true (at_wait_until (clipboard_read, &read, WAIT_MS));
-  return read.text;
-}
-
 static gboolean
 user_has (const char *fpr)
 {
@@ -181,16 +89,17 @@ create_key (PadlockWindow *window)
   PadlockCreateKeyDialog *dialog;
   char *fpr;
 
-  g_free (wait_seen ("push button", "Create Your Key"));
+  g_free (at_reader_wait_for (reader, "push button", "Create Your Key", WAIT_MS));
   gtk_widget_activate (GTK_WIDGET (window->create_key_button));
-  dialog = PADLOCK_CREATE_KEY_DIALOG (wait_toplevel (PADLOCK_TYPE_CREATE_KEY_DIALOG));
+  dialog = PADLOCK_CREATE_KEY_DIALOG (at_wait_toplevel (PADLOCK_TYPE_CREATE_KEY_DIALOG, WAIT_MS));
   gtk_editable_set_text (GTK_EDITABLE (dialog->name_row), "Alice Example");
   gtk_editable_set_text (GTK_EDITABLE (dialog->email_row), "alice@example.invalid");
-  g_assert_true (at_wait_until (is_sensitive, dialog->create_button, WAIT_MS));
+  g_assert_true (at_wait_until ((gboolean (*) (gpointer)) gtk_widget_get_sensitive,
+                                dialog->create_button, WAIT_MS));
   tg_home_set_pinentry (home, PASSPHRASE);
   gtk_widget_activate (GTK_WIDGET (dialog->create_button));
-  g_free (wait_seen ("label", "revocation certificate"));
-  g_free (wait_seen ("label", "Your key is made"));
+  g_free (at_reader_wait_for (reader, "label", "revocation certificate", WAIT_MS));
+  g_free (at_reader_wait_for (reader, "label", "Your key is made", WAIT_MS));
   fpr = g_strdup (padlock_create_key_dialog_get_fingerprint (dialog));
   g_assert_nonnull (fpr);
   g_assert_cmpuint (tg_colon_records (home, "--list-secret-keys", fpr, "sec")->len,
@@ -201,13 +110,13 @@ create_key (PadlockWindow *window)
   gtk_widget_activate (GTK_WIDGET (dialog->share_button));
   {
     PadlockMyKeyWindow *key_window =
-      PADLOCK_MY_KEY_WINDOW (wait_toplevel (PADLOCK_TYPE_MY_KEY_WINDOW));
+      PADLOCK_MY_KEY_WINDOW (at_wait_toplevel (PADLOCK_TYPE_MY_KEY_WINDOW, WAIT_MS));
     g_autofree char *copied = NULL;
     g_autoptr (GBytes) armor = NULL;
 
     gtk_widget_activate (GTK_WIDGET (key_window->copy_button));
-    g_free (wait_seen ("label", "Public key copied"));
-    copied = clipboard_text (GTK_WIDGET (key_window));
+    g_free (at_reader_wait_for (reader, "label", "Public key copied", WAIT_MS));
+    copied = at_clipboard_text (GTK_WIDGET (key_window));
     g_assert_true (g_str_has_prefix (copied, "-----BEGIN PGP PUBLIC KEY BLOCK-----"));
     armor = g_bytes_new (copied, strlen (copied));
     g_assert_cmpint (tg_gpg (bob_home, NULL, armor, NULL, "--import", NULL), ==, 0);
@@ -237,7 +146,7 @@ paste_carol (PadlockWindow *window)
   at_focus_window (GTK_WINDOW (window));
   at_reader_key (reader, "Control+v");
   g_assert_nonnull (strstr (at_wait_notice (window), "Added " FSI CAROL PDI));
-  g_free (wait_seen ("label", "Added " FSI CAROL PDI));
+  g_free (at_reader_wait_for (reader, "label", "Added " FSI CAROL PDI, WAIT_MS));
   g_assert_true (user_has (carol_fpr));
 }
 
@@ -258,15 +167,15 @@ look_up_bob (PadlockWindow *window)
                    ==, "keys");
   g_assert_false (user_has (bob_fpr));
   gtk_editable_set_text (GTK_EDITABLE (entry), BOB_EMAIL);
-  g_free (wait_seen ("push button", "Search on the Internet for " BOB_EMAIL));
+  g_free (at_reader_wait_for (reader, "push button", "Search on the Internet for " BOB_EMAIL, WAIT_MS));
   g_assert_cmpuint (hkp_server_requests (server), ==, 0);
-  click (page, "Search on the Internet for " BOB_EMAIL);
+  at_click_button (page, "Search on the Internet for " BOB_EMAIL, WAIT_MS);
   g_assert_true (at_wait_until (not_busy, box, WAIT_MS));
-  g_free (wait_seen ("label", said_fpr));
+  g_free (at_reader_wait_for (reader, "label", said_fpr, WAIT_MS));
   g_assert_false (user_has (bob_fpr));
-  click (page, "Import");
+  at_click_button (page, "Import", WAIT_MS);
   g_assert_true (at_wait_until (not_busy, box, WAIT_MS));
-  g_free (wait_seen ("label", "Added " FSI BOB PDI));
+  g_free (at_reader_wait_for (reader, "label", "Added " FSI BOB PDI, WAIT_MS));
   g_assert_true (user_has (bob_fpr));
   gtk_editable_set_text (GTK_EDITABLE (entry), "");
 }
@@ -292,11 +201,11 @@ verify_bob (PadlockWindow *window, const char *alice_fpr)
   g_assert_cmpstr (before, !=, "f");
   g_assert_true (at_wait_until (bob_listed, keys, WAIT_MS));
   g_assert_true (gtk_widget_activate (at_find_action_row (keys, FSI "Bob" PDI)));
-  page = wait_toplevel (PADLOCK_TYPE_PERSON_PAGE);
-  g_free (wait_seen ("label", grouped));
+  page = GTK_WIDGET (at_wait_toplevel (PADLOCK_TYPE_PERSON_PAGE, WAIT_MS));
+  g_free (at_reader_wait_for (reader, "label", grouped, WAIT_MS));
   tg_home_set_pinentry (home, PASSPHRASE);
-  click (page, "I Compared the Fingerprint with " FSI "Bob");
-  g_free (wait_seen ("push button", "Forget Verification"));
+  at_click_button (page, "I Compared the Fingerprint with " FSI "Bob", WAIT_MS);
+  g_free (at_reader_wait_for (reader, "push button", "Forget Verification", WAIT_MS));
   after = validity_of (bob_fpr);
   g_assert_cmpstr (after, ==, "f");
   g_assert_cmpstr (validity_of (alice_fpr), ==, "u");
@@ -337,7 +246,7 @@ encrypt_to_bob (PadlockWindow *window, const char *dir)
   at_settle (200);
   g_assert_false (gtk_widget_get_visible (people->warning_box));
   g_assert_cmpuint (people->chosen->len, ==, 1);
-  g_free (wait_seen ("label", "Who can open it: " FSI BOB PDI));
+  g_free (at_reader_wait_for (reader, "label", "Who can open it: " FSI BOB PDI, WAIT_MS));
   g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (dialog->ok_button)));
   tg_home_set_pinentry (home, PASSPHRASE);
   g_object_ref (dialog);
@@ -348,7 +257,7 @@ encrypt_to_bob (PadlockWindow *window, const char *dir)
   g_assert_cmpint (padlock_job_get_state (at_find_job (window, in)), ==,
                    PADLOCK_JOB_DONE);
   /* The row, as a screen reader reads it: signed, and for whom. */
-  row = wait_seen ("label", "Signed as " FSI "Alice Example" PDI);
+  row = at_reader_wait_for (reader, "label", "Signed as " FSI "Alice Example" PDI, WAIT_MS);
   g_assert_nonnull (strstr (row, "Bob"));
   return g_strconcat (in, ".gpg", NULL);
 }
@@ -357,7 +266,7 @@ encrypt_to_bob (PadlockWindow *window, const char *dir)
 static void
 test_first_start (void)
 {
-  PadlockWindow *window = app_window ();
+  PadlockWindow *window = at_app_window ();
   g_autofree char *dir = tu_new_dir ("first-start");
   g_autofree char *alice_fpr = NULL;
   g_autofree char *message = NULL;
@@ -426,7 +335,7 @@ main (int argc, char **argv)
   tg_home_use_keyserver (home, server);
   g_setenv ("GNUPGHOME", home->dir, TRUE);
   at_application ();
-  gtk_window_present (GTK_WINDOW (app_window ()));
+  gtk_window_present (GTK_WINDOW (at_app_window ()));
   at_settle (200);
   reader = at_reader_new ();
   g_test_add_func ("/first-start/walk", test_first_start);

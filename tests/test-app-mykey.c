@@ -21,63 +21,6 @@
 static TgHome *home;
 static AtReader *reader;
 
-static PadlockWindow *
-app_window (void)
-{
-  return padlock_application_get_window (at_application ());
-}
-
-static char *
-wait_seen (const char *role, const char *text)
-{
-  return at_reader_wait_for (reader, role, text, WAIT_MS);
-}
-
-static gboolean
-has_toplevel (gpointer type)
-{
-  return at_find_toplevel ((GType) GPOINTER_TO_SIZE (type)) != NULL;
-}
-
-static GtkWidget *
-wait_toplevel (GType type)
-{
-  g_assert_true (at_wait_until (has_toplevel, GSIZE_TO_POINTER (type), WAIT_MS));
-  return GTK_WIDGET (at_find_toplevel (type));
-}
-
-typedef struct
-{
-  char *text;
-  gboolean done;
-} ClipboardRead;
-
-static void
-on_clipboard_text (GObject *source, GAsyncResult *result, gpointer data)
-{
-  ClipboardRead *read = data;
-
-  read->text = gdk_clipboard_read_text_finish (GDK_CLIPBOARD (source), result, NULL);
-  read->done = TRUE;
-}
-
-static gboolean
-clipboard_read (gpointer data)
-{
-  return ((ClipboardRead *) data)->done;
-}
-
-static char *
-clipboard_text (GtkWidget *widget)
-{
-  ClipboardRead read = { NULL, FALSE };
-
-  gdk_clipboard_read_text_async (gtk_widget_get_clipboard (widget), NULL,
-                                 on_clipboard_text, &read);
-  g_assert_true (at_wait_until (clipboard_read, &read, WAIT_MS));
-  return read.text;
-}
-
 /* Empty home → "Create Your Key" → name and email → the pinentry gives
  * the passphrase → "Your key is made", the fingerprint and where the
  * revocation certificate is; gpg -K lists it; Share → the key's window;
@@ -85,7 +28,7 @@ clipboard_text (GtkWidget *widget)
 static void
 test_create_and_share (void)
 {
-  PadlockWindow *window = app_window ();
+  PadlockWindow *window = at_app_window ();
   PadlockCreateKeyDialog *dialog;
   PadlockMyKeyWindow *key_window;
   g_autoptr (GPtrArray) sec = NULL, uid = NULL;
@@ -93,9 +36,9 @@ test_create_and_share (void)
   g_autofree char *fpr = NULL;
   char *seen;
 
-  g_free (wait_seen ("push button", "Create Your Key"));
+  g_free (at_reader_wait_for (reader, "push button", "Create Your Key", WAIT_MS));
   gtk_widget_activate (GTK_WIDGET (window->create_key_button));
-  dialog = PADLOCK_CREATE_KEY_DIALOG (wait_toplevel (PADLOCK_TYPE_CREATE_KEY_DIALOG));
+  dialog = PADLOCK_CREATE_KEY_DIALOG (at_wait_toplevel (PADLOCK_TYPE_CREATE_KEY_DIALOG, WAIT_MS));
   g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (dialog->create_button)));
   gtk_editable_set_text (GTK_EDITABLE (dialog->name_row), "Alice Example");
   gtk_editable_set_text (GTK_EDITABLE (dialog->email_row), "alice@example");
@@ -110,16 +53,16 @@ test_create_and_share (void)
 
   tg_home_set_pinentry (home, PASSPHRASE);
   gtk_widget_activate (GTK_WIDGET (dialog->create_button));
-  seen = wait_seen ("label", "revocation certificate");
+  seen = at_reader_wait_for (reader, "label", "revocation certificate", WAIT_MS);
   g_assert_nonnull (padlock_create_key_dialog_get_fingerprint (dialog));
   fpr = g_strdup (padlock_create_key_dialog_get_fingerprint (dialog));
   rev = g_strdup_printf ("%s/openpgp-revocs.d/%s.rev", home->dir, fpr);
   g_assert_nonnull (strstr (seen, rev));
   g_assert_true (g_file_test (rev, G_FILE_TEST_IS_REGULAR));
   g_free (seen);
-  g_free (wait_seen ("label", "Your key is made"));
+  g_free (at_reader_wait_for (reader, "label", "Your key is made", WAIT_MS));
   groups = g_strdup_printf ("%.4s %.4s", fpr, fpr + 4);
-  g_free (wait_seen ("label", groups));
+  g_free (at_reader_wait_for (reader, "label", groups, WAIT_MS));
   at_screenshot (GTK_WIDGET (dialog), "create-key-done");
 
   sec = tg_colon_records (home, "--list-secret-keys", fpr, "sec");
@@ -130,10 +73,10 @@ test_create_and_share (void)
   at_reader_wait_gone (reader, "push button", "Create Your Key", WAIT_MS);
 
   gtk_widget_activate (GTK_WIDGET (dialog->share_button));
-  key_window = PADLOCK_MY_KEY_WINDOW (wait_toplevel (PADLOCK_TYPE_MY_KEY_WINDOW));
-  g_free (wait_seen ("label", groups));
-  g_free (wait_seen ("label", "Alice Example"));
-  g_free (wait_seen ("label", "Expires on"));
+  key_window = PADLOCK_MY_KEY_WINDOW (at_wait_toplevel (PADLOCK_TYPE_MY_KEY_WINDOW, WAIT_MS));
+  g_free (at_reader_wait_for (reader, "label", groups, WAIT_MS));
+  g_free (at_reader_wait_for (reader, "label", "Alice Example", WAIT_MS));
+  g_free (at_reader_wait_for (reader, "label", "Expires on", WAIT_MS));
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (key_window->extend_button)));
   /* A screen reader reads each button by its name, once (issue 37 §4). */
   {
@@ -141,14 +84,14 @@ test_create_and_share (void)
 
     for (guint i = 0; i < G_N_ELEMENTS (names); i++)
       {
-        g_autofree char *name = wait_seen ("push button", names[i]);
+        g_autofree char *name = at_reader_wait_for (reader, "push button", names[i], WAIT_MS);
 
         g_assert_cmpstr (name, ==, names[i]);
       }
   }
   gtk_widget_activate (GTK_WIDGET (key_window->copy_button));
-  g_free (wait_seen ("label", "Public key copied"));
-  copied = clipboard_text (GTK_WIDGET (key_window));
+  g_free (at_reader_wait_for (reader, "label", "Public key copied", WAIT_MS));
+  copied = at_clipboard_text (GTK_WIDGET (key_window));
   g_assert_nonnull (copied);
   g_assert_true (g_str_has_prefix (copied, "-----BEGIN PGP PUBLIC KEY BLOCK-----"));
   at_screenshot (GTK_WIDGET (key_window), "my-key");
@@ -175,15 +118,15 @@ test_create_and_share (void)
 static void
 test_expiry_banner (void)
 {
-  PadlockWindow *window = app_window ();
+  PadlockWindow *window = at_app_window ();
   gint64 now = g_get_real_time () / G_USEC_PER_SEC;
   g_autofree char *fpr = tg_gen_key (home, "Soon <soon@example.org>", "ed25519",
                                      "cert,sign", "20d", PASSPHRASE, NULL);
   g_autoptr (GPtrArray) pub = NULL, sub = NULL;
 
   tg_add_key (home, fpr, "cv25519", "encr", "20d", PASSPHRASE, NULL);
-  g_free (wait_seen ("label", "Your key Soon <soon@example.org> expires on"));
-  g_free (wait_seen ("push button", "Extend by 2 Years"));
+  g_free (at_reader_wait_for (reader, "label", "Your key Soon <soon@example.org> expires on", WAIT_MS));
+  g_free (at_reader_wait_for (reader, "push button", "Extend by 2 Years", WAIT_MS));
   at_screenshot (GTK_WIDGET (window), "my-key-expiring");
 
   tg_gpgconf (home, "--reload", "gpg-agent");
@@ -212,7 +155,7 @@ main (int argc, char **argv)
   /* The application's keyring and agent are GNUPGHOME's. */
   g_setenv ("GNUPGHOME", home->dir, TRUE);
   at_application ();
-  gtk_window_present (GTK_WINDOW (app_window ()));
+  gtk_window_present (GTK_WINDOW (at_app_window ()));
   at_settle (200);
   reader = at_reader_new ();
   g_test_add_func ("/app-mykey/create-and-share", test_create_and_share);

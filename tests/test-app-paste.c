@@ -63,12 +63,6 @@ gpg_has (const char *fpr, gboolean secret)
                  fpr, NULL) == 0;
 }
 
-static PadlockWindow *
-app_window (void)
-{
-  return padlock_application_get_window (at_application ());
-}
-
 /* The reader sees an object of ROLE whose name holds TEXT. */
 static void
 wait_role (const char *role, const char *text)
@@ -79,7 +73,7 @@ wait_role (const char *role, const char *text)
 static void
 set_clipboard_text (const char *text)
 {
-  gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (app_window ())), text);
+  gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (at_app_window ())), text);
 }
 
 /* Ctrl+V, pressed on the keyboard as the reader does, in the window;
@@ -87,7 +81,7 @@ set_clipboard_text (const char *text)
 static const char *
 press_paste (void)
 {
-  PadlockWindow *window = app_window ();
+  PadlockWindow *window = at_app_window ();
 
   g_autofree char *focus = NULL;
 
@@ -105,7 +99,7 @@ press_paste (void)
 static void
 test_ctrl_v_adds_bob (void)
 {
-  PadlockWindow *window = app_window ();
+  PadlockWindow *window = at_app_window ();
   g_autofree char *bob = armored (bob_fpr, FALSE);
   g_autofree char *mail = g_strconcat ("Hi, here is my key:\n\n", bob, "\nBob\n", NULL);
   const char *said;
@@ -136,7 +130,7 @@ test_ctrl_v_adds_bob (void)
 static void
 test_entry_keeps_ctrl_v (void)
 {
-  PadlockWindow *window = app_window ();
+  PadlockWindow *window = at_app_window ();
   GtkWidget *entry;
 
   at_focus_window (GTK_WINDOW (window));
@@ -161,7 +155,7 @@ test_entry_keeps_ctrl_v (void)
 static void
 test_not_a_key (void)
 {
-  PadlockWindow *window = app_window ();
+  PadlockWindow *window = at_app_window ();
   g_autofree char *secret = armored (erin_fpr, TRUE);
   const char *said;
 
@@ -190,8 +184,8 @@ test_not_a_key (void)
 static gboolean
 has_job (gpointer data)
 {
-  return g_list_model_get_n_items (G_LIST_MODEL (app_window ()->queue)) > 0
-         || app_window ()->dialog != NULL;
+  return g_list_model_get_n_items (G_LIST_MODEL (at_app_window ()->queue)) > 0
+         || at_app_window ()->dialog != NULL;
 }
 
 /* Files on the clipboard go where dropped files go: here a plain file
@@ -199,7 +193,7 @@ has_job (gpointer data)
 static void
 test_files (void)
 {
-  PadlockWindow *window = app_window ();
+  PadlockWindow *window = at_app_window ();
   g_autofree char *dir = tu_new_dir ("paste-files");
   g_autofree char *path = g_build_filename (dir, "notes.txt", NULL);
   g_autoptr(GFile) file = g_file_new_for_path (path);
@@ -229,7 +223,7 @@ test_files (void)
 static gboolean
 hint_holds (gpointer data)
 {
-  PadlockPeople *people = PADLOCK_PEOPLE (app_window ()->dialog->people);
+  PadlockPeople *people = PADLOCK_PEOPLE (at_app_window ()->dialog->people);
 
   return gtk_widget_get_visible (GTK_WIDGET (people->import_hint_label))
          && strstr (gtk_label_get_text (people->import_hint_label), data);
@@ -267,7 +261,7 @@ import_in_dialog (PadlockPeople *people, const char *fpr, const char *name)
 static void
 test_dialog_imports_two (void)
 {
-  PadlockWindow *window = app_window ();
+  PadlockWindow *window = at_app_window ();
   g_autofree char *dir = tu_new_dir ("paste-dialog");
   g_autofree char *path = g_build_filename (dir, "minutes.txt", NULL);
   const char *paths[] = { path, NULL };
@@ -324,7 +318,7 @@ has_chooser (gpointer data)
 static void
 test_add_key_files (void)
 {
-  PadlockWindow *window = app_window ();
+  PadlockWindow *window = at_app_window ();
   g_autofree char *dir = tu_new_dir ("paste-add");
   g_autofree char *erin_path = g_build_filename (dir, "erin.asc", NULL);
   g_autofree char *junk_path = g_build_filename (dir, "junk.asc", NULL);
@@ -372,7 +366,7 @@ test_add_key_files (void)
 static void
 test_drop_secret_key (void)
 {
-  PadlockWindow *window = app_window ();
+  PadlockWindow *window = at_app_window ();
   g_autofree char *dir = tu_new_dir ("paste-drop-secret");
   g_autofree char *path = g_build_filename (dir, "erin-secret.asc", NULL);
   g_autofree char *secret = armored (erin_fpr, TRUE);
@@ -400,7 +394,7 @@ test_drop_secret_key (void)
 static void
 test_shortcuts_window (void)
 {
-  PadlockWindow *window = app_window ();
+  PadlockWindow *window = at_app_window ();
   g_autofree char *text = NULL;
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window),
@@ -425,12 +419,12 @@ main (int argc, char **argv)
   g_setenv ("GNUPGHOME", home->dir, TRUE);
   make_keys ();
   at_application ();
-  gtk_window_present (GTK_WINDOW (app_window ()));
+  gtk_window_present (GTK_WINDOW (at_app_window ()));
   at_settle (200);
   /* The keyring, read before the first paste (the window asks for it
    * when needed; a paste does too). */
   g_assert_true (at_wait_until (at_keyring_loaded,
-                                padlock_window_keys_get_keyring (app_window ()),
+                                padlock_window_keys_get_keyring (at_app_window ()),
                                 WAIT_MS));
   reader = at_reader_new ();
   g_test_add_func ("/paste/ctrl-v-adds-bob", test_ctrl_v_adds_bob);

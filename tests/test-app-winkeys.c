@@ -58,12 +58,6 @@ gpg_encrypt (const char *dir, const char *name, const char *text,
                           symmetric ? SKESK_PASSPHRASE : NULL, r, NULL);
 }
 
-static PadlockWindow *
-app_window (void)
-{
-  return padlock_application_get_window (at_application ());
-}
-
 /* As the user clears the list: the header's graph and peak go too. */
 static void
 clear_window (PadlockWindow *window)
@@ -94,7 +88,7 @@ test_open_mine (void)
   g_autofree char *dir = tu_new_dir ("winkeys-open");
   g_autofree char *path = gpg_encrypt (dir, "letter.txt", "dear Alice\n",
                                        FALSE, alice_fpr);
-  PadlockWindow *window = app_window ();
+  PadlockWindow *window = at_app_window ();
   guint asked;
 
   clear_window (window);
@@ -185,7 +179,7 @@ test_waiting_and_cancel (void)
   g_autofree char *dir = tu_new_dir ("winkeys-waiting");
   g_autofree char *path = gpg_encrypt (dir, "waiting.txt", "never\n", FALSE,
                                        alice_fpr);
-  PadlockWindow *window = app_window ();
+  PadlockWindow *window = at_app_window ();
   LabelWait wait = { "Waiting for the passphrase of Alice "
                      "<alice@example.org> (0x", NULL };
   PadlockJob *job;
@@ -229,7 +223,7 @@ test_sign_waiting_and_cancel (void)
   g_autofree char *dir = tu_new_dir ("winkeys-sign-waiting");
   g_autofree char *plain = g_build_filename (dir, "memo.txt", NULL);
   const char *paths[] = { plain, NULL };
-  PadlockWindow *window = app_window ();
+  PadlockWindow *window = at_app_window ();
   PadlockPassphraseDialog *dialog;
   LabelWait wait = { "Waiting for the passphrase of Alice "
                      "<alice@example.org> (0x", NULL };
@@ -273,7 +267,7 @@ test_sign_files (void)
   g_autoptr(GFile) fb = g_file_new_for_path (b);
   g_autoptr(GFile) fsub = NULL;
   GFile *files[3];
-  PadlockWindow *window = app_window ();
+  PadlockWindow *window = at_app_window ();
   LabelWait wait = { "Signed ", NULL };
   g_autofree char *listing = NULL;
   guint asked;
@@ -375,7 +369,7 @@ test_checksum_list (void)
   g_autoptr(GBytes) status = NULL;
   GFile *files[] = { fa, fn, fs };
   GFile *apart[] = { fa, fc };
-  PadlockWindow *window = app_window ();
+  PadlockWindow *window = at_app_window ();
   PadlockJob *job;
   guint asked, n_jobs;
   int code = -1;
@@ -455,7 +449,7 @@ test_mixed_drop (void)
   g_autofree char *bob = gpg_encrypt (dir, "bob.txt", "bob only\n", FALSE,
                                       bob_fpr);
   const char *paths[] = { mine, pw, bobpw, bob, NULL };
-  PadlockWindow *window = app_window ();
+  PadlockWindow *window = at_app_window ();
   PadlockPassphraseDialog *dialog;
   const GError *error;
   PadlockJob *bob_job;
@@ -504,7 +498,7 @@ test_keys_then_passphrase (void)
   g_autofree char *both = gpg_encrypt (dir, "both.txt", "either\n", TRUE,
                                        alice_fpr);
   const char *paths[] = { both, NULL };
-  PadlockWindow *window = app_window ();
+  PadlockWindow *window = at_app_window ();
   PadlockPassphraseDialog *dialog;
 
   clear_window (window);
@@ -541,7 +535,7 @@ test_import_row (void)
   g_autofree char *asc = g_build_filename (dir, "erin.asc", NULL);
   g_autoptr(GBytes) cert = NULL;
   const char *paths[] = { asc, NULL };
-  PadlockWindow *window = app_window ();
+  PadlockWindow *window = at_app_window ();
   LabelWait offer = { "Import Erin <erin@example.org> (0x", NULL };
   LabelWait added = { "Added \u2068Erin <erin@example.org>\u2069.", NULL };
   AdwActionRow *row;
@@ -585,7 +579,7 @@ test_wrong_then_retry (void)
   g_autofree char *dir = tu_new_dir ("winkeys-retry");
   g_autofree char *path = gpg_encrypt (dir, "retry.txt", "second time\n", FALSE,
                                        alice_fpr);
-  PadlockWindow *window = app_window ();
+  PadlockWindow *window = at_app_window ();
   PadlockJob *job;
 
   clear_window (window);
@@ -621,7 +615,7 @@ main (int argc, char **argv)
   g_setenv ("GNUPGHOME", home->dir, TRUE);
   make_keys ();
   at_application ();
-  gtk_window_present (GTK_WINDOW (app_window ()));
+  gtk_window_present (GTK_WINDOW (at_app_window ()));
   at_settle (200);
   reader = at_reader_new ();
   g_test_add_func ("/winkeys/open-mine", test_open_mine);

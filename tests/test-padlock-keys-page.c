@@ -38,12 +38,6 @@ make_keys (void)
                                     "ed25519", "cv25519", "never", NULL);
 }
 
-static PadlockWindow *
-app_window (void)
-{
-  return padlock_application_get_window (at_application ());
-}
-
 /* The reader sees an object of ROLE whose name (a label's text) holds
  * TEXT (PRESENT), or none (!PRESENT). */
 static void
@@ -142,7 +136,7 @@ assert_batch_verdict (const char *word)
 static void
 test_shortcut_and_sections (void)
 {
-  PadlockWindow *window = app_window ();
+  PadlockWindow *window = at_app_window ();
 
   g_assert_cmpstr (adw_view_stack_get_visible_child_name (window->view_stack),
                    ==, "files");
@@ -163,7 +157,7 @@ test_shortcut_and_sections (void)
 static void
 test_search (void)
 {
-  PadlockWindow *window = app_window ();
+  PadlockWindow *window = at_app_window ();
   GtkWidget *entry;
   g_autoptr(GPtrArray) entries = g_ptr_array_new ();
 
@@ -182,7 +176,7 @@ test_search (void)
 static void
 test_verify_and_forget (void)
 {
-  PadlockWindow *window = app_window ();
+  PadlockWindow *window = at_app_window ();
   GtkWidget *row;
   GtkWindow *page;
   g_autofree char *grouped = NULL;
@@ -259,7 +253,7 @@ opened_verdict (PadlockWindow *window, const char *path)
 static void
 test_verify_from_row (void)
 {
-  PadlockWindow *window = app_window ();
+  PadlockWindow *window = at_app_window ();
   g_autofree char *dir = tu_new_dir ("keys-page-row");
   g_autofree char *path = g_build_filename (dir, "note.txt.asc", NULL);
   g_autofree char *signed_text = tg_clearsign (carol_home, carol_fpr,
@@ -296,7 +290,7 @@ test_verify_from_row (void)
 static void
 test_remove (void)
 {
-  PadlockWindow *window = app_window ();
+  PadlockWindow *window = at_app_window ();
   GtkWindow *page;
   GtkWindow *dialog;
 
@@ -345,7 +339,7 @@ main (int argc, char **argv)
   g_setenv ("GNUPGHOME", home->dir, TRUE);
   make_keys ();
   at_application ();
-  gtk_window_present (GTK_WINDOW (app_window ()));
+  gtk_window_present (GTK_WINDOW (at_app_window ()));
   at_settle (200);
   reader = at_reader_new ();
   g_test_add_func ("/keys-page/shortcut-and-sections", test_shortcut_and_sections);

@@ -56,33 +56,6 @@ user_has_bob (void)
                  bob_fpr, NULL) == 0;
 }
 
-typedef struct
-{
-  GtkWidget  *root;
-  const char *name;
-} Wanted;
-
-static gboolean
-button_shown (gpointer data)
-{
-  Wanted *wanted = data;
-
-  return at_find_button (wanted->root, wanted->name) != NULL;
-}
-
-/* Clicks the button named NAME, once it is shown. */
-static void
-click (GtkWidget *root, const char *name)
-{
-  Wanted wanted = { root, name };
-  GtkWidget *button;
-
-  g_assert_true (at_wait_until (button_shown, &wanted, WAIT_MS));
-  button = at_find_button (root, name);
-  g_assert_true (gtk_widget_get_sensitive (button));
-  g_signal_emit_by_name (button, "clicked");
-}
-
 static gboolean
 not_busy (gpointer box)
 {
@@ -151,7 +124,7 @@ test_people (void)
   g_assert_cmpuint (hkp_server_requests (server), ==, 0);
 
   start = g_get_monotonic_time ();
-  click (GTK_WIDGET (people), offer);
+  at_click_button (GTK_WIDGET (people), offer, WAIT_MS);
   g_assert_true (padlock_lookup_box_is_busy (people->lookup_box));
   g_assert_true (at_wait_until (not_busy, people->lookup_box, WAIT_MS));
   g_test_message ("found in %.2f s",
@@ -170,7 +143,7 @@ test_people (void)
   at_screenshot (window, "lookup-found");
 
   /* The user's click. */
-  click (GTK_WIDGET (people), "Import");
+  at_click_button (GTK_WIDGET (people), "Import", WAIT_MS);
   g_assert_true (at_wait_until (not_busy, people->lookup_box, WAIT_MS));
   g_assert_true (user_has_bob ());
   g_assert_true (at_wait_until (keyring_has_bob, keyring, WAIT_MS));
@@ -221,7 +194,7 @@ test_keys_page (void)
   gtk_editable_set_text (GTK_EDITABLE (entry), bob_fpr);
   at_settle (1000);
   g_assert_cmpuint (hkp_server_requests (server), ==, asked);
-  click (page, offer);
+  at_click_button (page, offer, WAIT_MS);
   while (hkp_server_requests (server) == asked)
     g_main_context_iteration (NULL, TRUE);
   at_settle (200);
@@ -230,7 +203,7 @@ test_keys_page (void)
   labels = at_reader_list (reader, "label");
   g_assert_nonnull (strstr (labels, "Searching the Internet for"));
   start = g_get_monotonic_time ();
-  click (page, "Cancel");
+  at_click_button (page, "Cancel", WAIT_MS);
   g_assert_false (padlock_lookup_box_is_busy (box));
   at_settle (200);
   seconds = (g_get_monotonic_time () - start) / (double) G_USEC_PER_SEC;
@@ -244,7 +217,7 @@ test_keys_page (void)
   gtk_editable_set_text (GTK_EDITABLE (entry), "nobody@example.invalid");
   at_settle (500);
   start = g_get_monotonic_time ();
-  click (page, nobody);
+  at_click_button (page, nobody, WAIT_MS);
   g_assert_true (at_wait_until (not_busy, box, WAIT_MS));
   seconds = (g_get_monotonic_time () - start) / (double) G_USEC_PER_SEC;
   g_test_message ("nothing found, said in %.2f s", seconds);
@@ -262,10 +235,10 @@ test_keys_page (void)
   g_clear_pointer (&labels, g_free);
   labels = at_reader_list (reader, "label");
   g_assert_nonnull (strstr (labels, "No key matches the search."));
-  click (page, offer_bob);
+  at_click_button (page, offer_bob, WAIT_MS);
   g_assert_true (at_wait_until (not_busy, box, WAIT_MS));
   g_assert_false (user_has_bob ());
-  click (page, "Import");
+  at_click_button (page, "Import", WAIT_MS);
   g_assert_true (at_wait_until (not_busy, box, WAIT_MS));
   g_assert_true (user_has_bob ());
   g_assert_true (at_wait_until (keyring_has_bob, keyring, WAIT_MS));
@@ -281,7 +254,7 @@ test_keys_page (void)
   asked = hkp_server_requests (server);
   gtk_editable_set_text (GTK_EDITABLE (entry), bob_fpr);
   at_settle (500);
-  click (page, offer);
+  at_click_button (page, offer, WAIT_MS);
   while (hkp_server_requests (server) == asked)
     g_main_context_iteration (NULL, TRUE);
   g_clear_pointer (&reader, at_reader_free);
@@ -370,10 +343,10 @@ test_unknown_signer (void)
   g_assert_false (user_has_bob ());
   at_screenshot (GTK_WIDGET (lookup), "unknown-signer-found");
 
-  click (GTK_WIDGET (lookup), "Import");
+  at_click_button (GTK_WIDGET (lookup), "Import", WAIT_MS);
   g_assert_true (at_wait_until (not_busy, padlock_lookup_window_get_box (lookup), WAIT_MS));
   g_assert_true (user_has_bob ());
-  click (GTK_WIDGET (lookup), "Check the Signature Again");
+  at_click_button (GTK_WIDGET (lookup), "Check the Signature Again", WAIT_MS);
   g_assert_true (at_wait_until (two_jobs, window->queue, WAIT_MS));
   g_assert_true (at_wait_queue_idle (window->queue, WAIT_MS));
   at_settle (300);
