@@ -21,6 +21,7 @@ struct _PadlockPreferencesWindow
   GtkSwitch *unpack_switch;
   GtkSpinButton *concurrency_spin;
   GtkSwitch *hide_names_switch;
+  AdwComboRow *open_limit_row;  /* built in code (add_safety_group) */
 
   /* Owned */
   GSettings *settings;

@@ -231,36 +231,108 @@ padlock_preferences_window_class_init (PadlockPreferencesWindowClass *klass)
                                        "window.close", NULL);
 }
 
-/* The switch for the decompression-bomb limit (issue 11), in a group of
- * its own on the page of the other file rows; built here rather than in
- * the template so that it stays one additive hunk. */
-static void
-add_expansion_row (PadlockPreferencesWindow *self)
-{
-  GtkWidget *page = gtk_widget_get_ancestor (GTK_WIDGET (self->delete_switch),
-                                             ADW_TYPE_PREFERENCES_PAGE);
-  AdwPreferencesGroup *group;
-  GtkWidget *row, *sw;
+/* Open Without Saving's memory (issue 38): the choices, in octets. */
+static const guint64 open_limits[] = {
+  G_GUINT64_CONSTANT (256) << 20, G_GUINT64_CONSTANT (512) << 20,
+  G_GUINT64_CONSTANT (1) << 30, G_GUINT64_CONSTANT (2) << 30,
+  G_GUINT64_CONSTANT (4) << 30, G_GUINT64_CONSTANT (8) << 30,
+};
 
-  if (!page)
-    return;
-  group = ADW_PREFERENCES_GROUP (adw_preferences_group_new ());
-  adw_preferences_group_set_title (group, _("Safety"));
-  row = adw_action_row_new ();
+/* The largest choice not above the setting (a value set elsewhere, with
+ * gsettings, shows as the choice that holds it). */
+static gboolean
+limit_to_index (GValue   *value,
+                GVariant *variant,
+                gpointer  user_data)
+{
+  guint64 limit = g_variant_get_uint64 (variant);
+  guint index = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (open_limits); i++)
+    if (open_limits[i] <= limit)
+      index = i;
+  g_value_set_uint (value, index);
+  return TRUE;
+}
+
+static GVariant *
+index_to_limit (const GValue       *value,
+                const GVariantType *type,
+                gpointer            user_data)
+{
+  guint index = g_value_get_uint (value);
+
+  if (index >= G_N_ELEMENTS (open_limits))
+    return NULL;
+  return g_variant_new_uint64 (open_limits[index]);
+}
+
+static GtkWidget *
+expansion_row (PadlockPreferencesWindow *self)
+{
+  GtkWidget *row = adw_action_row_new ();
+  GtkWidget *sw = gtk_switch_new ();
+
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row),
                                  _("_Refuse Decompression Bombs"));
   adw_preferences_row_set_use_underline (ADW_PREFERENCES_ROW (row), TRUE);
   adw_action_row_set_subtitle (ADW_ACTION_ROW (row),
                                _("Stop a file that expands more than "
                                  "1000-fold past 1 GiB, and write nothing"));
-  sw = gtk_switch_new ();
   gtk_widget_set_valign (sw, GTK_ALIGN_CENTER);
   adw_action_row_add_suffix (ADW_ACTION_ROW (row), sw);
   adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), sw);
-  adw_preferences_group_add (group, row);
-  adw_preferences_page_add (ADW_PREFERENCES_PAGE (page), group);
   g_settings_bind (self->settings, "limit-expansion", sw, "active",
                    G_SETTINGS_BIND_DEFAULT);
+  return row;
+}
+
+static GtkWidget *
+open_limit_row (PadlockPreferencesWindow *self)
+{
+  g_autoptr (GtkStringList) labels = gtk_string_list_new (NULL);
+  AdwComboRow *row = ADW_COMBO_ROW (adw_combo_row_new ());
+
+  for (guint i = 0; i < G_N_ELEMENTS (open_limits); i++)
+    {
+      g_autofree char *size = g_format_size_full (open_limits[i],
+                                                  G_FORMAT_SIZE_IEC_UNITS);
+
+      gtk_string_list_append (labels, size);
+    }
+  adw_combo_row_set_model (row, G_LIST_MODEL (labels));
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row),
+                                 _("_Largest File to Open Without Saving"));
+  adw_preferences_row_set_use_underline (ADW_PREFERENCES_ROW (row), TRUE);
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (row),
+                               _("Decrypted into memory, never more than half "
+                                 "of what is free: a larger file is saved "
+                                 "instead"));
+  g_settings_bind_with_mapping (self->settings, "open-memory-limit", row,
+                                "selected", G_SETTINGS_BIND_DEFAULT,
+                                limit_to_index, index_to_limit, NULL, NULL);
+  self->open_limit_row = row;
+  return GTK_WIDGET (row);
+}
+
+/* "Safety": the decompression-bomb limit (issue 11) and Open Without
+ * Saving's memory (issue 38), in a group of its own on the page of the
+ * other file rows; built here rather than in the template so that it
+ * stays one additive hunk. */
+static void
+add_safety_group (PadlockPreferencesWindow *self)
+{
+  GtkWidget *page = gtk_widget_get_ancestor (GTK_WIDGET (self->delete_switch),
+                                             ADW_TYPE_PREFERENCES_PAGE);
+  AdwPreferencesGroup *group;
+
+  if (!page)
+    return;
+  group = ADW_PREFERENCES_GROUP (adw_preferences_group_new ());
+  adw_preferences_group_set_title (group, _("Safety"));
+  adw_preferences_group_add (group, expansion_row (self));
+  adw_preferences_group_add (group, open_limit_row (self));
+  adw_preferences_page_add (ADW_PREFERENCES_PAGE (page), group);
 }
 
 static void
@@ -295,7 +367,7 @@ padlock_preferences_window_init (PadlockPreferencesWindow *self)
                    gtk_spin_button_get_adjustment (self->concurrency_spin), "value",
                    G_SETTINGS_BIND_DEFAULT);
 
-  add_expansion_row (self);
+  add_safety_group (self);
 
   g_signal_connect_object (self->profile_row, "notify::selected",
                            G_CALLBACK (update_profile_subtitle), self,

@@ -689,6 +689,23 @@ test_preferences (void)
     g_assert_cmpstr (cipher, ==, "camellia256");
     g_settings_reset (window->settings, "cipher");
   }
+  /* Open Without Saving's memory: 1 GiB by default, in words; a choice
+   * sets the octets, and a value set elsewhere shows as the choice that
+   * holds it. */
+  {
+    GListModel *limits = adw_combo_row_get_model (prefs->open_limit_row);
+    guint selected = adw_combo_row_get_selected (prefs->open_limit_row);
+
+    g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (limits), selected),
+                     ==, "1.0\u00a0GiB");
+    adw_combo_row_set_selected (prefs->open_limit_row, selected + 1);
+    g_assert_cmpuint (g_settings_get_uint64 (window->settings, "open-memory-limit"),
+                      ==, G_GUINT64_CONSTANT (2) << 30);
+    g_settings_set_uint64 (window->settings, "open-memory-limit", 3000000000u);
+    g_assert_cmpuint (adw_combo_row_get_selected (prefs->open_limit_row), ==, selected + 1);
+    g_settings_reset (window->settings, "open-memory-limit");
+    g_assert_cmpuint (adw_combo_row_get_selected (prefs->open_limit_row), ==, selected);
+  }
   /* 0 files at once reads as what it means. */
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (prefs->concurrency_spin)), ==,
                    "Automatic");
