@@ -108,7 +108,7 @@ test_screenshots (void)
 
   prefs = padlock_preferences_window_new (GTK_WINDOW (window));
   /* Tall enough for every group, so that the picture shows them all. */
-  gtk_window_set_default_size (prefs, 550, 960);
+  gtk_window_set_default_size (prefs, 550, 1040);
   gtk_window_present (prefs);
   at_screenshot (GTK_WIDGET (prefs), "08-preferences");
   gtk_window_destroy (prefs);
