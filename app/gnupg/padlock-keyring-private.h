@@ -3,12 +3,16 @@
  * For the files that add operations on the keyring (padlock-certify.c,
  * padlock-mykey.c, padlock-remove.c): GPGME contexts on its home, made
  * the keyring's way, one key looked up in them, and an operation run
- * to its end or its cancel.
+ * to its end or its cancel.  For those that hand what gpg exported or
+ * dirmngr fetched to the core (padlock-recipients.c, padlock-lookup.c):
+ * one certificate among those read, by the fingerprint GPGME gives.
  */
 #pragma once
 
 #include <gio/gio.h>
 #include <gpgme.h>
+
+#include "cert.h"
 
 G_BEGIN_DECLS
 
@@ -38,5 +42,12 @@ GError *_padlock_keyring_get_key (gpgme_ctx_t  ctx,
  * next status line). */
 gpgme_error_t _padlock_keyring_wait_cancellable (gpgme_ctx_t   ctx,
                                                  GCancellable *cancellable);
+
+/* The certificate of CERTS (N of them, from pl_certs_read; a NULL one is
+ * skipped) whose primary key's fingerprint is FPR (hex, any case), or
+ * NULL. */
+pl_cert *_padlock_certs_find (pl_cert    **certs,
+                              size_t       n,
+                              const char  *fpr);
 
 G_END_DECLS

@@ -10,6 +10,7 @@
 
 #include "cert.h"
 #include "padlock-error.h"
+#include "padlock-keyring-private.h"
 
 #define MAX_DATA (16 * 1024 * 1024)  /* no certificate is this big */
 
@@ -42,28 +43,21 @@ padlock_lookup_result_key_data (PadlockLookupResult  *result,
   const guint8 *data;
   gsize len;
   pl_cert **certs = NULL;
+  pl_cert *cert = NULL;
   size_t n = 0;
   gpg_error_t err;
   GBytes *bytes = NULL;
+  uint8_t *packets = NULL;
+  size_t packets_len = 0;
 
   g_return_val_if_fail (result && index < result->keys->len, NULL);
   key = result->keys->pdata[index];
   data = g_bytes_get_data (result->data, &len);
   err = pl_certs_read (data, len, &certs, &n);
-  for (size_t i = 0; !err && !bytes && i < n; i++)
-    {
-      const pl_pubkey *primary = &certs[i]->primary.key;
-      char hex[2 * PL_FPR_MAX + 3];
-      uint8_t *packets = NULL;
-      size_t packets_len = 0;
-
-      pl_fpr_format (primary->fpr, primary->fpr_len, hex);
-      if (g_ascii_strcasecmp (hex + 2, key->fingerprint))
-        continue;
-      err = pl_cert_public_packets (certs[i], &packets, &packets_len);
-      if (!err)
-        bytes = g_bytes_new_with_free_func (packets, packets_len, free, packets);
-    }
+  if (!err)
+    cert = _padlock_certs_find (certs, n, key->fingerprint);
+  if (cert && !(err = pl_cert_public_packets (cert, &packets, &packets_len)))
+    bytes = g_bytes_new_with_free_func (packets, packets_len, free, packets);
   pl_certs_free (certs, n);
   if (bytes)
     return bytes;

@@ -9,6 +9,7 @@
 #include "cert.h"
 #include "errors.h"
 #include "padlock-error.h"
+#include "padlock-keyring-private.h"
 #include "padlock-name.h"
 #include "recipients.h"
 
@@ -114,11 +115,10 @@ label_of (PadlockRecipients *self,
   return _("your own key");
 }
 
-/* The certificate of CERTS whose primary is FPR (hex), or NULL. */
-static pl_cert *
-find_cert (pl_cert   **certs,
-           size_t      n,
-           const char *fpr)
+pl_cert *
+_padlock_certs_find (pl_cert    **certs,
+                     size_t       n,
+                     const char  *fpr)
 {
   for (size_t i = 0; i < n; i++)
     {
@@ -163,7 +163,7 @@ parse_certificates (PadlockRecipients *self,
     }
   for (guint i = 0; i < n; i++)
     {
-      pl_cert *cert = find_cert (all, n_all, self->fingerprints[i]);
+      pl_cert *cert = _padlock_certs_find (all, n_all, self->fingerprints[i]);
 
       if (!cert)
         {
