@@ -492,20 +492,35 @@ at_find_job (PadlockWindow *window,
 }
 
 GtkWidget *
-at_find_widget (GtkWidget *root,
-                GType      type)
+at_find_widget_where (GtkWidget    *root,
+                      AtWidgetTest  test,
+                      gpointer      data)
 {
-  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
+  if (test (root, data))
     return root;
   for (GtkWidget *child = gtk_widget_get_first_child (root); child;
        child = gtk_widget_get_next_sibling (child))
     {
-      GtkWidget *found = at_find_widget (child, type);
+      GtkWidget *found = at_find_widget_where (child, test, data);
 
       if (found)
         return found;
     }
   return NULL;
+}
+
+static gboolean
+is_of_type (GtkWidget *widget,
+            gpointer   type)
+{
+  return G_TYPE_CHECK_INSTANCE_TYPE (widget, (GType) GPOINTER_TO_SIZE (type));
+}
+
+GtkWidget *
+at_find_widget (GtkWidget *root,
+                GType      type)
+{
+  return at_find_widget_where (root, is_of_type, GSIZE_TO_POINTER (type));
 }
 
 /* TEXT as shown: without its mnemonic's underscores. */
@@ -518,46 +533,47 @@ shown (const char *text)
   return g_string_free (g_steal_pointer (&plain), FALSE);
 }
 
-/* The first visible button under ROOT whose label, as shown, is TEXT
- * (EXACT) or starts with it. */
-static GtkWidget *
-find_button (GtkWidget  *root,
-             const char *text,
-             gboolean    exact)
+typedef struct
 {
-  if (GTK_IS_BUTTON (root) && gtk_widget_is_visible (root))
+  const char *text;
+  gboolean exact;
+} ButtonLabel;
+
+/* A visible button whose label, as shown, is LABEL->text (exact) or
+ * starts with it. */
+static gboolean
+is_button_labelled (GtkWidget *widget,
+                    gpointer   data)
+{
+  const ButtonLabel *wanted = data;
+  GtkWidget *label;
+  const char *texts[2];
+
+  if (!GTK_IS_BUTTON (widget) || !gtk_widget_is_visible (widget))
+    return FALSE;
+  label = at_find_widget (widget, GTK_TYPE_LABEL);
+  texts[0] = gtk_button_get_label (GTK_BUTTON (widget));
+  texts[1] = label ? gtk_label_get_text (GTK_LABEL (label)) : NULL;
+  for (guint i = 0; i < G_N_ELEMENTS (texts); i++)
     {
-      const char *own = gtk_button_get_label (GTK_BUTTON (root));
-      GtkWidget *label = at_find_widget (root, GTK_TYPE_LABEL);
-      const char *inner = label ? gtk_label_get_text (GTK_LABEL (label)) : NULL;
+      g_autofree char *seen = texts[i] ? shown (texts[i]) : NULL;
 
-      for (guint i = 0; i < 2; i++)
-        {
-          const char *raw = i == 0 ? own : inner;
-          g_autofree char *seen = raw ? shown (raw) : NULL;
-
-          if (seen && (exact ? g_str_equal (seen, text) : g_str_has_prefix (seen, text)))
-            return root;
-        }
+      if (seen && (wanted->exact ? g_str_equal (seen, wanted->text)
+                                 : g_str_has_prefix (seen, wanted->text)))
+        return TRUE;
     }
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_button (child, text, exact);
-
-      if (found)
-        return found;
-    }
-  return NULL;
+  return FALSE;
 }
 
 GtkWidget *
 at_find_button (GtkWidget  *root,
                 const char *text)
 {
-  GtkWidget *button = find_button (root, text, TRUE);
+  ButtonLabel exact = { text, TRUE };
+  ButtonLabel prefix = { text, FALSE };
+  GtkWidget *button = at_find_widget_where (root, is_button_labelled, &exact);
 
-  return button ? button : find_button (root, text, FALSE);
+  return button ? button : at_find_widget_where (root, is_button_labelled, &prefix);
 }
 
 static gboolean
@@ -636,22 +652,19 @@ at_clipboard_text (GtkWidget *widget)
   return read.text;
 }
 
+static gboolean
+is_action_row_titled (GtkWidget *widget,
+                      gpointer   text)
+{
+  return ADW_IS_ACTION_ROW (widget)
+         && strstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget)), text);
+}
+
 GtkWidget *
 at_find_action_row (GtkWidget  *root,
                     const char *text)
 {
-  if (ADW_IS_ACTION_ROW (root)
-      && strstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (root)), text))
-    return root;
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = at_find_action_row (child, text);
-
-      if (found)
-        return found;
-    }
-  return NULL;
+  return at_find_widget_where (root, is_action_row_titled, (gpointer) text);
 }
 
 gboolean
@@ -945,17 +958,7 @@ at_focus_window (GtkWindow *window)
 PadlockSignAs *
 at_find_sign_as (GtkWidget *widget)
 {
-  if (PADLOCK_IS_SIGN_AS (widget))
-    return PADLOCK_SIGN_AS (widget);
-  for (GtkWidget *c = gtk_widget_get_first_child (widget); c;
-       c = gtk_widget_get_next_sibling (c))
-    {
-      PadlockSignAs *found = at_find_sign_as (c);
-
-      if (found)
-        return found;
-    }
-  return NULL;
+  return (PadlockSignAs *) at_find_widget (widget, PADLOCK_TYPE_SIGN_AS);
 }
 
 gboolean
@@ -989,26 +992,24 @@ at_wait_keyring_loaded (PadlockKeyring *keyring, guint timeout_ms)
   g_signal_handler_disconnect (keyring, handler);
 }
 
+static gboolean
+is_job_row_of (GtkWidget *widget,
+               gpointer   name)
+{
+  PadlockJob *job;
+  g_autofree char *base = NULL;
+
+  if (!PADLOCK_IS_JOB_ROW (widget))
+    return FALSE;
+  job = padlock_job_row_get_job (PADLOCK_JOB_ROW (widget));
+  base = job ? g_file_get_basename (padlock_job_get_input (job)) : NULL;
+  return g_strcmp0 (base, name) == 0;
+}
+
 PadlockJobRow *
 at_find_job_row (GtkWidget *widget, const char *name)
 {
-  if (PADLOCK_IS_JOB_ROW (widget))
-    {
-      PadlockJob *job = padlock_job_row_get_job (PADLOCK_JOB_ROW (widget));
-      g_autofree char *base = job ? g_file_get_basename (padlock_job_get_input (job))
-                                  : NULL;
-
-      return g_strcmp0 (base, name) == 0 ? PADLOCK_JOB_ROW (widget) : NULL;
-    }
-  for (GtkWidget *c = gtk_widget_get_first_child (widget); c;
-       c = gtk_widget_get_next_sibling (c))
-    {
-      PadlockJobRow *row = at_find_job_row (c, name);
-
-      if (row)
-        return row;
-    }
-  return NULL;
+  return (PadlockJobRow *) at_find_widget_where (widget, is_job_row_of, (gpointer) name);
 }
 
 GtkWindow *

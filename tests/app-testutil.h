@@ -121,6 +121,13 @@ PadlockJobRow           *at_find_job_row  (GtkWidget          *widget,
                                            const char         *name);
 /* The shown toplevel of TYPE, or NULL (GTK keeps it). */
 GtkWindow               *at_find_toplevel (GType               type);
+/* The first widget under ROOT (ROOT itself too), depth first, that TEST
+ * accepts with DATA; NULL when none.  The finders below are made of it. */
+typedef gboolean (*AtWidgetTest) (GtkWidget *widget,
+                                  gpointer   data);
+GtkWidget               *at_find_widget_where (GtkWidget      *root,
+                                               AtWidgetTest    test,
+                                               gpointer        data);
 /* The first widget of TYPE under ROOT (ROOT itself too), depth first;
  * NULL when none. */
 GtkWidget               *at_find_widget   (GtkWidget          *root,

@@ -33,28 +33,6 @@ read_bytes (const char *path)
   return g_bytes_new_take (data, len);
 }
 
-typedef gboolean (*WidgetTest) (GtkWidget *widget,
-                                gpointer   data);
-
-/* The first widget under ROOT, depth first, that TEST accepts. */
-static GtkWidget *
-find_widget (GtkWidget  *root,
-             WidgetTest  test,
-             gpointer    data)
-{
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found;
-
-      if (test (child, data))
-        return child;
-      if ((found = find_widget (child, test, data)))
-        return found;
-    }
-  return NULL;
-}
-
 static gboolean
 is_icon_button (GtkWidget *widget,
                 gpointer   data)
@@ -95,7 +73,7 @@ menu_item_enabled (PadlockWindow *window,
   gtk_menu_button_popup (window->menu_button);
   at_settle (50);
   popover = gtk_menu_button_get_popover (window->menu_button);
-  item = find_widget (GTK_WIDGET (popover), is_menu_item, (gpointer) text);
+  item = at_find_widget_where (GTK_WIDGET (popover), is_menu_item, (gpointer) text);
   g_assert_nonnull (item);
   enabled = gtk_widget_get_sensitive (item);
   gtk_menu_button_popdown (window->menu_button);
@@ -121,7 +99,7 @@ row_at (PadlockWindow *window,
   GtkWidget *row;
 
   g_assert_nonnull (job);
-  row = find_widget (GTK_WIDGET (window->job_list), is_row_of_job, job);
+  row = at_find_widget_where (GTK_WIDGET (window->job_list), is_row_of_job, job);
   g_assert_nonnull (row);
   return row;
 }
@@ -1175,7 +1153,7 @@ test_open_failure (void)
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (row), "row.open", NULL));
   g_assert_true (g_str_has_prefix (at_wait_notice (window), "Could not open the file: "));
   /* The toast's title wraps rather than cutting the message short. */
-  title = find_widget (GTK_WIDGET (window->toast_overlay), is_label_with_text,
+  title = at_find_widget_where (GTK_WIDGET (window->toast_overlay), is_label_with_text,
                        window->last_notice);
   g_assert_nonnull (title);
   g_assert_true (gtk_label_get_wrap (GTK_LABEL (title)));
