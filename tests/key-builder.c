@@ -40,10 +40,10 @@ kb_public (kb_key *k, const uint8_t *body, gsize len)
                                     NULL), ==, 0);
 }
 
-void
-kb_rsa (kb_key *k, unsigned int bits, int how, uint32_t created)
+/* K from the libgcrypt RSA key KEY, spoiled as HOW (kb_rsa). */
+static void
+rsa_from_key (kb_key *k, gcry_sexp_t key, int how, uint32_t created)
 {
-  gcry_sexp_t parm, key;
   gcry_mpi_t v[6];
   const char *names[6] = { "n", "e", "d", "p", "q", "u" };
   uint8_t head[6] = { 4, (uint8_t) (created >> 24), (uint8_t) (created >> 16),
@@ -51,9 +51,6 @@ kb_rsa (kb_key *k, unsigned int bits, int how, uint32_t created)
   size_t off = 0;
 
   memset (k, 0, sizeof *k);
-  g_assert_cmpint (gcry_sexp_build (&parm, NULL, "(genkey (rsa (nbits %u)))",
-                                    bits), ==, 0);
-  g_assert_cmpint (gcry_pk_genkey (&key, parm), ==, 0);
   for (int i = 0; i < 6; i++)
     v[i] = key_mpi (key, names[i]);
   if (how == KB_RSA_E1)
@@ -90,8 +87,60 @@ kb_rsa (kb_key *k, unsigned int bits, int how, uint32_t created)
   k->sk.n_fields = 4;
   for (int i = 0; i < 6; i++)
     gcry_mpi_release (v[i]);
-  gcry_sexp_release (key);
+}
+
+static gcry_sexp_t
+rsa_generate (unsigned int bits)
+{
+  gcry_sexp_t parm, key;
+
+  g_assert_cmpint (gcry_sexp_build (&parm, NULL, "(genkey (rsa (nbits %u)))",
+                                    bits), ==, 0);
+  g_assert_cmpint (gcry_pk_genkey (&key, parm), ==, 0);
   gcry_sexp_release (parm);
+  return key;
+}
+
+void
+kb_rsa (kb_key *k, unsigned int bits, int how, uint32_t created)
+{
+  gcry_sexp_t key = rsa_generate (bits);
+
+  rsa_from_key (k, key, how, created);
+  gcry_sexp_release (key);
+}
+
+/* The keys kb_rsa_shared made, for the life of the process. */
+static struct
+{
+  unsigned int bits, slot;
+  gcry_sexp_t key;
+} shared_keys[8];
+static GMutex shared_lock;
+
+void
+kb_rsa_shared (kb_key *k, unsigned int bits, unsigned int slot, int how,
+               uint32_t created)
+{
+  gcry_sexp_t key = NULL;
+  gsize i;
+
+  g_mutex_lock (&shared_lock);
+  for (i = 0; i < G_N_ELEMENTS (shared_keys) && shared_keys[i].key; i++)
+    if (shared_keys[i].bits == bits && shared_keys[i].slot == slot)
+      {
+        key = shared_keys[i].key;
+        break;
+      }
+  if (!key)
+    {
+      g_assert_cmpuint (i, <, G_N_ELEMENTS (shared_keys));
+      shared_keys[i].bits = bits;
+      shared_keys[i].slot = slot;
+      shared_keys[i].key = key = rsa_generate (bits);
+    }
+  g_mutex_unlock (&shared_lock);
+  rsa_from_key (k, key, how, created);
 }
 
 void

@@ -306,7 +306,9 @@ own_key_profile (own_key *f, pl_profile profile)
   f->data = bare_data (f->key, profile);
 }
 
-/* A subkey of SUB_BITS, the data of the rfc4880 profile (SEIPD v1). */
+/* A subkey of SUB_BITS, the data of the rfc4880 profile (SEIPD v1).  The
+ * RSA keys are the process's (kb_rsa_shared), the key packets, the
+ * certificate and the data each test's own. */
 static void
 own_key_setup (own_key *f, unsigned int sub_bits)
 {
@@ -314,8 +316,8 @@ own_key_setup (own_key *f, unsigned int sub_bits)
   GBytes *sec;
 
   memset (f, 0, sizeof *f);
-  kb_rsa (&f->primary, 2048, KB_RSA_GOOD, t);
-  kb_rsa (&f->sub, sub_bits, KB_RSA_GOOD, t);
+  kb_rsa_shared (&f->primary, 2048, 0, KB_RSA_GOOD, t);
+  kb_rsa_shared (&f->sub, sub_bits, 1, KB_RSA_GOOD, t);
   sec = kb_cert (&f->primary, 0x03, &f->sub, 0x0C, 1, t);
   g_assert_cmpint (pl_certs_read (g_bytes_get_data (sec, NULL),
                                   g_bytes_get_size (sec), &f->certs,
