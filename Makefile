@@ -72,7 +72,7 @@ asan: deps
 	    -Db_lundef=false $(MESON_OPTS); \
 	fi
 	meson compile -C $(ASAN_BUILD)
-	@./fuzz/asan-test $(ASAN_BUILD) $(TESTS) > $(ASAN_BUILD)/summary.out; \
+	@TEST_JOBS=$(TEST_JOBS) ./fuzz/asan-test $(ASAN_BUILD) $(TESTS) > $(ASAN_BUILD)/summary.out; \
 	  status=$$?; cat $(ASAN_BUILD)/summary.out; \
 	  if [ -n "$(SUMMARY_FILE)" ]; then \
 	    tail -n 1 $(ASAN_BUILD)/summary.out | sed 's/^/asan: /' >> "$(SUMMARY_FILE)"; \
