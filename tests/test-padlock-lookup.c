@@ -24,6 +24,7 @@
 #include "app-testutil.h"
 #include "gnupg-home.h"
 #include "hkp-server.h"
+#include "padlock-error.h"
 #include "padlock-keyring.h"
 #include "padlock-lookup.h"
 #include "padlock-signature.h"
@@ -194,6 +195,44 @@ test_by_fingerprint (Fixture *f, gconstpointer data)
   import_found (f, found);
 }
 
+/* What "Import This Key" takes out of FOUND (two keys, as found): the
+ * second key's certificate alone, or an error that says why not. */
+static void
+assert_key_data (PadlockLookupResult *found)
+{
+  g_autoptr (GBytes) fetched = g_bytes_ref (found->data);
+  g_autoptr (GError) error = NULL;
+  GBytes *one = padlock_lookup_result_key_data (found, 1, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (one);
+  g_assert_cmpuint (g_bytes_get_size (one), <, g_bytes_get_size (fetched));
+
+  /* In those octets alone the second key is found again and the first
+   * is not: importing them imports nothing of it.  Data where the core
+   * does not find a listed key (one of an algorithm it does not read)
+   * leave importing them all as the only way, and the error says so. */
+  g_bytes_unref (found->data);
+  found->data = one;
+  g_bytes_unref (padlock_lookup_result_key_data (found, 1, &error));
+  g_assert_no_error (error);
+  g_assert_null (padlock_lookup_result_key_data (found, 0, &error));
+  g_assert_error (error, PADLOCK_ERROR, PADLOCK_ERROR_OTHER);
+  g_assert_nonnull (strstr (error->message, "import all of them instead"));
+  g_clear_error (&error);
+
+  /* Data the core cannot read at all: its reader's error. */
+  g_bytes_unref (found->data);
+  found->data = g_bytes_new_static ("\x99\x00\x05garbage", 10);
+  g_assert_null (padlock_lookup_result_key_data (found, 0, &error));
+  g_assert_nonnull (error);
+  g_test_message ("unreadable data: %s", error->message);
+  g_clear_error (&error);
+
+  g_bytes_unref (found->data);
+  found->data = g_steal_pointer (&fetched);
+}
+
 /* Two keys for one address (Mallory made one with Bob's name): both are
  * listed, each with its own fingerprint, and neither is imported. */
 static void
@@ -226,7 +265,9 @@ test_two_keys (Fixture *f, gconstpointer data)
   g_assert_cmpstr (((PadlockLookupKey *) found->keys->pdata[1])->user_ids[0], ==, BOB);
   g_assert_false (gpg_lists (f, f->bob));
   g_assert_false (gpg_lists (f, mallory));
+  assert_key_data (found);
 }
+
 
 /* An address nobody published: one line, soon. */
 static void
