@@ -225,6 +225,23 @@ tg_gpgconf (TgHome *home, const char *command, const char *component)
   g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH,
                                NULL, NULL, NULL, NULL, &status, NULL));
   g_assert_true (g_spawn_check_wait_status (status, NULL));
+  /* gpgconf --kill returns once the agent was told; the agent removes
+   * its socket as it exits, a moment later.  Under load (three ASan
+   * suites at once) /agent/start saw the socket still there after the
+   * kill: the kill is over when the socket is gone. */
+  if (g_str_equal (command, "--kill")
+      && (g_str_equal (component, "gpg-agent") || g_str_equal (component, "all")))
+    {
+      g_autofree char *socket = tg_home_path (home, "S.gpg-agent");
+      gint64 until = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+
+      while (g_file_test (socket, G_FILE_TEST_EXISTS)
+             && g_get_monotonic_time () < until)
+        g_usleep (10 * 1000);
+      if (g_file_test (socket, G_FILE_TEST_EXISTS))
+        g_error ("gpg-agent of %s still has its socket 10 s after gpgconf --kill",
+                 home->dir);
+    }
 }
 
 char *

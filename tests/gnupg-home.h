@@ -100,7 +100,8 @@ void    tg_home_release_pinentry (TgHome *home);
 guint   tg_home_pinentry_count (TgHome   *home);
 /* gpgconf --homedir HOME COMMAND COMPONENT ("--kill", "gpg-agent";
  * "--reload", "gpg-agent" forgets the cached passphrases), which must
- * succeed. */
+ * succeed.  A kill of the agent returns once its socket is gone (the
+ * agent has exited), so that a test may check that it is not running. */
 void    tg_gpgconf           (TgHome     *home,
                               const char *command,
                               const char *component);
