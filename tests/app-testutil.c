@@ -902,6 +902,31 @@ reader_wait (AtReader   *reader,
 }
 
 char *
+at_reader_wait_for_all (AtReader          *reader,
+                        const char        *role,
+                        const char *const *texts,
+                        guint              timeout_ms)
+{
+  gint64 until = g_get_monotonic_time () + (gint64) timeout_ms * 1000;
+
+  for (;;)
+    {
+      char *names = at_reader_list (reader, role);
+      gsize i = 0;
+
+      while (texts[i] && strstr (names, texts[i]))
+        i++;
+      if (!texts[i])
+        return names;
+      if (g_get_monotonic_time () >= until)
+        g_error ("no %s with \"%s\" after %u ms in: %s", role, texts[i],
+                 timeout_ms, names);
+      g_free (names);
+      at_settle (100);
+    }
+}
+
+char *
 at_reader_wait_for (AtReader   *reader,
                     const char *role,
                     const char *text,

@@ -193,7 +193,15 @@ char                    *at_reader_wait_for (AtReader         *reader,
                                              const char       *role,
                                              const char       *text,
                                              guint             timeout_ms);
-/* The same, until it lists no such object. */
+/* Waits up to TIMEOUT_MS until the reader lists objects of ROLE whose
+ * names hold each of TEXTS (NULL-terminated), one walk of the tree a
+ * try: the names as at_reader_list joins them (logged).  When they do
+ * not come, the test fails with the names it had then. */
+char                    *at_reader_wait_for_all (AtReader          *reader,
+                                                 const char        *role,
+                                                 const char *const *texts,
+                                                 guint              timeout_ms);
+/* at_reader_wait_for's opposite: until it lists no such object. */
 void                     at_reader_wait_gone (AtReader        *reader,
                                               const char      *role,
                                               const char      *text,

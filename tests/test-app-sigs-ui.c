@@ -108,13 +108,12 @@ test_signature_rows (void)
    * hears of a label's new text by an event of its own, which can come
    * after the row's name under load (ASan, three suites at once): the
    * labels are waited for, as a reader's user would. */
-  g_free (at_reader_wait_for (reader, "label", "Signed by \xe2\x81\xa8"
-                              "Alice <alice@example.org>" "\xe2\x81\xa9",
-                              TIMEOUT_MS));
-  labels = at_reader_wait_for (reader, "label",
-                               "the file may have been altered after "
-                               "\xe2\x81\xa8" "Alice\xe2\x81\xa9 signed it",
-                               TIMEOUT_MS);
+  labels = at_reader_wait_for_all (reader, "label", (const char *[]) {
+                                     "Signed by \xe2\x81\xa8" "Alice <alice@example.org>"
+                                     "\xe2\x81\xa9",
+                                     "the file may have been altered after "
+                                     "\xe2\x81\xa8" "Alice\xe2\x81\xa9 signed it",
+                                     NULL }, TIMEOUT_MS);
   buttons = at_reader_list (reader, "push button");
   g_assert_nonnull (strstr (buttons, "Delete contract.odt"));
   g_assert_null (strstr (buttons, "Delete invoice.pdf"));
@@ -343,11 +342,10 @@ test_detached_rows (void)
   g_assert_nonnull (strstr (panels, "iso.img.sig \xe2\x86\x92 iso.img, Checked "));
   g_assert_nonnull (strstr (panels, ", Signed by Alice <alice@example.org>"));
   /* The labels are waited for (see test_signature_rows). */
-  g_free (at_reader_wait_for (reader, "label", "Signed by \xe2\x81\xa8"
-                              "Alice <alice@example.org>" "\xe2\x81\xa9",
-                              TIMEOUT_MS));
-  labels = at_reader_list (reader, "label");
-  g_assert_nonnull (strstr (labels, "\xe2\x86\x92 \xe2\x81\xa8" "iso.img\xe2\x81\xa9"));
+  labels = at_reader_wait_for_all (reader, "label", (const char *[]) {
+                                     "\xe2\x86\x92 \xe2\x81\xa8" "iso.img\xe2\x81\xa9",
+                                     "Signed by \xe2\x81\xa8" "Alice <alice@example.org>"
+                                     "\xe2\x81\xa9", NULL }, TIMEOUT_MS);
   buttons = at_reader_list (reader, "push button");
   g_assert_nonnull (strstr (buttons, "Show iso.img in Files"));
   g_assert_null (strstr (buttons, "Open iso.img"));
@@ -714,11 +712,11 @@ test_checksum_list_rows (void)
                                     "\xc2\xb7 2 files match \xc2\xb7 2 ok, 0 differ, "
                                     "3 not here"));
   /* The label is waited for (see test_signature_rows). */
-  labels = at_reader_wait_for (reader, "label",
-                               "SHA256SUMS\xe2\x81\xa9: signed by \xe2\x81\xa8"
-                               "Alice <alice@example.org>\xe2\x81\xa9 \xc2\xb7 "
-                               "2 files match \xc2\xb7 2 ok, 0 differ, 3 not here",
-                               TIMEOUT_MS);
+  labels = at_reader_wait_for_all (reader, "label", (const char *[]) {
+                                     "SHA256SUMS\xe2\x81\xa9: signed by \xe2\x81\xa8"
+                                     "Alice <alice@example.org>\xe2\x81\xa9 \xc2\xb7 "
+                                     "2 files match \xc2\xb7 2 ok, 0 differ, 3 not here",
+                                     NULL }, TIMEOUT_MS);
   buttons = at_reader_list (reader, "push button");
   g_assert_nonnull (strstr (buttons, "Show SHA256SUMS in Files"));
   g_assert_null (strstr (buttons, "Open SHA256SUMS"));
