@@ -901,29 +901,44 @@ reader_wait (AtReader   *reader,
   return wait.found;
 }
 
+typedef struct
+{
+  AtReader *reader;
+  const char *role;
+  const char *const *texts;
+  char *names;                  /* the last list */
+  const char *missing;          /* the first text it did not hold */
+} ReaderWaitAll;
+
+static gboolean
+reader_has_all (gpointer data)
+{
+  ReaderWaitAll *wait = data;
+  gsize i = 0;
+
+  g_free (wait->names);
+  wait->names = at_reader_list (wait->reader, wait->role);
+  while (wait->texts[i] && strstr (wait->names, wait->texts[i]))
+    i++;
+  wait->missing = wait->texts[i];
+  if (!wait->missing)
+    return TRUE;
+  at_settle (100);
+  return FALSE;
+}
+
 char *
 at_reader_wait_for_all (AtReader          *reader,
                         const char        *role,
                         const char *const *texts,
                         guint              timeout_ms)
 {
-  gint64 until = g_get_monotonic_time () + (gint64) timeout_ms * 1000;
+  ReaderWaitAll wait = { reader, role, texts, NULL, NULL };
 
-  for (;;)
-    {
-      char *names = at_reader_list (reader, role);
-      gsize i = 0;
-
-      while (texts[i] && strstr (names, texts[i]))
-        i++;
-      if (!texts[i])
-        return names;
-      if (g_get_monotonic_time () >= until)
-        g_error ("no %s with \"%s\" after %u ms in: %s", role, texts[i],
-                 timeout_ms, names);
-      g_free (names);
-      at_settle (100);
-    }
+  if (!at_wait_until (reader_has_all, &wait, timeout_ms))
+    g_error ("no %s with \"%s\" after %u ms in: %s", role, wait.missing,
+             timeout_ms, wait.names);
+  return wait.names;
 }
 
 char *
