@@ -240,6 +240,26 @@ check_decode (const char *text, size_t len, gpg_err_code_t want_err,
 }
 
 /* Checks the shape of encoder output.  */
+/* TEXT cut at each '\n', as g_strsplit (TEXT, "\n", -1) does.  Not
+ * g_strsplit itself: it calls strstr once a line, and ASan's strstr
+ * measures the whole rest of the text each time, so a 1 MiB message's
+ * 22,000 lines cost 12 s under ASan, against 0.07 s plain. */
+static gchar **
+split_lines (const char *text, size_t len)
+{
+  GPtrArray *lines = g_ptr_array_new ();
+  const char *p = text, *end = text + len, *nl;
+
+  while ((nl = memchr (p, '\n', end - p)))
+    {
+      g_ptr_array_add (lines, g_strndup (p, nl - p));
+      p = nl + 1;
+    }
+  g_ptr_array_add (lines, g_strndup (p, end - p));
+  g_ptr_array_add (lines, NULL);
+  return (gchar **) g_ptr_array_free (lines, FALSE);
+}
+
 static void
 check_armor_shape (const char *text, size_t len, const uint8_t *data,
                    size_t dlen, pl_armor_label label, int with_crc)
@@ -254,7 +274,7 @@ check_armor_shape (const char *text, size_t len, const uint8_t *data,
 
   g_assert_cmpuint (strlen (text), ==, len);
   g_assert_true (len > 0 && text[len - 1] == '\n');
-  lines = g_strsplit (text, "\n", -1);
+  lines = split_lines (text, len);
   n = g_strv_length (lines);
   g_assert_cmpuint (n, >=, 4);
   g_assert_cmpstr (lines[0], ==, begin);
