@@ -106,11 +106,21 @@ tu_init (int *argc, char ***argv)
 GBytes *
 tu_random_bytes (gsize len)
 {
+  /* SplitMix64, seeded from the test's own random numbers (so that
+   * --seed repeats a run): eight octets a step, 0.35 s for 512 MiB where
+   * g_test_rand_int for each four took 2.9 s (and far longer under
+   * valgrind, for the round trips' 8 MiB messages). */
+  guint64 s = (guint64) g_test_rand_int () << 32 | g_test_rand_int ();
   guint8 *p = g_malloc (len ? len : 1);
-  for (gsize i = 0; i < len; i += 4)
+
+  for (gsize i = 0; i < len; i += 8)
     {
-      guint32 r = g_test_rand_int ();
-      memcpy (p + i, &r, len - i < 4 ? len - i : 4);
+      guint64 z = (s += 0x9e3779b97f4a7c15u);
+
+      z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+      z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+      z ^= z >> 31;
+      memcpy (p + i, &z, len - i < 8 ? len - i : 8);
     }
   return g_bytes_new_take (p, len);
 }
