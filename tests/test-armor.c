@@ -239,7 +239,6 @@ check_decode (const char *text, size_t len, gpg_err_code_t want_err,
     }
 }
 
-/* Checks the shape of encoder output.  */
 /* TEXT cut at each '\n', as g_strsplit (TEXT, "\n", -1) does.  Not
  * g_strsplit itself: it calls strstr once a line, and ASan's strstr
  * measures the whole rest of the text each time, so a 1 MiB message's
@@ -260,6 +259,7 @@ split_lines (const char *text, size_t len)
   return (gchar **) g_ptr_array_free (lines, FALSE);
 }
 
+/* Checks the shape of encoder output.  */
 static void
 check_armor_shape (const char *text, size_t len, const uint8_t *data,
                    size_t dlen, pl_armor_label label, int with_crc)
