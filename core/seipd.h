@@ -84,6 +84,7 @@ typedef struct
   const uint8_t *hashing;       /* the span the hasher was last given */
   size_t hashing_len;
   pl_worker hasher;             /* started on the first large push */
+  pl_worker *shared;            /* pl_seipd1_share_hasher; borrowed */
   /* Decryption's adapting (see above). */
   uint64_t released;            /* octets released so far */
   uint64_t solo_until;          /* RELEASED below this: hash on the caller */
@@ -108,6 +109,18 @@ void pl_seipd1_set_threads (pl_seipd1 *st, int threads);
  * hasher never faults dropped pages back in. */
 #define PL_SEIPD1_SPAN_MAX (4 * 1024 * 1024)
 void pl_seipd1_set_stable_input (pl_seipd1 *st, int stable);
+
+/* Encryption: the MDC is hashed on W, a running worker the job shares
+ * among its hashes (worker.h, pl_worker_start_shared), instead of a
+ * thread of the stage's own; W must outlive the stage's pushes and
+ * finish.  The rules above hold, but for one: with a stable input each
+ * push goes to W as a span of its own, not joined to the next (behind
+ * the signature's task for the same octets, which the thread then
+ * hashes again while they are in its cache).  The MDC's spans go in W's
+ * one order, behind the other stages' tasks, and a wait for the hasher
+ * waits for those too.  NULL, or a W not running, changes nothing.  Call
+ * after init and set_threads. */
+void pl_seipd1_share_hasher (pl_seipd1 *st, pl_worker *w);
 
 /* No argument may be NULL.  Either init needs no preparation of ST: it
  * overwrites ST, which therefore must not hold what an earlier successful

@@ -30,6 +30,20 @@ pl_sig_hasher_add (pl_sig_hasher *sh, pl_data_hash *h)
   return 0;
 }
 
+void
+pl_sig_hasher_share_worker (pl_sig_hasher *sh, pl_worker *w)
+{
+  sh->shared = w && pl_worker_running (w) ? w : NULL;
+}
+
+/* The worker the spans go to: the job's shared one, or the hasher's
+ * own. */
+static pl_worker *
+worker_of (pl_sig_hasher *sh)
+{
+  return sh->shared ? sh->shared : &sh->worker;
+}
+
 int
 pl_sig_hasher_active (const pl_sig_hasher *sh)
 {
@@ -61,16 +75,24 @@ hash_task (void *arg, const uint8_t *p, size_t n)
     err = gpg_error (GPG_ERR_CANCELED);
   if (!err)
     err = hash_span (sh, p, n);
-  if (!err)
+  if (err)
+    return err;
+  /* A shared worker lends tasks to the caller (worker.h). */
+  if (pthread_equal (pthread_self (), worker_of (sh)->thread))
     atomic_fetch_add (&sh->on_thread, n);
-  return err;
+  else
+    {
+      sh->stats.on_caller += n;
+      sh->stats.taken_back += n;
+    }
+  return 0;
 }
 
 /* On the caller's thread, after what the thread holds. */
 static gpg_error_t
 hash_here (pl_sig_hasher *sh, const uint8_t *p, size_t n)
 {
-  gpg_error_t err = pl_worker_wait (&sh->worker);
+  gpg_error_t err = pl_worker_wait (worker_of (sh));
 
   if (!err && !sh->err)
     sh->err = hash_span (sh, p, n);
@@ -79,22 +101,33 @@ hash_here (pl_sig_hasher *sh, const uint8_t *p, size_t n)
   return err ? err : sh->err;
 }
 
-/* Hashes here the spans the thread has not begun; 0 when it hashes one
- * now (or holds none). */
+/* A task taken back, run here: a span of this hasher's, or another
+ * stage's task (a shared worker) with its own function. */
+static void
+run_taken (pl_sig_hasher *sh, const pl_worker_task *t)
+{
+  if (t->fn != hash_task || t->arg != sh)
+    {
+      sh->err = pl_worker_task_run (t);
+      return;
+    }
+  sh->err = hash_span (sh, t->p, t->n);
+  if (sh->err)
+    return;
+  sh->stats.on_caller += t->n;
+  sh->stats.taken_back += t->n;
+}
+
+/* Hashes here the spans the thread has not begun, in order; 0 when it
+ * hashes one now (or holds none). */
 static int
 take_back_all (pl_sig_hasher *sh)
 {
   pl_worker_task t[PL_WORKER_DEPTH_MAX];
-  int k = pl_worker_take_back (&sh->worker, t);
+  int k = pl_worker_take_back (worker_of (sh), t);
 
   for (int i = 0; i < k && !sh->err; i++)
-    {
-      sh->err = hash_span (sh, t[i].p, t[i].n);
-      if (sh->err)
-        break;
-      sh->stats.on_caller += t[i].n;
-      sh->stats.taken_back += t[i].n;
-    }
+    run_taken (sh, &t[i]);
   return k;
 }
 
@@ -109,7 +142,7 @@ pl_sig_hasher_push (pl_sig_hasher *sh, const uint8_t *p, size_t n,
     return 0;
   if (sh->threads < 2 || sh->thread_failed || n < PL_SIG_HASHER_THREAD_MIN)
     return hash_here (sh, p, n);
-  if (!pl_worker_running (&sh->worker)
+  if (!pl_worker_running (worker_of (sh))
       && pl_worker_start_queue (&sh->worker, hash_task, sh,
                                 PL_SIG_HASHER_DEPTH))
     {
@@ -118,9 +151,13 @@ pl_sig_hasher_push (pl_sig_hasher *sh, const uint8_t *p, size_t n,
     }
   /* A thread that holds DEPTH spans and has not begun the oldest gets
    * no core: its spans are hashed here, in order, before this one. */
-  if (pl_worker_full (&sh->worker) && take_back_all (sh) && sh->err)
+  if (pl_worker_full (worker_of (sh)) && take_back_all (sh) && sh->err)
     return sh->err;
   sh->stats.handed += n;
+  /* A shared worker's thread that is busy and full: the caller takes a
+   * share of the work instead of waiting for room. */
+  if (sh->shared)
+    return pl_worker_submit_sharing (sh->shared, hash_task, sh, p, n);
   return pl_worker_submit (&sh->worker, p, n);
 }
 
@@ -128,7 +165,7 @@ int
 pl_sig_hasher_reading (void *arg, const void *lo, size_t len)
 {
   pl_sig_hasher *sh = arg;
-  return pl_worker_reading (&sh->worker, lo, len);
+  return pl_worker_reading (worker_of (sh), lo, len);
 }
 
 void
@@ -136,16 +173,16 @@ pl_sig_hasher_unpin (void *arg, const void *lo, size_t len)
 {
   pl_sig_hasher *sh = arg;
 
-  while (pl_worker_reading (&sh->worker, lo, len))
+  while (pl_worker_reading (worker_of (sh), lo, len))
     if (!take_back_all (sh))
       /* It hashes a span: until that ends; or it was about to begin. */
-      pl_worker_wait_running (&sh->worker, 0.001);
+      pl_worker_wait_running (worker_of (sh), 0.001);
 }
 
 gpg_error_t
 pl_sig_hasher_wait (pl_sig_hasher *sh)
 {
-  gpg_error_t err = pl_worker_wait (&sh->worker);
+  gpg_error_t err = pl_worker_wait (worker_of (sh));
 
   return err ? err : sh->err;
 }
@@ -161,5 +198,6 @@ void
 pl_sig_hasher_clear (pl_sig_hasher *sh)
 {
   pl_worker_stop (&sh->worker);
+  sh->shared = NULL;
   sh->n = 0;
 }

@@ -88,6 +88,7 @@ typedef struct
   atomic_int *cancel;           /* borrowed; may be NULL */
   int threads;
   pl_worker worker;             /* started on the first large span */
+  pl_worker *shared;            /* pl_sig_hasher_share_worker; borrowed */
   int thread_failed;            /* could not start: the caller's alone */
   gpg_error_t err;              /* the first of the caller's hashing */
   _Atomic uint64_t on_thread;
@@ -104,6 +105,16 @@ void pl_sig_hasher_init (pl_sig_hasher *sh, int threads, atomic_int *cancel);
  * goes into it.  Before the first push only.  More than
  * PL_SIG_HASHER_MAX: GPG_ERR_TOO_MANY. */
 gpg_error_t pl_sig_hasher_add (pl_sig_hasher *sh, pl_data_hash *h);
+
+/* The spans go to W, a running worker the job shares among its hashes
+ * (worker.h, pl_worker_start_shared: encrypt.c, beside SEIPD v1's MDC),
+ * instead of a thread of the hasher's own.  Everything above holds as
+ * it is: the spans go in W's one order, behind the other stages' tasks;
+ * a wait waits for those too, and a take back runs those it takes
+ * with their own functions.  W must outlive every push and wait; clear
+ * leaves it running.  NULL, or a W not running, changes nothing.  Before
+ * the first push. */
+void pl_sig_hasher_share_worker (pl_sig_hasher *sh, pl_worker *w);
 
 /* 1 when contexts were added: the data must be pushed. */
 int pl_sig_hasher_active (const pl_sig_hasher *sh);

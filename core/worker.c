@@ -12,6 +12,20 @@
 #include <string.h>
 #include <time.h>
 
+/* 1 when T is of the stage whose task the caller runs (lent). */
+static int
+lent_stage (const pl_worker *w, const pl_worker_task *t)
+{
+  return w->lent && t->fn == w->lent_fn && t->arg == w->lent_arg;
+}
+
+/* 1 when the thread may begin the task at the head. */
+static int
+head_ready (const pl_worker *w)
+{
+  return w->count > 0 && !lent_stage (w, &w->q[w->head]);
+}
+
 static void *
 worker_main (void *arg)
 {
@@ -24,7 +38,7 @@ worker_main (void *arg)
       gpg_error_t err;
       int start_waiters;
 
-      while (!w->running && !w->count && !w->quit)
+      while (!w->running && !head_ready (w) && !w->quit)
         pthread_cond_wait (&w->work, &w->lock);
       if (!w->running && w->quit)
         break;
@@ -37,7 +51,7 @@ worker_main (void *arg)
       /* pl_worker_wait_running may wait for a task to begin. */
       if (start_waiters)
         pthread_cond_broadcast (&w->done);
-      err = w->fn (w->arg, t.p, t.n);
+      err = t.fn (t.arg, t.p, t.n);
       pthread_mutex_lock (&w->lock);
       if (err && !w->err)
         w->err = err;
@@ -57,7 +71,7 @@ worker_main (void *arg)
        * whenever it won the lock, a busy thread's queue hashed on the
        * caller's after waiting for it: 4-29 MiB of a signed 128 MiB
        * decryption, bench/sig-speed.) */
-      w->running = w->count > 0 && !w->quit;
+      w->running = head_ready (w) && !w->quit;
       pthread_mutex_unlock (&w->lock);
       /* Submit and wait may both be waiting (a stage's two threads). */
       pthread_cond_broadcast (&w->done);
@@ -102,8 +116,32 @@ pl_worker_start (pl_worker *w, pl_task_fn fn, void *arg)
   return pl_worker_start_queue (w, fn, arg, 1);
 }
 
+/* A shared worker's own function: never run, every task names its
+ * own. */
+static gpg_error_t
+no_task (void *arg, const uint8_t *p, size_t n)
+{
+  (void) arg;
+  (void) p;
+  (void) n;
+  return gpg_error (GPG_ERR_INTERNAL);
+}
+
+gpg_error_t
+pl_worker_start_shared (pl_worker *w, int depth)
+{
+  return pl_worker_start_queue (w, no_task, NULL, depth);
+}
+
 gpg_error_t
 pl_worker_submit (pl_worker *w, const uint8_t *p, size_t n)
+{
+  return pl_worker_submit_task (w, w->fn, w->arg, p, n);
+}
+
+gpg_error_t
+pl_worker_submit_task (pl_worker *w, pl_task_fn fn, void *arg,
+                       const uint8_t *p, size_t n)
 {
   gpg_error_t err;
 
@@ -114,7 +152,7 @@ pl_worker_submit (pl_worker *w, const uint8_t *p, size_t n)
   if (!err)
     {
       w->q[(w->head + w->count) % PL_WORKER_DEPTH_MAX]
-        = (pl_worker_task) { p, n };
+        = (pl_worker_task) { p, n, fn, arg };
       w->count++;
     }
   pthread_mutex_unlock (&w->lock);
@@ -198,7 +236,7 @@ pl_worker_take_back (pl_worker *w, pl_worker_task *tasks)
   if (!w->fn)
     return 0;
   pthread_mutex_lock (&w->lock);
-  if (!w->running && !w->err)
+  if (!w->running && !w->err && !w->lent)
     {
       for (n = 0; n < w->count; n++)
         tasks[n] = w->q[(w->head + n) % PL_WORKER_DEPTH_MAX];
@@ -209,6 +247,76 @@ pl_worker_take_back (pl_worker *w, pl_worker_task *tasks)
     /* A submit of another thread may wait for room. */
     pthread_cond_broadcast (&w->done);
   return n;
+}
+
+int
+pl_worker_take_back_one (pl_worker *w, pl_worker_task *task)
+{
+  int found = -1;
+
+  if (!w->fn)
+    return 0;
+  pthread_mutex_lock (&w->lock);
+  for (int i = w->running; i < w->count && !w->err && !w->lent; i++)
+    {
+      const pl_worker_task *t = &w->q[(w->head + i) % PL_WORKER_DEPTH_MAX];
+      int first = 1;
+
+      for (int k = 0; k < i && first; k++)
+        {
+          const pl_worker_task *e
+            = &w->q[(w->head + k) % PL_WORKER_DEPTH_MAX];
+          first = e->fn != t->fn || e->arg != t->arg;
+        }
+      if (first)
+        {
+          found = i;
+          break;
+        }
+    }
+  if (found >= 0)
+    {
+      *task = w->q[(w->head + found) % PL_WORKER_DEPTH_MAX];
+      for (int i = found; i + 1 < w->count; i++)
+        w->q[(w->head + i) % PL_WORKER_DEPTH_MAX]
+          = w->q[(w->head + i + 1) % PL_WORKER_DEPTH_MAX];
+      w->count--;
+      w->lent = 1;
+      w->lent_fn = task->fn;
+      w->lent_arg = task->arg;
+    }
+  pthread_mutex_unlock (&w->lock);
+  if (found >= 0)
+    /* A submit of another thread may wait for room. */
+    pthread_cond_broadcast (&w->done);
+  return found >= 0;
+}
+
+void
+pl_worker_give_back (pl_worker *w, gpg_error_t err)
+{
+  pthread_mutex_lock (&w->lock);
+  w->lent = 0;
+  if (err && !w->err)
+    w->err = err;
+  if (w->err && !w->running)
+    /* As a failed task on the thread stops the rest; a running one
+     * drops them when it ends. */
+    w->count = 0;
+  pthread_mutex_unlock (&w->lock);
+  pthread_cond_signal (&w->work);
+  pthread_cond_broadcast (&w->done);
+}
+
+gpg_error_t
+pl_worker_submit_sharing (pl_worker *w, pl_task_fn fn, void *arg,
+                          const uint8_t *p, size_t n)
+{
+  pl_worker_task t;
+
+  while (pl_worker_full (w) && pl_worker_take_back_one (w, &t))
+    pl_worker_give_back (w, pl_worker_task_run (&t));
+  return pl_worker_submit_task (w, fn, arg, p, n);
 }
 
 void

@@ -28,10 +28,14 @@ typedef gpg_error_t (*pl_task_fn) (void *arg, const uint8_t *p, size_t n);
 /* The deepest queue a worker holds: each task pins a stage's buffer. */
 #define PL_WORKER_DEPTH_MAX 8
 
+/* A task: FN (ARG, P, N); FN and ARG are the worker's own unless the
+ * task was submitted with pl_worker_submit_task. */
 typedef struct
 {
   const uint8_t *p;
   size_t n;
+  pl_task_fn fn;
+  void *arg;
 } pl_worker_task;
 
 typedef struct
@@ -50,6 +54,11 @@ typedef struct
   int depth;
   int quit;
   gpg_error_t err;              /* the first task error, kept */
+  /* pl_worker_take_back_one: the task the caller runs; the thread runs
+   * no task of its stage (same FN and ARG) before pl_worker_give_back. */
+  int lent;
+  pl_task_fn lent_fn;
+  void *lent_arg;
 } pl_worker;
 
 /* Starts the thread.  FN (ARG, P, N) runs for each task.  One task at a
@@ -65,6 +74,30 @@ gpg_error_t pl_worker_start_queue (pl_worker *w, pl_task_fn fn, void *arg,
  * behind them.  Returns the error of an earlier task, if any (and then
  * queues nothing). */
 gpg_error_t pl_worker_submit (pl_worker *w, const uint8_t *p, size_t n);
+
+/* A worker shared by stages (encrypt.c: the MDC's SHA-1 and the
+ * signature's hash on one thread, so that a job of three chains keeps
+ * two threads on two cores).  Started as pl_worker_start_queue with no
+ * function of its own: each stage submits its tasks with
+ * pl_worker_submit_task, and runs what it takes back with
+ * pl_worker_task_run, each task with its own function.  The tasks of
+ * all the stages run in the one order they were submitted in, so each
+ * stage's tasks keep theirs.  A stage's pl_worker_wait then waits for
+ * the other's tasks too, and its pl_worker_take_back takes the other's
+ * back as well (runs them in order, which is all a take back needs);
+ * the owner stops it, after the stages are done with it. */
+gpg_error_t pl_worker_start_shared (pl_worker *w, int depth);
+
+/* As pl_worker_submit, for the task FN (ARG, P, N). */
+gpg_error_t pl_worker_submit_task (pl_worker *w, pl_task_fn fn, void *arg,
+                                   const uint8_t *p, size_t n);
+
+/* Runs T (one pl_worker_take_back gave) on the caller's thread. */
+static inline gpg_error_t
+pl_worker_task_run (const pl_worker_task *t)
+{
+  return t->fn (t->arg, t->p, t->n);
+}
 
 /* 1 while a queued or running task reads from [LO, LO + LEN): the
  * moment it returns 0 for a range, the worker is done with it.  For an
@@ -95,6 +128,34 @@ int pl_worker_full (pl_worker *w);
  * order holds.  For a stage whose worker gets no core on a busy machine
  * (seipd.c): the caller does the work instead of waiting for it. */
 int pl_worker_take_back (pl_worker *w, pl_worker_task *tasks);
+/* (0 too while a task is lent, pl_worker_take_back_one.) */
+
+/* For a shared worker whose thread is busy, so that the caller takes
+ * a share of the work instead of waiting for room: takes out of the
+ * queue the oldest task whose stage (FN and ARG) has no task before it,
+ * queued or running, copies it to *TASK and returns 1; 0 when there is
+ * none (every queued task is of the running task's stage), a task is
+ * lent already or one failed.  The caller runs it (pl_worker_task_run)
+ * and hands its result to pl_worker_give_back; meanwhile the thread
+ * goes on with the other stages' tasks and waits before the next task
+ * of that stage, so each stage's order holds. */
+int pl_worker_take_back_one (pl_worker *w, pl_worker_task *task);
+
+/* The task pl_worker_take_back_one lent has run, with ERR: the thread
+ * may go on with its stage.  An ERR is the worker's as a task's on the
+ * thread would be: the queue is dropped, and every later submit and
+ * wait returns it. */
+void pl_worker_give_back (pl_worker *w, gpg_error_t err);
+
+/* As pl_worker_submit_task, for a stage of a shared worker: while the
+ * worker is full, runs the tasks pl_worker_take_back_one lends on the
+ * caller's thread instead of waiting; waits for room only when none can
+ * be lent.  So the caller's thread and the worker's share the hashing
+ * when the caller's own work is the shorter (encrypt.c: CFB against
+ * SHA-1 and SHA-256). */
+gpg_error_t pl_worker_submit_sharing (pl_worker *w, pl_task_fn fn,
+                                      void *arg, const uint8_t *p,
+                                      size_t n);
 
 /* Waits until the task running now ends; when none runs but some are
  * queued, until one begins or TIMEOUT seconds have passed; returns at

@@ -1,7 +1,9 @@
 /* test-worker.c - a thread that runs a stage's tasks in order, a few
  * queued (core/worker.h): the order, the depth a submit waits at, what
  * pl_worker_reading sees, the first failure stopping the rest; taking
- * queued tasks back; a task's end claiming the next */
+ * queued tasks back; a task's end claiming the next; a worker shared by
+ * two stages, which lends the caller a task of the stage it does not
+ * run */
 #include <string.h>
 
 #include "testutil.h"
@@ -225,6 +227,205 @@ test_worker_claims_next (void)
   g_string_free (l.log, TRUE);
 }
 
+/* Opens L's gate. */
+static void
+open_gate (tu_task_log *l)
+{
+  g_mutex_lock (&l->lock);
+  l->closed = FALSE;
+  g_cond_broadcast (&l->opened);
+  g_mutex_unlock (&l->lock);
+}
+
+static void
+log_init (tu_task_log *l)
+{
+  memset (l, 0, sizeof *l);
+  l->log = g_string_new (NULL);
+  l->fail_at = -1;
+  g_mutex_init (&l->lock);
+  g_cond_init (&l->opened);
+}
+
+static void
+log_clear (tu_task_log *l)
+{
+  g_cond_clear (&l->opened);
+  g_mutex_clear (&l->lock);
+  g_string_free (l->log, TRUE);
+}
+
+static char *
+log_text (tu_task_log *l)
+{
+  char *s;
+
+  g_mutex_lock (&l->lock);
+  s = g_strdup (l->log->str);
+  g_mutex_unlock (&l->lock);
+  return s;
+}
+
+/* A worker shared by two stages, A and B, each its own task log:
+ * - every task runs with its own function and argument;
+ * - take_back_one lends the oldest task whose stage has none before it:
+ *   never one of the running task's stage, never a second of a stage
+ *   before the first, and none while one is lent;
+ * - while B's task is lent, the thread runs A's but not B's next, which
+ *   waits until it is given back (B's order holds);
+ * - a lent task's error given back is the worker's: the queue is
+ *   dropped, and submit and wait return it. */
+static void
+test_worker_shared (void)
+{
+  static const uint8_t a_tasks[] = "abcd", b_tasks[] = "wxyz";
+  tu_task_log a, b;
+  pl_worker w;
+  pl_worker_task t;
+  char *s;
+
+  log_init (&a);
+  log_init (&b);
+  g_assert_cmpint (pl_worker_start_shared (&w, 4), ==, 0);
+  g_assert_true (pl_worker_running (&w));
+  /* Nothing held: nothing to lend. */
+  g_assert_false (pl_worker_take_back_one (&w, &t));
+
+  /* A's 'a' runs, held at its gate; behind it w, b, x. */
+  a.closed = TRUE;
+  g_assert_cmpint (pl_worker_submit_task (&w, tu_log_task, &a, a_tasks, 1),
+                   ==, 0);
+  while (!g_atomic_int_get (&a.started))
+    g_usleep (1000);
+  g_assert_cmpint (pl_worker_submit_task (&w, tu_log_task, &b, b_tasks, 1),
+                   ==, 0);
+  g_assert_cmpint (pl_worker_submit_task (&w, tu_log_task, &a, a_tasks + 1,
+                                          1), ==, 0);
+  g_assert_cmpint (pl_worker_submit_task (&w, tu_log_task, &b, b_tasks + 1,
+                                          1), ==, 0);
+  g_assert_true (pl_worker_full (&w));
+  /* B's 'w' is lent: the first of its stage.  With it lent, nothing
+   * more. */
+  g_assert_true (pl_worker_take_back_one (&w, &t));
+  g_assert_true (t.p == b_tasks && t.fn == tu_log_task && t.arg == &b);
+  g_assert_false (pl_worker_full (&w));
+  g_assert_false (pl_worker_take_back_one (&w, &t));
+  /* The thread ends 'a', runs 'b' (A's), and stops before 'x' (B's):
+   * 'w' has not run. */
+  open_gate (&a);
+  while (g_atomic_int_get (&a.started) < 2)
+    g_usleep (1000);
+  g_usleep (20000);
+  s = log_text (&b);
+  g_assert_cmpstr (s, ==, "");
+  g_free (s);
+  g_assert_true (pl_worker_busy (&w));
+  g_assert_cmpint (pl_worker_task_run (&t), ==, 0);
+  pl_worker_give_back (&w, 0);
+  g_assert_cmpint (pl_worker_wait (&w), ==, 0);
+  s = log_text (&a);
+  g_assert_cmpstr (s, ==, "ab");
+  g_free (s);
+  s = log_text (&b);
+  g_assert_cmpstr (s, ==, "wx");
+  g_free (s);
+
+  /* Only the running task's stage queued: nothing to lend. */
+  g_string_truncate (a.log, 0);
+  g_string_truncate (b.log, 0);
+  g_atomic_int_set (&a.started, 0);
+  a.closed = TRUE;
+  for (int i = 0; i < 3; i++)
+    g_assert_cmpint (pl_worker_submit_task (&w, tu_log_task, &a,
+                                            a_tasks + i, 1), ==, 0);
+  while (!g_atomic_int_get (&a.started))
+    g_usleep (1000);
+  g_assert_false (pl_worker_take_back_one (&w, &t));
+  /* B's 'y' behind them is lent, past A's queued ones. */
+  g_assert_cmpint (pl_worker_submit_task (&w, tu_log_task, &b, b_tasks + 2,
+                                          1), ==, 0);
+  g_assert_true (pl_worker_take_back_one (&w, &t));
+  g_assert_true (t.p == b_tasks + 2);
+  /* It fails: the queue behind is dropped, and the error is the
+   * worker's. */
+  b.fail_at = 'y';
+  pl_worker_give_back (&w, pl_worker_task_run (&t));
+  open_gate (&a);
+  g_assert_cmpint (gpg_err_code (pl_worker_wait (&w)), ==, GPG_ERR_EIO);
+  g_assert_cmpint (gpg_err_code (pl_worker_submit_task (&w, tu_log_task, &a,
+                                                        a_tasks, 1)),
+                   ==, GPG_ERR_EIO);
+  s = log_text (&a);
+  g_assert_cmpstr (s, ==, "a");
+  g_free (s);
+  pl_worker_stop (&w);
+  log_clear (&a);
+  log_clear (&b);
+}
+
+/* The caller's thread, for counting the tasks lent to it. */
+static GThread *caller;
+static gint on_caller;
+
+static gpg_error_t
+counted_task (void *arg, const uint8_t *p, size_t n)
+{
+  if (g_thread_self () == caller)
+    g_atomic_int_inc (&on_caller);
+  return tu_log_task (arg, p, n);
+}
+
+/* Two stages submit through pl_worker_submit_sharing, as encrypt.c's MDC
+ * and signature hashes do, with the thread slower than the caller: over
+ * many tasks, whoever ran each, each stage's log is its order, and the
+ * caller ran some (it took a share instead of waiting). */
+static void
+test_worker_sharing_order (void)
+{
+  enum { N = 400 };
+  uint8_t *a_tasks = g_malloc (N), *b_tasks = g_malloc (N);
+  GString *a_want = g_string_new (NULL), *b_want = g_string_new (NULL);
+  tu_task_log a, b;
+  pl_worker w;
+
+  log_init (&a);
+  log_init (&b);
+  a.delay_us = 200;
+  for (int i = 0; i < N; i++)
+    {
+      a_tasks[i] = (uint8_t) ('A' + i % 26);
+      b_tasks[i] = (uint8_t) ('a' + i % 26);
+      g_string_append_c (a_want, (char) a_tasks[i]);
+      g_string_append_c (b_want, (char) b_tasks[i]);
+    }
+  caller = g_thread_self ();
+  g_atomic_int_set (&on_caller, 0);
+  g_assert_cmpint (pl_worker_start_shared (&w, 6), ==, 0);
+  for (int i = 0; i < N; i++)
+    {
+      /* B's tasks come in runs of three, A's one at a time. */
+      g_assert_cmpint (pl_worker_submit_sharing (&w, counted_task, &a,
+                                                 a_tasks + i, 1), ==, 0);
+      if (i % 3 == 0)
+        for (int k = i; k < i + 3 && k < N; k++)
+          g_assert_cmpint (pl_worker_submit_sharing (&w, counted_task, &b,
+                                                     b_tasks + k, 1), ==, 0);
+    }
+  g_assert_cmpint (pl_worker_wait (&w), ==, 0);
+  g_assert_cmpstr (a.log->str, ==, a_want->str);
+  g_assert_cmpstr (b.log->str, ==, b_want->str);
+  g_test_message ("%d of %d tasks ran on the caller",
+                  g_atomic_int_get (&on_caller), 2 * N);
+  g_assert_cmpint (g_atomic_int_get (&on_caller), >, 0);
+  pl_worker_stop (&w);
+  log_clear (&a);
+  log_clear (&b);
+  g_string_free (a_want, TRUE);
+  g_string_free (b_want, TRUE);
+  g_free (a_tasks);
+  g_free (b_tasks);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -232,5 +433,7 @@ main (int argc, char **argv)
   g_test_add_func ("/worker/queue", test_worker_queue);
   g_test_add_func ("/worker/take-back", test_worker_take_back);
   g_test_add_func ("/worker/claims-next", test_worker_claims_next);
+  g_test_add_func ("/worker/shared", test_worker_shared);
+  g_test_add_func ("/worker/sharing-order", test_worker_sharing_order);
   return g_test_run ();
 }
