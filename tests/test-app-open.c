@@ -536,11 +536,15 @@ test_folder_damaged (void)
   at_close_window (window);
 }
 
+/* The folder register_viewer makes, removed when the tests end. */
+static char *viewer_root;
+
 /* The stub viewer, the only application, for PDF and PNG. */
 static void
 register_viewer (void)
 {
-  g_autofree char *root = g_dir_make_tmp ("padlock-app-open-XXXXXX", NULL);
+  const char *root = viewer_root
+    = g_dir_make_tmp ("padlock-app-open-XXXXXX", NULL);
   g_autofree char *apps = g_build_filename (root, "data", "applications", NULL);
   g_autofree char *system = g_build_filename (root, "system", NULL);
   g_autofree char *mime = g_build_filename (system, "mime", NULL);
@@ -570,6 +574,8 @@ register_viewer (void)
 int
 main (int argc, char **argv)
 {
+  int ret;
+
   register_viewer ();
   /* The archive window is read as a screen reader reads it. */
   g_setenv ("GTK_A11Y", "atspi", TRUE);
@@ -589,5 +595,9 @@ main (int argc, char **argv)
                         test_folder);
   g_test_add_func ("/open/folder/tampered", test_folder_tampered);
   g_test_add_func ("/open/folder/damaged", test_folder_damaged);
-  return g_test_run ();
+  ret = g_test_run ();
+  /* It was left in /tmp by every run. */
+  tu_remove_tree (viewer_root);
+  g_free (viewer_root);
+  return ret;
 }
