@@ -64,7 +64,8 @@ hash_span (pl_sig_hasher *sh, const uint8_t *p, size_t n)
   return 0;
 }
 
-/* On the thread. */
+/* A span's task: on the thread, or on the caller's when taken back or
+ * lent; the cancel flag is checked either way. */
 static gpg_error_t
 hash_task (void *arg, const uint8_t *p, size_t n)
 {
@@ -77,7 +78,8 @@ hash_task (void *arg, const uint8_t *p, size_t n)
     err = hash_span (sh, p, n);
   if (err)
     return err;
-  /* A shared worker lends tasks to the caller (worker.h). */
+  /* Taken back (take_back_all), or lent by a shared worker (worker.h):
+   * on the caller's thread. */
   if (pthread_equal (pthread_self (), worker_of (sh)->thread))
     atomic_fetch_add (&sh->on_thread, n);
   else
@@ -101,25 +103,9 @@ hash_here (pl_sig_hasher *sh, const uint8_t *p, size_t n)
   return err ? err : sh->err;
 }
 
-/* A task taken back, run here: a span of this hasher's, or another
- * stage's task (a shared worker) with its own function. */
-static void
-run_taken (pl_sig_hasher *sh, const pl_worker_task *t)
-{
-  if (t->fn != hash_task || t->arg != sh)
-    {
-      sh->err = pl_worker_task_run (t);
-      return;
-    }
-  sh->err = hash_span (sh, t->p, t->n);
-  if (sh->err)
-    return;
-  sh->stats.on_caller += t->n;
-  sh->stats.taken_back += t->n;
-}
-
-/* Hashes here the spans the thread has not begun, in order; 0 when it
- * hashes one now (or holds none). */
+/* Hashes here the spans the thread has not begun, in order, each with
+ * its task's own function (hash_task, or another stage's on a shared
+ * worker); 0 when it hashes one now (or holds none). */
 static int
 take_back_all (pl_sig_hasher *sh)
 {
@@ -127,7 +113,7 @@ take_back_all (pl_sig_hasher *sh)
   int k = pl_worker_take_back (worker_of (sh), t);
 
   for (int i = 0; i < k && !sh->err; i++)
-    run_taken (sh, &t[i]);
+    sh->err = pl_worker_task_run (&t[i]);
   return k;
 }
 

@@ -126,9 +126,9 @@ int pl_worker_full (pl_worker *w);
  * caller then runs them itself, in that order, before it submits again:
  * every task before them has run, and none after them starts, so the
  * order holds.  For a stage whose worker gets no core on a busy machine
- * (seipd.c): the caller does the work instead of waiting for it. */
+ * (seipd.c): the caller does the work instead of waiting for it.  0 too
+ * while a task is lent (pl_worker_take_back_one). */
 int pl_worker_take_back (pl_worker *w, pl_worker_task *tasks);
-/* (0 too while a task is lent, pl_worker_take_back_one.) */
 
 /* For a shared worker whose thread is busy, so that the caller takes
  * a share of the work instead of waiting for room: takes out of the
