@@ -251,14 +251,13 @@ test_clear_queued (void)
 static void
 test_writer_queue (void)
 {
-  tu_task_log l = { .log = g_string_new (NULL), .fail_at = -1 };
+  tu_task_log l;
   const size_t size = PL_WRITER_THREAD_MIN;
   uint8_t *bufs[PL_WRITER_BUFFERS];
   static uint8_t foreign[PL_WRITER_THREAD_MIN];
   pl_writer w;
 
-  g_mutex_init (&l.lock);
-  g_cond_init (&l.opened);
+  tu_task_log_init (&l);
   pl_writer_init (&w, tu_log_task, &l, size, 1);
   /* Held at the gate: the first write runs, the rest queue; none of
    * them waits. */
@@ -280,10 +279,7 @@ test_writer_queue (void)
     }
   for (int i = PL_WRITER_DEPTH; i < PL_WRITER_BUFFERS; i++)
     pl_writer_release (&w, bufs[i]);
-  g_mutex_lock (&l.lock);
-  l.closed = FALSE;
-  g_cond_broadcast (&l.opened);
-  g_mutex_unlock (&l.lock);
+  tu_task_log_open (&l);
   g_assert_cmpint (pl_writer_finish (&w), ==, 0);
   g_assert_cmpstr (l.log->str, ==, "abc");
 
@@ -337,9 +333,7 @@ test_writer_queue (void)
   for (int round = 0; round < 20; round++)
     g_assert_cmpint (strncmp (l.log->str + 3 * round, "pfq", 3), ==, 0);
   pl_writer_clear (&w);
-  g_cond_clear (&l.opened);
-  g_mutex_clear (&l.lock);
-  g_string_free (l.log, TRUE);
+  tu_task_log_clear (&l);
 }
 
 /* pl_writer_set_threaded: a write on the caller's thread, made while
@@ -349,14 +343,13 @@ test_writer_queue (void)
 static void
 test_writer_switch (void)
 {
-  tu_task_log l = { .log = g_string_new (NULL), .fail_at = -1 };
+  tu_task_log l;
   const size_t size = PL_WRITER_THREAD_MIN;
   static uint8_t foreign[PL_WRITER_THREAD_MIN];
   uint8_t *b;
   pl_writer w;
 
-  g_mutex_init (&l.lock);
-  g_cond_init (&l.opened);
+  tu_task_log_init (&l);
   for (int fail = 0; fail < 2; fail++)
     {
       g_string_truncate (l.log, 0);
@@ -394,10 +387,7 @@ test_writer_switch (void)
       memset (foreign, 'y', sizeof foreign);
       g_assert_cmpint (pl_writer_write (&w, foreign, size), ==, 0);
       g_assert_cmpstr (l.log->str, ==, "abz");
-      g_mutex_lock (&l.lock);
-      l.closed = FALSE;
-      g_cond_broadcast (&l.opened);
-      g_mutex_unlock (&l.lock);
+      tu_task_log_open (&l);
       g_assert_cmpint (pl_writer_finish (&w), ==, 0);
       g_assert_cmpstr (l.log->str, ==, "abzcy");
       pl_writer_clear (&w);
@@ -414,9 +404,7 @@ test_writer_switch (void)
   g_assert_cmpstr (l.log->str, ==, "q");
   g_assert_false (pl_worker_running (&w.worker));
   pl_writer_clear (&w);
-  g_cond_clear (&l.opened);
-  g_mutex_clear (&l.lock);
-  g_string_free (l.log, TRUE);
+  tu_task_log_clear (&l);
 }
 
 typedef struct
@@ -447,13 +435,12 @@ late_write_run (gpointer data)
 static void
 test_writer_foreign_depth (void)
 {
-  tu_task_log l = { .log = g_string_new (NULL), .fail_at = -1 };
+  tu_task_log l;
   const size_t size = PL_WRITER_THREAD_MIN;
   static uint8_t f[PL_WRITER_FOREIGN_MAX + 1][PL_WRITER_THREAD_MIN];
   pl_writer w;
 
-  g_mutex_init (&l.lock);
-  g_cond_init (&l.opened);
+  tu_task_log_init (&l);
   for (int depth = 1; depth <= PL_WRITER_FOREIGN_MAX; depth++)
     {
       late_write lw;
@@ -477,10 +464,7 @@ test_writer_foreign_depth (void)
       g_usleep (50000);
       g_assert_cmpint (g_atomic_int_get (&lw.returned), ==, 0);
       g_assert_true (pl_worker_reading (&w.worker, f[0], size));
-      g_mutex_lock (&l.lock);
-      l.closed = FALSE;
-      g_cond_broadcast (&l.opened);
-      g_mutex_unlock (&l.lock);
+      tu_task_log_open (&l);
       g_thread_join (t);
       g_assert_cmpint (lw.err, ==, 0);
       /* The first is done when the late write returned. */
@@ -505,9 +489,7 @@ test_writer_foreign_depth (void)
       l.fail_at = -1;
       pl_writer_clear (&w);
     }
-  g_cond_clear (&l.opened);
-  g_mutex_clear (&l.lock);
-  g_string_free (l.log, TRUE);
+  tu_task_log_clear (&l);
 }
 
 int

@@ -18,11 +18,10 @@ static void
 test_worker_queue (void)
 {
   static const uint8_t tasks[] = "abcdefghijklmnop";
-  tu_task_log l = { .log = g_string_new (NULL), .fail_at = -1 };
+  tu_task_log l;
   pl_worker w;
 
-  g_mutex_init (&l.lock);
-  g_cond_init (&l.opened);
+  tu_task_log_init (&l);
   for (int depth = 1; depth <= PL_WORKER_DEPTH_MAX; depth *= 2)
     {
       g_string_truncate (l.log, 0);
@@ -52,10 +51,7 @@ test_worker_queue (void)
       for (int i = 0; i < depth; i++)
         g_assert_true (pl_worker_reading (&w, tasks + i, 1));
       g_assert_false (pl_worker_reading (&w, tasks + depth, 16 - depth));
-      g_mutex_lock (&l.lock);
-      l.closed = FALSE;
-      g_cond_broadcast (&l.opened);
-      g_mutex_unlock (&l.lock);
+      tu_task_log_open (&l);
       g_assert_cmpint (pl_worker_wait (&w), ==, 0);
       g_assert_cmpuint (l.log->len, ==, (guint) depth);
       g_assert_false (pl_worker_reading (&w, tasks, 16));
@@ -103,9 +99,7 @@ test_worker_queue (void)
   g_assert_cmpint (pl_worker_wait (&w), ==, 0);
   g_assert_cmpstr (l.log->str, ==, (const char *) tasks);
   pl_worker_stop (&w);
-  g_cond_clear (&l.opened);
-  g_mutex_clear (&l.lock);
-  g_string_free (l.log, TRUE);
+  tu_task_log_clear (&l);
 }
 
 /* Taking back: while a task runs, nothing is taken back (the order would
@@ -117,13 +111,12 @@ static void
 test_worker_take_back (void)
 {
   static const uint8_t tasks[] = "abcdefgh";
-  tu_task_log l = { .log = g_string_new (NULL), .fail_at = -1 };
+  tu_task_log l;
   pl_worker_task back[PL_WORKER_DEPTH_MAX];
   pl_worker w;
   int rounds_taken = 0;
 
-  g_mutex_init (&l.lock);
-  g_cond_init (&l.opened);
+  tu_task_log_init (&l);
   g_assert_cmpint (pl_worker_start_queue (&w, tu_log_task, &l, 4), ==, 0);
   /* Nothing held: nothing to take, no wait. */
   g_assert_cmpint (pl_worker_take_back (&w, back), ==, 0);
@@ -140,10 +133,7 @@ test_worker_take_back (void)
   /* 'a' runs (held at the gate): b, c, d stay queued. */
   g_assert_cmpint (pl_worker_take_back (&w, back), ==, 0);
   g_assert_true (pl_worker_reading (&w, tasks + 1, 3));
-  g_mutex_lock (&l.lock);
-  l.closed = FALSE;
-  g_cond_broadcast (&l.opened);
-  g_mutex_unlock (&l.lock);
+  tu_task_log_open (&l);
   /* Returns once 'a' ended. */
   pl_worker_wait_running (&w, 0);
   g_mutex_lock (&l.lock);
@@ -175,9 +165,7 @@ test_worker_take_back (void)
     }
   g_test_message ("taken back in %d of 300 rounds", rounds_taken);
   pl_worker_stop (&w);
-  g_cond_clear (&l.opened);
-  g_mutex_clear (&l.lock);
-  g_string_free (l.log, TRUE);
+  tu_task_log_clear (&l);
 }
 
 /* A worker that ends a task claims the next queued one before anybody
@@ -191,13 +179,12 @@ static void
 test_worker_claims_next (void)
 {
   static const uint8_t tasks[] = "abcdefgh";
-  tu_task_log l = { .log = g_string_new (NULL), .fail_at = -1 };
+  tu_task_log l;
   pl_worker_task back[PL_WORKER_DEPTH_MAX];
   pl_worker w;
   guint64 polls = 0;
 
-  g_mutex_init (&l.lock);
-  g_cond_init (&l.opened);
+  tu_task_log_init (&l);
   g_assert_cmpint (pl_worker_start_queue (&w, tu_log_task, &l, 8), ==, 0);
   for (int r = 0; r < 200; r++)
     {
@@ -208,10 +195,7 @@ test_worker_claims_next (void)
         g_assert_cmpint (pl_worker_submit (&w, tasks + i, 1), ==, 0);
       while (!g_atomic_int_get (&l.started))
         g_usleep (100);
-      g_mutex_lock (&l.lock);
-      l.closed = FALSE;
-      g_cond_broadcast (&l.opened);
-      g_mutex_unlock (&l.lock);
+      tu_task_log_open (&l);
       while (pl_worker_busy (&w))
         {
           g_assert_cmpint (pl_worker_take_back (&w, back), ==, 0);
@@ -222,48 +206,7 @@ test_worker_claims_next (void)
     }
   g_test_message ("%" G_GUINT64_FORMAT " polls", polls);
   pl_worker_stop (&w);
-  g_cond_clear (&l.opened);
-  g_mutex_clear (&l.lock);
-  g_string_free (l.log, TRUE);
-}
-
-/* Opens L's gate. */
-static void
-open_gate (tu_task_log *l)
-{
-  g_mutex_lock (&l->lock);
-  l->closed = FALSE;
-  g_cond_broadcast (&l->opened);
-  g_mutex_unlock (&l->lock);
-}
-
-static void
-log_init (tu_task_log *l)
-{
-  memset (l, 0, sizeof *l);
-  l->log = g_string_new (NULL);
-  l->fail_at = -1;
-  g_mutex_init (&l->lock);
-  g_cond_init (&l->opened);
-}
-
-static void
-log_clear (tu_task_log *l)
-{
-  g_cond_clear (&l->opened);
-  g_mutex_clear (&l->lock);
-  g_string_free (l->log, TRUE);
-}
-
-static char *
-log_text (tu_task_log *l)
-{
-  char *s;
-
-  g_mutex_lock (&l->lock);
-  s = g_strdup (l->log->str);
-  g_mutex_unlock (&l->lock);
-  return s;
+  tu_task_log_clear (&l);
 }
 
 /* A worker shared by two stages, A and B, each its own task log:
@@ -284,8 +227,8 @@ test_worker_shared (void)
   pl_worker_task t;
   char *s;
 
-  log_init (&a);
-  log_init (&b);
+  tu_task_log_init (&a);
+  tu_task_log_init (&b);
   g_assert_cmpint (pl_worker_start_shared (&w, 4), ==, 0);
   g_assert_true (pl_worker_running (&w));
   /* Nothing held: nothing to lend. */
@@ -312,21 +255,21 @@ test_worker_shared (void)
   g_assert_false (pl_worker_take_back_one (&w, &t));
   /* The thread ends 'a', runs 'b' (A's), and stops before 'x' (B's):
    * 'w' has not run. */
-  open_gate (&a);
+  tu_task_log_open (&a);
   while (g_atomic_int_get (&a.started) < 2)
     g_usleep (1000);
   g_usleep (20000);
-  s = log_text (&b);
+  s = tu_task_log_text (&b);
   g_assert_cmpstr (s, ==, "");
   g_free (s);
   g_assert_true (pl_worker_busy (&w));
   g_assert_cmpint (pl_worker_task_run (&t), ==, 0);
   pl_worker_give_back (&w, 0);
   g_assert_cmpint (pl_worker_wait (&w), ==, 0);
-  s = log_text (&a);
+  s = tu_task_log_text (&a);
   g_assert_cmpstr (s, ==, "ab");
   g_free (s);
-  s = log_text (&b);
+  s = tu_task_log_text (&b);
   g_assert_cmpstr (s, ==, "wx");
   g_free (s);
 
@@ -350,17 +293,17 @@ test_worker_shared (void)
    * worker's. */
   b.fail_at = 'y';
   pl_worker_give_back (&w, pl_worker_task_run (&t));
-  open_gate (&a);
+  tu_task_log_open (&a);
   g_assert_cmpint (gpg_err_code (pl_worker_wait (&w)), ==, GPG_ERR_EIO);
   g_assert_cmpint (gpg_err_code (pl_worker_submit_task (&w, tu_log_task, &a,
                                                         a_tasks, 1)),
                    ==, GPG_ERR_EIO);
-  s = log_text (&a);
+  s = tu_task_log_text (&a);
   g_assert_cmpstr (s, ==, "a");
   g_free (s);
   pl_worker_stop (&w);
-  log_clear (&a);
-  log_clear (&b);
+  tu_task_log_clear (&a);
+  tu_task_log_clear (&b);
 }
 
 /* The caller's thread, for counting the tasks lent to it. */
@@ -388,8 +331,8 @@ test_worker_sharing_order (void)
   tu_task_log a, b;
   pl_worker w;
 
-  log_init (&a);
-  log_init (&b);
+  tu_task_log_init (&a);
+  tu_task_log_init (&b);
   a.delay_us = 200;
   for (int i = 0; i < N; i++)
     {
@@ -418,8 +361,8 @@ test_worker_sharing_order (void)
                   g_atomic_int_get (&on_caller), 2 * N);
   g_assert_cmpint (g_atomic_int_get (&on_caller), >, 0);
   pl_worker_stop (&w);
-  log_clear (&a);
-  log_clear (&b);
+  tu_task_log_clear (&a);
+  tu_task_log_clear (&b);
   g_string_free (a_want, TRUE);
   g_string_free (b_want, TRUE);
   g_free (a_tasks);

@@ -170,6 +170,44 @@ tu_log_task (void *arg, const uint8_t *p, size_t n)
   return p[0] == l->fail_at ? gpg_error (GPG_ERR_EIO) : 0;
 }
 
+void
+tu_task_log_init (tu_task_log *l)
+{
+  memset (l, 0, sizeof *l);
+  l->log = g_string_new (NULL);
+  l->fail_at = -1;
+  g_mutex_init (&l->lock);
+  g_cond_init (&l->opened);
+}
+
+void
+tu_task_log_clear (tu_task_log *l)
+{
+  g_cond_clear (&l->opened);
+  g_mutex_clear (&l->lock);
+  g_string_free (l->log, TRUE);
+}
+
+void
+tu_task_log_open (tu_task_log *l)
+{
+  g_mutex_lock (&l->lock);
+  l->closed = FALSE;
+  g_cond_broadcast (&l->opened);
+  g_mutex_unlock (&l->lock);
+}
+
+char *
+tu_task_log_text (tu_task_log *l)
+{
+  char *s;
+
+  g_mutex_lock (&l->lock);
+  s = g_strdup (l->log->str);
+  g_mutex_unlock (&l->lock);
+  return s;
+}
+
 char *
 tu_sha256_hex (const void *data, gsize len)
 {

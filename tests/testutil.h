@@ -34,6 +34,17 @@ typedef struct
 
 gpg_error_t tu_log_task (void *arg, const uint8_t *p, size_t n);
 
+/* An empty log, gate open, failing on no octet; cleared with
+ * tu_task_log_clear. */
+void tu_task_log_init (tu_task_log *l);
+void tu_task_log_clear (tu_task_log *l);
+
+/* Opens L's gate: the tasks waiting at their start go on. */
+void tu_task_log_open (tu_task_log *l);
+
+/* A copy of L's log now (the tasks may still append to it). */
+char *tu_task_log_text (tu_task_log *l);
+
 /* Random octets (non-cryptographic, for test data). */
 GBytes *tu_random_bytes (gsize len);
 
