@@ -27,6 +27,7 @@
 #include "pipeline.h"
 #include "seipd.h"
 #include "sighash.h"
+#include "prealloc.h"
 #include "skesk.h"
 
 #include <pthread.h>
@@ -795,8 +796,8 @@ typedef gpg_error_t (*open_fn) (void *stage, const uint8_t *key,
 
 /* The candidate loop: each candidate in turn until OPEN takes one. */
 static gpg_error_t
-open_with_candidates (decrypt_job *j, pl_key_candidates *c, open_fn open,
-                      void *stage)
+try_candidates (decrypt_job *j, pl_key_candidates *c, open_fn open,
+                void *stage)
 {
   for (;;)
     {
@@ -819,13 +820,31 @@ open_with_candidates (decrypt_job *j, pl_key_candidates *c, open_fn open,
           keep_session_key (j, key, keylen);
           pl_key_candidates_warning (c, j->result->key_warning,
                                      sizeof j->result->key_warning);
-          start_moving (j);
           return 0;
         }
       if (!retryable)
         return err;
       pl_key_candidates_reject (c, err);
     }
+}
+
+/* try_candidates, while the output's pages are made on another core
+ * (prealloc.h): the S2K, Argon2 or the agent take a while.  The input's
+ * size is the guess at the output's. */
+static gpg_error_t
+open_with_candidates (decrypt_job *j, pl_key_candidates *c, open_fn open,
+                      void *stage)
+{
+  pl_prealloc *room = NULL;
+  gpg_error_t err;
+
+  if (pl_job_threads (j->ctl) > 1 && j->src->size > 0)
+    room = pl_prealloc_start (j->sink, (uint64_t) j->src->size);
+  err = try_candidates (j, c, open, stage);
+  pl_prealloc_stop (room);
+  if (!err)
+    start_moving (j);
+  return err;
 }
 
 /* Opening SEIPD v1 with a candidate.  The prefix's length depends on the

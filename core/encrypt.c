@@ -25,6 +25,7 @@
 #include "packet.h"
 #include "pipeline.h"
 #include "seipd.h"
+#include "prealloc.h"
 #include "skesk.h"
 
 #include <stdlib.h>
@@ -1072,8 +1073,16 @@ encrypt_message (encrypt_job *j, pl_sink *sink)
     return gpg_error (GPG_ERR_ENOMEM);
   err = start_output (j, sink);
   if (!err && !j->o.sign_only)
-    err = pl_keys_lock (&j->o, j->ctl, j->key, j->keylen, emit_key_packet,
-                        &j->out.base);
+    {
+      /* The S2K, Argon2 or the agent take a while, one core at most: the
+       * output's pages are made on another meanwhile (prealloc.h). */
+      pl_prealloc *room = NULL;
+      if (pl_job_threads (j->ctl) > 1 && j->src->size > 0)
+        room = pl_prealloc_start (sink, (uint64_t) j->src->size);
+      err = pl_keys_lock (&j->o, j->ctl, j->key, j->keylen, emit_key_packet,
+                          &j->out.base);
+      pl_prealloc_stop (room);
+    }
   if (err)
     return err;
   plan_packets (j);

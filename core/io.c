@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -393,6 +394,47 @@ pl_file_name_numbered (const char *name, const char *suffix,
   return 0;
 }
 
+/* Room made ahead in a regular file (pl_sink's allocate): END is the
+ * furthest octet allocated so far, 0 for none. */
+static gpg_error_t
+room_allocate (int fd, _Atomic uint64_t *end, uint64_t off, uint64_t len)
+{
+  uint64_t to = off + len, seen;
+
+  if (fd < 0)
+    return gpg_error (GPG_ERR_EBADF);
+  if (off > (uint64_t) INT64_MAX || len > (uint64_t) INT64_MAX - off)
+    return gpg_error (GPG_ERR_INV_ARG);
+  if (fallocate (fd, FALLOC_FL_KEEP_SIZE, (off_t) off, (off_t) len))
+    return errno == EOPNOTSUPP ? gpg_error (GPG_ERR_NOT_SUPPORTED)
+                               : pl_error_from_errno (errno);
+  seen = atomic_load (end);
+  while (seen < to && !atomic_compare_exchange_weak (end, &seen, to))
+    ;
+  return 0;
+}
+
+/* Frees what room_allocate made past the file's end: the octets were
+ * never written, and a file must not hold more than it shows.  Both
+ * ways, since each filesystem frees with one: a hole punched past the
+ * end (tmpfs; ext4 ignores a hole past its length), and a truncation to
+ * the length the file has (ext4 and tmpfs free everything past it, even
+ * when the length does not change). */
+static void
+room_give_back (int fd, _Atomic uint64_t *end)
+{
+  uint64_t to = atomic_exchange (end, 0);
+  struct stat st;
+
+  if (!to || fd < 0 || fstat (fd, &st) || (uint64_t) st.st_size >= to)
+    return;
+  if (fallocate (fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, st.st_size,
+                 (off_t) (to - (uint64_t) st.st_size)))
+    { /* the truncation below is the other way */ }
+  if (ftruncate (fd, st.st_size))
+    { /* nothing more to try: the room stays until the file goes */ }
+}
+
 /* File sink: a temporary file in a folder that gets its name at commit. */
 typedef struct
 {
@@ -405,6 +447,7 @@ typedef struct
   pl_file_name_fn name_fn;
   void *user_data;
   char *path;                   /* set at commit */
+  _Atomic uint64_t room;        /* room_allocate's end */
 } file_sink;
 
 /* Ten thousand outputs of one name in one folder: surely a loop. */
@@ -417,6 +460,13 @@ file_sink_write (pl_sink *self, const void *buf, size_t len)
   if (f->fd < 0)
     return gpg_error (GPG_ERR_EBADF);
   return pl_write_all (f->fd, buf, len);
+}
+
+static gpg_error_t
+file_sink_allocate (pl_sink *self, uint64_t off, uint64_t len)
+{
+  file_sink *f = (file_sink *) self;
+  return room_allocate (f->fd, &f->room, off, len);
 }
 
 static gpg_error_t
@@ -465,6 +515,7 @@ file_sink_commit (pl_sink *self)
 
   if (f->fd < 0)
     return gpg_error (GPG_ERR_EBADF);
+  room_give_back (f->fd, &f->room);
   if (fsync (f->fd))
     return pl_error_from_errno (errno);
   path = malloc (n);
@@ -617,6 +668,7 @@ pl_sink_new_file_in (const char *dir, const char *name,
   f->base.commit = file_sink_commit;
   f->base.abort = file_sink_abort;
   f->base.free = file_sink_free;
+  f->base.allocate = file_sink_allocate;
   *out = &f->base;
   f = NULL;
 
@@ -661,6 +713,7 @@ typedef struct
   int append;                   /* O_APPEND: the offset is not ours */
   off_t start;                  /* the file's length when we began */
   int spool_fd;                 /* -1: write straight through */
+  _Atomic uint64_t room;        /* room_allocate's end, in the file */
 } fd_sink;
 
 static void fd_sink_abort (pl_sink *self);
@@ -672,6 +725,16 @@ fd_sink_write (pl_sink *self, const void *buf, size_t len)
   return pl_write_all (s->spool_fd >= 0 ? s->spool_fd : s->fd, buf, len);
 }
 
+/* Only for a regular file written in place: after what it held. */
+static gpg_error_t
+fd_sink_allocate (pl_sink *self, uint64_t off, uint64_t len)
+{
+  fd_sink *s = (fd_sink *) self;
+  if (off > (uint64_t) INT64_MAX - (uint64_t) s->start)
+    return gpg_error (GPG_ERR_INV_ARG);
+  return room_allocate (s->fd, &s->room, (uint64_t) s->start + off, len);
+}
+
 static gpg_error_t
 fd_sink_commit (pl_sink *self)
 {
@@ -681,7 +744,11 @@ fd_sink_commit (pl_sink *self)
   gpg_error_t err = 0;
 
   if (s->spool_fd < 0)
-    return 0;
+    {
+      if (s->regular)
+        room_give_back (s->fd, &s->room);
+      return 0;
+    }
   if (lseek (s->spool_fd, 0, SEEK_SET) < 0)
     return pl_error_from_errno (errno);
   buf = malloc (blk);
@@ -723,6 +790,7 @@ fd_sink_abort (pl_sink *self)
     }
   else if (s->regular)
     {
+      room_give_back (s->fd, &s->room);
       if (ftruncate (s->fd, s->start) == 0 && !s->append)
         lseek (s->fd, s->start, SEEK_SET);
     }
@@ -798,6 +866,8 @@ pl_sink_new_fd (int fd, int spool, pl_sink **out)
   s->base.commit = fd_sink_commit;
   s->base.abort = fd_sink_abort;
   s->base.free = fd_sink_free;
+  if (s->regular && s->spool_fd < 0)
+    s->base.allocate = fd_sink_allocate;
   *out = &s->base;
   return 0;
 }

@@ -41,6 +41,17 @@ struct pl_sink
   /* Throws the output away.  Safe after a failed write or commit. */
   void (*abort) (pl_sink *self);
   void (*free) (pl_sink *self);
+  /* Optional, NULL where there is no file to make room in (memory, a
+   * pipe, a spool): has the filesystem allocate the output's octets
+   * [OFF, OFF + LEN), OFF counted from the sink's first octet, without
+   * writing them or changing the output's length (fallocate KEEP_SIZE),
+   * so that the writes there later find their pages made (prealloc.h).
+   * Safe on another thread while write runs (the kernel orders the two;
+   * no octet written changes); never after commit or abort begins.
+   * Commit and abort give back whatever was allocated past the last
+   * octet written.  An error (GPG_ERR_NOT_SUPPORTED on a filesystem
+   * without fallocate, GPG_ERR_ENOSPC) leaves the output as it was. */
+  gpg_error_t (*allocate) (pl_sink *self, uint64_t off, uint64_t len);
 };
 
 /* Reads a whole buffer unless the input ends first. */

@@ -1,16 +1,21 @@
 /* test-io.c - sources and sinks (core/io.h): the transactional file sink
  * never replaces, picks the next free name, shortens the stem to fit
  * NAME_MAX on a UTF-8 boundary, falls back from O_TMPFILE; a source of
- * unknown length read in SEIPD v1's partial chunks.  The mapped source
- * has test-mapsource, the read-once sources test-streamsource. */
+ * unknown length read in SEIPD v1's partial chunks; the room a sink
+ * makes ahead (allocate, prealloc.h) is given back at commit and abort.
+ * The mapped source has test-mapsource, the read-once sources
+ * test-streamsource. */
 #include <fcntl.h>
 #include <limits.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <glib/gstdio.h>
 
+#include "algo.h"
 #include "io.h"
 #include "job.h"
+#include "prealloc.h"
 #include "refuse-tmpfile.h"
 #include "testutil.h"
 
@@ -260,6 +265,262 @@ test_unknown_length_chunks (void)
     }
 }
 
+/* ---- room made ahead ------------------------------------------------- */
+
+static guint64
+fd_blocks_octets (int fd, guint64 *size)
+{
+  struct stat st;
+
+  g_assert_cmpint (fstat (fd, &st), ==, 0);
+  if (size)
+    *size = (guint64) st.st_size;
+  return (guint64) st.st_blocks * 512;
+}
+
+static guint64
+path_blocks_octets (const char *path, guint64 *size)
+{
+  struct stat st;
+
+  g_assert_cmpint (g_stat (path, &st), ==, 0);
+  if (size)
+    *size = (guint64) st.st_size;
+  return (guint64) st.st_blocks * 512;
+}
+
+/* An fd sink over a regular file holding "0123456789", positioned at its
+ * end (as `>>` leaves stdout). */
+static int
+open_ten (const char *name, char **path)
+{
+  int fd;
+
+  *path = tu_write_temp (name, "0123456789", 10);
+  fd = open (*path, O_RDWR | O_CLOEXEC);
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (lseek (fd, 0, SEEK_END), ==, 10);
+  return fd;
+}
+
+/* Room allocated past what is written shows in the file's blocks, never
+ * in its length, and is gone after commit and after abort: the length
+ * and the octets are what was written, the blocks what they need. */
+static void
+test_room_fd_sink (void)
+{
+  for (int commit = 0; commit < 2; commit++)
+    {
+      g_autofree char *path = NULL;
+      int fd = open_ten ("room-fd", &path);
+      guint8 data[4096];
+      pl_sink *sink;
+      guint64 size;
+      gpg_error_t err;
+
+      memset (data, 'x', sizeof data);
+      g_assert_cmpint (pl_sink_new_fd (fd, 1, &sink), ==, 0);
+      g_assert_nonnull (sink->allocate);
+      err = sink->allocate (sink, 0, 8 << 20);
+      if (gpg_err_code (err) == GPG_ERR_NOT_SUPPORTED)
+        {
+          sink->abort (sink);
+          pl_sink_free (sink);
+          close (fd);
+          g_test_skip ("no fallocate on this filesystem");
+          return;
+        }
+      g_assert_cmpint (err, ==, 0);
+      g_assert_cmpuint (fd_blocks_octets (fd, &size), >=, 8 << 20);
+      g_assert_cmpuint (size, ==, 10);
+      g_assert_cmpint (sink->write (sink, data, sizeof data), ==, 0);
+      g_assert_cmpint (sink->allocate (sink, 4096, 4 << 20), ==, 0);
+      if (commit)
+        g_assert_cmpint (sink->commit (sink), ==, 0);
+      else
+        sink->abort (sink);
+      g_assert_cmpuint (fd_blocks_octets (fd, &size), <, 1 << 20);
+      g_assert_cmpuint (size, ==, commit ? 10 + sizeof data : 10);
+      pl_sink_free (sink);
+      close (fd);
+    }
+}
+
+/* The file sink gives back its room before the output gets its name;
+ * memory has no room to make. */
+static void
+test_room_file_sink (void)
+{
+  g_autofree char *dir = tu_new_dir ("room-file");
+  g_autofree char *path = g_build_filename (dir, "out", NULL);
+  g_autofree char *got = NULL;
+  pl_sink *sink;
+  guint64 size;
+  gsize n;
+  gpg_error_t err;
+
+  g_assert_cmpint (pl_sink_new_file (path, &sink), ==, 0);
+  g_assert_cmpint (sink->write (sink, "hello", 5), ==, 0);
+  err = sink->allocate (sink, 0, 8 << 20);
+  if (gpg_err_code (err) == GPG_ERR_NOT_SUPPORTED)
+    {
+      pl_sink_free (sink);
+      g_test_skip ("no fallocate on this filesystem");
+      return;
+    }
+  g_assert_cmpint (err, ==, 0);
+  g_assert_cmpint (sink->commit (sink), ==, 0);
+  g_assert_cmpuint (path_blocks_octets (path, &size), <, 1 << 20);
+  g_assert_cmpuint (size, ==, 5);
+  g_assert_true (g_file_get_contents (path, &got, &n, NULL));
+  g_assert_cmpmem (got, n, "hello", 5);
+  pl_sink_free (sink);
+
+  sink = pl_sink_new_memory ();
+  g_assert_null (sink->allocate);
+  pl_sink_free (sink);
+}
+
+/* A sink whose every allocate fails, counting the tries. */
+typedef struct
+{
+  pl_sink base;
+  gint calls;
+} refusing_sink;
+
+static gpg_error_t
+refusing_allocate (pl_sink *self, uint64_t off, uint64_t len)
+{
+  (void) off;
+  (void) len;
+  g_atomic_int_inc (&((refusing_sink *) self)->calls);
+  return gpg_error (GPG_ERR_ENOSPC);
+}
+
+/* pl_prealloc: allocates from the first octet on until stopped, and
+ * says how much; nothing at all where it cannot or need not; one failed
+ * step ends it. */
+static void
+test_prealloc (void)
+{
+  g_autofree char *path = NULL;
+  int fd = open_ten ("prealloc", &path);
+  refusing_sink refusing = { { 0 }, 0 };
+  pl_sink *sink, *mem;
+  pl_prealloc *p;
+  guint64 done, size;
+  gint64 until = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+
+  g_assert_cmpint (pl_sink_new_fd (fd, 1, &sink), ==, 0);
+  if (gpg_err_code (sink->allocate (sink, 0, 4096)) == GPG_ERR_NOT_SUPPORTED)
+    {
+      sink->abort (sink);
+      pl_sink_free (sink);
+      close (fd);
+      g_test_skip ("no fallocate on this filesystem");
+      return;
+    }
+  p = pl_prealloc_start (sink, 64 << 20);
+  g_assert_nonnull (p);
+  while (fd_blocks_octets (fd, NULL) < 4 << 20
+         && g_get_monotonic_time () < until)
+    g_usleep (1000);
+  done = pl_prealloc_stop (p);
+  g_assert_cmpuint (done, >=, 4 << 20);
+  g_assert_cmpuint (done, <=, 64 << 20);
+  g_assert_true (done % PL_PREALLOC_STEP == 0);
+  /* Stopped means stopped: nothing more is allocated. */
+  g_assert_cmpuint (fd_blocks_octets (fd, &size), <=, done + (1 << 20));
+  g_assert_cmpuint (size, ==, 10);
+  g_usleep (20000);
+  g_assert_cmpuint (fd_blocks_octets (fd, NULL), <=, done + (1 << 20));
+  g_assert_cmpint (sink->commit (sink), ==, 0);
+  g_assert_cmpuint (fd_blocks_octets (fd, &size), <, 1 << 20);
+  g_assert_cmpuint (size, ==, 10);
+  pl_sink_free (sink);
+  close (fd);
+
+  mem = pl_sink_new_memory ();
+  g_assert_null (pl_prealloc_start (mem, 64 << 20));
+  g_assert_null (pl_prealloc_start (NULL, 64 << 20));
+  pl_sink_free (mem);
+  refusing.base.allocate = refusing_allocate;
+  g_assert_null (pl_prealloc_start (&refusing.base, PL_PREALLOC_MIN - 1));
+  g_assert_cmpint (g_atomic_int_get (&refusing.calls), ==, 0);
+  g_assert_cmpuint (pl_prealloc_stop (NULL), ==, 0);
+
+  p = pl_prealloc_start (&refusing.base, 1ull << 40);
+  g_assert_nonnull (p);
+  until = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  while (!g_atomic_int_get (&refusing.calls) && g_get_monotonic_time () < until)
+    g_usleep (1000);
+  g_usleep (20000);
+  g_assert_cmpint (g_atomic_int_get (&refusing.calls), ==, 1);
+  g_assert_cmpuint (pl_prealloc_stop (p), ==, 0);
+}
+
+/* Whole jobs to file sinks: a passphrase's derivation makes room for as
+ * much output as the input's size, and what the output did not need
+ * (compressed zeros: a few KiB of 24 MiB) is not left in its blocks;
+ * the decryption's output, made room for the same way, is right. */
+static void
+test_room_jobs (void)
+{
+  g_autofree char *dir = tu_new_dir ("room-jobs");
+  g_autofree char *zeros_path = NULL, *rand_path = NULL;
+  const pl_opener pw = pl_opener_passphrase ("room", 4);
+  gsize size = 24 << 20;
+  g_autofree guint8 *zeros = g_malloc0 (size);
+  g_autoptr (GBytes) random = tu_random_bytes (size);
+  const char *names[] = { "zeros", "random" };
+  GBytes *inputs[2];
+
+  inputs[0] = g_bytes_new_static (zeros, size);
+  inputs[1] = random;
+  for (int i = 0; i < 2; i++)
+    {
+      g_autofree char *in_path = tu_write_temp (names[i], g_bytes_get_data (inputs[i], NULL), size);
+      g_autofree char *enc_path = g_strdup_printf ("%s/%s.gpg", dir, names[i]);
+      g_autofree char *dec_path = g_strdup_printf ("%s/%s.out", dir, names[i]);
+      g_autofree char *want = tu_file_sha256 (in_path);
+      g_autofree char *got = NULL;
+      pl_encrypt_options o;
+      pl_decrypt_options d = { &pw, 1, 0, NULL };
+      pl_source *src;
+      pl_sink *sink;
+      guint64 enc_size, dec_size;
+
+      pl_encrypt_options_init (&o);
+      o.openers = &pw;
+      o.n_openers = 1;
+      o.profile = PL_PROFILE_LIBREPGP;
+      o.compress_algo = i == 0 ? PL_COMPRESS_ZLIB : 0;
+      o.s2k_ms = 20;
+      g_assert_cmpint (pl_source_new_file (in_path, &src), ==, 0);
+      g_assert_cmpint (pl_sink_new_file (enc_path, &sink), ==, 0);
+      g_assert_cmpint (pl_encrypt (src, sink, &o, NULL), ==, 0);
+      pl_sink_free (sink);
+      pl_source_free (src);
+      /* Blocks: what the length needs, and an ext4 extent's slack. */
+      g_assert_cmpuint (path_blocks_octets (enc_path, &enc_size), <,
+                        enc_size + (1 << 20));
+      if (i == 0)
+        g_assert_cmpuint (enc_size, <, 1 << 20);
+
+      g_assert_cmpint (pl_source_new_file (enc_path, &src), ==, 0);
+      g_assert_cmpint (pl_sink_new_file (dec_path, &sink), ==, 0);
+      g_assert_cmpint (pl_decrypt (src, sink, &d, NULL, NULL), ==, 0);
+      pl_sink_free (sink);
+      pl_source_free (src);
+      g_assert_cmpuint (path_blocks_octets (dec_path, &dec_size), <,
+                        dec_size + (1 << 20));
+      g_assert_cmpuint (dec_size, ==, size);
+      got = tu_file_sha256 (dec_path);
+      g_assert_cmpstr (got, ==, want);
+    }
+  g_bytes_unref (inputs[0]);
+}
+
 
 int
 main (int argc, char **argv)
@@ -271,5 +532,9 @@ main (int argc, char **argv)
   g_test_add_func ("/io/file-sink/one-name", test_sink_one_name);
   g_test_add_func ("/io/file-sink/mkstemp-fallback", test_sink_fallback);
   g_test_add_func ("/io/unknown-length/chunks", test_unknown_length_chunks);
+  g_test_add_func ("/io/room/fd-sink", test_room_fd_sink);
+  g_test_add_func ("/io/room/file-sink", test_room_file_sink);
+  g_test_add_func ("/io/room/prealloc", test_prealloc);
+  g_test_add_func ("/io/room/jobs", test_room_jobs);
   return g_test_run ();
 }
