@@ -46,6 +46,12 @@
  *   mapin-write-allocthread  mapin-write while a second thread allocates
  *                       the output's pages ahead (fallocate KEEP_SIZE)
  *   cfr                 copy_file_range (reference: no user-space pass)
+ *   kdf-rw2             a stand-in for a passphrase's key derivation (one
+ *                       thread busy for KDF_MS, default 40 ms) and then
+ *                       rw2-1M: a passphrase job's file to file floor
+ *   kdf-falloc-rw2      the same while a second thread allocates the
+ *                       output's pages (fallocate KEEP_SIZE, 8 MiB at a
+ *                       time) until the derivation ends
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -126,9 +132,18 @@ write_full (int fd, const void *buf, size_t len)
     }
 }
 
+static int preset_out = -1;     /* an output opened already, once */
+static double now (void);
+
 static int
 open_out (void)
 {
+  if (preset_out >= 0)
+    {
+      int fd = preset_out;
+      preset_out = -1;
+      return fd;
+    }
   int fd = open (out_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
   if (fd < 0)
     die ("open output");
@@ -562,6 +577,61 @@ v_mapin_write_allocthread (void)
   close (a.out);
 }
 
+/* ---- a key derivation first ------------------------------------------ */
+
+typedef struct
+{
+  int out;
+  volatile int stop;
+  size_t allocated;
+} kdf_alloc;
+
+static void *
+kdf_alloc_thread (void *arg)
+{
+  kdf_alloc *a = arg;
+  while (!a->stop && a->allocated < total)
+    {
+      size_t n = total - a->allocated < 8 * MIB ? total - a->allocated
+                                                 : 8 * MIB;
+      if (fallocate (a->out, FALLOC_FL_KEEP_SIZE, (off_t) a->allocated,
+                     (off_t) n))
+        die ("fallocate");
+      a->allocated += n;
+    }
+  return NULL;
+}
+
+static void
+kdf_spin (void)
+{
+  const char *e = getenv ("KDF_MS");
+  double ms = e ? atof (e) : 40, t0 = now ();
+  volatile unsigned x = 0;
+  while ((now () - t0) * 1000 < ms)
+    for (int i = 0; i < 1000; i++)
+      x += i;
+}
+
+static void
+kdf_copy (int falloc)
+{
+  kdf_alloc a = { .out = open_out () };
+  pthread_t t;
+  if (falloc)
+    pthread_create (&t, NULL, kdf_alloc_thread, &a);
+  kdf_spin ();
+  a.stop = 1;
+  if (falloc)
+    pthread_join (t, NULL);
+  /* rw2_copy opens its own output: hand it this one. */
+  preset_out = a.out;
+  rw2_copy (MIB);
+}
+
+static void v_kdf_rw2 (void) { kdf_copy (0); }
+static void v_kdf_falloc_rw2 (void) { kdf_copy (1); }
+
 static void
 v_cfr (void)
 {
@@ -609,6 +679,8 @@ static const struct
   { "falloc-only", v_falloc_only },
   { "mapin-write-allocthread", v_mapin_write_allocthread },
   { "cfr", v_cfr },
+  { "kdf-rw2", v_kdf_rw2 },
+  { "kdf-falloc-rw2", v_kdf_falloc_rw2 },
 };
 
 static double
