@@ -52,6 +52,7 @@
  *   kdf-falloc-rw2      the same while a second thread allocates the
  *                       output's pages (fallocate KEEP_SIZE, 8 MiB at a
  *                       time) until the derivation ends
+ *   kdf-zero-rw2        the same with zeros written there (pwrite) instead
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -584,6 +585,7 @@ typedef struct
   int out;
   volatile int stop;
   size_t allocated;
+  int zero;                     /* pwrite zeros instead of fallocate */
 } kdf_alloc;
 
 static void *
@@ -594,8 +596,11 @@ kdf_alloc_thread (void *arg)
     {
       size_t n = total - a->allocated < 8 * MIB ? total - a->allocated
                                                  : 8 * MIB;
-      if (fallocate (a->out, FALLOC_FL_KEEP_SIZE, (off_t) a->allocated,
-                     (off_t) n))
+      static uint8_t zeros[8 * MIB];
+      if (a->zero)
+        write_full_at (a->out, zeros, n, (off_t) a->allocated);
+      else if (fallocate (a->out, FALLOC_FL_KEEP_SIZE, (off_t) a->allocated,
+                          (off_t) n))
         die ("fallocate");
       a->allocated += n;
     }
@@ -616,7 +621,7 @@ kdf_spin (void)
 static void
 kdf_copy (int falloc)
 {
-  kdf_alloc a = { .out = open_out () };
+  kdf_alloc a = { .out = open_out (), .zero = falloc == 2 };
   pthread_t t;
   if (falloc)
     pthread_create (&t, NULL, kdf_alloc_thread, &a);
@@ -631,6 +636,7 @@ kdf_copy (int falloc)
 
 static void v_kdf_rw2 (void) { kdf_copy (0); }
 static void v_kdf_falloc_rw2 (void) { kdf_copy (1); }
+static void v_kdf_zero_rw2 (void) { kdf_copy (2); }
 
 static void
 v_cfr (void)
@@ -681,6 +687,7 @@ static const struct
   { "cfr", v_cfr },
   { "kdf-rw2", v_kdf_rw2 },
   { "kdf-falloc-rw2", v_kdf_falloc_rw2 },
+  { "kdf-zero-rw2", v_kdf_zero_rw2 },
 };
 
 static double
