@@ -838,7 +838,8 @@ open_with_candidates (decrypt_job *j, pl_key_candidates *c, open_fn open,
   pl_prealloc *room = NULL;
   gpg_error_t err;
 
-  if (pl_job_threads (j->ctl) > 1 && j->src->size > 0)
+  if (pl_job_threads (j->ctl) > 1 && j->src->size > 0
+      && pl_openers_wait (j->opts->openers, j->opts->n_openers))
     room = pl_prealloc_start (j->sink, (uint64_t) j->src->size);
   err = try_candidates (j, c, open, stage);
   pl_prealloc_stop (room);

@@ -1074,10 +1074,11 @@ encrypt_message (encrypt_job *j, pl_sink *sink)
   err = start_output (j, sink);
   if (!err && !j->o.sign_only)
     {
-      /* The S2K, Argon2 or the agent take a while, one core at most: the
-       * output's pages are made on another meanwhile (prealloc.h). */
+      /* A passphrase's S2K or Argon2 takes a while, one core at most:
+       * the output's pages are made on another meanwhile (prealloc.h). */
       pl_prealloc *room = NULL;
-      if (pl_job_threads (j->ctl) > 1 && j->src->size > 0)
+      if (pl_job_threads (j->ctl) > 1 && j->src->size > 0
+          && pl_openers_wait (j->o.openers, j->o.n_openers))
         room = pl_prealloc_start (sink, (uint64_t) j->src->size);
       err = pl_keys_lock (&j->o, j->ctl, j->key, j->keylen, emit_key_packet,
                           &j->out.base);

@@ -252,6 +252,17 @@ key_locks (const pl_opener *key)
                        || key->kind == PL_OPENER_CERT);
 }
 
+int
+pl_openers_wait (const pl_opener *o, size_t n)
+{
+  for (size_t i = 0; o && i < n; i++)
+    if (o[i].kind == PL_OPENER_PASSPHRASE
+        || o[i].kind == PL_OPENER_KEY_PASSPHRASE
+        || o[i].kind == PL_OPENER_HELD_KEYS)
+      return 1;
+  return 0;
+}
+
 gpg_error_t
 pl_keys_lock (const pl_encrypt_options *o, const pl_job_control *ctl,
               uint8_t *session_key, size_t keylen, pl_packet_emit_fn emit,

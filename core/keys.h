@@ -33,6 +33,13 @@ size_t pl_keys_derivations (void);
 typedef gpg_error_t (*pl_packet_emit_fn) (void *arg, const uint8_t *p,
                                           size_t n);
 
+/* 1 when one of the N openers at O takes a while to use: a passphrase
+ * (its S2K or Argon2), a secret key's passphrase (its unlocking), keys
+ * held by gpg-agent (a round trip, perhaps the user at a pinentry);
+ * certificates and session keys take well under a millisecond.  The
+ * jobs make the output's room during such a wait (prealloc.h). */
+int pl_openers_wait (const pl_opener *o, size_t n);
+
 /* Encryption.  Chooses the session key for the profile of O (KEYLEN
  * octets for O->cipher_algo) into SESSION_KEY (secure memory,
  * PL_SESSION_KEY_MAX octets) and emits one key packet per opener in

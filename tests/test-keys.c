@@ -236,6 +236,30 @@ test_key_packet_tags (void)
                      tag == PL_PKT_PKESK || tag == PL_PKT_SKESK);
 }
 
+/* Which openers make a job wait (prealloc.h makes the output's room
+ * meanwhile): passphrases, a secret key's passphrase, keys held by the
+ * agent; not certificates, session keys or unlocked secret keys. */
+static void
+test_openers_wait (void)
+{
+  static const uint8_t sk[32];
+  pl_opener pw = pl_opener_passphrase ("pw", 2);
+  pl_opener session = pl_opener_session_key (sk, sizeof sk, PL_CIPHER_AES256);
+  pl_opener cert = { PL_OPENER_CERT, NULL, 0, 0, 0 };
+  pl_opener secret = { PL_OPENER_SECRET_KEYS, NULL, 0, 0, 0 };
+  pl_opener key_pw = { PL_OPENER_KEY_PASSPHRASE, "k", 1, 0, 0 };
+  pl_opener held = { PL_OPENER_HELD_KEYS, NULL, 0, 0, 0 };
+  pl_opener quick[] = { session, cert, secret };
+  pl_opener mixed[] = { cert, session, pw };
+
+  g_assert_cmpint (pl_openers_wait (NULL, 0), ==, 0);
+  g_assert_cmpint (pl_openers_wait (quick, G_N_ELEMENTS (quick)), ==, 0);
+  g_assert_cmpint (pl_openers_wait (mixed, G_N_ELEMENTS (mixed)), ==, 1);
+  g_assert_cmpint (pl_openers_wait (mixed, 2), ==, 0);
+  g_assert_cmpint (pl_openers_wait (&key_pw, 1), ==, 1);
+  g_assert_cmpint (pl_openers_wait (&held, 1), ==, 1);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -252,5 +276,6 @@ main (int argc, char **argv)
   g_test_add_func ("/keys/no-packets", test_no_packets);
   g_test_add_func ("/keys/lock-refusals", test_lock_refusals);
   g_test_add_func ("/keys/packet-tags", test_key_packet_tags);
+  g_test_add_func ("/keys/openers-wait", test_openers_wait);
   return g_test_run ();
 }
