@@ -14,6 +14,7 @@
 
 #include "algo.h"
 #include "io.h"
+#include "keygen.h"
 #include "job.h"
 #include "prealloc.h"
 #include "refuse-tmpfile.h"
@@ -522,6 +523,97 @@ test_room_jobs (void)
 }
 
 
+/* A record sink over an fd sink over a new empty file in tu_tmpdir. */
+static int
+record_over_file (const char *name, tu_record_sink *rec, char **path)
+{
+  pl_sink *fd_sink;
+  int fd;
+
+  *path = g_build_filename (tu_tmpdir (), name, NULL);
+  fd = open (*path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (pl_sink_new_fd (fd, 1, &fd_sink), ==, 0);
+  tu_record_sink_init (rec, fd_sink);
+  g_assert_nonnull (rec->base.allocate);
+  return fd;
+}
+
+/* Which jobs make room: a passphrase's, both ways, on two threads; not
+ * one on one thread (the room would take the derivation's core), and
+ * not an encryption to a certificate (no wait to fill). */
+static void
+test_room_which_jobs (void)
+{
+  const pl_opener pw = pl_opener_passphrase ("room", 4);
+  gsize size = 24 << 20;
+  g_autoptr (GBytes) data = tu_random_bytes (size);
+  g_autofree char *in_path = tu_write_temp ("which-in", g_bytes_get_data (data, NULL), size);
+  tu_key key;
+  pl_opener to_cert;
+  struct { const char *name; int threads; int cert; int decrypt; int room; } cases[] = {
+    { "pw-2", 2, 0, 0, 1 },
+    { "pw-1", 1, 0, 0, 0 },
+    { "cert-2", 2, 1, 0, 0 },
+    { "pw-2-dec", 2, 0, 1, 1 },
+  };
+  g_autofree char *enc_path = NULL;
+
+  tu_key_make (&key, PL_KEYGEN_DEFAULT);
+  to_cert = (pl_opener) { PL_OPENER_CERT, key.certs[0], 0, 0, 0 };
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      pl_job_control ctl = { .threads = cases[i].threads };
+      tu_record_sink rec;
+      g_autofree char *out_path = NULL;
+      int fd = record_over_file (cases[i].name, &rec, &out_path);
+      pl_source *src;
+      guint64 out_size;
+
+      g_test_message ("%s", cases[i].name);
+      if (cases[i].decrypt)
+        {
+          pl_decrypt_options d = { &pw, 1, 0, NULL };
+
+          g_assert_cmpint (pl_source_new_file (enc_path, &src), ==, 0);
+          g_assert_cmpint (pl_decrypt (src, &rec.base, &d, NULL, &ctl), ==, 0);
+        }
+      else
+        {
+          pl_encrypt_options o;
+
+          pl_encrypt_options_init (&o);
+          o.openers = cases[i].cert ? &to_cert : &pw;
+          o.n_openers = 1;
+          /* The key's features do not ask for OCB. */
+          o.profile = cases[i].cert ? PL_PROFILE_RFC4880 : PL_PROFILE_LIBREPGP;
+          o.s2k_ms = 50;
+          g_assert_cmpint (pl_source_new_file (in_path, &src), ==, 0);
+          g_assert_cmpint (pl_encrypt (src, &rec.base, &o, &ctl), ==, 0);
+        }
+      pl_source_free (src);
+      g_assert_cmpint (rec.committed, ==, 1);
+      /* The room thread's first step is under way before the derivation
+       * could end. */
+      if (cases[i].room)
+        g_assert_cmpuint (rec.allocated, >=, PL_PREALLOC_STEP);
+      else
+        g_assert_cmpuint (rec.allocated, ==, 0);
+      g_assert_cmpuint (fd_blocks_octets (fd, &out_size), <, out_size + (1 << 20));
+      tu_record_sink_clear (&rec);
+      close (fd);
+      if (i == 0)
+        enc_path = g_steal_pointer (&out_path);
+      else if (cases[i].decrypt)
+        {
+          g_autofree char *got = tu_file_sha256 (out_path);
+          g_autofree char *want = tu_file_sha256 (in_path);
+          g_assert_cmpstr (got, ==, want);
+        }
+    }
+  tu_key_free (&key);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -536,5 +628,6 @@ main (int argc, char **argv)
   g_test_add_func ("/io/room/file-sink", test_room_file_sink);
   g_test_add_func ("/io/room/prealloc", test_prealloc);
   g_test_add_func ("/io/room/jobs", test_room_jobs);
+  g_test_add_func ("/io/room/which-jobs", test_room_which_jobs);
   return g_test_run ();
 }

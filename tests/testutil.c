@@ -1157,6 +1157,15 @@ record_abort (pl_sink *s)
     r->inner->abort (r->inner);
 }
 
+static gpg_error_t
+record_allocate (pl_sink *s, uint64_t off, uint64_t len)
+{
+  tu_record_sink *r = (tu_record_sink *) s;
+
+  r->allocated += len;
+  return r->inner->allocate (r->inner, off, len);
+}
+
 void
 tu_record_sink_init (tu_record_sink *s, pl_sink *inner)
 {
@@ -1164,6 +1173,8 @@ tu_record_sink_init (tu_record_sink *s, pl_sink *inner)
   s->base.write = record_write;
   s->base.commit = record_commit;
   s->base.abort = record_abort;
+  if (inner && inner->allocate)
+    s->base.allocate = record_allocate;
   s->inner = inner;
 }
 

@@ -257,6 +257,10 @@ typedef struct
   size_t written;
   int committed;
   int aborted;
+  /* Room asked for (io.h's allocate, which the record sink has when
+   * INNER has it), possibly from a job's room thread: read it after the
+   * job. */
+  uint64_t allocated;
 } tu_record_sink;
 
 void tu_record_sink_init (tu_record_sink *s, pl_sink *inner);
