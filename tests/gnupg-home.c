@@ -38,6 +38,8 @@ tg_home_new (void)
 void
 tg_home_remove (TgHome *home)
 {
+  /* A gpg still at work in it would make it again once removed. */
+  tu_wait_gnupg_clients (home->dir);
   /* Its agent must be gone by the test's end (checked at exit). */
   tu_stop_gnupg_daemons (home->dir);
   tu_remove_tree (home->dir);

@@ -44,6 +44,8 @@ tu_remove_tree (const char *path)
 }
 
 static gboolean agents_gone (void);
+/* The homes whose daemons were stopped: at exit, none may run any more. */
+static GPtrArray *stopped_homes;
 
 static void
 cleanup (void)
@@ -56,6 +58,13 @@ cleanup (void)
     tu_stop_gnupg_daemons (home);
   g_free (home);
   gone = agents_gone ();
+  /* A home removed while a gpg of the test's still ran (a keyring's
+   * listing on a thread of its own) may have been made again by that gpg
+   * or by the agent it started: gone now, it goes too. */
+  for (guint i = 0; stopped_homes && i < stopped_homes->len; i++)
+    if (g_str_has_prefix (stopped_homes->pdata[i], g_get_tmp_dir ())
+        && g_file_test (stopped_homes->pdata[i], G_FILE_TEST_IS_DIR))
+      tu_remove_tree (stopped_homes->pdata[i]);
   if (tmpdir)
     tu_remove_tree (tmpdir);
   if (!gone)
@@ -653,11 +662,16 @@ tu_watch_gnupg_home (const char *dir)
     }
 }
 
-/* Whether process PID is a gpg-agent started with --homedir HOME. */
+/* Whether process PID is a GnuPG program started with --homedir HOME:
+ * its gpg-agent when AGENT, else a client (gpg, gpgsm, gpgconf: anything
+ * but the daemons, which tu_stop_gnupg_daemons stops). */
 static gboolean
-is_agent_of (const char *pid,
-             const char *home)
+runs_in_home (const char *pid,
+              const char *home,
+              gboolean    agent)
 {
+  static const char *const daemons[] = { "gpg-agent", "dirmngr", "scdaemon",
+                                         "keyboxd", NULL };
   char *path = g_build_filename ("/proc", pid, "cmdline", NULL);
   char *args = NULL;
   gsize len = 0;
@@ -668,8 +682,10 @@ is_agent_of (const char *pid,
       const char *end = args + len;
       const char *arg = args;
       char *name = g_path_get_basename (args);
+      gboolean is_agent = !strcmp (name, "gpg-agent");
 
-      if (!strcmp (name, "gpg-agent"))
+      if (agent ? is_agent
+                : !g_strv_contains (daemons, name) && g_str_has_prefix (name, "gpg"))
         for (; arg < end && !found; arg += strlen (arg) + 1)
           found = !strcmp (arg, "--homedir") && arg + strlen (arg) + 1 < end
                   && !strcmp (arg + strlen (arg) + 1, home);
@@ -680,16 +696,16 @@ is_agent_of (const char *pid,
   return found;
 }
 
-/* The pids of HOME's gpg-agents. */
+/* The pids of HOME's gpg-agents (AGENT), or of its clients. */
 static GArray *
-agents_of (const char *home)
+pids_in_home (const char *home, gboolean agent)
 {
   GArray *pids = g_array_new (FALSE, FALSE, sizeof (pid_t));
   GDir *proc = g_dir_open ("/proc", 0, NULL);
   const char *name;
 
   while (proc && (name = g_dir_read_name (proc)))
-    if (g_ascii_isdigit (name[0]) && is_agent_of (name, home))
+    if (g_ascii_isdigit (name[0]) && runs_in_home (name, home, agent))
       {
         pid_t pid = (pid_t) g_ascii_strtoll (name, NULL, 10);
 
@@ -700,8 +716,28 @@ agents_of (const char *home)
   return pids;
 }
 
-/* The homes whose daemons were stopped: at exit, none may run any more. */
-static GPtrArray *stopped_homes;
+static GArray *
+agents_of (const char *home)
+{
+  return pids_in_home (home, TRUE);
+}
+
+void
+tu_wait_gnupg_clients (const char *home)
+{
+  gint64 end = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+
+  for (;;)
+    {
+      GArray *left = pids_in_home (home, FALSE);
+      guint n = left->len;
+
+      g_array_unref (left);
+      if (!n || g_get_monotonic_time () > end)
+        break;
+      g_usleep (10000);
+    }
+}
 
 static void kill_daemons (const char *home);
 

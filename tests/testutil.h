@@ -148,6 +148,11 @@ void tu_unwatch_gnupg_home (const char *dir);
  * for tu_gnupg_home's), and fails (TAP "Bail out!", the survivors
  * killed) when one still does. */
 void tu_stop_gnupg_daemons (const char *home);
+/* Waits (up to 20 s) until no gpg client runs in HOME any more (one
+ * started with --homedir HOME: a listing that a keyring started on a
+ * thread of its own may outlive the keyring's last reference).  Before a
+ * home is removed: a gpg still running would make it again. */
+void tu_wait_gnupg_clients (const char *home);
 
 /* Removes PATH and everything below it (links are not followed). */
 void tu_remove_tree (const char *path);
