@@ -835,13 +835,10 @@ static gpg_error_t
 open_with_candidates (decrypt_job *j, pl_key_candidates *c, open_fn open,
                       void *stage)
 {
-  pl_prealloc *room = NULL;
-  gpg_error_t err;
-
-  if (pl_job_threads (j->ctl) > 1 && j->src->size > 0
-      && pl_openers_wait (j->opts->openers, j->opts->n_openers))
-    room = pl_prealloc_start (j->sink, (uint64_t) j->src->size);
-  err = try_candidates (j, c, open, stage);
+  pl_prealloc *room = pl_prealloc_for_keys (j->sink, j->src, j->ctl,
+                                            j->opts->openers,
+                                            j->opts->n_openers);
+  gpg_error_t err = try_candidates (j, c, open, stage);
   pl_prealloc_stop (room);
   if (!err)
     start_moving (j);

@@ -1076,10 +1076,8 @@ encrypt_message (encrypt_job *j, pl_sink *sink)
     {
       /* A passphrase's S2K or Argon2 takes a while, one core at most:
        * the output's pages are made on another meanwhile (prealloc.h). */
-      pl_prealloc *room = NULL;
-      if (pl_job_threads (j->ctl) > 1 && j->src->size > 0
-          && pl_openers_wait (j->o.openers, j->o.n_openers))
-        room = pl_prealloc_start (sink, (uint64_t) j->src->size);
+      pl_prealloc *room = pl_prealloc_for_keys (sink, j->src, j->ctl,
+                                                j->o.openers, j->o.n_openers);
       err = pl_keys_lock (&j->o, j->ctl, j->key, j->keylen, emit_key_packet,
                           &j->out.base);
       pl_prealloc_stop (room);

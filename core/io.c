@@ -745,8 +745,8 @@ fd_sink_commit (pl_sink *self)
 
   if (s->spool_fd < 0)
     {
-      if (s->regular)
-        room_give_back (s->fd, &s->room);
+      /* Nothing to give back unless allocate ran: a regular file's. */
+      room_give_back (s->fd, &s->room);
       return 0;
     }
   if (lseek (s->spool_fd, 0, SEEK_SET) < 0)

@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #endif
 #include "prealloc.h"
+#include "keys.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -68,4 +69,15 @@ pl_prealloc_stop (pl_prealloc *p)
   done = p->done;
   free (p);
   return done;
+}
+
+pl_prealloc *
+pl_prealloc_for_keys (pl_sink *sink, const pl_source *src,
+                      const pl_job_control *ctl, const pl_opener *openers,
+                      size_t n)
+{
+  if (pl_job_threads (ctl) < 2 || src->size <= 0
+      || !pl_openers_wait (openers, n))
+    return NULL;
+  return pl_prealloc_start (sink, (uint64_t) src->size);
 }

@@ -30,9 +30,11 @@
  */
 #pragma once
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "io.h"
+#include "job.h"
 
 #define PL_PREALLOC_STEP (2u << 20)
 #define PL_PREALLOC_MIN (16u << 20)
@@ -41,3 +43,11 @@ typedef struct pl_prealloc pl_prealloc;
 
 pl_prealloc *pl_prealloc_start (pl_sink *sink, uint64_t len);
 uint64_t pl_prealloc_stop (pl_prealloc *p);
+
+/* The jobs' one decision: room for SRC's size in SINK while OPENERS (N
+ * of them) are used, when one of them waits (pl_openers_wait, keys.h)
+ * and CTL's budget has a second thread for it; else NULL.  Stop it once
+ * the key is had, with pl_prealloc_stop. */
+pl_prealloc *pl_prealloc_for_keys (pl_sink *sink, const pl_source *src,
+                                   const pl_job_control *ctl,
+                                   const pl_opener *openers, size_t n);
