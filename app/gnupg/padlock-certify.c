@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "padlock-error.h"
+#include "padlock-gpgme-run.h"
 #include "padlock-keyring-private.h"
 
 /* How often a certification looks at its GCancellable while gpg works. */
@@ -151,13 +152,14 @@ refuse_unusable (gpgme_key_t key, const char *fingerprint)
 static GError *
 keysign (gpgme_ctx_t ctx, gpgme_key_t key, GCancellable *cancellable)
 {
+  PadlockGpgmeRun run;
   gpgme_error_t err;
 
   /* GPGME gives the code of gpg's first ERROR status line (a cancelled
    * pinentry's, /certify/pinentry-cancelled), not its general failure. */
+  _padlock_gpgme_run_prepare (&run, ctx);
   err = gpgme_op_keysign_start (ctx, key, NULL, 0, GPGME_KEYSIGN_LOCAL);
-  if (!err)
-    err = _padlock_keyring_wait_cancellable (ctx, cancellable);
+  err = _padlock_gpgme_run_finish (&run, err, cancellable);
   if (err && g_cancellable_is_cancelled (cancellable))
     err = gpg_error (GPG_ERR_CANCELED);
   return err ? padlock_error_from_gpg (err) : NULL;

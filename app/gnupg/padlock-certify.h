@@ -20,12 +20,12 @@
  * agent's to close): the operation fails with PADLOCK_ERROR_CANCELLED,
  * unless gpg had already finished, and then it succeeds.  A cancelled
  * forget deleted nothing (gpg is stopped before it saves, or while it
- * renames its new keyring file into place).  A certification looks at
- * its GCancellable every 50 ms, also while gpg waits for the agent's
+ * renames its new keyring file into place).  A certification wakes at
+ * its GCancellable's cancel, also while gpg waits for the agent's
  * pinentry (gpgme_cancel_async alone would wait for gpg's next word),
- * and then closes gpg's pipes (gpgme_cancel): gpg stops at its next
- * status line, so one cut off after the agent signed may already be
- * stored, which the keyring's next listing tells.  A cancelled pinentry
+ * and closes gpg's pipes (gpgme_cancel, padlock-gpgme-run.h): gpg stops
+ * at its next status line, so one cut off after the agent signed may
+ * already be stored, which the keyring's next listing tells.  A cancelled pinentry
  * fails the certification before anything is written.
  */
 #pragma once

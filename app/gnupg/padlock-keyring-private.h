@@ -2,9 +2,9 @@
  *
  * For the files that add operations on the keyring (padlock-certify.c,
  * padlock-mykey.c, padlock-remove.c): GPGME contexts on its home, made
- * the keyring's way, one key looked up in them, and an operation run
- * to its end or its cancel.  For those that hand what gpg exported or
- * dirmngr fetched to the core (padlock-recipients.c, padlock-lookup.c):
+ * the keyring's way, and one key looked up in them (an operation they
+ * start runs to its end in padlock-gpgme-run.h).  For those that hand
+ * what gpg exported or dirmngr fetched to the core (padlock-recipients.c, padlock-lookup.c):
  * one certificate among those read, by the fingerprint GPGME gives.
  */
 #pragma once
@@ -33,15 +33,6 @@ GError *_padlock_keyring_get_key (gpgme_ctx_t  ctx,
                                   const char  *fingerprint,
                                   gboolean     secret,
                                   gpgme_key_t *key);
-
-/* Runs CTX's operation, started, to its end, or until CANCELLABLE is
- * cancelled (GPG_ERR_CANCELED).  gpgme_cancel_async only takes effect
- * at gpg's next word, and while the agent's pinentry is up gpg says
- * nothing: so the operation is polled every 50 ms, and cancelled from
- * this thread (gpgme_cancel, which closes gpg's pipes: gpg stops at its
- * next status line). */
-gpgme_error_t _padlock_keyring_wait_cancellable (gpgme_ctx_t   ctx,
-                                                 GCancellable *cancellable);
 
 /* The certificate of CERTS (N of them, from pl_certs_read; a NULL one is
  * skipped) whose primary key's fingerprint is FPR (hex, any case), or

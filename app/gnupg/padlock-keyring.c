@@ -13,9 +13,6 @@
 /* After a change in the home, gpg often writes a few files in a row
  * (pubring, then trustdb): one listing for all of them. */
 #define RELOAD_DELAY_MS 200
-/* How often an operation run to its end polls its cancellable
- * (_padlock_keyring_wait_cancellable). */
-#define CANCEL_POLL_US (50 * 1000)
 
 G_DEFINE_ENUM_TYPE (PadlockKeyringState, padlock_keyring_state,
   G_DEFINE_ENUM_VALUE (PADLOCK_KEYRING_LOADING, "loading"),
@@ -1271,24 +1268,4 @@ _padlock_keyring_get_key (gpgme_ctx_t ctx, const char *fingerprint, gboolean sec
       return _padlock_keyring_no_such_key (fingerprint);
     }
   return err ? padlock_error_from_gpg (err) : NULL;
-}
-
-gpgme_error_t
-_padlock_keyring_wait_cancellable (gpgme_ctx_t ctx, GCancellable *cancellable)
-{
-  for (;;)
-    {
-      gpgme_error_t status = 0, op_err = 0;
-
-      if (gpgme_wait_ext (ctx, &status, &op_err, 0))
-        return status ? status : op_err;
-      if (status)
-        return status;
-      if (g_cancellable_is_cancelled (cancellable))
-        {
-          gpgme_cancel (ctx);
-          return gpg_error (GPG_ERR_CANCELED);
-        }
-      g_usleep (CANCEL_POLL_US);
-    }
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "padlock-error.h"
+#include "padlock-gpgme-run.h"
 #include "padlock-keyring-private.h"
 
 /* The longest name or email taken. */
@@ -170,14 +171,17 @@ create (const Request *request, GCancellable *cancellable,
   g_autofree char *parameters = genkey_parameters (request);
   gpgme_ctx_t ctx = NULL;
   gpgme_genkey_result_t result;
+  PadlockGpgmeRun run;
   gpgme_error_t err;
   GError *error = NULL;
 
   err = _padlock_keyring_new_context (request->home_dir, &ctx);
   if (!err)
-    err = gpgme_op_genkey_start (ctx, parameters, NULL, NULL);
-  if (!err)
-    err = _padlock_keyring_wait_cancellable (ctx, cancellable);
+    {
+      _padlock_gpgme_run_prepare (&run, ctx);
+      err = gpgme_op_genkey_start (ctx, parameters, NULL, NULL);
+      err = _padlock_gpgme_run_finish (&run, err, cancellable);
+    }
   if (err)
     error = error_from_gpg (err, cancellable);
   else if (!(result = gpgme_op_genkey_result (ctx)) || !result->primary
@@ -296,11 +300,15 @@ export (const Request *request, GCancellable *cancellable, GBytes **bytes)
     {
       err = gpgme_data_new (&data);
       if (!err)
-        err = gpgme_op_export_start (ctx, request->fingerprint,
-                                     request->secret ? GPGME_EXPORT_MODE_SECRET
-                                                     : 0, data);
-      if (!err)
-        err = _padlock_keyring_wait_cancellable (ctx, cancellable);
+        {
+          PadlockGpgmeRun run;
+
+          _padlock_gpgme_run_prepare (&run, ctx);
+          err = gpgme_op_export_start (ctx, request->fingerprint,
+                                       request->secret ? GPGME_EXPORT_MODE_SECRET
+                                                       : 0, data);
+          err = _padlock_gpgme_run_finish (&run, err, cancellable);
+        }
       error = error_from_gpg (err ? err : refused, cancellable);
     }
   if (!error)
@@ -373,11 +381,12 @@ static GError *
 set_expire (gpgme_ctx_t ctx, gpgme_key_t key, gint64 lifetime,
             const char *subkeys, GCancellable *cancellable)
 {
-  gpgme_error_t err = gpgme_op_setexpire_start (ctx, key, (unsigned long) lifetime,
-                                                subkeys, 0);
+  PadlockGpgmeRun run;
+  gpgme_error_t err;
 
-  if (!err)
-    err = _padlock_keyring_wait_cancellable (ctx, cancellable);
+  _padlock_gpgme_run_prepare (&run, ctx);
+  err = gpgme_op_setexpire_start (ctx, key, (unsigned long) lifetime, subkeys, 0);
+  err = _padlock_gpgme_run_finish (&run, err, cancellable);
   return error_from_gpg (err, cancellable);
 }
 

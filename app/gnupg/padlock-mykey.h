@@ -7,10 +7,10 @@
  * loopback): Padlock never sees the passphrase nor the secret key
  * except as the armored backup the user asked for.
  *
- * Cancelling the GCancellable stops gpg, also while the agent's pinentry
- * is up (the operation is polled every 50 ms, as a certification is,
- * padlock-certify.h): the operation fails with PADLOCK_ERROR_CANCELLED,
- * unless gpg had already finished.  A cancelled pinentry fails it with
+ * Cancelling the GCancellable stops gpg at once, also while the agent's
+ * pinentry is up (gpg's pipes are closed, padlock-gpgme-run.h; the
+ * pinentry left up is the agent's to close): the operation fails with
+ * PADLOCK_ERROR_CANCELLED, unless gpg had already finished.  A cancelled pinentry fails it with
  * PADLOCK_ERROR_CANCELLED too.
  */
 #pragma once
