@@ -515,6 +515,36 @@ test_monitor (void)
   g_assert_true (padlock_key_get_has_secret (at_key_of (keyring, second)));
 }
 
+/* The owner lets go of the keyring while a listing is under way: the
+ * keyring goes at once, its monitors with it; the listing's gpg ends on
+ * its own, and its keys are dropped when it returns.  A listing's task
+ * used to hold the keyring, whose monitor then listed the home again
+ * after a test had removed it (gpg made the home again, and its agent
+ * outlived the test: "Bail out! gpg-agent ... outlived gpgconf --kill
+ * all", 3 runs of padlock-mykey in 72 with eight at once). */
+static void
+test_let_go (void)
+{
+  g_autoptr (TgHome) home = tg_home_new ();
+  PadlockKeyring *keyring = open_keyring (home->dir);
+  gpointer gone = keyring;
+
+  g_object_add_weak_pointer (G_OBJECT (keyring), &gone);
+  padlock_keyring_reload (keyring);
+  g_object_unref (keyring);
+  g_assert_null (gone);
+
+  /* The listing returns to no keyring (under ASan, a use after free
+   * if it did not know). */
+  tu_wait_gnupg_clients (home->dir);
+  for (guint i = 0; i < 50; i++)
+    {
+      while (g_main_context_iteration (NULL, FALSE))
+        ;
+      g_usleep (10 * 1000);
+    }
+}
+
 static gboolean
 is_ready (gpointer data)
 {
@@ -553,6 +583,7 @@ main (int argc, char **argv)
   g_test_add_func ("/keyring/no-home", test_no_home);
   g_test_add_func ("/keyring/import", test_import);
   g_test_add_func ("/keyring/monitor", test_monitor);
+  g_test_add_func ("/keyring/let-go", test_let_go);
   g_test_add_func ("/keyring/list", test_list);
   g_test_add_func ("/keyring/named-user-id", test_named_user_id);
   g_test_add_func ("/keyring/named-unverified", test_named_unverified);

@@ -387,12 +387,19 @@ replace_keys (PadlockKeyring *self, Listing *listing)
 static void
 list_done (GObject *source, GAsyncResult *result, gpointer user_data)
 {
-  PadlockKeyring *self = PADLOCK_KEYRING (source);
+  g_autoptr (PadlockKeyring) self = g_weak_ref_get (user_data);
   g_autoptr (GError) error = NULL;
   Listing *listing;
   gboolean has_home;
 
+  g_weak_ref_clear (user_data);
+  g_free (user_data);
   listing = g_task_propagate_pointer (G_TASK (result), &error);
+  if (!self)
+    {
+      g_clear_pointer (&listing, listing_free);
+      return;
+    }
   self->loading = FALSE;
   g_clear_error (&self->error);
   if (error)
@@ -423,16 +430,22 @@ static void
 start_listing (PadlockKeyring *self)
 {
   g_autoptr (GTask) task = NULL;
+  GWeakRef *weak;
 
   if (self->loading)
     {
       self->reload_again = TRUE;
       return;
     }
-  /* The task holds the keyring until the listing ends: a listing is
-   * short, and never cancelled. */
+  /* A listing is short, and never cancelled; but it does not hold the
+   * keyring.  The last unref stops the home's monitors and any reload
+   * to come at once (dispose), so that nothing runs gpg in a home the
+   * keyring's owner has let go of: the gpg of a listing under way ends
+   * on its own, and its keys are dropped. */
   self->loading = TRUE;
-  task = g_task_new (self, NULL, list_done, NULL);
+  weak = g_new0 (GWeakRef, 1);
+  g_weak_ref_init (weak, self);
+  task = g_task_new (NULL, NULL, list_done, weak);
   g_task_set_source_tag (task, start_listing);
   g_task_set_task_data (task, g_strdup (self->home_dir), g_free);
   g_task_run_in_thread (task, list_thread);
