@@ -1021,6 +1021,22 @@ keyring_count_loaded (PadlockKeyring *keyring, guint *loaded)
   (*loaded)++;
 }
 
+static gboolean
+keyring_is_quiet (gpointer data)
+{
+  return !padlock_keyring_is_listing (data);
+}
+
+void
+at_keyring_release (PadlockKeyring **keyring)
+{
+  /* No main-loop iteration between the check and the unref: a pending
+   * reload (the monitor's) goes with the keyring, unstarted. */
+  if (*keyring)
+    g_assert_true (at_wait_until (keyring_is_quiet, *keyring, 120000));
+  g_clear_object (keyring);
+}
+
 void
 at_wait_keyring_loaded (PadlockKeyring *keyring, guint timeout_ms)
 {

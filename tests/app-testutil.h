@@ -45,6 +45,11 @@ extern const char *const at_unsafe_names[];
 /* Waits (asserting, at most TIMEOUT_MS) for KEYRING's next listing to
  * end: its "loaded" signal. */
 void      at_wait_keyring_loaded (PadlockKeyring *keyring, guint timeout_ms);
+/* Lets go of *KEYRING (and clears it) once no listing of its is under
+ * way, so that its home can be removed: a listing's thread runs gpg in
+ * the home even after the last unref, and one that spawns its next gpg
+ * after tg_home_remove looked for gpg processes makes the home again. */
+void      at_keyring_release     (PadlockKeyring **keyring);
 
 /* Conditions for at_wait_until: JOB has ended (done, failed or
  * cancelled); JOB has written octets or ended; KEYRING has loaded (or

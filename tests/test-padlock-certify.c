@@ -55,7 +55,7 @@ fixture_set_up (Fixture *f, gconstpointer data)
 static void
 fixture_tear_down (Fixture *f, gconstpointer data)
 {
-  g_clear_object (&f->keyring);
+  at_keyring_release (&f->keyring);
   g_clear_pointer (&f->bob_home, tg_home_free);
   g_clear_pointer (&f->home, tg_home_free);
   g_free (f->bob);

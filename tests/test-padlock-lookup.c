@@ -65,7 +65,7 @@ fixture_set_up (Fixture *f, gconstpointer data)
 static void
 fixture_tear_down (Fixture *f, gconstpointer data)
 {
-  g_clear_object (&f->keyring);
+  at_keyring_release (&f->keyring);
   g_clear_pointer (&f->bob_home, tg_home_free);
   g_clear_pointer (&f->home, tg_home_free);
   g_clear_pointer (&f->server, hkp_server_free);
@@ -387,7 +387,7 @@ test_dirmngr_stopped (Fixture *f, gconstpointer data)
   found = look_up (f, f->bob, NULL, &seconds, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (dirmngrs_of (f->home), ==, 1);
-  g_clear_object (&f->keyring);
+  at_keyring_release (&f->keyring);
   kept = g_new0 (TgHome, 1);
   kept->dir = g_strdup (f->home->dir);
   g_clear_pointer (&f->home, tg_home_free);

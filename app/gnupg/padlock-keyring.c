@@ -733,6 +733,13 @@ padlock_keyring_reload (PadlockKeyring *self)
   start_listing (self);
 }
 
+gboolean
+padlock_keyring_is_listing (PadlockKeyring *self)
+{
+  g_return_val_if_fail (PADLOCK_IS_KEYRING (self), FALSE);
+  return self->loading;
+}
+
 GPtrArray *
 padlock_keyring_search (PadlockKeyring *self, const char *query)
 {

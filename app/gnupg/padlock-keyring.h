@@ -87,6 +87,9 @@ const GError       *padlock_keyring_get_error       (PadlockKeyring *self);
 PadlockKey         *padlock_keyring_get_default_key (PadlockKeyring *self);
 /* Reads the keyring again (the file monitor does it on its own). */
 void                padlock_keyring_reload          (PadlockKeyring *self);
+/* Whether a listing is under way: its thread (and the gpg it runs) has
+ * not returned yet.  "loaded" says when it has. */
+gboolean            padlock_keyring_is_listing      (PadlockKeyring *self);
 
 /* The keys padlock_key_matches () QUERY, in order; a new array of
  * references. */
