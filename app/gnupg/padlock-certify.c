@@ -8,8 +8,6 @@
 #include "padlock-gpgme-run.h"
 #include "padlock-keyring-private.h"
 
-/* How often a certification looks at its GCancellable while gpg works. */
-
 typedef struct
 {
   char *home_dir;

@@ -25,8 +25,9 @@
  * pinentry (gpgme_cancel_async alone would wait for gpg's next word),
  * and closes gpg's pipes (gpgme_cancel, padlock-gpgme-run.h): gpg stops
  * at its next status line, so one cut off after the agent signed may
- * already be stored, which the keyring's next listing tells.  A cancelled pinentry
- * fails the certification before anything is written.
+ * already be stored, which the keyring's next listing tells.  A
+ * cancelled pinentry fails the certification before anything is
+ * written.
  */
 #pragma once
 

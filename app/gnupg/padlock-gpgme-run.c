@@ -67,8 +67,9 @@ _padlock_gpgme_run_prepare (PadlockGpgmeRun *run, gpgme_ctx_t ctx)
     .event = on_event, .event_priv = run,
   };
 
-  *run = (PadlockGpgmeRun) { .ctx = ctx,
-                             .watches = g_ptr_array_new_with_free_func (g_free) };
+  *run = (PadlockGpgmeRun) {
+    .ctx = ctx, .watches = g_ptr_array_new_with_free_func (g_free),
+  };
   gpgme_set_io_cbs (ctx, &cbs);
 }
 
@@ -82,9 +83,9 @@ has_open_watch (PadlockGpgmeRun *run)
 }
 
 /* One poll of RUN's open pipes and CANCEL (fd -1: none), and the
- * callbacks of those ready.  FALSE with *ERR set when poll failed;
- * *CANCELLED when CANCEL is readable. */
-static gboolean
+ * callbacks of those ready: *ERR set when poll failed, *CANCELLED when
+ * CANCEL is readable. */
+static void
 poll_once (PadlockGpgmeRun *run, int cancel, GArray *fds, GPtrArray *polled,
            gboolean *cancelled, gpgme_error_t *err)
 {
@@ -108,10 +109,9 @@ poll_once (PadlockGpgmeRun *run, int cancel, GArray *fds, GPtrArray *polled,
     }
   if (poll ((struct pollfd *) fds->data, fds->len, -1) < 0)
     {
-      if (errno == EINTR)
-        return TRUE;
-      *err = gpg_error_from_syserror ();
-      return FALSE;
+      if (errno != EINTR)
+        *err = gpg_error_from_syserror ();
+      return;
     }
   if (cancel >= 0 && g_array_index (fds, struct pollfd, fds->len - 1).revents)
     *cancelled = TRUE;
@@ -125,7 +125,6 @@ poll_once (PadlockGpgmeRun *run, int cancel, GArray *fds, GPtrArray *polled,
       if (g_array_index (fds, struct pollfd, i).revents && !watch->removed)
         watch->fnc (watch->fnc_data, watch->fd);
     }
-  return TRUE;
 }
 
 gpgme_error_t

@@ -4,8 +4,9 @@
  * padlock-mykey.c, padlock-remove.c): GPGME contexts on its home, made
  * the keyring's way, and one key looked up in them (an operation they
  * start runs to its end in padlock-gpgme-run.h).  For those that hand
- * what gpg exported or dirmngr fetched to the core (padlock-recipients.c, padlock-lookup.c):
- * one certificate among those read, by the fingerprint GPGME gives.
+ * what gpg exported or dirmngr fetched to the core
+ * (padlock-recipients.c, padlock-lookup.c): one certificate among those
+ * read, by the fingerprint GPGME gives.
  */
 #pragma once
 

@@ -10,8 +10,8 @@
  * Cancelling the GCancellable stops gpg at once, also while the agent's
  * pinentry is up (gpg's pipes are closed, padlock-gpgme-run.h; the
  * pinentry left up is the agent's to close): the operation fails with
- * PADLOCK_ERROR_CANCELLED, unless gpg had already finished.  A cancelled pinentry fails it with
- * PADLOCK_ERROR_CANCELLED too.
+ * PADLOCK_ERROR_CANCELLED, unless gpg had already finished.  A cancelled
+ * pinentry fails it with PADLOCK_ERROR_CANCELLED too.
  */
 #pragma once
 
