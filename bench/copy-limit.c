@@ -6,6 +6,7 @@
  * 1.5x a `cat` copy is reachable; this tells what the copies alone cost.
  *
  *   copy-limit [-n RUNS] [-s MiB] [DIR] [VARIANT...]
+ *   copy-limit -c VARIANT < INPUT > OUTPUT
  *
  * Makes an input of random octets in DIR (default /dev/shm), then runs
  * the variants in turn RUNS times (default 5; round after round, so that
@@ -13,6 +14,11 @@
  * file, checks the output against the input the first time, unlinks it
  * (outside the timing), and prints the medians of wall, user, sys and
  * user+sys of each variant.
+ *
+ * With -c, copies standard input (a regular file) to standard output once
+ * by VARIANT (rw-1M, rw-4M, rw2-1M or rw2-4M) and prints nothing: a
+ * process that bench/run times beside padlock's, in the same rounds and
+ * through the same files (A B A B), as the limit of a file to file job.
  *
  * The variants (a name each):
  *   rw-1M rw-4M         read() then write(), one thread (what cat does)
@@ -800,15 +806,48 @@ make_input (void)
   in_fd = fd;
 }
 
+/* -c VARIANT: standard input to standard output, once, by one of the
+ * variants that read and write in order (the others need the input's
+ * path or size). */
+static int
+copy_stdio (const char *name)
+{
+  static const char *const ok[] = { "rw-1M", "rw-4M", "rw2-1M", "rw2-4M" };
+  struct stat st;
+
+  for (size_t i = 0; i < sizeof ok / sizeof *ok; i++)
+    if (!strcmp (name, ok[i]))
+      for (size_t v = 0; v < sizeof variants / sizeof *variants; v++)
+        if (!strcmp (name, variants[v].name))
+          {
+            if (fstat (STDIN_FILENO, &st) || !S_ISREG (st.st_mode))
+              {
+                fprintf (stderr, "copy-limit -c: standard input is not "
+                         "a regular file\n");
+                return 2;
+              }
+            in_fd = STDIN_FILENO;
+            total = (size_t) st.st_size;
+            preset_out = STDOUT_FILENO;
+            variants[v].fn ();
+            return 0;
+          }
+  fprintf (stderr, "copy-limit -c: VARIANT is one of rw-1M, rw-4M, rw2-1M, "
+           "rw2-4M\n");
+  return 2;
+}
+
 int
 main (int argc, char **argv)
 {
   int runs = 5, opt;
   size_t mib = 512;
 
-  while ((opt = getopt (argc, argv, "n:s:")) != -1)
+  while ((opt = getopt (argc, argv, "c:n:s:")) != -1)
     switch (opt)
       {
+      case 'c':
+        return copy_stdio (optarg);
       case 'n':
         runs = atoi (optarg);
         break;
@@ -817,7 +856,7 @@ main (int argc, char **argv)
         break;
       default:
         fprintf (stderr, "usage: copy-limit [-n RUNS] [-s MiB] [DIR] "
-                 "[VARIANT...]\n");
+                 "[VARIANT...]\n       copy-limit -c VARIANT < IN > OUT\n");
         return 2;
       }
   if (runs < 1 || runs > 64)
