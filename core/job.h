@@ -255,6 +255,9 @@ typedef struct
   uint64_t sig_hashed_on_thread, sig_hashed_on_caller;
   uint64_t sig_hash_handed;     /* octets handed to its thread (some
                                  * may have been taken back) */
+  /* SEIPD v1's MDC: octets handed to the worker it shares with the
+   * signatures' hash (decrypt.c, share_hashes; two cores). */
+  uint64_t mdc_hashed_shared;
 } pl_decrypt_result;
 
 /* The number of cores online: the default thread budget. */

@@ -323,11 +323,46 @@ hasher_wait (pl_seipd1 *st, const uint8_t *p, size_t len)
     score (st, !took && waited <= limit);
 }
 
+static void dec_span_submit (pl_seipd1 *st);
+
+/* A shared worker (pl_seipd1_decrypt_share_hasher): until no task of
+ * W reads [P, P + LEN) (P NULL: until W holds no task), runs the tasks W
+ * lends, of any stage, on this thread, and otherwise waits for the task
+ * running.  A failed task's error is kept in SHARED_ERR. */
+static void
+shared_wait (pl_seipd1 *st, const uint8_t *p, size_t len)
+{
+  pl_worker *w = st->shared;
+  pl_worker_task t;
+
+  while (p ? pl_worker_reading (w, p, len) : pl_worker_busy (w))
+    {
+      if (pl_worker_take_back_one (w, &t))
+        {
+          gpg_error_t err = pl_worker_task_run (&t);
+
+          pl_worker_give_back (w, err);
+          if (err && !st->shared_err)
+            st->shared_err = err;
+        }
+      else
+        pl_worker_wait_running (w, 0.001);
+    }
+}
+
 /* Every span handed to the hasher is hashed when this returns, on
  * whichever thread; then the pending one, here. */
 static void
 hash_drain (pl_seipd1 *st)
 {
+  if (st->shared)
+    {
+      dec_span_submit (st);
+      shared_wait (st, NULL, 0);
+      if (!st->shared_err)
+        st->shared_err = pl_worker_wait (st->shared);
+      return;
+    }
   while (pl_worker_busy (&st->hasher))
     if (!take_back (st))
       pl_worker_wait_running (&st->hasher, 0);
@@ -343,6 +378,19 @@ dec_span_submit (pl_seipd1 *st)
 {
   if (!st->span_len)
     return;
+  if (st->shared)
+    {
+      gpg_error_t err = pl_worker_submit_sharing (st->shared,
+                                                  hash_task_timed, st,
+                                                  st->span, st->span_len);
+
+      if (err && !st->shared_err)
+        st->shared_err = err;
+      st->stats.on_hasher += st->span_len;
+      st->stats.on_shared += st->span_len;
+      st->span_len = 0;
+      return;
+    }
   if (!pl_worker_running (&st->hasher))
     {
       if (pl_worker_start_queue (&st->hasher, hash_task_timed, st,
@@ -367,7 +415,7 @@ static void
 dec_span_flush (pl_seipd1 *st)
 {
   if (st->span_len && st->span_len < INLINE_MAX
-      && !pl_worker_busy (&st->hasher))
+      && !pl_worker_busy (st->shared ? st->shared : &st->hasher))
     {
       hash_on_caller (st, st->span, st->span_len);
       st->span_len = 0;
@@ -384,7 +432,9 @@ static void
 dec_span_add (pl_seipd1 *st, const uint8_t *p, size_t n)
 {
   span_join (st, p, n, dec_span_flush);
-  if (st->span_len >= PL_SEIPD1_SPAN_MAX
+  /* A shared worker gets each release as a task of its own, so that the
+   * signature's task for the same octets follows it at once. */
+  if (st->span_len >= PL_SEIPD1_SPAN_MAX || st->shared
       || (st->span_len >= INLINE_MAX && !pl_worker_busy (&st->hasher)))
     dec_span_submit (st);
 }
@@ -399,7 +449,7 @@ dec_hash (pl_seipd1 *st, const uint8_t *p, size_t n)
   st->released += n;
   if (!n)
     return;
-  if (st->threads >= 2 && !solo)
+  if ((st->threads >= 2 && !solo) || st->shared)
     {
       dec_span_add (st, p, n);
       return;
@@ -415,13 +465,27 @@ pl_seipd1_decrypt_unpin (pl_seipd1 *st, const uint8_t *p, size_t len)
   /* The pending span goes first (it may lie in P), so that the hasher
    * has its next work while the caller waits. */
   dec_span_flush (st);
-  hasher_wait (st, p, len);
+  if (st->shared)
+    shared_wait (st, p, len);
+  else
+    hasher_wait (st, p, len);
 }
 
 void
 pl_seipd1_decrypt_flush (pl_seipd1 *st)
 {
   dec_span_flush (st);
+}
+
+void
+pl_seipd1_decrypt_share_hasher (pl_seipd1 *st, pl_worker *w)
+{
+  if (!w || !pl_worker_running (w) || st->shared)
+    return;
+  /* What the own thread holds, and the pending span, come first. */
+  hash_drain (st);
+  pl_worker_stop (&st->hasher);
+  st->shared = w;
 }
 
 void
@@ -501,7 +565,7 @@ pl_seipd1_decrypt_push (pl_seipd1 *st, const uint8_t *in, size_t len,
   dec_hash (st, start, release);
   *rel = start;
   *rellen = release;
-  return 0;
+  return st->shared_err;
 }
 
 gpg_error_t
@@ -510,6 +574,8 @@ pl_seipd1_decrypt_finish (pl_seipd1 *st)
   const uint8_t *digest;
 
   hash_drain (st);
+  if (st->shared_err)
+    return st->shared_err;
   if (st->held_len != PL_MDC_PACKET_LEN)
     return gpg_error (GPG_ERR_TRUNCATED);
   if (st->held[0] != 0xD3 || st->held[1] != 0x14)
@@ -532,6 +598,9 @@ void
 pl_seipd1_clear (pl_seipd1 *st)
 {
   pl_worker_stop (&st->hasher);
+  /* A shared worker's tasks may still hash into the MDC. */
+  if (st->shared && pl_worker_running (st->shared))
+    pl_worker_wait (st->shared);
   if (st->cipher)
     gcry_cipher_close (st->cipher);
   if (st->mdc)

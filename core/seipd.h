@@ -68,6 +68,8 @@ typedef struct
   uint64_t taken_back;          /* of those, octets the caller took back */
   uint64_t misses;
   uint64_t spells;
+  uint64_t on_shared;           /* of ON_HASHER, octets handed to a shared
+                                   worker (decrypt_share_hasher) */
 } pl_seipd1_stats;
 
 typedef struct
@@ -84,7 +86,9 @@ typedef struct
   const uint8_t *hashing;       /* the span the hasher was last given */
   size_t hashing_len;
   pl_worker hasher;             /* started on the first large push */
-  pl_worker *shared;            /* pl_seipd1_share_hasher; borrowed */
+  pl_worker *shared;            /* pl_seipd1_share_hasher, or
+                                   _decrypt_share_hasher; borrowed */
+  gpg_error_t shared_err;       /* decryption: a task of SHARED failed */
   /* Decryption's adapting (see above). */
   uint64_t released;            /* octets released so far */
   uint64_t solo_until;          /* RELEASED below this: hash on the caller */
@@ -179,6 +183,22 @@ void pl_seipd1_decrypt_unpin (pl_seipd1 *st, const uint8_t *p, size_t len);
  * it hashes a full buffer while the caller writes it out.  At once
  * without the thread. */
 void pl_seipd1_decrypt_flush (pl_seipd1 *st);
+
+/* Decryption, from the next push on: the MDC is hashed on W, a running
+ * worker the job shares among its hashes (worker.h,
+ * pl_worker_start_shared: decrypt.c, beside a signature's hash), instead
+ * of the stage's own thread, whose spans are hashed first.  Each release
+ * goes to W as a task of its own, right behind nothing but the tasks
+ * before it; an unpin, and a push while W is full, run the tasks W lends
+ * (pl_worker_take_back_one) on the caller's thread instead of waiting,
+ * so that the two threads share three chains (CFB, SHA-1, the
+ * signature's hash).  The spells of "Adapting" above end: the lending is
+ * what balances.  A task of W that fails (a cancel in another stage's)
+ * drops the MDC's tasks queued behind it: every later push, and finish,
+ * return that error.  W must outlive the stage's pushes, finish and
+ * clear (clear waits for W's tasks).  NULL, or a W not running, changes
+ * nothing.  Call between pushes. */
+void pl_seipd1_decrypt_share_hasher (pl_seipd1 *st, pl_worker *w);
 
 /* For the tests: a spell of NOCTETS on the caller's thread alone starts
  * at the next push. */

@@ -107,7 +107,8 @@ void pl_sig_hasher_init (pl_sig_hasher *sh, int threads, atomic_int *cancel);
 gpg_error_t pl_sig_hasher_add (pl_sig_hasher *sh, pl_data_hash *h);
 
 /* The spans go to W, a running worker the job shares among its hashes
- * (worker.h, pl_worker_start_shared: encrypt.c, beside SEIPD v1's MDC),
+ * (worker.h, pl_worker_start_shared: encrypt.c and decrypt.c, beside
+ * SEIPD v1's MDC),
  * instead of a thread of the hasher's own.  Everything above holds as
  * it is: the spans go in W's one order, behind the other stages' tasks;
  * a wait waits for those too, and a take back runs those it takes
@@ -132,8 +133,10 @@ int pl_sig_hasher_reading (void *sh, const void *lo, size_t len);
 
 /* Returns once the thread no longer reads from [LO, LO + LEN): spans it
  * has not begun are taken back and hashed here, in order (a thread that
- * gets no core is not waited for); a span it hashes is waited for.  SH
- * is a pl_sig_hasher: pl_writer_watch's UNPIN. */
+ * gets no core is not waited for); a span it hashes is waited for, and
+ * meanwhile, on a shared worker, this thread runs the tasks it lends
+ * (pl_worker_take_back_one).  SH is a pl_sig_hasher: pl_writer_watch's
+ * UNPIN. */
 void pl_sig_hasher_unpin (void *sh, const void *lo, size_t len);
 
 /* Waits until every span pushed is hashed: then no span is read any

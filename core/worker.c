@@ -19,11 +19,35 @@ lent_stage (const pl_worker *w, const pl_worker_task *t)
   return w->lent && t->fn == w->lent_fn && t->arg == w->lent_arg;
 }
 
-/* 1 when the thread may begin the task at the head. */
+/* 1 when the thread may begin the task at the head.  While a stage's
+ * task is lent, the oldest task of another stage comes to the head
+ * first, ahead of the lent stage's (each stage's order holds: every
+ * task it passes is of the lent stage), so that the thread goes on with
+ * the other stages instead of waiting for the give back: with the MDC's
+ * and the signature's tasks in turns, a thread that waited at each lent
+ * task idled a tenth of the time, and the caller that ran the lent ones
+ * became the long chain (a signed decryption at 0.60-0.77 of the
+ * unsigned speed, against 0.85-0.87 with a thread for each hash). */
 static int
-head_ready (const pl_worker *w)
+head_ready (pl_worker *w)
 {
-  return w->count > 0 && !lent_stage (w, &w->q[w->head]);
+  int i = 0;
+
+  while (i < w->count
+         && lent_stage (w, &w->q[(w->head + i) % PL_WORKER_DEPTH_MAX]))
+    i++;
+  if (i == w->count)
+    return 0;
+  if (i > 0)
+    {
+      pl_worker_task t = w->q[(w->head + i) % PL_WORKER_DEPTH_MAX];
+
+      for (; i > 0; i--)
+        w->q[(w->head + i) % PL_WORKER_DEPTH_MAX]
+          = w->q[(w->head + i - 1) % PL_WORKER_DEPTH_MAX];
+      w->q[w->head] = t;
+    }
+  return 1;
 }
 
 static void *

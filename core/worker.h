@@ -75,9 +75,9 @@ gpg_error_t pl_worker_start_queue (pl_worker *w, pl_task_fn fn, void *arg,
  * queues nothing). */
 gpg_error_t pl_worker_submit (pl_worker *w, const uint8_t *p, size_t n);
 
-/* A worker shared by stages (encrypt.c: the MDC's SHA-1 and the
- * signature's hash on one thread, so that a job of three chains keeps
- * two threads on two cores).  Started as pl_worker_start_queue with no
+/* A worker shared by stages (encrypt.c and decrypt.c: the MDC's SHA-1
+ * and the signature's hash on one thread, so that a job of three chains
+ * keeps two threads on two cores).  Started as pl_worker_start_queue with no
  * function of its own: each stage submits its tasks with
  * pl_worker_submit_task, and runs what it takes back with
  * pl_worker_task_run, each task with its own function.  The tasks of
@@ -137,8 +137,11 @@ int pl_worker_take_back (pl_worker *w, pl_worker_task *tasks);
  * none (every queued task is of the running task's stage), a task is
  * lent already or one failed.  The caller runs it (pl_worker_task_run)
  * and hands its result to pl_worker_give_back; meanwhile the thread
- * goes on with the other stages' tasks and waits before the next task
- * of that stage, so each stage's order holds. */
+ * goes on with the other stages' tasks, passing that stage's at the
+ * head of the queue, and begins none of that stage's before the give
+ * back, so each stage's order holds.  A lent task is out of the queue:
+ * pl_worker_reading does not see it, so only the thread that took it
+ * may look at its buffer's state meanwhile (it runs it first). */
 int pl_worker_take_back_one (pl_worker *w, pl_worker_task *task);
 
 /* The task pl_worker_take_back_one lent has run, with ERR: the thread

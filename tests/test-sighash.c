@@ -316,6 +316,13 @@ test_shape (gconstpointer p)
   /* Handed to the thread; on a busy machine the caller may take some
    * back (sighash.h), so what the thread itself hashed is only shown. */
   g_assert_cmpuint (two.r.sig_hash_handed, >=, stored / 2);
+  /* SEIPD v1 on two cores: the MDC goes to the worker the signature's
+   * hash goes to (decrypt.c, share_hashes), from the literal data on. */
+  g_assert_cmpuint (one.r.mdc_hashed_shared, ==, 0);
+  if (s == SHAPE_SEIPD1 || s == SHAPE_SEIPD1_ZLIB || s == SHAPE_SEIPD1_TEXT)
+    g_assert_cmpuint (two.r.mdc_hashed_shared, >=, g_bytes_get_size (plain) / 2);
+  else
+    g_assert_cmpuint (two.r.mdc_hashed_shared, ==, 0);
   outcome_clear (&one);
   outcome_clear (&two);
   g_bytes_unref (msg);

@@ -306,6 +306,70 @@ test_worker_shared (void)
   tu_task_log_clear (&b);
 }
 
+/* While B's task is lent, the thread passes B's next task at the head
+ * of the queue and runs A's behind it, then B's next once the lent one
+ * is given back: each stage's order holds, and the thread does not idle
+ * while the other stage has work (decrypt.c's MDC and signature hashes
+ * in turns). */
+static void
+test_worker_passes_lent (void)
+{
+  static const uint8_t a_tasks[] = "abcd", b_tasks[] = "wxyz";
+  tu_task_log a, b;
+  pl_worker w;
+  pl_worker_task t;
+  gint64 deadline;
+  char *s;
+
+  tu_task_log_init (&a);
+  tu_task_log_init (&b);
+  g_assert_cmpint (pl_worker_start_shared (&w, 4), ==, 0);
+  /* A's 'a' runs, held at its gate; behind it B's 'w' and 'x', then A's
+   * 'b' and 'c'. */
+  a.closed = TRUE;
+  g_assert_cmpint (pl_worker_submit_task (&w, tu_log_task, &a, a_tasks, 1),
+                   ==, 0);
+  while (!g_atomic_int_get (&a.started))
+    g_usleep (1000);
+  g_assert_cmpint (pl_worker_submit_task (&w, tu_log_task, &b, b_tasks, 1),
+                   ==, 0);
+  g_assert_cmpint (pl_worker_submit_task (&w, tu_log_task, &b, b_tasks + 1,
+                                          1), ==, 0);
+  g_assert_cmpint (pl_worker_submit_task (&w, tu_log_task, &a, a_tasks + 1,
+                                          1), ==, 0);
+  g_assert_true (pl_worker_take_back_one (&w, &t));
+  g_assert_true (t.p == b_tasks);
+  g_assert_cmpint (pl_worker_submit_task (&w, tu_log_task, &a, a_tasks + 2,
+                                          1), ==, 0);
+  /* 'x' heads the queue once 'a' ends; the thread goes on to 'b' and
+   * 'c'. */
+  tu_task_log_open (&a);
+  deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+  while (g_atomic_int_get (&a.started) < 3
+         && g_get_monotonic_time () < deadline)
+    g_usleep (1000);
+  g_assert_cmpint (g_atomic_int_get (&a.started), ==, 3);
+  g_usleep (20000);
+  s = tu_task_log_text (&b);
+  g_assert_cmpstr (s, ==, "");
+  g_free (s);
+  /* 'x' waits for 'w'. */
+  g_assert_true (pl_worker_busy (&w));
+  g_assert_true (pl_worker_reading (&w, b_tasks + 1, 1));
+  g_assert_cmpint (pl_worker_task_run (&t), ==, 0);
+  pl_worker_give_back (&w, 0);
+  g_assert_cmpint (pl_worker_wait (&w), ==, 0);
+  s = tu_task_log_text (&a);
+  g_assert_cmpstr (s, ==, "abc");
+  g_free (s);
+  s = tu_task_log_text (&b);
+  g_assert_cmpstr (s, ==, "wx");
+  g_free (s);
+  pl_worker_stop (&w);
+  tu_task_log_clear (&a);
+  tu_task_log_clear (&b);
+}
+
 /* The caller's thread, for counting the tasks lent to it. */
 static GThread *caller;
 static gint on_caller;
@@ -377,6 +441,7 @@ main (int argc, char **argv)
   g_test_add_func ("/worker/take-back", test_worker_take_back);
   g_test_add_func ("/worker/claims-next", test_worker_claims_next);
   g_test_add_func ("/worker/shared", test_worker_shared);
+  g_test_add_func ("/worker/passes-lent", test_worker_passes_lent);
   g_test_add_func ("/worker/sharing-order", test_worker_sharing_order);
   return g_test_run ();
 }
