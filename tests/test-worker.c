@@ -209,6 +209,23 @@ test_worker_claims_next (void)
   tu_task_log_clear (&l);
 }
 
+/* Queues the one-octet task P of the stage that logs into L. */
+static void
+submit_one (pl_worker *w, tu_task_log *l, const uint8_t *p)
+{
+  g_assert_cmpint (pl_worker_submit_task (w, tu_log_task, l, p, 1), ==, 0);
+}
+
+/* Queues P as submit_one does, held at L's gate: returns once it runs. */
+static void
+submit_gated (pl_worker *w, tu_task_log *l, const uint8_t *p)
+{
+  l->closed = TRUE;
+  submit_one (w, l, p);
+  while (!g_atomic_int_get (&l->started))
+    g_usleep (1000);
+}
+
 /* A worker shared by two stages, A and B, each its own task log:
  * - every task runs with its own function and argument;
  * - take_back_one lends the oldest task whose stage has none before it:
@@ -235,17 +252,10 @@ test_worker_shared (void)
   g_assert_false (pl_worker_take_back_one (&w, &t));
 
   /* A's 'a' runs, held at its gate; behind it w, b, x. */
-  a.closed = TRUE;
-  g_assert_cmpint (pl_worker_submit_task (&w, tu_log_task, &a, a_tasks, 1),
-                   ==, 0);
-  while (!g_atomic_int_get (&a.started))
-    g_usleep (1000);
-  g_assert_cmpint (pl_worker_submit_task (&w, tu_log_task, &b, b_tasks, 1),
-                   ==, 0);
-  g_assert_cmpint (pl_worker_submit_task (&w, tu_log_task, &a, a_tasks + 1,
-                                          1), ==, 0);
-  g_assert_cmpint (pl_worker_submit_task (&w, tu_log_task, &b, b_tasks + 1,
-                                          1), ==, 0);
+  submit_gated (&w, &a, a_tasks);
+  submit_one (&w, &b, b_tasks);
+  submit_one (&w, &a, a_tasks + 1);
+  submit_one (&w, &b, b_tasks + 1);
   g_assert_true (pl_worker_full (&w));
   /* B's 'w' is lent: the first of its stage.  With it lent, nothing
    * more. */
@@ -277,16 +287,12 @@ test_worker_shared (void)
   g_string_truncate (a.log, 0);
   g_string_truncate (b.log, 0);
   g_atomic_int_set (&a.started, 0);
-  a.closed = TRUE;
-  for (int i = 0; i < 3; i++)
-    g_assert_cmpint (pl_worker_submit_task (&w, tu_log_task, &a,
-                                            a_tasks + i, 1), ==, 0);
-  while (!g_atomic_int_get (&a.started))
-    g_usleep (1000);
+  submit_gated (&w, &a, a_tasks);
+  submit_one (&w, &a, a_tasks + 1);
+  submit_one (&w, &a, a_tasks + 2);
   g_assert_false (pl_worker_take_back_one (&w, &t));
   /* B's 'y' behind them is lent, past A's queued ones. */
-  g_assert_cmpint (pl_worker_submit_task (&w, tu_log_task, &b, b_tasks + 2,
-                                          1), ==, 0);
+  submit_one (&w, &b, b_tasks + 2);
   g_assert_true (pl_worker_take_back_one (&w, &t));
   g_assert_true (t.p == b_tasks + 2);
   /* It fails: the queue behind is dropped, and the error is the
@@ -326,21 +332,13 @@ test_worker_passes_lent (void)
   g_assert_cmpint (pl_worker_start_shared (&w, 4), ==, 0);
   /* A's 'a' runs, held at its gate; behind it B's 'w' and 'x', then A's
    * 'b' and 'c'. */
-  a.closed = TRUE;
-  g_assert_cmpint (pl_worker_submit_task (&w, tu_log_task, &a, a_tasks, 1),
-                   ==, 0);
-  while (!g_atomic_int_get (&a.started))
-    g_usleep (1000);
-  g_assert_cmpint (pl_worker_submit_task (&w, tu_log_task, &b, b_tasks, 1),
-                   ==, 0);
-  g_assert_cmpint (pl_worker_submit_task (&w, tu_log_task, &b, b_tasks + 1,
-                                          1), ==, 0);
-  g_assert_cmpint (pl_worker_submit_task (&w, tu_log_task, &a, a_tasks + 1,
-                                          1), ==, 0);
+  submit_gated (&w, &a, a_tasks);
+  submit_one (&w, &b, b_tasks);
+  submit_one (&w, &b, b_tasks + 1);
+  submit_one (&w, &a, a_tasks + 1);
   g_assert_true (pl_worker_take_back_one (&w, &t));
   g_assert_true (t.p == b_tasks);
-  g_assert_cmpint (pl_worker_submit_task (&w, tu_log_task, &a, a_tasks + 2,
-                                          1), ==, 0);
+  submit_one (&w, &a, a_tasks + 2);
   /* 'x' heads the queue once 'a' ends; the thread goes on to 'b' and
    * 'c'. */
   tu_task_log_open (&a);
