@@ -21,10 +21,9 @@ hash_task (void *arg, const uint8_t *p, size_t n)
   return 0;
 }
 
-/* The worker that hashes for encryption: the job's shared one, or the
- * stage's own. */
+/* The worker that hashes: the job's shared one, or the stage's own. */
 static pl_worker *
-enc_worker (pl_seipd1 *st)
+hasher_of (pl_seipd1 *st)
 {
   return st->shared ? st->shared : &st->hasher;
 }
@@ -36,17 +35,17 @@ use_hasher (pl_seipd1 *st, size_t len)
 {
   if (st->threads < 2 || len < PL_SEIPD1_THREAD_MIN)
     {
-      pl_worker_wait (enc_worker (st));
+      pl_worker_wait (hasher_of (st));
       return NULL;
     }
   /* A thread that cannot start leaves the hashing inline. */
-  if (!pl_worker_running (enc_worker (st)))
+  if (!pl_worker_running (hasher_of (st)))
     {
       if (pl_worker_start (&st->hasher, hash_task, st->mdc))
         return NULL;
       pl_worker_name (&st->hasher, "pl-mdc");
     }
-  return enc_worker (st);
+  return hasher_of (st);
 }
 
 void
@@ -151,7 +150,7 @@ hash_span_add (pl_seipd1 *st, const uint8_t *in, size_t len)
    * 4 MiB, a signed encryption ran at 0.898-0.903 of the unsigned
    * speed against 0.914-0.927, three sig-speed runs of each). */
   if (st->span_len >= PL_SEIPD1_SPAN_MAX || st->shared
-      || !pl_worker_reading (enc_worker (st), st->hashing, st->hashing_len))
+      || !pl_worker_reading (hasher_of (st), st->hashing, st->hashing_len))
     hash_span_submit (st);
 }
 
@@ -190,7 +189,7 @@ gpg_error_t
 pl_seipd1_encrypt_finish (pl_seipd1 *st, uint8_t *out)
 {
   hash_span_submit (st);
-  pl_worker_wait (enc_worker (st));
+  pl_worker_wait (hasher_of (st));
   out[0] = 0xD3;
   out[1] = 0x14;
   gcry_md_write (st->mdc, out, 2);
@@ -333,21 +332,16 @@ static void
 shared_wait (pl_seipd1 *st, const uint8_t *p, size_t len)
 {
   pl_worker *w = st->shared;
-  pl_worker_task t;
+  gpg_error_t err;
 
   while (p ? pl_worker_reading (w, p, len) : pl_worker_busy (w))
-    {
-      if (pl_worker_take_back_one (w, &t))
-        {
-          gpg_error_t err = pl_worker_task_run (&t);
-
-          pl_worker_give_back (w, err);
-          if (err && !st->shared_err)
-            st->shared_err = err;
-        }
-      else
-        pl_worker_wait_running (w, 0.001);
-    }
+    if (pl_worker_run_lent (w, &err))
+      {
+        if (err && !st->shared_err)
+          st->shared_err = err;
+      }
+    else
+      pl_worker_wait_running (w, 0.001);
 }
 
 /* Every span handed to the hasher is hashed when this returns, on
@@ -415,7 +409,7 @@ static void
 dec_span_flush (pl_seipd1 *st)
 {
   if (st->span_len && st->span_len < INLINE_MAX
-      && !pl_worker_busy (st->shared ? st->shared : &st->hasher))
+      && !pl_worker_busy (hasher_of (st)))
     {
       hash_on_caller (st, st->span, st->span_len);
       st->span_len = 0;

@@ -158,19 +158,14 @@ void
 pl_sig_hasher_unpin (void *arg, const void *lo, size_t len)
 {
   pl_sig_hasher *sh = arg;
+  gpg_error_t lent_err;
 
-  pl_worker_task t;
-
+  /* A shared worker lends a task of a stage that is not running
+   * (worker.h): this thread runs it meanwhile.  Its error is the
+   * worker's, which the next push or wait returns. */
   while (pl_worker_reading (worker_of (sh), lo, len))
-    if (sh->shared && pl_worker_take_back_one (sh->shared, &t))
-      {
-        /* A shared worker lends a task of a stage that is not running
-         * (worker.h): this thread hashes it meanwhile. */
-        gpg_error_t err = pl_worker_task_run (&t);
-
-        pl_worker_give_back (sh->shared, err);
-      }
-    else if (!take_back_all (sh))
+    if (!(sh->shared && pl_worker_run_lent (sh->shared, &lent_err))
+        && !take_back_all (sh))
       /* It hashes a span: until that ends; or it was about to begin. */
       pl_worker_wait_running (worker_of (sh), 0.001);
 }

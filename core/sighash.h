@@ -108,8 +108,7 @@ gpg_error_t pl_sig_hasher_add (pl_sig_hasher *sh, pl_data_hash *h);
 
 /* The spans go to W, a running worker the job shares among its hashes
  * (worker.h, pl_worker_start_shared: encrypt.c and decrypt.c, beside
- * SEIPD v1's MDC),
- * instead of a thread of the hasher's own.  Everything above holds as
+ * SEIPD v1's MDC), instead of a thread of the hasher's own.  Everything above holds as
  * it is: the spans go in W's one order, behind the other stages' tasks;
  * a wait waits for those too, and a take back runs those it takes
  * with their own functions.  W must outlive every push and wait; clear

@@ -332,14 +332,29 @@ pl_worker_give_back (pl_worker *w, gpg_error_t err)
   pthread_cond_broadcast (&w->done);
 }
 
+int
+pl_worker_run_lent (pl_worker *w, gpg_error_t *err)
+{
+  pl_worker_task t;
+
+  *err = 0;
+  if (!pl_worker_take_back_one (w, &t))
+    return 0;
+  *err = pl_worker_task_run (&t);
+  pl_worker_give_back (w, *err);
+  return 1;
+}
+
 gpg_error_t
 pl_worker_submit_sharing (pl_worker *w, pl_task_fn fn, void *arg,
                           const uint8_t *p, size_t n)
 {
-  pl_worker_task t;
+  gpg_error_t lent_err;
 
-  while (pl_worker_full (w) && pl_worker_take_back_one (w, &t))
-    pl_worker_give_back (w, pl_worker_task_run (&t));
+  /* A lent task's error is the worker's (give back): the submit below
+   * returns it. */
+  while (pl_worker_full (w) && pl_worker_run_lent (w, &lent_err))
+    ;
   return pl_worker_submit_task (w, fn, arg, p, n);
 }
 

@@ -150,6 +150,13 @@ int pl_worker_take_back_one (pl_worker *w, pl_worker_task *task);
  * wait returns it. */
 void pl_worker_give_back (pl_worker *w, gpg_error_t err);
 
+/* Takes one task pl_worker_take_back_one lends, runs it on the caller's
+ * thread and gives it back with its result, which it also puts in *ERR
+ * (0 when none ran); returns 1 when it ran one.  The one way the stages
+ * of a shared worker run a lent task (pl_worker_submit_sharing, seipd.c,
+ * sighash.c). */
+int pl_worker_run_lent (pl_worker *w, gpg_error_t *err);
+
 /* As pl_worker_submit_task, for a stage of a shared worker: while the
  * worker is full, runs the tasks pl_worker_take_back_one lends on the
  * caller's thread instead of waiting; waits for room only when none can

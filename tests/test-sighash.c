@@ -320,7 +320,8 @@ test_shape (gconstpointer p)
    * hash goes to (decrypt.c, share_hashes), from the literal data on. */
   g_assert_cmpuint (one.r.mdc_hashed_shared, ==, 0);
   if (s == SHAPE_SEIPD1 || s == SHAPE_SEIPD1_ZLIB || s == SHAPE_SEIPD1_TEXT)
-    g_assert_cmpuint (two.r.mdc_hashed_shared, >=, g_bytes_get_size (plain) / 2);
+    g_assert_cmpuint (two.r.mdc_hashed_shared, >=,
+                      g_bytes_get_size (plain) / 2);
   else
     g_assert_cmpuint (two.r.mdc_hashed_shared, ==, 0);
   outcome_clear (&one);
