@@ -27,6 +27,7 @@
 #include "seipd.h"
 #include "prealloc.h"
 #include "skesk.h"
+#include "keyroom.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -519,12 +520,17 @@ typedef struct
   int overlap;
   uint8_t carry;
   int carry_valid;
+  /* The passphrases' SKESKs, made beside the data (lock_message), after
+   * KEY_OCTETS octets of PKESKs. */
+  pl_key_room *room;
+  uint64_t key_octets;
 } encrypt_job;
 
 static void
 encrypt_job_clear (encrypt_job *j)
 {
   /* First the threads, which may still read any buffer below. */
+  pl_key_room_free (j->room);
   pl_worker_stop (&j->hashes);
   pl_sig_hasher_clear (&j->sig_hasher);
   pl_read_ahead_clear (&j->ra);
@@ -671,6 +677,66 @@ emit_key_packet (void *arg, const uint8_t *p, size_t n)
 {
   writer *out = arg;
   return out->write (out, p, n);
+}
+
+/* A PKESK, counted: the SKESKs' room comes after them. */
+static gpg_error_t
+emit_counted (void *arg, const uint8_t *p, size_t n)
+{
+  encrypt_job *j = arg;
+
+  j->key_octets += n;
+  return emit_key_packet (&j->out.base, p, n);
+}
+
+/* The SKESKs' room, as zeros, for pl_key_room_finish to fill in. */
+static gpg_error_t
+write_room (encrypt_job *j, size_t len)
+{
+  static const uint8_t zeros[256];
+  gpg_error_t err = 0;
+
+  while (len && !err)
+    {
+      size_t n = len < sizeof zeros ? len : sizeof zeros;
+      err = emit_key_packet (&j->out.base, zeros, n);
+      len -= n;
+    }
+  return err;
+}
+
+/* The key packets.  A passphrase's derivation takes a while on one core
+ * (keyroom.h): with a random session key, a binary output whose sink
+ * can write again and a second thread, the SKESKs are made beside the
+ * data; otherwise here, the output's pages made on another thread
+ * meanwhile (prealloc.h). */
+static gpg_error_t
+lock_message (encrypt_job *j, pl_sink *sink)
+{
+  pl_prealloc *pages;
+  size_t later = 0;
+  gpg_error_t err;
+
+  if (!j->o.armor && sink->write_at && pl_job_threads (j->ctl) > 1
+      && pl_keys_lock_defers (&j->o))
+    {
+      err = pl_keys_lock_begin (&j->o, j->ctl, j->key, j->keylen, 1,
+                                emit_counted, j, &later);
+      if (err || !later)
+        return err;
+      j->room = pl_key_room_start (&j->o, j->ctl, j->key, j->keylen,
+                                   j->key_octets, later);
+      if (j->room)
+        return write_room (j, later);
+      return pl_keys_lock_passphrases (&j->o, j->ctl, j->key, j->keylen,
+                                       emit_key_packet, &j->out.base);
+    }
+  pages = pl_prealloc_for_keys (sink, j->src, j->ctl, j->o.openers,
+                                j->o.n_openers);
+  err = pl_keys_lock (&j->o, j->ctl, j->key, j->keylen, emit_key_packet,
+                      &j->out.base);
+  pl_prealloc_stop (pages);
+  return err;
 }
 
 /* The writer may read the AEAD stage's chunks as many writes back as
@@ -1073,15 +1139,7 @@ encrypt_message (encrypt_job *j, pl_sink *sink)
     return gpg_error (GPG_ERR_ENOMEM);
   err = start_output (j, sink);
   if (!err && !j->o.sign_only)
-    {
-      /* A passphrase's S2K or Argon2 takes a while, one core at most:
-       * the output's pages are made on another meanwhile (prealloc.h). */
-      pl_prealloc *room = pl_prealloc_for_keys (sink, j->src, j->ctl,
-                                                j->o.openers, j->o.n_openers);
-      err = pl_keys_lock (&j->o, j->ctl, j->key, j->keylen, emit_key_packet,
-                          &j->out.base);
-      pl_prealloc_stop (room);
-    }
+    err = lock_message (j, sink);
   if (err)
     return err;
   plan_packets (j);
@@ -1103,6 +1161,9 @@ encrypt_message (encrypt_job *j, pl_sink *sink)
     err = start_reading (j);
   if (!err)
     err = j->overlap ? encrypt_overlapping (j) : encrypt_blocks (j);
+  /* Every octet has reached the sink (output_finish): the room's too. */
+  if (!err && j->room)
+    err = pl_key_room_finish (j->room, sink);
   return err;
 }
 

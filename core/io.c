@@ -265,6 +265,19 @@ memory_sink_write (pl_sink *self, const void *buf, size_t len)
 }
 
 static gpg_error_t
+memory_sink_write_at (pl_sink *self, uint64_t off, const void *buf,
+                      size_t len)
+{
+  memory_sink *m = (memory_sink *) self;
+
+  if (off > m->len || len > m->len - off)
+    return gpg_error (GPG_ERR_INV_ARG);
+  if (len)
+    memcpy (m->data + off, buf, len);
+  return 0;
+}
+
+static gpg_error_t
 memory_sink_commit (pl_sink *self)
 {
   return 0;
@@ -298,6 +311,7 @@ pl_sink_new_memory (void)
   m->base.commit = memory_sink_commit;
   m->base.abort = memory_sink_abort;
   m->base.free = memory_sink_free;
+  m->base.write_at = memory_sink_write_at;
   return &m->base;
 }
 
@@ -342,6 +356,33 @@ pl_write_all (int fd, const void *buf, size_t len)
       if (n == 0)               /* no progress, and no errno to say why */
         return gpg_error (GPG_ERR_EIO);
       p += n;
+      len -= (size_t) n;
+    }
+  return 0;
+}
+
+/* pwrite () until LEN octets are written at OFF. */
+static gpg_error_t
+pwrite_all (int fd, uint64_t off, const void *buf, size_t len)
+{
+  const uint8_t *p = buf;
+
+  if (off > (uint64_t) INT64_MAX - len)
+    return gpg_error (GPG_ERR_INV_ARG);
+  while (len)
+    {
+      ssize_t n = pwrite (fd, p, len > (size_t) SSIZE_MAX ? SSIZE_MAX : len,
+                          (off_t) off);
+      if (n < 0)
+        {
+          if (errno == EINTR)
+            continue;
+          return pl_error_from_errno (errno);
+        }
+      if (n == 0)
+        return gpg_error (GPG_ERR_EIO);
+      p += n;
+      off += (uint64_t) n;
       len -= (size_t) n;
     }
   return 0;
@@ -467,6 +508,15 @@ file_sink_allocate (pl_sink *self, uint64_t off, uint64_t len)
 {
   file_sink *f = (file_sink *) self;
   return room_allocate (f->fd, &f->room, off, len);
+}
+
+static gpg_error_t
+file_sink_write_at (pl_sink *self, uint64_t off, const void *buf, size_t len)
+{
+  file_sink *f = (file_sink *) self;
+  if (f->fd < 0)
+    return gpg_error (GPG_ERR_EBADF);
+  return pwrite_all (f->fd, off, buf, len);
 }
 
 static gpg_error_t
@@ -669,6 +719,7 @@ pl_sink_new_file_in (const char *dir, const char *name,
   f->base.abort = file_sink_abort;
   f->base.free = file_sink_free;
   f->base.allocate = file_sink_allocate;
+  f->base.write_at = file_sink_write_at;
   *out = &f->base;
   f = NULL;
 
@@ -733,6 +784,20 @@ fd_sink_allocate (pl_sink *self, uint64_t off, uint64_t len)
   if (off > (uint64_t) INT64_MAX - (uint64_t) s->start)
     return gpg_error (GPG_ERR_INV_ARG);
   return room_allocate (s->fd, &s->room, (uint64_t) s->start + off, len);
+}
+
+/* A regular file written in place (not O_APPEND, whose pwrite appends)
+ * or the spool: both files of ours from the sink's first octet on. */
+static gpg_error_t
+fd_sink_write_at (pl_sink *self, uint64_t off, const void *buf, size_t len)
+{
+  fd_sink *s = (fd_sink *) self;
+
+  if (s->spool_fd >= 0)
+    return pwrite_all (s->spool_fd, off, buf, len);
+  if (off > (uint64_t) INT64_MAX - (uint64_t) s->start)
+    return gpg_error (GPG_ERR_INV_ARG);
+  return pwrite_all (s->fd, (uint64_t) s->start + off, buf, len);
 }
 
 static gpg_error_t
@@ -868,6 +933,8 @@ pl_sink_new_fd (int fd, int spool, pl_sink **out)
   s->base.free = fd_sink_free;
   if (s->regular && s->spool_fd < 0)
     s->base.allocate = fd_sink_allocate;
+  if ((s->regular && !s->append) || s->spool_fd >= 0)
+    s->base.write_at = fd_sink_write_at;
   *out = &s->base;
   return 0;
 }

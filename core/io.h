@@ -52,6 +52,16 @@ struct pl_sink
    * octet written.  An error (GPG_ERR_NOT_SUPPORTED on a filesystem
    * without fallocate, GPG_ERR_ENOSPC) leaves the output as it was. */
   gpg_error_t (*allocate) (pl_sink *self, uint64_t off, uint64_t len);
+  /* Optional, NULL where what was written cannot be written again (a
+   * pipe, an O_APPEND file): writes LEN octets at OFF, counted from the
+   * sink's first octet, over octets that write has already written
+   * (OFF + LEN at most the output's length so far), leaving the output's
+   * length and write's position as they were.  Never beside write, and
+   * never after commit or abort begins.  encrypt.c fills in the key
+   * packets there, in room left for them while their keys were derived
+   * (keyroom.h). */
+  gpg_error_t (*write_at) (pl_sink *self, uint64_t off, const void *buf,
+                           size_t len);
 };
 
 /* Reads a whole buffer unless the input ends first. */

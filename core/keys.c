@@ -263,10 +263,55 @@ pl_openers_wait (const pl_opener *o, size_t n)
   return 0;
 }
 
+/* As gpg -c: one passphrase, SKESK v4, and the S2K output is the
+ * session key.  More passphrases need a key each can wrap, and so do the
+ * files sharing a cache, which share their S2K output. */
+static int
+s2k_is_session_key (const pl_encrypt_options *o)
+{
+  return o->profile == PL_PROFILE_RFC4880 && o->n_openers == 1
+         && o->openers[0].kind == PL_OPENER_PASSPHRASE && !o->keycache;
+}
+
+int
+pl_keys_lock_defers (const pl_encrypt_options *o)
+{
+  int passphrase = 0;
+
+  for (size_t i = 0; o->openers && i < o->n_openers; i++)
+    passphrase |= o->openers[i].kind == PL_OPENER_PASSPHRASE;
+  return passphrase && !s2k_is_session_key (o);
+}
+
+/* The exact length of one SKESK packet (header and body) that
+ * lock_with_key makes for O: the same code makes a throwaway one, since
+ * the length depends on the version, the specifier's type, the nonce and
+ * the key, never on the passphrase or the salt. */
+static gpg_error_t
+skesk_packet_length (const pl_encrypt_options *o, size_t keylen, size_t *len)
+{
+  static const uint8_t zero[PL_SESSION_KEY_MAX];
+  pl_skesk sk;
+  uint8_t body[PL_SKESK_BODY_MAX], hdr[6];
+  size_t n;
+  gpg_error_t err;
+
+  skesk_for_profile (o, &sk);
+  sk.s2k.type = o->profile == PL_PROFILE_RFC9580 ? PL_S2K_ARGON2
+                                                 : PL_S2K_ITERATED;
+  sk.s2k.hash_algo = PL_HASH_SHA256;
+  err = pl_skesk_encrypt (&sk, zero, zero, keylen);
+  if (err)
+    return err;
+  n = pl_skesk_write (&sk, body);
+  *len = pl_packet_write_header (hdr, PL_PKT_SKESK, n) + n;
+  return 0;
+}
+
 gpg_error_t
-pl_keys_lock (const pl_encrypt_options *o, const pl_job_control *ctl,
-              uint8_t *session_key, size_t keylen, pl_packet_emit_fn emit,
-              void *arg)
+pl_keys_lock_begin (const pl_encrypt_options *o, const pl_job_control *ctl,
+                    uint8_t *session_key, size_t keylen, int defer,
+                    pl_packet_emit_fn emit, void *arg, size_t *deferred)
 {
   pl_s2k template;
   int calibrated = 0, s2k_is_key;
@@ -274,6 +319,7 @@ pl_keys_lock (const pl_encrypt_options *o, const pl_job_control *ctl,
   pl_profile readable;
   gpg_error_t err = 0;
 
+  *deferred = 0;
   if (!o->n_openers || !o->openers)
     return gpg_error (GPG_ERR_NO_KEY);
   for (size_t i = 0; i < o->n_openers; i++)
@@ -287,11 +333,7 @@ pl_keys_lock (const pl_encrypt_options *o, const pl_job_control *ctl,
                                  now, &readable, NULL, 0);
   if (err)
     return err;
-  /* As gpg -c: one passphrase, SKESK v4, and the S2K output is the
-   * session key.  More passphrases need a key each can wrap, and so do
-   * the files sharing a cache, which share their S2K output. */
-  s2k_is_key = o->profile == PL_PROFILE_RFC4880 && o->n_openers == 1
-               && o->openers[0].kind == PL_OPENER_PASSPHRASE && !o->keycache;
+  s2k_is_key = s2k_is_session_key (o);
   if (!s2k_is_key)
     gcry_randomize (session_key, keylen, GCRY_STRONG_RANDOM);
   /* PKESKs first, as gpg writes them: gpg reads the key packets in order
@@ -300,12 +342,54 @@ pl_keys_lock (const pl_encrypt_options *o, const pl_job_control *ctl,
     if (o->openers[i].kind == PL_OPENER_CERT)
       err = pl_recipient_lock (o, o->openers[i].data, now, session_key, keylen,
                                emit, arg);
+  if (!err && defer && !s2k_is_key)
+    {
+      size_t one = 0;
+
+      for (size_t i = 0; i < o->n_openers && !err; i++)
+        if (o->openers[i].kind != PL_OPENER_CERT)
+          {
+            if (!one)
+              err = skesk_packet_length (o, keylen, &one);
+            *deferred += one;
+          }
+      return err;
+    }
   for (size_t i = 0; i < o->n_openers && !err; i++)
     if (o->openers[i].kind != PL_OPENER_CERT)
       err = lock_with_key (o, ctl, &o->openers[i], &template, &calibrated,
                            s2k_is_key, session_key, keylen, emit, arg);
   pl_wipe (&template, sizeof template);
   return err;
+}
+
+gpg_error_t
+pl_keys_lock_passphrases (const pl_encrypt_options *o,
+                          const pl_job_control *ctl,
+                          const uint8_t *session_key, size_t keylen,
+                          pl_packet_emit_fn emit, void *arg)
+{
+  pl_s2k template;
+  int calibrated = 0;
+  gpg_error_t err = 0;
+
+  for (size_t i = 0; i < o->n_openers && !err; i++)
+    if (o->openers[i].kind != PL_OPENER_CERT)
+      err = lock_with_key (o, ctl, &o->openers[i], &template, &calibrated,
+                           0, (uint8_t *) session_key, keylen, emit, arg);
+  pl_wipe (&template, sizeof template);
+  return err;
+}
+
+gpg_error_t
+pl_keys_lock (const pl_encrypt_options *o, const pl_job_control *ctl,
+              uint8_t *session_key, size_t keylen, pl_packet_emit_fn emit,
+              void *arg)
+{
+  size_t deferred;
+
+  return pl_keys_lock_begin (o, ctl, session_key, keylen, 0, emit, arg,
+                             &deferred);
 }
 
 /* ---- Decryption ---------------------------------------------------- */

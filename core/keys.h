@@ -59,6 +59,28 @@ gpg_error_t pl_keys_lock (const pl_encrypt_options *o,
                           const pl_job_control *ctl, uint8_t *session_key,
                           size_t keylen, pl_packet_emit_fn emit, void *arg);
 
+/* pl_keys_lock in two steps, so that the passphrases' derivations can
+ * run beside the data (keyroom.h).  pl_keys_lock_begin does what
+ * pl_keys_lock does, with DEFER 0 all of it (*DEFERRED 0); with DEFER 1
+ * and a random session key (not the S2K-is-key case above) it stops
+ * before the SKESKs and sets *DEFERRED to their exact length, headers
+ * included (0: no passphrase).  pl_keys_lock_passphrases then emits
+ * those SKESKs, in that many octets, wrapping SESSION_KEY; it may run on
+ * another thread, under a CTL of its own, while SESSION_KEY is read
+ * elsewhere (nothing writes it).  pl_keys_lock_defers is 1 when O has
+ * a passphrase and a random session key: when DEFER defers. */
+int pl_keys_lock_defers (const pl_encrypt_options *o);
+gpg_error_t pl_keys_lock_begin (const pl_encrypt_options *o,
+                                const pl_job_control *ctl,
+                                uint8_t *session_key, size_t keylen,
+                                int defer, pl_packet_emit_fn emit, void *arg,
+                                size_t *deferred);
+gpg_error_t pl_keys_lock_passphrases (const pl_encrypt_options *o,
+                                      const pl_job_control *ctl,
+                                      const uint8_t *session_key,
+                                      size_t keylen, pl_packet_emit_fn emit,
+                                      void *arg);
+
 /* Decryption. */
 typedef struct pl_key_candidates pl_key_candidates;
 

@@ -414,12 +414,15 @@ on_deriving (void *user_data, int deriving)
 }
 
 /* The job tells when it derives (a row shows "Deriving key…" and counts
- * only data time): once a passphrase, in pairs. */
+ * only data time): once a passphrase, in pairs.  On one thread, so that
+ * encryption derives in line: beside the data (keyroom.h) it tells only
+ * a wait, test-keyroom's /keyroom/deriving-told. */
 static void
 test_deriving_told (void)
 {
   deriving_count d = { 0 };
-  pl_job_control ctl = { .deriving = on_deriving, .user_data = &d };
+  pl_job_control ctl = { .deriving = on_deriving, .user_data = &d,
+                         .threads = 1 };
   pl_encrypt_options o;
   pl_opener key = pl_opener_passphrase (PASSPHRASE, strlen (PASSPHRASE));
   pl_decrypt_options dopts = { 0 };

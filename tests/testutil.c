@@ -1202,6 +1202,16 @@ record_allocate (pl_sink *s, uint64_t off, uint64_t len)
   return r->inner->allocate (r->inner, off, len);
 }
 
+static gpg_error_t
+record_write_at (pl_sink *s, uint64_t off, const void *buf, size_t len)
+{
+  tu_record_sink *r = (tu_record_sink *) s;
+
+  r->written_at += len;
+  return r->fail_write_at ? gpg_error (GPG_ERR_EIO)
+                          : r->inner->write_at (r->inner, off, buf, len);
+}
+
 void
 tu_record_sink_init (tu_record_sink *s, pl_sink *inner)
 {
@@ -1211,6 +1221,8 @@ tu_record_sink_init (tu_record_sink *s, pl_sink *inner)
   s->base.abort = record_abort;
   if (inner && inner->allocate)
     s->base.allocate = record_allocate;
+  if (inner && inner->write_at)
+    s->base.write_at = record_write_at;
   s->inner = inner;
 }
 

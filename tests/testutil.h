@@ -266,6 +266,10 @@ typedef struct
    * INNER has it), possibly from a job's room thread: read it after the
    * job. */
   uint64_t allocated;
+  /* Octets written again (io.h's write_at, which the record sink has
+   * when INNER has it); FAIL_WRITE_AT: each fails with GPG_ERR_EIO. */
+  size_t written_at;
+  int fail_write_at;
 } tu_record_sink;
 
 void tu_record_sink_init (tu_record_sink *s, pl_sink *inner);
