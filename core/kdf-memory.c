@@ -1,5 +1,6 @@
 /* kdf-memory.c - one process-wide budget for key-derivation memory */
 #include "kdf-memory.h"
+#include "condwait.h"
 
 #include <pthread.h>
 #include <stddef.h>
@@ -56,16 +57,7 @@ grant (uint64_t kib)
 static void
 wait_a_little (void)
 {
-  struct timespec until;
-
-  clock_gettime (CLOCK_REALTIME, &until);
-  until.tv_nsec += POLL_NS;
-  if (until.tv_nsec >= 1000000000L)
-    {
-      until.tv_sec++;
-      until.tv_nsec -= 1000000000L;
-    }
-  pthread_cond_timedwait (&changed, &lock, &until);
+  pl_cond_wait_ns (&changed, &lock, POLL_NS);
 }
 
 gpg_error_t

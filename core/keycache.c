@@ -1,5 +1,6 @@
 /* keycache.c - the derived-key cache */
 #include "keycache.h"
+#include "condwait.h"
 #include "algo.h"
 
 #include <errno.h>
@@ -192,18 +193,9 @@ add (pl_keycache *b, const entry *want, const pl_s2k *s2k, entry **out)
 static gpg_error_t
 wait_for_other (pl_keycache *b, const atomic_int *cancel)
 {
-  struct timespec until;
-
   if (cancel && atomic_load (cancel))
     return gpg_error (GPG_ERR_CANCELED);
-  clock_gettime (CLOCK_REALTIME, &until);
-  until.tv_nsec += WAIT_POLL_NS;
-  if (until.tv_nsec >= 1000000000L)
-    {
-      until.tv_sec++;
-      until.tv_nsec -= 1000000000L;
-    }
-  pthread_cond_timedwait (&b->changed, &b->lock, &until);
+  pl_cond_wait_ns (&b->changed, &b->lock, WAIT_POLL_NS);
   return 0;
 }
 

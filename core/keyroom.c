@@ -4,6 +4,7 @@
 #endif
 #include "keyroom.h"
 #include "keys.h"
+#include "condwait.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -128,7 +129,6 @@ room_wait (pl_key_room *r)
     }
   while (!r->done)
     {
-      struct timespec until;
       int now = atomic_load (&r->deriving) == PL_DERIVING_WAITING_FOR_MEMORY
                 ? PL_DERIVING_WAITING_FOR_MEMORY : PL_DERIVING;
 
@@ -145,14 +145,7 @@ room_wait (pl_key_room *r)
           pthread_mutex_lock (&r->lock);
           continue;
         }
-      clock_gettime (CLOCK_REALTIME, &until);
-      until.tv_nsec += 10 * 1000 * 1000;
-      if (until.tv_nsec >= 1000000000L)
-        {
-          until.tv_sec++;
-          until.tv_nsec -= 1000000000L;
-        }
-      pthread_cond_timedwait (&r->cond, &r->lock, &until);
+      pl_cond_wait_ns (&r->cond, &r->lock, 10 * 1000 * 1000);
     }
   pthread_mutex_unlock (&r->lock);
   if (told)

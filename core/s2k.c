@@ -1,5 +1,6 @@
 /* s2k.c - String-to-key specifiers (RFC 9580 §3.7) */
 #include "s2k.h"
+#include "condwait.h"
 #include "kdf-memory.h"
 #include "algo.h"
 
@@ -380,21 +381,12 @@ argon2_on_helper (const pl_s2k *s2k, const char *passphrase, size_t len,
   pthread_mutex_lock (&run->lock);
   while (!run->done)
     {
-      struct timespec until;
-
       if (cancelled (ctl))
         {
           atomic_store (&run->abandoned, 1);
           break;
         }
-      clock_gettime (CLOCK_REALTIME, &until);
-      until.tv_nsec += 20 * 1000 * 1000;
-      if (until.tv_nsec >= 1000000000L)
-        {
-          until.tv_sec++;
-          until.tv_nsec -= 1000000000L;
-        }
-      pthread_cond_timedwait (&run->cond, &run->lock, &until);
+      pl_cond_wait_ns (&run->cond, &run->lock, 20 * 1000 * 1000);
     }
   if (run->done)
     {
