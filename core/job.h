@@ -45,7 +45,9 @@ typedef void (*pl_progress_fn) (void *user_data, uint64_t done, int64_t total);
 
 /* PL_DERIVING when the job starts deriving a key from a passphrase (or
  * waiting for another job of its derived-key cache to), 0 when that is
- * over: the time between is not data time.  In between,
+ * over: the time between is not data time.  An encryption that derives
+ * beside its data (keyroom.h) tells only the time it waits for the key
+ * once the data is done, if any.  In between,
  * PL_DERIVING_WAITING_FOR_MEMORY while the derivation waits for the
  * process's key-derivation memory (kdf-memory.h), and PL_DERIVING again
  * when it has it. */
