@@ -207,11 +207,10 @@ pl_argon2_force_impl (const char *name)
 
 /* ---- H' and H0 (RFC 9106 §3.2, §3.3) --------------------------------- */
 
-/* H'^T (PREFIX || IN): TAGLEN octets of variable-length hash.  PREFIX is
- * the 4-octet length, written here. */
+/* H'^T (IN) of RFC 9106 §3.3: T = TAGLEN octets of variable-length
+ * hash, BLAKE2b of T || IN and, past 64 octets, chained. */
 static void
-hash_long (uint8_t *out, size_t taglen, const void *in, size_t len,
-           const void *in2, size_t len2)
+hash_long (uint8_t *out, size_t taglen, const void *in, size_t len)
 {
   pl_blake2b_state s;
   uint8_t v[PL_BLAKE2B_OUT_MAX];        /* secret */
@@ -220,7 +219,6 @@ hash_long (uint8_t *out, size_t taglen, const void *in, size_t len,
                                                     : PL_BLAKE2B_OUT_MAX);
   update32 (&s, (uint32_t) taglen);
   pl_blake2b_update (&s, in, len);
-  pl_blake2b_update (&s, in2, len2);
   if (taglen <= PL_BLAKE2B_OUT_MAX)
     {
       pl_blake2b_final (&s, out);
@@ -567,7 +565,7 @@ first_blocks (instance *in, const uint8_t h0[PL_BLAKE2B_OUT_MAX])
 
         store32_le (seed + PL_BLAKE2B_OUT_MAX, j);
         store32_le (seed + PL_BLAKE2B_OUT_MAX + 4, lane);
-        hash_long (bytes, BLOCK_OCTETS, seed, sizeof seed, NULL, 0);
+        hash_long (bytes, BLOCK_OCTETS, seed, sizeof seed);
         for (int k = 0; k < PL_ARGON2_BLOCK_WORDS; k++)
           b->v[k] = load64_le (bytes + 8 * k);
       }
@@ -592,7 +590,7 @@ final_tag (const instance *in, uint8_t *tag, size_t taglen)
     }
   for (int k = 0; k < PL_ARGON2_BLOCK_WORDS; k++)
     store64_le (bytes + 8 * k, c.v[k]);
-  hash_long (tag, taglen, bytes, sizeof bytes, NULL, 0);
+  hash_long (tag, taglen, bytes, sizeof bytes);
   pl_wipe (&c, sizeof c);
   pl_wipe (bytes, sizeof bytes);
 }

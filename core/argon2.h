@@ -45,18 +45,18 @@ typedef struct
  * every slice boundary.
  *
  * STOP (may be NULL) is polled before each segment: once it is non-zero
- * the work stops at the next slice boundary at the latest (m / 4 KiB of
- * block fills, shared by the threads) and the call fails with
- * GPG_ERR_CANCELED, TAG untouched.
+ * each thread ends the segment it is filling (m / 4p KiB of block fills)
+ * and starts no other, the threads meet at the slice boundary, and the
+ * call fails with GPG_ERR_CANCELED, TAG untouched.
  *
  * Errors: GPG_ERR_INV_VALUE for parameters outside the ones above,
  * GPG_ERR_ENOMEM when the memory cannot be mapped, GPG_ERR_CANCELED. */
 gpg_error_t pl_argon2id (const pl_argon2_params *params, uint8_t *tag,
                          size_t taglen, int threads, const atomic_int *stop);
 
-/* The compression kernel pl_argon2id uses: "avx512", "avx2" or
- * "scalar".  The best the CPU runs is chosen at first use, unless the
- * environment variable PADLOCK_ARGON2_SIMD names another supported one. */
+/* The compression kernel pl_argon2id uses: "avx2" or "scalar".  The best
+ * the CPU runs is chosen at first use, unless the environment variable
+ * PADLOCK_ARGON2_SIMD names another supported one. */
 const char *pl_argon2_impl_name (void);
 
 /* For tests and benchmarks: makes later calls use the kernel NAME (NULL:

@@ -1,5 +1,6 @@
 /* s2k.c - String-to-key specifiers (RFC 9580 §3.7) */
 #include "s2k.h"
+#include "argon2.h"
 #include "condwait.h"
 #include "kdf-memory.h"
 #include "algo.h"
@@ -105,153 +106,28 @@ cancelled (const pl_s2k_control *ctl)
   return ctl && ctl->cancel && atomic_load (ctl->cancel);
 }
 
-/* Thread operations for libgcrypt's Argon2: each segment of a slice is a
- * job on a thread of its own, at most POOL->max at once.  Once *STOP is
- * set no new job starts; argon2_compute then returns GPG_ERR_CANCELED,
- * but only after every job it dispatched ended, since they write its
- * memory. */
-typedef struct
-{
-  pthread_mutex_t lock;
-  pthread_cond_t cond;
-  int running;
-  int max;
-  const atomic_int *stop;       /* may be NULL */
-} argon2_pool;
-
-typedef struct
-{
-  argon2_pool *pool;
-  gcry_kdf_job_fn_t fn;
-  void *priv;
-} argon2_job;
-
-static int
-pool_stopped (const argon2_pool *pool)
-{
-  return pool->stop && atomic_load (pool->stop);
-}
-
-static void *
-argon2_job_thread (void *arg)
-{
-  argon2_job *job = arg;
-  argon2_pool *pool = job->pool;
-
-  job->fn (job->priv);
-  free (job);
-  pthread_mutex_lock (&pool->lock);
-  pool->running--;
-  pthread_cond_broadcast (&pool->cond);
-  pthread_mutex_unlock (&pool->lock);
-  return NULL;
-}
-
-static int
-argon2_wait_all (void *ctx)
-{
-  argon2_pool *pool = ctx;
-
-  pthread_mutex_lock (&pool->lock);
-  while (pool->running)
-    pthread_cond_wait (&pool->cond, &pool->lock);
-  pthread_mutex_unlock (&pool->lock);
-  return pool_stopped (pool) ? -1 : 0;
-}
-
-static int
-argon2_dispatch (void *ctx, gcry_kdf_job_fn_t fn, void *priv)
-{
-  argon2_pool *pool = ctx;
-  argon2_job *job;
-  pthread_attr_t attr;
-  pthread_t thread;
-  int started = 0;
-
-  if (pool_stopped (pool))
-    {
-      argon2_wait_all (pool);
-      return -1;
-    }
-  if (pool->max <= 1)
-    {
-      fn (priv);
-      return 0;
-    }
-  pthread_mutex_lock (&pool->lock);
-  while (pool->running >= pool->max)
-    pthread_cond_wait (&pool->cond, &pool->lock);
-  pool->running++;
-  pthread_mutex_unlock (&pool->lock);
-
-  job = malloc (sizeof *job);
-  if (job)
-    {
-      job->pool = pool;
-      job->fn = fn;
-      job->priv = priv;
-      pthread_attr_init (&attr);
-      pthread_attr_setdetachstate (&attr, PTHREAD_CREATE_DETACHED);
-      started = !pthread_create (&thread, &attr, argon2_job_thread, job);
-      pthread_attr_destroy (&attr);
-    }
-  if (!started)
-    {
-      /* No thread to be had: the work still gets done, here. */
-      free (job);
-      fn (priv);
-      pthread_mutex_lock (&pool->lock);
-      pool->running--;
-      pthread_cond_broadcast (&pool->cond);
-      pthread_mutex_unlock (&pool->lock);
-    }
-  return 0;
-}
-
-/* Argon2id through libgcrypt, its lanes on up to THREADS threads,
- * stopping between segments once *STOP (may be NULL) is set. */
+/* Argon2id (argon2.h), its lanes on up to THREADS threads, stopping
+ * between segments once *STOP (may be NULL) is set. */
 static gpg_error_t
 argon2_compute_key (const pl_s2k *s2k, const char *passphrase, size_t len,
                     uint8_t *key, size_t keylen, int threads,
                     const atomic_int *stop)
 {
-  gcry_kdf_hd_t hd = NULL;
-  unsigned long params[4];
-  argon2_pool pool;
-  struct gcry_kdf_thread_ops ops;
+  pl_argon2_params params = {
+    .password = passphrase,
+    .password_len = len,
+    .salt = s2k->salt,
+    .salt_len = 16,
+    .passes = s2k->passes,
+    .lanes = s2k->parallelism,
+    .memory_kib = 1u << s2k->memory_exp,
+  };
   gpg_error_t err;
 
-  memset (&pool, 0, sizeof pool);
-  pthread_mutex_init (&pool.lock, NULL);
-  pthread_cond_init (&pool.cond, NULL);
-  pool.max = threads > 1 ? threads : 1;
-  pool.stop = stop;
-  ops.jobs_context = &pool;
-  ops.dispatch_job = argon2_dispatch;
-  ops.wait_all_jobs = argon2_wait_all;
-
-  params[0] = keylen;
-  params[1] = s2k->passes;
-  params[2] = 1ul << s2k->memory_exp;
-  params[3] = s2k->parallelism;
-  err = gcry_kdf_open (&hd, GCRY_KDF_ARGON2, GCRY_KDF_ARGON2ID, params, 4,
-                       passphrase, len, s2k->salt, 16, NULL, 0, NULL, 0);
-  if (err)
-    goto leave;
-  err = gcry_kdf_compute (hd, &ops);
-  if (err)
-    goto leave;
-  err = gcry_kdf_final (hd, keylen, key);
-
- leave:
-  if (hd)
-    gcry_kdf_close (hd);
-  pthread_cond_destroy (&pool.cond);
-  pthread_mutex_destroy (&pool.lock);
+  err = pl_argon2id (&params, key, keylen, threads, stop);
   if (gpg_err_code (err) == GPG_ERR_ENOMEM)
     err = gpg_error (GPG_ERR_TOO_LARGE);
-  return gpg_err_code (err) == GPG_ERR_CANCELED ? gpg_error (GPG_ERR_CANCELED)
-                                                : err;
+  return err;
 }
 
 /* The memory one Argon2 run fills, in KiB: what it takes from the
@@ -317,7 +193,7 @@ argon2_helper (void *arg)
   err = argon2_compute_key (&run->s2k, run->passphrase, run->passphrase_len,
                             run->key, run->keylen, run->threads,
                             &run->abandoned);
-  /* Freed by now (gcry_kdf_close), also when the caller left. */
+  /* Unmapped by now (pl_argon2id), also when the caller left. */
   pl_kdf_memory_give (argon2_kib (&run->s2k));
   pthread_mutex_lock (&run->lock);
   run->err = err;

@@ -128,20 +128,31 @@ test_against_gcrypt (gconstpointer data)
   pl_argon2_force_impl (NULL);
 }
 
-/* The empty password OpenPGP allows (libgcrypt refuses it: this is
- * checked for a stable answer and against the other kernel). */
+/* The empty password OpenPGP allows, which libgcrypt refuses: the tag
+ * the reference implementation (libargon2 20190702, Debian's
+ * libargon2-1) gives, argon2id_hash_raw (1, 64, 2, "", 0, salt, 16, ...),
+ * on each kernel. */
 static void
 test_empty_password (void)
 {
-  guint8 salt[16] = { 1 }, a[32], b[32];
+  static const guint8 want[32] = {
+    0xd0, 0xce, 0x0b, 0x2d, 0x16, 0x75, 0xaf, 0x81, 0x52, 0xa4, 0x73, 0x04,
+    0xf6, 0x7c, 0x8d, 0x9d, 0xc6, 0x43, 0x79, 0xb6, 0x80, 0x9e, 0x99, 0x3d,
+    0x5d, 0xab, 0xd2, 0xce, 0x6a, 0x8a, 0xfd, 0x74
+  };
+  guint8 salt[16] = { 1 }, tag[32];
   pl_argon2_params pa = { NULL, 0, salt, sizeof salt, NULL, 0, NULL, 0,
                           1, 2, 64 };
 
-  g_assert_cmpuint (pl_argon2_force_impl ("scalar"), ==, 0);
-  g_assert_cmpuint (pl_argon2id (&pa, a, sizeof a, 1, NULL), ==, 0);
+  for (size_t i = 0; i < G_N_ELEMENTS (kernel_names); i++)
+    {
+      if (pl_argon2_force_impl (kernel_names[i]))
+        continue;
+      memset (tag, 0, sizeof tag);
+      g_assert_cmpuint (pl_argon2id (&pa, tag, sizeof tag, 2, NULL), ==, 0);
+      g_assert_cmpmem (tag, sizeof tag, want, sizeof want);
+    }
   pl_argon2_force_impl (NULL);
-  g_assert_cmpuint (pl_argon2id (&pa, b, sizeof b, 2, NULL), ==, 0);
-  g_assert_cmpmem (a, sizeof a, b, sizeof b);
 }
 
 /* One to four threads, and more than the lanes, give the same tag. */
