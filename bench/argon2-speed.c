@@ -3,7 +3,7 @@
  *
  * Each round runs libgcrypt's Argon2id (its lanes on THREADS threads
  * through gcry_kdf_compute's thread operations, as s2k.c ran it before)
- * and then Padlock's, with each of its kernels, and takes wall time and
+ * and then Padlock's, with each kernel the CPU runs, and takes wall time and
  * the process's user time, system time and minor page faults
  * (getrusage) around each.  Prints every round, then the medians.
  * Usage: build/bench/argon2-speed [ROUNDS [THREADS [M_EXP [PASSES]]]]
@@ -158,17 +158,19 @@ main (int argc, char **argv)
   int threads = argc > 2 ? atoi (argv[2]) : 2;
   int m_exp = argc > 3 ? atoi (argv[3]) : 16;
   int passes = argc > 4 ? atoi (argv[4]) : 3;
-  const char *names[] = { "libgcrypt", "avx2", "scalar" };
-  int n = 3;
+  const char *all[] = { "libgcrypt", "avx512", "avx2", "scalar" };
+  const char *names[4];
+  int n = 0;
   uint8_t salt[16] = { 1, 2, 3 }, want[32], tag[32];
   pl_argon2_params pa = { "pw", 2, salt, sizeof salt, NULL, 0, NULL, 0,
                           (uint32_t) passes, 4, 1u << m_exp };
-  double *v[3][4];
+  double *v[4][4];
 
   if (rounds < 1)
     rounds = 1;
-  if (pl_argon2_force_impl ("avx2"))
-    n = 2, names[1] = "scalar";
+  for (int k = 0; k < 4; k++)
+    if (!k || !pl_argon2_force_impl (all[k]))
+      names[n++] = all[k];
   for (int k = 0; k < n; k++)
     for (int f = 0; f < 4; f++)
       v[k][f] = calloc (rounds, sizeof (double));

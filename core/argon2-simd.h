@@ -21,4 +21,7 @@
  * REF only without WITH_XOR. */
 void pl_argon2_fill_avx2 (uint64_t *next, const uint64_t *prev,
                           const uint64_t *ref, int with_xor);
+/* The same with AVX-512F. */
+void pl_argon2_fill_avx512 (uint64_t *next, const uint64_t *prev,
+                            const uint64_t *ref, int with_xor);
 #endif

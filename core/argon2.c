@@ -137,6 +137,7 @@ typedef struct
 /* Best first. */
 static const kernel kernels[] = {
 #ifdef PL_ARGON2_HAVE_X86_KERNELS
+  { "avx512", pl_argon2_fill_avx512 },
   { "avx2", pl_argon2_fill_avx2 },
 #endif
   { "scalar", fill_scalar },
@@ -153,6 +154,8 @@ kernel_supported (const kernel *k)
 #ifdef PL_ARGON2_HAVE_X86_KERNELS
   /* __builtin_cpu_supports wants a literal; it also checks that the
    * system saves the registers (XCR0). */
+  if (k->fill == pl_argon2_fill_avx512)
+    return __builtin_cpu_supports ("avx512f");
   if (k->fill == pl_argon2_fill_avx2)
     return __builtin_cpu_supports ("avx2");
 #endif
@@ -338,54 +341,125 @@ next_addresses (fill_fn fill, block *addresses, block *input,
   fill (addresses->v, zero->v, addresses->v, 0);
 }
 
-static void
-fill_segment (const instance *in, uint32_t pass, uint32_t lane,
-              uint32_t slice)
+/* One segment being filled, a block at a time. */
+typedef struct
 {
+  uint32_t pass, lane, slice;
+  uint32_t index;               /* of the next block in the segment */
+  int independent;              /* Argon2i addressing */
+  uint64_t cur, prev;           /* the next block and the one before */
+  const block *ref;             /* the next block's reference */
+  block addresses, input;
+} segment;
+
+static const block zero_block;
+
+/* Finds the reference block of SG's next block (§3.4.1) and asks the
+ * cache for it: in data-dependent passes it is known only once the
+ * block before it is filled, and it is anywhere in memory. */
+static void
+find_reference (const instance *in, segment *sg)
+{
+  uint64_t rand;
+  uint32_t ref_lane;
+  const uint8_t *p;
+
+  if (sg->independent)
+    {
+      if (sg->index % ADDRESSES_IN_BLOCK == 0)
+        next_addresses (in->fill, &sg->addresses, &sg->input, &zero_block);
+      rand = sg->addresses.v[sg->index % ADDRESSES_IN_BLOCK];
+    }
+  else
+    rand = in->memory[sg->prev].v[0];
+  ref_lane = sg->pass == 0 && sg->slice == 0
+             ? sg->lane : (uint32_t) ((rand >> 32) % in->lanes);
+  sg->ref = in->memory + (uint64_t) ref_lane * in->lane_blocks
+            + reference_index (in, sg->pass, sg->slice, sg->index,
+                               (uint32_t) rand, ref_lane == sg->lane);
+  p = (const uint8_t *) sg->ref;
+  for (int line = 0; line < BLOCK_OCTETS; line += 64)
+    __builtin_prefetch (p + line);
+}
+
+/* Starts SG on a segment; 0 when it has no block to fill (the first
+ * segment of a lane with 8 blocks: its two are the first blocks). */
+static int
+segment_start (const instance *in, segment *sg, uint32_t pass, uint32_t lane,
+               uint32_t slice)
+{
+  sg->pass = pass;
+  sg->lane = lane;
+  sg->slice = slice;
   /* Argon2id: data-independent addressing in the first half of the first
    * pass.  The address blocks derive from the parameters only. */
-  int independent = pass == 0 && slice < SYNC_POINTS / 2;
-  uint32_t start = pass == 0 && slice == 0 ? 2 : 0;
-  block addresses, input, zero;
-  uint64_t cur, prev;
-
-  if (independent)
+  sg->independent = pass == 0 && slice < SYNC_POINTS / 2;
+  sg->index = pass == 0 && slice == 0 ? 2 : 0;
+  if (sg->independent)
     {
-      memset (&zero, 0, sizeof zero);
-      memset (&input, 0, sizeof input);
-      input.v[0] = pass;
-      input.v[1] = lane;
-      input.v[2] = slice;
-      input.v[3] = in->memory_blocks;
-      input.v[4] = in->passes;
-      input.v[5] = ARGON2_TYPE_ID;
-      if (start)
-        next_addresses (in->fill, &addresses, &input, &zero);
+      memset (&sg->input, 0, sizeof sg->input);
+      sg->input.v[0] = pass;
+      sg->input.v[1] = lane;
+      sg->input.v[2] = slice;
+      sg->input.v[3] = in->memory_blocks;
+      sg->input.v[4] = in->passes;
+      sg->input.v[5] = ARGON2_TYPE_ID;
+      if (sg->index)
+        next_addresses (in->fill, &sg->addresses, &sg->input, &zero_block);
     }
-  cur = (uint64_t) lane * in->lane_blocks
-        + (uint64_t) slice * in->segment_blocks + start;
-  prev = cur % in->lane_blocks ? cur - 1 : cur + in->lane_blocks - 1;
-  for (uint32_t i = start; i < in->segment_blocks; i++, prev = cur++)
-    {
-      uint64_t rand;
-      uint32_t ref_lane;
-      const block *ref;
+  sg->cur = (uint64_t) lane * in->lane_blocks
+            + (uint64_t) slice * in->segment_blocks + sg->index;
+  sg->prev = sg->cur % in->lane_blocks ? sg->cur - 1
+                                       : sg->cur + in->lane_blocks - 1;
+  if (sg->index >= in->segment_blocks)
+    return 0;
+  find_reference (in, sg);
+  return 1;
+}
 
-      if (independent)
+/* Fills SG's next block; 0 once the segment is full. */
+static int
+segment_step (const instance *in, segment *sg)
+{
+  in->fill (in->memory[sg->cur].v, in->memory[sg->prev].v, sg->ref->v,
+            sg->pass != 0);
+  sg->prev = sg->cur++;
+  if (++sg->index == in->segment_blocks)
+    return 0;
+  find_reference (in, sg);
+  return 1;
+}
+
+/* Fills this slice's segments of the lanes FIRST, FIRST + STEP, ...,
+ * two at a time, a block of each in turn: the reference one segment's
+ * next block needs comes from memory while the other's block is filled.
+ * Stops before a pair once *STOP is set. */
+static void
+fill_lanes (const instance *in, uint32_t pass, uint32_t slice,
+            uint32_t first, uint32_t step)
+{
+  for (uint32_t lane = first; lane < in->lanes; lane += 2 * step)
+    {
+      segment a, b;
+      int more_a, more_b;
+
+      /* Stopping early only shortens the wait: meet decides. */
+      if (in->stop && atomic_load (in->stop))
+        return;
+      more_a = segment_start (in, &a, pass, lane, slice);
+      if (lane + step < in->lanes)
         {
-          if (i % ADDRESSES_IN_BLOCK == 0)
-            next_addresses (in->fill, &addresses, &input, &zero);
-          rand = addresses.v[i % ADDRESSES_IN_BLOCK];
+          more_b = segment_start (in, &b, pass, lane + step, slice);
+          while (more_a && more_b)
+            {
+              more_a = segment_step (in, &a);
+              more_b = segment_step (in, &b);
+            }
+          while (more_b)
+            more_b = segment_step (in, &b);
         }
-      else
-        rand = in->memory[prev].v[0];
-      ref_lane = pass == 0 && slice == 0 ? lane
-                                         : (uint32_t) ((rand >> 32)
-                                                       % in->lanes);
-      ref = in->memory + (uint64_t) ref_lane * in->lane_blocks
-            + reference_index (in, pass, slice, i, (uint32_t) rand,
-                               ref_lane == lane);
-      in->fill (in->memory[cur].v, in->memory[prev].v, ref->v, pass != 0);
+      while (more_a)
+        more_a = segment_step (in, &a);
     }
 }
 
@@ -444,14 +518,8 @@ work (void *arg)
   for (uint32_t pass = 0; pass < in->passes; pass++)
     for (uint32_t slice = 0; slice < SYNC_POINTS; slice++)
       {
-        for (uint32_t lane = (uint32_t) w->index; lane < in->lanes;
-             lane += (uint32_t) threads)
-          {
-            /* Skipping only shortens the wait: meet decides. */
-            if (in->stop && atomic_load (in->stop))
-              break;
-            fill_segment (in, pass, lane, slice);
-          }
+        fill_lanes (in, pass, slice, (uint32_t) w->index,
+                    (uint32_t) threads);
         if (meet (in))
           goto leave;
       }

@@ -7,7 +7,7 @@
 #include <gcrypt.h>
 
 /* The kernels this CPU runs; the test of each other one is skipped. */
-static const char *const kernel_names[] = { "scalar", "avx2" };
+static const char *const kernel_names[] = { "scalar", "avx2", "avx512" };
 
 static gboolean
 use_kernel (const char *name)
