@@ -38,17 +38,21 @@ cheap_options (pl_encrypt_options *o, pl_profile profile, const pl_opener *keys,
 }
 
 /* Adds every packet of E to a new candidate list for the passphrase PW
- * (told that DATA follows when not 0). */
+ * (told that DATA follows when not 0).  The list keeps a pointer to its
+ * options, so they outlive this call: one list at a time. */
 static pl_key_candidates *
 candidates_for (emitted *e, const pl_opener *key, pl_data_kind data)
 {
-  pl_decrypt_options d = { .openers = key, .n_openers = 1 };
+  static pl_decrypt_options d;
   pl_key_candidates *c = NULL;
   pl_mem_reader m;
   pl_cursor cur;
   pl_packet_body body;
   gpg_error_t err;
 
+  memset (&d, 0, sizeof d);
+  d.openers = key;
+  d.n_openers = 1;
   g_assert_cmpint (pl_key_candidates_new (&c, &d, NULL), ==, 0);
   pl_mem_reader_init (&m, e->all->data, e->all->len);
   pl_cursor_init (&cur, &m.base);
