@@ -4,7 +4,6 @@
 #include "blake2b.h"
 #include "algo.h"
 
-#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -290,6 +289,7 @@ typedef struct
   int arrived;
   unsigned int generation;
   int halt;                     /* decided by the last to arrive */
+  atomic_int skipped;           /* a thread left segments unfilled */
 } instance;
 
 typedef struct
@@ -435,7 +435,7 @@ segment_step (const instance *in, segment *sg)
  * next block needs comes from memory while the other's block is filled.
  * Stops before a pair once *STOP is set. */
 static void
-fill_lanes (const instance *in, uint32_t pass, uint32_t slice,
+fill_lanes (instance *in, uint32_t pass, uint32_t slice,
             uint32_t first, uint32_t step)
 {
   for (uint32_t lane = first; lane < in->lanes; lane += 2 * step)
@@ -443,9 +443,13 @@ fill_lanes (const instance *in, uint32_t pass, uint32_t slice,
       segment a, b;
       int more_a, more_b;
 
-      /* Stopping early only shortens the wait: meet decides. */
       if (in->stop && atomic_load (in->stop))
-        return;
+        {
+          /* The memory is incomplete from here: meet stops everyone,
+           * even if *STOP went back to 0. */
+          atomic_store (&in->skipped, 1);
+          return;
+        }
       more_a = segment_start (in, &a, pass, lane, slice);
       if (lane + step < in->lanes)
         {
@@ -475,7 +479,7 @@ meet (instance *in)
     {
       in->arrived = 0;
       in->generation++;
-      if (in->stop && atomic_load (in->stop))
+      if ((in->stop && atomic_load (in->stop)) || atomic_load (&in->skipped))
         in->halt = 1;
       pthread_cond_broadcast (&in->cond);
     }
