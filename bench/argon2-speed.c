@@ -3,7 +3,8 @@
  *
  * Each round runs libgcrypt's Argon2id (its lanes on THREADS threads
  * through gcry_kdf_compute's thread operations, as s2k.c ran it before)
- * and then Padlock's, with each kernel the CPU runs, and takes wall time and
+ * and Padlock's with each kernel the CPU runs, in turns (each round starting
+ * one further along the list), and takes wall time and
  * the process's user time, system time and minor page faults
  * (getrusage) around each.  Prints every round, then the medians.
  * Usage: build/bench/argon2-speed [ROUNDS [THREADS [M_EXP [PASSES]]]]
@@ -182,8 +183,12 @@ main (int argc, char **argv)
   for (int r = 0; r < rounds; r++)
     {
       printf ("round %2d:", r + 1);
-      for (int k = 0; k < n; k++)
+      /* Each round starts one later in the list: what runs right after
+       * another's munmap (fresh pages, this VM's costly part) is not
+       * always the same. */
+      for (int j = 0; j < n; j++)
         {
+          int k = (r + j) % n;
           cost c;
 
           if (k)
