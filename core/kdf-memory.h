@@ -20,8 +20,9 @@
  *    holds none either.)
  *  - A cancelled Argon2 is left by its caller at once, but its helper
  *    thread keeps the memory until its current segment ends and
- *    pl_argon2id unmaps it (s2k.h, argon2.h): the budget is given back then, not
- *    before, so that a cancel never lets two 2 GiB fills overlap.
+ *    pl_argon2id unmaps it (s2k.h, argon2.h): the budget is given back
+ *    then, not before, so that a cancel never lets two 2 GiB fills
+ *    overlap.
  *
  * All functions are thread-safe.
  */

@@ -79,9 +79,10 @@ typedef struct
  * after each megabyte hashed; a cancellable Argon2 runs on a helper
  * thread that the caller leaves at once, and that stops once each of
  * its threads ends its current segment (memory / (4 * lanes) KiB of
- * block fills) and unmaps its memory itself.  Every Argon2 derivation (pl_s2k_derive's too) first
- * takes its memory from the process's budget (kdf-memory.h), waiting
- * while others hold it; the helper gives it back once it has freed it. */
+ * block fills) and unmaps its memory itself.  Every Argon2 derivation
+ * (pl_s2k_derive's too) first takes its memory from the process's budget
+ * (kdf-memory.h), waiting while others hold it; the helper gives it back
+ * once it has freed it. */
 gpg_error_t pl_s2k_derive_controlled (const pl_s2k *s2k,
                                       const char *passphrase,
                                       size_t passphrase_len, uint8_t *key,
