@@ -2,8 +2,9 @@
  *
  * The memory-hard function of RFC 9580 §3.7.1.4, computed here rather
  * than by libgcrypt so that its memory is one huge-page mapping instead
- * of a malloc of small pages, and its compression runs in AVX2 where
- * the CPU has it (bench/README.md, "Argon2", has what each costs).
+ * of a malloc of small pages, and its compression runs in AVX-512 or
+ * AVX2 where the CPU has them (bench/README.md, "Argon2", has what each
+ * costs).
  *
  * Only Argon2id (type 2) and only version 0x13.  Every parameter RFC 9106
  * allows is accepted: passes t >= 1, lanes p from 1 to 2^24 - 1, memory
@@ -44,19 +45,21 @@ typedef struct
  * only; never more than p), the caller's among them; the threads meet at
  * every slice boundary.
  *
- * STOP (may be NULL) is polled before each segment: once it is non-zero
- * each thread ends the segment it is filling (m / 4p KiB of block fills)
- * and starts no other, the threads meet at the slice boundary, and the
- * call fails with GPG_ERR_CANCELED, TAG untouched.
+ * STOP (may be NULL) is polled before each segment a thread starts (a
+ * thread fills two lanes' segments at a time, a block of each in turn):
+ * once it is non-zero each thread ends the segments it is filling (m /
+ * 4p KiB of block fills each) and starts no other, the threads meet at
+ * the slice boundary, and the call fails with GPG_ERR_CANCELED, TAG
+ * untouched.
  *
  * Errors: GPG_ERR_INV_VALUE for parameters outside the ones above,
  * GPG_ERR_ENOMEM when the memory cannot be mapped, GPG_ERR_CANCELED. */
 gpg_error_t pl_argon2id (const pl_argon2_params *params, uint8_t *tag,
                          size_t taglen, int threads, const atomic_int *stop);
 
-/* The compression kernel pl_argon2id uses: "avx2" or "scalar".  The best
- * the CPU runs is chosen at first use, unless the environment variable
- * PADLOCK_ARGON2_SIMD names another supported one. */
+/* The compression kernel pl_argon2id uses: "avx512", "avx2" or "scalar".
+ * The best the CPU runs is chosen at first use, unless the environment
+ * variable PADLOCK_ARGON2_SIMD names another supported one. */
 const char *pl_argon2_impl_name (void);
 
 /* For tests and benchmarks: makes later calls use the kernel NAME (NULL:
