@@ -3,7 +3,18 @@
 #include "algo.h"
 #include "s2k.h"
 
+#include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_SANITIZER 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_SANITIZER 1
+#endif
+#endif
 
 /* RFC 9580 §3.7.1: hash contexts preloaded with 0, 1, 2... zero octets,
  * each fed SALT||PW repeated to COUNT octets, concatenated. */
@@ -148,6 +159,41 @@ test_argon2_cap (void)
   g_assert_cmpuint (pl_s2k_derive (&s2k, "pw", 2, key, 32, 4096), ==, 0);
 }
 
+/* Argon2 memory the kernel will not map is GPG_ERR_TOO_LARGE, as when it
+ * is over the cap: here the address space is held to 16 MiB more than
+ * the process has, and m is 64 MiB. */
+static void
+test_argon2_no_memory (void)
+{
+#ifndef UNDER_SANITIZER
+  if (g_test_subprocess ())
+    {
+      unsigned long pages = 0;
+      FILE *f = fopen ("/proc/self/statm", "r");
+      struct rlimit lim;
+      pl_s2k s2k;
+      guint8 key[32];
+
+      g_assert_nonnull (f);
+      g_assert_cmpint (fscanf (f, "%lu", &pages), ==, 1);
+      fclose (f);
+      lim.rlim_cur = lim.rlim_max
+        = (rlim_t) pages * sysconf (_SC_PAGESIZE) + (16u << 20);
+      g_assert_cmpint (setrlimit (RLIMIT_AS, &lim), ==, 0);
+      pl_s2k_new_argon2 (&s2k, 1, 4, 16);
+      g_assert_cmpint (gpg_err_code (pl_s2k_derive (&s2k, "pw", 2, key, 32,
+                                                    0)), ==,
+                       GPG_ERR_TOO_LARGE);
+      return;
+    }
+  g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_passed ();
+#else
+  g_test_skip ("AddressSanitizer's shadow does not fit an address-space "
+               "limit");
+#endif
+}
+
 /* Encryption's count is the same every launch: the largest. */
 static void
 test_steady_count (void)
@@ -234,6 +280,7 @@ main (int argc, char **argv)
   g_test_add_func ("/s2k/known-answers", test_known_answers);
   g_test_add_func ("/s2k/parse-write", test_parse_write);
   g_test_add_func ("/s2k/argon2-cap", test_argon2_cap);
+  g_test_add_func ("/s2k/argon2-no-memory", test_argon2_no_memory);
   g_test_add_func ("/s2k/steady-count", test_steady_count);
   g_test_add_func ("/s2k/argon2-threads", test_argon2_threads);
   g_test_add_func ("/s2k/cancel", test_cancel);
