@@ -25,20 +25,6 @@ typedef struct
   double wall, user, sys, faults;
 } cost;
 
-static double
-now (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static double
-tv (struct timeval t)
-{
-  return t.tv_sec + t.tv_usec / 1e6;
-}
-
 /* libgcrypt's jobs, each on a thread of its own, at most MAX at once. */
 typedef struct
 {
@@ -135,7 +121,7 @@ measure (int which, const pl_argon2_params *pa, uint8_t *tag, int threads)
   cost c;
 
   getrusage (RUSAGE_SELF, &a);
-  t0 = now ();
+  t0 = bench_now ();
   if (which == 0)
     gcrypt_run (pa, tag, threads);
   else if (pl_argon2id (pa, tag, 32, threads, NULL))
@@ -143,11 +129,11 @@ measure (int which, const pl_argon2_params *pa, uint8_t *tag, int threads)
       fprintf (stderr, "pl_argon2id failed\n");
       exit (1);
     }
-  t1 = now ();
+  t1 = bench_now ();
   getrusage (RUSAGE_SELF, &b);
   c.wall = t1 - t0;
-  c.user = tv (b.ru_utime) - tv (a.ru_utime);
-  c.sys = tv (b.ru_stime) - tv (a.ru_stime);
+  c.user = bench_tv (b.ru_utime) - bench_tv (a.ru_utime);
+  c.sys = bench_tv (b.ru_stime) - bench_tv (a.ru_stime);
   c.faults = (double) (b.ru_minflt - a.ru_minflt);
   return c;
 }

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <stdlib.h>
+#include <time.h>
+#include <sys/time.h>
 
 #include "io.h"
 
@@ -45,4 +47,21 @@ median (double *v, int n)
 {
   qsort (v, n, sizeof *v, cmp_double);
   return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* Seconds on the monotonic clock. */
+static inline double
+bench_now (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* A struct timeval (getrusage's times) in seconds. */
+static inline double
+bench_tv (struct timeval t)
+{
+  return t.tv_sec + t.tv_usec / 1e6;
 }

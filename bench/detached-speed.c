@@ -44,15 +44,6 @@
 
 #include "bench-util.h"
 
-static double
-now (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static long
 minflt (void)
 {
@@ -123,13 +114,13 @@ hot_rate (int gcry_algo, size_t len)
 
   memset (buf, 0x5a, len);
   gcry_md_hash_buffer (gcry_algo, buf, buf, 1u << 20);      /* warm */
-  t = now ();
+  t = bench_now ();
   for (size_t off = 0; off < len; off += 1u << 20)
     {
       uint8_t d[64];
       gcry_md_hash_buffer (gcry_algo, d, buf + off, 1u << 20);
     }
-  t = now () - t;
+  t = bench_now () - t;
   free (buf);
   return len / t / 1e6;
 }
@@ -214,14 +205,14 @@ main (int argc, char **argv)
       long fa, fb;
 
       fa = minflt ();
-      t = now ();
+      t = bench_now ();
       hash_file (path, len, algo);
-      ta = now () - t;
+      ta = bench_now () - t;
       fa = minflt () - fa;
       fb = minflt ();
-      t = now ();
+      t = bench_now ();
       check_file (path, sig, sig_len, certs[0], threads);
-      tb = now () - t;
+      tb = bench_now () - t;
       fb = minflt () - fb;
       ratio[i] = ta / tb;
       printf ("pair %d: A hash %.3f s %.0f MB/s (%ld minor faults)  "

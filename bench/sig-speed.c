@@ -50,15 +50,6 @@
 #include "keygen.h"
 #include "seckey.h"
 
-static double
-now (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 
 /* The process's CPU time, every thread's, in seconds. */
 static double
@@ -149,9 +140,9 @@ time_decrypt (bench *b, const uint8_t *msg, size_t len, int want_signed)
   d.n_verify_certs = b->n;
   ctl.threads = b->threads;
   last_cpu = cpu_s ();
-  t0 = now ();
+  t0 = bench_now ();
   err = pl_decrypt (src, &null_sink, &d, &r, &ctl);
-  t0 = now () - t0;
+  t0 = bench_now () - t0;
   last_cpu = cpu_s () - last_cpu;
   if (err)
     die ("decrypt", err);
@@ -180,9 +171,9 @@ time_encrypt (bench *b, int sign)
   o.n_signers = sign;
   ctl.threads = b->threads;
   last_cpu = cpu_s ();
-  t0 = now ();
+  t0 = bench_now ();
   err = pl_encrypt (src, &null_sink, &o, &ctl);
-  t0 = now () - t0;
+  t0 = bench_now () - t0;
   last_cpu = cpu_s () - last_cpu;
   if (err)
     die ("encrypt", err);
@@ -194,10 +185,10 @@ static double
 hash_rate (int algo, const uint8_t *p, size_t len)
 {
   uint8_t out[64];
-  double t0 = now ();
+  double t0 = bench_now ();
 
   gcry_md_hash_buffer (algo, out, p, len);
-  return len / (now () - t0) / 1e6;
+  return len / (bench_now () - t0) / 1e6;
 }
 
 static double
@@ -212,7 +203,7 @@ cfb_rate (int encrypt, const uint8_t *p, size_t len)
                                 0)
       || gcry_cipher_setkey (h, key, sizeof key))
     die ("cfb", gpg_error (GPG_ERR_GENERAL));
-  t0 = now ();
+  t0 = bench_now ();
   /* In blocks, as the job goes, into a buffer used again. */
   for (size_t off = 0; off < len; off += PL_BLOCK_SIZE)
     {
@@ -223,7 +214,7 @@ cfb_rate (int encrypt, const uint8_t *p, size_t len)
       else
         gcry_cipher_decrypt (h, out, n, p + off, n);
     }
-  t0 = now () - t0;
+  t0 = bench_now () - t0;
   gcry_cipher_close (h);
   free (out);
   return len / t0 / 1e6;

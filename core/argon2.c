@@ -31,23 +31,6 @@ store32_le (uint8_t *p, uint32_t v)
     p[i] = (uint8_t) (v >> (8 * i));
 }
 
-static inline uint64_t
-load64_le (const uint8_t *p)
-{
-  uint64_t v = 0;
-
-  for (int i = 7; i >= 0; i--)
-    v = (v << 8) | p[i];
-  return v;
-}
-
-static inline void
-store64_le (uint8_t *p, uint64_t v)
-{
-  for (int i = 0; i < 8; i++)
-    p[i] = (uint8_t) (v >> (8 * i));
-}
-
 static void
 update32 (pl_blake2b_state *s, uint32_t v)
 {
@@ -61,12 +44,6 @@ update32 (pl_blake2b_state *s, uint32_t v)
 /* ---- The compression G (RFC 9106 §3.5, §3.6) -------------------------- */
 
 static inline uint64_t
-rotr64 (uint64_t x, unsigned int n)
-{
-  return (x >> n) | (x << (64 - n));
-}
-
-static inline uint64_t
 blamka (uint64_t x, uint64_t y)
 {
   return x + y + 2 * ((x & 0xffffffffu) * (y & 0xffffffffu));
@@ -75,13 +52,13 @@ blamka (uint64_t x, uint64_t y)
 #define GB(a, b, c, d)                          \
   do {                                          \
     a = blamka (a, b);                          \
-    d = rotr64 (d ^ a, 32);                     \
+    d = pl_rotr64 (d ^ a, 32);                  \
     c = blamka (c, d);                          \
-    b = rotr64 (b ^ c, 24);                     \
+    b = pl_rotr64 (b ^ c, 24);                  \
     a = blamka (a, b);                          \
-    d = rotr64 (d ^ a, 16);                     \
+    d = pl_rotr64 (d ^ a, 16);                  \
     c = blamka (c, d);                          \
-    b = rotr64 (b ^ c, 63);                     \
+    b = pl_rotr64 (b ^ c, 63);                  \
   } while (0)
 
 #define P(v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, \
@@ -639,7 +616,7 @@ first_blocks (instance *in, const uint8_t h0[PL_BLAKE2B_OUT_MAX])
         store32_le (seed + PL_BLAKE2B_OUT_MAX + 4, lane);
         hash_long (bytes, BLOCK_OCTETS, seed, sizeof seed);
         for (int k = 0; k < PL_ARGON2_BLOCK_WORDS; k++)
-          b->v[k] = load64_le (bytes + 8 * k);
+          b->v[k] = pl_load64_le (bytes + 8 * k);
       }
   pl_wipe (seed, sizeof seed);
   pl_wipe (bytes, sizeof bytes);
@@ -661,7 +638,7 @@ final_tag (const instance *in, uint8_t *tag, size_t taglen)
         c.v[k] ^= last->v[k];
     }
   for (int k = 0; k < PL_ARGON2_BLOCK_WORDS; k++)
-    store64_le (bytes + 8 * k, c.v[k]);
+    pl_store64_le (bytes + 8 * k, c.v[k]);
   hash_long (tag, taglen, bytes, sizeof bytes);
   pl_wipe (&c, sizeof c);
   pl_wipe (bytes, sizeof bytes);

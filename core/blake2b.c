@@ -26,32 +26,16 @@ static const uint8_t sigma[12][16] = {
   { 14, 10, 4, 8, 9, 15, 13, 6, 1, 12, 0, 2, 11, 7, 5, 3 }
 };
 
-static inline uint64_t
-rotr64 (uint64_t x, unsigned int n)
-{
-  return (x >> n) | (x << (64 - n));
-}
-
-static inline uint64_t
-load64_le (const uint8_t *p)
-{
-  uint64_t v = 0;
-
-  for (int i = 7; i >= 0; i--)
-    v = (v << 8) | p[i];
-  return v;
-}
-
 #define G(a, b, c, d, x, y)                     \
   do {                                          \
     a = a + b + (x);                            \
-    d = rotr64 (d ^ a, 32);                     \
+    d = pl_rotr64 (d ^ a, 32);                  \
     c = c + d;                                  \
-    b = rotr64 (b ^ c, 24);                     \
+    b = pl_rotr64 (b ^ c, 24);                  \
     a = a + b + (y);                            \
-    d = rotr64 (d ^ a, 16);                     \
+    d = pl_rotr64 (d ^ a, 16);                  \
     c = c + d;                                  \
-    b = rotr64 (b ^ c, 63);                     \
+    b = pl_rotr64 (b ^ c, 63);                  \
   } while (0)
 
 /* F of RFC 7693 §3.2 over the block in s->buf. */
@@ -61,7 +45,7 @@ compress (pl_blake2b_state *s, int last)
   uint64_t m[16], v[16];
 
   for (int i = 0; i < 16; i++)
-    m[i] = load64_le (s->buf + 8 * i);
+    m[i] = pl_load64_le (s->buf + 8 * i);
   memcpy (v, s->h, sizeof s->h);
   memcpy (v + 8, iv, sizeof iv);
   v[12] ^= s->t[0];

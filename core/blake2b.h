@@ -36,3 +36,28 @@ void pl_blake2b_final (pl_blake2b_state *s, uint8_t *out);
 
 /* The whole hash of IN in one call. */
 void pl_blake2b_hash (uint8_t *out, size_t outlen, const void *in, size_t len);
+
+/* The little-endian words and the rotation that BLAKE2b's rounds and
+ * Argon2's (argon2.c) share. */
+static inline uint64_t
+pl_rotr64 (uint64_t x, unsigned int n)
+{
+  return (x >> n) | (x << (64 - n));
+}
+
+static inline uint64_t
+pl_load64_le (const uint8_t *p)
+{
+  uint64_t v = 0;
+
+  for (int i = 7; i >= 0; i--)
+    v = (v << 8) | p[i];
+  return v;
+}
+
+static inline void
+pl_store64_le (uint8_t *p, uint64_t v)
+{
+  for (int i = 0; i < 8; i++)
+    p[i] = (uint8_t) (v >> (8 * i));
+}

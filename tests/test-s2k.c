@@ -8,13 +8,6 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#if defined(__SANITIZE_ADDRESS__)
-#define UNDER_SANITIZER 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define UNDER_SANITIZER 1
-#endif
-#endif
 
 /* RFC 9580 §3.7.1: hash contexts preloaded with 0, 1, 2... zero octets,
  * each fed SALT||PW repeated to COUNT octets, concatenated. */

@@ -10,6 +10,16 @@
 #include "cert.h"
 #include "seckey.h"
 
+/* 1 in a build under AddressSanitizer (gcc or clang): for the tests that
+ * limit or count memory, which its shadow and quarantine change. */
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_SANITIZER 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_SANITIZER 1
+#endif
+#endif
+
 /* pl_init, g_test_init and a fixed random seed message. */
 void tu_init (int *argc, char ***argv);
 
