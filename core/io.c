@@ -339,14 +339,20 @@ pl_sink_memory_data (pl_sink *sink, size_t *len)
   return m->data;
 }
 
-gpg_error_t
-pl_write_all (int fd, const void *buf, size_t len)
+/* write (), or pwrite () at OFF when OFF is not -1, until LEN octets
+ * are written, retrying short writes and EINTR. */
+static gpg_error_t
+write_all_at (int fd, int64_t off, const void *buf, size_t len)
 {
   const uint8_t *p = buf;
 
+  if (off >= 0 && (uint64_t) off > (uint64_t) INT64_MAX - len)
+    return gpg_error (GPG_ERR_INV_ARG);
   while (len)
     {
-      ssize_t n = write (fd, p, len > (size_t) SSIZE_MAX ? SSIZE_MAX : len);
+      size_t want = len > (size_t) SSIZE_MAX ? SSIZE_MAX : len;
+      ssize_t n = off < 0 ? write (fd, p, want)
+                          : pwrite (fd, p, want, (off_t) off);
       if (n < 0)
         {
           if (errno == EINTR)
@@ -356,36 +362,17 @@ pl_write_all (int fd, const void *buf, size_t len)
       if (n == 0)               /* no progress, and no errno to say why */
         return gpg_error (GPG_ERR_EIO);
       p += n;
+      if (off >= 0)
+        off += n;
       len -= (size_t) n;
     }
   return 0;
 }
 
-/* pwrite () until LEN octets are written at OFF. */
-static gpg_error_t
-pwrite_all (int fd, uint64_t off, const void *buf, size_t len)
+gpg_error_t
+pl_write_all (int fd, const void *buf, size_t len)
 {
-  const uint8_t *p = buf;
-
-  if (off > (uint64_t) INT64_MAX - len)
-    return gpg_error (GPG_ERR_INV_ARG);
-  while (len)
-    {
-      ssize_t n = pwrite (fd, p, len > (size_t) SSIZE_MAX ? SSIZE_MAX : len,
-                          (off_t) off);
-      if (n < 0)
-        {
-          if (errno == EINTR)
-            continue;
-          return pl_error_from_errno (errno);
-        }
-      if (n == 0)
-        return gpg_error (GPG_ERR_EIO);
-      p += n;
-      off += (uint64_t) n;
-      len -= (size_t) n;
-    }
-  return 0;
+  return write_all_at (fd, -1, buf, len);
 }
 
 /* Cuts LEN back to the start of a UTF-8 character of S. */
@@ -516,7 +503,8 @@ file_sink_write_at (pl_sink *self, uint64_t off, const void *buf, size_t len)
   file_sink *f = (file_sink *) self;
   if (f->fd < 0)
     return gpg_error (GPG_ERR_EBADF);
-  return pwrite_all (f->fd, off, buf, len);
+  return off > INT64_MAX ? gpg_error (GPG_ERR_INV_ARG)
+                         : write_all_at (f->fd, (int64_t) off, buf, len);
 }
 
 static gpg_error_t
@@ -792,12 +780,12 @@ static gpg_error_t
 fd_sink_write_at (pl_sink *self, uint64_t off, const void *buf, size_t len)
 {
   fd_sink *s = (fd_sink *) self;
+  int64_t start = s->spool_fd >= 0 ? 0 : (int64_t) s->start;
 
-  if (s->spool_fd >= 0)
-    return pwrite_all (s->spool_fd, off, buf, len);
-  if (off > (uint64_t) INT64_MAX - (uint64_t) s->start)
+  if (off > (uint64_t) (INT64_MAX - start))
     return gpg_error (GPG_ERR_INV_ARG);
-  return pwrite_all (s->fd, (uint64_t) s->start + off, buf, len);
+  return write_all_at (s->spool_fd >= 0 ? s->spool_fd : s->fd,
+                       start + (int64_t) off, buf, len);
 }
 
 static gpg_error_t

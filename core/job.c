@@ -123,3 +123,10 @@ pl_job_progress (const pl_job_control *ctl, uint64_t done, int64_t total)
   if (ctl && ctl->progress)
     ctl->progress (ctl->user_data, done, total);
 }
+
+void
+pl_job_deriving (const pl_job_control *ctl, int deriving)
+{
+  if (ctl && ctl->deriving)
+    ctl->deriving (ctl->user_data, deriving);
+}

@@ -267,11 +267,13 @@ int pl_default_threads (void);
 
 /* For the jobs' stages (job.c), each NULL-safe in CTL: the thread budget
  * (CTL's, else pl_default_threads ()); GPG_ERR_CANCELED once the cancel
- * flag is set, else 0; and one progress report. */
+ * flag is set, else 0; one progress report; one deriving state
+ * (PL_DERIVING, PL_DERIVING_WAITING_FOR_MEMORY or 0). */
 int pl_job_threads (const pl_job_control *ctl);
 gpg_error_t pl_job_check_cancel (const pl_job_control *ctl);
 void pl_job_progress (const pl_job_control *ctl, uint64_t done,
                       int64_t total);
+void pl_job_deriving (const pl_job_control *ctl, int deriving);
 
 /* 1 when PROFILE is one of pl_profile's values. */
 int pl_profile_valid (int profile);

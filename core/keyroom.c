@@ -95,20 +95,12 @@ pl_key_room_start (const pl_encrypt_options *o, const pl_job_control *ctl,
   pthread_cond_init (&r->cond, NULL);
   if (pthread_create (&r->thread, NULL, room_main, r))
     {
-      r->running = 0;
       pl_key_room_free (r);
       return NULL;
     }
   r->running = 1;
   pthread_setname_np (r->thread, "pl-keyroom");
   return r;
-}
-
-static void
-tell (const pl_job_control *ctl, int deriving)
-{
-  if (ctl && ctl->deriving)
-    ctl->deriving (ctl->user_data, deriving);
 }
 
 /* Waits for the thread; 0, or GPG_ERR_CANCELED once the job's cancel
@@ -123,7 +115,7 @@ room_wait (pl_key_room *r)
   if (!r->done)
     {
       pthread_mutex_unlock (&r->lock);
-      tell (r->job, PL_DERIVING);
+      pl_job_deriving (r->job, PL_DERIVING);
       told = PL_DERIVING;
       pthread_mutex_lock (&r->lock);
     }
@@ -140,7 +132,7 @@ room_wait (pl_key_room *r)
       if (now != told && !stopped)
         {
           pthread_mutex_unlock (&r->lock);
-          tell (r->job, now);
+          pl_job_deriving (r->job, now);
           told = now;
           pthread_mutex_lock (&r->lock);
           continue;
@@ -149,7 +141,7 @@ room_wait (pl_key_room *r)
     }
   pthread_mutex_unlock (&r->lock);
   if (told)
-    tell (r->job, 0);
+    pl_job_deriving (r->job, 0);
   return stopped ? gpg_error (GPG_ERR_CANCELED) : 0;
 }
 

@@ -22,21 +22,12 @@
 
 static atomic_size_t derivations;
 
-/* Tells the caller that key derivation starts (PL_DERIVING), waits for
- * memory (PL_DERIVING_WAITING_FOR_MEMORY), or ends (0). */
-static void
-tell_deriving (const pl_job_control *ctl, int deriving)
-{
-  if (ctl && ctl->deriving)
-    ctl->deriving (ctl->user_data, deriving);
-}
-
 /* From the S2K: a wait for memory starts (1) or ends (0), while the job
  * derives. */
 static void
 on_memory_wait (void *arg, int waiting)
 {
-  tell_deriving (arg, waiting ? PL_DERIVING_WAITING_FOR_MEMORY
+  pl_job_deriving (arg, waiting ? PL_DERIVING_WAITING_FOR_MEMORY
                               : PL_DERIVING);
 }
 
@@ -209,7 +200,7 @@ lock_with_key (const pl_encrypt_options *o, const pl_job_control *ctl,
     return gpg_error (GPG_ERR_ENOMEM);
   skesk_for_profile (o, &sk);
   s2k->len = pl_skesk_s2k_length (&sk);
-  tell_deriving (ctl, PL_DERIVING);
+  pl_job_deriving (ctl, PL_DERIVING);
   if (o->keycache && keycache_may_share (&sk, s2k->len))
     err = cache_lock_key (o, ctl, key->data, pw_len, s2k->len, s2k);
   else
@@ -219,7 +210,7 @@ lock_with_key (const pl_encrypt_options *o, const pl_job_control *ctl,
         err = derive_s2k_key (ctl, &s2k->s2k, key->data, pw_len, 0,
                               s2k->key, s2k->len);
     }
-  tell_deriving (ctl, 0);
+  pl_job_deriving (ctl, 0);
   if (err)
     goto leave;
   sk.s2k = s2k->s2k;
@@ -291,16 +282,21 @@ static gpg_error_t
 skesk_packet_length (const pl_encrypt_options *o, size_t keylen, size_t *len)
 {
   static const uint8_t zero[PL_SESSION_KEY_MAX];
+  pl_encrypt_options steady = *o;
   pl_skesk sk;
+  pl_s2k template;
+  int calibrated = 0;
   uint8_t body[PL_SKESK_BODY_MAX], hdr[6];
   size_t n;
   gpg_error_t err;
 
+  /* The profile's specifier, uncalibrated: a calibration would change
+   * only the count, and costs its time. */
+  steady.s2k_ms = 0;
   skesk_for_profile (o, &sk);
-  sk.s2k.type = o->profile == PL_PROFILE_RFC9580 ? PL_S2K_ARGON2
-                                                 : PL_S2K_ITERATED;
-  sk.s2k.hash_algo = PL_HASH_SHA256;
-  err = pl_skesk_encrypt (&sk, zero, zero, keylen);
+  err = s2k_for_profile (&steady, &template, &calibrated, &sk.s2k);
+  if (!err)
+    err = pl_skesk_encrypt (&sk, zero, zero, keylen);
   if (err)
     return err;
   n = pl_skesk_write (&sk, body);
@@ -308,13 +304,30 @@ skesk_packet_length (const pl_encrypt_options *o, size_t keylen, size_t *len)
   return 0;
 }
 
+/* One SKESK per passphrase of O, in order (lock_with_key). */
+static gpg_error_t
+lock_passphrases (const pl_encrypt_options *o, const pl_job_control *ctl,
+                  int s2k_is_key, uint8_t *session_key, size_t keylen,
+                  pl_packet_emit_fn emit, void *arg)
+{
+  pl_s2k template;
+  int calibrated = 0;
+  gpg_error_t err = 0;
+
+  for (size_t i = 0; i < o->n_openers && !err; i++)
+    if (o->openers[i].kind != PL_OPENER_CERT)
+      err = lock_with_key (o, ctl, &o->openers[i], &template, &calibrated,
+                           s2k_is_key, session_key, keylen, emit, arg);
+  pl_wipe (&template, sizeof template);
+  return err;
+}
+
 gpg_error_t
 pl_keys_lock_begin (const pl_encrypt_options *o, const pl_job_control *ctl,
                     uint8_t *session_key, size_t keylen, int defer,
                     pl_packet_emit_fn emit, void *arg, size_t *deferred)
 {
-  pl_s2k template;
-  int calibrated = 0, s2k_is_key;
+  int s2k_is_key;
   uint32_t now = (uint32_t) time (NULL);
   pl_profile readable;
   gpg_error_t err = 0;
@@ -355,12 +368,8 @@ pl_keys_lock_begin (const pl_encrypt_options *o, const pl_job_control *ctl,
           }
       return err;
     }
-  for (size_t i = 0; i < o->n_openers && !err; i++)
-    if (o->openers[i].kind != PL_OPENER_CERT)
-      err = lock_with_key (o, ctl, &o->openers[i], &template, &calibrated,
-                           s2k_is_key, session_key, keylen, emit, arg);
-  pl_wipe (&template, sizeof template);
-  return err;
+  return err ? err : lock_passphrases (o, ctl, s2k_is_key, session_key,
+                                       keylen, emit, arg);
 }
 
 gpg_error_t
@@ -369,16 +378,9 @@ pl_keys_lock_passphrases (const pl_encrypt_options *o,
                           const uint8_t *session_key, size_t keylen,
                           pl_packet_emit_fn emit, void *arg)
 {
-  pl_s2k template;
-  int calibrated = 0;
-  gpg_error_t err = 0;
-
-  for (size_t i = 0; i < o->n_openers && !err; i++)
-    if (o->openers[i].kind != PL_OPENER_CERT)
-      err = lock_with_key (o, ctl, &o->openers[i], &template, &calibrated,
-                           0, (uint8_t *) session_key, keylen, emit, arg);
-  pl_wipe (&template, sizeof template);
-  return err;
+  /* Not S2K-is-key: SESSION_KEY is only read. */
+  return lock_passphrases (o, ctl, 0, (uint8_t *) session_key, keylen, emit,
+                           arg);
 }
 
 gpg_error_t
@@ -542,9 +544,9 @@ s2k_key_for (pl_key_candidates *c, const pl_skesk *sk, const char *pw,
 
   if (!s2k_len)
     return gpg_error (GPG_ERR_CIPHER_ALGO);
-  tell_deriving (c->ctl, PL_DERIVING);
+  pl_job_deriving (c->ctl, PL_DERIVING);
   err = pl_derive_key (&c->derive, &sk->s2k, s2k_len, pw, len, c->s2k_key);
-  tell_deriving (c->ctl, 0);
+  pl_job_deriving (c->ctl, 0);
   atomic_fetch_add (&derivations, c->derive.derivations - before);
   return err;
 }
